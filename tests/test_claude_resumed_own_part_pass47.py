@@ -247,3 +247,13 @@ def test_the_table_s_facts_of_a_resumed_session_are_found_without_its_row(tmp_pa
     assert facts is not None
     assert (facts.title, facts.cwd, facts.updated_at) == (row.title, row.cwd, row.updated_at) == (
         "now tag it", "/tmp/proj", row.updated_at)
+
+
+def test_a_copied_record_of_any_type_value_is_read_without_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # (the fuzz tests of pass 47's CI: a copied record whose ``type`` is a list raised a
+    # TypeError, as the copy test looked it up in a set)
+    odd = {**COPIED[0], "type": [], "uuid": "odd"}
+    _home(tmp_path, own=[odd, *OWN])
+    (row,) = [r for r in cli_json_at(tmp_path, monkeypatch, "list")["sessions"] if r["id"] == f"claude:{RESUMED}"]
+    assert row["counts"] == COUNTS
+    assert cli_json_at(tmp_path, monkeypatch, "show", RESUMED)["session"]["counts"] == COUNTS

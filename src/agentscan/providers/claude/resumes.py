@@ -14,8 +14,9 @@ import re
 
 #: a session id as Claude Code names a transcript by it (a UUID)
 _SESSION_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
-#: records that title a session (``titles``): a copied one still names the conversation
-_TITLE_KINDS = frozenset({"custom-title", "ai-title", "summary"})
+#: records that title a session (``titles``): a copied one still names the conversation (a
+#: tuple, not a set: a record's ``type`` may be any JSON value, a list too, never hashed)
+_TITLE_KINDS = ("custom-title", "ai-title", "summary")
 
 
 def named_by_session_id(native_id: str) -> bool:
