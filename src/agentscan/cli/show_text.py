@@ -238,7 +238,7 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         # Too wide, the command goes on its own line, whole (to be copied), as the hooks line's does.
         line = f"{said}: {command}"
         lines.extend([line] if not term.tty or width_of(line) <= term.width else [f"{said}:", f"{'':11}{command}"])
-    resumed = detail.extra.get("resumed_from")
+    resumed = row.resumed_from
     if resumed:
         # (a Claude session resumed from another: its card's figures leave the copied calls to
         # that session when it is found, as ``tokens`` does: ``scan.creditedrows``)

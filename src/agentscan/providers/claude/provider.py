@@ -392,17 +392,10 @@ def _shown_from_end(main: Path | str, stat: os.stat_result | None) -> bool:
 __all__ = ["ClaudeProvider"]
 
 
-def _resumed_extra(ref: SessionRef, ctx: ScanContext) -> dict[str, str | list[str]]:
-    """``show``'s ``resumed_from`` (``ClaudeProvider.copied_from``'s): the session whose history
-    the transcript begins with a copy of, as ``claude:<id>``; and ``resumed_as``, the sessions
-    resumed from this one."""
-    from agentscan.providers.claude.discovery import resumed_as, resumed_from
+def _resumed_extra(ref: SessionRef, ctx: ScanContext) -> dict[str, list[str]]:
+    """``show``'s ``resumed_as``: the sessions resumed from this one, as ``claude:<id>`` (the
+    session it was resumed from is its row's ``resumed_from``, found by its row's pass)."""
+    from agentscan.providers.claude.discovery import resumed_as
 
-    extra: dict[str, str | list[str]] = {}
-    first = resumed_from(ref.native_id, ref.path, ctx)
-    if first is not None:
-        extra["resumed_from"] = f"claude:{first}"
     later = resumed_as(ref.native_id, ref.path, ctx)
-    if later:
-        extra["resumed_as"] = [f"claude:{native}" for native in later]
-    return extra
+    return {"resumed_as": [f"claude:{native}" for native in later]} if later else {}
