@@ -261,8 +261,7 @@ def run_export(
     ``days``: their usage per UTC day (per day in ``zone``), model and run instead (JSON
     Lines, CSV).  SQLite's ``token_days`` are UTC days, whatever ``zone``."""
     from agentscan.pricing import PriceBook
-    from agentscan.scan.costs import priced, with_costs
-    from agentscan.scan.creditedrows import credited_rows, with_credit
+    from agentscan.scan.costs import priced_and_credited, with_costs
 
     fmt = _check(fmt, output, days)
     if zone is not None and not days:
@@ -297,8 +296,8 @@ def run_export(
 
             # The rows priced from the calls read for their days, a batch at a time.
             found_days, days_of, costs = export_days(scanner, refs, chosen, book, zone if days else None)
-            # (a resumed session's copies counted where its days count them: ``creditedrows``)
-            rows = with_credit(priced(rows, costs), credited_rows(scanner, rows, chosen))
+            # (a resumed session's copies counted where its days count them)
+            rows = priced_and_credited(scanner, rows, chosen, costs)[0]
             if fmt != "sqlite" and days_of:  # a file of the chosen sessions' days alone
                 others = set(days_of)
                 found_days, days_of = [day for day in found_days if day.session_id not in others], []

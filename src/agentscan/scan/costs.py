@@ -134,11 +134,19 @@ def _with_costs(
                 run_costs[ref_id] = {run: run_spend.priced(book) for run, run_spend in of_runs.items()}
     if by_calls:
         costs.update(costs_of(usage_by_session(scanner, by_calls), by_calls, book, run_costs if runs else None))
+    rows, credited = priced_and_credited(scanner, rows, chosen, costs)
+    return rows, run_costs, credited
+
+
+def priced_and_credited(scanner: Scanner, rows: Sequence[SessionRow], refs: Sequence[SessionRef],
+                        costs: Mapping[str, Priced]) -> tuple[list[SessionRow], set[str]]:
+    """``rows`` priced (``priced``), a resumed session's with the tokens and cost ``tokens``
+    credits it (its copies of a session found here count there: ``creditedrows``); and the
+    ids of those.  The one way ``list``, ``show`` and every export price their rows."""
     from agentscan.scan.creditedrows import credited_rows, with_credit
 
-    # A resumed session's copies of a session found here count there, as in ``tokens``.
-    credit = credited_rows(scanner, rows, chosen)
-    return with_credit(priced(rows, costs), credit), run_costs, set(credit)
+    credit = credited_rows(scanner, rows, refs)
+    return with_credit(priced(rows, costs), credit), set(credit)
 
 
 def with_cost(scanner: Scanner, detail: SessionDetail, book: PriceBook | None = None) -> SessionDetail:
@@ -155,9 +163,9 @@ def with_cost(scanner: Scanner, detail: SessionDetail, book: PriceBook | None = 
         subagents.append(replace(sub, cost=None if cost is None else cost.cost,
                                  cost_priced=None if cost is None else cost.priced))
     extra = detail.extra
-    if "resumed_from" in extra:
+    if row.resumed_from is not None:
         # Whether the card's figures leave the copied calls to the session they name, found here
         # (credited without it, through another session resumed from it, they are not all there).
-        there = row.id in credited and bool(scanner.refs_by_id([extra["resumed_from"]]))
+        there = row.id in credited and bool(scanner.refs_by_id([row.resumed_from]))
         extra = {**extra, "resumed_counted_there": there}
     return replace(detail, row=row, subagents=tuple(subagents), extra=extra)
