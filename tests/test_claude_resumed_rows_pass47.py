@@ -64,7 +64,9 @@ def test_a_resumed_session_whose_first_is_gone_keeps_its_copies_in_its_row(isola
     assert _rows() == _tokens() and _rows()[f"claude:{B}"][0] == 3020
     shown = orjson.loads(invoke("show", B, "--json").stdout)["session"]
     assert shown["tokens"]["total"] == 3020 and shown["resumed_counted_there"] is False
-    assert "copied here and not listed; that session is not found: counted here" in " ".join(invoke("show", B).stdout.split())
+    # (its copies are listed now: the only copy of that conversation left, ``resumedshow``)
+    assert "which is not found: its records, copied at the start of this transcript, are listed below" in " ".join(
+        invoke("show", B).stdout.split())
 
 
 def test_a_chain_of_resumes_lists_each_copy_once(isolated_home: Path) -> None:
@@ -105,16 +107,17 @@ def test_an_export_counts_a_copied_call_once_over_its_sessions(isolated_home: Pa
         assert {row["id"]: int(row["tokens_total"]) for row in rows} == {key: total for key, (total, _) in every.items()}
 
 
-def test_a_chain_whose_first_is_gone_does_not_say_its_calls_count_there(isolated_home: Path) -> None:
-    # (review of pass 47: C was credited through B, and said the calls counted in A, not found)
+def test_a_chain_whose_first_is_gone_says_its_calls_count_in_the_session_resumed(isolated_home: Path) -> None:
+    # (review of pass 47: C was credited through B, and said the calls counted in A, not found;
+    # pass 48: C names B, the session it was resumed from, which holds A's copies too)
     first, second, third = _own(A, 1, 1, 100), _own(B, 2, 2, 200), _own(C, 3, 3, 400)
     claude_session_file(isolated_home, B, [*first, *second])
     claude_session_file(isolated_home, C, [*first, *second, *third])
     shown = orjson.loads(invoke("show", C, "--json").stdout)["session"]
-    assert shown["resumed_counted_there"] is False
-    assert (shown["tokens"]["total"], shown["cost_usd"]) == _tokens()[f"claude:{C}"]
-    assert "that session is not found: counted here, or in another session resumed from it" in " ".join(
-        invoke("show", C).stdout.split())
+    assert shown["resumed_from"] == f"claude:{B}" and shown["resumed_counted_there"] is True
+    assert (shown["tokens"]["total"], shown["cost_usd"]) == _tokens()[f"claude:{C}"] and shown["tokens"]["total"] == 410
+    assert _tokens()[f"claude:{B}"][0] == 110 + 210
+    assert "copied here and not listed; their calls count there" in " ".join(invoke("show", C).stdout.split())
 
 
 def test_a_resumed_session_whose_first_line_is_longer_than_the_head_is_credited(isolated_home: Path) -> None:

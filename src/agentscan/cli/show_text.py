@@ -242,11 +242,18 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
     if resumed:
         # (a Claude session resumed from another: its card's figures leave the copied calls to
         # that session when it is found, as ``tokens`` does: ``scan.creditedrows``)
-        counted = ("their calls count there" if detail.extra.get("resumed_counted_there")
-                   else "that session is not found: counted here, or in another session resumed from it, "
-                        "as tokens counts them")
-        lines.extend(_field("resumed", f"from {clean_path(resumed)}: its first records are that session's, "
-                                       f"copied here and not listed; {counted}", term))
+        if detail.extra.get("resumed_copies_listed"):
+            # (that session's transcript is gone, Claude Code's clean-up the likeliest cause: this
+            # one holds the only copy of its conversation, listed here: ``resumedshow``)
+            said = (f"from {clean_path(resumed)}, which is not found: its records, copied at the start of this "
+                    "transcript, are listed below with this session's (the counts are this session's own); "
+                    "their calls count here, or in another session resumed from it, as tokens counts them")
+        else:
+            counted = ("their calls count there" if detail.extra.get("resumed_counted_there")
+                       else "that session is not found: counted here, or in another session resumed from it, "
+                            "as tokens counts them")
+            said = f"from {clean_path(resumed)}: its first records are that session's, copied here and not listed; {counted}"
+        lines.extend(_field("resumed", said, term))
     later = detail.extra.get("resumed_as")
     if later:
         # (the other way: sessions resumed from this one, whose transcripts begin with its records)

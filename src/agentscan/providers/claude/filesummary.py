@@ -26,7 +26,7 @@ class FileSummary:
                  "summary_title", "cwd", "git_branch", "first_ts", "last_ts", "prompts", "responses", "tool_calls", "models", "records",
                  "has_usage", "task_types", "task_calls", "pending_tasks", "results", "_summaries", "_summary_matched",
                  "_model_messages", "_text_messages", "inline", "_runs", "copies", "compacted", "seen",
-                 "resumed_copies", "resumed_from")
+                 "resumed_copies", "resumed_from", "resumed_last")
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -72,11 +72,12 @@ class FileSummary:
         # A resumed session's copies of an earlier session's records (``row.summarize``), skipped.
         self.resumed_copies = 0
         self.resumed_from: str | None = None  # the session those copies are of, its head names
+        self.resumed_last: str | None = None  # the last session they name: the one resumed
 
     # -- a resume state (``rowresume``) -------------------------------------------
 
     _TEXTS = ("first_prompt", "first_image_prompt", "first_bare_command", "custom_title", "ai_title", "summary_title",
-              "cwd", "git_branch", "_summary_matched", "resumed_from")
+              "cwd", "git_branch", "_summary_matched", "resumed_from", "resumed_last")
     _COUNTS = ("prompts", "responses", "tool_calls", "records", "copies", "resumed_copies")
     _MAPS = ("task_types", "task_calls", "pending_tasks", "_summaries")
 

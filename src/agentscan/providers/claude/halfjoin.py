@@ -125,7 +125,7 @@ def _join_summaries(main: FileSummary, second: FileSummary, results: list[tuple[
     main.first_image_prompt = main.first_image_prompt or second.first_image_prompt
     main.first_bare_command = main.first_bare_command or second.first_bare_command
     main.cwd = main.cwd if main.cwd is not None else second.cwd
-    for name in ("custom_title", "ai_title", "summary_title", "_summary_matched", "git_branch"):
+    for name in ("custom_title", "ai_title", "summary_title", "_summary_matched", "git_branch", "resumed_last"):
         later = getattr(second, name)
         if later is not None:
             setattr(main, name, later)

@@ -61,7 +61,9 @@ class ClaudeProvider(Provider):
     #     one of legacy subagents alone has the first's path (not the projects directory)
     # 21: a resumed session's copies of an earlier session's records are not its prompts, replies,
     #     tool calls, title, start or directory (``row.summarize``)
-    parser_version = "21"
+    # 22: a resumed session names the session it was resumed from, the last its copies name (in
+    #     a chain A → B → C, C's head copies A's records, then B's): B, not A
+    parser_version = "22"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)
@@ -234,6 +236,7 @@ class ClaudeProvider(Provider):
         from agentscan.model import Counts, SessionRow
         from agentscan.providers.claude.agenttypes import is_internal_run
         from agentscan.providers.claude.discovery import parentless_path
+        from agentscan.providers.claude.resumedshow import resumed_from
         from agentscan.providers.claude.titles import title_of
         from agentscan.timeutil import from_epoch, newest, oldest
 
@@ -265,7 +268,7 @@ class ClaudeProvider(Provider):
             cwd=primary.cwd if primary else None,
             model=models.most_common(1)[0][0] if models else None,
             git_branch=primary.git_branch if primary else None,
-            resumed_from=f"claude:{main.resumed_from}" if main is not None and main.resumed_from else None,
+            resumed_from=resumed_from(main),
             started_at=started,
             updated_at=updated,
             tokens=tokens,
@@ -282,13 +285,11 @@ class ClaudeProvider(Provider):
         return [first] if first is not None else []
 
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
+        from agentscan.providers.claude import resumedshow
         from agentscan.providers.claude.detail import subagent_infos, subagent_models
-        from agentscan.providers.claude.rowpass import summaries
-        from agentscan.toolkit.detail import DetailCollector
 
         files: SessionFiles = ref.hint
-        collector = DetailCollector(bounds)
-        main, subs, totals, extra_tools = summaries(files, ctx, collector)
+        collector, (main, subs, totals, extra_tools), listed = resumedshow.detail_pass(ref, ctx, bounds)
         assert totals is not None  # counted: ``count`` is left as it is
         row = self._row_from(ref, main, subs, totals.total(), totals.by_subagent())
         infos = subagent_infos(files, ctx, main.task_types if main else {}, main.task_calls if main else {},
@@ -299,7 +300,7 @@ class ClaudeProvider(Provider):
                        "errors": collector.errors()}
         if main is None:
             extra["parent_missing"] = True
-        extra.update(_resumed_extra(ref, ctx))
+        extra.update(resumedshow.extra(ref, ctx, listed))
         return collector.build(row, subagents=infos, extra_tools=extra_tools, extra=extra)
 
     # -- show of a huge transcript from its end (hugeshow.py, tail.py) ---------
@@ -308,17 +309,20 @@ class ClaudeProvider(Provider):
         return self._tail_worthy(ref, ctx)
 
     def detail_with_row(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds, row: SessionRow) -> SessionDetail | None:
-        from agentscan.providers.claude import hugeshow
+        from agentscan.providers.claude import hugeshow, resumedshow
 
+        resumed = row.resumed_from
+        if resumed is not None and resumedshow.is_gone(resumed.partition(":")[2], ref.path):
+            return None  # its copies are listed: read forward (a read from the end skips them)
         detail = hugeshow.detail_with_row(self, ref, ctx, bounds, row)
         if detail is None:
             return None
-        resumed = _resumed_extra(ref, ctx)
-        if not resumed:
+        extra = resumedshow.extra(ref, ctx, False if resumed is not None else None)
+        if not extra:
             return detail
         from dataclasses import replace
 
-        return replace(detail, extra={**detail.extra, **resumed})
+        return replace(detail, extra={**detail.extra, **extra})
 
     def row_sums(self, ref: SessionRef, ctx: ScanContext, fingerprint: str | None) -> list[list] | None:
         """The session's sums as its row's pass kept them under the main transcript's path
@@ -390,12 +394,3 @@ def _shown_from_end(main: Path | str, stat: os.stat_result | None) -> bool:
 
 
 __all__ = ["ClaudeProvider"]
-
-
-def _resumed_extra(ref: SessionRef, ctx: ScanContext) -> dict[str, list[str]]:
-    """``show``'s ``resumed_as``: the sessions resumed from this one, as ``claude:<id>`` (the
-    session it was resumed from is its row's ``resumed_from``, found by its row's pass)."""
-    from agentscan.providers.claude.discovery import resumed_as
-
-    later = resumed_as(ref.native_id, ref.path, ctx)
-    return {"resumed_as": [f"claude:{native}" for native in later]} if later else {}

@@ -53,6 +53,7 @@ def summarize(
     end: int | None = None,
     seam: bool = False,
     tell_values: bool = True,
+    list_copies: bool = False,
 ) -> FileSummary:
     """``observer`` sees every record too (``show`` builds its detail in the same pass);
     ``progress`` learns how many lines were read; ``facts`` gathers what ``show`` of a
@@ -63,7 +64,9 @@ def summarize(
     ``seam``: the pass begins at a seam, the times before it unknown (the second half: ``halfpass``).
     Not ``tell_values``: the bad values met (``valuewarnings``) are left in ``progress.values``
     for the caller to say, joined with another read's: a half's (``halves``, ``halfpass``),
-    a pass without totals beside a side pass (``sidepass``)."""
+    a pass without totals beside a side pass (``sidepass``).  ``list_copies``: a resumed
+    session's copies of another session's records are shown to ``observer`` too (that session
+    is gone: ``show`` lists them), though they are still not this row's."""
     start, first_line, size = 0, 1, None
     if resumed is not None and progress is not None:
         summary = resumed
@@ -127,6 +130,11 @@ def summarize(
                 remember(key)
             if own is not None and is_copy(record, own):
                 summary.resumed_copies += 1
+                # The last session the copies name is the one resumed: a chain A → B → C
+                # copies A's records, then B's, at C's head.
+                summary.resumed_last = record["sessionId"]
+                if list_copies and observer is not None:
+                    observer(record)
                 if summary._summaries:
                     note_leaf(summary, record)  # (a summary's leaf may be a copied record)
                 _note_copied_tasks(summary, record, pending_tasks)

@@ -36,18 +36,19 @@ if TYPE_CHECKING:
 
 def summaries(
     files: SessionFiles, ctx: ScanContext, collector: DetailCollector | None = None, facts: ShowFacts | None = None,
-    *, count: bool = True,
+    *, count: bool = True, list_copies: bool = False,
 ) -> tuple[FileSummary | None, dict[str, FileSummary], WindowedTotals | None, list]:
     """One pass per file: row facts, token sums, and (for ``show``) the detail, or the
     main transcript's ``facts`` for a later ``show`` from its end.  Not ``count``: the
     caller has the session's sums (``readsums``), and the totals are
-    ``None`` unless a resume state kept for the main transcript needs them anyway."""
+    ``None`` unless a resume state kept for the main transcript needs them anyway.
+    ``list_copies``: the detail lists a resumed session's copies too (``resumedshow``)."""
     with _cycle_collector_paused():
-        return _summarize_files(files, ctx, collector, facts, count)
+        return _summarize_files(files, ctx, collector, facts, count, list_copies)
 
 
 def _summarize_files(files: SessionFiles, ctx: ScanContext, collector: DetailCollector | None,
-                     facts: ShowFacts | None, count: bool
+                     facts: ShowFacts | None, count: bool, list_copies: bool = False,
                      ) -> tuple[FileSummary | None, dict[str, FileSummary], WindowedTotals | None, list]:
     from agentscan.providers.claude.row import summarize
     from agentscan.providers.claude.windowed import WindowedTotals
@@ -66,7 +67,7 @@ def _summarize_files(files: SessionFiles, ctx: ScanContext, collector: DetailCol
     elif files.main is not None and collector is not None:
         # (The subagents without a transcript of their own: their calls are the parent's records.)
         main_stream = TranscriptStream(collector, transcripts=files.subagents)
-        main = summarize(files.main, ctx, totals=totals, observer=main_stream.feed)
+        main = summarize(files.main, ctx, totals=totals, observer=main_stream.feed, list_copies=list_copies)
         subagent_tools.extend(main_stream.finish())
         order = main.records
     subs: dict[str, FileSummary] = {}
