@@ -270,7 +270,7 @@ def test_a_claude_transcript_named_with_no_usable_id_is_skipped(isolated_home: P
     assert [(w["path"], w["message"]) for w in listed["warnings"]] == [(str(path), message)]
     refused = invoke("show", "claude:")  # it opened the session of the empty id
     assert (refused.exit_code, refused.stderr.splitlines()[0]) == (
-        1, "error: 'claude:' is too short: give at least 6 characters of the id")
+        1, "error: 'claude:' is a provider, not a session id")
 
 
 def test_a_claude_subagent_named_with_no_id_is_skipped(isolated_home: Path) -> None:

@@ -41,3 +41,30 @@ def relative_setting(env: Mapping[str, str], name: str) -> str | None:
     whatever directory a run starts in, each would be another folder; else ``None``."""
     override = env.get(name)
     return override if override and not os.path.isabs(os.path.expanduser(override)) else None
+
+
+def not_a_directory(root: str, env: Mapping[str, str] | None = None) -> str | None:
+    """What is wrong with ``root`` (the data dir) when it, or the nearest of its parents that
+    exists, is no directory (``AGENTSCAN_DATA_DIR`` set to a file): ``"AGENTSCAN_DATA_DIR
+    /x: not a directory"``, said as a named root's is (``context``), not as a store with no
+    events yet; ``None`` when it is one, or may be made."""
+    env = os.environ if env is None else env
+    path = os.path.abspath(root)
+    while not os.path.lexists(path):
+        parent = os.path.dirname(path)
+        if parent == path:
+            return None
+        path = parent
+    if os.path.isdir(path):
+        return None
+    label = ENV_VAR if env.get(ENV_VAR) and ignored(env) is None else "the data directory"
+    return f"{label} {root}: " + ("not a directory" if path == os.path.abspath(root) else f"{path} is not a directory")
+
+
+def check(root: str, env: Mapping[str, str] | None = None) -> None:
+    """Raise ``NoReadableRoot`` (exit 1) when ``root`` cannot be the data dir (``not_a_directory``)."""
+    problem = not_a_directory(root, env)
+    if problem is not None:
+        from agentscan.errors import NoReadableRoot
+
+        raise NoReadableRoot(problem)

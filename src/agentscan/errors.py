@@ -6,6 +6,7 @@ The library raises these; only ``agentscan.cli`` maps them to exit codes::
     ├── UsageProblem               the user's input cannot be used (exit 2)
     ├── SessionNotFound            no session matches an id (exit 1)
     │   ├── IdTooShort             a prefix too short to look up (exit 1)
+    │   ├── ProviderNotId          a provider's name given as an id (exit 1)
     │   └── NoHookEvents           no captured hook events for an id (exit 1)
     ├── AmbiguousSessionId         a prefix matches several sessions (exit 1)
     ├── SessionUnreadable          a session could not be read at all (exit 1)
@@ -69,6 +70,21 @@ class IdTooShort(SessionNotFound):
         AgentscanError.__init__(self, f"{query!r} is too short: give at least {minimum} characters of the id{shown}")
         self.query = query
         self.list_hint = shown_by is None
+
+
+class ProviderNotId(SessionNotFound):
+    """A provider's name (``gemini``, ``codex:``) given where a session id is taken, and no
+    session's native id begins so: never a prefix of the ``provider:`` word, which would open
+    the one session of a home that has one, or a script's ``$provider`` its newest.  The CLI
+    names the command that lists that provider's sessions, with the home it read; ``shown_by``:
+    the command that lists the ids looked up instead (``trace``'s: ``agentscan trace --list``)."""
+
+    def __init__(self, query: str, provider: str, shown_by: str | None = None) -> None:
+        shown = f" (`{shown_by}` shows the ids)" if shown_by is not None else ""
+        AgentscanError.__init__(self, f"{query!r} is a provider, not a session id{shown}")
+        self.query = query
+        self.provider = provider
+        self.shown_by = shown_by
 
 
 class NoHookEvents(SessionNotFound):

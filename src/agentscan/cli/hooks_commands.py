@@ -217,6 +217,10 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
         check_home(state.home)  # a mistyped --home is an error, not a home made for the hooks
     home = ScanContext.create(home=state.home).home
     cwd = Path.cwd()
+    if install and not dry_run:  # the store it records where it made folders, and the hook its events
+        from agentscan.datadir import check, data_dir
+
+        check(data_dir())
     if install:
         paths = [installer.config_path(agent.value, scope.value, home=home, cwd=cwd)]
     else:

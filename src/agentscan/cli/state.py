@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from agentscan.errors import AgentscanError, NoReadableRoot, StrictWarnings
+from agentscan.errors import AgentscanError, NoReadableRoot, ProviderNotId, StrictWarnings
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
@@ -294,6 +294,9 @@ def say_error(exc: AgentscanError) -> int:
                              "where agentscan looked"), file=sys.stderr)
     for line in exc.details:  # candidates to pick from, a hint: each its own line, made printable
         print(printable_line(line), file=sys.stderr)
+    if isinstance(exc, ProviderNotId) and exc.shown_by is None:  # ``show gemini``: where its sessions' ids are
+        print(printable_line(f"hint: `agentscan{_home_options[0]} list -p {exc.provider}` lists its sessions"),
+              file=sys.stderr)
     if getattr(exc, "list_hint", False):
         # ``--grep``: the default 25 may not reach an old session, and ``--all`` alone scrolled
         # a heavy user's 1,500 ids past; the home this run read, not the user's own (``--demo

@@ -35,7 +35,11 @@ def print_trace_list(as_json: bool, root: str | None = None, *, redact: bool = F
     from agentscan.scan.short_ids import short_ids
     from agentscan.timeutil import parse_iso, shown_time
 
-    root = root or store.data_dir()
+    if root is None:
+        from agentscan.datadir import check
+
+        root = store.data_dir()
+        check(root)  # a file: said so, not as a store with no events yet
     found = listed(root)
     if redact:
         from dataclasses import replace

@@ -35,15 +35,29 @@ def resolve(query: str, sessions: Iterable[StoredSession], *, demo: bool = False
         return exact[0]
     if len(exact) > 1:
         raise _ambiguous(query, exact)
+    shown_by = "agentscan --demo trace --list" if demo else "agentscan trace --list"
     if len(bare) < MIN_PREFIX:
-        raise IdTooShort(query, MIN_PREFIX, shown_by="agentscan --demo trace --list" if demo else "agentscan trace --list")
+        _refuse_a_provider(query, shown_by)
+        raise IdTooShort(query, MIN_PREFIX, shown_by=shown_by)
     matches = [s for s in candidates if s.session_id.startswith(bare)] or [
         s for s in candidates if case_free(s.session_id).startswith(wanted)]
     if not matches:
+        _refuse_a_provider(query, shown_by)
         raise NoHookEvents(query, store_empty=False, demo=demo)
     if len(matches) > 1:
         raise _ambiguous(query, matches)
     return matches[0]
+
+
+def _refuse_a_provider(query: str, shown_by: str) -> None:
+    """``ProviderNotId`` when ``query`` (``claude``, ``cursor:``) is a provider's name that named
+    no session, as ``show`` says it (``scan.resolve``), not an id too short or of no events."""
+    from agentscan.errors import ProviderNotId
+    from agentscan.providers import available_names
+
+    name = (query[:-1] if query.endswith(":") else query).lower()
+    if name in available_names():
+        raise ProviderNotId(query, name, shown_by=shown_by)
 
 
 def _ambiguous(query: str, matches: list[StoredSession]) -> Exception:

@@ -253,7 +253,11 @@ def trace_session(query: str, *, root: str | None = None, demo: bool = False) ->
     that session's tree."""
     from agentscan.hooks import store, storedids
 
-    root = root or store.data_dir()
+    if root is None:
+        from agentscan.datadir import check
+
+        root = store.data_dir()
+        check(root)  # a file: said so, not as a store with no events yet
     stored = storedids.resolve(query, store.stored_sessions(root), demo=demo)
     events, warnings = store.read_events(stored)
     log, dropped = store.dropped_payloads(root, stored.session_id)

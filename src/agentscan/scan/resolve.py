@@ -130,11 +130,14 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
     if len(children) == 1:
         return children[0]
     if len(bare) < MIN_PREFIX:
+        _refuse_a_provider(scanner, query)
         short = IdTooShort(query, MIN_PREFIX)
         if home_is_empty(scanner):  # no id to find with ``list --grep``: where to look instead
             short.empty_home, short.list_hint = True, False
         raise short
-    matches = [ref for ref in candidates if key(ref.native_id).startswith(wanted) or key(ref.id).startswith(whole)]
+    # A prefix of the native id only: one of ``provider:`` (``gemini``) would open the one session
+    # of a home that has one, and a script's ``$provider`` its newest (``_refuse_a_provider``).
+    matches = [ref for ref in candidates if key(ref.native_id).startswith(wanted)]
     # The runs the prefix begins, once: the answer when no session matched, a rival when one did.
     begun = [(ref, child) for ref in candidates for child in ref.children
              if any(name.startswith(wanted) for name in _child_keys(child, key))]
@@ -146,6 +149,7 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
             return children[0]
         if len(children) > 1:
             raise _ambiguous(scanner, query, [ref for ref, _ in children], [child for _, child in children])
+        _refuse_a_provider(scanner, query)
         raise not_found(scanner, query)
     if len(matches) > 1:
         raise _ambiguous(scanner, query, matches)
@@ -160,6 +164,17 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
         raise _ambiguous(scanner, query, [matches[0], *(ref for ref, _ in others)],
                          [None, *(child for _, child in others)])
     return matches[0], None
+
+
+def _refuse_a_provider(scanner: Scanner, query: str) -> None:
+    """``ProviderNotId`` when ``query`` is a provider's name (``gemini``, ``Codex``, ``cursor:``)
+    that named no session: said as that, not as an id too short or matching nothing."""
+    from agentscan.errors import ProviderNotId
+    from agentscan.providers import available_names
+
+    name = query[:-1] if query.endswith(":") else query
+    if name.lower() in {*available_names(), *(provider.name for provider in scanner.providers)}:
+        raise ProviderNotId(query, name.lower())
 
 
 def _shown_id(ref: SessionRef, candidates: Sequence[SessionRef]) -> str:
