@@ -126,8 +126,11 @@ def test_unreadable_files_and_dirs_are_warnings_simulated(isolated_home: Path, m
         assert "cannot list directory: Permission denied" in messages_for(warnings, directory), session_id
     for session_id, path in files.items():
         assert "cannot read: Permission denied" in messages_for(warnings, path), session_id
-    for args in (["tokens", "--json"], ["doctor", "--json"], ["show", case("claude", "bom").id, "--json"]):
+    for args in (["tokens", "--json"], ["doctor", "--json"]):
         assert invoke(*args).exit_code == 0, args
+    # Showing the unreadable session itself is an error (exit 1), not an empty session.
+    shown = invoke("show", case("claude", "bom").id, "--json")
+    assert shown.exit_code == 1 and "Permission denied" in shown.stderr, shown.stderr
 
 
 @pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root reads mode-000 files; the simulated test covers it")

@@ -113,9 +113,10 @@ def test_another_providers_unreadable_file_is_not_the_sessions(dated_home: Path,
         result = invoke("--strict", *command, NEWEST[:8], "--json")
         assert result.exit_code == 0, result.output
         assert _messages(orjson.loads(result.stdout)) == []
-    # The unreadable session itself still says it, and fails --strict.
-    shown = invoke("--strict", "show", CODEX[:13], "--json")
-    assert shown.exit_code == 1 and "cannot read: Permission denied" in _messages(orjson.loads(shown.stdout))
+    # The unreadable session itself is an error (exit 1) that says why, --strict or not.
+    for strict in ([], ["--strict"]):
+        shown = invoke(*strict, "show", CODEX[:13], "--json")
+        assert shown.exit_code == 1 and f"{rollout}: Permission denied" in shown.stderr, shown.stderr
     # An unfiltered list says it, as it always did.
     listed = invoke("list", "--json")
     assert "cannot read: Permission denied" in _messages(orjson.loads(listed.stdout))

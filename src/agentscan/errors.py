@@ -10,6 +10,7 @@ The library raises these; only ``agentscan.cli`` maps them to exit codes::
     │   └── NoHookEvents           no captured hook events for an id (exit 1)
     ├── AmbiguousSessionId         a prefix matches several sessions (exit 1)
     ├── SessionUnreadable          a session could not be read at all (exit 1)
+    │   └── TranscriptUnreadable   its transcript could not be opened or read (exit 1)
     ├── UnknownProvider            a --provider name that is not registered (exit 2)
     ├── NoReadableRoot             an explicitly named root cannot be read (exit 1)
     ├── StrictWarnings             --strict and warnings were reported (exit 1)
@@ -125,6 +126,14 @@ class AmbiguousSessionId(AgentscanError):
 class SessionUnreadable(AgentscanError):
     def __init__(self, session_id: str, reason: str) -> None:
         super().__init__(f"could not read {session_id} ({reason}); please report this with `agentscan doctor`")
+
+
+class TranscriptUnreadable(SessionUnreadable):
+    """A session's transcript could not be opened or read (a permission, an I/O error): its
+    records are not known, which is not a session that recorded nothing (exit 1)."""
+
+    def __init__(self, session_id: str, path: str, reason: str) -> None:
+        AgentscanError.__init__(self, f"cannot read {session_id}: {path}: {reason}")
 
 
 class UnknownProvider(AgentscanError):

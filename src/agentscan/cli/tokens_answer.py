@@ -232,8 +232,9 @@ def _table(report: TokenReport, scanner: Scanner, asked: Asked
         # The first sessions in that order, the others summed in one line (``--limit``).
         report, others = cut_sessions(report, asked.shown, session_rows, term, asked.zone)
     short_ids: dict[str, str] = {}
-    if term.tty and (shown or report.unrecorded):
-        short_ids = scanner.short_ids() if shown else scanner.short_ids(report.unrecorded[:NAMED])
+    if term.tty and (shown or report.unrecorded or report.unreadable):
+        short_ids = scanner.short_ids() if shown else scanner.short_ids((*report.unrecorded[:NAMED],
+                                                                         *report.unreadable[:NAMED]))
     notes = _left_out(scanner, report, asked)
 
     def print_all() -> Printed:

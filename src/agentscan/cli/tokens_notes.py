@@ -146,12 +146,13 @@ class Folded(NamedTuple):
     """The keys of the rows a table has no line for, each kind named in a line under it
     (``fold_kind``): of 0 tokens, of sessions that recorded nothing at all
     (``tokens_sessions.recorded_nothing``), of sessions that recorded no usage (in no row,
-    ``null`` in ``--json``).  (Named tuples here: a frozen dataclass costs a warm
+    ``null`` in ``--json``), of sessions that could not be read (in no row, nor in ``--json``'s).  (Named tuples here: a frozen dataclass costs a warm
     ``tokens`` a millisecond to create, ``tests/test_fastpath.py``.)"""
 
     zero_tokens: Sequence[str] = ()
     recorded_nothing: Sequence[str] = ()
     no_usage: Sequence[str] = ()
+    unreadable: Sequence[str] = ()
 
 
 class Unpriced(NamedTuple):
@@ -194,7 +195,7 @@ def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Un
     left out or numbers it rounded to fit, in a pipe that the rows' parts were left out, and,
     under a table of more than ``LONG_TABLE`` sessions on a terminal, how to see fewer (their
     dates: ``fewer_sessions``)."""
-    folded_keys, empty, unrecorded = folded
+    folded_keys, empty, unrecorded, unreadable = folded
     models, unknown = unpriced
     hidden, compact = drawn.hidden, drawn.compact
     if folded_keys:
@@ -210,6 +211,11 @@ def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Un
         # user comparing a table with ``list`` counts them missing.
         _print_named(f"{render.plural(len(unrecorded), 'session')} that recorded no usage, not counted",
                      unrecorded, term)
+    if unreadable:
+        # Their usage is not known (a permission, an I/O error: the warnings say which file
+        # and why), which is not "recorded nothing" nor "recorded no usage".
+        _print_named(f"{render.plural(len(unreadable), 'session')} that could not be read, not counted",
+                     unreadable, term)
     if models and unknown and "COST" not in hidden:
         # What the table's ``-`` and ``≥$…`` mean, only those it shows (a lower bound told of
         # where none is shown sent a reader looking for one).  The models are named once, in

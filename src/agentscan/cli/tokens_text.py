@@ -148,7 +148,7 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     runs = None if by_session else sum_usage(usage for row in report.rows for _, usage in row.subagents)
     laid = print_lines(report.by, full, lambda: lines(True), total, folded, models, term,
                        unrecorded=shown_keys(report.unrecorded, short_ids, term) + unrecorded, unknown=unknown,
-                       empty=empty, parts=parts, zone=zone, sort=sort, cut=cut, runs=runs, tails=tails)
+                       empty=empty, unreadable=shown_keys(report.unreadable, short_ids, term), parts=parts, zone=zone, sort=sort, cut=cut, runs=runs, tails=tails)
     return Printed(keys, facts, full, laid)
 
 
@@ -198,23 +198,25 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
                 folded: list[str], models: Sequence[str], term: Terminal, *, unrecorded: Sequence[str] = (),
                 unknown: Collection[str] = (), empty: Sequence[str] = (), parts: bool = False,
                 zone: tzinfo | None = None, sort: SortKey = "date", cut: Cut | None = None,
-                runs: TokenUsage | None = None, tails: dict[str, int] | None = None) -> Laid:
+                runs: TokenUsage | None = None, tails: dict[str, int] | None = None,
+                unreadable: Sequence[str] = ()) -> Laid:
     """The table of rows' ``full`` lines (or their ``compact_lines``, when rounded numbers keep
     more columns; in a summary, its keys' droppable tails left out when that keeps a figure), the
     ``total`` (tokens, cost, cost priced; grouped, ``runs``: its subagent runs'), and the notes under it: the
     ``folded`` rows' keys (0 tokens), the ``empty`` sessions' (they recorded nothing), the
-    ``unrecorded`` sessions (in no row) and the ``models`` without a price (``unknown``: how
+    ``unrecorded`` sessions (in no row), the ``unreadable`` ones (in no row either) and the ``models`` without a price (``unknown``: how
     the costs they leave unknown show, ``no_price``); ``parts``: a row shown has delegated calls
     (by session, its parts' lines, left out of a pipe: ``row_lines``); ``zone``: ``--tz``, the dates' zone;
     ``sort``: the rows' order (``--sort``); ``cut``: the last of ``full`` sums the sessions
     left out (``tokens_sessions.Cut``), which a note says; ``tails``: the model names whose
     agents a cut keeps (``tokens_models``)."""
+    named = Folded(folded, empty, unrecorded, unreadable)
     if not any(full):
         # No row (an empty home, a window no call fell in: stderr says why, ``tokens_empty``,
         # as ccusage says "No usage data found"), or every row folded (each of 0 tokens, or a
         # session that recorded no usage): the lines naming them are all there is to say; a
         # header over a TOTAL of 0 (and the columns it "left out to fit") said nothing.
-        print_notes(by, term, Folded(folded, empty, unrecorded), Unpriced(models, unknown))
+        print_notes(by, term, named, Unpriced(models, unknown))
         return Laid(([], []), False, [], [])
     rows = [row for group in full for row in group] + [total_row(by, total, term, compact=False, runs=runs)]
     shown_rows = sum(map(bool, full))  # the rows with lines (a folded one is named under the table)
@@ -226,7 +228,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
         columns[0] = (tokens_models.told_apart(columns[0], [group[0] for group in full if group], tails) if tails
                       else tablefit.told_apart(columns[0], (group[0].cells[0] for group in full if group)))
     if all(row.span is not None for row in rows):
-        return _print_unrecorded_only(by, rows, folded, term, unrecorded, empty, _dates(by, full), zone)
+        return _print_unrecorded_only(by, rows, named, term, _dates(by, full), zone)
     rounded: list[Row] = []
 
     def rounded_rows() -> list[Row]:
@@ -264,7 +266,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     shown = tablepaths.paths_fitted(columns, planned, term, table.cells_of(rows))
     lines, hidden = table.render(columns, rows, term, shown)
     write_out("\n".join(lines) + "\n")
-    print_notes(by, term, Folded(folded, empty, unrecorded), Unpriced(models, unknown),
+    print_notes(by, term, named, Unpriced(models, unknown),
                 Drawn(hidden, compact, total[0], parts, sessions=shown_rows, dates=_dates(by, full), zone=zone,
                       sort=sort, cut=cut, runs=runs))
     return Laid(planned, compact, lines, shown[1])
@@ -275,8 +277,7 @@ def _dates(by: str, full: list[list[Row]]) -> list[str]:
     return [group[0].cells[1] for group in full if group] if by == "session" else []
 
 
-def _print_unrecorded_only(by: str, rows: list[Row], folded: list[str], term: Terminal,
-                           unrecorded: Sequence[str], empty: Sequence[str], dates: list[str],
+def _print_unrecorded_only(by: str, rows: list[Row], named: Folded, term: Terminal, dates: list[str],
                            zone: tzinfo | None) -> Laid:
     """A table no line of which has a number (each says "not recorded", the total too): one
     column says so, and the text keeps its room (five empty number columns left out a
@@ -290,8 +291,7 @@ def _print_unrecorded_only(by: str, rows: list[Row], folded: list[str], term: Te
     shown = tablepaths.paths_fitted(columns, planned, term, table.cells_of(rows))
     lines, hidden = table.render(columns, rows, term, shown)
     write_out("\n".join(lines) + "\n")
-    print_notes(by, term, Folded(folded, empty, unrecorded), drawn=Drawn(hidden, sessions=len(dates), dates=dates,
-                                                                          zone=zone))
+    print_notes(by, term, named, drawn=Drawn(hidden, sessions=len(dates), dates=dates, zone=zone))
     return Laid(planned, False, lines, shown[1], unrecorded_only=True)
 
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from agentscan.errors import SessionUnreadable
+from agentscan.errors import SessionUnreadable, TranscriptUnreadable
 from agentscan.scan.liveness import Liveness
 from agentscan.scan.notfound import not_found
 from agentscan.scan.showscope import find_all
+from agentscan.scan.unreadrows import unread_reason
 
 if TYPE_CHECKING:
     from agentscan.bounds import Bounds
@@ -41,6 +42,9 @@ def session_detail(scanner: Scanner, query: str, bounds: Bounds) -> SessionDetai
             detail = provider.detail(ref, scanner.ctx, bounds)
     except Exception as exc:  # noqa: BLE001 - a provider bug is an error message, not a traceback
         raise SessionUnreadable(ref.id, type(exc).__name__) from exc
+    reason = unread_reason(scanner, detail.row)
+    if reason is not None:  # not a session that recorded nothing: its records are not known
+        raise TranscriptUnreadable(ref.id, str(detail.row.path), reason)
     changes: dict = {"row": detail.row.with_changes(running=Liveness().of(ref))}
     if focus is not None:
         changes["extra"] = {**detail.extra, "focus": {"subagent": focus, "query": query.strip(),

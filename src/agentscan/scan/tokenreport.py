@@ -122,6 +122,9 @@ class TokenReport:
     unrecorded: tuple[str, ...] = ()
     #: which sessions the report covers and which its options left out (not in its JSON)
     selection: ReportCoverage = field(default_factory=ReportCoverage, compare=False)
+    #: the sessions no row counts because their transcript could not be read at all (a
+    #: ``cannot read: …`` warning names it; ``scan.unreadrows``): their usage is not known
+    unreadable: tuple[str, ...] = ()
 
     def to_json(self, *, fragments: bool = False) -> dict[str, Any]:
         """The report's JSON; ``fragments``: rows taken back whole are ``orjson.Fragment``s,

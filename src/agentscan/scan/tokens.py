@@ -42,6 +42,7 @@ from agentscan.scan.rowkeys import RowOf, row_of as rows_keyed
 from agentscan.scan.tokenbucket import Bucket
 from agentscan.scan.tokenreport import ReportCoverage, TokenReport, TokenRow
 from agentscan.scan.unrecorded import unrecorded
+from agentscan.scan.unreadrows import unread_ids, without_unread
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
@@ -169,19 +170,23 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     rows = tuple(row for row, _ in priced_rows)
     if GROUPING[by].dearest_first:
         rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))
+    left = () if per_session else unrecorded(refs, usage, low, high, scanner)
+    # A session whose transcript could not be read is not one that recorded nothing: no row.
+    rows, unread = without_unread(scanner, refs, rows) if per_session else (rows, unread_ids(scanner, refs, left))
+    left = tuple(session_id for session_id in left if session_id not in unread)
     sessions = {ref.id: ref for ref in refs} if by == "session" else {}
     recorded = [row for row in rows if row.tokens is not None]
     # A null row does not make the total null when its calls have no tokens (a <synthetic> row).
     whole = combined(priced for _, priced in priced_rows)
     total = sum_usage(row.tokens for row in recorded)
-    if not rows and (not refs or _recorded_any(usage, kept)):
+    if not rows and (len(unread) == len(refs) or _recorded_any(usage, kept)):
         # No session, or no call of theirs in the range: it spent 0.  (Sessions that recorded
         # no usage at all, current Cursor builds', stay ``null`` however they are grouped.)
         total, whole = TokenUsage(0, 0, 0, 0), Priced(Decimal(0), Decimal(0), (), False)
     report = TokenReport(by, rows, total, sessions, whole.cost,
                          book.data.to_json(), whole.priced, whole.unpriced,
                          {**fragments, **{key: taken.fragment for key, taken in kept.items() if taken.fragment is not None}},
-                         () if per_session else unrecorded(refs, usage, low, high, scanner))
+                         left, unreadable=unread)
     if report.total is not None and report.total.saturated:
         scanner.ctx.warn("tokens", TOKEN_SUM_CAPPED)
     return report

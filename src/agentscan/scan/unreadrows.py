@@ -1,0 +1,52 @@
+"""The sessions a ``tokens`` report counts nowhere because their transcript could not be read
+at all this time (a permission, an I/O error: each told as a ``cannot read: …`` warning).
+
+Their usage is not known, which is not "recorded no usage" (``null``) nor "recorded nothing":
+such a session gets no row, and the report names it apart (``TokenReport.unreadable``), for
+the table to say so under it.  A session whose transcript was read, however empty, and one
+with usage from another of its files (a subagent's) keep their rows.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+from agentscan.fsview import legible
+
+if TYPE_CHECKING:
+    from agentscan.model import SessionRef, SessionRow
+    from agentscan.scan.scanner import Scanner
+    from agentscan.scan.tokenreport import TokenRow
+
+#: how ``ScanContext.cannot_read`` (and Codex's own reads) word a file that could not be opened or read
+CANNOT_READ = "cannot read: "
+
+
+def unread_ids(scanner: Scanner, refs: Sequence[SessionRef], ids: Iterable[str]) -> tuple[str, ...]:
+    """Those of ``ids`` (sessions among ``refs`` with no usage counted) whose main transcript
+    was told as unreadable this run, in ``ids``' order."""
+    unread = {warning.path for warning in scanner.ctx.warnings.listed() if warning.message.startswith(CANNOT_READ)}
+    if not unread:
+        return ()
+    paths = {ref.id: legible(str(ref.path)) for ref in refs if ref.path is not None}
+    return tuple(session_id for session_id in ids if paths.get(session_id) in unread)
+
+
+def without_unread(scanner: Scanner, refs: Sequence[SessionRef],
+                   rows: tuple[TokenRow, ...]) -> tuple[tuple[TokenRow, ...], tuple[str, ...]]:
+    """``rows`` (by session) less those of sessions that could not be read (``unread_ids``:
+    no usage, no subagent's either), and those sessions' ids."""
+    gone = set(unread_ids(scanner, refs, (row.key for row in rows if row.tokens is None and not row.subagents)))
+    if not gone:
+        return rows, ()
+    return tuple(row for row in rows if row.key not in gone), tuple(row.key for row in rows if row.key in gone)
+
+
+def unread_reason(scanner: Scanner, row: SessionRow) -> str | None:
+    """Why ``row``'s transcript could not be read (``Permission denied``), when it recorded
+    nothing because of it (``show`` then fails rather than tell an empty session); else ``None``."""
+    if row.path is None or not row.recorded_nothing:
+        return None
+    path = legible(row.path)
+    return next((warning.message[len(CANNOT_READ):] for warning in scanner.ctx.warnings.listed()
+                 if warning.path == path and warning.message.startswith(CANNOT_READ)), None)
