@@ -9,6 +9,7 @@ from typing import Iterable, Sequence
 from agentscan.cli import render
 from agentscan.cli.render import human_usd, plural
 from agentscan.cli.show_errors import interrupted_count, recorded_errors
+from agentscan.cli.show_lineage import forked_as_text, source_text
 from agentscan.cli.show_subagents import subagent_call_count, subagent_lines, subagent_names, subagent_tokens
 from agentscan.cli.showfit import (FocusedCalls, focused_talk, heading_lines, leading_path, talk_clause, tokens_field,
                                    tools_heading)
@@ -229,6 +230,9 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
                             term))
     if detail.extra.get("parent_missing"):
         lines.extend(_field("parent", "transcript missing: title, counts and conversation come from its subagents", term))
+    source = source_text(detail)
+    if source:
+        lines.extend(_field("source", source, term))  # (how Codex was run: ``codex exec``, …)
     forked = detail.extra.get("forked_from")
     if forked:
         # (a Codex fork: its conversation and counts are its own part, the copy of its parent's left out)
@@ -261,6 +265,9 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         lines.extend(_field("resumed", f"as {names}: "
                                        f"{'its transcript begins' if len(later) == 1 else 'their transcripts begin'} "
                                        "with a copy of this one's records", term))
+    forks = forked_as_text(detail)
+    if forks:
+        lines.extend(_field("forked", forks, term))  # (the other way: Codex sessions forked from this one)
     if detail.extra.get("hook_events"):
         # (``--demo`` chooses the demo's events store too; ``--home`` no store at all)
         trace = "agentscan --demo trace" if home == " --demo" else "agentscan trace"

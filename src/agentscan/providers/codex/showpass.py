@@ -21,6 +21,7 @@ from agentscan.providers.codex.detail import TranscriptReader
 from agentscan.providers.codex.facts import LineFacts
 from agentscan.providers.codex.forkpart import ForkPart, fork_part
 from agentscan.providers.codex.fullcounts import remember
+from agentscan.providers.codex.lineage import SourceNote, forks_extra
 from agentscan.providers.codex.messages import add_kind, counts_of, line_kind
 from agentscan.providers.codex.headtail import TailSummary
 from agentscan.providers.codex.modeluse import ModelUse, merge, model_use, most_used
@@ -54,6 +55,8 @@ class ShowPass:
         self.main_reader: TranscriptReader | None = None
         self.fork: ForkPart | None = None  # the main thread's own part, when it is a fork
         self.fork_counts: Counts | None = None  # and its counts, of its live lines (as ``reader``'s)
+        #: how Codex was run (``codex exec``, …): the main thread's own meta says (``lineage``)
+        self.source = SourceNote(session.main.thread_id) if session.main is not None else None
 
     def read_thread(self, thread: Thread, files: list[tuple[Path, int | None]]) -> None:
         """Read ``thread``'s ``files`` (in history order, each with the bytes of it the live
@@ -77,9 +80,12 @@ class ShowPass:
                 own_from, self.fork = fork.start, fork
             #: a fork's own live lines' kinds: its counts (the file's, in the tally ``remember`` keeps)
             own_kinds: dict[str, int] | None = {} if fork is not None else None
+            source = self.source if subagent is None and self.source is not None and not self.source.found else None
             progress = ReadProgress()
             with closing(iter_json_lines(path, ctx, progress=progress)) as lines:
                 for line in lines:
+                    if source is not None:
+                        source.note(line.record)
                     if line.offset < own_from:
                         reader.facts.note(line.record)
                     # A reverted segment's calls were billed, but its tail is
@@ -152,6 +158,8 @@ class ShowPass:
             # What its conversation leaves out: the parent's, up to the fork (``show_text``).
             extra["forked_from"] = f"codex:{self.fork.parent}"
             extra["forked_after_prompts"] = self.fork.copied.prompts
+        extra["source"] = self.source.source if self.source is not None else None
+        extra.update(forks_extra(session, ctx))  # the sessions forked from this one
         return collector.build(row, subagents=subagents, extra_tools=self.extra_tools, extra=extra)
 
 
