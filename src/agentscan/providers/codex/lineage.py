@@ -95,5 +95,3 @@ def forks_extra(session: CodexSession, ctx: ScanContext) -> dict[str, Any]:
         extra["forked_as_total"] = len(found)
     return extra
 
-
-__all__ = ["FORKS_SHOWN", "SourceNote", "forks_extra", "meta_source"]
