@@ -51,6 +51,8 @@ class ToolEvent:
     call_id: str | None = None
     subagent: str | None = None
     seq: int = field(default=0, compare=False)  # as ``Prompt.seq``
+    #: a failed call's error, one line (Claude: its ``tool_result``'s text), else ``None``
+    error: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -61,6 +63,7 @@ class ToolEvent:
             "timestamp": to_iso(self.timestamp),
             "call_id": self.call_id,
             "subagent": self.subagent,
+            "error": self.error,
         }
 
 

@@ -218,6 +218,8 @@ def _item_lines(item: _Item, term: Terminal, indent: str, zone: tzinfo | None) -
         yield head
         if value.summary:
             yield from _body(value.summary, term, indent + "    ")
+        if value.error:  # (one line: ``ToolEvent.error``)
+            yield from (term.style(line, "red") for line in _body(f"error: {value.error}", term, indent + "    "))
 
 
 def _when(value: datetime | None, term: Terminal, zone: tzinfo | None) -> str:

@@ -90,7 +90,8 @@ def redact_row(row: SessionRow) -> SessionRow:
 
 
 def _tool(event: ToolEvent) -> ToolEvent:
-    return replace(event, summary=fingerprint_text(event.summary) or "", paths=tuple(mask_secrets(p) or "" for p in event.paths))
+    return replace(event, summary=fingerprint_text(event.summary) or "", paths=tuple(mask_secrets(p) or "" for p in event.paths),
+                   error=fingerprint_text(event.error))
 
 
 def _texts(items: Iterable[Prompt | Response]) -> tuple[Any, ...]:

@@ -126,7 +126,8 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
         return exact[0], None
     if len(exact) > 1:
         raise _ambiguous(scanner, query, exact, hint="give the id with its provider (`provider:id`)")
-    children = [(ref, child) for ref in candidates for child in ref.children if wanted in _child_keys(child, key)]
+    children = [(ref, child) for ref in candidates for child in ref.children
+                if wanted in _child_keys(child, key, ref.provider)]
     if len(children) == 1:
         return children[0]
     if len(bare) < MIN_PREFIX:
@@ -140,7 +141,7 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
     matches = [ref for ref in candidates if key(ref.native_id).startswith(wanted)]
     # The runs the prefix begins, once: the answer when no session matched, a rival when one did.
     begun = [(ref, child) for ref in candidates for child in ref.children
-             if any(name.startswith(wanted) for name in _child_keys(child, key))]
+             if any(name.startswith(wanted) for name in _child_keys(child, key, ref.provider))]
     if not matches:
         children = begun
         if not children:
@@ -199,12 +200,12 @@ def _recorded_children(scanner: Scanner, candidates: Sequence[SessionRef], wante
 # -- a path to a transcript ------------------------------------------------------------
 
 
-def _child_keys(child: str, key: Key) -> tuple[str, ...]:
+def _child_keys(child: str, key: Key, provider: str = "") -> tuple[str, ...]:
     """What names a subagent: its id and, for a Claude workflow run (``wf_01/<agent id>``),
-    its agent id alone, as its file names it."""
-    if "/" not in child:
-        return (key(child),)
-    return key(child), key(child.rsplit("/", 1)[1])
+    its agent id alone; and a Claude run's file stem as ``ls`` shows it (``agent-<agent id>``)."""
+    agent = child.rsplit("/", 1)[1] if "/" in child else child
+    keys = (key(child),) if agent == child else (key(child), key(agent))
+    return keys + (key(f"agent-{agent}"),) if provider == "claude" else keys
 
 
 def _may_be_a_child_id(query: str) -> bool:

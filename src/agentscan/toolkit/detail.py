@@ -268,17 +268,18 @@ class DetailCollector:
         self._order = order
         self.clips.messages, self.clips.tools, self.plan = clipped_messages, clipped_tools, plan
 
-    def finish_tool(self, key: str, *, status: str, answer: str | None = None) -> None:
+    def finish_tool(self, key: str, *, status: str, answer: str | None = None, error: str | None = None) -> None:
         """Set the status of a call still kept; results of dropped calls are ignored.
         ``answer``: what the user answered a question call, added to its summary (the
-        provider keeps question and answer short enough never to be clipped together)."""
+        provider keeps question and answer short enough never to be clipped together);
+        ``error``: a failed call's error, one short line (the provider cuts it)."""
         open_tool = self._tools.get(key)
         if open_tool is not None:
             event = open_tool.event
             if answer:
                 open_tool.asked = asked = event.summary if open_tool.asked is None else open_tool.asked
                 event = replace(event, summary=answered(asked, answer))
-            open_tool.event = replace(event, status=status)
+            open_tool.event = replace(event, status=status, error=error)
 
     def restore(self, prompts: list[Prompt], responses: list[Response], tools: list[ToolEvent], *, prompts_read: int,
                 responses_read: int, tools_read: int, tools_dropped: int, clipped_messages: int,

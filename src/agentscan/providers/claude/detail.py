@@ -22,9 +22,10 @@ from agentscan.providers.claude.records import (
     recorded_error,
     tool_result_blocks,
 )
+from agentscan.providers.claude.promptmarks import shown_prompt
 from agentscan.providers.claude.sidechains import InlineRuns, is_inline
 from agentscan.providers.claude.tasklist import PLAN_TOOLS, PlanFold
-from agentscan.providers.claude.tooltext import answers_text, result_status, special_summary, task_summary
+from agentscan.providers.claude.tooltext import answers_text, error_text, result_status, special_summary, task_summary
 from agentscan.timeutil import parse_iso
 
 if TYPE_CHECKING:
@@ -186,6 +187,7 @@ class TranscriptStream:
                 self._flush()
                 if self._branch is not None:
                     self._follow_branch(record)
+                prompt = shown_prompt(record, prompt)
                 if self._speaks:
                     self._collector.add_prompt(prompt, parse_iso(record.get("timestamp")))
                 elif self._subagent is not None:  # the task it was given
@@ -201,7 +203,9 @@ class TranscriptStream:
             for block in tool_result_blocks(record):
                 tool_id = block.get("tool_use_id")
                 if isinstance(tool_id, str):
-                    self._sink.finish_tool(tool_id, status=result_status(record, block), answer=answers_text(record))
+                    status = result_status(record, block)
+                    self._sink.finish_tool(tool_id, status=status, answer=answers_text(record),
+                                           error=error_text(block) if status == "error" else None)
         elif kind == "attachment":
             # A prompt typed while a reply went on (``records.queued_prompt_text``): folded
             # into that turn, so the reply goes on after it (not flushed, as ``tail`` and the

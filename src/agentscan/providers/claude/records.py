@@ -319,7 +319,8 @@ def is_api_error(record: dict[str, Any]) -> bool:
 def recorded_error(record: dict[str, Any]) -> tuple[str, str] | None:
     """``(kind, text)`` when ``record`` tells of an error: an API error written as a reply
     (kind: its ``error``, ``rate_limit``…, else ``api_error``), or a ``system`` record of an
-    error subtype (``api_error``, ``error``, ``api_refusal``…: the kind is the subtype).
+    error subtype (``api_error``, ``error``, ``api_refusal``…: the kind is the subtype), or a
+    ``stop_hook_summary`` that recorded hook errors (kind ``hook``: ``_hook_errors``).
     Both whole: what keeps them cuts them (``DetailCollector.add_error``, ``ShowFacts.error``)."""
     kind = record.get("type")
     if kind == "assistant":
@@ -329,7 +330,11 @@ def recorded_error(record: dict[str, Any]) -> tuple[str, str] | None:
         text = text_of_blocks(content_blocks(message_of(record))).strip()
         return label, text or _with_status(label, record.get("apiErrorStatus"))
     subtype = record.get("subtype")
-    if kind != "system" or not isinstance(subtype, str) or not (subtype in _ERROR_SUBTYPES or subtype.endswith("_error")):
+    if kind != "system" or not isinstance(subtype, str):
+        return None
+    if subtype.endswith("hook_summary"):
+        return _hook_errors(record)
+    if not (subtype in _ERROR_SUBTYPES or subtype.endswith("_error")):
         return None
     if "refusal" in subtype:
         return subtype, _refusal_text(record)
@@ -341,6 +346,22 @@ def recorded_error(record: dict[str, Any]) -> tuple[str, str] | None:
     if type(attempt) is int and type(most) is int and 0 < attempt <= most:
         text += f" (retry {attempt} of {most})"  # an ``api_error`` is one failed try of a request
     return subtype, text
+
+
+def _hook_errors(record: dict[str, Any]) -> tuple[str, str] | None:
+    """``("hook", text)`` for a ``stop_hook_summary`` (any ``…hook_summary``) that recorded
+    hook errors (``hookErrors``): ``stop hook: stop.sh exited 2: tests failing``, one line,
+    joined by ``;``, and whether the hooks prevented the agent from going on; else ``None``."""
+    found = record.get("hookErrors")
+    texts = [collapse(text) for text in found if isinstance(text, str) and text.strip()] if isinstance(found, list) else []
+    if not texts:
+        return None
+    hook = str(record["subtype"])[:-len("hook_summary")].strip("_").replace("_", " ")
+    text = (f"{hook} hook: " if hook else "hook: ") + "; ".join(texts)
+    if record.get("preventedContinuation") is True:
+        reason = as_str(record.get("stopReason"))
+        text += f" (prevented continuation: {collapse(reason)})" if reason and reason not in text else " (prevented continuation)"
+    return "hook", text
 
 
 def _with_status(text: str, status: object) -> str:

@@ -285,7 +285,7 @@ def _note_user(summary: FileSummary, record: dict, pending_tasks: dict[str, str]
     text = real_prompt_text(record)
     if text is not None:
         if facts is not None:
-            facts.prompt(text)
+            facts.prompt(text, record=record)
         summary.prompts += 1
         # Once a prompt of words names the file, no later prompt can (an image's or a bare command's
         # only when none does: ``titles.choose_title``), so a long session's thousands go unlooked at.

@@ -33,6 +33,7 @@ from agentscan.providers.claude.records import (
     recorded_error,
 )
 from agentscan.providers.claude.factshapes import are_compactions, are_errors, are_interruptions, restored_keys
+from agentscan.providers.claude.promptmarks import shown_prompt
 from agentscan.providers.claude.tasklist import PLAN_TOOLS, PlanFold
 from agentscan.timeutil import parse_iso, to_iso
 
@@ -170,7 +171,7 @@ class ShowFacts:
         elif kind == "user":
             prompt = real_prompt_text(record)
             if prompt is not None:
-                self.prompt(prompt)
+                self.prompt(prompt, record=record)
             else:
                 self.result(record)
         elif kind == "attachment":
@@ -218,9 +219,12 @@ class ShowFacts:
             elif block_kind == "tool_use":
                 self._tool(block)
 
-    def prompt(self, text: str, *, folded: bool = False) -> None:
+    def prompt(self, text: str, *, folded: bool = False, record: dict | None = None) -> None:
         """A prompt the user typed (``records.real_prompt_text``); ``folded``: typed while a
-        reply went on (``records.queued_prompt_text``), which goes on after it."""
+        reply went on (``records.queued_prompt_text``), which goes on after it; ``record``: the
+        prompt's, whose images ``show`` marks (``promptmarks.shown_prompt``)."""
+        if record is not None:
+            text = shown_prompt(record, text)
         if not folded:
             self._flush()
         self.prompts += 1

@@ -40,8 +40,9 @@ from agentscan.providers.claude.records import (
     real_prompt_text,
     tool_result_blocks,
 )
+from agentscan.providers.claude.promptmarks import shown_prompt
 from agentscan.providers.claude.tailfacts import TailFacts
-from agentscan.providers.claude.tooltext import answers_text, result_status
+from agentscan.providers.claude.tooltext import answers_text, error_text, result_status
 from agentscan.timeutil import parse_iso
 from agentscan.toolkit.detail import SUMMARY_BYTES, DetailCollector, answered
 from agentscan.toolkit.reverse import records_newest_first
@@ -49,6 +50,7 @@ from agentscan.toolkit.reverse import records_newest_first
 #: results waiting for their call (read backwards, a result comes first); past this
 #: many, the oldest-read waiting one is forgotten (its call then shows "unknown")
 MAX_WAITING_RESULTS = 100_000
+_NO_RESULT: tuple[str, str | None, str | None] = ("unknown", None, None)
 
 
 def read_tail(collector: DetailCollector, path: Path, ctx: ScanContext, bounds: Bounds, facts: TailFacts,
@@ -85,9 +87,9 @@ class _Tail:
         self.responses = _Newest(bounds.responses, bounds.response_bytes, bounds.message_bytes)
         self.tools: dict[object, ToolEvent] = {}
         self.tools_seen = 0
-        # call id -> status of its newest result and the user's answer (a question's), until
-        # the call is read (oldest-read first)
-        self.results: OrderedDict[str, tuple[str, str | None]] = OrderedDict()
+        # call id -> status of its newest result, the user's answer (a question's) and a failed
+        # call's error, until the call is read (oldest-read first)
+        self.results: OrderedDict[str, tuple[str, str | None, str | None]] = OrderedDict()
         # The reply being put together: its records' texts, newest first; its time and
         # model are its first (oldest) record's.
         self.run_open = False
@@ -131,21 +133,22 @@ class _Tail:
             prompt = real_prompt_text(record)
             if prompt is not None:
                 self.close_run()
-                self._prompt(prompt, parse_iso(record.get("timestamp")))
+                self._prompt(shown_prompt(record, prompt), parse_iso(record.get("timestamp")))
                 return
             for block in reversed(tool_result_blocks(record)):
                 tool_id = block.get("tool_use_id")
                 if isinstance(tool_id, str) and tool_id not in self.results and tool_id not in self.tools:
-                    self._wait(tool_id, result_status(record, block), answers_text(record))
+                    status = result_status(record, block)
+                    self._wait(tool_id, status, answers_text(record), error_text(block) if status == "error" else None)
         elif kind == "attachment":
             prompt = queued_prompt_text(record)  # folded into the reply going on: not closed
             if prompt is not None:
                 self._prompt(prompt, parse_iso(record.get("timestamp")))
 
-    def _wait(self, tool_id: str, status: str, answer: str | None) -> None:
+    def _wait(self, tool_id: str, status: str, answer: str | None, error: str | None) -> None:
         if len(self.tools) >= self.bounds.tools:
             return  # no older call can be kept any more
-        self.results[tool_id] = (status, answer)
+        self.results[tool_id] = (status, answer, error)
         if len(self.results) > MAX_WAITING_RESULTS:
             self.results.popitem(last=False)
 
@@ -180,11 +183,11 @@ class _Tail:
         name = as_str(block.get("name")) or "tool"
         summary, paths = tool_summary(name, block.get("input"))
         summary, _ = clip_text(summary, SUMMARY_BYTES)
-        status, answer = self.results.pop(call_id, ("unknown", None)) if call_id is not None else ("unknown", None)
+        status, answer, error = self.results.pop(call_id, _NO_RESULT) if call_id is not None else _NO_RESULT
         if answer:  # as ``DetailCollector.finish_tool`` adds it
             summary = answered(summary, answer)
         self.tools[key] = ToolEvent(name=name, summary=summary, status=status, paths=paths, timestamp=timestamp,
-                                    call_id=call_id, subagent=None, seq=seq)
+                                    call_id=call_id, subagent=None, seq=seq, error=error)
 
 
 class _Newest:

@@ -44,7 +44,9 @@ REFUSED_KIND = "claude-show-refused"
 # 8: how many interruptions were read, the kept ones or not (``interrupted``)
 # 9: the newest compactions of the context (``compactions``: ``[ISO time or None, trigger,
 #    tokens before]``) and how many were read (``compacted``); a resumed session's copies skipped
-VERSION = "9"
+# 10: a ``stop_hook_summary``'s hook errors are errors (kind ``hook``); a prompt of text and
+#    images is counted (clipped or not) with its `` [image]`` mark (``promptmarks``)
+VERSION = "10"
 _PASSED = "claude_show_facts_passes"
 
 

@@ -7,6 +7,7 @@ read, and tested, in one place; ``detail``, ``tail`` and ``showfacts`` use them 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from agentscan.providers.claude.records import as_dict, as_str, collapse
@@ -20,18 +21,32 @@ QUESTION_CHARS = 180
 ANSWER_CHARS = 180
 #: how Claude Code answers a call the user declined, in the result's text or its
 #: ``toolUseResult`` (plain text: "User rejected tool use"; 1.0.x: "Error: The user …")
+#: characters of a failed call's error text (``error_text``): one line under the call
+ERROR_CHARS = 200
+_ERROR_TAGS = re.compile(r"</?tool_use_error>")
 _DECLINED = ("The user doesn't want to proceed with this tool use", "User rejected tool use",
              "Error: The user doesn't want to proceed with this tool use")
 
 
 def special_summary(name: str, data: dict[str, Any]) -> str | None:
-    """The summary of a question or a to-do list, whose input is a JSON structure (its keys
-    sorted, the question would be cut off after the option descriptions); else ``None``."""
+    """The summary of a question, a to-do list or a plan, whose input is a JSON structure (its
+    keys sorted, the question would be cut off after the option descriptions); else ``None``."""
     if name == "AskUserQuestion":
         return _questions(data.get("questions"))
     if name == "TodoWrite":
         return _todos(data.get("todos"))
+    if name == "ExitPlanMode":
+        return _plan(data.get("plan"))
     return None
+
+
+def _plan(plan: object) -> str | None:
+    """A plan proposed for approval (``ExitPlanMode``'s markdown) as one line, its lines
+    parted by `` / `` (``plan: 1. add redis client / 2. swap session store``)."""
+    if not isinstance(plan, str):
+        return None
+    lines = [collapse(line) for line in plan.splitlines() if line.strip()]
+    return "plan: " + " / ".join(lines) if lines else None
 
 
 def task_summary(name: str, data: dict[str, Any]) -> str | None:
@@ -95,6 +110,20 @@ def result_status(record: dict[str, Any], block: dict[str, Any]) -> str:
     if block.get("is_error") is not True:
         return "ok"
     return DENIED if _declined(record, block) else "error"
+
+
+def error_text(block: dict[str, Any]) -> str | None:
+    """A failed call's error (its ``tool_result``'s text: ``PreToolUse:Bash hook error: blocked
+    by policy``) as one line, cut at ``ERROR_CHARS``, without the ``<tool_use_error>`` tags
+    Claude Code wraps some in; ``None`` when the result tells none."""
+    content = block.get("content")
+    if isinstance(content, list):
+        content = "\n".join(part["text"] for part in content
+                            if isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str))
+    if not isinstance(content, str):
+        return None
+    text = _ERROR_TAGS.sub(" ", content) if "tool_use_error>" in content else content
+    return collapse(text, ERROR_CHARS) or None
 
 
 def _declined(record: dict[str, Any], block: dict[str, Any]) -> bool:
