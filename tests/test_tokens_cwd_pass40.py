@@ -97,8 +97,9 @@ def test_by_cwd_with_cwd_groups_what_it_keeps(isolated_home: Path) -> None:
 
 def test_cwd_is_a_grouping_and_others_are_refused() -> None:
     assert parse_group("cwd") == "cwd"
+    assert parse_group("project") == "cwd"  # ccusage's word, taken (pass 48)
     with pytest.raises(UsageProblem, match="cwd"):
-        parse_group("project")
+        parse_group("cwds")
 
 
 # -- the command line -------------------------------------------------------------------

@@ -104,7 +104,7 @@ def tokens_command(
     provider: Optional[List[str]] = ProviderOption,
     # A list, so that a second ``--by`` is refused (``actions.one_grouping``) rather than
     # silently taking the place of the first, as click does with a repeated option.
-    by: Optional[List[str]] = typer.Option(None, "--by", help="Group by session (the default), day, week, month, model, provider, cwd or agent (main, Explore, reviewer...); one of them. A run: one subagent's delegated calls.", metavar="KEY",
+    by: Optional[List[str]] = typer.Option(None, "--by", help="Group by session (the default), day, week, month, model, provider, cwd (or project) or agent (main, Explore, reviewer...); one of them. A run: one subagent's delegated calls.", metavar="KEY",
                                            autocompletion=completing(grouping_names)),
     # A list, as ``--by`` is: a second ``--sort`` with another key is refused (``actions.one_order``).
     sort: Optional[List[str]] = typer.Option(None, "--sort", help="Order the rows by date (the default: sessions newest first, periods oldest first, the rest most tokens first), cost (most first, unknown last) or tokens (largest TOTAL first).", metavar="KEY",

@@ -34,7 +34,7 @@ from agentscan.cli.tableparts import Row
 from agentscan.cli.term import write_out
 from agentscan.cli.tablebasis import (COMMAND, CWD, NOTHING, PARTS, Kept, Spliceable, count_paths, kept_row,
                                       recorded_nothing_rows, spliceable)
-from agentscan.cli.tokens_columns import SESSION_LEAD, session_columns
+from agentscan.cli.tokens_columns import SESSION_LEAD, reasoning_unreported, session_columns
 from agentscan.cli.tokens_notes import Drawn, Folded, fold_kind, named_folds, print_notes
 from agentscan.cli.tokens_sessions import (NO_DATE, date_in, recorded_nothing, says_nothing, session_facts, sort_key,
                                            updated_of)
@@ -80,12 +80,15 @@ def patched(scanner: Scanner, question: Mapping[str, Any], providers: list[str],
     if sessions is None or len(scanner.ctx.warnings):
         return False
     total = (patch.total, patch.cost, patch.cost)
+    # TOTAL's REASONING ``-`` when no session's agent records it apart, as a whole table's (``tokens_text``)
+    unreported = reasoning_unreported(ref.provider for ref in patch.refs)
     # The table's sessions by their DATE, newest first, as ``tokens_answer._newest_first``
     # sorts a whole table's rows (stable: equal dates keep the report's order).
     order = sorted(sessions, key=lambda session: session.when, reverse=True)
     named = named_folds((session.key, session.fold) for session in order)
     parts = any(session.parts for session in sessions)
-    if splice is not None and _print_spliced(patch, splice, sessions, order, total, named, parts, term, zone):
+    if splice is not None and _print_spliced(patch, splice, sessions, order, total, named, parts, term, zone,
+                                             unreported):
         return True
     lines: list[list[Row]] = []
     rounded: list[list[Row]] = []
@@ -101,7 +104,7 @@ def patched(scanner: Scanner, question: Mapping[str, Any], providers: list[str],
     # Off a terminal a table is never fitted, so never rounded (``tablefit.layout``).
     folded, empty, unrecorded = named
     print_lines("session", lines, lambda: rounded, total, folded, [], term, empty=empty, unrecorded=unrecorded,
-                parts=parts, zone=zone)
+                parts=parts, zone=zone, unreported=unreported)
     return True
 
 
@@ -185,11 +188,12 @@ def _unrecorded(patch: answerpatch.Patch, index: int) -> bool:
 
 def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[_Session], order: list[_Session],
                    total: Total, named: tuple[list[str], list[str], list[str]], parts: bool, term: Terminal,
-                   zone: tzinfo | None) -> bool:
+                   zone: tzinfo | None, unreported: bool = False) -> bool:
     """Print the table from the kept text when its layout comes out as the kept one;
     ``False`` (nothing printed): it does not.  ``named``: the folded sessions, those that
     recorded nothing and those that recorded no usage; ``parts``: a session shown has
-    delegated calls (``print_notes``); ``zone``: the dates' (``--tz``)."""
+    delegated calls (``print_notes``); ``zone``: the dates' (``--tz``); ``unreported``: TOTAL's
+    REASONING is ``-`` (``tokens_text.total_row``)."""
     if total[0] is None:
         return False  # "not recorded" alone: laid out with no number column (``tokens_text.print_lines``)
     full = splice.full.copy()
@@ -216,9 +220,9 @@ def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[
     # Its CWD fitted as a whole table's is, to the paths it shows (the kept text's fitted alike).
     shown = [path for path, count in paths.items() if count]
     columns = tablepaths.named_floors(session_columns(), lambda index: shown if index == CWD else [])
-    full.add([total_row("session", total, term, compact=False)])
+    full.add([total_row("session", total, term, compact=False, unreported=unreported)])
     if rounded is not None:
-        rounded.add([total_row("session", total, term, compact=True)])
+        rounded.add([total_row("session", total, term, compact=True, unreported=unreported)])
     natural = full.natural(columns)
     chosen = choose_layout(columns, natural, lambda: rounded.natural(columns) if rounded is not None else None,
                            term) if natural is not None else None
@@ -255,7 +259,8 @@ def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[
         assert lines is not None
         pieces.append("\n".join(table.render(columns, lines, term, planned)[0][1:]))
     flush()
-    head, *last = table.render(columns, [total_row("session", total, term, compact=compact)], term, planned)[0]
+    head, *last = table.render(columns, [total_row("session", total, term, compact=compact, unreported=unreported)],
+                               term, planned)[0]
     write_out("\n".join([head, *pieces, *last]) + "\n")
     folded, empty, unrecorded = named
     # The shown sessions' DATEs, as ``session_facts`` gives them (the kept text's are not read),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from typing import Iterable
 
 from agentscan.cli.tableparts import Column
 
@@ -24,6 +25,22 @@ NUMBER_COLUMNS: tuple[tuple[str, str, int], ...] = (
     ("TOTAL", "total", 0),
 )
 NOT_RECORDED = "not recorded"
+#: where REASONING is among the number cells (``tokens_text._numbers``)
+REASONING_AT = [header for header, _, _ in NUMBER_COLUMNS].index("REASONING")
+#: the agents that never record reasoning apart: Claude Code's thinking is inside its output
+#: tokens, Cursor records input and output alone (docs/providers/*.md).  Their REASONING cell
+#: is ``-`` in the text table, not ``0``, which read as "no thinking" (``--json`` keeps 0).
+REASONING_UNREPORTED = frozenset({"claude", "cursor"})
+
+
+def reasoning_unreported(providers: Iterable[str]) -> bool:
+    """Whether ``providers`` (one at least) all never record reasoning apart."""
+    seen = False
+    for provider in providers:
+        if provider not in REASONING_UNREPORTED:
+            return False
+        seen = True
+    return seen
 
 #: a grouped table's column of its rows' subagent runs' tokens, after TOTAL (``tokens_runs.subagents_cell``):
 #: the part of TOTAL delegated, shown apart on the row's one line (the own part is TOTAL less it;

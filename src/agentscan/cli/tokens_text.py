@@ -25,8 +25,8 @@ from agentscan.cli.tableparts import Column, Row
 from agentscan.cli.tablewidths import natural as natural_widths
 from agentscan.cli.term import Terminal, clean_path, write_out
 from agentscan.cli import tokens_models
-from agentscan.cli.tokens_columns import (FIGURES, NOT_RECORDED, NUMBER_COLUMNS, SESSION_LEAD, columns_of, dated_week,
-                                          session_cells)
+from agentscan.cli.tokens_columns import (FIGURES, NOT_RECORDED, NUMBER_COLUMNS, REASONING_AT, SESSION_LEAD, columns_of,
+                                          dated_week, reasoning_unreported, session_cells)
 from agentscan.cli.tokens_notes import (Drawn, Folded, Unpriced, fold_kind, named_folds, names_nothing, no_price,
                                         print_notes, shows_parts)
 from agentscan.cli.tokens_sessions import recorded_nothing, session_facts, summary_title
@@ -44,17 +44,21 @@ _VALUES = attrgetter(*(name for _, name, _ in NUMBER_COLUMNS))
 
 
 def _numbers(usage: TokenUsage | None, cost: Decimal | None, term: Terminal, *, compact: bool,
-             part: bool = False, at_least: Decimal | None = None) -> list[str]:
+             part: bool = False, at_least: Decimal | None = None, unreported: bool = False) -> list[str]:
     """The number cells and the cost; a session with no recorded usage says so, a part with none is ``-``.
 
     ``compact``: ``75.4k`` instead of ``75,433``, when that keeps columns a narrow terminal would lose.
     ``at_least``: for an unknown cost, what its priced calls cost (shown ``≥$…``).
+    ``unreported``: its agents never record reasoning apart (``reasoning_unreported``): REASONING is ``-``.
     """
     if usage is None and part:
         return [""] * (len(NUMBER_COLUMNS) - 1) + ["-", ""]
     if usage is None:  # laid over the row's number and cost columns (``Row.span``)
         return [NOT_RECORDED] + [""] * len(NUMBER_COLUMNS)
-    return [*map(number_form(term, compact), _VALUES(usage)), render.human_usd(cost, at_least, grouped=term.tty)]
+    cells = [*map(number_form(term, compact), _VALUES(usage)), render.human_usd(cost, at_least, grouped=term.tty)]
+    if unreported and not usage.reasoning:
+        cells[REASONING_AT] = "-"
+    return cells
 
 
 def number_form(term: Terminal, compact: bool) -> Callable[[int], str]:
@@ -126,9 +130,18 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     # A day's, month's or provider's key is agentscan's own text; the others as shown (a week's dated).
     own_keys = report.by not in ("session", "model", "cwd", "agent", "week")
 
+    # REASONING ``-`` where no agent behind the figure records it apart (``reasoning_unreported``):
+    # a session's, a provider's by its key; any other row's, and TOTAL, when none of the table's does.
+    unreported = reasoning_unreported(ref.provider for ref in report.selection.covered)
+    row_unreported = [reasoning_unreported((row.key,)) if report.by == "provider" else None if by_session
+                      else unreported for row in report.rows]
+    if cut is not None:
+        row_unreported[-1] = unreported  # (the sessions left out, summed)
+
     def lines(compact: bool) -> list[list[Row]]:
-        made = [row_lines(row, row.key if own_keys else key, row_facts, term, compact=compact, session=session)
-                for row, key, row_facts, session in zip(report.rows, keys, facts, sessions)]
+        made = [row_lines(row, row.key if own_keys else key, row_facts, term, compact=compact, session=session,
+                          unreported=silent)
+                for row, key, row_facts, session, silent in zip(report.rows, keys, facts, sessions, row_unreported)]
         # A week's Monday goes before a figure does, as a runs' count (``tokens_runs.tail_at``).
         return [tail_at(group, len(row.key)) for group, row in zip(made, report.rows)] if dated else made
 
@@ -148,7 +161,8 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     runs = None if by_session else sum_usage(usage for row in report.rows for _, usage in row.subagents)
     laid = print_lines(report.by, full, lambda: lines(True), total, folded, models, term,
                        unrecorded=shown_keys(report.unrecorded, short_ids, term) + unrecorded, unknown=unknown,
-                       empty=empty, unreadable=shown_keys(report.unreadable, short_ids, term), parts=parts, zone=zone, sort=sort, cut=cut, runs=runs, tails=tails)
+                       empty=empty, unreadable=shown_keys(report.unreadable, short_ids, term), parts=parts, zone=zone,
+                       sort=sort, cut=cut, runs=runs, tails=tails, unreported=unreported)
     return Printed(keys, facts, full, laid)
 
 
@@ -166,10 +180,12 @@ Total = tuple[TokenUsage | None, Decimal | None, Decimal | None]
 """A table's total: its tokens, cost and cost priced."""
 
 
-def total_row(by: str, total: Total, term: Terminal, *, compact: bool, runs: TokenUsage | None = None) -> Row:
-    """The TOTAL line; grouped, ``runs``: the subagent runs' tokens of every row (its SUBAGENTS)."""
+def total_row(by: str, total: Total, term: Terminal, *, compact: bool, runs: TokenUsage | None = None,
+              unreported: bool = False) -> Row:
+    """The TOTAL line; grouped, ``runs``: the subagent runs' tokens of every row (its SUBAGENTS);
+    ``unreported``: no session of the table's agents records reasoning apart (REASONING ``-``)."""
     usage, cost, priced = total
-    values = _numbers(usage, cost, term, compact=compact, at_least=priced)
+    values = _numbers(usage, cost, term, compact=compact, at_least=priced, unreported=unreported)
     lead = SESSION_LEAD if by == "session" else 1
     # "not recorded" laid over the number columns, as a row's is (in INPUT alone it widened it).
     span = (lead, lead + len(NUMBER_COLUMNS) + (by != "session")) if usage is None else None
@@ -199,7 +215,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
                 unknown: Collection[str] = (), empty: Sequence[str] = (), parts: bool = False,
                 zone: tzinfo | None = None, sort: SortKey = "date", cut: Cut | None = None,
                 runs: TokenUsage | None = None, tails: dict[str, int] | None = None,
-                unreadable: Sequence[str] = ()) -> Laid:
+                unreadable: Sequence[str] = (), unreported: bool = False) -> Laid:
     """The table of rows' ``full`` lines (or their ``compact_lines``, when rounded numbers keep
     more columns; in a summary, its keys' droppable tails left out when that keeps a figure), the
     ``total`` (tokens, cost, cost priced; grouped, ``runs``: its subagent runs'), and the notes under it: the
@@ -209,7 +225,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     (by session, its parts' lines, left out of a pipe: ``row_lines``); ``zone``: ``--tz``, the dates' zone;
     ``sort``: the rows' order (``--sort``); ``cut``: the last of ``full`` sums the sessions
     left out (``tokens_sessions.Cut``), which a note says; ``tails``: the model names whose
-    agents a cut keeps (``tokens_models``)."""
+    agents a cut keeps (``tokens_models``); ``unreported``: TOTAL's REASONING is ``-`` (``total_row``)."""
     named = Folded(folded, empty, unrecorded, unreadable)
     if not any(full):
         # No row (an empty home, a window no call fell in: stderr says why, ``tokens_empty``,
@@ -218,7 +234,8 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
         # header over a TOTAL of 0 (and the columns it "left out to fit") said nothing.
         print_notes(by, term, named, Unpriced(models, unknown))
         return Laid(([], []), False, [], [])
-    rows = [row for group in full for row in group] + [total_row(by, total, term, compact=False, runs=runs)]
+    rows = [row for group in full for row in group] + [total_row(by, total, term, compact=False, runs=runs,
+                                                                                 unreported=unreported)]
     shown_rows = sum(map(bool, full))  # the rows with lines (a folded one is named under the table)
     # Its CWD no narrower than the names of the paths it shows, as ``list``'s (or left out):
     # the rows' own (``--by cwd``'s key; a part's line, by session, names none).
@@ -234,7 +251,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     def rounded_rows() -> list[Row]:
         if not rounded:
             rounded[:] = [row for group in compact_lines() for row in group] + [
-                total_row(by, total, term, compact=True, runs=runs)]
+                total_row(by, total, term, compact=True, runs=runs, unreported=unreported)]
         return rounded
 
     # The rows told with exact numbers, then rounded ones (taken only to keep a figure of
@@ -296,7 +313,7 @@ def _print_unrecorded_only(by: str, rows: list[Row], named: Folded, term: Termin
 
 
 def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *, compact: bool,
-              session: TableSession | None = None) -> list[Row]:
+              session: TableSession | None = None, unreported: bool | None = None) -> list[Row]:
     """A row's lines: its own, then, by session on a terminal, its parts (own and each
     subagent's; a pipe gets a line a row, as ``awk`` sums them: ``--json`` has the parts);
     grouped, one line, its runs' tokens in its SUBAGENTS cell (``tokens_runs.subagents_cell``;
@@ -304,16 +321,19 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
     nor, by session, for a session that recorded no usage (named in a line under the table,
     as a grouping names them; one that recorded nothing at all in one of its own:
     ``recorded_nothing``).  ``key``: its first cell; ``facts``: a session's date, project
-    and title (``[]`` but by session), of ``session``."""
+    and title (``[]`` but by session), of ``session``; ``unreported``: its agents never record
+    reasoning apart (REASONING ``-``; ``None``: by session, told by its id's agent)."""
     if token_row.tokens is not None and token_row.tokens.total == 0:
         return []  # nothing spent: folded into one line after the table
     by_session = bool(facts)
     if by_session and token_row.tokens is None:
         return []  # named in one line after the table
+    if unreported is None:
+        unreported = by_session and reasoning_unreported((token_row.key.partition(":")[0],))
 
     def numbers(usage: TokenUsage | None, cost: Decimal | None, *, part: bool = False,
                 at_least: Decimal | None = None) -> list[str]:
-        return _numbers(usage, cost, term, compact=compact, part=part, at_least=at_least)
+        return _numbers(usage, cost, term, compact=compact, part=part, at_least=at_least, unreported=unreported)
 
     def cells(first: str, numbers: list[str], title: str = "") -> list[str]:
         return session_cells(first, ["", "", title], numbers) if by_session else [first, *numbers]

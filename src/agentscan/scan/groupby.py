@@ -44,18 +44,19 @@ GROUPING: dict[GroupBy, Grouping] = {
 
 def parse_group(value: str) -> GroupBy:
     """``value`` as a grouping, in any case (``--by Agent``, as ``--provider`` takes
-    ``Claude``), or a usage error naming the valid ones."""
+    ``Claude``), another tool's word for one (``--by project`` is ``--by cwd``), or a usage
+    error naming the valid ones."""
     wanted = value.strip().casefold()
     for group in GROUPINGS:
         if wanted == group:
             return group
+    if wanted in ALSO_CALLED:
+        return ALSO_CALLED[wanted]
     from agentscan.toolkit.words import unknown_choice
 
-    if wanted in _ALSO_CALLED:  # not a slip, another tool's word: said as a slip is
-        raise UsageProblem(unknown_choice("--by", value, list(GROUPINGS), meant=_ALSO_CALLED[wanted],
-                                          aside="a project is its working directory"))
     raise UsageProblem(unknown_choice("--by", value, list(GROUPINGS)))
 
 
-#: groupings by other tools' names: ccusage's projects (``--instances``) are working directories
-_ALSO_CALLED: dict[str, GroupBy] = {"project": "cwd", "projects": "cwd"}
+#: groupings by other tools' names, taken as the grouping they are: ccusage's projects
+#: (``--instances``) are working directories
+ALSO_CALLED: dict[str, GroupBy] = {"project": "cwd", "projects": "cwd"}

@@ -25,6 +25,7 @@ class FileSummary:
     __slots__ = ("path", "first_prompt", "first_image_prompt", "first_bare_command", "custom_title", "ai_title",
                  "summary_title", "cwd", "git_branch", "first_ts", "last_ts", "prompts", "responses", "tool_calls", "models", "records",
                  "has_usage", "task_types", "task_calls", "pending_tasks", "results", "_summaries", "_summary_matched",
+                 "_pending", "_matched_at",
                  "_model_messages", "_text_messages", "inline", "_runs", "copies", "compacted", "seen",
                  "resumed_copies", "resumed_from", "resumed_last")
 
@@ -56,6 +57,10 @@ class FileSummary:
         # is that leaf (a summary of this conversation beats one of another).
         self._summaries: dict[str, str] = {}
         self._summary_matched: str | None = None
+        # Where the matched summary's leaf ends; the summaries whose leaf no record after them
+        # named yet: leafUuid -> where the summary ends (``titles.settle_summaries``).
+        self._matched_at: int | None = None
+        self._pending: dict[str, int] = {}
         # Records of one message are written together, so a short memory of recent
         # ids counts each message once without a set that grows with the file.
         self._model_messages = RecentIds()
@@ -90,6 +95,7 @@ class FileSummary:
             has_usage=self.has_usage,
             models=list(self.models.items()),  # in order: ``most_common`` breaks ties by it
             model_messages=self._model_messages.ids(), text_messages=self._text_messages.ids(),
+            matched_at=self._matched_at, pending=self._pending,
         )
         return doc
 
@@ -111,6 +117,12 @@ class FileSummary:
             if not (isinstance(value, dict) and all(isinstance(v, str) for v in value.values())):
                 raise ValueError(name)
             setattr(summary, name, value)
+        matched_at, pending = doc["matched_at"], doc["pending"]
+        if not (matched_at is None or type(matched_at) is int) or not (
+                isinstance(pending, dict) and all(type(at) is int and leaf in summary._summaries
+                                                  for leaf, at in pending.items())):
+            raise ValueError("pending")
+        summary._matched_at, summary._pending = matched_at, pending
         summary.first_ts = None if doc["first_ts"] is None else datetime.fromisoformat(doc["first_ts"])
         summary.last_ts = None if doc["last_ts"] is None else datetime.fromisoformat(doc["last_ts"])
         summary.compacted = None if doc["compacted"] is None else datetime.fromisoformat(doc["compacted"])

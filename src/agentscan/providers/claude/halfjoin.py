@@ -125,10 +125,16 @@ def _join_summaries(main: FileSummary, second: FileSummary, results: list[tuple[
     main.first_image_prompt = main.first_image_prompt or second.first_image_prompt
     main.first_bare_command = main.first_bare_command or second.first_bare_command
     main.cwd = main.cwd if main.cwd is not None else second.cwd
-    for name in ("custom_title", "ai_title", "summary_title", "_summary_matched", "git_branch", "resumed_last"):
+    for name in ("custom_title", "ai_title", "summary_title", "git_branch", "resumed_last"):
         later = getattr(second, name)
         if later is not None:
             setattr(main, name, later)
+    if second._summary_matched is not None:  # (its leaf is in the second half: after the first's)
+        main._summary_matched, main._matched_at = second._summary_matched, second._matched_at
+    # Pending: the second half's own, and those the file starts with (``main._summaries``:
+    # ``Join.checks``) whose leaf neither half met.
+    main._pending = {leaf: main._pending.get(leaf, at) for leaf, at in second._pending.items()
+                     if leaf not in main._summaries or leaf in main._pending}
     main._summaries = second._summaries
     if second.first_ts is not None and (main.first_ts is None or second.first_ts < main.first_ts):
         main.first_ts = second.first_ts

@@ -151,6 +151,9 @@ def second_half(path: Path, ctx: ScanContext, seam: int, with_facts: bool, summa
     summary = FileSummary(path)
     summary.results = []
     summary._summaries = dict(summaries)
+    # (Pending here too: the join keeps those neither half met the leaf of. Nothing but
+    # summaries comes before them, so where they end bounds no scan: ``lateleaves``.)
+    summary._pending = dict.fromkeys(summaries, 0)
     texts, models = _EarlyIds(), _EarlyIds()
     summary._text_messages, summary._model_messages = texts, models
     seen = summary.seen = _HalfSeen()

@@ -63,7 +63,9 @@ class ClaudeProvider(Provider):
     #     tool calls, title, start or directory (``row.summarize``)
     # 22: a resumed session names the session it was resumed from, the last its copies name (in
     #     a chain A → B → C, C's head copies A's records, then B's): B, not A
-    parser_version = "22"
+    # 23: a ``summary`` record names its session whether it comes before or after its leaf
+    #     (``lateleaves``); the row's kept state holds the pending summaries
+    parser_version = "23"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)

@@ -136,7 +136,7 @@ def summarize(
                 if list_copies and observer is not None:
                     observer(record)
                 if summary._summaries:
-                    note_leaf(summary, record)  # (a summary's leaf may be a copied record)
+                    note_leaf(summary, record, read.complete_offset)  # (a summary's leaf may be a copied record)
                 _note_copied_tasks(summary, record, pending_tasks)
                 copied_calls(summary, record, subagent, order, timestamp, totals, advisors)
                 continue
@@ -154,7 +154,7 @@ def summarize(
             if value.__class__ is str and value:  # ``as_str``, inline: every record has one
                 branch = value
             if summary._summaries:
-                note_leaf(summary, record)
+                note_leaf(summary, record, read.complete_offset)
             kind = record.get("type")
             if (inline and record.get("isSidechain") is True and (kind == "assistant" or kind == "user")
                     and note_inline(summary, record, kind, order, timestamp, totals, _NOTES)):
@@ -189,7 +189,7 @@ def summarize(
             elif kind == "ai-title" and as_str(record.get("aiTitle")):
                 summary.ai_title = record["aiTitle"]
             elif kind == "summary" and as_str(record.get("summary")):
-                note_summary(summary, record)
+                note_summary(summary, record, read.complete_offset)
             elif kind == "system":
                 if facts is not None and record.get("subtype") == "compact_boundary":
                     facts.compaction(record)  # (``show`` from the end marks it: ``hugeshow``)

@@ -76,7 +76,7 @@ def table_facts(files: SessionFiles, recency: float | None, *, models: bool = Fa
         return None  # its subagents name it, the earliest first: the row's pass
     named: set[str] | None = set() if models else None
     try:
-        main = _MainFacts(files.main.stem)
+        main = _MainFacts(files.main)
         times = [_file_time(files.main, named, main)]
         for _, sub in sorted(files.subagents.items()):
             times.append(_file_time(sub.path, named))
@@ -206,15 +206,15 @@ class _MainFacts:
     piece: its title records wherever they are, and its first lines for the directory and the
     first prompt."""
 
-    def __init__(self, own: str) -> None:
+    def __init__(self, path: Path) -> None:
         from agentscan.providers.claude.filesummary import FileSummary
 
-        self.own = own  # the session's id (its main transcript's name)
+        self.own = path.stem  # the session's id (its main transcript's name)
         # whether the file is a resumed session's (``resumes``), once a record names a session
         self.resumed: bool | None = None
         self.custom_title: str | None = None
         self.ai_title: str | None = None
-        self.replay = FileSummary(Path())  # the ``summary`` records and their leaves, in order
+        self.replay = FileSummary(path)  # the ``summary`` records and their leaves, in order
         self.wanted: set[bytes] = set()  # the leaves named so far
         self.cwd: str | None = None
         self.first_prompt: str | None = None
@@ -246,8 +246,9 @@ class _MainFacts:
             self._head(base, data)
 
     def cwd_and_title(self) -> tuple[str | None, str | None]:
-        from agentscan.providers.claude.titles import choose_title, foreign_summary_names
+        from agentscan.providers.claude.titles import choose_title, foreign_summary_names, settle_summaries
 
+        settle_summaries(self.replay, self.replay.path)  # (a summary after its leaf: ``lateleaves``)
         named = self.custom_title or self.replay._summary_matched or self.ai_title
         if self.head_cut and (self.cwd is None or (named is None and self.first_prompt is None)):
             raise Unsure  # what the head looks for is past its budget: the row's pass finds it
@@ -299,7 +300,7 @@ class _MainFacts:
         (the last such record, as the pass meets them), and the latest.  Only the ``summary``
         records and the records whose uuid is a leaf bear on it, so those alone are taken, found
         by their uuid's bytes, and told to the row's own rules in their order (a leaf before
-        every summary naming it is no leaf to the pass either)."""
+        the summaries naming it is found at the end, as the pass finds it: ``lateleaves``)."""
         from agentscan.providers.claude.titles import note_leaf, note_summary
 
         relevant = dict(summaries)
@@ -320,10 +321,12 @@ class _MainFacts:
         replay = self.replay
         for start in sorted(relevant):
             record = relevant[start]
+            ends = data.find(b"\n", start)  # (where the pass's ``complete_offset`` is after it)
+            at = base + (ends + 1 if ends >= 0 else start)
             if replay._summaries:
-                note_leaf(replay, record)
+                note_leaf(replay, record, at)
             if start in summaries:
-                note_summary(replay, record)
+                note_summary(replay, record, at)
 
 
 def _record_at(data: bytes, at: int, base: int = 0) -> dict | None:

@@ -11,11 +11,13 @@ from agentscan.providers.claude.records import as_str, collapse, is_bare_command
 from agentscan.toolkit.imagetext import is_images_text
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from agentscan.providers.claude.filesummary import FileSummary
 
 TITLE_CHARS = 180
 #: ``summary`` records kept by leaf (a file of thousands of other sessions' summaries stays small)
-_MAX_SUMMARIES = 256
+MAX_SUMMARIES = 256
 
 
 class PromptTitles(Protocol):
@@ -43,19 +45,38 @@ def note_prompt(titles: PromptTitles, text: str) -> None:
         titles.first_prompt = title
 
 
-def note_summary(summary: FileSummary, record: dict) -> None:
-    """A ``summary`` record: the latest names the file last (``title_of``), each kept by its leaf."""
+def note_summary(summary: FileSummary, record: dict, at: int) -> None:
+    """A ``summary`` record (its line ending at ``at``): the latest names the file last
+    (``title_of``), each kept by its leaf, pending until its leaf is met (``lateleaves``)."""
     summary.summary_title = record["summary"]
     leaf = as_str(record.get("leafUuid"))
-    if leaf is not None and (leaf in summary._summaries or len(summary._summaries) < _MAX_SUMMARIES):
+    if leaf is not None and (leaf in summary._summaries or len(summary._summaries) < MAX_SUMMARIES):
         summary._summaries[leaf] = record["summary"]
+        summary._pending[leaf] = at
 
 
-def note_leaf(summary: FileSummary, record: dict) -> None:
-    """A record that is a summary's leaf: that summary is this conversation's own."""
+def note_leaf(summary: FileSummary, record: dict, at: int) -> None:
+    """A record (its line ending at ``at``) that is a summary's leaf: that summary is this
+    conversation's own (of several, the one whose leaf comes last)."""
     uuid = record.get("uuid")
     if isinstance(uuid, str) and uuid in summary._summaries:
-        summary._summary_matched = summary._summaries[uuid]
+        summary._summary_matched, summary._matched_at = summary._summaries[uuid], at
+        summary._pending.pop(uuid, None)
+
+
+def settle_summaries(summary: FileSummary, path: Path | None) -> None:
+    """The pending summaries (whose leaf no record after them named) told against the records
+    before them, in ``path``'s bytes (``lateleaves``): a summary names the file whatever the
+    order of it and its leaf.  Of several, the one whose leaf comes last; of two naming that
+    one leaf, the later written (a pending one)."""
+    if not summary._pending or path is None:
+        return
+    from agentscan.providers.claude.lateleaves import late_leaves
+
+    for leaf, at in sorted(late_leaves(path, summary._pending).items(), key=lambda item: item[1]):
+        if summary._matched_at is None or at >= summary._matched_at:
+            summary._summary_matched, summary._matched_at = summary._summaries[leaf], at
+    summary._pending = {}
 
 
 def title_of(summary: FileSummary) -> str | None:
@@ -69,6 +90,7 @@ def title_of(summary: FileSummary) -> str | None:
     summaries of other sessions into the session it was starting (claude-code
     issue 2597), so it names this session only when nothing else does, and only when
     the file holds records of its own (a ``cwd``: ``foreign_summary_names``)."""
+    settle_summaries(summary, summary.path)
     return choose_title(summary.custom_title, summary._summary_matched, summary.ai_title, summary.first_prompt,
                         summary.first_image_prompt, summary.first_bare_command,
                         foreign_summary_names(summary.summary_title, summary.cwd))
