@@ -88,3 +88,12 @@ def test_a_huge_resumed_session_whose_first_is_gone_is_read_forward(isolated_hom
     _delete(isolated_home, A)
     invoke("list")
     assert _prompts(B) == ["step 1", "step 2"] and _shown(B)["resumed_copies_listed"] is True
+
+
+def test_a_chain_whose_middle_session_alone_is_gone_lists_only_its_copies(isolated_home: Path) -> None:
+    # (review of pass 48: C listed A's copies too, which A lists and counts)
+    _chain(isolated_home)
+    _delete(isolated_home, B)
+    assert _prompts(C) == ["step 2", "step 3"] and _prompts(A) == ["step 1"]
+    rows = {row["key"]: row["tokens"]["total"] for row in orjson.loads(invoke("tokens", "--json").stdout)["rows"]}
+    assert rows[f"claude:{A}"] == 110 and _shown(C)["tokens"]["total"] == rows[f"claude:{C}"]

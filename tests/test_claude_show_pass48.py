@@ -185,6 +185,11 @@ def test_the_read_from_the_end_gives_the_forward_detail(tmp_path: Path, small_li
     assert any(tool.error for tool in tail.tools) == (tools == 6)
 
 
-def test_the_kept_facts_are_counted_anew() -> None:
-    # Facts kept before (version 9) counted no hook error and no image mark: read again.
-    assert tailfacts.VERSION != "9"
+@pytest.mark.parametrize("query", ["agent-", "agent-a", "agent-a1b2c"])
+def test_a_stem_with_too_few_characters_of_an_id_opens_nothing(isolated_home: Path, query: str) -> None:
+    # (review of pass 48: ``agent-`` counted for the prefix, and opened a home's one subagent)
+    claude_session_file(isolated_home, S, _records()[:1])
+    claude_subagent_file(isolated_home, S, AGENT, [
+        claude_user(S, "2026-12-05T12:00:01.000Z", "find call sites", sidechain=True, agentId=AGENT)])
+    result = invoke("show", query)
+    assert result.exit_code == 1 and "too short" in result.stderr and not result.stdout

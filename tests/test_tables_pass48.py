@@ -126,6 +126,34 @@ def test_the_halves_title_a_summary_as_one_pass_does(tmp_path: Path, monkeypatch
     assert title == title_of(summarize(path, ScanContext(tmp_path, {}))) == _NAME
 
 
+def test_the_halves_take_a_later_summary_renaming_a_leaf_the_first_half_matched(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # (review of pass 48: the join dropped the second half's summary of a leaf already matched)
+    lower_row_limits(monkeypatch, helper=True)
+    monkeypatch.setattr(rowresume, "MAX_BYTES", -1)
+    turns = qa_turns(8)
+    leaf = turns[3]["uuid"]
+    records = [{"type": "summary", "summary": "first name", "leafUuid": leaf}, *turns[:12],
+               {"type": "summary", "summary": "second name", "leafUuid": leaf}, *turns[12:]]
+    path = claude_session_file(tmp_path / "home", SESSION, [])
+    path.write_bytes(lines_of(records))
+    title, joined = _halved_title(path, tmp_path, _seam_before(path, 8), monkeypatch)
+    assert joined and title == title_of(summarize(path, ScanContext(tmp_path, {}))) == "second name"
+
+
+def test_a_line_nesting_a_pending_leaf_many_times_is_decoded_once(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # (review of pass 48: each nested "uuid" decoded its whole line again: N² on a crafted record)
+    from agentscan.providers.claude import lateleaves
+
+    decoded = record_calls(monkeypatch, lateleaves, "line_record", lambda *args, **kwargs: None)
+    nested = {"type": "user", "uuid": "u1", "toolUseResult": [{"uuid": "L"}] * 500}
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(lines_of([nested, {"type": "assistant", "uuid": "L"}]))
+    assert lateleaves.late_leaves(path, {"L": path.stat().st_size + 1}) == {"L": path.stat().st_size}
+    assert len(decoded) == 2
+
+
 # -- the row resumed from its kept state ----------------------------------------------------
 
 

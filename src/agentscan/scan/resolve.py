@@ -130,7 +130,9 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
                 if wanted in _child_keys(child, key, ref.provider)]
     if len(children) == 1:
         return children[0]
-    if len(bare) < MIN_PREFIX:
+    # ``agent-`` is a Claude run's file stem's, not its id's: it counts for none of the prefix
+    # (``show agent-`` opened a home's one subagent, as ``show gemini`` its one chat).
+    if len(bare) - (len(_STEM) if key(bare).startswith(_STEM) else 0) < MIN_PREFIX:
         _refuse_a_provider(scanner, query)
         short = IdTooShort(query, MIN_PREFIX)
         if home_is_empty(scanner):  # no id to find with ``list --grep``: where to look instead
@@ -200,12 +202,16 @@ def _recorded_children(scanner: Scanner, candidates: Sequence[SessionRef], wante
 # -- a path to a transcript ------------------------------------------------------------
 
 
+#: how a Claude run's file names it (``agent-<agent id>.jsonl``): a key of the run (``_child_keys``)
+_STEM = "agent-"
+
+
 def _child_keys(child: str, key: Key, provider: str = "") -> tuple[str, ...]:
     """What names a subagent: its id and, for a Claude workflow run (``wf_01/<agent id>``),
     its agent id alone; and a Claude run's file stem as ``ls`` shows it (``agent-<agent id>``)."""
     agent = child.rsplit("/", 1)[1] if "/" in child else child
     keys = (key(child),) if agent == child else (key(child), key(agent))
-    return keys + (key(f"agent-{agent}"),) if provider == "claude" else keys
+    return keys + (key(f"{_STEM}{agent}"),) if provider == "claude" else keys
 
 
 def _may_be_a_child_id(query: str) -> bool:

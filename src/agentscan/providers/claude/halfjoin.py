@@ -131,10 +131,11 @@ def _join_summaries(main: FileSummary, second: FileSummary, results: list[tuple[
             setattr(main, name, later)
     if second._summary_matched is not None:  # (its leaf is in the second half: after the first's)
         main._summary_matched, main._matched_at = second._summary_matched, second._matched_at
-    # Pending: the second half's own, and those the file starts with (``main._summaries``:
-    # ``Join.checks``) whose leaf neither half met.
-    main._pending = {leaf: main._pending.get(leaf, at) for leaf, at in second._pending.items()
-                     if leaf not in main._summaries or leaf in main._pending}
+    # Pending: the second half's own (written there: where its line ends, past the seam; one
+    # naming a leaf the first half matched names it again, later), and those the file starts
+    # with (``main._summaries``: ``Join.checks``; the helper's at 0) whose leaf neither half met.
+    main._pending = {leaf: at if at else main._pending[leaf] for leaf, at in second._pending.items()
+                     if at or leaf in main._pending}
     main._summaries = second._summaries
     if second.first_ts is not None and (main.first_ts is None or second.first_ts < main.first_ts):
         main.first_ts = second.first_ts

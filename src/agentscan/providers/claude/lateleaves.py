@@ -64,7 +64,11 @@ def late_leaves(path: Path, pending: dict[str, int]) -> dict[str, int]:
 
 
 def _scan(data: bytes, cut: int, base: int, pending: dict[str, int], found: dict[str, int]) -> None:
+    decoded_to = -1  # where the last line decoded ends: a line is decoded once, however many
+    # pending uuids it nests (a crafted record nesting one N times cost N decodes of its N bytes)
     for match in _UUID.finditer(data, 0, cut):
+        if match.start() < decoded_to:
+            continue
         raw = match.group(1)
         try:
             leaf = orjson.loads(b'"' + raw + b'"') if b"\\" in raw else raw.decode()
@@ -78,6 +82,8 @@ def _scan(data: bytes, cut: int, base: int, pending: dict[str, int], found: dict
         end = cut if end < 0 else end
         if base + end + 1 >= summary_end:
             continue  # the summary's own line, or one after it
+        decoded_to = end
         record = line_record(data[start:end], first=base + start == 0)
-        if record is not None and record.get("uuid") == leaf:
-            found[leaf] = base + end + 1
+        uuid = record.get("uuid") if record is not None else None
+        if uuid.__class__ is str and uuid in pending and base + end + 1 < pending[uuid]:
+            found[uuid] = base + end + 1  # (the record's own uuid, whichever nested one led here)

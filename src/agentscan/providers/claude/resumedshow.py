@@ -13,6 +13,7 @@ must not change when another session's file is deleted.
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -74,15 +75,18 @@ def detail_pass(ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> tuple[Deta
     resumed session whether its copies are listed (``None``: not a resumed one).  Whether the
     session resumed is gone is guessed from the head (the first session named) and known from
     the pass (the last one its copies name): read again when the guess was wrong (in a chain
-    whose first session alone is gone)."""
+    whose first session alone is gone).  Of the copies, those of a session that is gone are
+    listed: in a chain whose middle session alone is gone, the first one's are listed there."""
     from agentscan.providers.claude.rowpass import summaries
     from agentscan.toolkit.detail import DetailCollector
 
     files = ref.hint
+    gone = functools.lru_cache(maxsize=64)(lambda named: is_gone(named, files.main))
     listed = is_gone(first_named(ref, ctx), files.main)
     while True:
         collector = DetailCollector(bounds)
-        found = summaries(files, ctx, collector, list_copies=listed)
+        # (a chain A → B → C whose B alone is gone: C lists B's copies, not A's, which A lists)
+        found = summaries(files, ctx, collector, list_copies=gone if listed else None)
         main = found[0]
         resumed = None if main is None else main.resumed_last or main.resumed_from
         if resumed is None:

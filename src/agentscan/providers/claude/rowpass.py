@@ -17,7 +17,7 @@ from __future__ import annotations
 import gc
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from agentscan.context import ScanContext, say
 from agentscan.providers.claude.seenuuids import CopiesUnknown
@@ -36,19 +36,20 @@ if TYPE_CHECKING:
 
 def summaries(
     files: SessionFiles, ctx: ScanContext, collector: DetailCollector | None = None, facts: ShowFacts | None = None,
-    *, count: bool = True, list_copies: bool = False,
+    *, count: bool = True, list_copies: Callable[[str], bool] | None = None,
 ) -> tuple[FileSummary | None, dict[str, FileSummary], WindowedTotals | None, list]:
     """One pass per file: row facts, token sums, and (for ``show``) the detail, or the
     main transcript's ``facts`` for a later ``show`` from its end.  Not ``count``: the
     caller has the session's sums (``readsums``), and the totals are
     ``None`` unless a resume state kept for the main transcript needs them anyway.
-    ``list_copies``: the detail lists a resumed session's copies too (``resumedshow``)."""
+    ``list_copies``: which of a resumed session's copies the detail lists too, by the session
+    each names (``resumedshow``)."""
     with _cycle_collector_paused():
         return _summarize_files(files, ctx, collector, facts, count, list_copies)
 
 
 def _summarize_files(files: SessionFiles, ctx: ScanContext, collector: DetailCollector | None,
-                     facts: ShowFacts | None, count: bool, list_copies: bool = False,
+                     facts: ShowFacts | None, count: bool, list_copies: Callable[[str], bool] | None = None,
                      ) -> tuple[FileSummary | None, dict[str, FileSummary], WindowedTotals | None, list]:
     from agentscan.providers.claude.row import summarize
     from agentscan.providers.claude.windowed import WindowedTotals
