@@ -97,3 +97,17 @@ def test_a_chain_whose_middle_session_alone_is_gone_lists_only_its_copies(isolat
     assert _prompts(C) == ["step 2", "step 3"] and _prompts(A) == ["step 1"]
     rows = {row["key"]: row["tokens"]["total"] for row in orjson.loads(invoke("tokens", "--json").stdout)["rows"]}
     assert rows[f"claude:{A}"] == 110 and _shown(C)["tokens"]["total"] == rows[f"claude:{C}"]
+
+
+@pytest.mark.parametrize("gone", [A, B])
+def test_show_of_a_chain_reads_the_transcript_once(isolated_home: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   gone: str) -> None:
+    # (review of pass 48: guessed from the head's first session, A, whose state differs from B's,
+    # the session resumed, every show read C twice while one of them alone was gone)
+    from agentscan.providers.claude import rowpass
+    from spies import record_calls
+
+    _chain(isolated_home)
+    _delete(isolated_home, gone)
+    passes = record_calls(monkeypatch, rowpass, "summaries", lambda *args, **kwargs: None)
+    assert _prompts(C) == (["step 3"] if gone == A else ["step 2", "step 3"]) and len(passes) == 1

@@ -177,6 +177,23 @@ def test_a_resumed_row_finds_a_summary_appended_after_its_leaf(tmp_path: Path, m
     assert loads and loads[-1] is not None  # (the second scan went on from the kept state)
 
 
+def test_a_kept_state_holds_its_summaries_told_not_pending(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # (review of pass 48: kept pending, every run after an append scanned the file again)
+    from agentscan.providers.claude import lateleaves
+
+    lower_row_limits(monkeypatch)
+    loads = record_results(monkeypatch, rowresume, "load")
+    turns = qa_turns(6)
+    home = _home_with(tmp_path, [*turns, _summary(turns[4]["uuid"])])
+    assert _title(home, cache=True) == _NAME
+    scans = record_calls(monkeypatch, lateleaves, "late_leaves", lambda *args: None)
+    path = next((home / ".claude" / "projects").rglob("*.jsonl"))
+    with path.open("ab") as handle:
+        handle.write(lines_of(qa_turns(1, start=6)))
+    assert _title(home, cache=True) == _NAME
+    assert loads and loads[-1] is not None and not scans
+
+
 # -- (b) ``tokens --by project`` ------------------------------------------------------------
 
 

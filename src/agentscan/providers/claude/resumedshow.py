@@ -55,6 +55,46 @@ def first_named(ref: SessionRef, ctx: ScanContext) -> str | None:
     return header_named(ref.native_id, ref.path, ctx)
 
 
+#: how far into a transcript its own first record is looked for (``resumed_guess``)
+GUESS_BYTES = 256 << 20
+#: how many lines before it are looked at for the last copy's session
+_GUESS_LINES = 64
+
+
+def resumed_guess(ref: SessionRef, ctx: ScanContext) -> str | None:
+    """The session ``ref``'s transcript was resumed from, guessed before its pass: the session
+    the line before its own first record names (Claude Code writes ``"sessionId":"<id>"``
+    without spaces), found in its bytes without decoding them; else the one its head names
+    (a chain's first, ``first_named``).  Only a guess: the pass tells (``detail_pass``)."""
+    import mmap
+
+    from agentscan.toolkit import laxjson
+    from agentscan.toolkit.fsutil import open_regular
+
+    first = first_named(ref, ctx)
+    if first is None or ref.path is None:
+        return first
+    try:
+        with open_regular(ref.path) as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            own = data.find(b'"sessionId":"' + ref.native_id.encode() + b'"', 0, GUESS_BYTES)
+            end = data.rfind(b"\n", 0, own) if own > 0 else -1
+            for _ in range(_GUESS_LINES):
+                if end <= 0:
+                    break
+                start = data.rfind(b"\n", 0, end) + 1
+                try:
+                    record = laxjson.loads(data[start:end])
+                except ValueError:
+                    record = None
+                named = record.get("sessionId") if isinstance(record, dict) else None
+                if isinstance(named, str) and named and named != ref.native_id:
+                    return named
+                end = start - 1
+    except (OSError, ValueError):
+        pass  # (an empty file cannot be mapped: its head's guess)
+    return first
+
+
 def extra(ref: SessionRef, ctx: ScanContext, copies_listed: bool | None = None) -> dict[str, Any]:
     """``show``'s ``resumed_as`` (the sessions resumed from this one, as ``claude:<id>``) and,
     for a resumed session, ``resumed_copies_listed``: whether its copies are listed (the
@@ -73,16 +113,17 @@ def extra(ref: SessionRef, ctx: ScanContext, copies_listed: bool | None = None) 
 def detail_pass(ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> tuple[DetailCollector, Summaries, bool | None]:
     """``show``'s pass over a session's files (``rowpass.summaries``), its collector, and for a
     resumed session whether its copies are listed (``None``: not a resumed one).  Whether the
-    session resumed is gone is guessed from the head (the first session named) and known from
-    the pass (the last one its copies name): read again when the guess was wrong (in a chain
-    whose first session alone is gone).  Of the copies, those of a session that is gone are
-    listed: in a chain whose middle session alone is gone, the first one's are listed there."""
+    session resumed is gone is guessed before the pass (``resumed_guess``) and known from it
+    (the last session its copies name): read again when the guess was wrong.  Of the copies,
+    those of a session that is gone are listed: in a chain whose middle session alone is gone,
+    the first one's are listed there."""
     from agentscan.providers.claude.rowpass import summaries
     from agentscan.toolkit.detail import DetailCollector
 
     files = ref.hint
     gone = functools.lru_cache(maxsize=64)(lambda named: is_gone(named, files.main))
-    listed = is_gone(first_named(ref, ctx), files.main)
+    guess = resumed_guess(ref, ctx)
+    listed = is_gone(guess, files.main)
     while True:
         collector = DetailCollector(bounds)
         # (a chain A → B → C whose B alone is gone: C lists B's copies, not A's, which A lists)
@@ -91,7 +132,7 @@ def detail_pass(ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> tuple[Deta
         resumed = None if main is None else main.resumed_last or main.resumed_from
         if resumed is None:
             return collector, found, None
-        if is_gone(resumed, files.main) == listed or listed != is_gone(first_named(ref, ctx), files.main):
+        if is_gone(resumed, files.main) == listed or listed != is_gone(guess, files.main):
             # (the guess, or the pass that mended it: a file that changes between two passes is
             # not read a third time, and the card says what this pass listed)
             return collector, found, listed

@@ -165,6 +165,11 @@ def _one_row_pass(path: Path, ctx: ScanContext, facts: ShowFacts | None, before:
                 if side is not None:
                     side.stop()
     if keeping and before is not None:
+        from agentscan.providers.claude.titles import settle_summaries
+
+        # Its summaries told against the bytes before them first (``lateleaves``): kept pending,
+        # every run after an append would scan them again (those bytes never change).
+        settle_summaries(main, path)
         # Before the subagents' calls join the totals and before ``finish`` closes the open reply.
         rowresume.keep(ctx, path, before, progress, captured, main, totals, facts, resumed)
     return main, totals, progress
