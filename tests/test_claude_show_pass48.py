@@ -88,7 +88,7 @@ def test_a_stop_hooks_errors_are_among_the_sessions_errors(isolated_home: Path) 
      "stop hook: a; b c (prevented continuation: blocked by CI)"),
 ])
 def test_which_hook_summaries_are_errors(extra: dict, expected: str | None) -> None:
-    from agentscan.providers.claude.records import recorded_error
+    from agentscan.providers.claude.errorrecords import recorded_error
 
     found = recorded_error(_stop_hook("2026-12-05T12:00:06.000Z", "h1", **extra))
     assert found == (None if expected is None else ("hook", expected))

@@ -34,6 +34,8 @@ HELD_PER_FILE = 1000
 
 #: how a directory discovery could not look into is said (``show ID`` names them when nothing matched)
 CANNOT_LIST = "cannot list directory: "
+#: how a file that could not be opened or read is said (``scan.unreadrows`` finds its session by it)
+CANNOT_READ = "cannot read: "
 #: how every reader says a file of no bytes (or only whitespace): what an agent leaves after an
 #: aborted start, which the CLI counts in one line (``cli.render.warn_summary``)
 EMPTY_FILE = "empty file"
@@ -218,7 +220,7 @@ class ScanContext(FileSystemView):
         self.warnings.add(path, message, line, passing=passing)
 
     def cannot_read(self, path: object, exc: BaseException) -> None:
-        self.warn(path, f"cannot read: {getattr(exc, 'strerror', None) or exc}", passing=True)
+        self.warn(path, f"{CANNOT_READ}{getattr(exc, 'strerror', None) or exc}", passing=True)
 
     def cannot_list(self, path: object, exc: OSError) -> None:
         self.warn(path, f"{CANNOT_LIST}{exc.strerror or exc}", passing=True)

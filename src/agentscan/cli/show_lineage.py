@@ -1,6 +1,7 @@
 """The card's words for where a session came from and what came of it: how Codex was run
 (``source`` among the detail's extras: ``codex exec``, the interactive CLI, …) and the
-sessions forked from it (``forked_as``: the reverse of a fork's ``forked from`` line)."""
+sessions forked from it (``forked_as``: the reverse of a fork's ``forked from`` line); the
+session a Claude session was resumed from, and those resumed from it."""
 
 from __future__ import annotations
 
@@ -34,3 +35,31 @@ def forked_as_text(detail: SessionDetail) -> str | None:
     more = f" (newest {len(forks)} of {total:,})" if type(total) is int and total > len(forks) else ""
     whose = "its rollout begins" if len(forks) == 1 and not more else "their rollouts begin"
     return f"as {', '.join(clean_path(name) for name in forks)}{more}: {whose} with a copy of this one's history"
+
+
+def resumed_text(detail: SessionDetail, side: str) -> str | None:
+    """A ``resumed`` line's value: ``side`` ``"from"``, the session this one was resumed from
+    (the row's ``resumed_from``), ``"as"``, those resumed from it (``resumed_as``); ``None``:
+    none."""
+    if side == "as":
+        later = [name for name in detail.extra.get("resumed_as") or () if isinstance(name, str)]
+        if not later:
+            return None
+        # (sessions resumed from this one, whose transcripts begin with its records)
+        whose = "its transcript begins" if len(later) == 1 else "their transcripts begin"
+        return f"as {', '.join(clean_path(name) for name in later)}: {whose} with a copy of this one's records"
+    resumed = detail.row.resumed_from
+    if not resumed:
+        return None
+    if detail.extra.get("resumed_copies_listed"):
+        # (that session's transcript is gone, Claude Code's clean-up the likeliest cause: this
+        # one holds the only copy of its conversation, listed here: ``resumedshow``)
+        return (f"from {clean_path(resumed)}, which is not found: its records, copied at the start of this "
+                "transcript, are listed below with this session's (the counts are this session's own); "
+                "their calls count here, or in another session resumed from it, as tokens counts them")
+    # (its card's figures leave the copied calls to that session when it is found, as
+    # ``tokens`` does: ``scan.creditedrows``)
+    counted = ("their calls count there" if detail.extra.get("resumed_counted_there")
+               else "that session is not found: counted here, or in another session resumed from it, "
+                    "as tokens counts them")
+    return f"from {clean_path(resumed)}: its first records are that session's, copied here and not listed; {counted}"

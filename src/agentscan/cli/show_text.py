@@ -9,7 +9,7 @@ from typing import Iterable, Sequence
 from agentscan.cli import render
 from agentscan.cli.render import human_usd, plural
 from agentscan.cli.show_errors import interrupted_count, recorded_errors
-from agentscan.cli.show_lineage import forked_as_text, source_text
+from agentscan.cli.show_lineage import forked_as_text, resumed_text, source_text
 from agentscan.cli.show_subagents import subagent_call_count, subagent_lines, subagent_names, subagent_tokens
 from agentscan.cli.showfit import (FocusedCalls, focused_talk, heading_lines, leading_path, talk_clause, tokens_field,
                                    tools_heading)
@@ -242,29 +242,10 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         # Too wide, the command goes on its own line, whole (to be copied), as the hooks line's does.
         line = f"{said}: {command}"
         lines.extend([line] if not term.tty or width_of(line) <= term.width else [f"{said}:", f"{'':11}{command}"])
-    resumed = row.resumed_from
-    if resumed:
-        # (a Claude session resumed from another: its card's figures leave the copied calls to
-        # that session when it is found, as ``tokens`` does: ``scan.creditedrows``)
-        if detail.extra.get("resumed_copies_listed"):
-            # (that session's transcript is gone, Claude Code's clean-up the likeliest cause: this
-            # one holds the only copy of its conversation, listed here: ``resumedshow``)
-            said = (f"from {clean_path(resumed)}, which is not found: its records, copied at the start of this "
-                    "transcript, are listed below with this session's (the counts are this session's own); "
-                    "their calls count here, or in another session resumed from it, as tokens counts them")
-        else:
-            counted = ("their calls count there" if detail.extra.get("resumed_counted_there")
-                       else "that session is not found: counted here, or in another session resumed from it, "
-                            "as tokens counts them")
-            said = f"from {clean_path(resumed)}: its first records are that session's, copied here and not listed; {counted}"
-        lines.extend(_field("resumed", said, term))
-    later = detail.extra.get("resumed_as")
-    if later:
-        # (the other way: sessions resumed from this one, whose transcripts begin with its records)
-        names = ", ".join(clean_path(name) for name in later)
-        lines.extend(_field("resumed", f"as {names}: "
-                                       f"{'its transcript begins' if len(later) == 1 else 'their transcripts begin'} "
-                                       "with a copy of this one's records", term))
+    for side in ("from", "as"):  # (a Claude session's resumes, each way)
+        resumes = resumed_text(detail, side)
+        if resumes:
+            lines.extend(_field("resumed", resumes, term))
     forks = forked_as_text(detail)
     if forks:
         lines.extend(_field("forked", forks, term))  # (the other way: Codex sessions forked from this one)

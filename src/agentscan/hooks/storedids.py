@@ -53,10 +53,10 @@ def _refuse_a_provider(query: str, shown_by: str) -> None:
     """``ProviderNotId`` when ``query`` (``claude``, ``cursor:``) is a provider's name that named
     no session, as ``show`` says it (``scan.resolve``), not an id too short or of no events."""
     from agentscan.errors import ProviderNotId
-    from agentscan.providers import available_names
+    from agentscan.providers import provider_named
 
-    name = (query[:-1] if query.endswith(":") else query).lower()
-    if name in available_names():
+    name = provider_named(query)
+    if name is not None:
         raise ProviderNotId(query, name, shown_by=shown_by)
 
 

@@ -33,6 +33,14 @@ def available_names() -> list[str]:
     return names + [name for name in _registered if name not in names]
 
 
+def provider_named(query: str, also: Iterable[str] = ()) -> str | None:
+    """The provider ``query`` names (``gemini``, ``Codex``, ``cursor:``), of those available
+    and ``also``, in lower case; ``None``: none.  A provider's name given where a session id
+    is taken (``show``, ``trace``) is refused as that, never a prefix of ``provider:``."""
+    name = (query[:-1] if query.endswith(":") else query).lower()
+    return name if name in {*available_names(), *also} else None
+
+
 def _importable(name: str) -> bool:
     module = BUILTIN_PROVIDERS[name].split(":")[0]
     return importlib.util.find_spec(module) is not None

@@ -173,11 +173,11 @@ def _refuse_a_provider(scanner: Scanner, query: str) -> None:
     """``ProviderNotId`` when ``query`` is a provider's name (``gemini``, ``Codex``, ``cursor:``)
     that named no session: said as that, not as an id too short or matching nothing."""
     from agentscan.errors import ProviderNotId
-    from agentscan.providers import available_names
+    from agentscan.providers import provider_named
 
-    name = query[:-1] if query.endswith(":") else query
-    if name.lower() in {*available_names(), *(provider.name for provider in scanner.providers)}:
-        raise ProviderNotId(query, name.lower())
+    name = provider_named(query, (provider.name for provider in scanner.providers))
+    if name is not None:
+        raise ProviderNotId(query, name)
 
 
 def _shown_id(ref: SessionRef, candidates: Sequence[SessionRef]) -> str:

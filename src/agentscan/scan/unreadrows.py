@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable, Sequence
 
+from agentscan.context import CANNOT_READ
 from agentscan.fsview import legible
 
 if TYPE_CHECKING:
@@ -18,8 +19,6 @@ if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
     from agentscan.scan.tokenreport import TokenRow
 
-#: how ``ScanContext.cannot_read`` (and Codex's own reads) word a file that could not be opened or read
-CANNOT_READ = "cannot read: "
 
 
 def unread_ids(scanner: Scanner, refs: Sequence[SessionRef], ids: Iterable[str]) -> tuple[str, ...]:

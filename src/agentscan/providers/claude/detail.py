@@ -9,6 +9,7 @@ import orjson
 
 from agentscan.toolkit.detail import DetailCollector
 from agentscan.detailmodel import PlanStep, SubagentInfo, ToolEvent
+from agentscan.providers.claude.errorrecords import recorded_error
 from agentscan.providers.claude.records import (
     as_dict,
     as_str,
@@ -19,7 +20,6 @@ from agentscan.providers.claude.records import (
     message_of,
     queued_prompt_text,
     real_prompt_text,
-    recorded_error,
     tool_result_blocks,
 )
 from agentscan.providers.claude.promptmarks import shown_prompt

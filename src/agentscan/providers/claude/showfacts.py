@@ -21,6 +21,7 @@ from collections import OrderedDict
 from typing import Any
 
 from agentscan.bounds import DEFAULT_BOUNDS, clip_text
+from agentscan.providers.claude.errorrecords import recorded_error
 from agentscan.providers.claude.records import (
     as_str,
     content_blocks,
@@ -30,7 +31,6 @@ from agentscan.providers.claude.records import (
     message_of,
     queued_prompt_text,
     real_prompt_text,
-    recorded_error,
 )
 from agentscan.providers.claude.factshapes import are_compactions, are_errors, are_interruptions, restored_keys
 from agentscan.providers.claude.promptmarks import shown_prompt

@@ -236,7 +236,9 @@ def _read(path: Path, ctx: ScanContext) -> tuple[dict[str, RawEntry], bool] | No
         if lasting(exc):
             # Not ``passing``: read again next run, it would fail again, and a passing warning
             # keeps any discovery from being stored (every warm run discovered afresh).
-            ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+            from agentscan.context import CANNOT_READ
+
+            ctx.warn(path, f"{CANNOT_READ}{exc.strerror or exc}")
         else:
             ctx.cannot_read(path, exc)  # an I/O error, a permission: may be read next time
         return None
