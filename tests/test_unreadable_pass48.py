@@ -106,3 +106,22 @@ def test_an_unreadable_codex_rollout(isolated_home: Path, monkeypatch: pytest.Mo
     assert f"could not be read, not counted: codex:{CODEX}" in invoke("tokens").stderr
     shown = invoke("show", CODEX[:13])
     assert shown.exit_code == 1 and f"{path}: Permission denied" in shown.stderr, shown.stderr
+
+
+def test_a_transcript_deleted_after_it_was_found_is_not_found(isolated_home: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    # (the slow race test: a file gone between discovery and its read said "cannot read … No such
+    # file", where a session deleted before its discovery is "not found")
+    from agentscan.scan import showing
+
+    path = _claude(isolated_home, READ)
+    real = showing.find_all
+
+    def found_then_deleted(*args: object, **kwargs: object) -> object:
+        found = real(*args, **kwargs)  # type: ignore[arg-type]
+        path.unlink()
+        return found
+
+    monkeypatch.setattr(showing, "find_all", found_then_deleted)
+    result = invoke("show", READ)
+    assert result.exit_code == 1 and "no session matches" in result.stderr and "cannot read" not in result.stderr

@@ -8,6 +8,7 @@ its parent, with ``focus`` naming the subagent.
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -44,6 +45,8 @@ def session_detail(scanner: Scanner, query: str, bounds: Bounds) -> SessionDetai
         raise SessionUnreadable(ref.id, type(exc).__name__) from exc
     reason = unread_reason(scanner, detail.row)
     if reason is not None:  # not a session that recorded nothing: its records are not known
+        if detail.row.path is not None and not os.path.lexists(detail.row.path):
+            raise not_found(scanner, query)  # deleted since it was found: "not found", as above
         raise TranscriptUnreadable(ref.id, str(detail.row.path), reason)
     changes: dict = {"row": detail.row.with_changes(running=Liveness().of(ref))}
     if focus is not None:
