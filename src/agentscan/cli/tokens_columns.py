@@ -27,17 +27,17 @@ NUMBER_COLUMNS: tuple[tuple[str, str, int], ...] = (
 NOT_RECORDED = "not recorded"
 #: where REASONING is among the number cells (``tokens_text._numbers``)
 REASONING_AT = [header for header, _, _ in NUMBER_COLUMNS].index("REASONING")
-#: the agents that never record reasoning apart: Claude Code's thinking is inside its output
-#: tokens, Cursor records input and output alone (docs/providers/*.md).  Their REASONING cell
-#: is ``-`` in the text table, not ``0``, which read as "no thinking" (``--json`` keeps 0).
-REASONING_UNREPORTED = frozenset({"claude", "cursor"})
 
 
 def reasoning_unreported(providers: Iterable[str]) -> bool:
-    """Whether ``providers`` (one at least) all never record reasoning apart."""
+    """Whether ``providers`` (one at least) all never record reasoning apart
+    (``providers.REASONING_NOT_REPORTED``): their REASONING cell is ``-`` in the text table,
+    not ``0``, which read as "no thinking" (``--json`` keeps 0)."""
+    from agentscan.providers import REASONING_NOT_REPORTED
+
     seen = False
     for provider in providers:
-        if provider not in REASONING_UNREPORTED:
+        if provider not in REASONING_NOT_REPORTED:
             return False
         seen = True
     return seen

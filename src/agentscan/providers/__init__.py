@@ -24,6 +24,11 @@ BUILTIN_PROVIDERS: Final[dict[str, str]] = {
     "cursor": "agentscan.providers.cursor.provider:CursorProvider",
 }
 
+#: the built-in providers whose records never report reasoning apart from output: Claude
+#: Code's thinking is inside its output tokens, Cursor records input and output alone
+#: (docs/providers/*.md).  A table shows their REASONING as ``-``, not ``0`` (``cli.tokens_columns``).
+REASONING_NOT_REPORTED: Final = frozenset({"claude", "cursor"})
+
 _registered: dict[str, Provider] = {}
 _instances: dict[str, Provider] = {}
 
