@@ -20,6 +20,8 @@ _DURATION = re.compile(r"^\s*(\d+)\s*([smhdwSHDW])\s*$")
 # Months and years, which a duration cannot be: said so, not read as minutes or refused blind.
 _NOT_A_UNIT = re.compile(r"^\s*\d+\s*(?:M|mo|mons?|months?|[yY]|yrs?|years?)\s*$")
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+#: a duration with its unit spelt out (``3days``, ``"12 hours"``): the unit's letter is offered
+_SPELT = re.compile(r"^\s*(\d+)\s*(sec|secs|seconds?|min|mins|minutes?|hrs?|hours?|days?|wks?|weeks?)\s*$", re.IGNORECASE)
 # What a date given alone can be, each a span of whole days: a day (2026-11-30; ccusage's
 # 20261130; an ISO week day, 2026-W49-1 or 2026W491), an ISO week (2026-W49: the label
 # ``tokens --by week`` prints) or a month (2026-11: ``--by month``'s).  ASCII digits:
@@ -84,7 +86,9 @@ def _parse_when(text: str, *, now: datetime | None, tz: tzinfo | None, end_of_da
         return _LATEST if day is None else wall_time(datetime(day.year, day.month, day.day), tz)
     parsed = _parse_user_time(text, tz)
     if parsed is None:
-        raise UsageProblem(f"cannot read the time {text!r}: {_WHEN_HINT}")
+        spelt = _SPELT.match(text)
+        meant = f" (did you mean {spelt[1]}{'m' if spelt[2].lower().startswith('min') else spelt[2][0].lower()}?)" if spelt else ""
+        raise UsageProblem(f"cannot read the time {text!r}{meant}: {_WHEN_HINT}")
     return parsed
 
 

@@ -137,6 +137,34 @@ def ccusage_command(typed: str, ctx: Any) -> str | None:
     return line + (f"; left out: {', '.join(_way_of(typed, flag) for typed, flag in dropped)}" if dropped else "")
 
 
+#: other tools' words for agentscan's commands (``ls``: ``list``), offered as a slip's are
+_COMMAND_WORDS = {"ls": "list", "sessions": "list", "cat": "show", "view": "show", "usage": "tokens", "cost": "tokens"}
+
+
+def other_command_word(typed: str) -> str | None:
+    """``list`` for ``ls``: the command another tool's word (or ccusage's) asks for."""
+    return _COMMAND_WORDS.get(typed.casefold())
+
+
+def session_id_command(typed: str, ctx: Any) -> str | None:
+    """What to say after ``No such command '7f3c9a12'`` when ``typed`` looks like a session's
+    id (6 or more hex digits with a digit among them, a UUID, or ``claude:…``): ``show`` with
+    it, after the global options given before it (``--demo``); ``None`` for any other word."""
+    import re
+    import shlex
+
+    from agentscan.providers import available_names
+
+    provider, colon, bare = typed.partition(":")
+    if colon and provider.casefold() in available_names() and bare:
+        pass
+    elif not (re.fullmatch(r"[0-9a-fA-F-]{6,}", typed) and re.search(r"[0-9]", typed)):
+        return None
+    given = list(ctx.meta.get("agentscan.given", ()))
+    before = given[:_command_index(given, ctx.command)]
+    return f"Try: {shlex.join(['agentscan', *before, 'show', typed])} (a session's id goes after show)"
+
+
 #: what a left-out ccusage word comes to where ``CCUSAGE_WAYS``' form would read as an order
 #: (``--offline``: agentscan never goes online unless told; ``-o desc``: no such order to choose)
 _LEFT_OUT_SAID = {"-O": "agentscan is offline unless told", "--offline": "agentscan is offline unless told",

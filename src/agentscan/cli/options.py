@@ -11,7 +11,7 @@ from typer.core import TyperCommand, TyperOption
 # State, end_progress and finish are typer-free (cli.fastpath uses them); the
 # command modules import them from here with the options.
 from agentscan.cli.state import State, end_progress, finish, run_guarded, say_error, set_command_path
-from agentscan.cli.usagewords import count_error, extra_arguments_error, missing_value_error, provider_names
+from agentscan.cli.usagewords import count_error, extra_arguments_error, missing_value_error, one_dash_error, provider_names
 from agentscan.errors import UsageProblem
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -93,6 +93,9 @@ class GlobalOptionsCommand(TyperCommand):
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         given = list(args)
+        one_dash = None if ctx.resilient_parsing else one_dash_error(given, self.get_params(ctx))
+        if one_dash is not None:  # ``-by day``: before click reads it as ``-b y``
+            raise UsageError(one_dash, ctx)
         try:
             return super().parse_args(ctx, args)
         except typer.BadParameter as exc:

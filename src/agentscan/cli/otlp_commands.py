@@ -144,10 +144,14 @@ def otlp_command(
             spans = f"{kept:,} of {spans} (the collector rejected {built.spans - kept:,})"
         what = (f"exported {spans} in {render.plural(built.traces, 'trace')} "
                 f"from {render.plural(built.sessions, 'session')}")
+        if not built.spans and built.matched:  # as the note on stderr says: they matched, and have no span
+            what += f" of the {'one' if built.matched == 1 else f'{built.matched:,}'} matched"
         if to_stdout:  # stdout holds the JSON Lines and nothing else
             render.note(f"{what} to stdout", tty_only=True)
+        elif outcome.path is not None:  # written all the same, as ``export``'s, so a reader never takes the last run's for this one's
+            print(f"{what} to {outcome.path}" + (" (an empty file)" if not built.spans else ""))
         else:
-            print(f"{what} to {outcome.path if outcome.path is not None else outcome.sent.endpoint if outcome.sent else shown}")
+            print(f"{what} to {outcome.sent.endpoint if outcome.sent else shown}")
         if not built.spans:
             _why_no_spans(state, scanner, selection, built.matched)
     if not as_json and not quiet:
@@ -232,7 +236,7 @@ def _why_no_spans(state: State, scanner: Scanner, selection: Selection, matched:
         if matched == 1:
             render.note(f"no spans: the one session matched has no {turn.removeprefix('a ')}")
         else:
-            render.note(f"no spans: none of the {matched:,} sessions matched has {turn}")
+            render.note(f"no spans: none of the {matched:,} sessions that matched has {turn}")
         return
     if selection.ids:
         return  # an id that matches nothing is an error, said already

@@ -235,7 +235,9 @@ def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Un
         counted = [header for header in TOTAL_PARTS if header in hidden]
         # The parts shown no longer add up to TOTAL (the demo at 80 columns: 9 + 0 + 220
         # beside 5,429), which a first reader took for a wrong sum.
-        still = f"; TOTAL still counts {' and '.join(counted)}" if counted and "TOTAL" not in hidden else ""
+        from agentscan.toolkit.words import listed
+
+        still = f"; TOTAL still counts {listed(counted)}" if counted and "TOTAL" not in hidden else ""
         rounded = f"numbers rounded to fit {term.width} columns" if compact else ""
         if hidden and compact:
             rounded = "numbers rounded"

@@ -46,7 +46,7 @@ def trace_command(
 ) -> None:
     """The conversation tree rebuilt from the captured hook events of one session."""
     from agentscan.cli import render
-    from agentscan.errors import StrictWarnings, UsageProblem
+    from agentscan.errors import NoHookEvents, StrictWarnings, UsageProblem
     from agentscan.hooks.tree import trace_session
 
     state = state_of(ctx)
@@ -81,7 +81,14 @@ def trace_command(
     from agentscan.hooks.text import chosen_turns
 
     chosen_turns(None, last, turn)  # a bad N is said before the store is read
-    trace = trace_session(session_id, root=root, demo=state.demo)
+    try:
+        trace = trace_session(session_id, root=root, demo=state.demo)
+    except NoHookEvents as exc:
+        if not state.demo and _demo_captured(session_id):  # the README's ``trace 7f3c9a12``, without --demo
+            from agentscan.scan.notfound import demo_hint
+
+            exc.details = (*exc.details, demo_hint(session_id))
+        raise
     shown = chosen_turns(len(trace.turns), last, turn)
     if state.demo:
         trace = _found_in_demo_home(trace)
@@ -108,6 +115,19 @@ def trace_command(
         render.warn_summary(list(trace.warnings), verbose=state.verbose)
     if state.strict and trace.warnings:
         raise StrictWarnings(len(trace.warnings))
+
+
+def _demo_captured(query: str) -> bool:
+    """Whether ``query`` names a session of the demo's hook events (``--demo trace`` shows it)."""
+    from agentscan.demo import demo_events
+    from agentscan.errors import AgentscanError
+    from agentscan.hooks import store, storedids
+
+    try:
+        storedids.resolve(query, store.stored_sessions(str(demo_events())), demo=True)
+    except (AgentscanError, OSError):
+        return False
+    return True
 
 
 def _found_in_demo_home(trace: Any) -> Any:

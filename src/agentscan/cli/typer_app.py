@@ -45,6 +45,11 @@ class _Group(TyperGroup):
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         ctx.meta["agentscan.given"] = list(args)  # for the missing command's hint
+        from agentscan.cli.usagewords import one_dash_error
+
+        one_dash = None if ctx.resilient_parsing else one_dash_error(args, self.get_params(ctx), up_to_command=True)
+        if one_dash is not None:  # ``agentscan -demo list``: before click reads it as ``-d``
+            raise UsageError(one_dash, ctx)
         return super().parse_args(ctx, args)
 
     def invoke(self, ctx: Any) -> Any:
@@ -108,13 +113,18 @@ def _keep_close_commands(error: Exception) -> None:
     found = re.match(r"No such command '(?P<typed>.*)'\.(?: Did you mean .*\?)?$", message or "", re.DOTALL)
     if found is None or ctx is None or not hasattr(ctx.command, "list_commands"):
         return
-    from agentscan.cli.misplaced import ccusage_command
+    from agentscan.cli.misplaced import ccusage_command, other_command_word, session_id_command
 
-    ccusage = ccusage_command(found["typed"], ctx) if ctx.parent is None else None  # ``hooks daily`` is no report
-    if ccusage is not None:  # ``daily``: ccusage's report, said as agentscan's command line
-        error.message = f"No such command {found['typed']!r}. {ccusage}"  # type: ignore[attr-defined]
+    # ``daily``: ccusage's report, said as agentscan's command line; ``7f3c9a12``: ``show`` it
+    # (``hooks daily`` is no report, nor ``hooks 7f3c9a12`` a show)
+    said = (ccusage_command(found["typed"], ctx) or session_id_command(found["typed"], ctx)) if ctx.parent is None else None
+    if said is not None:
+        error.message = f"No such command {found['typed']!r}. {said}"  # type: ignore[attr-defined]
         return
     close = [f"'{name}'" for name in close_options(found["typed"], ctx.command.list_commands(ctx))]
+    word = other_command_word(found["typed"]) if ctx.parent is None else None
+    if word is not None and f"'{word}'" not in close:  # ``ls``: another tool's word for ``list``
+        close.insert(0, f"'{word}'")
     said = either(close) if close else ""
     error.message = f"No such command {found['typed']!r}." + (f" Did you mean {said}?" if said else "")  # type: ignore[attr-defined]
 

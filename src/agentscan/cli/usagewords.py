@@ -153,3 +153,46 @@ def extra_arguments_error(where: str, params: Sequence[Any], given: list[str], e
     # the value's rest: the words left over that follow it, up to the next option
     rest = [given[index] for index in left if index - at == left.index(index)]
     return f"{message}; a value of more than one word is quoted: {flag} {shlex.quote(' '.join([value, *rest]))}"
+
+
+def one_dash_error(args: Sequence[str], params: Sequence[Any], *, up_to_command: bool = False) -> str | None:
+    """``tokens -by day``, ``export -format csv``: a long option typed with one dash, said as
+    the slip it is (``No such option: -by. Did you mean --by?``), before click reads it as
+    short options run together (``-b``, ``-f ormat``) and answers about those.  A word is
+    one when ``--`` before it is an option of the command, or begins one (3 letters or more:
+    ``-out``); a real short option with its value glued on (``-pclaude``, ``-n5``, ``-fcsv``)
+    is none.  The value after an option is never looked at (``--grep -by``), nor anything
+    after ``--``; ``up_to_command``: only the words before the command's name (the group's)."""
+    longs: list[str] = []
+    takes_value: set[str] = set()
+    for param in params:
+        if getattr(param, "param_type_name", "") != "option":
+            continue
+        flags = [*param.opts, *param.secondary_opts]
+        longs += [flag for flag in flags if flag.startswith("--")]
+        if not getattr(param, "is_flag", False) and not getattr(param, "count", False):
+            takes_value.update(param.opts)
+    value_next = False
+    for word in args:
+        if value_next:
+            value_next = False
+            continue
+        if word == "--" or (up_to_command and not word.startswith("-")):
+            return None
+        if not word.startswith("-") or word == "-":
+            continue
+        flag = word.partition("=")[0]
+        if flag.startswith("--") or len(flag) == 2:
+            value_next = flag in takes_value and flag == word
+            continue
+        name = flag[1:]
+        if "=" not in word:  # ``-vp claude``: the last of them takes the next word
+            letters = next((name[:at + 1] for at in range(len(name)) if f"-{name[at]}" in takes_value), name)
+            value_next = letters == name and f"-{name[-1]}" in takes_value
+        meant = [long for long in longs if long[2:] == name] or (
+            [long for long in longs if long[2:].startswith(name)] if len(name) >= 3 else [])
+        if meant:
+            from agentscan.toolkit.words import either
+
+            return f"No such option: {flag}. Did you mean {either(sorted(set(meant)))}?"
+    return None

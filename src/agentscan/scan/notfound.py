@@ -49,13 +49,16 @@ def not_found(scanner: Scanner, query: str) -> SessionNotFound:
         demo = " --demo" if scanner.ctx.home_source == "--demo" else ""
         details.append(f"hint: its hook events were captured: `agentscan{demo} trace {captured}` shows them")
     # ``list --grep`` cannot find what is not there: in a home of no session (nothing unread
-    # that might hold one) the CLI says where to look instead, and a newcomer who copied an id
-    # from the README (a demo's) without ``--demo`` is told so.
+    # that might hold one) the CLI says where to look instead.  A newcomer who copied an id
+    # from the README (a demo's) without ``--demo`` is told so, in any home: one of sessions
+    # too (the demo's few files are read only here, once nothing matched).
     error.empty_home = captured is None and not unread and home_is_empty(scanner)
-    if error.empty_home and _demo_has(scanner, query):
-        details.append(f"hint: {query!r} is a session of the demo home: give --demo to read it")
+    demo_id = captured is None and scanner.ctx.home_source != "--demo" and _demo_has(scanner, query)
+    if demo_id:
+        details.append(demo_hint(query))
     error.details = tuple(details)
-    error.list_hint = captured is None and not error.empty_home  # the CLI says it, with the home it read
+    # (the CLI says it, with the home it read; not for the demo's id: ``list --grep`` cannot find that)
+    error.list_hint = captured is None and not error.empty_home and not demo_id
     return error
 
 
@@ -67,9 +70,15 @@ def home_is_empty(scanner: Scanner) -> bool:
             and not any(provider.unread_stores(scanner.ctx) for provider in scanner.providers))
 
 
+def demo_hint(query: str) -> str:
+    """What ``show``, ``tokens`` and ``trace`` say under "no session matches" when ``query``
+    is one of the demo's ids (the README's ``7f3c9a12``) and ``--demo`` was not given."""
+    return f"hint: {query!r} is a session of the demo home: give --demo to read it"
+
+
 def _demo_has(scanner: Scanner, query: str) -> bool:
-    """Whether ``query`` names a session of the demo home (``--demo``): read only when this
-    home holds no session at all, so never on a heavy user's error path."""
+    """Whether ``query`` names a session of the demo home (``--demo``): read only once no
+    session of the home matched, and the demo home is a few small files."""
     from agentscan.demo import demo_home
 
     demo = type(scanner)(home=demo_home(), env={})  # (the class at hand: no import back into the scanner)
