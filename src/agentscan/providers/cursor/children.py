@@ -142,6 +142,8 @@ class Family(NamedTuple):
     ide: tuple[str, ...]  # IDE composers with no transcript
     stores: tuple[tuple[str, Path], ...]  # Agent CLI stores with no transcript
     forest: Forest
+    #: the CLI subagent chats (a store, no transcript) that roll into a session: read in its ``show``
+    run_stores: dict[str, Path]
 
     def children(self, native_id: str) -> tuple[str, ...]:
         return self.forest.descendants(native_id)
@@ -194,4 +196,5 @@ def _family(ctx: ScanContext) -> Family:
         ide=tuple(c for c in composers if c in talking and c not in transcripts and not forest.owned(c)),
         stores=tuple((c, d) for c, d in stores.items() if not forest.owned(c)),
         forest=forest,
+        run_stores={c: d for c, d in stores.items() if forest.owned(c)},
     )

@@ -221,6 +221,7 @@ class CursorProvider(Provider):
 
         from agentscan.providers.cursor.detail import stream_events, stream_transcripts
         from agentscan.providers.cursor.ide import matched_turns, stream_composer
+        from agentscan.providers.cursor.subchats import SubChats
         from agentscan.providers.cursor.subcomposers import SubComposers
         from agentscan.toolkit.detail import DetailCollector
 
@@ -247,16 +248,19 @@ class CursorProvider(Provider):
         elif info is not None:
             stream_composer(info, db, collector, children=composers.take_timed())
         composers.stream_rest(collector)  # (after a CLI store's, an agentKv conversation)
+        # CLI subagent chats with no transcript: from their own store.db (no times: after).
+        chats = SubChats.of(found.children, with_transcript | {c for c in found.children if c in composers}, ctx)
+        chats.stream_all(collector)
         if info is not None:
             collector.plan = info.plan
         child_paths = {sub.agent_id: str(sub.path) for sub in files.subagents} if files else {}
         subagents = tuple(
             SubagentInfo(
                 id=child,
-                agent_type=delegations[child].agent_type if child in delegations else None,
-                path=child_paths.get(child),
+                agent_type=delegations[child].agent_type if child in delegations else chats.agent_type(child),
+                path=child_paths.get(child) or chats.path(child),
                 tokens=found.usage.children[child].tokens(),
-                model=child_model(child, found.usage, db),
+                model=child_model(child, found.usage, db) or chats.model(child),
             )
             for child in found.children
         )
