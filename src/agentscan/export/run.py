@@ -10,9 +10,10 @@ model and run (SQLite's ``token_days``) instead of one per session.
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Iterator, Mapping, Sequence
 
 from agentscan.errors import ExportFailed, UsageProblem
 from agentscan.filemodes import FILE_MODE
@@ -72,8 +73,10 @@ def export(
     roots: Mapping[str, Sequence[str]] | None = None,
     owners: Mapping[str, str] | None = None,
     incomplete: Sequence[str] = (),
+    locked: bool = False,
 ) -> ExportResult:
-    """Write ``rows`` to ``output`` in ``fmt`` under the output's lock (``-``: stdout, no lock).
+    """Write ``rows`` to ``output`` in ``fmt`` under the output's lock (``-``: stdout, no lock;
+    ``locked``: the caller holds it).
 
     ``per_day``: JSON Lines or CSV of ``usage_days`` instead of ``rows``.  ``incomplete``:
     providers whose discovery could not read everything: none of their sessions is marked gone.
@@ -99,18 +102,9 @@ def export(
     except OSError as exc:  # a loop of links
         raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}") from None
     _check_target(fmt, output)
-    from filelock import FileLock, Timeout
-
-    from agentscan.export.locks import lock_path, usable_lock
-
-    try:
-        lock_file = usable_lock(output, os.environ if env is None else env)
-    except OSError as exc:
-        folder = lock_path(output, os.environ if env is None else env).parent
-        raise ExportFailed(f"cannot create the lock directory {folder}: {exc.strerror or exc}") from None
-    lock = FileLock(str(lock_file), timeout=lock_timeout, mode=FILE_MODE)
-    try:
-        with lock:
+    # (``locked``: ``run_export`` holds it, since before its scan)
+    with _output_lock(output, env, lock_timeout) if not locked else nullcontext():
+        try:
             if lines is not None:
                 held = sessions_held(output, fmt, unseen) if unseen else {}
                 written = write_lines(output, lines, before_rename=before_rename)
@@ -120,10 +114,31 @@ def export(
                 return replace(result, unseen={LeftAsTheyWere(name): count for name, count in held.items()})
             from agentscan.export.sqlite import write_sqlite
 
-            sessions, gone, kept, merged = write_sqlite(target, rows, usage_days, scope=scope, present_ids=present_ids,
-                                                        days_of=days_of, unseen=unseen, roots=roots, owners=owners,
-                                                        incomplete=incomplete)
+            sessions, gone, kept, merged = write_sqlite(target, rows, usage_days, scope=scope,
+                                                        present_ids=present_ids, days_of=days_of, unseen=unseen,
+                                                        roots=roots, owners=owners, incomplete=incomplete)
             return ExportResult(output, fmt, sessions, gone, usage_days=len(usage_days), unseen=kept, merged=merged)
+        except OSError as exc:
+            raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}") from None
+
+
+@contextmanager
+def _output_lock(output: Path, env: Mapping[str, str] | None, lock_timeout: float) -> Iterator[None]:
+    """The output's lock held (``locks``): overlapping runs of one output wait for each other,
+    the scan included (``run_export``), or fail after ``lock_timeout`` seconds."""
+    from filelock import FileLock, Timeout
+
+    from agentscan.export.locks import lock_path, usable_lock
+
+    environ = os.environ if env is None else env
+    try:
+        lock_file = usable_lock(output, environ)
+    except OSError as exc:
+        folder = lock_path(output, environ).parent
+        raise ExportFailed(f"cannot create the lock directory {folder}: {exc.strerror or exc}") from None
+    lock = FileLock(str(lock_file), timeout=lock_timeout, mode=FILE_MODE)
+    try:
+        lock.acquire()
     except Timeout:
         raise ExportFailed(
             f"another agentscan export is writing {output} (lock {lock_file}); gave up after {lock_timeout:g} s "
@@ -131,6 +146,10 @@ def export(
         ) from None
     except OSError as exc:
         raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}") from None
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def parse_format(fmt: str) -> str:
@@ -259,7 +278,22 @@ def run_export(
 ) -> ExportResult:
     """Export every session matching ``filters`` (unclamped), each with its cost;
     ``days``: their usage per UTC day (per day in ``zone``), model and run instead (JSON
-    Lines, CSV).  SQLite's ``token_days`` are UTC days, whatever ``zone``."""
+    Lines, CSV).  SQLite's ``token_days`` are UTC days, whatever ``zone``.  The output's
+    lock is held from before the scan: a run that overlaps another of the same output waits
+    for it (a slower run's older scan, written after a newer one's, marked a session that
+    had just appeared gone)."""
+    if output == STDOUT:
+        return _run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout,
+                           before_rename=before_rename, redact=redact, days=days, zone=zone)
+    _check(fmt, output, days)  # (a usage error before any wait)
+    with _output_lock(output.expanduser(), scanner.ctx.env, lock_timeout):
+        return _run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout,
+                           before_rename=before_rename, redact=redact, days=days, zone=zone, locked=True)
+
+
+def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter, lock_timeout: float,
+                before_rename: Callable[[], None] | None, redact: bool, days: bool, zone: tzinfo | None,
+                locked: bool = False) -> ExportResult:
     from agentscan.pricing import PriceBook
     from agentscan.scan.costs import priced_and_credited, with_costs
 
@@ -335,6 +369,7 @@ def run_export(
         incomplete=incomplete,
         # Every present session's files: a row an earlier agentscan wrote for one of them is merged.
         owners={str(path): ref.id for ref in refs for path in ref.read_files} if fmt == "sqlite" else None,
+        locked=locked,
     )
     say_unread(scanner.ctx, output, fmt, unread)
     say_left_as_they_were(scanner.ctx, output, fmt, result.unseen)
