@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from agentscan.cli import render
 from agentscan.cli.show_errors import ShownError, recorded_errors, recorded_interruptions
@@ -28,6 +28,9 @@ from agentscan.cli.show_subagents import subagent_names
 from agentscan.cli.show_text import card_lines, truncation_note, unknown_legend
 from agentscan.cli.term import Terminal, clean, clean_path, printable_line, width_of, wrap_columns, write_out
 from agentscan.detailmodel import Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
+
+if TYPE_CHECKING:
+    from agentscan.scan.short_ids import Known
 
 #: tool names that start a subagent, across providers
 DELEGATING = frozenset({"Task", "Agent", "spawn_agent", "task", "delegate", "subagent", "run_subagent", "Subagent"})
@@ -131,12 +134,13 @@ def _is_task(call: ToolEvent, task: str) -> bool:
     return task.startswith(text) or task.endswith(text) or text.startswith(task)
 
 
-def full_lines(detail: SessionDetail, term: Terminal, home: str = "", *, zone: tzinfo | None = None) -> Iterator[str]:
-    """``home``, ``zone``: as ``show_text.print_detail``'s (each item's time in ``zone``, which
-    the card names)."""
-    yield from card_lines(detail, term, home, zone, full=True)
+def full_lines(detail: SessionDetail, term: Terminal, home: str = "", *, zone: tzinfo | None = None,
+               known: Known | None = None) -> Iterator[str]:
+    """``home``, ``zone``, ``known``: as ``show_text.print_detail``'s (each item's time in
+    ``zone``, which the card names)."""
+    yield from card_lines(detail, term, home, zone, full=True, known=known)
     items, anchored, standing = timeline(detail)
-    names = subagent_names(detail, term)
+    names = subagent_names(detail, term, known)
     # An error the provider recorded, and an interruption, goes at its time; one with no time
     # (Cursor's errors) after everything: its place among the replies is not kept.
     # A compaction of the session's context too, marked as the card marks it among the prompts.

@@ -12,12 +12,15 @@ cut: when even that does not fit, the row is printed whole, wider than the termi
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from agentscan.cli import render
 from agentscan.cli.render import human_usd
 from agentscan.cli.term import Terminal, clean, clean_path, cut, width_of
 from agentscan.detailmodel import SessionDetail
+
+if TYPE_CHECKING:
+    from agentscan.scan.short_ids import Known
 
 #: the least a type or a model keeps when the row is cut to fit
 _MIN_TEXT = 8
@@ -160,10 +163,8 @@ __all__ = ["subagent_lines"]
 
 def subagent_tokens(detail: SessionDetail) -> int:
     """How much of the session's total its subagents made (the lines under ``subagents``
-    each give theirs; the total holds them, which the card did not say); 0 where the total
-    is all theirs (the ``parent`` line says so)."""
-    if detail.extra.get("parent_missing"):
-        return 0
+    each give theirs; the total holds them, which the card did not say): all of it where
+    the parent's transcript is missing, as ``tokens`` shows it (``↳`` lines, no ``own``)."""
     return sum(sub.tokens.total for sub in detail.subagents if sub.tokens)
 
 
@@ -177,17 +178,20 @@ def subagent_call_count(detail: SessionDetail) -> int:
     return max(total, kept) if type(total) is int else kept
 
 
-def subagent_names(detail: SessionDetail, term: Terminal) -> dict[str, str]:
+def subagent_names(detail: SessionDetail, term: Terminal, known: Known | None = None) -> dict[str, str]:
     """How a subagent is named on a terminal: a thread id (Codex's, Cursor's 36-character
-    UUIDs) by its shortest prefix no other subagent of the session shares, 8 characters or
-    more, as ``list`` shortens session ids (each still opens the session with ``show``); in a
-    pipe, whole.  A tool call marked with the whole id lost 39 columns of its summary."""
+    UUIDs) by its shortest prefix no other subagent of the session shares, nor any id of
+    ``known`` (every session's and run's the scan knows: ``sessionids.known_ids_of``), 8
+    characters or more, as ``list`` shortens session ids (each still opens the run with
+    ``show``); in a pipe, whole.  A tool call marked with the whole id lost 39 columns of its summary."""
     if not term.tty:
+        return {}
+    ids = {sub.id for sub in detail.subagents} | {tool.subagent for tool in detail.tools if tool.subagent}
+    long = [sub_id for sub_id in ids if len(sub_id) == 36 and sub_id.count("-") == 4]
+    if not long:
         return {}
     from agentscan.scan.short_ids import child_prefixes
 
-    ids = {sub.id for sub in detail.subagents} | {tool.subagent for tool in detail.tools if tool.subagent}
-    long = [sub_id for sub_id in ids if len(sub_id) == 36 and sub_id.count("-") == 4]
     # None of them the session's own shortened id (``list``'s), which opens the session itself.
-    prefixes = child_prefixes(long, detail.row.native_id)
+    prefixes = child_prefixes(long, detail.row.native_id, known=known() if known is not None else ())
     return {sub_id: prefix for sub_id, prefix in prefixes.items() if prefix != sub_id}

@@ -4,7 +4,7 @@ bounded conversation in order (``show_full``)."""
 from __future__ import annotations
 
 from datetime import tzinfo
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from agentscan.cli import render
 from agentscan.cli.render import human_usd, plural
@@ -18,6 +18,9 @@ from agentscan.cli.show_compactions import Compaction, compacted_count, compacti
 from agentscan.detailmodel import Prompt, SessionDetail, ToolEvent
 from agentscan.model import TokenUsage
 from agentscan.timeutil import shown_time
+
+if TYPE_CHECKING:
+    from agentscan.scan.short_ids import Known
 
 PROMPTS_SHOWN = 10
 TOOLS_SHOWN = 15
@@ -162,11 +165,11 @@ def focused_tools(detail: SessionDetail) -> list[ToolEvent] | None:
     return None if run is None else [tool for tool in detail.tools if tool.subagent == run]
 
 
-def _focus_where(detail: SessionDetail, term: Terminal, full: bool) -> str:
+def _focus_where(detail: SessionDetail, term: Terminal, full: bool, known: Known | None = None) -> str:
     """Where the focused subagent's part is, after "listed under subagents": only what the
     output below shows.  It once promised calls marked ``[id]`` where the card showed the
     session's newest 15, all the parent's; and ``--full`` marks none: it indents them."""
-    marked = _focus_name(detail, term)
+    marked = _focus_name(detail, term, known)
     calls = focused_tools(detail) or []
     if full:
         run = detail.focused_run()
@@ -181,19 +184,20 @@ def _focus_where(detail: SessionDetail, term: Terminal, full: bool) -> str:
             else f"; no tool call of its recorded{talk}")
 
 
-def _focus_name(detail: SessionDetail, term: Terminal) -> str:
+def _focus_name(detail: SessionDetail, term: Terminal, known: Known | None = None) -> str:
     """The focused subagent as the card names it (its tool calls' ``[id]``)."""
     run = detail.focused_id or ""
-    return clean_path(subagent_names(detail, term).get(run, run))
+    return clean_path(subagent_names(detail, term, known).get(run, run))
 
 
 def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzinfo | None = None,
-               *, full: bool = False) -> list[str]:
+               *, full: bool = False, known: Known | None = None) -> list[str]:
     """The header every ``show`` starts with: what the session is, where, and what it cost.
     ``home``: as ``print_detail``'s (for the commands it names); ``zone``: ``--tz``, the
     zone of its times (``None``: local), named after each (``14:02 CET``) unless it is
     UTC's time too, as ``date`` prints it: the times under the card are in the same zone.
-    ``full``: the card heads ``show --full`` (where a focused subagent's part is found)."""
+    ``full``: the card heads ``show --full`` (where a focused subagent's part is found);
+    ``known``: every id a run's shown id must begin none of (``show_subagents.subagent_names``)."""
     row = detail.row
     # Every field here comes from the provider's files (an id and a path from file and
     # directory names): an escape sequence planted in one is shown as U+FFFD, not obeyed.
@@ -205,7 +209,7 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         # "a881341 is subagent a881341" said nothing: the query is named only when it is another spelling.
         named = "" if focus["query"] == focus["subagent"] else f"{clean_path(focus['query'])} is "
         lines.extend(_field("focus", f"{named}subagent {subagent} of this session:"
-                            f" its part is listed under subagents{_focus_where(detail, term, full)}", term))
+                            f" its part is listed under subagents{_focus_where(detail, term, full, known)}", term))
     for label, value in (
         ("title", title_text(row.title)),
         ("cwd", clean_path(home_short(row.cwd) if term.tty else row.cwd)),
@@ -272,7 +276,7 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
                                   f" {plural(counts.tool_calls, 'tool call')}{extra}{stopped}{compactions}", term))
     if detail.subagents:
         lines.append("")
-        lines.extend(subagent_lines(detail, term, subagent_names(detail, term)))
+        lines.extend(subagent_lines(detail, term, subagent_names(detail, term, known)))
     if detail.plan:
         lines.append("")
         lines.append("plan")
@@ -295,13 +299,14 @@ def _error_lines(detail: SessionDetail, term: Terminal, zone: tzinfo | None = No
     return lines
 
 
-def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone: tzinfo | None = None) -> None:
+def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone: tzinfo | None = None,
+                 known: Known | None = None) -> None:
     """``home``: the global options that chose this home (`` --home DIR``, `` --demo``), for
-    the hint's command to open the same session; ``zone``: ``--tz`` (``card_lines``)."""
-    lines = card_lines(detail, term, home, zone)
+    the hint's command to open the same session; ``zone``, ``known``: as ``card_lines``'s."""
+    lines = card_lines(detail, term, home, zone, known=known)
     # A subagent in focus: what it was asked and its last reply, never the parent's.
     talk = focused_talk(detail)
-    whose = "" if talk is None or talk.from_session else f" of {_focus_name(detail, term)}"
+    whose = "" if talk is None or talk.from_session else f" of {_focus_name(detail, term, known)}"
     prompts, responses = (detail.prompts, detail.responses) if talk is None else (talk.prompts, talk.responses)
     if prompts:
         shown = prompts[-PROMPTS_SHOWN:]
@@ -314,7 +319,7 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone:
         lines += _prompt_lines(shown, [] if whose else recorded_compactions(detail), len(shown) == seen, term, zone)
     shown_tools: list[ToolEvent] | tuple[ToolEvent, ...] = ()
     if detail.tools:
-        names = subagent_names(detail, term)
+        names = subagent_names(detail, term, known)
         # A subagent in focus, when not every call fits: its newest calls, not the session's,
         # which may all be the parent's (every call shown, its own are there, marked).
         focused = focused_tools(detail) if len(detail.tools) > TOOLS_SHOWN else None

@@ -81,19 +81,22 @@ def _keep(scanner: Scanner, question: Mapping[str, Any], report: TokenReport, pr
           session_rows: Mapping[str, TableSession], term: Terminal) -> None:
     if printed.laid.unrecorded_only:
         return  # no number column to splice into: a table of "not recorded" alone is made whole
+    from agentscan.scan.sessionids import known_ids_of
+
     extras = []
     nothing = bytearray()
     full = WidthCounts.of(CELLS)
     rounded_counts = WidthCounts.of(CELLS) if term.tty else None
     revisable_ones = []
     paths: dict[str, int] = {}
+    known = known_ids_of(scanner)  # (as the table named its runs: ``tokens_runs.subagent_names``)
     for index, (row, key, facts, lines) in enumerate(zip(report.rows, printed.keys, printed.facts, printed.lines)):
         session = session_rows.get(row.key)
         ref = report.sessions.get(row.key)
         if session is None or ref is None:
             return  # a row with no session's facts: not one a patch can tell again
         # On a terminal a table may be rounded to fit: the rounded lines are kept too.
-        rounded = row_lines(row, key, facts, term, compact=True, session=session) if term.tty else None
+        rounded = row_lines(row, key, facts, term, compact=True, session=session, known=known) if term.tty else None
         # Facts found without a row are never revised (``Provider.table_facts``: a file's own).
         revisable = isinstance(session, SessionRow) and scanner.provider(ref.provider).wants_refresh(session)
         if revisable:

@@ -138,8 +138,10 @@ def _sessions(scanner: Scanner, patch: answerpatch.Patch, term: Terminal,
     again = [position for position in range(len(patch.now))
              if position in changed or (position in kept and kept[position].revisable)]
     from agentscan.scan import tablefacts
+    from agentscan.scan.sessionids import known_ids_of
 
     read = tablefacts.gather(scanner, [patch.refs[position] for position in again])
+    known = known_ids_of(scanner)  # (a changed row's runs named as a whole table names them)
     sessions = []
     for position, (session_id, _) in enumerate(patch.now):
         key = keys[position]
@@ -147,8 +149,9 @@ def _sessions(scanner: Scanner, patch: answerpatch.Patch, term: Terminal,
             token_row = patch.new_rows[session_id]
             session = read[patch.refs[position].id]
             facts = session_facts(session, term, zone)
-            full = row_lines(token_row, key, facts, term, compact=False, session=session)
-            rounded = row_lines(token_row, key, facts, term, compact=True, session=session) if term.tty else []
+            full = row_lines(token_row, key, facts, term, compact=False, session=session, known=known)
+            rounded = row_lines(token_row, key, facts, term, compact=True, session=session,
+                                known=known) if term.tty else []
             fold = fold_kind(bool(full), recorded_nothing(token_row, facts, session), token_row.tokens is None)
             sessions.append(_Session(sort_key(session), key, full, rounded, None, fold,
                                      bool(full and token_row.subagents)))

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from agentscan.cli.tokens_sessions import TableSession
     from agentscan.scan.tokenreport import TokenReport
     from agentscan.cli.term import Terminal
+    from agentscan.scan.short_ids import Known
     from agentscan.scan.tokensort import SortKey
 
 
@@ -217,6 +218,7 @@ def _table(report: TokenReport, scanner: Scanner, asked: Asked
     sessions' rows (``cli.tablepatch.keep``)."""
     from agentscan.cli.tokens_empty import NAMED
     from agentscan.cli.tokens_text import print_report
+    from agentscan.scan.sessionids import known_ids_of
 
     term = render.terminal()
     shown = [row.key for row in report.rows if row.key in report.sessions]
@@ -241,7 +243,8 @@ def _table(report: TokenReport, scanner: Scanner, asked: Asked
         for note in notes:
             render.note(note)
         printed = print_report(report, term, rows_of=session_rows.get, short_ids=short_ids, zone=asked.zone,
-                               sort=asked.sort, cut=others, agents_of=lambda: _agents_of(scanner, report))
+                               sort=asked.sort, cut=others, agents_of=lambda: _agents_of(scanner, report),
+                               known=known_ids_of(scanner))
         if report.rows and report.by in ("day", "week", "month") and (asked.since or asked.until):
             from agentscan.cli.tokens_cut import cut_periods
 
@@ -269,13 +272,15 @@ def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:
     a subagent's id totals its session, the sessions asked for by id that ``--provider`` or
     ``--cwd`` drops, and, when no row is left, which filter took them."""
     from agentscan.cli.tokens_empty import cwd_drops_note, explain_empty, nearest_usage, provider_drops
+    from agentscan.scan.sessionids import known_ids_of
 
     chosen = report.selection
     providers = asked.providers
     # An id of a delegated run totals its session, as ``show`` opens it (``scan.resolve``):
     # said, or a user took the session's total for the run's.
     left_out = {ref.id for ref in chosen.by_provider} | {ref.id for ref, _ in chosen.by_cwd}
-    notes = [run_note(query, ref.id, run, report, render.terminal(), counted=ref.id not in left_out)
+    notes = [run_note(query, ref.id, run, report, render.terminal(), counted=ref.id not in left_out,
+                      known=known_ids_of(scanner))
              for query, ref, run in chosen.asked if run is not None]
     dropped = chosen.by_provider
     if dropped:
@@ -321,11 +326,13 @@ def _last_active(scanner: Scanner, report: TokenReport) -> list[datetime]:
     return [fact.updated_at.astimezone() for fact in facts.values() if fact.updated_at is not None]
 
 
-def run_note(query: str, session_id: str, run: str, report: TokenReport, term: Terminal, *, counted: bool) -> str:
+def run_note(query: str, session_id: str, run: str, report: TokenReport, term: Terminal, *, counted: bool,
+             known: Known | None = None) -> str:
     """What stderr says of an id asked for (``query``) that is a subagent's (``run``) of
     ``session_id``: its session is totalled, and where the run's own part is, on a line the
     table shows (by session on a terminal: ``↳`` and its id as shown there) or else in
-    ``--json``; ``counted``: no option left the session out (the note saying so follows)."""
+    ``--json``; ``counted``: no option left the session out (the note saying so follows);
+    ``known``: as ``tokens_text.print_report``'s."""
     told = f"{query.strip()} is a subagent of {session_id}"
     if not counted:
         return told
@@ -343,7 +350,7 @@ def run_note(query: str, session_id: str, run: str, report: TokenReport, term: T
     if row is None:
         return f"{told}: its session is totalled, and no call of the run's is in it"
     if by_session and shows_parts(term) and row.tokens is not None and row.tokens.total:
-        shown = clean_path(subagent_names(row, term).get(run, run))
+        shown = clean_path(subagent_names(row, term, known).get(run, run))
         return f"{told}: its session is totalled, the run's own part on its ↳ {shown} line"
     return f"{told}: its session is totalled, the run's own part in --json"
 

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from agentscan.cli.term import Terminal
     from agentscan.scan.tokenreport import TokenRow
     from agentscan.model import TokenUsage
+    from agentscan.scan.short_ids import Known
 
 
 def subagents_cell(token_row: TokenRow, shown: Callable[[int], str]) -> str:
@@ -87,13 +88,16 @@ def tails_dropped(rows: list[Row]) -> list[Row]:
     return [without_droppable_tail(row) for row in rows]
 
 
-def subagent_names(token_row: TokenRow, term: Terminal) -> dict[str, str]:
+def subagent_names(token_row: TokenRow, term: Terminal, known: Known | None = None) -> dict[str, str]:
     """By session, each subagent's id as its ``↳`` line shows it on a terminal: its shortest
-    prefix no other run of the session, nor the session's own id, shares, never cut inside the
-    word naming its kind (``sidechain-cd49a45d``: ``show`` opens it as printed) (``{}``: whole)."""
-    if not term.tty:
+    prefix no other run of the session, nor the session's own id, shares, nor any id of
+    ``known`` (every session's and run's the scan knows: ``sessionids.known_ids_of``), never
+    cut inside the word naming its kind (``sidechain-cd49a45d``: ``show`` opens it as printed)
+    (``{}``: whole)."""
+    if not term.tty or not token_row.subagents:
         return {}
     from agentscan.scan.short_ids import child_prefixes
 
     parent = token_row.key.partition(":")[2] or None
-    return child_prefixes((sub_id for sub_id, _ in token_row.subagents), parent)
+    return child_prefixes((sub_id for sub_id, _ in token_row.subagents), parent,
+                          known=known() if known is not None else ())

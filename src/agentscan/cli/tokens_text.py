@@ -37,6 +37,7 @@ from agentscan.scan.tokenreport import TokenReport, TokenRow
 
 if TYPE_CHECKING:
     from agentscan.cli.tokens_sessions import Cut, TableSession
+    from agentscan.scan.short_ids import Known
     from agentscan.scan.tokensort import SortKey
 
 #: a usage's numbers in ``NUMBER_COLUMNS``' order, in one call (a heavy user's table has 15,000 rows)
@@ -94,12 +95,14 @@ class Printed(NamedTuple):
 
 def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str], TableSession | None],
                  short_ids: dict[str, str], zone: tzinfo | None = None, sort: SortKey = "date",
-                 cut: Cut | None = None, agents_of: tokens_models.AgentsOf | None = None) -> Printed:
+                 cut: Cut | None = None, agents_of: tokens_models.AgentsOf | None = None,
+                 known: Known | None = None) -> Printed:
     """Print the table; ``short_ids``: the ids a terminal shows (of the rows' sessions and of
     the ``unrecorded`` ones named under it); ``zone``: ``--tz``, the sessions' dates' zone;
     ``sort``: the order the report's rows are in (``--sort``), which a long table names;
     ``cut``: by session, the line of the sessions left out (``tokens_sessions.cut_sessions``),
-    after the report's rows; ``agents_of``: by model, who recorded which (``tokens_models``)."""
+    after the report's rows; ``agents_of``: by model, who recorded which (``tokens_models``);
+    ``known``: every id a run's ``↳`` label must begin none of (``tokens_runs.subagent_names``)."""
     by_session = report.by == "session"
     if cut is not None:
         from dataclasses import replace
@@ -140,7 +143,7 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
 
     def lines(compact: bool) -> list[list[Row]]:
         made = [row_lines(row, row.key if own_keys else key, row_facts, term, compact=compact, session=session,
-                          unreported=silent)
+                          unreported=silent, known=known)
                 for row, key, row_facts, session, silent in zip(report.rows, keys, facts, sessions, row_unreported)]
         # A week's Monday goes before a figure does, as a runs' count (``tokens_runs.tail_at``).
         return [tail_at(group, len(row.key)) for group, row in zip(made, report.rows)] if dated else made
@@ -313,7 +316,8 @@ def _print_unrecorded_only(by: str, rows: list[Row], named: Folded, term: Termin
 
 
 def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *, compact: bool,
-              session: TableSession | None = None, unreported: bool | None = None) -> list[Row]:
+              session: TableSession | None = None, unreported: bool | None = None,
+              known: Known | None = None) -> list[Row]:
     """A row's lines: its own, then, by session on a terminal, its parts (own and each
     subagent's; a pipe gets a line a row, as ``awk`` sums them: ``--json`` has the parts);
     grouped, one line, its runs' tokens in its SUBAGENTS cell (``tokens_runs.subagents_cell``;
@@ -322,7 +326,8 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
     as a grouping names them; one that recorded nothing at all in one of its own:
     ``recorded_nothing``).  ``key``: its first cell; ``facts``: a session's date, project
     and title (``[]`` but by session), of ``session``; ``unreported``: its agents never record
-    reasoning apart (REASONING ``-``; ``None``: by session, told by its id's agent)."""
+    reasoning apart (REASONING ``-``; ``None``: by session, told by its id's agent); ``known``:
+    as ``print_report``'s."""
     if token_row.tokens is not None and token_row.tokens.total == 0:
         return []  # nothing spent: folded into one line after the table
     by_session = bool(facts)
@@ -363,7 +368,7 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
     costs = token_row.subagent_costs or (None,) * len(token_row.subagents)
     # A part's unknown cost shows its lower bound as its group's does (``≥$0.43``), not ``-``.
     bounds = token_row.subagent_costs_priced or (None,) * len(token_row.subagents)
-    names = subagent_names(token_row, term)
+    names = subagent_names(token_row, term, known)
     recovered = dict(token_row.recovered)
     for (sub_id, usage), cost, bound in zip(token_row.subagents, costs, bounds):
         # No transcript: its calls were recovered from its parent's progress records,

@@ -9,7 +9,8 @@ them; anything else reads every session discovered.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
+from weakref import WeakKeyDictionary
 
 from agentscan.scan.memorefs import MemoRefs, TopRefs
 
@@ -51,6 +52,40 @@ def short_ids(scanner: Scanner, ids: Iterable[str] | None = None) -> dict[str, s
     if scanner._short is None or scanner._short[0] != len(refs):
         scanner._short = (len(refs), shortest(_id_pairs(scanner)))
     return scanner._short[1]
+
+
+#: ``known_ids`` of each scanner, by its count of sessions discovered
+_KNOWN: WeakKeyDictionary[Scanner, tuple[int, list[str]]] = WeakKeyDictionary()
+
+
+def known_ids(scanner: Scanner) -> list[str]:
+    """Every discovered session's native id and every id of its runs, sorted: what a
+    subagent's shown label must begin none of (``short_ids.child_prefixes``; a run is named
+    without its provider).  Read off the stored rows, as ``short_ids`` reads their ids."""
+    known: set[str] = set()
+    scanner.refs()
+    for part in scanner._refs.values():
+        if isinstance(part, MemoRefs):
+            for row in part.rows:
+                known.add(row[0])
+                known.update(row[4])
+        else:
+            for ref in part:
+                known.add(ref.native_id)
+                known.update(ref.children)
+    return sorted(known)
+
+
+def known_ids_of(scanner: Scanner) -> Callable[[], list[str]]:
+    """``known_ids``, read when first asked (a table whose rows have no runs never asks),
+    once per count of sessions discovered (a table and the basis kept of it share it)."""
+    def known() -> list[str]:
+        count = len(scanner.refs())
+        found = _KNOWN.get(scanner)
+        if found is None or found[0] != count:
+            found = _KNOWN[scanner] = (count, known_ids(scanner))
+        return found[1]
+    return known
 
 
 def _top_shown_ids(scanner: Scanner) -> dict[str, str]:

@@ -13,17 +13,22 @@ opens with a word naming its kind, shared by every run of that kind (``sidechain
 ``show`` (which tells an inline run by its whole ``sidechain-`` stem), and ``acompact``
 is every compaction run's name, so ``show`` would find it in every session that had
 one.  Such a label keeps ``MIN_SHOWN`` characters past its stem, as many as a session's
-own short id has.  A label is unique among its session's runs; one that also begins
-another session's run (rare: a UUIDv7's minute) is told ambiguous by ``show`` (``resolve``).
+own short id has.  A label is unique among every session id and every run id the scan
+knows (``known``): a UUIDv7's first 8 digits are its minute, which another session or
+another session's run may share, and ``show`` opens whatever a label begins alone.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from bisect import bisect_left
+from typing import Callable, Iterable, Sequence
 
 #: never fewer characters than this after ``provider:`` (``show`` needs 6+)
 MIN_SHOWN = 8
+#: every session's native id and every run's id the scan knows, sorted, read when first
+#: asked (``sessionids.known_ids_of``): what a run's label begins none of (``child_prefixes``)
+Known = Callable[[], Sequence[str]]
 #: what a shown prefix never ends in: it would look cut off
 SEPARATORS = "-_."
 #: a subagent id's stem: a word (not all hex digits, as a UUID's first group may be) and
@@ -68,15 +73,27 @@ def _stem_length(child: str) -> int:
     return stem.end() if stem else 0
 
 
-def child_prefixes(children: Iterable[str], parent: str | None, minimum: int = MIN_SHOWN) -> dict[str, str]:
+def child_prefixes(children: Iterable[str], parent: str | None, minimum: int = MIN_SHOWN,
+                   known: Sequence[str] = ()) -> dict[str, str]:
     """``unique_prefixes`` of a session's subagents, none of them its ``parent``'s own
     (a UUIDv7's first 8 digits change once a minute: a run spawned at once shares them),
-    none cut inside its stem (``sidechain-``, ``acompact-``)."""
+    nor any of ``known`` (sorted: every session's native id and every run's id the scan
+    knows, ``sessionids.known_ids``; a label begun by another session's id opened that
+    session), none cut inside its stem (``sidechain-``, ``acompact-``)."""
     wanted = set(children)
     found = unique_prefixes([*wanted, parent] if parent else wanted, minimum)
     # Longer where the id has a stem (see the module's doc): a prefix made longer stays unique.
-    return {child: child[: _past_separators(child, max(len(prefix), _stem_length(child) + minimum))]
+    return {child: child[: _past_separators(child, max(len(prefix), _shared_among(known, child) + 1,
+                                                       _stem_length(child) + minimum))]
             for child, prefix in found.items() if child in wanted}
+
+
+def _shared_among(known: Sequence[str], native: str) -> int:
+    """How long a prefix ``native`` shares with another id of ``known`` (sorted): only its
+    neighbours in order matter, as for ``unique_prefixes``."""
+    at = bisect_left(known, native)
+    neighbours = known[max(at - 1, 0):at + 2]
+    return max((_common(native, other) for other in neighbours if other != native), default=0)
 
 
 def short_ids(session_ids: Iterable[tuple[str, str]], minimum: int = MIN_SHOWN) -> dict[str, str]:
