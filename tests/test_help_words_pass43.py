@@ -91,7 +91,7 @@ def test_dry_run_says_what_its_diff_amounts_to_on_stderr(isolated_home: Path) ->
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("--- /dev/null\n+++ ")  # the diff alone, for a patch tool
     assert "dry run" not in result.stdout
-    assert result.stderr == (f"dry run: would add agentscan's hook to 20 claude events in {settings}; "
+    assert result.stderr == (f"dry run: would add agentscan's hook to 21 claude events in {settings}; "
                              "nothing written\n")
     assert not settings.exists()
 
@@ -102,7 +102,7 @@ def test_uninstall_dry_run_says_so_too(isolated_home: Path) -> None:
     result = invoke("hooks", "uninstall", "claude", "--dry-run")
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith(f"--- {settings}\n+++ /dev/null\n")
-    assert result.stderr == (f"dry run: would remove agentscan's hook from 20 claude events in {settings} "
+    assert result.stderr == (f"dry run: would remove agentscan's hook from 21 claude events in {settings} "
                              "(and remove the file); nothing written\n")
     assert settings.exists()
 

@@ -24,7 +24,7 @@ def test_the_installed_twice_warning_names_each_file_beside_its_command(isolated
     ok("hooks", "install", "claude")
     [warning] = ok("hooks", "install", "claude", "--scope", "project").stderr.splitlines()
     assert warning == (
-        f"warning: {user}: agentscan's hook is also installed in this file (20 claude events), not only in {local}: "
+        f"warning: {user}: agentscan's hook is also installed in this file (21 claude events), not only in {local}: "
         "Claude Code runs the hooks of both, so each event can be captured twice; to keep one, run "
         f"`agentscan hooks uninstall claude --scope user` to remove it from {user}, or "
         f"`agentscan hooks uninstall claude --scope project` in {project} to remove it from {local}")
@@ -33,7 +33,7 @@ def test_the_installed_twice_warning_names_each_file_beside_its_command(isolated
     [entry] = json.loads(ok("hooks", "install", "claude", "--json").stdout)["warnings"]
     assert entry["path"] == str(local)
     assert entry["message"].startswith(
-        f"agentscan's hook is also installed in this file (20 claude events), not only in {user}: ")
+        f"agentscan's hook is also installed in this file (21 claude events), not only in {user}: ")
     assert entry["message"].endswith(
         f"run `agentscan hooks uninstall claude --scope project` in {project} to remove it from {local}, "
         f"or `agentscan hooks uninstall claude --scope user` to remove it from {user}")

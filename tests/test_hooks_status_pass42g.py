@@ -42,11 +42,11 @@ def test_an_install_is_shown_with_its_scope_events_and_file(isolated_home: Path)
     code, out, _err = run("hooks", "status")
     settings = isolated_home / ".claude" / "settings.json"
     assert code == 0
-    assert "claude  user   20/20 events  " + str(settings) in out
+    assert "claude  user   21/21 events  " + str(settings) in out
     assert "not installed" not in out
     report = status_json()
     assert [(c["agent"], c["scope"], c["events"], c["path"]) for c in report["installed"]] == [
-        ("claude", "user", 20, str(settings))]
+        ("claude", "user", 21, str(settings))]
 
 
 def test_a_project_scope_install_is_shown_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 def dry_run_summary(plans: list[Plan], agent: str, *, install: bool) -> str:
     """``--dry-run``'s one line: what the diff would do, file by file, and that nothing
-    was written (``dry run: would add agentscan's hook to 20 claude events in PATH; nothing
+    was written (``dry run: would add agentscan's hook to 21 claude events in PATH; nothing
     written``)."""
     from agentscan.cli.render import plural
 

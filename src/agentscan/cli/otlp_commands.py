@@ -120,7 +120,9 @@ def otlp_command(
     except BaseException:
         scanner.close()
         raise
-    shown = shown_url(endpoint) if endpoint is not None else ""  # no secret of its query string or userinfo said
+    # The URL posted to, as the summary and an error name it (``…/v1/traces``); no secret of its
+    # query string or userinfo said
+    shown = outcome.sent.endpoint if outcome.sent is not None else shown_url(endpoint) if endpoint is not None else ""
     sent_notes = [ScanWarning(shown, note) for note in outcome.notes]
     # What a format never records (Cursor's call times: ``otlp.gaps``) is said once, as a note
     # (``notes`` in --json), not a warning: it is every such session's shape, not bad input,

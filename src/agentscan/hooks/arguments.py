@@ -17,6 +17,9 @@ VALUED = ("--agent", "--otlp-endpoint")
 
 #: every option of ``hook`` a slip may be offered (``--demo`` never reaches the capture)
 KNOWN = (*VALUED, "--demo")
+#: what an option given no value (``--agent`` last in the command) leaves the hook to do
+_NO_VALUE = {"--agent": "the agent is told from the payload; one it cannot tell is stored under 'unknown'",
+             "--otlp-endpoint": "nothing is sent"}
 #: the end of each line: the hook did its work all the same
 _STORED = "the event was stored all the same"
 #: how much of a stray word a log line quotes
@@ -37,8 +40,9 @@ def has_unknown(arguments: Sequence[str]) -> bool:
     words = iter(arguments)
     for arg in words:
         if arg in VALUED:
-            next(words, None)
-        elif arg.partition("=")[0] not in VALUED:
+            if next(words, None) is None:  # ``--agent`` last, with no value: said too
+                return True
+        elif arg.partition("=")[0] not in VALUED or arg.endswith("="):  # ``--agent=``: no value either
             return True
     return False
 
@@ -55,8 +59,11 @@ def unknown_arguments(argv: list[str]) -> list[str]:
     while index < len(argv):
         arg = argv[index]
         index += 1
-        if arg in VALUED:
+        if arg in VALUED and index < len(argv):
             index += 1  # its value (``entry._hook_option`` reads it)
+            continue
+        if arg in VALUED or (arg.partition("=")[0] in VALUED and arg.endswith("=")):
+            problems.append(f"option {arg.rstrip('=')} given no value, ignored ({_NO_VALUE[arg.rstrip('=')]}); {_STORED}")
             continue
         if arg == "--" or arg.partition("=")[0] in VALUED:
             continue

@@ -129,6 +129,8 @@ class TurnDraft:
     #: when its prompt came (a later prompt with no stop before it: the turn was interrupted)
     prompted_ns: int | None = None
     tokens: Any = None  # agentscan.model.TokenUsage | None
+    #: the model the turn ran on (``hooks.tree.event_model``): its own events', else the session's
+    model: str | None = None
 
     def add_request(self, draft: Draft) -> None:
         self.requests.append(draft)

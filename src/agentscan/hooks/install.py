@@ -42,10 +42,12 @@ from agentscan.hooks.merging import is_ours as is_ours
 
 #: Claude Code events an observer should register (docs/hooks.md, "The tree"): not WorktreeCreate
 #: (its hook must answer with a path), not the high-volume MessageDisplay/FileChanged/
-#: Elicitation*, not the unpublished model-switch events.
+#: Elicitation*, not the unpublished model-switch events, not Setup (``claude --init`` and
+#: maintenance runs: no session, nothing for the tree).  Notification (a permission prompt,
+#: an idle prompt) is in the turn's tree.
 CLAUDE_EVENTS = (
     "SessionStart", "UserPromptSubmit", "UserPromptExpansion", "PreToolUse", "PermissionRequest",
-    "PermissionDenied", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "SubagentStart",
+    "PermissionDenied", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Notification", "SubagentStart",
     "SubagentStop", "Stop", "StopFailure", "PreCompact", "PostCompact", "InstructionsLoaded",
     "ConfigChange", "CwdChanged", "DirectoryAdded", "SessionEnd",
 )

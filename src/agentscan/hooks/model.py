@@ -103,6 +103,9 @@ class Turn:
     #: the token snapshot of the turn (Cursor `stop`, else first `afterAgentResponse`)
     tokens: Any = None  # agentscan.model.TokenUsage | None
     summary: Any = None  # agentscan.hooks.summary.Summary
+    #: the model its events named (Cursor ``model_id`` or ``model``), else the latest one the
+    #: session named before it (Claude's ``SessionStart``); not in the JSON (the contract's shape)
+    model: str | None = None
 
     def walk(self):  # type: ignore[no-untyped-def]
         for node in self.nodes:

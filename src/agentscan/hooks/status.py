@@ -58,7 +58,8 @@ def _config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, 
     # Judged as an install judges them (``hooks.merging``): an entry under a narrower matcher
     # counts as installed, and is said to capture only what its matcher matches.
     found = ours_by_event(agent, config) if isinstance(config, dict) else []
-    report["events"] = len(found)
+    listed = CURSOR_EVENTS if agent == "cursor" else CLAUDE_EVENTS
+    report["events"] = len({ours.event for ours in found} & set(listed))  # of the events an install registers
     report["command"] = next((ours.command for ours in found if ours.command), None)
     report["narrowed"] = [{"event": ours.event, "matchers": list(ours.narrowed)} for ours in found if ours.narrowed]
     # A second entry beside one that sees every tool: each event it sees is stored twice.
@@ -87,7 +88,22 @@ def _config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, 
     named = _AGENT_ARG.search(command) if isinstance(command, str) else None
     if named and named.group(1) != agent and report["problem"] is None:
         report["problem"] = f"the hook runs with --agent {named.group(1)}, not {agent}: it stores nothing"
+    absent = [event for event in listed if event not in {ours.event for ours in found}]
+    # An install by an older agentscan, which registered fewer events (or an entry removed by hand).
+    # A narrowed or doubled entry's own fix is that same install: said once, there.
+    if found and absent and report["problem"] is None and not report["narrowed"] and not report["stored_twice"]:
+        text = (f"agentscan's hook is not on {_events_text(absent)} "
+                f"({report['events']} of the {len(listed)} events an install registers): "
+                f"run {_reinstall(agent, scope, legacy)} to add {'it' if len(absent) == 1 else 'them'}")
+        report["note"] = text if report["note"] is None else f"{report['note']}; {text}"
     return report
+
+
+def _events_text(events: list[str]) -> str:
+    """``Notification``; ``A, B and C``; the first three and how many more."""
+    if len(events) > 3:
+        return f"{', '.join(events[:3])} and {len(events) - 3} more events"
+    return events[0] if len(events) == 1 else f"{', '.join(events[:-1])} and {events[-1]}"
 
 
 def _program(command: str, home: Path | None) -> str | None:

@@ -178,13 +178,20 @@ def session_tokens(snapshots: Sequence[TokenUsage | None]) -> TokenUsage | None:
 
 
 def token_snapshot(payload: Any) -> TokenUsage | None:
-    """Cursor's (undocumented) token fields on ``stop`` / ``afterAgentResponse``."""
+    """Cursor's (undocumented) token fields on ``stop`` / ``afterAgentResponse``.
+
+    Cursor's ``input_tokens`` counts the cached input too (as OTel's does), while the
+    contract's ``input`` is the uncached part: it is ``input_tokens - cache_read -
+    cache_write``, or ``input_tokens`` whole when that would be negative (a payload whose
+    input cannot include its cache)."""
     keys = ("input_tokens", "cache_read_tokens", "cache_write_tokens", "output_tokens")
     values = [payload.get(key) for key in keys]
     if not any(isinstance(v, int) and not isinstance(v, bool) for v in values):
         return None
     clean = [v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else 0 for v in values]
-    return TokenUsage(input=clean[0], cache_read=clean[1], cache_write=clean[2], output=clean[3])
+    uncached = clean[0] - clean[1] - clean[2]
+    return TokenUsage(input=uncached if uncached >= 0 else clean[0],
+                      cache_read=clean[1], cache_write=clean[2], output=clean[3])
 
 
 def _is_mcp_name(name: str) -> bool:

@@ -89,7 +89,7 @@ def _lines(trace: Trace, clean: Clean, show_options: str, layout: Layout | None,
         # ``/tmp/nope.jsonl``): no session has that id.
         yield _missing_transcript(clean(session.transcript_path or session.transcript_session_id), layout), False
     yield f"  captured    {_captured(session.started_ns, session.ended_ns)}", True  # times are never cut
-    for line in _wrapped("  summary     ", _summary_parts(trace.summary, clean), _VALUE_INDENT, layout):
+    for line in _wrapped("  summary     ", _summary_parts(trace.summary, clean, layout is not None), _VALUE_INDENT, layout):
         yield line, False
     if len(chosen) != len(trace.turns):  # the header and its summary are the whole session's
         yield f"  shown       {_shown_turns(chosen, len(trace.turns))}", False
@@ -106,7 +106,7 @@ def _lines(trace: Trace, clean: Clean, show_options: str, layout: Layout | None,
         # made-up id (``derived-1``) is left to ``--json``.
         name = INFERRED_TURN if turn.derived else clean(shown_ids.get(turn.id, turn.id))
         head = f"turn {number}  {name}  "
-        for line in _wrapped(head, _summary_parts(turn.summary, clean), _TURN_INDENT, layout):
+        for line in _wrapped(head, _summary_parts(turn.summary, clean, layout is not None), _TURN_INDENT, layout):
             yield line, False
         if turn.prompt:
             yield f"  prompt: {_one_line(turn.prompt, WIDTH, clean)}", False
@@ -281,7 +281,9 @@ def _duration_ms(node: Node) -> float | None:
     return None
 
 
-def _summary_parts(summary: Any, clean: Clean) -> list[str]:
+def _summary_parts(summary: Any, clean: Clean, grouped: bool = False) -> list[str]:
+    """``grouped``: on a terminal, a count with thousands separators (``2,370,118 tokens``), as
+    ``show`` and ``tokens`` write them there; in a pipe, plain digits, as theirs."""
     parts = [plural(summary.tool_calls, "tool call")]
     for value, word in ((summary.mcp_calls, "MCP call"), (summary.failures, "failure"), (summary.denied, "denied"),
                         (summary.subagents, "subagent"), (summary.waves, "wave"), (summary.orphans, "orphan")):
@@ -294,7 +296,7 @@ def _summary_parts(summary: Any, clean: Clean) -> list[str]:
     if summary.wall_time_ms is not None:
         parts.append(_seconds(summary.wall_time_ms))
     if summary.tokens is not None:
-        parts.append(f"{summary.tokens.total} tokens")
+        parts.append(f"{summary.tokens.total:,} tokens" if grouped else f"{summary.tokens.total} tokens")
     if summary.status:
         parts.append(clean(summary.status))
     return parts

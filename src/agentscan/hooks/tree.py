@@ -36,7 +36,8 @@ from agentscan.hooks.events import SESSION_ENDS as ENDS
 
 
 class TreeBuilder:
-    def __init__(self, agent: str, session_id: str) -> None:
+    def __init__(self, agent: str, session_id: str, *, model: str | None = None) -> None:
+        """``model``: the one the session named before the events given (the live sender's mark)."""
         self.agent = agent
         self.session_id = session_id
         self.session = TurnDraft(id=None)
@@ -45,6 +46,7 @@ class TreeBuilder:
         self.active_derived: TurnDraft | None = None
         self.workspace: str | None = None
         self.transcript_path: str | None = None
+        self.model = model  # the latest model an event named
         #: the latest session event was an end (a later start or prompt clears it: a resume)
         self.ended = False
         self.repeats = Repeats()
@@ -64,6 +66,8 @@ class TreeBuilder:
             return
         self._note_session_facts(event)
         turn = self._turn_for(event)
+        if turn.model is None and turn is not self.session:
+            turn.model = self.model
         turn.touch(at)
         self.session.touch(at)
         container, placement = turn.nodes, turn.placement
@@ -164,8 +168,9 @@ class TreeBuilder:
                 self.workspace = roots[0]
             elif event.text("cwd"):
                 self.workspace = event.text("cwd")
+        self.model = event_model(event) or self.model
         path = event.text("transcript_path")
-        if path:
+        if path and not under_subagents(path):  # a subagent's own transcript is never the session's
             self.transcript_path = path  # null on the first events: the latest one wins
 
     def build(self, *, events_path: str | None = None, warnings: Iterable[Any] = ()) -> Trace:
@@ -181,7 +186,7 @@ class TreeBuilder:
             turns.append(Turn(
                 id=draft.id or "", prompt=draft.prompt, nodes=nodes, started_ns=draft.first_ns or 0,
                 ended_ns=draft.last_ns or 0, derived=draft.derived, stop_status=draft.stop_status,
-                tokens=draft.tokens, summary=summary,
+                tokens=draft.tokens, summary=summary, model=draft.model,
             ))
         waves.form_waves(self.session.nodes)
         session_nodes = tuple(node.freeze() for node in self.session.nodes)
@@ -270,6 +275,18 @@ def trace_session(query: str, *, root: str | None = None, demo: bool = False) ->
             f"{'were' if dropped != 1 else 'was'} dropped unread (larger than 8 MiB, or too slow to arrive): "
             "a call whose completion it was shows no status")))
     return build_trace(stored.agent, stored.session_id, events, events_path=stored.path, warnings=warnings)
+
+
+def under_subagents(path: str) -> bool:
+    """A subagent's own transcript (``…/<session>/subagents/<agent>.jsonl``, Claude's and
+    Cursor's): events fired inside a subagent may carry it as their ``transcript_path``."""
+    return "subagents" in path.replace("\\", "/").split("/")[:-1]
+
+
+def event_model(event: HookEvent) -> str | None:
+    """The model an event names: Cursor's ``model_id`` (the API's id), else its ``model``
+    (Claude's ``SessionStart`` has that one)."""
+    return event.text("model_id") or event.text("model")
 
 
 def effective_ns(event: HookEvent) -> int:

@@ -134,9 +134,10 @@ class TurnBuilder:
         self, parent: Span, key: str, name: str, call_id: str | None, start_ns: int, end_ns: int,
         *, status: str | None, arguments: Any = None, error: str | None = None,
     ) -> Span:
-        span = self._span(f"tool|{key}", parent, f"execute_tool {name}", KIND_INTERNAL, start_ns, end_ns)
+        tool = name[4:] if name.startswith("MCP:") else name  # Cursor's MCP prefix is no part of the tool's name
+        span = self._span(f"tool|{key}", parent, f"execute_tool {tool}", KIND_INTERNAL, start_ns, end_ns)
         span.set(sc.OPERATION, "execute_tool")
-        span.set(sc.TOOL_NAME, name[4:] if name.startswith("MCP:") else name)
+        span.set(sc.TOOL_NAME, tool)
         span.set(sc.TOOL_CALL_ID, call_id)
         span.set(sc.TOOL_TYPE, sc.tool_type(name))
         span.set(sc.TOOL_ARGUMENTS, self.facts.content.text(arguments))

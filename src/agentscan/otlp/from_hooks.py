@@ -23,6 +23,7 @@ entries when there is one, placed into the turn whose time they fall in.
 from __future__ import annotations
 
 import bisect
+from dataclasses import replace
 from typing import Any, Sequence
 
 from agentscan.model import KEY, MODEL, SUBAGENT as ENTRY_SUBAGENT
@@ -60,7 +61,9 @@ def hook_traces(
                 missed.setdefault(max(0, bisect.bisect_right(starts, instant.at_ns) - 1), []).append(instant)
     exported = []
     for position, turn in enumerate(turns):
-        builder = TurnBuilder(facts, turn.id, turn.started_ns, timing="observed")
+        # The model the turn's hook events named: its root's model (and provider) when no LLM call says
+        turn_facts = facts if turn.model is None or turn.model == facts.model else replace(facts, model=turn.model)
+        builder = TurnBuilder(turn_facts, turn.id, turn.started_ns, timing="observed")
         builder.root.end_ns = max(turn.started_ns, turn.ended_ns)
         builder.root.set("agentscan.turn.derived", turn.derived or None)
         responses: list[str] = []

@@ -157,7 +157,7 @@ def _from_tail(root: str, agent: str, session_id: str, tail: Any, received_ns: i
         return None
     at = effective_ns(closing[-1])
     path = store.session_path(root, agent, session_id)
-    builder = TreeBuilder(agent, session_id)
+    builder = TreeBuilder(agent, session_id, model=tail.mark.model if tail.mark is not None else None)
     builder.add_all(events)
     if closing[-1].seq in builder.repeats.skipped:
         return None  # a second delivery of an event (agentscan registered twice): its span went out with the first
@@ -170,8 +170,8 @@ def _from_tail(root: str, agent: str, session_id: str, tail: Any, received_ns: i
                          resource=resource_for(agent, os.environ), cwd=workspace)
     exported = hook_traces(trace, facts)
 
-    def build(since: list[Any], derived_before: int) -> list[Any]:
-        again = TreeBuilder(agent, session_id)
+    def build(since: list[Any], derived_before: int, model: str | None) -> list[Any]:
+        again = TreeBuilder(agent, session_id, model=model)
         again.add_all(since)
         return hook_traces(livetail.renumbered(again.build(events_path=path), derived_before), facts)
 

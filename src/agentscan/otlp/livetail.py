@@ -17,7 +17,9 @@ when, in the tree read so far,
 and, checked by building both, the turns from it on export alike from the mark
 and from where the sender read.  A mark also keeps what the replay from it
 cannot know: how many derived turns came before (``derived-<n>`` ids count from
-the session's start) and the session's workspace (its first ``cwd``).
+the session's start), the session's workspace (its first ``cwd``) and the model
+named last before it (Claude names it only at ``SessionStart``: the turns' root spans
+carry it).
 
 Concurrent senders are safe without a lock: the events file is only appended
 to, every mark written is true of it, and a mark is replaced atomically, so a
@@ -38,7 +40,7 @@ from agentscan.hooks.events import PROMPTS
 from agentscan.hooks.repeats import WINDOW_NS
 
 #: bump when a mark's fields change: an older mark is then read as none
-VERSION = 1
+VERSION = 2
 #: the quiet before a marked prompt: past any second delivery of an earlier event, and past
 #: the longest a hook may take between the time it stamps (when it starts) and its append
 #: (``capture.AGENT_SECONDS`` + ``capture.READ_SECONDS``, 5.7 s, and a second more: an event
@@ -56,6 +58,7 @@ class Mark:
     head: int  # CRC-32 of that line
     derived: int  # derived turns before it
     workspace: str | None
+    model: str | None = None  # the latest model an event before the mark named (``hooks.tree.event_model``)
 
 
 @dataclass(slots=True)
@@ -87,14 +90,15 @@ def load_mark(root: str, agent: str, session_id: str) -> Mark | None:
             doc = json.load(handle)
         fields = [doc[name] for name in ("dev", "ino", "offset", "lines", "head", "derived")]
         workspace = doc["workspace"]
+        model = doc.get("model")
     except (OSError, ValueError, TypeError, KeyError):
         return None
     if doc.get("v") != VERSION or not all(type(value) is int and value >= 0 for value in fields):
         return None
-    if workspace is not None and not isinstance(workspace, str):
+    if any(value is not None and not isinstance(value, str) for value in (workspace, model)):
         return None
     dev, ino, offset, lines, head, derived = fields
-    return Mark(dev, ino, offset, lines, head, derived, workspace)
+    return Mark(dev, ino, offset, lines, head, derived, workspace, model)
 
 
 def save_mark(root: str, agent: str, session_id: str, mark: Mark) -> None:
@@ -109,7 +113,8 @@ def save_mark(root: str, agent: str, session_id: str, mark: Mark) -> None:
         temp = f"{path}.{os.getpid()}.tmp"
         with os.fdopen(open_private(temp), "w", encoding="utf-8") as handle:
             json.dump({"v": VERSION, "dev": mark.dev, "ino": mark.ino, "offset": mark.offset, "lines": mark.lines,
-                       "head": mark.head, "derived": mark.derived, "workspace": mark.workspace}, handle)
+                       "head": mark.head, "derived": mark.derived, "workspace": mark.workspace,
+                       "model": mark.model}, handle)
         os.replace(temp, path)  # atomic: a concurrent sender reads this mark or the one before
     except OSError:
         return
@@ -215,9 +220,9 @@ def prompted_turns(agent: str, events: list[Any]) -> set[str]:
 
 def next_mark(tail: Tail, trace: Any, exported: list[Any], build: Any) -> Mark | None:
     """A mark later than ``tail``'s, at the latest prompt that qualifies (the module's rules);
-    ``trace``/``exported``: the tree and traces built from ``tail``; ``build(events, derived)``
-    builds the traces of ``events`` numbering derived turns after ``derived``."""
-    from agentscan.hooks.tree import effective_ns
+    ``trace``/``exported``: the tree and traces built from ``tail``; ``build(events, derived, model)``
+    builds the traces of ``events`` numbering derived turns after ``derived``, ``model`` named before them."""
+    from agentscan.hooks.tree import effective_ns, event_model
     from agentscan.otlp.from_hooks import unfinished
 
     events = tail.events
@@ -243,10 +248,12 @@ def next_mark(tail: Tail, trace: Any, exported: list[Any], build: Any) -> Mark |
     at = times[chosen]
     old = tail.mark.derived if tail.mark is not None else 0
     derived = old + sum(1 for t in trace.turns if t.derived and t.started_ns < at)
+    model = next((named for e in reversed(events[:chosen]) if (named := event_model(e))),
+                 tail.mark.model if tail.mark is not None else None)
     # The proof, not only the rules: from the mark, the later turns export as they do now.
-    if build(events[chosen:], derived) != [t for t in exported if t.spans[0].start_ns >= at]:
+    if build(events[chosen:], derived, model) != [t for t in exported if t.spans[0].start_ns >= at]:
         return None
     offset = tail.offsets[chosen]
     head = _line_crc(tail.data, offset - tail.base)
     workspace = tail.mark.workspace if tail.mark is not None else trace.session.workspace
-    return Mark(tail.dev, tail.ino, offset, events[chosen].seq - 1, head, derived, workspace)
+    return Mark(tail.dev, tail.ino, offset, events[chosen].seq - 1, head, derived, workspace, model)
