@@ -192,4 +192,5 @@ def test_a_stem_with_too_few_characters_of_an_id_opens_nothing(isolated_home: Pa
     claude_subagent_file(isolated_home, S, AGENT, [
         claude_user(S, "2026-12-05T12:00:01.000Z", "find call sites", sidechain=True, agentId=AGENT)])
     result = invoke("show", query)
-    assert result.exit_code == 1 and "too short" in result.stderr and not result.stdout
+    assert result.exit_code == 1 and not result.stdout
+    assert "is too short: give at least 6 characters of the id after agent-" in result.stderr

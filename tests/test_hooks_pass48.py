@@ -164,6 +164,21 @@ def test_agent_with_no_value_is_logged_and_the_event_still_stored(tmp_path: Path
                          "tell is stored under 'unknown'); the event was stored all the same"), line
 
 
+def test_an_endpoint_whose_value_ends_in_equals_is_a_value(tmp_path: Path) -> None:
+    # (review of pass 48: ``--otlp-endpoint=…?sig=YWJj==`` was taken for "no value", whose log
+    # line then raised a KeyError: every event was lost, and the token logged)
+    data_dir = tmp_path / "store"
+    payload = json.dumps({"hook_event_name": "Stop", "session_id": "x2"}).encode()
+    endpoint = "--otlp-endpoint=http://127.0.0.1:9/v1/traces?sig=c2VjcmV0=="
+    result = subprocess.run([sys.executable, "-m", "agentscan", "hook", "--agent", "claude", endpoint],
+                            input=payload, capture_output=True,
+                            env={**os.environ, "AGENTSCAN_DATA_DIR": str(data_dir)}, timeout=60)
+    assert (result.returncode, result.stderr) == (0, b"")
+    assert (data_dir / "events" / "claude" / "x2.jsonl").is_file()
+    log = data_dir / "hook-errors.log"
+    assert not log.exists() or "c2VjcmV0" not in log.read_text()
+
+
 # 7. trace's token counts on a terminal; the partial-success warning's URL ---------------
 
 

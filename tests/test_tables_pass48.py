@@ -154,6 +154,32 @@ def test_a_line_nesting_a_pending_leaf_many_times_is_decoded_once(tmp_path: Path
     assert len(decoded) == 2
 
 
+def test_a_line_after_a_summary_nesting_its_leaf_is_looked_at_once() -> None:
+    # (review of pass 48: each nested uuid of a line past its summary searched the line's ends
+    # again, N searches of its N bytes, before a later summary's leaf was looked for)
+    from agentscan.providers.claude import lateleaves
+
+    class Counted(bytes):
+        searches = 0
+
+        def find(self, *args: object) -> int:  # type: ignore[override]
+            Counted.searches += 1
+            return super().find(*args)  # type: ignore[arg-type]
+
+        def rfind(self, *args: object) -> int:  # type: ignore[override]
+            Counted.searches += 1
+            return super().rfind(*args)  # type: ignore[arg-type]
+
+    lines = [{"type": "summary", "summary": "x", "leafUuid": "X"},
+             {"type": "user", "uuid": "u1", "toolUseResult": [{"uuid": "X"}] * 500},
+             {"type": "assistant", "uuid": "a1"}, {"type": "summary", "summary": "y", "leafUuid": "Y"}]
+    data = Counted(lines_of(lines))
+    ends = [n + 1 for n, byte in enumerate(data) if byte == 0x0A]
+    found: dict[str, int] = {}
+    lateleaves._scan(data, len(data), 0, {"X": ends[0], "Y": ends[3]}, found)
+    assert found == {} and Counted.searches < 10
+
+
 # -- the row resumed from its kept state ----------------------------------------------------
 
 

@@ -135,6 +135,7 @@ def test_trace_of_a_demo_id_says_give_demo(isolated_home: Path) -> None:
     (["claude:7f3c9a12"], "No such command 'claude:7f3c9a12'. Try: agentscan show claude:7f3c9a12 (a session's id goes after show)"),
     (["ls"], "No such command 'ls'. Did you mean 'list'?"),
     (["decade"], "No such command 'decade'."),  # hex letters alone: no id
+    (["2026-11-01"], "No such command '2026-11-01'."),  # a date: no id (review of pass 48)
 ])
 def test_an_unknown_command_that_is_an_id_or_another_tools_word(isolated_home: Path, words: list[str], said: str) -> None:
     result = runner.invoke(app, words)

@@ -66,9 +66,11 @@ class IdTooShort(SessionNotFound):
     not ``list``'s: they come from ``agentscan trace --list``); ``None``: ``list``'s, which
     the CLI names with the home it read (``list_hint``)."""
 
-    def __init__(self, query: str, minimum: int, shown_by: str | None = None) -> None:
+    def __init__(self, query: str, minimum: int, shown_by: str | None = None, after: str = "") -> None:
         shown = f" (`{shown_by}` shows them)" if shown_by is not None else ""
-        AgentscanError.__init__(self, f"{query!r} is too short: give at least {minimum} characters of the id{shown}")
+        # ``after``: a word the id follows, which counts for none of them (``agent-``)
+        where = f" after {after}" if after else ""
+        AgentscanError.__init__(self, f"{query!r} is too short: give at least {minimum} characters of the id{where}{shown}")
         self.query = query
         self.list_hint = shown_by is None
 

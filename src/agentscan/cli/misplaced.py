@@ -158,7 +158,8 @@ def session_id_command(typed: str, ctx: Any) -> str | None:
     provider, colon, bare = typed.partition(":")
     if colon and provider.casefold() in available_names() and bare:
         pass
-    elif not (re.fullmatch(r"[0-9a-fA-F-]{6,}", typed) and re.search(r"[0-9]", typed)):
+    elif (not (re.fullmatch(r"[0-9a-fA-F-]{6,}", typed) and re.search(r"[0-9]", typed))
+          or re.fullmatch(r"\d{4}-\d{2}(-\d{2})?", typed)):  # (a date, ``2026-11-01``: no id)
         return None
     given = list(ctx.meta.get("agentscan.given", ()))
     before = given[:_command_index(given, ctx.command)]

@@ -141,7 +141,7 @@ def _output_lock(output: Path, env: Mapping[str, str] | None, lock_timeout: floa
         lock.acquire()
     except Timeout:
         raise ExportFailed(
-            f"another agentscan export is writing {output} (lock {lock_file}); gave up after {lock_timeout:g} s "
+            f"another agentscan export of {output} is running (lock {lock_file}); gave up after {lock_timeout:g} s "
             "(--lock-timeout S waits longer)"
         ) from None
     except OSError as exc:

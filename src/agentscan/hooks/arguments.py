@@ -34,6 +34,13 @@ _SHORT_NAME = re.compile(r"-.?", re.S)
 _PLAIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,23}|-")
 
 
+def _no_value(arg: str) -> bool:
+    """``--agent=``: an ``=`` and nothing after it.  (A value may end in ``=`` itself: an
+    endpoint's base64 token, ``…?sig=YWJj==``, is a value, and must not be quoted.)"""
+    _, equals, value = arg.partition("=")
+    return bool(equals) and not value
+
+
 def has_unknown(arguments: Sequence[str]) -> bool:
     """Whether anything but ``--agent X`` and ``--otlp-endpoint X`` (or ``=X``) was given: the
     installed command's own arguments pass without a look at the rest of this module."""
@@ -42,7 +49,7 @@ def has_unknown(arguments: Sequence[str]) -> bool:
         if arg in VALUED:
             if next(words, None) is None:  # ``--agent`` last, with no value: said too
                 return True
-        elif arg.partition("=")[0] not in VALUED or arg.endswith("="):  # ``--agent=``: no value either
+        elif arg.partition("=")[0] not in VALUED or _no_value(arg):  # ``--agent=``: no value either
             return True
     return False
 
@@ -62,8 +69,9 @@ def unknown_arguments(argv: list[str]) -> list[str]:
         if arg in VALUED and index < len(argv):
             index += 1  # its value (``entry._hook_option`` reads it)
             continue
-        if arg in VALUED or (arg.partition("=")[0] in VALUED and arg.endswith("=")):
-            problems.append(f"option {arg.rstrip('=')} given no value, ignored ({_NO_VALUE[arg.rstrip('=')]}); {_STORED}")
+        flag = arg.partition("=")[0]
+        if arg in VALUED or (flag in VALUED and _no_value(arg)):
+            problems.append(f"option {flag} given no value, ignored ({_NO_VALUE[flag]}); {_STORED}")
             continue
         if arg == "--" or arg.partition("=")[0] in VALUED:
             continue

@@ -132,9 +132,10 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
         return children[0]
     # ``agent-`` is a Claude run's file stem's, not its id's: it counts for none of the prefix
     # (``show agent-`` opened a home's one subagent, as ``show gemini`` its one chat).
-    if len(bare) - (len(_STEM) if key(bare).startswith(_STEM) else 0) < MIN_PREFIX:
+    stem = _STEM if key(bare).startswith(_STEM) else ""
+    if len(bare) - len(stem) < MIN_PREFIX:
         _refuse_a_provider(scanner, query)
-        short = IdTooShort(query, MIN_PREFIX)
+        short = IdTooShort(query, MIN_PREFIX, after=stem)
         if home_is_empty(scanner):  # no id to find with ``list --grep``: where to look instead
             short.empty_home, short.list_hint = True, False
         raise short

@@ -64,8 +64,9 @@ def late_leaves(path: Path, pending: dict[str, int]) -> dict[str, int]:
 
 
 def _scan(data: bytes, cut: int, base: int, pending: dict[str, int], found: dict[str, int]) -> None:
-    decoded_to = -1  # where the last line decoded ends: a line is decoded once, however many
+    decoded_to = -1  # where the last line told ends: a line is looked at once, however many
     # pending uuids it nests (a crafted record nesting one N times cost N decodes of its N bytes)
+    last = max(pending.values(), default=0)
     for match in _UUID.finditer(data, 0, cut):
         if match.start() < decoded_to:
             continue
@@ -74,15 +75,14 @@ def _scan(data: bytes, cut: int, base: int, pending: dict[str, int], found: dict
             leaf = orjson.loads(b'"' + raw + b'"') if b"\\" in raw else raw.decode()
         except (orjson.JSONDecodeError, UnicodeDecodeError):
             continue
-        summary_end = pending.get(leaf)
-        if summary_end is None:
+        if leaf not in pending:
             continue
         start = data.rfind(b"\n", 0, match.start()) + 1
         end = data.find(b"\n", match.start(), cut)
         end = cut if end < 0 else end
-        if base + end + 1 >= summary_end:
-            continue  # the summary's own line, or one after it
-        decoded_to = end
+        decoded_to = end  # (told once, whatever it is: a line after one summary may nest its leaf)
+        if base + end + 1 >= last:
+            continue  # a summary's own line, or one after every summary
         record = line_record(data[start:end], first=base + start == 0)
         uuid = record.get("uuid") if record is not None else None
         if uuid.__class__ is str and uuid in pending and base + end + 1 < pending[uuid]:
