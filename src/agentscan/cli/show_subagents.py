@@ -77,7 +77,7 @@ def _cells(detail: SessionDetail, term: Terminal, names: dict[str, str]) -> _Cel
               for sub in subs]
     # As the card's own ``cost``, rounded alike (``tokens`` gives the same figure for the run);
     # a column only when some run was priced (``scan.costs.with_cost``): not one of dashes alone.
-    costs = ([human_usd(sub.cost, sub.cost_priced) if sub.tokens else "-" for sub in subs]
+    costs = ([human_usd(sub.cost, sub.cost_priced, grouped=term.tty) if sub.tokens else "-" for sub in subs]
              if any(sub.cost_priced is not None for sub in subs) else [])
     # Progress records hold no copy of a subagent's final reply: a count short of it.
     notes = [f"{_NO_TRANSCRIPT} from {sub.recovered_from} records, final reply not in them)"

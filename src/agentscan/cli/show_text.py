@@ -4,7 +4,7 @@ bounded conversation in order (``show_full``)."""
 from __future__ import annotations
 
 from datetime import tzinfo
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from agentscan.cli import render
 from agentscan.cli.render import human_usd, plural
@@ -82,6 +82,11 @@ def tokens_line(usage: TokenUsage | None, *, grouped: bool = True, by_subagents:
 
 def _grouped(value: int) -> str:
     return f"{value:,}"
+
+
+def _plain_plural(count: int, word: str) -> str:
+    """``plural`` for a pipe: ``1234 prompts``."""
+    return f"{count} {word if count == 1 else word + 's'}"
 
 
 def _prompt_lines(prompts: Sequence[Prompt], compactions: list[Compaction], every: bool, term: Terminal,
@@ -219,7 +224,7 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         ("updated", shown_time(row.updated_at, zone).named),
         ("path", clean_path(home_short(row.path) if term.tty else row.path)),
         ("tokens", tokens_line(row.tokens, grouped=term.tty, by_subagents=subagent_tokens(detail))),
-        ("cost", None if row.tokens is None else human_usd(row.cost, row.cost_priced)),
+        ("cost", None if row.tokens is None else human_usd(row.cost, row.cost_priced, grouped=term.tty)),
     ):
         lines.extend(_field(label, value if value else "-", term))
     if row.tokens is None and detail.extra.get("context_tokens") is not None:
@@ -265,15 +270,18 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
     counts = row.counts
     # With the parent transcript gone the counts already are the subagents' (the row's): not added twice.
     by_subagents = 0 if detail.extra.get("parent_missing") else subagent_call_count(detail)
-    extra = f" (+{by_subagents:,} by subagents)" if by_subagents else ""
+    # Plain integers in a pipe, as the tokens line beside them (``1234 prompts``, not ``1,234``).
+    n: Callable[[int], str] = _grouped if term.tty else str
+    said_as: Callable[[int, str], str] = plural if term.tty else _plain_plural
+    extra = f" (+{n(by_subagents)} by subagents)" if by_subagents else ""
     # The times the user stopped the agent, all of them (``interrupted_count``): no prompt, so said apart.
     interrupted = interrupted_count(detail)
-    stopped = f", {interrupted:,} interrupted" if interrupted else ""
+    stopped = f", {n(interrupted)} interrupted" if interrupted else ""
     # The context's compactions (``/compact``, automatic ones), marked among the prompts below.
     compacted = compacted_count(detail)
-    compactions = f", {plural(compacted, 'compaction')}" if compacted else ""
-    lines.extend(_field("counts", f"{plural(counts.prompts, 'prompt')}, {plural(counts.responses, 'response')},"
-                                  f" {plural(counts.tool_calls, 'tool call')}{extra}{stopped}{compactions}", term))
+    compactions = f", {said_as(compacted, 'compaction')}" if compacted else ""
+    lines.extend(_field("counts", f"{said_as(counts.prompts, 'prompt')}, {said_as(counts.responses, 'response')},"
+                                  f" {said_as(counts.tool_calls, 'tool call')}{extra}{stopped}{compactions}", term))
     if detail.subagents:
         lines.append("")
         lines.extend(subagent_lines(detail, term, subagent_names(detail, term, known)))

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 #: sessions whose calls are held at once (none of which shares a call with another)
 BATCH = 1000
+#: the progress line's name for it (a cold export's line stood at ``reading sessions N/N`` meanwhile)
+ADDING_UP_DAYS = "adding up days"
 
 
 class ExportDays(NamedTuple):
@@ -48,13 +50,23 @@ def export_days(scanner: Scanner, refs: Sequence[SessionRef], chosen: Sequence[S
 
     Each batch's calls are read once: a session's days are bucketed alone, and its key
     hashes taken (from the index, else from the calls at hand).  The few sessions that turn
-    out to share a call with another are read again, together, and merged."""
+    out to share a call with another are read again, together, and merged.  Counted on the
+    progress line as ``adding up days N/M`` (a phase of its own)."""
+    progress = scanner.ctx.progress
+    with progress.named(ADDING_UP_DAYS):
+        progress.expect(len(chosen))
+        return _export_days(scanner, refs, chosen, book, zone)
+
+
+def _export_days(scanner: Scanner, refs: Sequence[SessionRef], chosen: Sequence[SessionRef], book: PriceBook,
+                 zone: tzinfo | None) -> ExportDays:
     from agentscan.export.rows import usage_days
     from agentscan.scan.collect import key_hashes_by_session, usage_by_session
     from agentscan.scan.costs import costs_of
     from agentscan.scan.sessionsums import key_hashes
     from agentscan.scan.sharing import merge_by_provider, sharers, sharing
 
+    advance = scanner.ctx.progress.advance
     wanted = {ref.id for ref in chosen}
     keys = _kept_keys(scanner, chosen)
     # Each session's days as if it shared nothing: right for every one but those that share
@@ -71,6 +83,7 @@ def export_days(scanner: Scanner, refs: Sequence[SessionRef], chosen: Sequence[S
             if ref.id not in keys:
                 keys[ref.id] = key_hashes(per_session.get(ref.id, ()))
             alone[ref.id] = usage_days(merge_by_provider([ref], per_session), book, zone)
+            advance()
         del per_session
     rest = [ref for ref in refs if ref.id not in wanted]
     if rest:

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import os
 import stat
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Mapping
+from typing import Iterator, Mapping
 
 from agentscan.filemodes import DIR_MODE, FILE_MODE, make_private_dirs
 
@@ -67,3 +68,33 @@ def _make_dirs(folder: Path) -> None:
     """``folder`` and any missing parent (the cache dir, and those above it), private like
     the cache (0700 whatever the umask), made on first use."""
     make_private_dirs(folder)
+
+
+@contextmanager
+def output_lock(output: Path, env: Mapping[str, str] | None, lock_timeout: float) -> Iterator[None]:
+    """The output's lock held: overlapping runs of one output wait for each other,
+    the scan included (``run_export``), or fail after ``lock_timeout`` seconds."""
+    from filelock import FileLock, Timeout
+
+    from agentscan.errors import ExportFailed
+
+    environ = os.environ if env is None else env
+    try:
+        lock_file = usable_lock(output, environ)
+    except OSError as exc:
+        folder = lock_path(output, environ).parent
+        raise ExportFailed(f"cannot create the lock directory {folder}: {exc.strerror or exc}") from None
+    lock = FileLock(str(lock_file), timeout=lock_timeout, mode=FILE_MODE)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise ExportFailed(
+            f"another agentscan export of {output} is running (lock {lock_file}); gave up after {lock_timeout:g} s "
+            "(--lock-timeout S waits longer)"
+        ) from None
+    except OSError as exc:
+        raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}") from None
+    try:
+        yield
+    finally:
+        lock.release()

@@ -10,16 +10,16 @@ model and run (SQLite's ``token_days``) instead of one per session.
 from __future__ import annotations
 
 import os
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Mapping, Sequence
 
 from agentscan.errors import ExportFailed, UsageProblem
-from agentscan.filemodes import FILE_MODE
 from agentscan.export.files import (
     csv_lines, day_csv_lines, day_jsonl_lines, jsonl_lines, sessions_held, write_lines,
 )
+from agentscan.export.locks import output_lock
 from agentscan.export.rows import UsageDay
 from agentscan.model import SessionRow
 
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from datetime import tzinfo
 
     from agentscan.export.unread import LeftAsTheyWere
+    from agentscan.progress import Progress
     from agentscan.scan.listing import ListFilter
     from agentscan.scan.scanner import Scanner
 
@@ -74,9 +75,10 @@ def export(
     owners: Mapping[str, str] | None = None,
     incomplete: Sequence[str] = (),
     locked: bool = False,
+    progress: Progress | None = None,
 ) -> ExportResult:
     """Write ``rows`` to ``output`` in ``fmt`` under the output's lock (``-``: stdout, no lock;
-    ``locked``: the caller holds it).
+    ``locked``: the caller holds it).  ``progress``: an SQLite write counts its sessions there.
 
     ``per_day``: JSON Lines or CSV of ``usage_days`` instead of ``rows``.  ``incomplete``:
     providers whose discovery could not read everything: none of their sessions is marked gone.
@@ -103,7 +105,7 @@ def export(
         raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}") from None
     _check_target(fmt, output)
     # (``locked``: ``run_export`` holds it, since before its scan)
-    with _output_lock(output, env, lock_timeout) if not locked else nullcontext():
+    with output_lock(output, env, lock_timeout) if not locked else nullcontext():
         try:
             if lines is not None:
                 held = sessions_held(output, fmt, unseen) if unseen else {}
@@ -112,44 +114,18 @@ def export(
                 from agentscan.export.unread import LeftAsTheyWere
 
                 return replace(result, unseen={LeftAsTheyWere(name): count for name, count in held.items()})
-            from agentscan.export.sqlite import write_sqlite
+            from agentscan.export.sqlite import WRITING, write_sqlite
+            from agentscan.progress import Progress
 
-            sessions, gone, kept, merged = write_sqlite(target, rows, usage_days, scope=scope,
-                                                        present_ids=present_ids, days_of=days_of, unseen=unseen,
-                                                        roots=roots, owners=owners, incomplete=incomplete)
+            with (told := progress or Progress()).named(WRITING):
+                told.expect(len(rows))
+                sessions, gone, kept, merged = write_sqlite(target, rows, usage_days, scope=scope,
+                                                            present_ids=present_ids, days_of=days_of, unseen=unseen,
+                                                            roots=roots, owners=owners, incomplete=incomplete,
+                                                            advance=told.advance)
             return ExportResult(output, fmt, sessions, gone, usage_days=len(usage_days), unseen=kept, merged=merged)
         except OSError as exc:
             raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}") from None
-
-
-@contextmanager
-def _output_lock(output: Path, env: Mapping[str, str] | None, lock_timeout: float) -> Iterator[None]:
-    """The output's lock held (``locks``): overlapping runs of one output wait for each other,
-    the scan included (``run_export``), or fail after ``lock_timeout`` seconds."""
-    from filelock import FileLock, Timeout
-
-    from agentscan.export.locks import lock_path, usable_lock
-
-    environ = os.environ if env is None else env
-    try:
-        lock_file = usable_lock(output, environ)
-    except OSError as exc:
-        folder = lock_path(output, environ).parent
-        raise ExportFailed(f"cannot create the lock directory {folder}: {exc.strerror or exc}") from None
-    lock = FileLock(str(lock_file), timeout=lock_timeout, mode=FILE_MODE)
-    try:
-        lock.acquire()
-    except Timeout:
-        raise ExportFailed(
-            f"another agentscan export of {output} is running (lock {lock_file}); gave up after {lock_timeout:g} s "
-            "(--lock-timeout S waits longer)"
-        ) from None
-    except OSError as exc:
-        raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}") from None
-    try:
-        yield
-    finally:
-        lock.release()
 
 
 def parse_format(fmt: str) -> str:
@@ -286,7 +262,7 @@ def run_export(
         return _run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout,
                            before_rename=before_rename, redact=redact, days=days, zone=zone)
     _check(fmt, output, days)  # (a usage error before any wait)
-    with _output_lock(output.expanduser(), scanner.ctx.env, lock_timeout):
+    with output_lock(output.expanduser(), scanner.ctx.env, lock_timeout):
         return _run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout,
                            before_rename=before_rename, redact=redact, days=days, zone=zone, locked=True)
 
@@ -320,6 +296,7 @@ def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter
     with scanner.ctx.warnings.capture(0) as failed:
         refs = scanner.refs(filters.providers)
         rows = scanner.all_rows(filters=filters)
+        scanner.ctx.progress.finish()  # read: the days and the write are phases of their own, named
         wanted = {row.id for row in rows}
         chosen = [ref for ref in refs if ref.id in wanted]
         book = PriceBook(scanner.ctx, scanner.cache)
@@ -370,6 +347,7 @@ def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter
         # Every present session's files: a row an earlier agentscan wrote for one of them is merged.
         owners={str(path): ref.id for ref in refs for path in ref.read_files} if fmt == "sqlite" else None,
         locked=locked,
+        progress=scanner.ctx.progress,
     )
     say_unread(scanner.ctx, output, fmt, unread)
     say_left_as_they_were(scanner.ctx, output, fmt, result.unseen)

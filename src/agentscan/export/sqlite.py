@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 from decimal import Decimal
 from pathlib import Path
-from typing import TYPE_CHECKING, Collection, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Iterator, Mapping, Sequence
 
 from agentscan.errors import ExportFailed
 from agentscan.export.migrations import migrate
@@ -37,6 +37,9 @@ from agentscan.pricing.spend import sum_costs
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
+
+#: the progress line's name for the write (``run.export``): ``writing the index 1,200/15,000``
+WRITING = "writing the index"
 
 _TOKEN_COLUMNS = ("tokens_input", "tokens_cache_read", "tokens_cache_write", "tokens_output", "tokens_reasoning", "tokens_total")
 
@@ -63,8 +66,9 @@ def write_sqlite(
     roots: Mapping[str, Sequence[str]] | None = None,
     owners: Mapping[str, str] | None = None,
     incomplete: Collection[str] = (),
+    advance: Callable[[], None] | None = None,
 ) -> tuple[int, int, dict[LeftAsTheyWere, int], int]:
-    """Upsert ``rows``; mark sessions no longer on disk as gone. Returns (sessions, newly gone,
+    """Upsert ``rows`` (``advance``: called as each is written); mark sessions no longer on disk as gone. Returns (sessions, newly gone,
     sessions left as they were, by provider and why, sessions merged into another).  ``days_of``: other sessions whose days ``usage_days`` holds whole (shared calls
     credited anew: ``run._merged_as_in_the_whole``); theirs are replaced too.  ``unseen``:
     providers none of whose roots exists (a home not mounted, a disk unplugged): their
@@ -79,7 +83,7 @@ def write_sqlite(
     db = sqlite_utils.Database(path)
     try:
         return _write(db, rows, usage_days, scope=scope, present_ids=present_ids, days_of=days_of, unseen=unseen,
-                      roots=roots, owners=owners or {}, incomplete=incomplete)
+                      roots=roots, owners=owners or {}, incomplete=incomplete, advance=advance)
     except sqlite3.Error as exc:
         # No OSError: "file is not a database" (-o names the CSV a nightly job writes), "database
         # is locked" past the busy timeout, a corrupt file.  One line, exit 1; the transaction
@@ -96,6 +100,7 @@ def _write(
     present_ids: Iterable[str] | None, days_of: Iterable[str], unseen: Collection[str],
     roots: Mapping[str, Sequence[str]] | None = None, owners: Mapping[str, str] | None = None,
     incomplete: Collection[str] = (),
+    advance: Callable[[], None] | None = None,
 ) -> tuple[int, int, dict[LeftAsTheyWere, int], int]:
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA busy_timeout=10000")
@@ -108,15 +113,19 @@ def _write(
     # 3 of 1,789 ``token_days`` rows mid-export, and a failed run kept the deletes).
     with db.atomic():
         existing = {r["id"]: r["first_seen_at"] for r in db.query("SELECT id, first_seen_at FROM sessions")}
-        records = []
-        for row in rows:
-            record = flat_row(row)
-            record["running"] = None if row.running is None else int(row.running)
-            record["first_seen_at"] = existing.get(row.id) or now
-            record["last_seen_at"] = now
-            record["gone_at"] = None
-            records.append(record)
-        db.table("sessions").upsert_all(records, pk="id")
+
+        def records() -> Iterator[dict[str, Any]]:
+            for row in rows:
+                record = flat_row(row)
+                record["running"] = None if row.running is None else int(row.running)
+                record["first_seen_at"] = existing.get(row.id) or now
+                record["last_seen_at"] = now
+                record["gone_at"] = None
+                yield record
+                if advance is not None:
+                    advance()
+
+        db.table("sessions").upsert_all(records(), pk="id")
         ids = [row.id for row in rows] + list(days_of)
         merged, waiting = _drop_merged(db, present, scope, unseen, owners or {}, set(ids))
         gone, kept = _mark_gone(db, present | waiting, scope, now, unseen, roots, incomplete)

@@ -152,7 +152,8 @@ def _place(scanner: Scanner, ref: SessionRef, row: SessionRow, now: datetime) ->
     from agentscan.timeutil import from_epoch, to_iso
 
     place = from_epoch(ref.recency) if ref.recency else None
-    where = f"listed at its file's time, {to_iso(place)}" if place is not None else "listed last"
+    # "sorted", not "listed": its UPDATED still shows the recorded time (a reader saw 2027 beside "listed at 2026")
+    where = f"sorted by its file's time, {to_iso(place)}" if place is not None else "sorted last"
     scanner.ctx.warn(ref.path or (ref.read_files[0] if ref.read_files else ref.id),
                      f"a record is dated {to_iso(row.updated_at)}, in the future (a wrong clock?): {where}")
     return ref.recency or float("-inf")

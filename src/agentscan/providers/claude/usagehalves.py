@@ -82,7 +82,7 @@ def scan_by_halves(path: Path, ctx: ScanContext, *, subagent: str | None, base: 
         # file is known to be the one the census found (else its read again says them).
         with ctx.held_warnings() as held:
             first = scan_file(path, ctx, subagent=subagent, base=base, exact=exact, count_lines=True, end=seam,
-                              size=seam, own=own, settle_inline=False, tell_values=False)
+                              size=stat.st_size, own=own, settle_inline=False, tell_values=False)
         if not only_appended(path, stat):
             helper.stop()
             return scan_file(path, ctx, subagent=subagent, base=base, exact=exact, size=stat.st_size, own=own)
