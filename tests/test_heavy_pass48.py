@@ -44,8 +44,8 @@ def test_an_sqlite_export_names_its_days_and_its_write_on_a_terminal(isolated_ho
         assert "adding up days 3/3" in result.stderr, run
         assert "writing the index 3/3" in result.stderr, run
         assert result.stderr.index("adding up days") < result.stderr.index("writing the index")
-        # Each erased before what follows: the result's line starts clean.
-        assert "\r\x1b[Kwrote 3 sessions to" in result.stderr or result.stdout.startswith("wrote 3 sessions")
+        # The line erased before the result (which goes to stdout): stderr ends clean.
+        assert result.stderr.endswith("\r\x1b[K") and result.stdout.startswith("wrote 3 sessions"), run
 
 
 def test_an_export_s_days_are_counted_as_a_phase_of_their_own(isolated_home: Path, tmp_path: Path,
@@ -167,3 +167,20 @@ def test_a_piped_card_writes_its_counts_and_cost_plain_as_its_tokens(isolated_ho
     tty(200)
     shown = invoke("show", native[:8]).stdout
     assert "1,200 prompts" in shown and "$" in shown and "," in shown.split("cost", 1)[1].split()[0]
+
+
+def test_every_number_of_a_piped_card_is_plain() -> None:
+    # (review of pass 48: the fork, hooks and rewound lines still grouped their numbers in a pipe)
+    from agentscan.cli.show_text import card_lines
+    from agentscan.cli.term import Terminal
+    from agentscan.detailmodel import SessionDetail
+    from agentscan.model import Counts, SessionRow
+
+    row = SessionRow("codex", "019ac2d4-0000-7000-8000-000000000001", "/p", counts=Counts(1234, 1234, 1234))
+    detail = SessionDetail(row=row, extra={"forked_from": "codex:019aa", "forked_after_prompts": 2345,
+                                           "hook_events": 1234, "rewound_messages": 1500})
+    piped = "\n".join(card_lines(detail, Terminal(False, 200, False)))
+    on_terminal = "\n".join(card_lines(detail, Terminal(True, 200, False)))
+    for number in ("2345 prompts", "1234 captured hook events", "1500 messages", "1234 prompts"):
+        assert number in piped, number
+    assert "1,500 messages" in on_terminal and "2,345 prompts" in on_terminal

@@ -242,11 +242,13 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
     source = source_text(detail)
     if source:
         lines.extend(_field("source", source, term))  # (how Codex was run: ``codex exec``, …)
+    # (a pipe's numbers plain, a terminal's grouped: the card's lines alike)
+    said_as: Callable[[int, str], str] = plural if term.tty else _plain_plural
     forked = detail.extra.get("forked_from")
     if forked:
         # (a Codex fork: its conversation and counts are its own part, the copy of its parent's left out)
         parent = clean_path(forked)
-        said = f"  {'forked':<8} from {parent} after its {plural(detail.extra.get('forked_after_prompts', 0), 'prompt')}"
+        said = f"  {'forked':<8} from {parent} after its {said_as(detail.extra.get('forked_after_prompts', 0), 'prompt')}"
         command = f"agentscan{home} show {parent}"
         # Too wide, the command goes on its own line, whole (to be copied), as the hooks line's does.
         line = f"{said}: {command}"
@@ -261,18 +263,17 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
     if detail.extra.get("hook_events"):
         # (``--demo`` chooses the demo's events store too; ``--home`` no store at all)
         trace = "agentscan --demo trace" if home == " --demo" else "agentscan trace"
-        counted = f"  {'hooks':<8} {plural(detail.extra['hook_events'], 'captured hook event')}"
+        counted = f"  {'hooks':<8} {said_as(detail.extra['hook_events'], 'captured hook event')}"
         line = f"{counted} ({trace} {shown_id})"
         # Too wide, the command goes on its own line, whole (to be copied), as the --full hint's does.
         lines.extend([line] if not term.tty or width_of(line) <= term.width else [f"{counted}:", f"{'':11}{trace} {shown_id}"])
     if detail.extra.get("rewound_messages"):
-        lines.append(f"  {'rewound':<8} {plural(detail.extra['rewound_messages'], 'message')} (their tokens still count)")
+        lines.append(f"  {'rewound':<8} {said_as(detail.extra['rewound_messages'], 'message')} (their tokens still count)")
     counts = row.counts
     # With the parent transcript gone the counts already are the subagents' (the row's): not added twice.
     by_subagents = 0 if detail.extra.get("parent_missing") else subagent_call_count(detail)
     # Plain integers in a pipe, as the tokens line beside them (``1234 prompts``, not ``1,234``).
     n: Callable[[int], str] = _grouped if term.tty else str
-    said_as: Callable[[int, str], str] = plural if term.tty else _plain_plural
     extra = f" (+{n(by_subagents)} by subagents)" if by_subagents else ""
     # The times the user stopped the agent, all of them (``interrupted_count``): no prompt, so said apart.
     interrupted = interrupted_count(detail)
