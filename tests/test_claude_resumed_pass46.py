@@ -45,7 +45,7 @@ def test_show_says_which_session_a_transcript_was_resumed_from(isolated_home: Pa
         assert "resumed_from" not in orjson.loads(invoke(*cache, "show", FIRST, "--json").stdout)["session"]
     text = " ".join(invoke(*cache, "show", RESUMED).stdout.split())
     # (pass 47: the card's figures leave the copies to the first session, as ``tokens`` does)
-    assert f"resumed from claude:{FIRST}: its first records are that session's, copied here and not listed; their calls count there" in text
+    assert f"resumed from claude:{FIRST}: its first records are a copy of that session's transcript, not listed here; their calls count in the sessions that made them" in text
 
 
 def test_the_copied_calls_count_once_in_tokens_of_every_session(isolated_home: Path) -> None:

@@ -54,7 +54,7 @@ def test_list_and_show_of_a_resumed_session_give_its_row_in_tokens(isolated_home
         assert (shown["tokens"]["total"], shown["cost_usd"]) == every[f"claude:{B}"]
         assert shown["resumed_from"] == f"claude:{A}" and shown["resumed_counted_there"] is True
     text = " ".join(invoke(*cache, "show", B).stdout.split())
-    assert "tokens 2010 total" in text and "copied here and not listed; their calls count there" in text
+    assert "tokens 2010 total" in text and "not listed here; their calls count in the sessions that made them" in text
 
 
 def test_a_resumed_session_whose_first_is_gone_keeps_its_copies_in_its_row(isolated_home: Path) -> None:
@@ -117,7 +117,7 @@ def test_a_chain_whose_first_is_gone_says_its_calls_count_in_the_session_resumed
     assert shown["resumed_from"] == f"claude:{B}" and shown["resumed_counted_there"] is True
     assert (shown["tokens"]["total"], shown["cost_usd"]) == _tokens()[f"claude:{C}"] and shown["tokens"]["total"] == 410
     assert _tokens()[f"claude:{B}"][0] == 110 + 210
-    assert "copied here and not listed; their calls count there" in " ".join(invoke("show", C).stdout.split())
+    assert "not listed here; their calls count in the sessions that made them" in " ".join(invoke("show", C).stdout.split())
 
 
 def test_a_resumed_session_whose_first_line_is_longer_than_the_head_is_credited(isolated_home: Path) -> None:

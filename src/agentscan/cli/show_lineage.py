@@ -59,7 +59,9 @@ def resumed_text(detail: SessionDetail, side: str) -> str | None:
                 "their calls count here, or in another session resumed from it, as tokens counts them")
     # (its card's figures leave the copied calls to that session when it is found, as
     # ``tokens`` does: ``scan.creditedrows``)
-    counted = ("their calls count there" if detail.extra.get("resumed_counted_there")
+    # (in a chain A → B → C, C's copy of B's transcript holds B's copy of A's records too: each
+    # counts in the session that made it, as ``tokens`` counts it)
+    counted = ("their calls count in the sessions that made them" if detail.extra.get("resumed_counted_there")
                else "that session is not found: counted here, or in another session resumed from it, "
                     "as tokens counts them")
-    return f"from {clean_path(resumed)}: its first records are that session's, copied here and not listed; {counted}"
+    return f"from {clean_path(resumed)}: its first records are a copy of that session's transcript, not listed here; {counted}"
