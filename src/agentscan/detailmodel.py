@@ -51,7 +51,7 @@ class ToolEvent:
     call_id: str | None = None
     subagent: str | None = None
     seq: int = field(default=0, compare=False)  # as ``Prompt.seq``
-    #: a failed call's error, one line (Claude: its ``tool_result``'s text), else ``None``
+    #: a failed call's error, one line (its result's text: ``toolkit.errortext``), else ``None``
     error: str | None = None
 
     def to_json(self) -> dict[str, Any]:

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from agentscan.providers.claude.records import as_dict, as_str, collapse
+from agentscan.toolkit.errortext import ERROR_CHARS as ERROR_CHARS, error_line  # ERROR_CHARS: said here too
 
 #: a call the user declined: ``denied``, as the hooks trace names a permission refused
 DENIED = "denied"
@@ -19,11 +20,9 @@ DENIED = "denied"
 #: to a kept call never clips it (``showfacts`` counts clipped summaries from the input)
 QUESTION_CHARS = 180
 ANSWER_CHARS = 180
+_ERROR_TAGS = re.compile(r"</?tool_use_error>")
 #: how Claude Code answers a call the user declined, in the result's text or its
 #: ``toolUseResult`` (plain text: "User rejected tool use"; 1.0.x: "Error: The user …")
-#: characters of a failed call's error text (``error_text``): one line under the call
-ERROR_CHARS = 200
-_ERROR_TAGS = re.compile(r"</?tool_use_error>")
 _DECLINED = ("The user doesn't want to proceed with this tool use", "User rejected tool use",
              "Error: The user doesn't want to proceed with this tool use")
 
@@ -123,7 +122,7 @@ def error_text(block: dict[str, Any]) -> str | None:
     if not isinstance(content, str):
         return None
     text = _ERROR_TAGS.sub(" ", content) if "tool_use_error>" in content else content
-    return collapse(text, ERROR_CHARS) or None
+    return error_line(text)
 
 
 def _declined(record: dict[str, Any], block: dict[str, Any]) -> bool:

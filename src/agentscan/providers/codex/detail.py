@@ -37,8 +37,8 @@ from agentscan.model import Counts
 from agentscan.providers.codex.facts import LineFacts
 from agentscan.providers.codex.messages import TOOL_KINDS, ends_stretch, source, turn_prompt, turn_response
 from agentscan.providers.codex.records import as_count, as_str, event_prompt, item_prompt, item_response, plan_steps
-from agentscan.providers.codex.tools import (TOOL_SEARCH_OUTPUTS, event_status, hosted_status, output_status, tool_call,
-                                            tool_summary)
+from agentscan.providers.codex.tools import (TOOL_SEARCH_OUTPUTS, event_error, event_status, hosted_status, output_error,
+                                            output_status, tool_call, tool_summary)
 
 #: the newest live user turns a rollback can go back to (as many as Claude's edits,
 #: ``claude.detail.MAX_BRANCH_POINTS``): one reaching further goes back to the oldest kept
@@ -157,7 +157,7 @@ class TranscriptReader:
             call_id = as_str(payload.get("call_id"))
             if status is not None and call_id is not None:
                 self._settled.add(call_id)
-                self._finish(call_id, status)
+                self._finish(call_id, status, event_error(payload) if status == "error" else None)
 
     def _item(self, payload: Mapping[str, Any], kind: str | None, timestamp: datetime | None) -> None:
         ptype = payload.get("type")
@@ -166,7 +166,9 @@ class TranscriptReader:
         elif ptype in ("function_call_output", "custom_tool_call_output"):
             call_id = as_str(payload.get("call_id"))
             if call_id is not None and call_id not in self._settled:
-                self._finish(call_id, output_status(payload.get("output")))
+                output = payload.get("output")
+                status = output_status(output)
+                self._finish(call_id, status, output_error(output) if status == "error" else None)
         elif ptype in TOOL_SEARCH_OUTPUTS:
             call_id = as_str(payload.get("call_id"))
             if call_id is not None and call_id not in self._settled:
@@ -224,9 +226,9 @@ class TranscriptReader:
         self._renamed[call_id] = key
         return key
 
-    def _finish(self, call_id: str, status: str) -> None:
-        """The newest call of ``call_id`` ended so (``_call_key``)."""
-        self._sink.finish_tool(self._renamed.get(call_id, call_id), status=status)
+    def _finish(self, call_id: str, status: str, error: str | None = None) -> None:
+        """The newest call of ``call_id`` ended so (``_call_key``); ``error``: a failed call's."""
+        self._sink.finish_tool(self._renamed.get(call_id, call_id), status=status, error=error)
 
     def _add_prompt(self, text: str, timestamp: datetime | None, seq: int | None = None) -> None:
         """The session's prompt, or (in a subagent's rollout) the task it was given."""

@@ -10,6 +10,7 @@ from typing import Any, Mapping
 import orjson
 
 from agentscan.providers.codex.records import as_dict, as_str, plan_steps
+from agentscan.toolkit.errortext import error_line
 
 _EXIT = re.compile(r"(?:exit code|exited with code)[:\s]+(-?\d+)", re.IGNORECASE)
 _FAILED = ("patch rejected", "error:", "failed", "aborted")
@@ -108,6 +109,45 @@ def output_status(output: object) -> str:
         text = "".join(item["text"] for item in output if isinstance(item, dict) and isinstance(item.get("text"), str))
         return output_status(text) if text else "ok"
     return "ok"
+
+
+def output_error(output: object) -> str | None:
+    """A failed call's error from its output (``output_status`` said ``error``): the text it
+    holds, past an exec output's header (``Exit code: 1`` … ``Output:``), on one line."""
+    text = _output_text(output)
+    if text is None:
+        return None
+    head = text[:2000]
+    start = head.find("Output:\n")
+    if start >= 0 and _EXIT.search(head[:start]) and text[start + 8:].strip():
+        text = text[start + 8:]
+    return error_line(text)
+
+
+def _output_text(output: object) -> str | None:
+    if isinstance(output, str):
+        parsed = parse_arguments(output)
+        return _output_text(parsed) if isinstance(parsed, dict) else output
+    if isinstance(output, dict):
+        return next((_output_text(output[key]) for key in ("output", "error", "message")
+                     if isinstance(output.get(key), str) and output[key].strip()), None)
+    if isinstance(output, list):
+        return "".join(item["text"] for item in output if isinstance(item, dict) and isinstance(item.get("text"), str))
+    return None
+
+
+def event_error(payload: Mapping[str, Any]) -> str | None:
+    """A failed call's error from its end event (``event_status`` said ``error``): a command's
+    or a patch's standard error (else its output), an MCP call's error or result text."""
+    if payload.get("type") == "mcp_tool_call_end":
+        result = as_dict(payload.get("result"))
+        err = result.get("Err")
+        return error_line(err) if isinstance(err, str) else output_error(as_dict(result.get("Ok")).get("content"))
+    for key in ("stderr", "aggregated_output", "formatted_output", "stdout"):
+        text = error_line(payload.get(key))
+        if text:
+            return text
+    return None
 
 
 def event_status(payload: Mapping[str, Any]) -> str | None:

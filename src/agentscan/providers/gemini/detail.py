@@ -16,6 +16,7 @@ import orjson
 from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
 from agentscan.toolkit.detail import DetailCollector
+from agentscan.toolkit.errortext import error_line
 from agentscan.toolkit.newesterrors import ERRORS_KEPT
 from agentscan.detailmodel import ToolEvent
 from agentscan.providers.gemini.chatlog import Conversation, MessageFacts, fetch_messages
@@ -55,15 +56,29 @@ def tool_summary(call: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
 def tool_event(call: dict[str, Any], fallback: datetime | None, subagent: str | None) -> ToolEvent:
     name = as_str(call.get("name")) or as_str(call.get("displayName")) or "tool"
     summary, paths = tool_summary(call)
+    status = tool_status(call.get("status"))
     return ToolEvent(
         name=name,
         summary=summary,
-        status=tool_status(call.get("status")),
+        status=status,
         paths=paths,
         timestamp=parse_iso(call.get("timestamp")) or fallback,
         call_id=as_str(call.get("id")),
         subagent=subagent,
+        error=call_error(call) if status == "error" else None,
     )
+
+
+def call_error(call: dict[str, Any]) -> str | None:
+    """A failed call's error: its result's ``functionResponse`` ``response`` (``error``, as the
+    CLI answers a call that failed, else ``output``), else its ``resultDisplay``; one line."""
+    result = call.get("result")
+    for part in result if isinstance(result, list) else ():
+        response = as_dict(as_dict(as_dict(part).get("functionResponse")).get("response"))
+        text = error_line(response.get("error")) or error_line(response.get("output"))
+        if text:
+            return text
+    return error_line(call.get("resultDisplay"))
 
 
 #: the ``info`` notice the CLI records when the user cancels a request (Esc)
