@@ -89,10 +89,14 @@ def test_show_of_it_fails_saying_why(denied: Path) -> None:
     assert invoke("show", EMPTY[:8]).exit_code == 0
 
 
-def test_tokens_of_it_alone_counts_nothing_and_says_so(denied: Path) -> None:
-    document, _ = _tokens(DENIED[:8])
-    assert document["rows"] == [] and document["total"]["total"] == 0
-    table = invoke("tokens", DENIED[:8])
+def test_tokens_of_it_alone_fails_as_show_does(denied: Path) -> None:
+    # (final QA of pass 48: a total of 0 with exit 0 said nothing was spent, for a usage not known)
+    for args in ((DENIED[:8], "--json"), (DENIED[:8],)):
+        result = invoke("tokens", *args)
+        assert result.exit_code == 1 and not result.stdout, result.output
+        assert f"cannot read claude:{DENIED}" in result.stderr and "Permission denied" in result.stderr
+    # Beside a readable one, it is left out and said, as in every session's report.
+    table = invoke("tokens", DENIED[:8], READ[:8])
     assert table.exit_code == 0 and "could not be read, not counted" in table.stderr, table.stderr
 
 

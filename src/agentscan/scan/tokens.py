@@ -25,6 +25,7 @@ from datetime import datetime, timezone, tzinfo
 from decimal import Decimal
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence, cast
 
+from agentscan.errors import TranscriptUnreadable
 from agentscan.bounds import TOKEN_SUM_CAPPED
 from agentscan.scan.arguments import check_window, moment, names, time_zone
 from agentscan.scan.groupby import GROUPING, GroupBy, parse_group
@@ -42,7 +43,7 @@ from agentscan.scan.rowkeys import RowOf, row_of as rows_keyed
 from agentscan.scan.tokenbucket import Bucket
 from agentscan.scan.tokenreport import ReportCoverage, TokenReport, TokenRow
 from agentscan.scan.unrecorded import unrecorded
-from agentscan.scan.unreadrows import unread_ids, without_unread
+from agentscan.scan.unreadrows import unread_ids, unread_reason_of, without_unread
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
@@ -94,6 +95,11 @@ def token_report(
     companions = copied_from(scanner, refs) if ids else ()
     report = _report(scanner, refs, every_session=not ids and cwd is None, since=since, until=until, by=by, tz=tz,
                      cwds=cwds, companions=companions)
+    if ids and refs and len(report.unreadable) == len(refs):
+        # Every session asked for could not be read: its usage is not known, which a total of 0
+        # would say was nothing spent; failed as ``show`` of it fails (exit 1).
+        first = next(ref for ref in refs if ref.id == report.unreadable[0])
+        raise TranscriptUnreadable(first.id, str(first.path), unread_reason_of(scanner, first))
     return replace(report, rows=sorted_rows(report.rows, order),
                    selection=ReportCoverage(asked, by_provider, tuple(by_cwd), len(refs), tuple(refs)))
 

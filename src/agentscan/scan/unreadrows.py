@@ -41,6 +41,13 @@ def without_unread(scanner: Scanner, refs: Sequence[SessionRef],
     return tuple(row for row in rows if row.key not in gone), tuple(row.key for row in rows if row.key in gone)
 
 
+def unread_reason_of(scanner: Scanner, ref: SessionRef) -> str:
+    """Why ``ref``'s main transcript could not be read (one of ``unread_ids``)."""
+    path = legible(str(ref.path))
+    return next((warning.message[len(CANNOT_READ):] for warning in scanner.ctx.warnings.listed()
+                 if warning.path == path and warning.message.startswith(CANNOT_READ)), "cannot read")
+
+
 def unread_reason(scanner: Scanner, row: SessionRow) -> str | None:
     """Why ``row``'s transcript could not be read (``Permission denied``), when it recorded
     nothing because of it (``show`` then fails rather than tell an empty session); else ``None``."""
