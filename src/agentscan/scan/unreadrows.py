@@ -21,10 +21,18 @@ if TYPE_CHECKING:
 
 
 
+def _reasons(scanner: Scanner) -> dict[str, str]:
+    """Each path told as unreadable this run (``cannot read: …``) -> why.  The warnings as listed,
+    not a set kept beside them: a row's warnings replayed from the index, or held and said
+    later, are listed alike."""
+    return {warning.path: warning.message[len(CANNOT_READ):] for warning in scanner.ctx.warnings.listed()
+            if warning.message.startswith(CANNOT_READ)}
+
+
 def unread_ids(scanner: Scanner, refs: Sequence[SessionRef], ids: Iterable[str]) -> tuple[str, ...]:
     """Those of ``ids`` (sessions among ``refs`` with no usage counted) whose main transcript
     was told as unreadable this run, in ``ids``' order."""
-    unread = {warning.path for warning in scanner.ctx.warnings.listed() if warning.message.startswith(CANNOT_READ)}
+    unread = _reasons(scanner)
     if not unread:
         return ()
     paths = {ref.id: legible(str(ref.path)) for ref in refs if ref.path is not None}
@@ -43,9 +51,7 @@ def without_unread(scanner: Scanner, refs: Sequence[SessionRef],
 
 def unread_reason_of(scanner: Scanner, ref: SessionRef) -> str:
     """Why ``ref``'s main transcript could not be read (one of ``unread_ids``)."""
-    path = legible(str(ref.path))
-    return next((warning.message[len(CANNOT_READ):] for warning in scanner.ctx.warnings.listed()
-                 if warning.path == path and warning.message.startswith(CANNOT_READ)), "cannot read")
+    return _reasons(scanner).get(legible(str(ref.path)), "cannot read")
 
 
 def unread_reason(scanner: Scanner, row: SessionRow) -> str | None:
@@ -53,6 +59,4 @@ def unread_reason(scanner: Scanner, row: SessionRow) -> str | None:
     nothing because of it (``show`` then fails rather than tell an empty session); else ``None``."""
     if row.path is None or not row.recorded_nothing:
         return None
-    path = legible(row.path)
-    return next((warning.message[len(CANNOT_READ):] for warning in scanner.ctx.warnings.listed()
-                 if warning.path == path and warning.message.startswith(CANNOT_READ)), None)
+    return _reasons(scanner).get(legible(row.path))
