@@ -178,6 +178,18 @@ def claude_session_file(home: Path, session: str, records: Iterable[Any], *, pro
     return write_jsonl(home / ".claude" / "projects" / project / f"{session}.jsonl", records, mtime=mtime)
 
 
+
+def claude_sessions(home: Path, count: int) -> None:
+    """``count`` small Claude sessions of one prompt and one call each, told apart by number."""
+    for number in range(count):
+        native = f"{number:08x}-2222-4000-8000-000000000000"
+        claude_session_file(home, native, [
+            claude_user(native, "2026-11-02T09:00:00.000Z", f"task {number}"),
+            claude_assistant(native, "2026-11-02T09:01:00.000Z", msg_id=f"msg-{number}", request_id=f"req-{number}",
+                             usage=claude_usage(100 + number, 10)),
+        ])
+
+
 def claude_subagent_file(
     home: Path, session: str, agent_id: str, records: Iterable[Any], *, project: str = "-home-dev-project", meta: dict | None = None
 ) -> Path:

@@ -49,3 +49,18 @@ def recording_progress() -> Any:
             self.seen.append((self.phase, self.done, self.total))
 
     return Recording()
+
+
+def reads_told() -> Any:
+    """A ``Progress`` that lists each file read it is told of: ``(name, done, size)``."""
+    from agentscan.progress import Progress
+
+    class ReadsTold(Progress):
+        def __init__(self) -> None:
+            super().__init__()
+            self.reads: list[tuple[str, int, int]] = []
+
+        def reading(self, name: str, done: int, size: int) -> None:
+            self.reads.append((name, done, size))
+
+    return ReadsTold()

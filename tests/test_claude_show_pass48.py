@@ -19,11 +19,10 @@ import orjson
 import pytest
 
 from agentscan.bounds import Bounds
-from agentscan.context import ScanContext
 from agentscan.providers.claude import provider as claude_provider
-from agentscan.providers.claude import showfacts, tailfacts
-from agentscan.providers.claude.provider import ClaudeProvider
+from agentscan.providers.claude import showfacts
 from agentscan.toolkit import reverse
+from claude_events import forward_and_from_end
 from builders import (claude_assistant, claude_base, claude_session_file, claude_subagent_file, claude_usage,
                       claude_user, invoke)
 
@@ -168,17 +167,8 @@ def test_the_read_from_the_end_gives_the_forward_detail(tmp_path: Path, small_li
     long_words = "w" * 195  # with " [image]" past the 200 bytes a message is cut at: counted as clipped
     claude_session_file(home, S, [*_records(), claude_user(S, "2026-12-05T12:05:00.000Z",
                                                            [{"type": "text", "text": long_words}, IMAGE], uuid="u5")])
-    bounds = Bounds(prompts=3, responses=2, tools=tools, message_bytes=200)
-    provider = ClaudeProvider()
-    forward_ctx = ScanContext.create(home=home, env={})
-    [ref] = provider.discover(forward_ctx)
-    forward = provider.detail(ref, forward_ctx, bounds)
-    tail_ctx = ScanContext.create(home=home, env={})
-    [ref] = provider.discover(tail_ctx)
-    assert provider.shows_from_row(ref, tail_ctx)
-    tail = provider.detail_with_row(ref, tail_ctx, bounds, provider.row(ref, tail_ctx))
-    facts = tailfacts.kept(tail_ctx, ref.hint.main, provider.fingerprint(ref, tail_ctx))
-    assert tail is not None and facts is not None
+    forward, tail, _ = forward_and_from_end(home, Bounds(prompts=3, responses=2, tools=tools, message_bytes=200))
+    assert tail is not None  # (the kept facts answered: read from the end)
     assert tail.to_json() == forward.to_json()
     assert forward.truncated["clipped_messages"] == 1 and forward.prompts[-1].text.endswith("…")
     assert [error["kind"] for error in tail.extra["errors"]] == ["hook"]

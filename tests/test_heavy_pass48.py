@@ -8,20 +8,11 @@ from pathlib import Path
 import pytest
 
 from agentscan import progress as library_progress
-from agentscan.progress import Progress
-from builders import claude_assistant, claude_session_file, claude_usage, claude_user, invoke
+from spies import reads_told
+from builders import claude_assistant, claude_session_file, claude_sessions, claude_usage, claude_user, invoke
 
 NATIVE = "b16b16b1-0000-4000-8000-000000000001"
 
-
-def _sessions(home: Path, count: int) -> None:
-    for number in range(count):
-        native = f"{number:08x}-2222-4000-8000-000000000000"
-        claude_session_file(home, native, [
-            claude_user(native, "2026-11-02T09:00:00.000Z", f"task {number}"),
-            claude_assistant(native, "2026-11-02T09:01:00.000Z", msg_id=f"msg-{number}", request_id=f"req-{number}",
-                             usage=claude_usage(100 + number, 10)),
-        ])
 
 
 def _every_change_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -35,7 +26,7 @@ def test_an_sqlite_export_names_its_days_and_its_write_on_a_terminal(isolated_ho
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """After ``reading sessions 15,000/15,000`` a cold export stood still for 12 s (its days, then
     the index written), a warm one showed nothing for 5 s."""
-    _sessions(isolated_home, 3)
+    claude_sessions(isolated_home, 3)
     _every_change_drawn(monkeypatch)
     tty(stderr=True)
     for run in ("cold", "warm"):
@@ -55,7 +46,7 @@ def test_an_export_s_days_are_counted_as_a_phase_of_their_own(isolated_home: Pat
     from agentscan.scan.scanner import Scanner
     from spies import recording_progress
 
-    _sessions(isolated_home, 4)
+    claude_sessions(isolated_home, 4)
     with Scanner(use_cache=True) as scanner:
         scanner.ctx.progress = progress = recording_progress()
         run_export(scanner, "jsonl", tmp_path / "days.jsonl", filters=ListFilter(), days=True)
@@ -67,7 +58,7 @@ def test_an_export_s_days_are_counted_as_a_phase_of_their_own(isolated_home: Pat
 @pytest.mark.parametrize("how", ["piped", "quiet"])
 def test_an_export_in_a_pipe_or_quiet_shows_no_phase(isolated_home: Path, tmp_path: Path, tty, how: str,  # noqa: ANN001
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    _sessions(isolated_home, 2)
+    claude_sessions(isolated_home, 2)
     _every_change_drawn(monkeypatch)
     if how == "quiet":
         tty(stderr=True)
@@ -76,13 +67,6 @@ def test_an_export_in_a_pipe_or_quiet_shows_no_phase(isolated_home: Path, tmp_pa
     assert "adding up days" not in result.stderr and "writing the index" not in result.stderr
 
 
-class _Told(Progress):
-    def __init__(self) -> None:
-        super().__init__()
-        self.reads: list[tuple[str, int, int]] = []
-
-    def reading(self, name: str, done: int, size: int) -> None:
-        self.reads.append((name, done, size))
 
 
 def test_a_transcript_s_token_scan_by_halves_is_told_as_the_whole_file(tmp_path: Path,
@@ -105,7 +89,7 @@ def test_a_transcript_s_token_scan_by_halves_is_told_as_the_whole_file(tmp_path:
     monkeypatch.setattr(library_progress, "TOLD_BYTES", 1)
     halves = record_results(monkeypatch, usagehalves, "scan_by_halves", lambda scan: scan is not None)
     with Scanner(env={"HOME": str(home)}, use_cache=False) as scanner:
-        told = scanner.ctx.progress = _Told()
+        told = scanner.ctx.progress = reads_told()
         ref = scanner.refs()[0]
         incremental.session_calls(ref.hint, scanner.ctx, keep_state=False)
     assert halves == [True]  # read by halves
@@ -126,7 +110,7 @@ def test_a_first_half_s_scan_tells_the_share_of_the_whole(tmp_path: Path, monkey
     data = path.read_bytes()
     end = data.index(b"\n", size // 2) + 1
     ctx = ScanContext.create(home=tmp_path)
-    told = ctx.progress = _Told()
+    told = ctx.progress = reads_told()
     monkeypatch.setattr(library_progress, "TOLD_BYTES", 1)
     scan_file(path, ctx, subagent=None, base=0, size=size, end=end, count_lines=True, settle_inline=False)
     assert told.reads and {read[2] for read in told.reads} == {size}

@@ -17,24 +17,12 @@ from agentscan.progress import READING
 from agentscan.scan.scanner import Scanner
 from agentscan.scan.tokens import token_report
 from agentscan.scan.usageparse import ADDING_UP
-from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+from builders import claude_sessions
 from spies import recording_progress
 
 
-
-
-def _sessions(home: Path, count: int) -> None:
-    for number in range(count):
-        native = f"{number:08x}-2222-4000-8000-000000000000"
-        claude_session_file(home, native, [
-            claude_user(native, "2026-11-02T09:00:00.000Z", f"task {number}"),
-            claude_assistant(native, "2026-11-02T09:01:00.000Z", msg_id=f"msg-{number}", request_id=f"req-{number}",
-                             usage=claude_usage(100 + number, 10)),
-        ])
-
-
 def test_the_parse_is_named_and_the_rows_after_it_are_not(isolated_home: Path) -> None:
-    _sessions(isolated_home, 4)
+    claude_sessions(isolated_home, 4)
     with Scanner(use_cache=True) as scanner:
         scanner.ctx.progress = progress = recording_progress()
         report = token_report(scanner)
@@ -49,7 +37,7 @@ def test_the_parse_is_named_and_the_rows_after_it_are_not(isolated_home: Path) -
 
 
 def test_a_warm_run_parses_nothing_and_names_nothing(isolated_home: Path) -> None:
-    _sessions(isolated_home, 2)
+    claude_sessions(isolated_home, 2)
     with Scanner(use_cache=True) as scanner:
         token_report(scanner)
     with Scanner(use_cache=True) as scanner:

@@ -11,19 +11,12 @@ from typer.testing import CliRunner
 from agentscan.cli import app
 from agentscan.context import ScanContext
 from agentscan import progress as library_progress
-from agentscan.progress import Progress
+from spies import reads_told
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user
 
 NATIVE = "b16b16b1-0000-4000-8000-000000000001"
 
 
-class Told(Progress):
-    def __init__(self) -> None:
-        super().__init__()
-        self.reads: list[tuple[str, int, int]] = []
-
-    def reading(self, name: str, done: int, size: int) -> None:
-        self.reads.append((name, done, size))
 
 
 def _transcript(home: Path, turns: int) -> Path:
@@ -66,7 +59,7 @@ def test_a_huge_transcripts_pass_tells_the_progress(tmp_path: Path, monkeypatch:
 
     path = _transcript(tmp_path, 5000)  # 10,000 records
     ctx = ScanContext.create(home=tmp_path)
-    told = ctx.progress = Told()
+    told = ctx.progress = reads_told()
     plain = row.summarize(path, ctx, totals=WindowedTotals())
     assert told.reads == []  # below the size worth telling: nothing
     monkeypatch.setattr(library_progress, "TOLD_BYTES", 1)
@@ -92,7 +85,7 @@ def test_a_first_halfs_pass_tells_the_share_of_the_whole_file_read(tmp_path: Pat
     data = path.read_bytes()
     end = data.index(b"\n", size // 2) + 1
     ctx = ScanContext.create(home=tmp_path)
-    told = ctx.progress = Told()
+    told = ctx.progress = reads_told()
     monkeypatch.setattr(library_progress, "TOLD_BYTES", 1)
     row.summarize(path, ctx, totals=WindowedTotals(), end=end)
     assert told.reads and {read[2] for read in told.reads} == {size}
@@ -105,7 +98,7 @@ def test_a_huge_transcripts_token_scan_tells_the_progress(tmp_path: Path, monkey
     path = _transcript(tmp_path, 9000)  # 9,000 usage lines
     size = path.stat().st_size
     ctx = ScanContext.create(home=tmp_path)
-    told = ctx.progress = Told()
+    told = ctx.progress = reads_told()
     plain = scan_file(path, ctx, subagent=None, base=0, size=size)
     assert told.reads == []
     monkeypatch.setattr(library_progress, "TOLD_BYTES", 1)
