@@ -139,6 +139,10 @@ class SessionRow:
     #: the session a resumed one's transcript begins with a copy of (``claude:<id>``): its
     #: copied calls count there when it is found (``scan.creditedrows``); in JSON only when set
     resumed_from: str | None = None
+    #: runs counted in ``subagents`` that only the copies of ``resumed_from``'s records name: that
+    #: session's runs, left out of the row when its copied calls count there (``creditedrows``).
+    #: Kept in the index with the row (``rowstore``), not in ``list --json``.
+    copied_runs: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:

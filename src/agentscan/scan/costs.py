@@ -21,8 +21,9 @@ from agentscan.pricing.spend import Priced
 
 if TYPE_CHECKING:
     from agentscan.detailmodel import SessionDetail
-    from agentscan.scan.sessionsums import SessionSums
     from agentscan.scan.scanner import Scanner
+    from agentscan.scan.sessionsums import SessionSums
+    from agentscan.scan.tokenreport import TokenRow
 
 #: each library scanner's price book, made on its first cost (``book_of``)
 _books: WeakKeyDictionary[Scanner, PriceBook] = WeakKeyDictionary()
@@ -88,10 +89,10 @@ def with_costs(
 def _with_costs(
     scanner: Scanner, rows: Iterable[SessionRow], refs: Iterable[SessionRef] | None,
     book: PriceBook | None, *, runs: bool,
-) -> tuple[list[SessionRow], dict[str, dict[str, Priced]], set[str]]:
+) -> tuple[list[SessionRow], dict[str, dict[str, Priced]], dict[str, TokenRow]]:
     """``with_costs``, and with ``runs`` each session's delegated runs' costs (session id ->
-    run id -> its cost), priced from the same sums or calls as the session's; and the rows
-    whose copies of another session's calls count there (``creditedrows``)."""
+    run id -> its cost), priced from the same sums or calls as the session's; and the credited
+    rows of those whose copies of another session's calls count there (``creditedrows``), by id."""
     from agentscan.scan.collect import sums_by_session, usage_by_session
     from agentscan.scan.groupprices import GroupPrices
     from agentscan.scan.sessionsums import SessionSums
@@ -139,14 +140,14 @@ def _with_costs(
 
 
 def priced_and_credited(scanner: Scanner, rows: Sequence[SessionRow], refs: Sequence[SessionRef],
-                        costs: Mapping[str, Priced]) -> tuple[list[SessionRow], set[str]]:
+                        costs: Mapping[str, Priced]) -> tuple[list[SessionRow], dict[str, TokenRow]]:
     """``rows`` priced (``priced``), a resumed session's with the tokens and cost ``tokens``
     credits it (its copies of a session found here count there: ``creditedrows``); and the
-    ids of those.  The one way ``list``, ``show`` and every export price their rows."""
+    credited rows of those, by id.  The one way ``list``, ``show`` and every export price their rows."""
     from agentscan.scan.creditedrows import credited_rows, with_credit
 
     credit = credited_rows(scanner, rows, refs)
-    return with_credit(priced(rows, costs), credit), set(credit)
+    return with_credit(priced(rows, costs), credit), credit
 
 
 def with_cost(scanner: Scanner, detail: SessionDetail, book: PriceBook | None = None) -> SessionDetail:
@@ -155,10 +156,17 @@ def with_cost(scanner: Scanner, detail: SessionDetail, book: PriceBook | None = 
     the same sums (no second read), ``None`` where its tokens are."""
     from dataclasses import replace
 
+    from agentscan.scan.creditedrows import runs_credited_elsewhere
+
     (row,), runs, credited = _with_costs(scanner, [detail.row], [scanner.resolve(detail.row.id)], book, runs=True)
     of_runs = runs.get(row.id, {}) if row.tokens is not None else {}
     subagents = []
+    taken = credited.get(row.id)
+    # The copied session's runs whose calls count there: its own card lists them, not this one.
+    elsewhere = runs_credited_elsewhere(detail.row, taken) if taken is not None else set()
     for sub in detail.subagents:
+        if sub.id in elsewhere:
+            continue
         cost = of_runs.get(sub.id) if sub.tokens is not None else None
         subagents.append(replace(sub, cost=None if cost is None else cost.cost,
                                  cost_priced=None if cost is None else cost.priced))

@@ -52,5 +52,14 @@ def with_credit(rows: Sequence[SessionRow], credit: dict[str, TokenRow]) -> list
         if taken is None or row.tokens is None:
             changed.append(row)
         else:
-            changed.append(row.with_changes(tokens=taken.tokens, cost=taken.cost, cost_priced=taken.cost_priced))
+            changed.append(row.with_changes(tokens=taken.tokens, cost=taken.cost, cost_priced=taken.cost_priced,
+                                            subagents=row.subagents - len(runs_credited_elsewhere(row, taken))))
     return changed
+
+
+def runs_credited_elsewhere(row: SessionRow, taken: TokenRow) -> set[str]:
+    """The runs ``row`` counted only from its copies of another session's records, whose calls
+    ``taken`` (its credited row) leaves to that session: that session's runs, not this one's
+    (a resumed session said ``1 subagent``, ``222 total (1100 by subagents)``)."""
+    kept = {run for run, _ in taken.subagents}
+    return {run for run in row.copied_runs if run not in kept}

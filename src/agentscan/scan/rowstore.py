@@ -16,6 +16,8 @@ def row_document(row: SessionRow, warnings: Iterable[ScanWarning]) -> dict:
     """What the index keeps of ``row`` (``Cache.put_row``)."""
     document = row.to_json()
     document["warnings"] = [warning.to_json() for warning in warnings]
+    if row.copied_runs:
+        document["copied_runs"] = list(row.copied_runs)
     return document
 
 
@@ -27,6 +29,10 @@ def row_of_document(document: dict) -> tuple[SessionRow, list[ScanWarning]] | No
                    for w in warnings):
             return None
         row = SessionRow.from_json(document)
+        copied = document.get("copied_runs", ())
+        if not (isinstance(copied, list | tuple) and all(isinstance(run, str) for run in copied)):
+            return None
+        row = row.with_changes(copied_runs=tuple(copied)) if copied else row
         if not (isinstance(row.provider, str) and isinstance(row.native_id, str)):
             return None
         counted = [*(vars(row.counts).values() if hasattr(row.counts, "__dict__") else (row.counts.prompts, row.counts.responses, row.counts.tool_calls))]

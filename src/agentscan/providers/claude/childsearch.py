@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 #: heavy user ~0.1 s more, not seconds (2 GiB took 3.6 s warm on the bench's scale-10 home)
 BUDGET = 96 << 20
 _AGENT_ID = b'"agentId":"'
+_SESSION_ID = b'"sessionId":"'
 _SIDECHAIN = b'"isSidechain":true'
 #: an agent id is short: anything longer after the key is no id
 _MAX_ID = 128
@@ -37,6 +38,7 @@ def recorded_children(refs: Sequence[SessionRef], wanted: str, key: Callable[[st
     ``key`` folds it, is ``wanted`` or starts with it."""
     found: list[tuple[SessionRef, str]] = []
     budget = BUDGET
+    present = {ref.native_id for ref in refs}
     for ref in sorted(refs, key=lambda r: r.recency, reverse=True):
         # (A ref kept from an earlier scan holds no discovery hint: its path and children say it all.)
         main = ref.path
@@ -48,15 +50,22 @@ def recorded_children(refs: Sequence[SessionRef], wanted: str, key: Callable[[st
         if stat.st_size > budget:
             continue  # one huge transcript must not end the search: the smaller ones go on
         budget -= stat.st_size
-        ids = _inline_runs(main, ctx) if wanted.startswith(PREFIX) else _named_in(main, ctx)
+        if wanted.startswith(PREFIX):
+            ids = _inline_runs(main, ctx)
+        else:
+            named = _named_in(main, ctx)
+            # A resumed session's transcript begins with copies of the records of the session
+            # it was resumed from: a run only they name is that session's, where it is found.
+            ids = {agent_id for agent_id, sessions in named.items() if not sessions <= present - {ref.native_id}}
         found.extend((ref, agent_id) for agent_id in sorted(ids - set(ref.children)) if key(agent_id).startswith(wanted))
     return found
 
 
-def _named_in(main: Path, ctx: ScanContext) -> set[str]:
-    """The agent ids the main transcript's records name."""
+def _named_in(main: Path, ctx: ScanContext) -> dict[str, set[str]]:
+    """The agent ids the main transcript's records name -> the sessions those records name
+    (their top-level ``sessionId``, the first in a line; ``""`` for a record naming none)."""
     data = _bytes_of(main, ctx)
-    ids: set[str] = set()
+    ids: dict[str, set[str]] = {}
     if data is None:
         return ids
     with data:
@@ -67,9 +76,20 @@ def _named_in(main: Path, ctx: ScanContext) -> set[str]:
             if end > start:
                 text = data[start:end].decode("utf-8", "replace")
                 if text.isprintable() and "\\" not in text:
-                    ids.add(text)
+                    ids.setdefault(text, set()).add(_session_named(data, data.rfind(b"\n", 0, at) + 1, at))
             at = data.find(_AGENT_ID, start)
     return ids
+
+
+def _session_named(data: mmap.mmap, line_start: int, at: int) -> str:
+    """The session the record of the line starting at ``line_start`` names, if it does so
+    before ``at`` (Claude Code writes ``sessionId`` among a record's first keys)."""
+    key = data.find(_SESSION_ID, line_start, at)
+    if key < 0:
+        return ""
+    start = key + len(_SESSION_ID)
+    end = data.find(b'"', start, start + _MAX_ID)
+    return data[start:end].decode("utf-8", "replace") if end > start else ""
 
 
 def _inline_runs(main: Path, ctx: ScanContext) -> set[str]:

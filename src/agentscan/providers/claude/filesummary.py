@@ -27,7 +27,7 @@ class FileSummary:
                  "has_usage", "task_types", "task_calls", "pending_tasks", "results", "_summaries", "_summary_matched",
                  "_pending", "_matched_at",
                  "_model_messages", "_text_messages", "inline", "_runs", "copies", "compacted", "seen",
-                 "resumed_copies", "resumed_from", "resumed_last")
+                 "resumed_copies", "resumed_from", "resumed_last", "copied_runs")
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -78,13 +78,16 @@ class FileSummary:
         self.resumed_copies = 0
         self.resumed_from: str | None = None  # the session those copies are of, its head names
         self.resumed_last: str | None = None  # the last session they name: the one resumed
+        # The runs only those copies name (their ``agent_progress`` records) -> the session the
+        # copy names: its runs, counted there when it is found (``scan.creditedrows``).
+        self.copied_runs: dict[str, str] = {}
 
     # -- a resume state (``rowresume``) -------------------------------------------
 
     _TEXTS = ("first_prompt", "first_image_prompt", "first_bare_command", "custom_title", "ai_title", "summary_title",
               "cwd", "git_branch", "_summary_matched", "resumed_from", "resumed_last")
     _COUNTS = ("prompts", "responses", "tool_calls", "records", "copies", "resumed_copies")
-    _MAPS = ("task_types", "task_calls", "pending_tasks", "_summaries")
+    _MAPS = ("task_types", "task_calls", "pending_tasks", "_summaries", "copied_runs")
 
     def to_state(self) -> dict[str, Any]:
         doc: dict[str, Any] = {name: getattr(self, name) for name in (*self._TEXTS, *self._COUNTS, *self._MAPS)}

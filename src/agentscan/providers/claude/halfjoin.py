@@ -143,6 +143,7 @@ def _join_summaries(main: FileSummary, second: FileSummary, results: list[tuple[
         main.last_ts = second.last_ts
     main.copies += second.copies  # (none: ``Join._same_copies``)
     main.resumed_copies += second.resumed_copies
+    main.copied_runs.update(second.copied_runs)
     main.prompts += second.prompts
     main.responses += second.responses
     main.tool_calls += second.tool_calls

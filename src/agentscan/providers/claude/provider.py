@@ -65,7 +65,9 @@ class ClaudeProvider(Provider):
     #     a chain A → B → C, C's head copies A's records, then B's): B, not A
     # 23: a ``summary`` record names its session whether it comes before or after its leaf
     #     (``lateleaves``); the row's kept state holds the pending summaries
-    parser_version = "23"
+    # 24: a resumed session's row names the runs only its copies name (``SessionRow.copied_runs``):
+    #     the session copied from's runs, not counted in the row once its copied calls count there
+    parser_version = "24"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)
@@ -276,6 +278,9 @@ class ClaudeProvider(Provider):
             tokens=tokens,
             counts=counts,
             subagents=len(set(subs) | set(counted_subagents)),
+            # (Sorted: a row read again, or by halves, is the same row.)
+            copied_runs=tuple(sorted(run for run in main.copied_runs if run in counted_subagents and run not in subs))
+            if main is not None and main.copied_runs else (),
         )
 
     def copied_from(self, ref: SessionRef, ctx: ScanContext) -> list[str]:

@@ -271,7 +271,8 @@ def _note_task(block: dict, pending_tasks: dict[str, str]) -> None:
 
 def _note_copied_tasks(summary: FileSummary, record: dict, pending_tasks: dict[str, str]) -> None:
     """What a resumed session's copy of an earlier record says of the runs it started (their
-    kinds, for a copied inline run's calls: ``sidechains``), counted as none of its calls."""
+    kinds, for a copied inline run's calls: ``sidechains``; the runs its progress records
+    name: ``copied_runs``), counted as none of its calls."""
     kind = record.get("type")
     if kind == "assistant":
         for block in content_blocks(message_of(record)):
@@ -279,6 +280,13 @@ def _note_copied_tasks(summary: FileSummary, record: dict, pending_tasks: dict[s
                 _note_task(block, pending_tasks)
     elif kind == "user" and real_prompt_text(record) is None:
         _note_result(summary, record, pending_tasks)
+    elif kind == "progress":
+        # A run of the session copied, its calls copied with it: the run is that session's
+        # where it is found (a row says so once credited: ``scan.creditedrows``).
+        data = record.get("data")
+        agent = as_str(data.get("agentId")) if data.__class__ is dict else None
+        if agent is not None:
+            summary.copied_runs[agent] = record["sessionId"]
 
 
 def _note_user(summary: FileSummary, record: dict, pending_tasks: dict[str, str], facts: ShowFacts | None) -> None:
