@@ -5,7 +5,8 @@ row's pass decodes every line of a session, and a cold table of a heavy
 user's home read every session so: at the bench's scale 10 it took twice the
 time of ``tokens --json``.  A provider that can find the three more cheaply,
 the same as its row's (``Provider.table_facts``: Claude and Codex, from their
-files' bytes), gives them here, on every core when there are many; the others, and
+files' bytes), gives them here, on every core when there are many; a session whose row the
+index keeps for its files as they are (a ``list --all`` kept it), the others, and
 the sessions it cannot settle, are read as rows (``Scanner.row``: from the
 index, or by their pass, on every core too, and kept in the index).
 
@@ -51,8 +52,11 @@ def gather(scanner: Scanner, refs: Sequence[SessionRef], *, told: bool = False) 
     with ctx.held_warnings():
         cheap: list[SessionRef] = []
         others: list[SessionRef] = []
+        # A row the index holds for the session's files as they are (``list --all`` kept it)
+        # is its facts already: taken back, not found again in the files.
+        kept = scanner.rows_kept(refs) if scanner.cache is not None else set()
         for ref in refs:
-            (cheap if may_have_facts(scanner, ref) else others).append(ref)
+            (cheap if ref.id not in kept and may_have_facts(scanner, ref) else others).append(ref)
         # The rows of providers without facts (Gemini's and Cursor's read here: they do not
         # travel) are read while the workers find the others' facts: a core would idle.
         scanner.prefetch_rows(others, every=True)
