@@ -123,6 +123,23 @@ def home_variables() -> tuple[str, str]:
     return ("USERPROFILE", "HOME") if sys.platform == "win32" else ("HOME", "USERPROFILE")
 
 
+def account_home() -> tuple[Path, str]:
+    """The home when no variable names one (``HOME`` unset, or empty: ``HOME= cmd``), and what
+    chose it: on POSIX the account's own in the user database (``passwd``), as Rust's lookup
+    (Codex's) takes it.  Not ``Path.home()``: with ``HOME=""`` it is ``/``, whose
+    ``/.claude`` and ``/.codex`` hold none of the user's sessions."""
+    if os.name != "nt":
+        try:
+            import pwd
+
+            found = pwd.getpwuid(os.getuid()).pw_dir
+        except (ImportError, KeyError):  # no entry for this uid (a container's arbitrary user)
+            found = ""
+        if os.path.isabs(found):
+            return Path(found), "passwd"
+    return Path.home(), "default"
+
+
 class ScanContext(FileSystemView):
     """The home and environment a scan reads, and where its warnings go.
 
@@ -157,7 +174,20 @@ class ScanContext(FileSystemView):
         for name in home_variables():
             if env.get(name):
                 return cls(home=Path(os.path.abspath(env[name])), env=env, home_source=name)
-        return cls(home=Path.home(), env=env, home_source="default")
+        home, source = account_home()
+        return cls(home=home, env=env, home_source=source)
+
+    def command(self, rest: str) -> str:
+        """``agentscan <rest>`` reading this scan's home (`` --demo``, `` --home DIR`` quoted for
+        the shell), for a message that suggests it: bare, it would read ``$HOME``'s files, not
+        those of the home that said it (``cli.state.home_option``'s rule)."""
+        if self.home_source == "--demo":
+            return f"agentscan --demo {rest}"
+        if self.home_source != "--home":
+            return f"agentscan {rest}"
+        from agentscan.hooks.install import shell_word
+
+        return f"agentscan --home {shell_word(str(self.home))} {rest}"
 
     def for_worker(self) -> ScanContext:
         """A context of a worker process's own (``toolkit.workers``), made in the worker: this

@@ -118,7 +118,10 @@ def _lines(text: str, term: Terminal, indent: str = "") -> list[str]:
 
 def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, str]) -> None:
     missing = "" if report.get("home_exists", True) else ": no such directory"
-    out: list[str] = _lines(f"home: {render.path_text(report['home'], term)} (from {report['home_source']}){missing}", term)
+    source = report["home_source"]
+    if source == "passwd":  # said why: a HOME left empty (``HOME= cmd``) is easy to miss
+        source = f"passwd: HOME is {'empty' if os.environ.get('HOME') == '' else 'unset'}"
+    out: list[str] = _lines(f"home: {render.path_text(report['home'], term)} (from {source}){missing}", term)
     out += zone_lines(term)
     # A command suggested must read the home this report read (``--home``), or it changes another one.
     home_flag = home_option(report["home"] if report.get("home_source") == "--home" else None)

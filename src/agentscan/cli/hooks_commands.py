@@ -279,7 +279,7 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
         render.emit_json(render.envelope("hooks", {
             "action": "install" if install else "uninstall", "agent": agent.value, "scope": scope.value,
             "dry_run": dry_run, "changes": changes, "restart": restart}, warnings))
-    elif warnings:
+    if warnings and (not as_json or state.verbose):  # --verbose: on stderr with --json too (``state.finish``)
         from agentscan.cli import render
 
         render.warn_summary(warnings, verbose=True)  # on stderr; --quiet drops them

@@ -124,8 +124,10 @@ def export_command(
         from agentscan.localzone import LocalDays
 
         day_zone = LocalDays()
-    if lock_timeout < 0:
-        raise UsageProblem(f"--lock-timeout must be 0 or more seconds, not {lock_timeout:g}")
+    # Written so that NaN fails too (every comparison with it is false: ``< 0`` let it through
+    # to the lock's own ValueError, a traceback), and infinity: a wait that never gives up.
+    if not 0 <= lock_timeout < float("inf"):
+        raise UsageProblem(f"--lock-timeout must be 0 or more seconds (a finite number), not {lock_timeout:g}")
     if to_stdout and as_json:
         raise UsageProblem("--json and the export would both write to stdout (no --output, or -); give --output PATH")
     if to_stdout:
@@ -142,6 +144,12 @@ def export_command(
             raise ExportFailed(f"{output_text} names a directory, and there is none; give a file path")
     # --quiet (a global option) also drops the one-line summary: cron mails any output.
     quiet = state.quiet
+    from agentscan.cli.actions import note_local_zone
+
+    # A mistyped TZ makes local time UTC without a word: said, as list and tokens say it, when
+    # local time is read (``--days --tz local``'s days, a bare ``--since`` date, ``today``).
+    note_local_zone((day_zone is None or getattr(day_zone, "is_local", False))
+                    and (since is not None or (days and tz is not None)))
     scanner = state.scanner(provider)
     filters = ListFilter(providers=tuple(provider or ()),
                          since=parse_when(since, tz=day_zone) if since is not None else None)

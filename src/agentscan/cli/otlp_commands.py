@@ -105,6 +105,10 @@ def otlp_command(
         raise UsageProblem(_no_destination(os.environ))
     headers = env_headers(os.environ)
     headers.update(given)
+    if since is not None:  # read in the local zone: a mistyped TZ said, as list says it
+        from agentscan.cli.actions import note_local_zone
+
+        note_local_zone(True)
     scanner = state.scanner(provider if not session_ids else None)
     selection = Selection(
         ids=tuple(session_ids or ()),
@@ -164,7 +168,7 @@ def otlp_command(
     from agentscan.settling import strict_count
 
     failing = strict_count(counted) if state.strict else 0
-    if not as_json:
+    if not as_json or state.verbose:  # --verbose: on stderr with --json too (``state.finish``)
         # Under --quiet too when --strict fails on them: they are its error's reason.
         own_counted = [w for w in counted if w not in said]
         render.warn_summary(own, verbose=state.verbose, even_quiet=bool(failing and strict_count(own_counted)))

@@ -130,6 +130,8 @@ def prices_command(
 
         finish(state, scanner, as_json=as_json)  # the warnings of reading the sessions too
         return
+    if scan.warnings.items and as_json and state.verbose:  # --verbose: on stderr with --json too (``state.finish``)
+        render.warn_summary(scan.warnings.items, verbose=True)
     if scan.warnings.items and not as_json:
         render.warn_summary(scan.warnings.items, verbose=state.verbose)
         for name, suggestions in guesses:

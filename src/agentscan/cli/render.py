@@ -37,7 +37,9 @@ __all__ = [
 def emit_json(document: dict[str, Any]) -> None:
     import orjson
 
-    write_out(orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n")
+    from agentscan.toolkit.legiblejson import dumps  # an argument echoed may not be UTF-8
+
+    write_out(dumps(document, orjson.OPT_INDENT_2) + b"\n")
     sys.stdout.flush()
 
 

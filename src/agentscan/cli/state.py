@@ -240,6 +240,13 @@ def reject_blank(**options: Optional[str]) -> None:
             raise UsageProblem(f"{flag} is empty (is a variable unset?): {_wanted_when() if flag in _WHEN_FLAGS else _WANTED[flag]}")
 
 
+def doctor_command() -> str:
+    """``agentscan doctor`` with the running command's `` --home DIR`` (``_home_options``): a
+    "no sessions found" that sent the reader to a bare ``agentscan doctor`` had it inspect
+    ``$HOME``, not the home that held nothing."""
+    return f"agentscan{_home_options[0]} doctor"
+
+
 def home_option(home: Optional[Path | str]) -> str:
     """`` --home DIR``, quoted for the shell, to end a command agentscan tells the user to run
     when the command telling it was given ``--home`` (``State.home``); ``""`` without one.
@@ -360,7 +367,9 @@ def finish(state: State, scanner: Scanner, *, as_json: bool) -> None:
     if problems:  # the error names those roots: a warning about one of them would say it twice
         unread = scanner.unreadable_explicit_paths()
         warnings = [warning for warning in warnings if warning.path not in unread]
-    if warnings and not as_json and not state.quiet:
+    # ``--verbose`` is "every warning on stderr": with --json too (the document on stdout is as
+    # it is without it), for a script that logs stderr and reads stdout.
+    if warnings and (not as_json or state.verbose) and not state.quiet:
         warn_summary(warnings, verbose=state.verbose)
     if problems:
         raise NoReadableRoot("; ".join(problems))

@@ -135,7 +135,9 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
                     # or a script took the session's total for the run's (stderr says so to a person).
                     lead: dict[str, Any] = {name: document.pop(name) for name in ("by", "cwd") if name in document}
                     document = {**lead, "focus": focus, **document}
-                answer = orjson.dumps(document, option=orjson.OPT_INDENT_2)
+                from agentscan.toolkit.legiblejson import dumps  # ``--cwd`` holds what was typed
+
+                answer = dumps(document, orjson.OPT_INDENT_2)
             else:
                 asked = Asked(ids, providers, since, until, zone, cwd, sort, question.get("shown"))
                 table, printed = _table(report, scanner, asked)

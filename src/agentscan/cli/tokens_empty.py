@@ -61,9 +61,11 @@ def explain_empty(count: int, *, asked_for: bool, providers: Sequence[str], sinc
     ``until``; ``None``: no filter did it (every session recorded no usage, which the
     table says)."""
     if count == 0 and not asked_for:
+        from agentscan.cli.state import doctor_command
+
         if providers:
-            return (f"no {', '.join(providers)} sessions found; `agentscan doctor` shows where agentscan looked")
-        return "no sessions found; `agentscan doctor` shows where agentscan looked (or try `agentscan --demo tokens`)"
+            return (f"no {', '.join(providers)} sessions found; `{doctor_command()}` shows where agentscan looked")
+        return f"no sessions found; `{doctor_command()}` shows where agentscan looked (or try `agentscan --demo tokens`)"
     if since is None and until is None:
         return None
     if since is not None and until is not None:

@@ -100,6 +100,8 @@ def trace_command(
         body = trace.body_json()
         body["turns"] = [body["turns"][index] for index in shown]  # the session's summary stays whole
         render.emit_json(render.envelope("trace", body, trace.warnings))
+        if state.verbose:  # every warning on stderr with --json too (``state.finish``)
+            render.warn_summary(list(trace.warnings), verbose=True)
     else:
         from agentscan.cli.charset import width_of
         from agentscan.cli.term import clean, cut, cut_left

@@ -90,11 +90,12 @@ def say_left_as_they_were(ctx: ScanContext, output: Path, fmt: str, unseen: Mapp
                 "not marked gone")
         elif left.reason == ELSEWHERE:
             say(f"{plural(count, name + ' session')} in the index still {'has its file' if count == 1 else 'have their files'}, "
-                f"outside the {name} roots this run read (`agentscan doctor` shows them; a cron job may lack a variable "
+                f"outside the {name} roots this run read (`{ctx.command('doctor')}` shows them; a cron job may lack a variable "
                 f"your shell sets): left as {'it was' if count == 1 else 'they were'}, not marked gone")
         elif fmt != "sqlite":  # the file is replaced: they left it
-            say(f"no {name} root found (`agentscan doctor` shows where it looked): the {plural(count, name + ' session')} "
+            say(f"no {name} root found (`{ctx.command('doctor')}` shows where it looked): the {plural(count, name + ' session')} "
                 f"the last export held {'is' if count == 1 else 'are'} not in this one")
         else:
-            say(f"no {name} root found (`agentscan doctor` shows where it looked): its {plural(count, 'session')} in the "
+            say(f"no {name} root found (`{ctx.command('doctor')}` shows where it looked): its {plural(count, 'session')} in the "
                 f"index {'is' if count == 1 else 'are'} left as {'it was' if count == 1 else 'they were'}, not marked gone")
+

@@ -92,8 +92,18 @@ def _check(path: Path, kind: str) -> tuple[bool, bool, str | None]:
         # Not MISSING's words: the STATUS column states a fact of the path beside it, as
         # "folder does not exist" of a pattern's (docs/json.md), and doctor's tests and docs
         # say "does not exist" (tests/test_doctor_running.py, test_doctor_pass31.py).
-        return False, False, "does not exist"
+        return False, False, "does not exist" + _link_target(path)
     return exists, problem is None, problem
+
+
+def _link_target(path: Path) -> str:
+    """`` (a symlink to <target>)`` of a root that is a link to nothing, else ``""``: the
+    ``ls`` of the folder shows the name there, and "does not exist" alone sent the reader
+    looking for what was missing in the wrong place."""
+    try:
+        return f" (a symlink to {legible(os.readlink(path))})" if os.path.islink(path) else ""
+    except (OSError, ValueError):
+        return ""
 
 
 def _under_no_folder(root: Root, roots: list[Root]) -> tuple[bool, str | None]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
+from agentscan.fsview import legible
 from agentscan.errors import AmbiguousSessionId, IdTooShort, SessionNotFound, UsageProblem
 from agentscan.scan.arguments import HEX_ID, MIN_PREFIX, case_free, split_query
 from agentscan.scan.notfound import home_is_empty, not_found
@@ -28,6 +29,9 @@ if TYPE_CHECKING:
 #: bytes of transcript an ambiguity error may read to date and place candidates the index
 #: holds no row for (a row it holds costs nothing): the error comes at once, whatever their size
 DESCRIBE_BUDGET = 8 << 20
+
+#: why an argument with bytes that are not UTF-8 matches no session (``find_session``)
+NOT_UTF8 = "it holds bytes that are not UTF-8 (shown as U+FFFD), and no session's id or transcript path does"
 
 #: how a transcript's file name ends (a bare ``<id>.jsonl`` is a path too, not an id)
 _TRANSCRIPT_ENDINGS = (".jsonl", ".json", ".zst")
@@ -45,16 +49,22 @@ def find_session(scanner: Scanner, query: str) -> Found:
     query = query.strip()
     if not query:
         raise UsageProblem("a session id is required")
+    shown = legible(query)
+    if shown is not query:
+        # Bytes that are not UTF-8 (``$'\xff'``): no id has them, nor any path discovery reads
+        # (a file so named is skipped), so nothing matches, said as any unknown id is (exit 1),
+        # not a traceback from the index's query.
+        raise SessionNotFound(shown, NOT_UTF8)
     if _looks_like_path(query):
         by_path = _from_path(scanner, query)
         if by_path is not None:
             return by_path
         if not _may_be_a_child_id(query):
-            raise SessionNotFound(query, _why_no_path(query))
+            raise SessionNotFound(query, _why_no_path(scanner, query))
         try:  # a workflow run's id as ``show --json`` gives it (``wf_01/<agent id>``)
             return _with_focus(scanner, query)
         except SessionNotFound:
-            raise SessionNotFound(query, _why_no_path(query)) from None
+            raise SessionNotFound(query, _why_no_path(scanner, query)) from None
     found = _from_index(scanner, query)
     if isinstance(found, str):
         # Its provider's discovery alone, not every provider's: ``show <a Gemini id>`` would
@@ -285,10 +295,41 @@ def _child_named_by(ref: SessionRef, path: str) -> str | None:
     return max(named, key=len) if named else None
 
 
-def _why_no_path(query: str) -> str:
-    if not os.path.exists(os.path.expanduser(query)):
+def _why_no_path(scanner: Scanner, query: str) -> str:
+    typed = os.path.expanduser(query)
+    if not os.path.exists(typed):
         return "no such file or directory"
-    return "it is no session's transcript under the roots agentscan reads (`agentscan doctor` lists them)"
+    shared = _shared_database(scanner, typed)
+    if shared is not None:
+        return shared
+    return f"it is no session's transcript under the roots agentscan reads (`{scanner.ctx.command('doctor')}` lists them)"
+
+
+def _shared_database(scanner: Scanner, typed: str) -> str | None:
+    """Why a provider's database (Cursor's ``state.vscdb``, Codex's ``state_*.sqlite``) opens
+    no session: it holds many.  It is the ``path`` of every Cursor IDE chat that has no
+    transcript, so a script that passes a row's ``path`` back meets it; "no session's
+    transcript" then read as if the file were unknown.  ``None``: ``typed`` is none of them."""
+    from fnmatch import fnmatchcase
+
+    real = os.path.realpath(typed)
+    for provider in scanner.providers:
+        for root in provider.roots(scanner.ctx):
+            if root.kind != "database":
+                continue
+            if "*" in root.path.name:  # looked for by pattern
+                held = (os.path.dirname(real) == os.path.realpath(root.path.parent)
+                        and fnmatchcase(os.path.basename(real), root.path.name))
+            else:
+                held = os.path.realpath(root.path) == real
+            if held:
+                listing = scanner.ctx.command(f"list -p {provider.name}")
+                return (f"it is {provider.label}'s database, which holds many sessions (each Cursor IDE chat's "
+                        f"`path` is it when the chat has no transcript), no one session's file: give the session's "
+                        f"id (`{listing}` shows them)" if provider.name == "cursor" else
+                        f"it is {provider.label}'s database, which holds many sessions, no one session's file: "
+                        f"give the session's id (`{listing}` shows them)")
+    return None
 
 
 # -- an ambiguous id ---------------------------------------------------------------------

@@ -122,7 +122,10 @@ def discover_sessions(roots: list[Root], ctx: ScanContext) -> dict[str, SessionF
     ctx.memo[CHOSE] = False
     sessions: dict[str, SessionFiles] = {}
     for root in roots:
-        for project in _entries(str(root.path), ctx, report=os.path.exists(root.path)):
+        # ``lexists``: a root that is a link loop (``projects -> projects``) is there and
+        # cannot be listed, which is said as Codex's and Gemini's roots say it; only one
+        # that is not there at all (or a link to nothing, which ``doctor`` shows) is quiet.
+        for project in _entries(str(root.path), ctx, report=os.path.lexists(root.path)):
             if is_dir(project):
                 _scan_project(child_path(root.path, project.name, project.path), project.path, ctx, sessions)
     return sessions

@@ -152,7 +152,9 @@ def discover_transcripts(roots: list[Root], ctx: ScanContext) -> dict[str, Trans
     ctx.confine_to([each.path for each in roots])
     copies: dict[str, list[_Copy]] = {}
     for each in roots:
-        for project in _scandir(each.path, ctx, report=os.path.exists(each.path)):
+        # ``lexists``: a root that is a link loop is there and cannot be listed, and says so
+        # (``claude.discovery.discover_sessions``); a missing one is quiet.
+        for project in _scandir(each.path, ctx, report=os.path.lexists(each.path)):
             transcripts = Path(project.path) / "agent-transcripts"
             if _is(project, "dir") and os.path.isdir(transcripts) and not ctx.linked_outside(transcripts):
                 for copy in _scan_project(transcripts, project.name, ctx):
