@@ -158,12 +158,17 @@ def test_fork_copies_that_kept_their_timestamps(isolated_home: Path) -> None:
     assert _t(_rows(isolated_home)[F].tokens) == FORK_OWN
 
 
-def test_fork_whose_parent_is_gone_skips_the_rewritten_burst(isolated_home: Path) -> None:
+def test_fork_whose_parent_is_gone_counts_its_copies(isolated_home: Path) -> None:
+    """The copies are the only record of the gone parent's calls: they count in the fork
+    (pass 49; they counted nowhere).  The rewritten burst still tells its own part (its title)."""
     codex = isolated_home / ".codex"
     lines, calls = _parent(codex)
     rollout_path(codex, P, at(0)).unlink()
     _fork(codex, lines, calls, markers=False, copy_time=lambda i, r: iso(at(100 + 0.01 * (i + 1))))
-    assert _tokens(isolated_home) == {F: FORK_OWN}
+    both = tuple(a + b for a, b in zip(PARENT, FORK_OWN))
+    assert _tokens(isolated_home) == {F: both}
+    row = _rows(isolated_home)[F]
+    assert _t(row.tokens) == both and row.title == "try another way"
 
 
 def _subagent(codex: Path, thread: str, parent: str, started: float, calls: list[tuple[int, int, int]], *, copy: list[dict] = ()) -> None:

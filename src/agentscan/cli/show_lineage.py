@@ -5,6 +5,8 @@ session a Claude session was resumed from, and those resumed from it."""
 
 from __future__ import annotations
 
+from typing import Callable
+
 from agentscan.cli.term import clean, clean_path
 from agentscan.detailmodel import SessionDetail
 
@@ -35,6 +37,17 @@ def forked_as_text(detail: SessionDetail) -> str | None:
     more = f" (newest {len(forks)} of {total:,})" if type(total) is int and total > len(forks) else ""
     whose = "its rollout begins" if len(forks) == 1 and not more else "their rollouts begin"
     return f"as {', '.join(clean_path(name) for name in forks)}{more}: {whose} with a copy of this one's history"
+
+
+def forked_gone_text(detail: SessionDetail, said_as: Callable[[int, str], str]) -> str:
+    """The ``forked`` line's value of a Codex fork whose parent is not found (its
+    ``forked_from``): no ``show`` of it to suggest, and its copied calls count in the fork,
+    or in an earlier fork of that parent (``providers/codex/goneparent``), as ``tokens``
+    counts them.  ``said_as``: how a count is said with its noun (the card's)."""
+    parent = clean_path(str(detail.extra.get("forked_from")))
+    prompts = said_as(detail.extra.get("forked_after_prompts", 0), "prompt")
+    return (f"from {parent} after its {prompts}, which is not found: its calls, copied at the start of this "
+            "rollout, count here (or in an earlier fork of it), as tokens counts them")
 
 
 def resumed_text(detail: SessionDetail, side: str) -> str | None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 from agentscan.cli import render
 from agentscan.cli.render import human_usd, plural
 from agentscan.cli.show_errors import interrupted_count, recorded_errors
-from agentscan.cli.show_lineage import forked_as_text, resumed_text, source_text
+from agentscan.cli.show_lineage import forked_as_text, forked_gone_text, resumed_text, source_text
 from agentscan.cli.show_subagents import subagent_call_count, subagent_lines, subagent_names, subagent_tokens
 from agentscan.cli.showfit import (FocusedCalls, focused_talk, heading_lines, leading_path, talk_clause, tokens_field,
                                    tools_heading)
@@ -245,7 +245,9 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
     # (a pipe's numbers plain, a terminal's grouped: the card's lines alike)
     said_as: Callable[[int, str], str] = plural if term.tty else _plain_plural
     forked = detail.extra.get("forked_from")
-    if forked:
+    if forked and detail.extra.get("forked_counted_there") is False:
+        lines.extend(_field("forked", forked_gone_text(detail, said_as), term))  # (no command that fails)
+    elif forked:
         # (a Codex fork: its conversation and counts are its own part, the copy of its parent's left out)
         parent = clean_path(forked)
         said = f"  {'forked':<8} from {parent} after its {said_as(detail.extra.get('forked_after_prompts', 0), 'prompt')}"

@@ -300,6 +300,13 @@ class Provider(ABC):
         the session may be there.  Only what was tried: nothing is opened to answer."""
         return []
 
+    def known_gone(self, prefix: str, ctx: ScanContext) -> list[str]:
+        """What this provider's own index knows of sessions whose id starts with ``prefix``
+        (lower-cased) that are not listed, one line each (their files are gone): ``show``'s
+        "no session matches" says it, rather than leave the user looking for a typo.  Only
+        what discovery read: nothing is opened to answer."""
+        return []
+
     def database_problem(self, path: Path, ctx: ScanContext) -> str | None:
         """Why a ``database`` root whose file can be read cannot be used as one (not SQLite,
         locked, an unfamiliar schema): ``doctor``'s STATUS; ``None``: it can, or not checked."""

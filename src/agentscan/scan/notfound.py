@@ -42,6 +42,12 @@ def not_found(scanner: Scanner, query: str) -> SessionNotFound:
               for store in provider.unread_stores(scanner.ctx)]
     if stores:
         details += ["it may be in a database agentscan could not read:", *(f"  {path}: {why}" for path, why in stores)]
+    # Sessions a provider's own index knows whose files are gone (a Codex thread index's row):
+    # the id was typed right, and the session cannot be shown.
+    bare = query.partition(":")[2] if named else query
+    gone = [line for provider in scanner.providers if named in ("", provider.name)
+            for line in provider.known_gone(bare.lower(), scanner.ctx)] if len(bare) >= MIN_PREFIX else []
+    details += gone
     captured = _captured_only(scanner, query)
     if captured is not None:
         # Known from its hook events alone (a transcript deleted, or never read here): ``trace``
@@ -58,7 +64,7 @@ def not_found(scanner: Scanner, query: str) -> SessionNotFound:
         details.append(demo_hint(query))
     error.details = tuple(details)
     # (the CLI says it, with the home it read; not for the demo's id: ``list --grep`` cannot find that)
-    error.list_hint = captured is None and not error.empty_home and not demo_id
+    error.list_hint = captured is None and not error.empty_home and not demo_id and not gone
     return error
 
 

@@ -184,6 +184,25 @@ def _needs_immutable(path: Path, header: bytes) -> bool:
     return not (os.path.exists(wal) and os.path.exists(shm))
 
 
+#: a WAL file's header; its frames (the committed changes not yet in the main file) follow
+_WAL_HEADER_BYTES = 32
+
+
+def unread_wal(path: Path) -> bool:
+    """Whether a WAL database's latest committed changes are in its ``-wal`` file, which a
+    read-only open cannot read: its ``-shm`` (the WAL's index) is missing (a writer that
+    crashed, the file removed since), and SQLite would have to make one, a write next to
+    another program's database that is never made.  ``connect_readonly`` then reads the main
+    file alone (``immutable=1``): the caller says what that misses.  ``False`` when unsure."""
+    try:
+        header = _header(path)
+        wal = os.stat(path.with_name(path.name + "-wal"))
+    except (DatabaseUnavailable, OSError):
+        return False
+    in_wal_mode = len(header) >= 20 and header[18] == 2 and header[19] == 2
+    return in_wal_mode and wal.st_size > _WAL_HEADER_BYTES and not os.path.lexists(path.with_name(path.name + "-shm"))
+
+
 def connect_readonly(path: Path, *, immutable: bool = False) -> sqlite3.Connection:
     if not os.path.lexists(path):
         raise DatabaseUnavailable(f"{path}: not found")

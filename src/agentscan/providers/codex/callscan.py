@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 from agentscan.model import TokenUsage
 from agentscan.providers.codex.counters import (ZERO, Counters, add, counters_of, spent_on, step, to_tokens, token_info,
-                                               total_counters)
+                                               total_counters, unsummed)
 from agentscan.providers.codex.modeluse import ModelUse, Pairs, model_use
 from agentscan.providers.codex.records import MARKER_SLACK, as_dict, as_str, payload_of, time_value
 from agentscan.timeutil import parse_iso
@@ -58,7 +58,7 @@ class FileUsageScanner:
     millisecond to create on import.
     """
 
-    __slots__ = ("replay", "started", "thread_id", "events", "records", "boundary", "baseline", "saw_marker",
+    __slots__ = ("replay", "started", "thread_id", "events", "records", "boundary", "baseline", "copied_floor",
                  "turns", "carried", "timed", "garbled", "_previous", "_model", "_searches")
 
     def __init__(self, replay: bool = False, started: datetime | None = None, thread_id: str | None = None,
@@ -75,14 +75,17 @@ class FileUsageScanner:
         self.records: dict[str, UsageEvent] = {}
         self.boundary: int | None = None if replay else 0  # index of the first own call, once known
         self.baseline: Counters | None = None  # the cumulative total the copy ended with
-        self.saw_marker = False
+        #: the calls before the last copied turn marker (one older than the thread): copies
+        #: whatever else tells the copy's end (``_own_token_counts``)
+        self.copied_floor = 0
         #: turn_context lines per model, in the order each was last named (``modeluse``)
         self.turns: dict[str, int] = {}
         #: the cumulative counts that ended in a restart (a resume by an older build starts
         #: again from zero), added up: with the latest one, the file's whole count (``cumulative``)
         self.carried: Counters = ZERO
-        #: a running total held a value that is no token count (``-5``, ``2.5``): the totals are
-        #: no running count of the calls, so a row counts the calls as ``tokens`` does (``spent``)
+        #: a running total held a value that is no token count (``-5``, ``2.5``), or a call came
+        #: with none (``counters.unsummed``): the totals are no running count of the calls, so a
+        #: row counts the calls as ``tokens`` does (``spent``)
         self.garbled = False
         self._previous: Counters | None = None
         self._model: str | None = None
@@ -153,13 +156,16 @@ class FileUsageScanner:
     def _marker(self, started_at: datetime | None) -> None:
         if started_at is None:
             return
-        self.saw_marker = True
-        if self.started is None or started_at >= self.started - MARKER_SLACK:
-            self.boundary = len(self.events)
-            # The copy's run's count (a row of a fork subtracts it from the latest run's).
-            self.baseline = self._previous
-            # Searches of the copy that no copied call reported were the parent's: not this thread's.
-            self._searches = 0
+        if self.started is not None and started_at < self.started - MARKER_SLACK:
+            # A copied turn's: the calls before it are copies, those after may be the thread's
+            # own (a build that writes no marker forked a thread a newer build wrote).
+            self.copied_floor = len(self.events)
+            return
+        self.boundary = len(self.events)
+        # The copy's run's count (a row of a fork subtracts it from the latest run's).
+        self.baseline = self._previous
+        # Searches of the copy that no copied call reported were the parent's: not this thread's.
+        self._searches = 0
 
     def _web_search(self, payload: object) -> None:
         """A ``response_item`` of a hosted web search: the model request that ran it is the next
@@ -173,10 +179,10 @@ class FileUsageScanner:
     def _token_count(self, record: Mapping[str, Any]) -> None:
         info = token_info(record) or {}
         total, garbage = total_counters(info.get("total_token_usage"))
-        if garbage:
+        last = counters_of(info.get("last_token_usage"))
+        if garbage or unsummed(total, last):
             self.garbled = True
-        self._previous, self.carried, delta = step(self._previous, self.carried, total,
-                                                   counters_of(info.get("last_token_usage")))
+        self._previous, self.carried, delta = step(self._previous, self.carried, total, last)
         if delta is None:
             return
         model = as_str(info.get("model")) or as_str(payload_of(record).get("model")) or self._model
@@ -238,6 +244,16 @@ class FileUsageScanner:
         own = self._own_token_counts(parent_calls)
         return own + self._unmatched_records(own)
 
+    def beyond(self, earlier: list[UsageEvent]) -> list[UsageEvent]:
+        """Every call in the file, a copied history's included, but the leading ones equal to
+        ``earlier``'s (another copy of the same history, whose calls count there): the calls
+        of a fork whose parent is gone (``goneparent``)."""
+        matched, most = 0, min(len(earlier), len(self.events))
+        while matched < most and self.events[matched].counters == earlier[matched].counters:
+            matched += 1
+        kept = self.events[matched:]
+        return kept + self._unmatched_records(kept)
+
     def copied_calls(self, parent_calls: Callable[[], list[UsageEvent]] | None = None) -> int:
         """How many of the leading ``events`` were copied (``own_events``' rule; ``forkpart``
         tells a fork's own lines by it)."""
@@ -246,11 +262,13 @@ class FileUsageScanner:
     def _own_token_counts(self, parent_calls: Callable[[], list[UsageEvent]] | None) -> list[UsageEvent]:
         if self.boundary is not None:
             return self.events[self.boundary:]
-        if self.saw_marker:
-            return []  # every turn in the file predates the thread: all copied
+        # No turn marker of the thread's own: the copy is told by its calls.  Copied markers
+        # (a parent written by a build that writes them, forked by one that does not) say
+        # only that the calls before the last of them are copies; the thread's own turns,
+        # unmarked, follow (taking them all for copies lost the fork's own part).
         copied = self._parent_prefix(parent_calls()) if parent_calls is not None else 0
         copied = copied or self._predating() or _leading_burst(self.events)
-        return self.events[copied:]
+        return self.events[max(copied, self.copied_floor):]
 
     def _parent_prefix(self, parent: list[UsageEvent]) -> int:
         """How many leading calls equal the parent's own calls up to the fork."""

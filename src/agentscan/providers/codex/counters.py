@@ -92,6 +92,13 @@ def _fields(raw: dict) -> tuple[object, ...]:
             get("reasoning_output_tokens"), get("total_tokens"))
 
 
+def unsummed(total: Counters | None, last: Counters | None) -> bool:
+    """Whether a ``token_count`` reports a call with no running total (``last_token_usage``
+    alone): the totals, if the file has any, are then no count of every call, so a row
+    counts the calls as ``tokens`` does (``step`` counts it), as of totals of garbage."""
+    return total is None and last is not None and any(last[:5])
+
+
 def step(previous: Counters | None, carried: Counters, total: Counters | None,
          last: Counters | None) -> tuple[Counters | None, Counters, Counters | None]:
     """One ``token_count`` event, as every reader of a rollout takes it: from the running

@@ -26,6 +26,9 @@ def diagnostics(ctx: ScanContext, roots: list[Root]) -> list[str]:
     if found.orphan_index_rows:
         lines.append(_counted(found.orphan_index_rows, "thread index row points at a rollout that is gone",
                               "thread index rows point at rollouts that are gone") + " (not listed)")
+    if found.foreign_index_rows:
+        lines.append(_counted(found.foreign_index_rows, "thread index row names", "thread index rows name")
+                     + " another thread's rollout (ignored, not listed)")
     if found.outside_index_rows:
         lines.append(_counted(found.outside_index_rows, "thread index row points", "thread index rows point")
                      + " outside CODEX_HOME (not opened, not listed)")
@@ -33,6 +36,40 @@ def diagnostics(ctx: ScanContext, roots: list[Root]) -> list[str]:
     if found.thread_index.databases and unindexed:
         lines.append(_counted(unindexed, "rollout is", "rollouts are") + " not in the thread index (listed from the rollout)")
     lines.extend(_names_diagnostics(found))
+    return lines
+
+
+#: the most not-listed index rows ``known_gone`` names
+_GONE_SHOWN = 3
+
+
+def known_gone(prefix: str, ctx: ScanContext) -> list[str]:
+    """The thread-index rows whose id starts with ``prefix`` (lower-cased) and that discovery
+    did not list, each said with why: its rollout is gone (or names none), or it names
+    another thread's rollout (``indexpaths``), or one outside the Codex homes."""
+    from agentscan.providers.codex.indexpaths import Confinement
+    from agentscan.providers.codex.roots import codex_roots, session_roots
+
+    found = discover(ctx)
+    index = found.thread_index
+    where = ", ".join(str(path) for path in index.databases)
+    inside = Confinement(session_roots(codex_roots(ctx)))
+    lines = []
+    for thread_id, row in sorted(index.rows.items()):
+        if not thread_id.lower().startswith(prefix) or thread_id in found.threads or thread_id.lower() in found.threads:
+            continue
+        path = row.rollout_path
+        if path is None:
+            why = "its row names no rollout"
+        elif not inside(path):  # (first: such a path is never opened, nor stat'ed)
+            why = f"its row names a file outside the Codex homes, not opened: {path}"
+        elif not os.path.isfile(path):  # (as discovery takes it: ``indexpaths``)
+            why = f"its rollout is gone: {path}"
+        else:
+            why = f"its row names another thread's rollout, ignored: {path}"
+        lines.append(f"codex:{thread_id} is in Codex's thread index ({where}), but {why}")
+    if len(lines) > _GONE_SHOWN:
+        lines = [*lines[:_GONE_SHOWN], f"… and {len(lines) - _GONE_SHOWN} more rows of that index"]
     return lines
 
 

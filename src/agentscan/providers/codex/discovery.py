@@ -11,34 +11,31 @@ other copy extends (begins with its bytes and goes on: it is a stale, shorter
 snapshot), then the active (not archived) one, then the plain (not ``.zst``)
 one, then the newest; a copy left out that differs otherwise is warned of
 (``copies.choose_copy``).  The
-list is the union of the rollouts and the index rows whose rollout exists;
-an index row whose rollout is gone is counted as an orphan, not listed.
+list is the union of the rollouts and the index rows whose rollout exists and is
+their thread's (``indexpaths``); an index row whose rollout is gone is counted as an
+orphan, not listed, and one that names another thread's rollout is ignored.
 Subagent threads are not sessions: they join their top-level ancestor.
 """
 
 from __future__ import annotations
 
-import os
-import re
 from pathlib import Path
 from typing import NamedTuple
 
 from agentscan.context import ScanContext
 from agentscan.providers.sessionnames import usable_id
 from agentscan.toolkit.fsutil import warn_special
-from agentscan.toolkit.paths import child_path, is_within
+from agentscan.toolkit.paths import child_path
 from agentscan.providers.codex.copies import choose_copy
 from agentscan.providers.codex.header import RolloutHeader, read_header
 from agentscan.providers.codex.index import IndexRow, ThreadIndex, load_index
+from agentscan.providers.codex.indexpaths import ROLLOUT_NAME, index_paths
 from agentscan.providers.codex.names import SessionNames, ThreadName, load_session_names
 from agentscan.providers.codex.roots import (
     codex_roots, database_roots, is_archived_root, session_index_paths, session_roots,
 )
-from agentscan.toolkit.roots import Root
 
-_NAME = re.compile(
-    r"^rollout-.*?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(?:\.zst)?$", re.IGNORECASE
-)
+_NAME = ROLLOUT_NAME
 _MAX_DEPTH = 3  # YYYY/MM/DD below sessions/
 _MAX_CHAIN = 32  # subagents of subagents: a bound against cycles
 _MEMO_KEY = "codex.discovery"
@@ -120,25 +117,7 @@ class Discovery(NamedTuple):
     orphan_index_rows: int = 0
     outside_index_rows: int = 0  # rows whose rollout_path leads out of the session roots
     session_names: SessionNames = SessionNames()  # ``session_index.jsonl``
-
-
-class _Confinement:
-    """Whether a path from the thread index names a file inside the session roots.
-
-    The index is another program's cache, so its paths are not trusted: only
-    one that resolves (symlinks followed) under ``sessions/`` or
-    ``archived_sessions/`` of a Codex home may be opened.
-    """
-
-    def __init__(self, roots: list[Root]) -> None:
-        self._roots = [os.path.realpath(root.path) for root in roots]
-
-    def __call__(self, path: Path) -> bool:
-        try:
-            target = os.path.realpath(path)
-        except (OSError, ValueError):
-            return False
-        return any(target != root and is_within(target, root) for root in self._roots)
+    foreign_index_rows: int = 0  # rows whose rollout_path names another thread's rollout (``indexpaths``)
 
 
 def discover(ctx: ScanContext, *, names: bool = True) -> Discovery:
@@ -170,27 +149,16 @@ def _discover(ctx: ScanContext) -> Discovery:
             _consider(path, is_archived_root(root), ctx, copies, read)
     best = {tid: found[0] if len(found) == 1 else choose_copy(found, ctx) for tid, found in copies.items()}
     headers = {tid: read[rollout.path] for tid, rollout in best.items() if rollout.path in read}
-    orphans = outside = 0
-    inside = _Confinement(session_roots(roots))
-    for thread_id, row in index.rows.items():
-        if thread_id in best:
-            continue
-        if row.rollout_path is not None and not inside(row.rollout_path):
-            outside += 1  # /proc/self/environ, /proc/kmsg, a FIFO elsewhere: never opened
-        elif row.rollout_path is not None and os.path.isfile(row.rollout_path):
-            archived = bool(row.archived) or "archived_sessions" in row.rollout_path.parts
-            best[thread_id] = RolloutFile(row.rollout_path, archived, _mtime(row.rollout_path, ctx) or 0.0)
-        else:
-            orphans += 1
-    if outside:
-        where = index.databases[0] if len(index.databases) == 1 else "thread index"
-        # The count after the kind (doctor counts warnings by what precedes the colon: "1 × 1 …").
-        ctx.warn(where, f"thread index rows point outside CODEX_HOME, their files not opened: "
-                        f"{outside:,} {'row' if outside == 1 else 'rows'}")
+    # The index's rows of threads no walked file is of, whose rollout it names (``indexpaths``).
+    indexed = index_paths(index, best, {rollout.path for rollout in best.values()}, session_roots(roots), ctx)
+    for thread_id, path in indexed.taken.items():
+        row = index.rows[thread_id]
+        archived = bool(row.archived) or "archived_sessions" in path.parts
+        best[thread_id] = RolloutFile(path, archived, _mtime(path, ctx) or 0.0)
     threads = {tid: _thread(tid, rollout, index.get(tid), headers.get(tid), ctx) for tid, rollout in best.items()}
     _join_segments(threads, index, ctx)
-    ctx.memo[ORPHANS_MEMO_KEY] = orphans
-    return Discovery(_group(threads, index), threads, index, orphans, outside)
+    ctx.memo[ORPHANS_MEMO_KEY] = indexed.orphans
+    return Discovery(_group(threads, index), threads, index, indexed.orphans, indexed.outside, foreign_index_rows=indexed.foreign)
 
 
 def _named(found: Discovery, names: SessionNames) -> Discovery:

@@ -328,6 +328,10 @@ def _tally(counts: Counts, models: ModelUse, copy: CopyEnd | None, position: Pos
     if recount == UNCOUNTED:
         return Tally(counts, models, copy, garbled=True)
     _, total, carried = position
+    if recount is None and total is None and models.calls:
+        # Calls and no running total: a build before counted calls with none (``last_token_usage``
+        # alone: ``counters.unsummed``) as nothing; a row reads the count (``runs``) until a pass keeps another.
+        return Tally(counts, models, copy)
     if recount is not None and recount != PREVIOUS:
         return Tally(counts, models, copy, cumulative=recount, counted=True, run_total=total,  # type: ignore[arg-type]
                      garbled=True)

@@ -23,7 +23,7 @@ from agentscan.providers.codex.records import TITLE_CHARS, clean_prompt, collaps
 from agentscan.providers.codex.roots import older_state_dbs
 from agentscan.toolkit.roots import Root
 from agentscan.errors import DatabaseUnavailable
-from agentscan.toolkit.sqlite_ro import has_table, readonly, table_columns
+from agentscan.toolkit.sqlite_ro import has_table, readonly, table_columns, unread_wal
 from agentscan.timeutil import from_epoch
 
 _MEMO_KEY = "codex.index"
@@ -121,6 +121,10 @@ def load_index(ctx: ScanContext, roots: list[Root]) -> ThreadIndex:
             ctx.warn(root.path, f"thread index unreadable, {instead}: {problem}", passing=True)
         if found is None:
             continue
+        if database == root.path and unread_wal(database):
+            # Read from its main file alone: the rows its -wal changed since are older, or missing.
+            ctx.warn(database, f"thread index read without its latest changes: {WAL_UNREAD} (Codex makes "
+                               "it again when it next opens the index)", passing=True)
         used.append(database)
         for row in found:
             current = rows.get(row.thread_id)
@@ -162,7 +166,20 @@ def _read(path: Path, ctx: ScanContext) -> tuple[list[IndexRow] | None, str | No
     return reads[path]
 
 
+#: why a thread index read from its main file alone misses its latest changes (``unread_wal``)
+WAL_UNREAD = "its latest changes are in its -wal, which cannot be read read-only without its -shm"
+
+
 def _read_database(path: Path) -> tuple[list[IndexRow] | None, str | None]:
+    rows, problem = _read_rows(path)
+    if problem is not None and unread_wal(path):
+        # The main file alone holds no table yet (a database whose every change is still in
+        # its WAL): "no threads table (unfamiliar schema)" would send the user the wrong way.
+        return None, WAL_UNREAD
+    return rows, problem
+
+
+def _read_rows(path: Path) -> tuple[list[IndexRow] | None, str | None]:
     try:
         with readonly(path) as conn:
             if not has_table(conn, "threads"):

@@ -4,9 +4,7 @@ and ``forked_as``, the sessions forked from it (the reverse of a fork's ``forked
 
 The source is the thread's own ``session_meta``'s, read by ``show``'s pass over its
 rollout (``SourceNote``): no other read.  The forks are the threads discovery knows whose
-own header names this one in ``forked_from_id`` (a subagent spawned with its parent's
-context is no fork): the headers are those discovery and the rows' fingerprints read,
-remembered across runs until a file changes (``header.read_header``).
+own header names this one in ``forked_from_id`` (``goneparent.forks_of``).
 """
 
 from __future__ import annotations
@@ -14,7 +12,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Mapping
 
 from agentscan.context import ScanContext
-from agentscan.providers.codex.forkpart import is_fork
 from agentscan.providers.codex.records import as_str, payload_of
 
 if TYPE_CHECKING:
@@ -68,30 +65,14 @@ def forks_extra(session: CodexSession, ctx: ScanContext) -> dict[str, Any]:
     """``show``'s ``forked_as``: the sessions forked from ``session``'s main thread, as
     ``codex:<id>``, the newest ``FORKS_SHOWN`` oldest first, with ``forked_as_total`` when
     there are more; ``{}`` when none."""
-    from agentscan.providers.codex.discovery import discover
-    from agentscan.providers.codex.header import read_header
+    from agentscan.providers.codex.goneparent import forks_of
 
     if session.main is None:
         return {}
-    parent = session.main.thread_id.lower()
-    found = []
-    # What a header read finds wrong is its own session's to say (its passes say it), not this one's.
-    with ctx.held_warnings():
-        for thread in discover(ctx).threads.values():
-            if thread.spawn_parent is not None or thread is session.main:
-                continue  # a subagent (the index or its header said so): never a fork
-            # (a stat this scan took already, as the rows' fingerprints do: ``_parents_files``)
-            header = thread.header or read_header(thread.rollout.path, ctx, thread.thread_id,
-                                                  ctx.stat(thread.rollout.path))
-            link = header.link
-            if link.forked_from is not None and link.forked_from.lower() == parent and is_fork(link):
-                started = header.started_at
-                found.append((started is not None, started.timestamp() if started else 0.0, thread.thread_id))
+    found = [thread_id for _, thread_id, thread in forks_of(session.main.thread_id, ctx) if thread is not session.main]
     if not found:
         return {}
-    found.sort()
-    extra: dict[str, Any] = {"forked_as": [f"codex:{thread_id}" for _, _, thread_id in found[-FORKS_SHOWN:]]}
+    extra: dict[str, Any] = {"forked_as": [f"codex:{thread_id}" for thread_id in found[-FORKS_SHOWN:]]}
     if len(found) > FORKS_SHOWN:
         extra["forked_as_total"] = len(found)
     return extra
-

@@ -9,7 +9,7 @@ index; ``row`` reads only a rollout's head and last 1 MiB; ``detail`` and
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Collection, Iterable
+from typing import TYPE_CHECKING, Collection, Iterable
 
 from agentscan.context import ScanContext
 from agentscan.providers.base import Provider, file_identity
@@ -56,7 +56,9 @@ class CodexProvider(Provider):
     # 17: a rollout whose running totals are garbage counts its calls (rows of 16 took its totals)
     # 18: a user message of images and no text is a prompt (``[image]``: ``records.image_prompt``)
     # 20: a fork's counts and title are its own part's, after the copy of its parent's history
-    parser_version = "20"
+    # 21: a fork with copied turn markers and none of its own is told by its calls (it was all copy);
+    #     a fork of a gone parent counts its copies; calls with no running total count in the row
+    parser_version = "21"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)
@@ -105,6 +107,8 @@ class CodexProvider(Provider):
         its history from, or that the parent is gone: ``_collect`` may tell a fork's
         own calls from its copied ones by its parent's (``FileUsageScanner.own_events``)."""
         from agentscan.providers.codex.discovery import discover
+        from agentscan.providers.codex.forkpart import is_fork
+        from agentscan.providers.codex.goneparent import earlier_fork
         from agentscan.providers.codex.header import read_header
 
         threads = session.threads()
@@ -122,6 +126,11 @@ class CodexProvider(Provider):
                 continue
             parent = discover(ctx).threads.get(parent_id)
             parts.append(f"parent {parent_id}" + ("" if parent else " gone"))
+            if parent is None and link.forked_from is not None and is_fork(link):
+                # Its copies count in it, beyond those of the fork of that parent before it
+                # (``goneparent``): its count is keyed by that fork's files, or their absence.
+                parent = earlier_fork(thread.thread_id, parent_id, header.started_at, ctx)
+                parts.append(f"earlier fork {parent.thread_id}" if parent else "first fork")
             for path, _ in _thread_files(parent) if parent else ():
                 stat = ctx.stat(path)
                 parts.append(file_identity(path, stat) if stat else f"{path} gone")  # as a session's own files
@@ -139,6 +148,11 @@ class CodexProvider(Provider):
         from agentscan.providers.codex.discovery import discover
 
         return discover(ctx).orphan_index_rows
+
+    def known_gone(self, prefix: str, ctx: ScanContext) -> list[str]:
+        from agentscan.providers.codex.diagnose import known_gone
+
+        return known_gone(prefix, ctx)
 
     def database_problem(self, path: Path, ctx: ScanContext) -> str | None:
         from agentscan.providers.codex.index import database_problem
@@ -185,10 +199,9 @@ class CodexProvider(Provider):
         return table_facts(ref.hint, ctx, models=models) if isinstance(ref.hint, CodexSession) else None
 
     def row_travels(self, ref: SessionRef, ctx: ScanContext) -> bool:
-        # Without its session from discovery, the row would discover again (``_session``).
-        from agentscan.providers.codex.discovery import CodexSession
-
-        return isinstance(ref.hint, CodexSession)
+        # Without its session from discovery, the row would discover again (``_session``), as
+        # would a fork's (is its parent found? ``goneparent``): those are read here.
+        return self.passes_stand_alone(ref, ctx)
 
     def usage_travels(self, ref: SessionRef, ctx: ScanContext) -> bool:
         return self.passes_stand_alone(ref, ctx)
@@ -255,6 +268,7 @@ class CodexProvider(Provider):
 
 def _collect(scanned: list[Scanned], ctx: ScanContext) -> list[UsageEntry]:
     """Own calls of every scanned thread, deduplicated, originals before their copies."""
+    from agentscan.providers.codex.goneparent import counted_calls
     from agentscan.providers.codex.row import thread_header
     from agentscan.providers.codex.usage import UsageDeduper, parent_events
 
@@ -263,23 +277,21 @@ def _collect(scanned: list[Scanned], ctx: ScanContext) -> list[UsageEntry]:
         by_id.setdefault(thread.thread_id, []).extend(scanner.events)
     extra: dict[str, list[UsageEvent]] = {}
 
-    def parent_calls(parent_id: str) -> Callable[[], list[UsageEvent]]:
-        def load() -> list[UsageEvent]:
-            if parent_id in by_id:
-                return by_id[parent_id]
-            if parent_id not in extra:
-                extra[parent_id] = parent_events(parent_id, ctx)
-            return extra[parent_id]
-
-        return load
+    def calls_of(thread_id: str) -> list[UsageEvent]:
+        """Every call in a thread's files: a parent's, or an earlier fork's (``goneparent``)."""
+        if thread_id in by_id:
+            return by_id[thread_id]
+        if thread_id not in extra:
+            extra[thread_id] = parent_events(thread_id, ctx)
+        return extra[thread_id]
 
     deduper = UsageDeduper()
     # Oldest thread first (unknown start last), so an original call beats its copies.
     ordered = sorted(scanned, key=_oldest_first)
     for session_id, subagent, thread, scanner in ordered:
         link = thread_header(thread, ctx).link
-        parent = link.forked_from or link.spawn_parent
-        own = scanner.own_events(parent_calls(parent) if parent else None)
+        # (a paginated thread's later files copy nothing: ``replay`` was off for them)
+        own = counted_calls(scanner, link, ctx, calls_of) if scanner.replay else scanner.own_events()
         deduper.add(own, session=session_id, subagent=subagent, started=scanner.started)
     return deduper.entries
 

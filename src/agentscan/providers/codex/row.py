@@ -36,6 +36,7 @@ from agentscan.providers.codex.header import RolloutHeader, read_header
 from agentscan.providers.codex.counters import minus, to_tokens
 from agentscan.providers.codex.forkpart import fork_part, is_fork
 from agentscan.providers.codex.fullcounts import exact_tally
+from agentscan.providers.codex.goneparent import copies_count_here, past_earlier_fork
 from agentscan.providers.codex.headtail import HeadSummary, TailSummary, head_summary, tail_summary
 from agentscan.providers.codex.modeluse import ModelUse, merge, most_used, without_calls
 from agentscan.providers.codex.names import chosen_name
@@ -84,10 +85,10 @@ def _nonzero(usage: TokenUsage | None) -> TokenUsage | None:
     return usage if usage is not None and usage.total > 0 else None
 
 
-def _own_facts(thread: Thread, header: RolloutHeader, tail: TailSummary, ctx: ScanContext) -> ThreadFacts:
+def _own_facts(thread: Thread, header: RolloutHeader, tail: TailSummary, ctx: ScanContext, copies: bool) -> ThreadFacts:
     """The thread's facts, its own calls told from a copied history's (for the tokens, and for
-    the calls per model that name its model)."""
-    if not header.link.replays_history:
+    the calls per model that name its model); ``copies``: its copied calls count in it too."""
+    if not header.link.replays_history or copies:
         return ThreadFacts(thread, header, tail, _nonzero(to_tokens(tail.cumulative)) if tail.cumulative else None)
     link = header.link
     parent = link.forked_from or link.spawn_parent
@@ -201,7 +202,8 @@ def thread_facts(thread: Thread, ctx: ScanContext) -> ThreadFacts:
     header = thread_header(thread, ctx)
     # A fork's (or a subagent's) own part is its latest run's count less where its copy
     # ended, both runs' counts: the whole file's count would hold the copy's earlier runs.
-    whole = not header.link.replays_history
+    copies = copies_count_here(header.link, ctx)  # (a fork of a gone parent: the whole file's)
+    whole = not header.link.replays_history or copies
     tail = _file_tail(thread.rollout.path, ctx, thread.thread_id, whole=whole)
     if whole:
         tail = _whole_count(thread.rollout.path, tail, ctx)
@@ -209,7 +211,8 @@ def thread_facts(thread: Thread, ctx: ScanContext) -> ThreadFacts:
         # Several files, or a file that continues one (maybe gone): each
         # file's own part, from the count it starts at.
         return _segmented_facts(thread, header, tail, ctx)
-    facts = _own_facts(thread, header, tail, ctx)
+    facts = _own_facts(thread, header, tail, ctx, copies)
+    facts = past_earlier_fork(facts, ctx) if copies else facts
     return _fork_counts(facts, ctx) if is_fork(header.link) else facts
 
 

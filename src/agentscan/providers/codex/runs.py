@@ -34,7 +34,7 @@ import orjson
 
 from agentscan.context import ScanContext, say
 from agentscan.providers.codex.counters import (ZERO, Counters, add, counters_of, kept_counters, spent_on, step,
-                                               token_info, total_counters)
+                                               token_info, total_counters, unsummed)
 from agentscan.providers.codex.fullcounts import head_digest
 from agentscan.toolkit.linescan import ScanProgress, matching_records
 
@@ -108,6 +108,10 @@ def _kept(path: Path, ctx: ScanContext, size_now: int, mtime_now: int,
         recount = None if document.get("recount") is None else kept_counters(document["recount"])
     except (orjson.JSONDecodeError, TypeError, KeyError, AttributeError):
         return None  # a damaged value is no value
+    if last is None and recount is None:
+        # No running total read: a build before counted a file of calls with none (``last_token_usage``
+        # alone: ``counters.unsummed``) as nothing.  Read again (a file of no call at all, each time it changes).
+        return None
     if head_digest(path, size) != head:
         return None
     return offset, _Runs(last, carried, recount), size_now == size and mtime_now == mtime_ns
@@ -120,9 +124,10 @@ def _read(path: Path, ctx: ScanContext, runs: _Runs, start: int) -> ScanProgress
     for _, record in matching_records(path, ctx, _MARKER, progress, start=start):
         info = token_info(record) or {}
         total, garbage = total_counters(info.get("total_token_usage"))
-        if garbage and runs.recount is None:
+        last = counters_of(info.get("last_token_usage"))
+        if (garbage or unsummed(total, last)) and runs.recount is None:
             raise _Garbled
-        runs.feed(total, counters_of(info.get("last_token_usage")))
+        runs.feed(total, last)
     return progress
 
 

@@ -21,6 +21,7 @@ from agentscan.providers.codex.detail import TranscriptReader
 from agentscan.providers.codex.facts import LineFacts
 from agentscan.providers.codex.forkpart import ForkPart, fork_part
 from agentscan.providers.codex.fullcounts import remember
+from agentscan.providers.codex.goneparent import parent_found
 from agentscan.providers.codex.lineage import SourceNote, forks_extra
 from agentscan.providers.codex.messages import add_kind, counts_of, line_kind
 from agentscan.providers.codex.headtail import TailSummary
@@ -158,6 +159,8 @@ class ShowPass:
             # What its conversation leaves out: the parent's, up to the fork (``show_text``).
             extra["forked_from"] = f"codex:{self.fork.parent}"
             extra["forked_after_prompts"] = self.fork.copied.prompts
+            # Whether its copied calls count there, found here; else here (``goneparent``).
+            extra["forked_counted_there"] = parent_found(self.fork.parent, ctx)
         extra["source"] = self.source.source if self.source is not None else None
         extra.update(forks_extra(session, ctx))  # the sessions forked from this one
         return collector.build(row, subagents=subagents, extra_tools=self.extra_tools, extra=extra)

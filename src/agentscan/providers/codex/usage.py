@@ -8,7 +8,8 @@ bugs peers ship are inflation bugs, so (as ccusage does):
 * an event whose cumulative total did not move is a re-emission: skipped;
 * a zero delta is skipped;
 * a fork or subagent thread starts with a copy of its parent's history,
-  ``token_count`` lines included: those calls were the parent's spend;
+  ``token_count`` lines included: those calls were the parent's spend (a
+  fork's, when its parent is gone: ``goneparent``);
 * whatever survives is deduplicated across files by (timestamp, counters);
 * newer builds also write a top-level ``token_usage_record`` per completed
   model response (``payload.usage``, keyed by ``response_id``), and a
@@ -26,6 +27,8 @@ equal the parent's own calls up to the fork; else the leading calls dated
 before the thread itself (copies that kept their timestamps); else
 the leading burst of calls written within a second of each other (copies
 whose timestamps were rewritten to the fork instant are written in one go).
+Copied markers alone (older than the thread) end no copy: the calls before the
+last of them are copies, whatever those rules say.
 """
 
 from __future__ import annotations

@@ -1,0 +1,129 @@
+"""Which of a Codex thread's calls count in it, a fork whose parent is gone included.
+
+A thread's rollout that begins with a copy of its parent's history (a fork, a subagent
+spawned with its context) leaves the copied calls to the parent (``usage``'s rule 4).  A
+fork whose parent thread is not found (its rollout deleted, or in a home not read) holds
+the only record of those calls: they count in the fork (docs/providers/codex.md), as a
+resumed Claude session counts its copies when the session copied from is gone.  Several
+forks of one gone parent each begin with a copy of its history: the calls an earlier fork
+of it copied count there, so a later fork counts only the copied calls beyond those (the
+parent went on between the forks) and its own.  ``forks_of`` finds a parent's forks (also
+``show``'s ``forked_as``: ``lineage``).
+
+Only a fork asks whether its parent is found, which takes discovery: its row is read where
+discovery is at hand (``CodexProvider.row_travels``), not in a worker that would walk the
+home again.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Callable
+
+from agentscan.context import ScanContext
+from agentscan.model import sum_usage
+from agentscan.providers.codex.forkpart import fork_part, is_fork
+from agentscan.providers.codex.records import ThreadLink
+
+if TYPE_CHECKING:
+    from agentscan.providers.codex.callscan import FileUsageScanner, UsageEvent
+    from agentscan.providers.codex.discovery import Thread
+    from agentscan.providers.codex.row import ThreadFacts
+
+#: ``ctx.memo``: parent id (lower-cased) -> its forks, each (started, thread id, thread), by start
+_FORKS = "codex.forks_of"
+
+
+def parent_found(parent_id: str, ctx: ScanContext) -> bool:
+    """Whether discovery found thread ``parent_id`` (ids in file names are lower-cased)."""
+    from agentscan.providers.codex.discovery import discover
+
+    threads = discover(ctx).threads
+    return parent_id in threads or parent_id.lower() in threads
+
+
+def copies_count_here(link: ThreadLink, ctx: ScanContext) -> bool:
+    """Whether a thread's copied calls count in it: a fork whose parent is not found."""
+    return link.forked_from is not None and is_fork(link) and not parent_found(link.forked_from, ctx)
+
+
+def forks_of(parent_id: str, ctx: ScanContext) -> list[tuple[datetime | None, str, Thread]]:
+    """The forks of thread ``parent_id`` that discovery knows (their own header's
+    ``forked_from_id`` names it; a subagent spawned with its context is no fork), oldest
+    first (an unknown start first).  Every thread's header is read once a scan, for all
+    parents: those discovery read, else remembered across runs until a file changes
+    (``header.read_header``)."""
+    from agentscan.providers.codex.discovery import discover
+    from agentscan.providers.codex.header import read_header
+
+    found = ctx.memo.get(_FORKS)
+    if found is None:
+        found = {}
+        # What a header read finds wrong is its own session's to say (its passes say it).
+        with ctx.held_warnings():
+            for thread in discover(ctx).threads.values():
+                if thread.spawn_parent is not None:
+                    continue  # a subagent (the index or its header said so): never a fork
+                # (a stat this scan took already, as the rows' fingerprints do)
+                header = thread.header or read_header(thread.rollout.path, ctx, thread.thread_id,
+                                                      ctx.stat(thread.rollout.path))
+                link = header.link
+                if link.forked_from is not None and is_fork(link):
+                    found.setdefault(link.forked_from.lower(), []).append((header.started_at, thread.thread_id, thread))
+        for forks in found.values():
+            forks.sort(key=lambda fork: (fork[0] is not None, fork[0].timestamp() if fork[0] else 0.0, fork[1]))
+        ctx.memo[_FORKS] = found
+    return found.get(parent_id.lower(), [])
+
+
+def earlier_fork(thread_id: str, parent_id: str, started: datetime | None, ctx: ScanContext) -> Thread | None:
+    """The fork of gone ``parent_id`` that began last before thread ``thread_id`` (at
+    ``started``; a tie by id): its copy holds the most of the parent's history, which the
+    parent only appends to; ``None``: the thread is its first fork found."""
+    if started is None:
+        return None
+    before = None
+    for when, other, thread in forks_of(parent_id, ctx):
+        if other != thread_id and when is not None and (when, other) < (started, thread_id):
+            before = thread
+    return before
+
+
+def counted_calls(scanner: FileUsageScanner, link: ThreadLink, ctx: ScanContext,
+                  calls_of: Callable[[str], list[UsageEvent]]) -> list[UsageEvent]:
+    """The calls of the file ``scanner`` was fed whole (a thread's first file, ``replay`` as
+    its header says) that count in the thread: its own (``FileUsageScanner.own_events``),
+    with those its copied history holds of a gone parent beyond an earlier fork's copy
+    (``earlier_fork``).  ``calls_of``: every call in a thread's files, by its id (the
+    parent's, for a fork without turn markers; an earlier fork's)."""
+    parent = link.forked_from or link.spawn_parent
+    if parent is None:
+        return scanner.own_events()
+    if copies_count_here(link, ctx):
+        earlier = earlier_fork(scanner.thread_id or "", parent, scanner.started, ctx)
+        return scanner.beyond(calls_of(earlier.thread_id) if earlier is not None else [])
+    return scanner.own_events(lambda: calls_of(parent))
+
+
+def past_earlier_fork(facts: ThreadFacts, ctx: ScanContext) -> ThreadFacts:
+    """A row's ``facts`` of a fork of a gone parent, which count its whole file (``row``), with
+    its tokens and calls per model those of the calls beyond an earlier fork's copy
+    (``counted_calls``), when there is one: its file read whole (once with its own part's
+    read: ``forkpart``), as ``tokens`` reads it."""
+    from agentscan.providers.codex.usage import parent_events, scan_file
+
+    thread, header = facts.thread, facts.header
+    parent = header.link.forked_from
+    earlier = earlier_fork(thread.thread_id, parent, header.started_at, ctx) if parent else None
+    if earlier is None:
+        return facts
+    path = thread.rollout.path
+    fork_part(path, ctx, header.link, header.started_at, thread.thread_id)
+    scanner = scan_file(path, ctx, replay=True, started=header.started_at, thread_id=thread.thread_id)
+    own = scanner.beyond(parent_events(earlier.thread_id, ctx))
+    tokens = sum_usage(event.tokens for event in own)
+    return facts._replace(tail=facts.tail._replace(models=scanner.model_use(own)),
+                          tokens=tokens if tokens is not None and tokens.total > 0 else None)
+
+
+__all__ = ["copies_count_here", "counted_calls", "earlier_fork", "forks_of", "parent_found", "past_earlier_fork"]
