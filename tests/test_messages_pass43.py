@@ -152,9 +152,9 @@ def test_a_model_of_one_s_own_is_offered_no_update(isolated_home: Path) -> None:
     # update helps; no Markdown, no legend (the table's note says what - and ≥$… mean)
     from agentscan.pricing.source import current
 
-    assert message == (f"no price: {current({}).label} has no model matching 'aide-gpt-5'; its calls' "
-                       "cost shows as - or ≥$…; a name of one's own (a gateway's, a local model's) is in no public "
-                       "price list")
+    assert message == (f"no price: {current({}).label} has no model matching 'aide-gpt-5'; "
+                       "a cost that includes its calls shows as - (unknown) or with ≥ (a lower bound); a name "
+                       "of one's own (a gateway's, a local model's) is in no public price list")
 
 
 def test_a_public_vendor_s_model_newer_than_the_data_is_offered_an_update(isolated_home: Path) -> None:
@@ -219,7 +219,7 @@ def test_a_terminal_names_the_model_once(isolated_home: Path, tty) -> None:  # n
     assert err.count("claude model aide-gpt-5: no price") == 1 and "no price for aide-gpt-5" not in err
     verbose = one_line(runner.invoke(app, ["-v", "tokens", "--by", "model"]).stderr)
     assert ("warning: claude model aide-gpt-5: no price: genai-prices ") in verbose
-    assert " (bundled data) has no model matching 'aide-gpt-5'; its calls' cost shows as - or ≥$…" in verbose
+    assert " (bundled data) has no model matching 'aide-gpt-5'; a cost that includes its calls shows as - (unknown) or with ≥ (a lower bound)" in verbose
 
 
 def test_the_model_is_named_though_more_warnings_than_are_shown(isolated_home: Path, tty) -> None:  # noqa: ANN001

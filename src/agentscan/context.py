@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 #: file's "N more" stays what one pass says, bounded for a file of millions of bad lines
 HELD_PER_FILE = 1000
 
+#: how SQLite says another program holds a database locked past the busy timeout (a lock
+#: passes: ``Provider.locked_usage``)
+DB_LOCKED = "database is locked"
 #: how a directory discovery could not look into is said (``show ID`` names them when nothing matched)
 CANNOT_LIST = "cannot list directory: "
 #: how a file that could not be opened or read is said (``scan.unreadrows`` finds its session by it)

@@ -157,6 +157,13 @@ def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_te
     if stage == "running":
         if not running_supported:
             return "--running and --pid need Linux (/proc); no session could be checked here"
+        from agentscan.providers import liveness_known
+
+        if filters.providers and not any(liveness_known(name) for name in filters.providers):
+            # Not "no live process holds any open": none of these sessions can be told running.
+            names = ", ".join(filters.providers)
+            return (f"--running and --pid cannot tell a running {names} session: its agent keeps "
+                    "no file open between writes (`running` is null)")
         if filters.pid is not None:
             return f"process {filters.pid} holds no session open (none {of})"
         return f"no running sessions: no live process holds any {of} open"

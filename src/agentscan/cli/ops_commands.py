@@ -182,8 +182,9 @@ def export_command(
 
 def _why_none(result, filters) -> str:  # noqa: ANN001 - an ExportResult and a ListFilter, imported lazily
     """For an empty export, which option left nothing (as ``list`` says it): a cron job's
-    log then tells a quiet week from a wrong ``--since`` or ``--provider``."""
-    if result.sessions or (filters.since is None and not filters.providers):
+    log then tells a quiet week from a wrong ``--since`` or ``--provider``.  Sessions that
+    could not be read this run are there (a warning counts them): not "no session"."""
+    if result.sessions or result.unread or (filters.since is None and not filters.providers):
         return ""
     from agentscan.cli.render import short_time
 

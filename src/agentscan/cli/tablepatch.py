@@ -34,7 +34,7 @@ from agentscan.cli.tableparts import Row
 from agentscan.cli.term import write_out
 from agentscan.cli.tablebasis import (COMMAND, CWD, NOTHING, PARTS, Kept, Spliceable, count_paths, kept_row,
                                       recorded_nothing_rows, spliceable)
-from agentscan.cli.tokens_columns import SESSION_LEAD, reasoning_unreported, session_columns
+from agentscan.cli.tokens_columns import SESSION_LEAD, reasoning_unreported, session_columns, zero_first, zero_headers
 from agentscan.cli.tokens_notes import Drawn, Folded, fold_kind, named_folds, print_notes
 from agentscan.cli.tokens_sessions import (NO_DATE, date_in, recorded_nothing, says_nothing, session_facts, sort_key,
                                            updated_of)
@@ -223,7 +223,9 @@ def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[
     # Its CWD fitted as a whole table's is, to the paths it shows (the kept text's fitted alike).
     shown = [path for path, count in paths.items() if count]
     columns = tablepaths.named_floors(session_columns(), lambda index: shown if index == CWD else [])
-    full.add([total_row("session", total, term, compact=False, unreported=unreported)])
+    whole_total = total_row("session", total, term, compact=False, unreported=unreported)
+    columns = zero_first(columns, list(whole_total.cells))  # as a whole table's (``tokens_text.print_lines``)
+    full.add([whole_total])
     if rounded is not None:
         rounded.add([total_row("session", total, term, compact=True, unreported=unreported)])
     natural = full.natural(columns)
@@ -275,7 +277,8 @@ def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[
         if known else []
     dates += ["-"] if len(known) < len(whens) else []
     print_notes("session", term, Folded(folded, empty, unrecorded),
-                drawn=Drawn(tablefit.hidden(columns, planned), compact, total[0], parts, len(whens), dates, zone))
+                drawn=Drawn(tablefit.hidden(columns, planned), compact, total[0], parts, len(whens), dates, zone,
+                            zero=zero_headers(columns)))
     return True
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from typing import Iterable
+from typing import Collection, Iterable
 
 from agentscan.cli.tableparts import Column
 
@@ -86,6 +86,35 @@ def columns_of(by: str) -> list[Column]:
         # left to go (``Column.wants``), and goes only before CACHE READ (``NUMBER_COLUMNS``).
         columns.append(Column("TITLE", flex=True, min_width=12, weight=2, drop=4, wants=16))
     return columns
+
+
+#: what a part's column shows in a row that has none of it: a zero, or ``-`` (not reported)
+_NOTHING = frozenset({"0", "-"})
+#: added to the ``drop`` of a part that is nothing in every row (``zero_first``): above any other's
+_ZERO_FIRST = 100
+
+
+def zero_first(columns: list[Column], total_cells: list[str]) -> list[Column]:
+    """``columns`` with each part of TOTAL (and a grouped table's SUBAGENTS) that is ``0`` or
+    ``-`` in every row left out first on a narrow terminal, in the fixed order among them
+    (``NUMBER_COLUMNS``), before any column that has a figure: a Cursor table at 60 columns
+    kept an empty CACHE READ and left INPUT and OUTPUT out.  Told by the TOTAL line's cells
+    (``total_cells``, in ``columns``' order): parts are never negative, so a part is nothing
+    in TOTAL only when it is nothing in every row (a kept table patched has no other cells)."""
+    parts = {header for header, _, drop in NUMBER_COLUMNS if drop} | {SUBAGENTS[0]}
+    return marked_zero(columns, {column.header for column, cell in zip(columns, total_cells)
+                                 if column.header in parts and cell in _NOTHING})
+
+
+def marked_zero(columns: list[Column], headers: Collection[str]) -> list[Column]:
+    """``columns`` with those of ``headers`` (nothing in every row) going first, in their order."""
+    return [column._replace(drop=column.drop + _ZERO_FIRST) if column.header in headers else column
+            for column in columns]
+
+
+def zero_headers(columns: list[Column]) -> frozenset[str]:
+    """The headers ``zero_first`` marked: nothing in every row."""
+    return frozenset(column.header for column in columns if column.drop >= _ZERO_FIRST)
 
 
 #: the cells of a ``--by session`` line before its numbers (id, date, cwd); the title is

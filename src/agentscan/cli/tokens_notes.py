@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable, Collection, Iterable, NamedTuple, Se
 from agentscan.cli import render
 from agentscan.cli import term as terminal
 from agentscan.cli.term import Terminal, clean_path, wrap_columns
-from agentscan.cli.tokens_columns import NUMBER_COLUMNS, columns_of
+from agentscan.cli.tokens_columns import NUMBER_COLUMNS, columns_of, marked_zero
 from agentscan.cli.tokens_empty import NAMED, dated_option, week_up_to
 
 if TYPE_CHECKING:
@@ -184,6 +184,8 @@ class Drawn(NamedTuple):
     cut: Cut | None = None
     #: grouped, its subagents' part of ``total`` (its SUBAGENTS column's total): ``parts_note``
     runs: TokenUsage | None = None
+    #: the parts nothing in every row, which went first to fit (``tokens_columns.zero_first``)
+    zero: Collection[str] = ()
 
 
 def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Unpriced(),
@@ -231,8 +233,9 @@ def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Un
     if hidden or compact:
         from agentscan.cli.table import left_out_text
 
-        left_out = left_out_text(hidden, columns_of(by), term.width) if hidden else ""
-        counted = [header for header in TOTAL_PARTS if header in hidden]
+        left_out = left_out_text(hidden, marked_zero(columns_of(by), drawn.zero), term.width) if hidden else ""
+        # (a part that is nothing in every row leaves the parts shown adding up to TOTAL)
+        counted = [header for header in TOTAL_PARTS if header in hidden and header not in drawn.zero]
         # The parts shown no longer add up to TOTAL (the demo at 80 columns: 9 + 0 + 220
         # beside 5,429), which a first reader took for a wrong sum.
         from agentscan.toolkit.words import listed

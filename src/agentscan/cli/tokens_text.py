@@ -26,7 +26,7 @@ from agentscan.cli.tablewidths import natural as natural_widths
 from agentscan.cli.term import Terminal, clean_path, write_out
 from agentscan.cli import tokens_models
 from agentscan.cli.tokens_columns import (FIGURES, NOT_RECORDED, NUMBER_COLUMNS, REASONING_AT, SESSION_LEAD, columns_of,
-                                          dated_week, reasoning_unreported, session_cells)
+                                          dated_week, reasoning_unreported, session_cells, zero_first, zero_headers)
 from agentscan.cli.tokens_notes import (Drawn, Folded, Unpriced, fold_kind, named_folds, names_nothing, no_price,
                                         print_notes, shows_parts)
 from agentscan.cli.tokens_sessions import recorded_nothing, session_facts, summary_title
@@ -243,6 +243,8 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     # Its CWD no narrower than the names of the paths it shows, as ``list``'s (or left out):
     # the rows' own (``--by cwd``'s key; a part's line, by session, names none).
     columns = tablepaths.named_floors(columns_of(by), table.cells_of([group[0] for group in full if group]))
+    # A part that is nothing in every row goes first to fit (TOTAL's cell tells: ``zero_first``).
+    columns = zero_first(columns, list(rows[-1].cells))
     if columns[0].label:
         # Its models' names cut (``Column.label``) no shorter than reads them apart.
         columns[0] = (tokens_models.told_apart(columns[0], [group[0] for group in full if group], tails) if tails
@@ -288,7 +290,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     write_out("\n".join(lines) + "\n")
     print_notes(by, term, named, Unpriced(models, unknown),
                 Drawn(hidden, compact, total[0], parts, sessions=shown_rows, dates=_dates(by, full), zone=zone,
-                      sort=sort, cut=cut, runs=runs))
+                      sort=sort, cut=cut, runs=runs, zero=zero_headers(columns)))
     return Laid(planned, compact, lines, shown[1])
 
 

@@ -55,6 +55,8 @@ class ExportResult:
     unseen: Mapping[LeftAsTheyWere, int] = field(default_factory=dict)
     #: rows of an SQLite index deleted because their file is now another session's (``sqlite._drop_merged``)
     merged: int = 0
+    #: sessions not written: they could not be read this run (``unread.unread_sessions``)
+    unread: int = 0
 
 
 def export(
@@ -317,8 +319,9 @@ def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter
             # a heavy user's million calls are not held in memory for a line a session.
             rows = with_costs(scanner, rows, chosen, book)
     from agentscan.export.unread import say_left_as_they_were, say_unread, unread_sessions
+    from agentscan.scan.unreadrows import locked_usage
 
-    unread = unread_sessions(chosen, failed.passing_paths)
+    unread = unread_sessions(chosen, failed.passing_paths, lambda ref: locked_usage(scanner, ref))
     if unread:  # not written: an index keeps its last good row and days, a file leaves it out
         rows = [row for row in rows if row.id not in unread]
         found_days = [day for day in found_days if day.session_id not in unread]
@@ -351,7 +354,7 @@ def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter
     )
     say_unread(scanner.ctx, output, fmt, unread)
     say_left_as_they_were(scanner.ctx, output, fmt, result.unseen)
-    return replace(result, prices=book.data.to_json())
+    return replace(result, prices=book.data.to_json(), unread=len(unread))
 
 
 def _roots(scanner: Scanner) -> dict[str, list[str]]:

@@ -11,12 +11,15 @@ A provider's shared database that could not be read (Codex's thread index, Curso
 ``state.vscdb``) holds back no session: their rows are read without it (a thread's name, a
 composer's tokens missing) and written so, for a run.  Held back, a database broken for good
 (the corpus test's, not SQLite) would keep that provider out of every export; the next run
-that reads it writes the rows whole again.
+that reads it writes the rows whole again.  But a database locked by another program (Cursor
+writing its ``state.vscdb``) is not broken: the lock passes, and the sessions whose usage is
+kept there (``Provider.locked_usage``) are left as they were, as a file that could not be read
+(their ``tokens_total`` would be written ``NULL`` and their ``token_days`` deleted).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Literal, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Callable, Iterable, Literal, Mapping, NamedTuple
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -47,15 +50,18 @@ class LeftAsTheyWere(NamedTuple):
         return (self.provider if self.reason == NO_ROOT else self.reason, self.provider)
 
 
-def unread_sessions(refs: Iterable[SessionRef], failed: set[str]) -> dict[str, str]:
+def unread_sessions(refs: Iterable[SessionRef], failed: set[str],
+                    locked: Callable[[SessionRef], object] | None = None) -> dict[str, str]:
     """The sessions of ``refs`` one of whose files is among the paths that could not be read
-    (``failed``: I/O errors, a locked database), id to provider."""
+    (``failed``: I/O errors, a locked database), or whose usage is kept in a database found
+    locked (``locked``: ``scan.unreadrows.locked_usage``, not ``None`` then), id to provider."""
     if not failed:
         return {}
     from agentscan.fsview import legible
 
     return {ref.id: ref.provider for ref in refs
-            if any(legible(str(path)) in failed for path in ref.read_files)}
+            if any(legible(str(path)) in failed for path in ref.read_files)
+            or (locked is not None and locked(ref) is not None)}
 
 
 def say_unread(ctx: ScanContext, output: Path, fmt: str, unread: Mapping[str, str]) -> None:

@@ -33,6 +33,11 @@ if TYPE_CHECKING:
 
 
 
+#: what a gap in the prices looks like, said in the no-price warning: whole words (a ``≥$…``
+#: at its end read as a message cut off)
+UNPRICED_LOOK = "a cost that includes its calls shows as - (unknown) or with ≥ (a lower bound)"
+
+
 class PriceBook:
     def __init__(self, ctx: ScanContext, cache: Cache | None = None, data: source.PriceData | None = None) -> None:
         self.ctx = ctx
@@ -210,7 +215,7 @@ class PriceBook:
         else:
             then = ""
         self.ctx.warn(f"model:{provider}/{model or 'unknown'}",
-                      f"no price: {said_of(reason, self.data.label)}; its calls' cost shows as - or ≥$…{then}")
+                      f"no price: {said_of(reason, self.data.label)}; {UNPRICED_LOOK}{then}")
 
     def _cached_docs(self) -> dict[tuple[str, str], dict[str, Any]]:
         if self._docs is None:

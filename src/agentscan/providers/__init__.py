@@ -29,6 +29,13 @@ BUILTIN_PROVIDERS: Final[dict[str, str]] = {
 #: (docs/providers/*.md).  A table shows their REASONING as ``-``, not ``0`` (``cli.tokens_columns``).
 REASONING_NOT_REPORTED: Final = frozenset({"claude", "cursor"})
 
+#: the built-in providers whose ``Provider.liveness_known`` is false: no process holds their
+#: session files open (Gemini CLI appends a record and closes the file), so ``running`` is
+#: ``null`` for them.  Kept here so that a remembered ``list`` page (``cli.list_answer``) tells
+#: it without importing the provider (``tests/test_liveness_by_provider_pass49.py`` checks
+#: that it agrees with the classes).
+LIVENESS_NOT_KNOWN: Final = frozenset({"gemini"})
+
 _registered: dict[str, Provider] = {}
 _instances: dict[str, Provider] = {}
 
@@ -44,6 +51,14 @@ def provider_named(query: str, also: Iterable[str] = ()) -> str | None:
     is taken (``show``, ``trace``) is refused as that, never a prefix of ``provider:``."""
     name = (query[:-1] if query.endswith(":") else query).lower()
     return name if name in {*available_names(), *also} else None
+
+
+def liveness_known(name: str) -> bool:
+    """Whether a running session of provider ``name`` holds a file open (``Provider.liveness_known``)."""
+    registered = _registered.get(name)
+    if registered is not None:
+        return registered.liveness_known
+    return name not in LIVENESS_NOT_KNOWN
 
 
 def _importable(name: str) -> bool:

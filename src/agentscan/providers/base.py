@@ -135,6 +135,12 @@ class Provider(ABC):
     #: whether ``table_facts(…, models=True)`` names the models (``TableFacts.models``)
     facts_name_models: ClassVar[bool] = False
 
+    #: whether a live session holds one of its files open, so that ``/proc`` tells a running
+    #: one (``scan.liveness``).  Gemini CLI appends each record and closes the file: its
+    #: sessions' ``running`` is ``null`` (not known), never ``false``.  A built-in provider's
+    #: is mirrored in ``providers.LIVENESS_NOT_KNOWN``, read without importing the provider.
+    liveness_known: ClassVar[bool] = True
+
     def row_travels(self, ref: SessionRef, ctx: ScanContext) -> bool:
         """Whether ``row(ref)`` may be read in a worker process (``scan.rowbuild``) and
         come out the same: it reads nothing but the session's files (``ref`` carries all
@@ -306,6 +312,14 @@ class Provider(ABC):
         "no session matches" says it, rather than leave the user looking for a typo.  Only
         what discovery read: nothing is opened to answer."""
         return []
+
+    def locked_usage(self, ref: SessionRef, ctx: ScanContext) -> tuple[str, str] | None:
+        """``(path, why)`` of the database ``ref``'s usage is kept in, when this scan found it
+        locked by another program (a lock passes: not a database broken for good), else
+        ``None``.  Its usage is then not known, which is not "recorded no usage": ``tokens``
+        says it could not be read, and ``export`` leaves its row as it was (``scan.unreadrows``,
+        ``export.unread``).  Only what was tried: nothing is opened to answer."""
+        return None
 
     def database_problem(self, path: Path, ctx: ScanContext) -> str | None:
         """Why a ``database`` root whose file can be read cannot be used as one (not SQLite,

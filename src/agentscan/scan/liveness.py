@@ -2,7 +2,9 @@
 
 On Linux, ``/proc/<pid>/fd`` links name every file a process holds open.
 Elsewhere there is no cheap, permission-free equivalent, so ``running`` is
-``null`` (unknown) rather than a guess.
+``null`` (unknown) rather than a guess.  So it is for a provider whose running
+sessions hold no file open (``Provider.liveness_known``: Gemini CLI appends a
+record and closes its chat), whose ``false`` would be a guess too.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
+
+from agentscan.providers import liveness_known
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef
@@ -83,6 +87,8 @@ class Liveness:
         self._file_texts: Callable[[SessionRef], list[str]] | None = None
 
     def of(self, ref: SessionRef) -> bool | None:
+        if not liveness_known(ref.provider):
+            return None  # its files are closed between writes: open or not, it tells nothing
         if self._file_texts is None:
             # Imported here, once: a remembered ``list`` asks ``of_files`` only (no model).
             from agentscan.scan.memorefs import file_texts

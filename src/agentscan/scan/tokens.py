@@ -43,7 +43,7 @@ from agentscan.scan.rowkeys import RowOf, row_of as rows_keyed
 from agentscan.scan.tokenbucket import Bucket
 from agentscan.scan.tokenreport import ReportCoverage, TokenReport, TokenRow
 from agentscan.scan.unrecorded import unrecorded
-from agentscan.scan.unreadrows import unread_ids, unread_reason_of, without_unread
+from agentscan.scan.unreadrows import unread_cause, unread_ids, without_unread
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
@@ -99,7 +99,7 @@ def token_report(
         # Every session asked for could not be read: its usage is not known, which a total of 0
         # would say was nothing spent; failed as ``show`` of it fails (exit 1).
         first = next(ref for ref in refs if ref.id == report.unreadable[0])
-        raise TranscriptUnreadable(first.id, str(first.path), unread_reason_of(scanner, first))
+        raise TranscriptUnreadable(first.id, *unread_cause(scanner, first))
     return replace(report, rows=sorted_rows(report.rows, order),
                    selection=ReportCoverage(asked, by_provider, tuple(by_cwd), len(refs), tuple(refs)))
 

@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING
 
 import orjson
 
-from agentscan.providers.cursor.records import valid_composer_id
-from agentscan.timeutil import parse_iso
+from agentscan.providers.cursor.records import bubble_time, valid_composer_id
 from agentscan.toolkit import laxjson
 from agentscan.toolkit.jsondoc import too_many_values
 
@@ -61,4 +60,4 @@ def _created_at(value: object) -> datetime | None:
         data = laxjson.loads(value)
     except orjson.JSONDecodeError:
         return None
-    return parse_iso(data.get("createdAt")) if isinstance(data, dict) else None
+    return bubble_time(data.get("createdAt")) if isinstance(data, dict) else None

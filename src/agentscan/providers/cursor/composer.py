@@ -22,12 +22,13 @@ from agentscan.providers.cursor.records import (
     as_epoch_ms,
     as_list,
     as_str,
+    bubble_time,
     bubble_tokens,
     model_name,
     valid_composer_id,
 )
 from agentscan.providers.cursor.prompt_text import injected
-from agentscan.timeutil import from_epoch, newest, oldest, parse_iso
+from agentscan.timeutil import from_epoch, newest, oldest
 
 if TYPE_CHECKING:
     from agentscan.detailmodel import PlanStep
@@ -123,7 +124,7 @@ def _last_bubble(raw: RawComposerData) -> str | None:
 
 def _last_inline(raw: RawComposerData) -> datetime | None:
     inline = as_list(raw.get("conversation"))
-    return parse_iso(as_dict(inline[-1]).get("createdAt")) if inline else None
+    return bubble_time(as_dict(inline[-1]).get("createdAt")) if inline else None
 
 
 def composer_from(composer_id: str, raw: RawComposerData) -> ComposerInfo:
@@ -213,7 +214,7 @@ class BubbleStats:
     def add(self, bubble_id: str, raw: RawBubble, *, live: bool) -> None:
         """Count one bubble; only ``live`` ones (in the header order) are conversation."""
         self.bubbles += 1
-        when = parse_iso(raw.get("createdAt"))
+        when = bubble_time(raw.get("createdAt"))
         recorded = as_dict(raw.get("modelInfo")).get("modelName")
         model = model_name(recorded)
         tokens = bubble_tokens(raw)

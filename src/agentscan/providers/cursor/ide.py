@@ -20,10 +20,9 @@ from agentscan.toolkit import laxjson
 
 from agentscan.providers.cursor.composer import ASSISTANT_BUBBLE, USER_BUBBLE, ComposerInfo, user_prompt
 from agentscan.providers.cursor.prompt_text import collapse, same_prompt
-from agentscan.providers.cursor.records import as_dict, as_list, as_str, model_name
+from agentscan.providers.cursor.records import as_dict, as_list, as_str, bubble_time, model_name
 from agentscan.providers.cursor.statedb import StateDb
 from agentscan.providers.cursor.transcript import TITLE_CHARS, tool_summary
-from agentscan.timeutil import parse_iso
 
 if TYPE_CHECKING:
     # ``show``'s: a row (its first prompt) imports neither (the detail model makes 15 classes)
@@ -98,7 +97,7 @@ def matched_turns(info: ComposerInfo, db: StateDb, prompts: int) -> tuple[Turn, 
         kind = raw.get("type")
         prompt = user_prompt(raw) if kind == USER_BUBBLE else None
         if prompt is not None:  # as ``BubbleStats`` counts prompts
-            turns.append((prompt, parse_iso(raw.get("createdAt")), set()))
+            turns.append((prompt, bubble_time(raw.get("createdAt")), set()))
         elif kind == ASSISTANT_BUBBLE and turns:
             named = as_str(as_dict(raw.get("modelInfo")).get("modelName"))
             if named is not None and named.strip():
@@ -156,7 +155,7 @@ def _timed(info: ComposerInfo, db: StateDb, subagent: str | None, start: datetim
     held: list[dict[str, Any]] = []
     holding = start is None and subagent is not None
     for raw in live_bubbles(info, db):
-        when = parse_iso(raw.get("createdAt"))
+        when = bubble_time(raw.get("createdAt"))
         if holding:
             if when is None:
                 held.append(raw)

@@ -45,7 +45,9 @@ class CursorProvider(Provider):
     # "New Agent" no title, CLI subagent chats, a 3.0 composer's cwd by its workspaceId;
     # 10: each run in one session only (``children``): a child with a transcript of its own or
     # two parents counted once, loops and isSubagent orphans listed, nested CLI chats kept
-    parser_version = "10"
+    # 11: a multi-root workspace's first folder is its chats' cwd (``multiroot``); a bubble's
+    # ``createdAt`` in epoch ms is its time (``records.bubble_time``)
+    parser_version = "11"
     # Transcripts carry no time for a tool call (a prompt's only in an optional wrapper).
     records_call_times = False
 
@@ -63,6 +65,13 @@ class CursorProvider(Provider):
         from agentscan.providers.cursor.workspace import unread_workspace_dbs
 
         return unread_state_db(ctx) + [(str(path), "Cursor workspace DB not read") for path in unread_workspace_dbs(ctx)]
+
+    def locked_usage(self, ref: SessionRef, ctx: ScanContext) -> tuple[str, str] | None:
+        # Every session's tokens are its composer's bubbles (a transcript records none): while
+        # the state DB is locked, whether it has any is not known, whatever its kind.
+        from agentscan.providers.cursor.statedb import locked_state_db
+
+        return locked_state_db(ctx)
 
     def database_problem(self, path: Path, ctx: ScanContext) -> str | None:
         from agentscan.providers.cursor.statedb import state_db
@@ -157,9 +166,8 @@ class CursorProvider(Provider):
         # Which runs are the session's is decided over every session (``children``).
         parts.append("\0".join(ref.children))
         header = state_db(ctx).headers().get(ref.native_id)
-        folder_file = workspace_json(header.workspace_id, ctx) if header is not None else None
-        if folder_file is not None:  # a Cursor 3.0 composer's cwd (``workspace.folder_by_id``)
-            stores += (folder_file,)
+        if header is not None:  # a Cursor 3.0 composer's cwd (``workspace.folder_by_id``)
+            stores += workspace_json(header.workspace_id, ctx)
         for path in ref.files:
             stat = ctx.stat(path)  # memoised: discovery and other sessions share the stores' stats
             if stat is None:

@@ -7,11 +7,13 @@ read; the helpers turn anything unexpected into "unknown" instead of raising.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, TypedDict
 
 from agentscan.bounds import token_count
 from agentscan.toolkit.valuewarnings import counted_field
 from agentscan.model import TokenUsage
+from agentscan.timeutil import from_epoch, parse_iso
 
 # The model id Cursor writes when the user left model choice on "auto".
 AUTO_MODEL = "default"
@@ -115,6 +117,15 @@ def as_epoch_ms(value: object) -> int | None:
     """A positive epoch-ms value; negatives and junk are unknown."""
     count = as_count(value)
     return count if count > 0 else None
+
+
+def bubble_time(value: object) -> datetime | None:
+    """A bubble's ``createdAt``: an ISO string (current builds), or a number of epoch
+    milliseconds, as ``composerData`` writes its times (some builds' bubbles: a number was
+    taken for no time, and the bubble's tokens went to the day ``unknown``)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return from_epoch(value)
+    return parse_iso(value)
 
 
 def model_name(value: object) -> str | None:

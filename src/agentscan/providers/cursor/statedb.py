@@ -209,6 +209,13 @@ def unread_state_db(ctx: ScanContext) -> list[tuple[str, str]]:
     return [unread] if unread is not None else []
 
 
+def locked_state_db(ctx: ScanContext) -> tuple[str, str] | None:
+    """``(path, why)`` when this scan found the state DB locked by another program (not
+    corrupt: a lock passes), else ``None``; the DB is not opened to answer."""
+    db = ctx.memo.get(_MEMO_KEY)
+    return db.locked() if db is not None else None
+
+
 def close_state_db(ctx: ScanContext) -> None:
     """Close the scan's connection now (tests, benchmarks, long-lived scanners)."""
     db = ctx.memo.get(_MEMO_KEY)

@@ -27,7 +27,7 @@ import orjson
 from agentscan.toolkit import laxjson
 
 from agentscan.bounds import MAX_JSON_VALUES
-from agentscan.context import ScanContext, legible
+from agentscan.context import DB_LOCKED, ScanContext, legible
 from agentscan.toolkit.roots import Root
 from agentscan.errors import DatabaseUnavailable
 from agentscan.toolkit.jsondoc import too_many_values
@@ -110,6 +110,13 @@ class StateDbReader:
             return None
         hint = "; try again in a moment, or close Cursor" if _LOCKED in self._failure else ""
         return legible(str(self.path)), f"Cursor state DB not used ({self._failure}){hint}"
+
+    def locked(self) -> tuple[str, str] | None:
+        """``(path, why)`` when a read of the DB failed because another program holds it
+        locked (``unread``'s, of a lock alone)."""
+        if self._failure is None or _LOCKED not in self._failure:
+            return None
+        return legible(str(self.path)), f"{self._failure}; try again in a moment, or close Cursor"
 
     def _fail(self, message: str) -> None:
         reason = _reason(message, self.path)
@@ -220,7 +227,7 @@ class StateDbReader:
 
 
 #: how SQLite says another connection holds the lock past the busy timeout
-_LOCKED = "database is locked"
+_LOCKED = DB_LOCKED
 
 
 def _reason(message: str, path: os.PathLike[str]) -> str:

@@ -26,7 +26,6 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
-from urllib.parse import unquote, urlparse
 
 import orjson
 
@@ -36,6 +35,7 @@ from agentscan.toolkit import laxjson
 from agentscan.context import ScanContext, legible
 from agentscan.providers.cursor.bubblenotes import ComposerTally
 from agentscan.providers.cursor.composer import BubbleStats, user_prompt
+from agentscan.providers.cursor.multiroot import first_folder, local_path, workspace_file
 from agentscan.providers.cursor.prompt_text import collapse
 from agentscan.providers.cursor.records import as_dict, as_epoch_ms, as_list, as_str, valid_composer_id
 from agentscan.providers.cursor.roots import workspace_dir
@@ -75,20 +75,37 @@ class WorkspaceComposer(NamedTuple):
 
 
 def folder_of(directory: Path, ctx: ScanContext) -> str | None:
-    """The folder a workspace dir stands for, from its ``workspace.json`` URI."""
-    path = directory / "workspace.json"
-    if not os.path.isfile(path):
-        return None
-    uri = as_str(as_dict(load_json_file(path, ctx, max_bytes=64 * 1024)).get("folder"))
-    if uri is None:
-        return None
-    parsed = urlparse(uri)
-    if parsed.scheme != "file":
-        return None  # a remote (ssh, wsl, …) folder is not a path on this machine
-    local = unquote(parsed.path)
-    if len(local) >= 3 and local[0] == "/" and local[2] == ":":  # file:///C:/x on Windows
-        local = local[1:]
-    return local or None
+    """The folder a workspace dir stands for, from its ``workspace.json`` URI: a folder's
+    (``{"folder": …}``), or a multi-root workspace's first folder (``{"workspace": …}``, a
+    ``.code-workspace`` file: ``multiroot``)."""
+    document = _workspace_document(directory, ctx)
+    uri = as_str(document.get("folder"))
+    if uri is not None:
+        return local_path(uri)
+    named = _named_workspace_file(document)
+    return first_folder(named, ctx) if named is not None else None
+
+
+def folder_files(directory: Path, ctx: ScanContext) -> tuple[Path, ...]:
+    """What ``folder_of`` reads for a workspace dir: its ``workspace.json``, and the multi-root
+    workspace file that names, if any (a row's fingerprint covers them)."""
+    named = _named_workspace_file(_workspace_document(directory, ctx))
+    return (directory / "workspace.json",) + ((named,) if named is not None else ())
+
+
+def _workspace_document(directory: Path, ctx: ScanContext) -> dict[str, Any]:
+    """A workspace dir's ``workspace.json`` (``{}``: none, or not an object), read once a scan."""
+    read: dict[Path, dict[str, Any]] = ctx.memo.setdefault("cursor.workspace_json", {})
+    if directory not in read:
+        path = directory / "workspace.json"
+        read[directory] = as_dict(load_json_file(path, ctx, max_bytes=64 * 1024)) if os.path.isfile(path) else {}
+    return read[directory]
+
+
+def _named_workspace_file(document: dict[str, Any]) -> Path | None:
+    """The multi-root workspace file a ``workspace.json`` names (older builds: ``configuration``)."""
+    uri = as_str(document.get("workspace")) or as_str(document.get("configuration"))
+    return workspace_file(uri) if uri is not None else None
 
 
 def composer_entries(db_path: Path, ctx: ScanContext, unread: list[Path] | None = None) -> list[dict[str, Any]]:
@@ -240,9 +257,12 @@ def folder_by_id(workspace_id: str | None, ctx: ScanContext) -> str | None:
     return found[workspace_id]
 
 
-def workspace_json(workspace_id: str | None, ctx: ScanContext) -> Path | None:
-    """The ``workspace.json`` ``folder_by_id`` reads (a row's fingerprint covers it)."""
+def workspace_json(workspace_id: str | None, ctx: ScanContext) -> tuple[Path, ...]:
+    """The ``workspace.json`` ``folder_by_id`` reads, and the multi-root workspace file it
+    names (a row's fingerprint covers them); ``()``: none."""
     root = workspace_dir(ctx)
     if root is None or workspace_id is None or not _HASH.fullmatch(workspace_id):
-        return None
-    return root / workspace_id / "workspace.json"
+        return ()
+    directory = root / workspace_id
+    # (a linked dir is not read here: ``folder_by_id`` says whether it may be)
+    return (directory / "workspace.json",) if os.path.islink(directory) else folder_files(directory, ctx)

@@ -37,7 +37,9 @@ from agentscan.providers.gemini.paths import MAX_CANDIDATES, paths_in_message, p
 from agentscan.providers.gemini.records import (
     as_str,
     collapse,
+    is_compression_ack,
     is_slash_command,
+    is_snapshot_message,
     prompt_text,
     response_text,
     usage_of,
@@ -78,7 +80,8 @@ class Conversation:
     """One chat file replayed.  A plain class: a dataclass costs about a millisecond to
     create on import."""
 
-    __slots__ = ("path", "legacy", "meta", "live", "spend", "rewound", "raw", "paths", "compressed")
+    __slots__ = ("path", "legacy", "meta", "live", "spend", "rewound", "raw", "paths", "compressed",
+                 "snapshot_last", "acks")
 
     def __init__(self, path: Path, legacy: bool) -> None:
         self.path = path
@@ -94,6 +97,10 @@ class Conversation:
         #: compression summed them up, but they were typed, and the first names the session
         #: (``row.title_of``: only the first one and the first that is no slash command are kept)
         self.compressed: list[str] = []
+        #: the newest live message is a compression summary (``records.is_snapshot_message``)
+        self.snapshot_last = False
+        #: ids of the fixed replies compression put after its summaries: no responses
+        self.acks: set[str] = set()
 
     def note_paths(self, paths: Iterable[str]) -> None:
         for path in paths:
@@ -104,9 +111,19 @@ class Conversation:
     def add(self, record: dict[str, Any], locator: Locator) -> None:
         facts = facts_of(record, locator)
         self.note_paths(paths_in_message(record))
+        # Compression's fixed "Got it. …" after its summary is no reply of the model's: not
+        # counted, nor shown (nor the card's last response).  Only right after a summary: the
+        # same words from the model anywhere else are its own.
+        follows = self.snapshot_last and facts.id not in self.live
+        if facts.has_text and (follows or facts.id in self.acks) and is_compression_ack(record):
+            facts = facts._replace(has_text=False)
+            self.acks.add(facts.id)
         # Assigning an existing key keeps its position: first-seen order.
         self.live[facts.id] = facts
         self.spend[facts.id] = facts
+        if next(reversed(self.live)) == facts.id:
+            # (a summary is no prompt: a message that is one is read no further)
+            self.snapshot_last = facts.prompt is None and is_snapshot_message(record)
 
     def checkpoint(self, messages: list[Any], offset: int) -> None:
         kept = {as_str(message.get("id")) for message in messages if isinstance(message, dict)}
@@ -116,6 +133,7 @@ class Conversation:
             if not self.compressed or (not facts.slash and all(is_slash_command(text) for text in self.compressed)):
                 self.compressed.append(facts.prompt)
         self.live.clear()
+        self.snapshot_last = False
         for index, message in enumerate(messages):
             if isinstance(message, dict) and as_str(message.get("id")):
                 self.add(message, Locator(offset, index))
@@ -127,6 +145,7 @@ class Conversation:
         for dropped in ids[cut:]:
             del self.live[dropped]
         self.rewound += len(ids) - cut
+        self.snapshot_last = False  # (whether the message now last is a summary is not kept)
 
     @property
     def messages(self) -> list[MessageFacts]:

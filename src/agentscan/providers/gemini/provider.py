@@ -39,7 +39,12 @@ class GeminiProvider(Provider):
     # 9: a legacy subagent chat (``<parentId>/<id>.json``) is read, not skipped
     # 10: a user message of images and no text is a prompt (``[image]``: ``records.prompt_text``)
     # 12: a chat of its header alone (a start left at once) recorded nothing: no start, no cwd
-    parser_version = "12"
+    # 13: compression's fixed "Got it. Thanks for the additional context!" after its summary
+    #     is no response
+    parser_version = "13"
+    # Gemini CLI appends each record (``fs.appendFileSync``) and closes the chat: no process
+    # holds it open while the session runs, so ``/proc`` cannot tell a running one.
+    liveness_known = False
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return gemini_roots(ctx)

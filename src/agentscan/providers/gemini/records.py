@@ -93,6 +93,9 @@ _SESSION_CONTEXT_PREFIX = "<session_context>"
 # may put one before it).  Nobody typed it either.
 _SNAPSHOT_TAG = "<state_snapshot>"
 _SCRATCHPAD_TAG = "<scratchpad>"
+# ...and the synthetic ``model`` turn right after it, a fixed reply nobody's model wrote
+# (``chatCompressionService``'s history: the summary, then this): no response.
+_COMPRESSION_ACK = "Got it. Thanks for the additional context!"
 
 _OK = frozenset({"success", "ok", "completed"})
 _ERROR = frozenset({"error", "failed", "fail"})
@@ -183,6 +186,20 @@ def is_compression_summary(text: str) -> bool:
     """``text`` (its leading whitespace stripped) is the summary chat compression put in place
     of the turns it retired: a ``<state_snapshot>``, maybe after the model's ``<scratchpad>``."""
     return text.startswith(_SNAPSHOT_TAG) or (text.startswith(_SCRATCHPAD_TAG) and _SNAPSHOT_TAG in text)
+
+
+def is_snapshot_message(message: dict[str, Any]) -> bool:
+    """``message`` is the ``user`` turn of a compression summary (``is_compression_summary``)."""
+    if message.get("type") != "user":
+        return False
+    text = parts_text(message.get("content"))
+    return text is not None and is_compression_summary(text.lstrip())
+
+
+def is_compression_ack(message: dict[str, Any]) -> bool:
+    """``message`` reads as the fixed ``gemini`` turn compression puts after its summary; only
+    one that follows a summary is that turn (``chatlog.Conversation.add``)."""
+    return message.get("type") == "gemini" and response_text(message) == _COMPRESSION_ACK
 
 
 def response_text(message: dict[str, Any]) -> str:
