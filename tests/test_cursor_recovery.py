@@ -182,7 +182,7 @@ def test_a_cli_store_with_no_transcript_is_listed_and_shown(isolated_home: Path)
 @pytest.mark.skipif(not liveness.supported(), reason="/proc is Linux-only")
 def test_a_cli_store_is_running_while_its_store_is_open(isolated_home: Path) -> None:
     directory = _store(isolated_home)
-    with open(directory / "store.db", "rb"):
+    with open(directory / "store.db", "ab"):
         assert Scanner().show(S).row.running is True
 
 

@@ -117,7 +117,7 @@ def test_a_session_is_live_under_any_name_that_leads_to_the_open_file(tmp_path: 
     (tmp_path / "other-name.jsonl").symlink_to(target)
     idle = real_dir / "idle.jsonl"
     idle.write_bytes(b"{}\n")
-    with open(target, "rb"):
+    with open(target, "ab"):
         live = running.Liveness(pid=os.getpid())
         for path in (target, tmp_path / "linked-dir" / "target.jsonl", tmp_path / "other-name.jsonl"):
             assert live.of(SessionRef("claude", "x", path, 0.0)) is True, path

@@ -116,7 +116,7 @@ def test_a_changed_file_makes_the_page_again(isolated_home: Path, pages: list[in
 def test_pages_that_depend_on_the_clock_or_on_processes_are_always_made(isolated_home: Path,
                                                                          pages: list[int | None]) -> None:
     path = two_sessions(isolated_home)
-    with path.open("rb"):  # this process runs S1: the process filters show it
+    with path.open("ab"):  # this process runs S1: the process filters show it
         for argv in (["list", "--since", "2000-01-01"], ["list", "--running"], ["list", "--pid", str(os.getpid())]):
             before = len(pages)
             made = run(*argv)
@@ -192,7 +192,7 @@ def test_a_session_that_starts_or_stops_running_makes_the_json_page_again(isolat
     path = two_sessions(isolated_home)
     assert running_of(S1) is False and running_of(S1) is False
     assert len(pages) == 1
-    with path.open("rb"):
+    with path.open("ab"):
         assert running_of(S1) is True
         assert len(pages) == 2
         assert running_of(S1) is True  # still running: the page just made is printed again
@@ -240,7 +240,7 @@ def test_a_terminal_page_shows_a_session_that_starts_running(isolated_home: Path
     assert not marked(on_a_terminal())
     assert len(_answer_rows()) == 1  # the page was kept
     assert not marked(on_a_terminal())  # printed again
-    with path.open("rb"):
+    with path.open("ab"):
         assert marked(on_a_terminal())
     assert not marked(on_a_terminal())
 
@@ -249,7 +249,7 @@ def test_a_terminal_page_shows_a_session_that_starts_running(isolated_home: Path
 def test_a_piped_text_page_shows_no_liveness_and_is_printed_again(isolated_home: Path, pages: list[int | None]) -> None:
     path = two_sessions(isolated_home)
     before = run("list")
-    with path.open("rb"):
+    with path.open("ab"):
         assert run("list") == before
     assert len(pages) == 1
 

@@ -69,7 +69,7 @@ def test_show_says_running_as_list_does(isolated_home: Path) -> None:
     scanner = Scanner()
     assert scanner.show(S).row.running is False
     assert scanner.list_sessions()[0].running is False
-    with open(path, "rb"):  # this process now holds the transcript open
+    with open(path, "ab"):  # this process now holds the transcript open for writing
         assert Scanner().show(S).row.running is True
         assert Scanner().list_sessions()[0].running is True
 

@@ -1,4 +1,5 @@
-"""Which sessions are live: their transcript is held open by a running process.
+"""Which sessions are live: their transcript is held open for writing by a running process,
+or (Claude Code) a running process names it in its registry.
 
 On Linux, ``/proc/<pid>/fd`` links name every file a process holds open.
 Elsewhere there is no cheap, permission-free equivalent, so ``running`` is
@@ -29,9 +30,9 @@ def supported() -> bool:
     return sys.platform.startswith("linux") and _PROC.is_dir()
 
 
-def open_files(*, pid: int | None = None) -> dict[str, set[int]]:
-    """Path of every file held open -> the pids holding it (one pid if given)."""
-    holders: dict[str, set[int]] = {}
+def open_files(*, pid: int | None = None) -> dict[str, set[tuple[int, str]]]:
+    """Path of every file held open -> the ``(pid, fd)`` of each holder (one pid if given)."""
+    holders: dict[str, set[tuple[int, str]]] = {}
     pids = [str(pid)] if pid is not None else [name for name in _listdir(_PROC) if name.isdigit()]
     for pid_text in pids:
         fd_dir = _PROC / pid_text / "fd"
@@ -42,8 +43,22 @@ def open_files(*, pid: int | None = None) -> dict[str, set[int]]:
                 continue  # the process exited, or it is not ours to inspect
             if target.startswith("/"):
                 # A file deleted while open reads "<path> (deleted)": not live any more.
-                holders.setdefault(target, set()).add(int(pid_text))
+                holders.setdefault(target, set()).add((int(pid_text), fd))
     return holders
+
+
+def _writes(pid: int, fd: str) -> bool:
+    """Whether ``pid`` holds ``fd`` open for writing (``/proc/<pid>/fdinfo``'s ``flags``, octal):
+    an agent writes its session's file; a reader (``less``, a backup, another agentscan)
+    holding it makes no session running."""
+    try:
+        with open(f"/proc/{pid}/fdinfo/{fd}", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"flags:"):
+                    return int(line.split()[1], 8) & 0o3 in (0o1, 0o2)  # O_WRONLY, O_RDWR
+    except (OSError, ValueError, IndexError):
+        pass
+    return False
 
 
 def _listdir(path: Path) -> list[str]:
@@ -53,21 +68,23 @@ def _listdir(path: Path) -> list[str]:
         return []
 
 
-def holders_of(files: Iterable[str | Path], table: dict[str, set[int]], names: set[str] | None = None) -> set[int]:
-    """The pids that hold any of ``files`` open; ``names``: the file names of ``table``'s paths.
+def holders_of(files: Iterable[str | Path], table: dict[str, set[tuple[int, str]]],
+               names: set[str] | None = None) -> set[int]:
+    """The pids that hold any of ``files`` open for writing; ``names``: the file names of
+    ``table``'s paths.
 
     A process's link names the file's real path.  Resolving every session's path cost an
     ``lstat`` per component (a filtered ``list`` asks for every session); only a file that
     is a symlink itself can be held under another name than its own.
     """
-    pids: set[int] = set()
+    held: set[tuple[int, str]] = set()
     for path in files:
         text = str(path)
-        pids |= table.get(text, set())
+        held |= table.get(text, set())
         if names is not None and os.path.basename(text) not in names and not os.path.islink(text):
             continue  # no open file has its name, and it is no link to one of another name
-        pids |= table.get(_resolved(path), set())
-    return pids
+        held |= table.get(_resolved(path), set())
+    return {pid for pid, fd in held if _writes(pid, fd)}
 
 
 def _resolved(path: str | Path) -> str:
@@ -82,7 +99,7 @@ class Liveness:
 
     def __init__(self, *, pid: int | None = None) -> None:
         self._pid = pid
-        self._table: dict[str, set[int]] | None = None
+        self._table: dict[str, set[tuple[int, str]]] | None = None
         self._names: set[str] = set()
         self._file_texts: Callable[[SessionRef], list[str]] | None = None
 
@@ -105,4 +122,16 @@ class Liveness:
             self._names = {os.path.basename(path) for path in self._table}
         if not files:
             return None  # e.g. an IDE-only Cursor composer: its DB is shared by every session
-        return bool(holders_of(files, self._table, self._names))
+        return bool(holders_of(files, self._table, self._names)) or any(self._registered(text) for text in files)
+
+    def _registered(self, main: str) -> bool:
+        """Whether a running Claude Code names the session of the transcript ``main`` in its
+        registry: it holds no file open between writes (``claude.liveprocs``)."""
+        from agentscan.providers.claude.liveprocs import live_sessions, registry_of
+
+        registry = registry_of(main)
+        live = live_sessions(registry) if registry is not None else None
+        if not live:
+            return False
+        pid = live.get(os.path.basename(main)[: -len(".jsonl")])
+        return pid is not None and (self._pid is None or pid == self._pid)
