@@ -246,8 +246,9 @@ class Receiver:
     (then 200).  Use as a context manager: the thread is joined and the socket closed on exit."""
 
     def __init__(self, statuses: list[int] | None = None, *, reply: bytes = b"", extra_headers: dict[str, str] | None = None,
-                 refusal: tuple[str, bytes] = ("", b"")) -> None:
+                 refusal: tuple[str, bytes] = ("", b""), delay: float = 0.0) -> None:
         self.received: list[Received] = []
+        self.delay = delay  # seconds before each answer: a collector that keeps the senders busy
         self.statuses = list(statuses or [])
         self.reply = reply
         self.refusal = refusal  # (content type, body) of an answer other than 200
@@ -261,6 +262,10 @@ class Receiver:
             def do_POST(self) -> None:  # noqa: N802 - the http.server API
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length)
+                if receiver.delay:
+                    import time
+
+                    time.sleep(receiver.delay)
                 status = receiver.statuses.pop(0) if receiver.statuses else 200
                 if status == 200:
                     receiver.received.append(Received(

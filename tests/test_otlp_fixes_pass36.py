@@ -43,7 +43,7 @@ def test_a_timeout_out_of_range_is_a_usage_error_in_one_line(isolated_home: Path
 def test_negative_retries_are_refused_on_their_own(isolated_home: Path) -> None:
     result = otlp("--endpoint", "http://127.0.0.1:9", "--retries", "-1")
     assert result.exit_code == 2
-    assert result.stderr.splitlines() == ["error: --retries must be at least 0", "Try 'agentscan otlp --help' for help."]
+    assert result.stderr.splitlines() == ["error: --retries wants 0 to 10 (got -1)", "Try 'agentscan otlp --help' for help."]
 
 
 # --- F4: --provider with ids, as tokens ----------------------------------------------------

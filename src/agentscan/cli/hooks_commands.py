@@ -114,7 +114,7 @@ AgentArgument = typer.Argument(None, metavar="[AGENT]", case_sensitive=False, sh
 AgentOption = typer.Option(None, "--agent", help="The agent whose config to change (or AGENT).", case_sensitive=False)
 ScopeOption = typer.Option(
     Scope.user, "--scope", case_sensitive=False,
-    help="user: the config in your home; project: the current directory's (for Claude its uncommitted settings.local.json).",
+    help="user: the config in your home; project: the current directory's (for Claude its settings.local.json, meant to stay out of git).",
 )
 DryRunOption = typer.Option(False, "--dry-run", help="Print the change as a unified diff and write nothing.")
 
@@ -271,6 +271,12 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
             changes.append(change_json(plan, saved, emptied, None))
             for line in change_lines(plan, agent.value, install, saved, emptied):
                 say(line)
+            if install and agent.value == "claude" and scope.value == "project" and plan.path == paths[0]:
+                from agentscan.cli.hooks_text import not_ignored_note
+
+                note = not_ignored_note(plan.path)
+                if note is not None:
+                    say(note)
         say(installer.RESTART[agent.value])
     if as_json:
         from agentscan.cli import render

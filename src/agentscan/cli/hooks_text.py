@@ -44,10 +44,12 @@ def change_lines(plan: Plan, agent: str, install: bool, saved: Path | None, empt
     else:
         lines = [f"agentscan hook entries changed in {plural(len(plan.events), agent + ' event')} in {plan.path}"]
     from agentscan.cli.term import clean
+    from agentscan.otlp.endpoint import shown_command
 
     for (action, written, matcher_written), events in _by_entry(plan).items():
-        # Written by whoever edited the file: an escape sequence there is shown, not obeyed.
-        command, matcher = clean(written), None if matcher_written is None else clean(matcher_written)
+        # Written by whoever edited the file: an escape sequence there is shown, not obeyed;
+        # a credential in it (an endpoint's password, ``?api_key=``) is not shown at all.
+        command, matcher = clean(shown_command(written)), None if matcher_written is None else clean(matcher_written)
         where = ", ".join(clean(event) for event in events) if len(events) <= 5 else f"{len(events)} events"
         if action == "updated":
             lines.append(f"updated agentscan's command in {where} (it was {command})")
@@ -61,13 +63,21 @@ def change_lines(plan: Plan, agent: str, install: bool, saved: Path | None, empt
             under = f" (under the matcher \"{matcher}\")" if matcher is not None else ""
             lines.append(f"removed a second agentscan entry from {where}{under}, which would have "
                          f"captured each event twice: {command}")
+    if plan.dropped:
+        lines.append(f"removed agentscan's hook from {', '.join(plan.dropped)}: Cursor runs these on every Tab "
+                     "completion, and agentscan reads nothing of them")
     if saved is not None:
         lines.append(f"the previous version is kept in {saved}")
-        if plan.relaid and plan.after is not None:
+        if plan.relaid and plan.after is not None and not plan.restored:
             lines.append(f"note: {plan.path} was laid out by hand; it is written back as JSON in its own "
                          "indentation, with the same values (its bytes are in that backup)")
     if plan.removes_file:
-        lines.append(f"removed {plan.path}: it held nothing but agentscan's hooks")
+        lines.append(f"removed {plan.path}: the install had created it, and it held nothing but agentscan's hooks")
+    if plan.restored:
+        lines.append(f"{plan.path} is back as it was before agentscan's hooks were installed")
+    if plan.kept_empty:
+        lines.append(f"kept {plan.path}, though it holds no setting now: agentscan has no record of creating it "
+                     "(delete it if it was not yours)")
     lines.extend(f"removed {directory}: the install had created it, and it is empty now" for directory in emptied)
     return lines
 
@@ -117,3 +127,22 @@ def elsewhere_warnings(agent: str, scope: str, path: Path, home: Path, cwd: Path
             f"agentscan's hook is also installed in this file ({plural(other.events, agent + ' event')}), not only "
             f"in {path}: {name} runs the hooks of both, so each event can be captured twice; to keep one, {fix}")))
     return warnings
+
+
+def not_ignored_note(path: Path) -> str | None:
+    """A note when git would commit a project's ``.claude/settings.local.json`` that this
+    install wrote: Claude Code keeps the file out of git when it creates it, agentscan does not
+    edit a ``.gitignore``, and the file now holds this machine's path to agentscan.  ``None``
+    when git ignores it, or the project is no git work tree, or git cannot be run."""
+    import subprocess
+
+    try:
+        found = subprocess.run(["git", "check-ignore", "-q", "--", path.name], cwd=path.parent,
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if found.returncode != 1:  # 0: ignored; 128: no work tree (or another failure)
+        return None
+    return (f"note: git does not ignore {path}, which holds this machine's path to agentscan: add "
+            f"{path.parent.name}/{path.name} to the project's .gitignore to keep it out of commits "
+            "(agentscan leaves .gitignore alone)")

@@ -51,7 +51,7 @@ def otlp_command(
     protocol: str = typer.Option("auto", "--protocol", help="auto (protobuf when opentelemetry-proto is installed), protobuf or json.", metavar="PROTOCOL"),
     header: Optional[List[str]] = typer.Option(None, "--header", help="An HTTP header for the collector, KEY=VALUE (repeatable).", metavar="KEY=VALUE"),
     timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for each request.", metavar="S"),
-    retries: int = typer.Option(3, "--retries", help="Retries of a request that failed in a retryable way.", metavar="N"),
+    retries: int = typer.Option(3, "--retries", help="Retries of a request that failed in a retryable way (0 to 10).", metavar="N"),
     include_content: bool = typer.Option(False, "--include-content", help="Add prompts, responses and tool inputs as span attributes."),
     redact: bool = redact_option("With --include-content, replace that text with a length and hash; always mask secrets in paths."),
     as_json: bool = JsonOption,
@@ -88,8 +88,8 @@ def otlp_command(
     # a traceback (a deadline past what the platform's time_t holds).
     if not 0 < timeout <= MAX_TIMEOUT_S:
         raise UsageProblem(f"--timeout wants seconds above 0 and at most {MAX_TIMEOUT_S:,} (got {timeout:g})")
-    if retries < 0:
-        raise UsageProblem("--retries must be at least 0")
+    if not 0 <= retries <= MAX_RETRIES:
+        raise UsageProblem(f"--retries wants 0 to {MAX_RETRIES} (got {retries})")
     given: dict[str, str] = {}
     for item in header or ():
         key, sep, value = item.partition("=")
@@ -187,6 +187,10 @@ def otlp_command(
 
 #: the longest ``--timeout``: a day (a request is never worth waiting longer for)
 MAX_TIMEOUT_S = 86_400
+
+#: the most ``--retries``: each waits up to 10 s (a ``Retry-After``), so 10 is over a minute and a
+#: half of waiting per request; more only holds a script against a collector that is down
+MAX_RETRIES = 10
 
 #: the options that only say how traces are sent to a collector
 _SENDING = (("protocol", "--protocol"), ("header", "--header"), ("timeout", "--timeout"), ("retries", "--retries"))

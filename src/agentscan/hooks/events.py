@@ -25,8 +25,8 @@ SESSION_EVENTS = frozenset({
     "SessionStart", "SessionEnd", "Setup",
 })
 SESSION_STARTS = ("sessionStart", "SessionStart")
-#: every Cursor hook event, as Cursor names it (camelCase): what ``hooks install`` registers, and
-#: how a Cursor payload that reaches the hook installed for Claude Code is told (capture.py)
+#: every Cursor hook event, as Cursor names it (camelCase): how a Cursor payload that reaches the
+#: hook installed for Claude Code is told (capture.py); ``hooks install`` registers all but the Tab ones
 CURSOR_EVENTS = (
     "sessionStart", "sessionEnd", "beforeSubmitPrompt", "afterAgentThought", "afterAgentResponse",
     "preToolUse", "postToolUse", "postToolUseFailure", "beforeShellExecution", "afterShellExecution",
@@ -34,3 +34,6 @@ CURSOR_EVENTS = (
     "subagentStop", "preCompact", "stop", "workspaceOpen", "beforeTabFileRead", "afterTabFileEdit",
 )
 SESSION_ENDS = ("sessionEnd", "SessionEnd")
+#: Cursor's Tab events: run on every Tab completion, read by nothing of agentscan's (no turn,
+#: no session), so ``hooks install`` does not register them and removes an older install's
+CURSOR_TAB_EVENTS = ("beforeTabFileRead", "afterTabFileEdit")

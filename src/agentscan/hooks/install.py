@@ -10,9 +10,11 @@ is kept byte for byte in a timestamped backup (``hooks.backups``: beside it, a
 project's in the data directory), and the new text, in the file's own
 indentation, line endings and final newline (``hooks.configjson``), replaces
 it atomically (``toolkit.atomicfile``) only if the agent has not written it
-meanwhile.  An uninstall that leaves
-nothing but agentscan's own scaffolding removes the file it emptied, and the
-directories an install had to create for it (``made_dirs``) when empty.
+meanwhile.  An uninstall that leaves nothing but scaffolding (``{}``, an empty
+``"hooks"``) removes the file only when an install created it, writes back the
+very text of a file that held only that before the install, and otherwise keeps
+it (``made_dirs`` records which); the directories an install had to create go
+when empty.
 
 Ours are recognised by their command: ``… agentscan hook --agent …``; an install
 leaves one on each event, where it sees the whole event (``hooks.merging``), and
@@ -35,10 +37,15 @@ from agentscan.errors import HookConfigError
 from agentscan.hooks.backups import backup as backup
 from agentscan.hooks.backups import project_backups as project_backups
 from agentscan.hooks.configjson import parse, render
-from agentscan.hooks.events import CURSOR_EVENTS as CURSOR_EVENTS  # every Cursor event, registered without matchers
+from agentscan.hooks.events import CURSOR_EVENTS as _EVERY_CURSOR_EVENT
+from agentscan.hooks.events import CURSOR_TAB_EVENTS as CURSOR_TAB_EVENTS
 from agentscan.hooks.merging import TIMEOUT_SECONDS as TIMEOUT_SECONDS
 from agentscan.hooks.merging import Replaced, events_with_ours, merge_claude, merge_cursor
 from agentscan.hooks.merging import is_ours as is_ours
+
+#: the Cursor events an install registers, without matchers: every one but the Tab events, which
+#: run on each Tab completion (a process start, ~30 ms) and hold nothing the tree reads
+CURSOR_EVENTS = tuple(event for event in _EVERY_CURSOR_EVENT if event not in CURSOR_TAB_EVENTS)
 
 #: Claude Code events an observer should register (docs/hooks.md, "The tree"): not WorktreeCreate
 #: (its hook must answer with a path), not the high-volume MessageDisplay/FileChanged/
@@ -65,6 +72,16 @@ class Plan:
     added: tuple[str, ...] = ()  # install: the events that had no entry of ours
     #: install: the entries of ours it updated, widened or removed (``hooks.merging``)
     replaced: tuple[Replaced, ...] = ()
+    install: bool = False
+    #: install: the file is missing or holds only scaffolding, which the record keeps
+    #: (``made_dirs.remember_config``) for the uninstall to give back
+    remember: bool = False
+    #: install: events no install registers now (Cursor's Tab events) it removed ours from
+    dropped: tuple[str, ...] = ()
+    #: uninstall: ``after`` is the file's text as it was before the first install
+    restored: bool = False
+    #: uninstall: only scaffolding is left in a file agentscan has no record of creating: kept
+    kept_empty: bool = False
 
     @property
     def changed(self) -> bool:
@@ -249,15 +266,30 @@ def plan(agent: str, path: Path, *, install: bool, command: str | None = None) -
     config = parse(path, before)
     if agent == "cursor":
         merged = merge_cursor(path, copy.deepcopy(config), CURSOR_EVENTS, command if install else None)
+        if install:  # an older install's entries on the Tab events go
+            merged = merge_cursor(path, merged.config, CURSOR_TAB_EVENTS, None, into=merged)
     else:
         merged = merge_claude(path, copy.deepcopy(config), CLAUDE_EVENTS, command if install else None)
     after: str | None = render(merged.config, before)
-    # A symlinked config (a dotfile manager's) is emptied, never removed.
-    if not install and (before is None or (_only_scaffolding(agent, merged.config) and not path.is_symlink())):
+    restored = kept_empty = False
+    if not install and before is None:
         after = None
+    elif not install and _only_scaffolding(agent, merged.config):
+        from agentscan.hooks import made_dirs
+
+        origin = made_dirs.config_origin(path)
+        if origin is None and not path.is_symlink():  # a dotfile manager's link is emptied, never removed
+            after = None
+        elif isinstance(origin, str) and _scaffold(agent, parse(path, origin)) == _scaffold(agent, merged.config):
+            after, restored = origin, True  # byte for byte: ``{}`` is not re-rendered as ``{"hooks": {}}``
+        else:
+            kept_empty = origin is made_dirs.UNKNOWN
     relaid = before is not None and bool(before.strip()) and render(config, before) != before
+    remember = install and (before is None or _only_scaffolding(agent, config))
     result = Plan(path=path, before=before, after=after, events=tuple(merged.events), relaid=relaid,
-                  added=tuple(merged.added), replaced=tuple(merged.replaced))
+                  added=tuple(merged.added), replaced=tuple(merged.replaced), dropped=tuple(merged.dropped),
+                  install=install,
+                  remember=remember, restored=restored, kept_empty=kept_empty)
     if result.changed and before is not None:
         _check_writable(path)
     return result
@@ -276,11 +308,17 @@ def _check_writable(path: Path) -> None:
 
 
 def _only_scaffolding(agent: str, config: dict[str, Any]) -> bool:
-    """Nothing left but what install itself adds around the hooks (Cursor's ``version``)."""
-    rest = {key: value for key, value in config.items() if not (key == "hooks" and value == {})}
-    if agent == "cursor":
-        rest.pop("version", None)
-    return not rest
+    """Nothing but what install itself adds around the hooks: ``"hooks"`` with no entry
+    (``{}``, or events with empty lists) and Cursor's ``version``."""
+    hooks = config.get("hooks", {})
+    empty_hooks = isinstance(hooks, dict) and all(value == [] for value in hooks.values())
+    return empty_hooks and not set(config) - {"hooks", *(("version",) if agent == "cursor" else ())}
+
+
+def _scaffold(agent: str, config: dict[str, Any]) -> Any:
+    """What of a scaffolding-only config an uninstall must not undo: Cursor's ``version``
+    (1, as an install adds it, when missing); a user who changed it since keeps theirs."""
+    return config.get("version", 1) if agent == "cursor" else None
 
 
 def write(plan: Plan) -> list[Path]:
@@ -307,6 +345,7 @@ def _write(plan: Plan) -> list[Path]:
             return []
         _unchanged_since_read(plan)
         os.unlink(plan.path)
+        made_dirs.forget_config(plan.path)
         return made_dirs.remove_empty(plan.path.parent)
     target = Path(os.path.realpath(plan.path))
     made_dirs.make_parents(target.parent)
@@ -316,6 +355,12 @@ def _write(plan: Plan) -> list[Path]:
         mode = FILE_MODE
     after = plan.after.encode("utf-8")  # its line endings as ``render`` made them
     atomic_write(plan.path, lambda handle: handle.write(after), lambda: _unchanged_since_read(plan), mode=mode)
+    # Recorded once written: a crash in between leaves a file the uninstall keeps, never
+    # a record that would remove a file the user had.
+    if plan.remember:
+        made_dirs.remember_config(plan.path, plan.before)
+    elif not plan.install:
+        made_dirs.forget_config(plan.path)
     return []
 
 

@@ -1,4 +1,6 @@
-"""Directories `hooks install` had to create, so `hooks uninstall` can take them away again.
+"""Directories and config files `hooks install` had to create, so `hooks uninstall` can take
+them away again, and the configs it found holding nothing but scaffolding, so that an
+uninstall gives them back as they were.
 
 On a home with no ``~/.claude/`` (or a project with no ``.claude/``) an
 install creates the directory to hold the settings file.  Which ones it
@@ -7,6 +9,13 @@ docs/security.md): an uninstall removes a directory only when it is listed
 there *and* empty, so a directory the agent or the user made, or filled
 since, is never touched.  A listed directory found in use is forgotten: it
 is no longer only ours.
+
+Config files (``files``): the path of each one an install created, with ``null``, and of
+each one it found holding only scaffolding (``{}``, ``{"hooks": {}}``, Cursor's
+``{"version": 1, "hooks": {}}``, an empty file), with its text as it was.  An uninstall
+that leaves only scaffolding removes a file listed as created, writes a listed text back
+byte for byte, and keeps any other (a file the user had before an older agentscan's
+install, which recorded nothing, is theirs).  Scaffolding holds no setting, so no secret.
 
 The record itself may be what made the data directory (and its missing
 parents, ``~/.local/share``): those are listed in it too, and go with it
@@ -19,12 +28,14 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Iterator, Mapping
+from typing import Any, Iterator, Mapping, NamedTuple
 
 from agentscan.filemodes import DIR_MODE, open_private
 from agentscan.hooks.store import data_dir, make_private_dirs
 
 RECORD = "hook-dirs.json"
+#: what ``config_origin`` answers for a config file the record does not list
+UNKNOWN = object()
 
 
 def make_parents(directory: Path, env: Mapping[str, str] | None = None) -> list[Path]:
@@ -38,7 +49,8 @@ def make_parents(directory: Path, env: Mapping[str, str] | None = None) -> list[
         return []
     # Recorded before they exist: a crash in between leaves a record an
     # uninstall checks (and drops), never a directory nobody knows about.
-    _save(env, _load(env) | {str(path) for path in missing})
+    record = _read(env)
+    _save(env, record.created | {str(path) for path in missing}, record.files)
     for path in reversed(missing):
         try:
             os.mkdir(path, DIR_MODE)
@@ -49,13 +61,14 @@ def make_parents(directory: Path, env: Mapping[str, str] | None = None) -> list[
 
 def remove_empty(directory: Path, env: Mapping[str, str] | None = None) -> list[Path]:
     """Remove ``directory`` and its parents while each is one install created and is empty."""
-    record = _load(env)
-    if not record:
+    record = _read(env)
+    created = set(record.created)
+    if not created:
         return []
     removed: list[Path] = []
     current = directory
-    while str(current) in record:
-        record.discard(str(current))
+    while str(current) in created:
+        created.discard(str(current))
         try:
             os.rmdir(current)  # only an empty directory goes
         except FileNotFoundError:
@@ -65,35 +78,63 @@ def remove_empty(directory: Path, env: Mapping[str, str] | None = None) -> list[
         else:
             removed.append(current)
         current = current.parent
-    _save(env, record)
+    _save(env, created, record.files)
     return removed
+
+
+def config_origin(path: Path, env: Mapping[str, str] | None = None) -> Any:
+    """What the record says a config file was before agentscan's first install into it:
+    ``None`` (the install created it), its text (it held only scaffolding), or ``UNKNOWN``."""
+    return _read(env).files.get(_key(path), UNKNOWN)
+
+
+def remember_config(path: Path, before: str | None, env: Mapping[str, str] | None = None) -> None:
+    """Record what an install found (``None``: no file), unless the record already has it:
+    a second install finds the first one's hooks, not what the user had."""
+    record = _read(env)
+    if _key(path) not in record.files:
+        _save(env, record.created, {**record.files, _key(path): before})
+
+
+def forget_config(path: Path, env: Mapping[str, str] | None = None) -> None:
+    """An uninstall went through: what the file becomes now is the user's alone."""
+    record = _read(env)
+    if _key(path) in record.files:
+        _save(env, record.created, {key: text for key, text in record.files.items() if key != _key(path)})
+
+
+def _key(path: Path) -> str:
+    return os.path.abspath(path)
 
 
 def _record_path(env: Mapping[str, str] | None) -> str:
     return os.path.join(data_dir(env), RECORD)
 
 
-def _load(env: Mapping[str, str] | None) -> set[str]:
-    return _read(env)[0]
+class _Record(NamedTuple):
+    created: set[str]  # the directories listed
+    data_dirs: list[str]  # the data directories the record had to create, the deepest first
+    files: dict[str, str | None]  # config files: None when created, else their text as it was
 
 
-def _read(env: Mapping[str, str] | None) -> tuple[set[str], list[str]]:
-    """The directories listed, and the data directories the record had to create
-    (``data_dirs``, the deepest first)."""
+def _read(env: Mapping[str, str] | None) -> _Record:
     try:
         with open(_record_path(env), encoding="utf-8") as handle:
             record = json.load(handle)
-        listed, made = record.get("created", []), record.get("data_dirs", [])
+        listed, made, files = record.get("created", []), record.get("data_dirs", []), record.get("files", {})
     except (OSError, ValueError, AttributeError):
-        return set(), []  # none yet, or unreadable: nothing is removed on its word
+        return _Record(set(), [], {})  # none yet, or unreadable: nothing is removed on its word
     created = {item for item in listed if isinstance(item, str)} if isinstance(listed, list) else set()
-    return created, [item for item in made if isinstance(item, str)] if isinstance(made, list) else []
+    files = {key: text for key, text in files.items() if text is None or isinstance(text, str)} \
+        if isinstance(files, dict) else {}
+    return _Record(created, [item for item in made if isinstance(item, str)] if isinstance(made, list) else [], files)
 
 
-def _save(env: Mapping[str, str] | None, created: set[str]) -> None:
+def _save(env: Mapping[str, str] | None, created: set[str], files: dict[str, str | None]) -> None:
     path = _record_path(env)
-    previous, data_dirs = _read(env)
-    if not created:
+    previous = _read(env)
+    data_dirs = previous.data_dirs
+    if not created and not files:
         try:
             os.unlink(path)
         except FileNotFoundError:
@@ -101,12 +142,12 @@ def _save(env: Mapping[str, str] | None, created: set[str]) -> None:
         _remove_data_dirs(data_dirs, data_dir(env))
         return
     root = data_dir(env)
-    if not previous and not os.path.isdir(root):
+    if not previous.created and not previous.files and not os.path.isdir(root):
         data_dirs = _missing(root)  # made for this record alone: it takes them away again
     make_private_dirs(root)
     temp = f"{path}.{os.getpid()}.tmp"
     with os.fdopen(open_private(temp), "w", encoding="utf-8") as handle:
-        json.dump({"created": sorted(created), "data_dirs": data_dirs}, handle, indent=2)
+        json.dump({"created": sorted(created), "data_dirs": data_dirs, "files": files}, handle, indent=2)
         handle.write("\n")
     os.replace(temp, path)
 

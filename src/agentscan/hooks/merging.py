@@ -53,7 +53,11 @@ class Replaced:
     matcher: str | None  # the one it was under (Claude: its group's), None for none
 
     def to_json(self) -> dict[str, Any]:
-        return {"event": self.event, "action": self.action, "command": self.command, "matcher": self.matcher}
+        from agentscan.otlp.endpoint import shown_command
+
+        # Its credentials masked (an ``--otlp-endpoint`` with a password or an ``?api_key=``).
+        return {"event": self.event, "action": self.action, "command": shown_command(self.command),
+                "matcher": self.matcher}
 
 
 @dataclass
@@ -62,6 +66,9 @@ class Merged:
     events: list[str] = field(default_factory=list)  # whose entries changed
     added: list[str] = field(default_factory=list)  # where there was no entry of ours at all
     replaced: list[Replaced] = field(default_factory=list)
+    #: install: events an older install registered that no install does now (Cursor's Tab
+    #: events), whose entries of ours it removed
+    dropped: list[str] = field(default_factory=list)
 
 
 def is_ours(entry: Any) -> bool:
@@ -139,10 +146,14 @@ def _sees_whole_event(agent: str, event: str, matcher: Any) -> bool:
     return matcher in _CURSOR_MATCH_ALL
 
 
-def merge_cursor(path: Path, config: dict[str, Any], events: tuple[str, ...], command: str | None) -> Merged:
+def merge_cursor(path: Path, config: dict[str, Any], events: tuple[str, ...], command: str | None,
+                 *, into: Merged | None = None) -> Merged:
+    """``command``: install it on ``events``; ``None``: remove ours from every event, or, with
+    ``into`` (the install's merge so far), from ``events`` only (those no install registers
+    now), recorded in ``into``."""
     if command is not None and "version" not in config:
         config = {"version": 1, **config}
-    merged = Merged(config)
+    merged = into or Merged(config)
     hooks = _hooks_of(path, config, create=command is not None)
     if hooks is None:
         return merged
@@ -174,6 +185,11 @@ def merge_cursor(path: Path, config: dict[str, Any], events: tuple[str, ...], co
             merged.added.append(event)
         return result
 
+    if into is not None:
+        dropped = _merge_lists(path, hooks, tuple(event for event in events if event in hooks), place)
+        merged.events += dropped
+        merged.dropped += dropped
+        return merged
     merged.events = _merge_lists(path, hooks, events if command is not None else tuple(hooks), place)
     return merged
 

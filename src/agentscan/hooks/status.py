@@ -14,8 +14,9 @@ from typing import Any, Mapping
 
 from agentscan.hooks import store
 from agentscan.errors import HookConfigError
-from agentscan.hooks.install import CLAUDE_DIR_VAR, CLAUDE_EVENTS, CURSOR_EVENTS, uninstall_paths
+from agentscan.hooks.install import CLAUDE_DIR_VAR, CLAUDE_EVENTS, CURSOR_EVENTS, CURSOR_TAB_EVENTS, uninstall_paths
 from agentscan.hooks.merging import ours_by_event
+from agentscan.otlp.endpoint import shown_command
 
 ERROR_LINES = 5
 #: Claude Code's setting that turns every hook off
@@ -60,11 +61,12 @@ def _config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, 
     found = ours_by_event(agent, config) if isinstance(config, dict) else []
     listed = CURSOR_EVENTS if agent == "cursor" else CLAUDE_EVENTS
     report["events"] = len({ours.event for ours in found} & set(listed))  # of the events an install registers
-    report["command"] = next((ours.command for ours in found if ours.command), None)
+    command = next((ours.command for ours in found if ours.command), None)
+    # As shown (``status --json``, ``doctor``): an endpoint's credentials masked.
+    report["command"] = shown_command(command) if isinstance(command, str) else command
     report["narrowed"] = [{"event": ours.event, "matchers": list(ours.narrowed)} for ours in found if ours.narrowed]
     # A second entry beside one that sees every tool: each event it sees is stored twice.
     report["stored_twice"] = [{"event": ours.event, "entries": ours.entries} for ours in found if ours.stored_twice]
-    command = report["command"]
     if report["problem"] is not None:
         return report
     # An upgrade into a new venv, the old one deleted: the agent runs a program that is not
@@ -95,6 +97,12 @@ def _config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, 
         text = (f"agentscan's hook is not on {_events_text(absent)} "
                 f"({report['events']} of the {len(listed)} events an install registers): "
                 f"run {_reinstall(agent, scope, legacy)} to add {'it' if len(absent) == 1 else 'them'}")
+        report["note"] = text if report["note"] is None else f"{report['note']}; {text}"
+    tab = [ours.event for ours in found if ours.event in CURSOR_TAB_EVENTS] if agent == "cursor" else []
+    if tab and report["problem"] is None:
+        # An older install's: a hook run on every Tab completion, for events nothing reads.
+        text = (f"agentscan's hook is also on {_events_text(tab)}, which Cursor runs on every Tab completion and "
+                f"agentscan no longer reads: run {_reinstall(agent, scope, legacy)} to remove it")
         report["note"] = text if report["note"] is None else f"{report['note']}; {text}"
     return report
 

@@ -228,7 +228,8 @@ def _first_session_id(path: str) -> str | None:
 
 
 def read_events(session: StoredSession) -> tuple[list[Any], list[Any]]:
-    """The session's envelopes as ``HookEvent``s, in file order, and warnings for bad lines."""
+    """The session's envelopes as ``HookEvent``s, in file order, and warnings for bad lines
+    (not for a last line that is not whole yet: the hook writing it has not finished)."""
     from agentscan.hooks.model import HookEvent
     from agentscan.model import ScanWarning
     from agentscan.toolkit.fsutil import open_regular
@@ -247,7 +248,9 @@ def read_events(session: StoredSession) -> tuple[list[Any], list[Any]]:
                 continue
             record, problem = envelope_of(line)
             if problem is not None:
-                warnings.append(ScanWarning(session.path, problem, number))
+                # A last line with no newline yet is one a hook is appending now: no fault.
+                if line.endswith(b"\n"):
+                    warnings.append(ScanWarning(session.path, problem, number))
                 continue
             event = _event_of(record, number, session, HookEvent)
             if event.session_id in (None, own_id):
@@ -269,6 +272,26 @@ def dropped_payloads(root: str, session_id: str) -> tuple[str, int]:
         except OSError:
             continue
     return path, count
+
+
+def dropped_warnings(root: str, session_id: str) -> list[Any]:
+    """The warning ``trace`` and ``otlp`` give for a session some of whose payloads the hook
+    dropped unread (``dropped_payloads``): what they closed is missing from the tree."""
+    log, dropped = dropped_payloads(root, session_id)
+    if not dropped:
+        return []
+    from agentscan.model import ScanWarning
+    from agentscan.toolkit.words import plural
+
+    return [ScanWarning(log, (
+        f"{plural(dropped, 'hook payload')} of this session "
+        f"{'were' if dropped != 1 else 'was'} dropped unread (larger than 8 MiB, or too slow to arrive): "
+        "a call whose completion it was shows no status"))]
+
+
+def root_of(session: StoredSession) -> str:
+    """The data directory whose events store holds ``session`` (``session_path``'s inverse)."""
+    return os.path.dirname(os.path.dirname(os.path.dirname(session.path)))
 
 
 def _envelope_reader() -> Callable[[bytes], tuple[Any, str | None]]:

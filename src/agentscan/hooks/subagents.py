@@ -11,7 +11,8 @@ Claude's ``PostToolUse`` of that call names the agent it ran
 (``tool_response.agentId`` = ``agent_id``): that id places the subagent under
 its call (``native``), whenever it comes: after the stop (parallel calls of
 one type, which tie by type), or before the start (a background Task's
-result comes at launch).  A start whose call is not found either way stays
+result comes at launch).  A start captured after its own stop (the hooks run
+asynchronously) is the same subagent, by its id: one node, not two.  A start whose call is not found either way stays
 under its turn as an ``orphan``; arrival order never decides.  Claude hooks
 fired inside a subagent carry its ``agent_id`` and are nested under it.
 
@@ -80,6 +81,10 @@ class Subagents:
         agent_id = event.text("subagent_id") or event.text("agent_id")
         agent_type = event.text("subagent_type") or event.text("agent_type")
         shown = {key: event.get(key) for key in ("task", "subagent_model", "is_parallel_worker") if key in event.payload}
+        stopped = self.by_id.get(agent_id) if agent_id is not None else None
+        if stopped is not None and stopped.kind == SUBAGENT and stopped.opened_by is not None \
+                and stopped.opened_by.name in STOPS:
+            return self._started_after_stop(turn, stopped, event, at_ns, agent_type, shown)
         node = Draft(
             kind=SUBAGENT,
             name=agent_type or "subagent",
@@ -102,7 +107,24 @@ class Subagents:
             self._put(node, parent.children)
         if agent_id is not None:
             self.by_id[agent_id] = node
+            _adopt(turn, node)
         self.open.append(node)
+        return node
+
+    def _started_after_stop(self, turn: TurnDraft, node: Draft, event: HookEvent, at_ns: int,
+                            agent_type: str | None, shown: dict[str, Any]) -> Draft:
+        """A start captured after its own stop (Claude runs hooks asynchronously): the node its
+        stop made is this subagent, paired by its id, and placed as a start places one."""
+        node.name, node.input, node.opened_by = agent_type or node.name, shown, event
+        node.evidence.update({"type": agent_type, "task": event.text("task")})
+        node.started_ns = min(at_ns, node.ended_ns) if node.ended_ns is not None else at_ns
+        self.orphan_stops = [(orphan, holder) for orphan, holder in self.orphan_stops if orphan is not node]
+        if node.provenance == NATIVE:
+            return node  # its call's result named it already
+        parent, provenance = _spawning_call(turn, event, agent_type)
+        if parent is not None:
+            node.provenance = provenance
+            self._put(node, parent.children)
         return node
 
     def call_completed(self, turn: TurnDraft, call: Draft, event: HookEvent) -> None:
@@ -168,6 +190,7 @@ class Subagents:
                 self._put(node, named.children)
             if agent_id is not None and not internal:
                 self.by_id.setdefault(agent_id, node)
+                _adopt(turn, node)
         node.close(event, status, at_ns)
         if node.kind == EVENT:
             node.status = None  # an internal agent's stop: an event, which has no status
@@ -203,6 +226,15 @@ class Subagents:
                 orphan.provenance = CORRELATED
                 self._put(orphan, start.children)
                 self.orphan_stops.remove((orphan, holder))
+
+
+def _adopt(turn: TurnDraft, node: Draft) -> None:
+    """The calls fired inside the subagent ``node`` (their ``agent_id`` is its id) captured
+    before it was known, under the turn: under it now (the hooks run asynchronously)."""
+    early = [child for child in turn.nodes if child.scope == node.id and child is not node]
+    for child in early:
+        turn.nodes.remove(child)
+    node.children[:0] = early
 
 
 def _spawning_call(turn: TurnDraft, event: HookEvent, agent_type: str | None) -> tuple[Draft | None, str]:

@@ -10,9 +10,13 @@
   that ended ``ok``), a call the user declined left out (it never ran);
 * ``wall_time_ms``: last minus first capture time;
 * ``tokens``: Cursor's ``stop`` snapshot for a turn (else its first
-  ``afterAgentResponse``); for a session, input and cache reads of the latest
-  snapshot (they measure the context, not spend) and the sum of output and
-  cache writes.  ``null`` when no payload carried tokens (Claude never does).
+  ``afterAgentResponse``; a stop reporting only zeros, an aborted turn's, does not
+  replace one that reported tokens); for a session, input and cache reads of the
+  latest snapshot that reports any token (they measure the context, not spend) and
+  the sum of output and cache writes.  ``null`` when no payload carried tokens
+  (Claude never does).  A payload whose token fields are not whole numbers of zero
+  or more (``"300"``, ``10.7``, ``-5``) gives no snapshot (``invalid_token_fields``):
+  its counts are unknown, not zero.
 """
 
 from __future__ import annotations
@@ -168,7 +172,8 @@ def session_tokens(snapshots: Sequence[TokenUsage | None]) -> TokenUsage | None:
     present = [s for s in snapshots if s is not None]
     if not present:
         return None
-    latest = present[-1]
+    # An aborted turn reports all zeros: the context did not shrink to nothing.
+    latest = next((s for s in reversed(present) if reports_tokens(s)), present[-1])
     return TokenUsage(
         input=latest.input,
         cache_read=latest.cache_read,
@@ -184,14 +189,32 @@ def token_snapshot(payload: Any) -> TokenUsage | None:
     contract's ``input`` is the uncached part: it is ``input_tokens - cache_read -
     cache_write``, or ``input_tokens`` whole when that would be negative (a payload whose
     input cannot include its cache)."""
-    keys = ("input_tokens", "cache_read_tokens", "cache_write_tokens", "output_tokens")
-    values = [payload.get(key) for key in keys]
-    if not any(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        return None
-    clean = [v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else 0 for v in values]
+    values = [payload.get(key) for key in TOKEN_FIELDS]
+    if not any(_valid(v) for v in values) or invalid_token_fields(payload):
+        return None  # one field that cannot be read makes the whole snapshot unknown, not zero
+    clean = [v if _valid(v) else 0 for v in values]
     uncached = clean[0] - clean[1] - clean[2]
     return TokenUsage(input=uncached if uncached >= 0 else clean[0],
                       cache_read=clean[1], cache_write=clean[2], output=clean[3])
+
+
+#: Cursor's token fields on ``stop`` / ``afterAgentResponse``
+TOKEN_FIELDS = ("input_tokens", "cache_read_tokens", "cache_write_tokens", "output_tokens")
+
+
+def invalid_token_fields(payload: Any) -> list[str]:
+    """The token fields of a payload that hold something other than a whole number of zero
+    or more (``null`` is a field left out)."""
+    return [key for key in TOKEN_FIELDS if payload.get(key) is not None and not _valid(payload.get(key))]
+
+
+def reports_tokens(usage: TokenUsage | None) -> bool:
+    """A snapshot with any token in it: Cursor's ``stop`` of an aborted turn reports zeros."""
+    return usage is not None and usage.total > 0
+
+
+def _valid(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def _is_mcp_name(name: str) -> bool:

@@ -28,7 +28,7 @@ from agentscan.hooks.repeats import Repeats
 from agentscan.hooks.draft import Draft, TurnDraft, bounded
 from agentscan.hooks.model import EVENT, NATIVE, RESPONSE, THOUGHT, HookEvent, SessionInfo, Trace, Turn
 from agentscan.hooks.subagents import STARTS, STOPS, Subagents
-from agentscan.hooks.summary import session_tokens, summarize, token_snapshot
+from agentscan.hooks.summary import invalid_token_fields, reports_tokens, session_tokens, summarize, token_snapshot
 from agentscan.timeutil import from_epoch, parse_iso
 
 from agentscan.hooks.events import PROMPTS, SESSION_EVENTS, SESSION_STARTS, TOOL_COMPLETIONS, TOOL_REQUESTS, TURN_STOPS
@@ -52,6 +52,8 @@ class TreeBuilder:
         self.repeats = Repeats()
         #: per turn, completions captured before any request they could pair with (pairing.py)
         self.early_completions: dict[TurnDraft, list[Draft]] = {}
+        #: payloads whose token fields could not be read, and those fields (warned once)
+        self.bad_tokens: list[str] = []
 
     def add_all(self, events: Iterable[HookEvent]) -> None:
         for event in sorted(events, key=lambda e: (effective_ns(e), e.seq)):
@@ -66,6 +68,8 @@ class TreeBuilder:
             return
         self._note_session_facts(event)
         turn = self._turn_for(event)
+        if event.name in TOOL_COMPLETIONS and (turn.derived or turn is self.session):
+            turn = self._call_owner(turn, event)
         if turn.model is None and turn is not self.session:
             turn.model = self.model
         turn.touch(at)
@@ -88,7 +92,7 @@ class TreeBuilder:
         elif name == "afterAgentResponse":
             container.append(_instant(RESPONSE, "response", {"text": _bounded(event.get("text"))}, at, placement))
             if turn.tokens is None:  # a stop's snapshot, when it comes, replaces this one
-                turn.tokens = token_snapshot(event.payload)
+                turn.tokens = self._snapshot(event)
         elif name in TOOL_REQUESTS:
             pairing.open_request(turn, container, event, at, placement, self.early_completions.setdefault(turn, []))
         elif name in TOOL_COMPLETIONS:
@@ -114,6 +118,18 @@ class TreeBuilder:
             if name in TURN_STOPS:
                 self._stop(turn, event, node)
 
+    def _call_owner(self, turn: TurnDraft, event: HookEvent) -> TurnDraft:
+        """The turn whose call a completion closes when its own turn is only inferred (a derived
+        turn: the event names none) and has no open call with its id: the one turn that has
+        (a late completion captured after the next prompt), else its own."""
+        call_id = event.text("tool_use_id")
+        if call_id is None or any(request.id == call_id for request in turn.in_flight()):
+            return turn
+        name, scope = event.text("tool_name"), event.text("agent_id")
+        owners = [draft for draft in self.turns.values() if draft is not turn
+                  for request in draft.in_flight() if (request.id, request.name, request.scope) == (call_id, name, scope)]
+        return owners[0] if len(owners) == 1 else turn
+
     def _still_waiting(self, before: HookEvent) -> bool:
         """Whether the node ``before`` opened still waits for its ``after…`` (repeats.py)."""
         drafts = (*self.turns.values(), self.session)
@@ -131,9 +147,16 @@ class TreeBuilder:
     def _stop(self, turn: TurnDraft, event: HookEvent, node: Draft) -> None:
         status = event.text("status") or ("error" if event.name == "StopFailure" else "completed")
         node.status, turn.stop_status = status, status
-        snapshot = token_snapshot(event.payload)
-        if snapshot is not None:
+        snapshot = self._snapshot(event)
+        # An aborted turn's stop reports zeros: they do not unsay a response's snapshot.
+        if snapshot is not None and (reports_tokens(snapshot) or not reports_tokens(turn.tokens)):
             turn.tokens = snapshot
+
+    def _snapshot(self, event: HookEvent) -> Any:
+        bad = invalid_token_fields(event.payload)
+        if bad:
+            self.bad_tokens.extend(key for key in bad if key not in self.bad_tokens)
+        return token_snapshot(event.payload)
 
     def _turn_for(self, event: HookEvent) -> TurnDraft:
         if event.name in SESSION_EVENTS:
@@ -213,10 +236,14 @@ class TreeBuilder:
             agent=self.agent,
         )
         noted = tuple(warnings)
-        if self.repeats.count:
+        if self.repeats.count or self.bad_tokens:
             from agentscan.model import ScanWarning
 
             noted += tuple(ScanWarning(events_path or info.id, note) for note in self.repeats.notes())
+        if self.bad_tokens:
+            noted += (ScanWarning(events_path or info.id, (
+                f"token counts that are not whole numbers of zero or more ({', '.join(self.bad_tokens)}) were "
+                "ignored: those payloads' tokens are unknown, not counted as 0")),)
         return Trace(session=info, turns=tuple(turns), summary=summary, warnings=noted)
 
     def _interrupted(self) -> set[TurnDraft]:
@@ -265,15 +292,7 @@ def trace_session(query: str, *, root: str | None = None, demo: bool = False) ->
         check(root)  # a file: said so, not as a store with no events yet
     stored = storedids.resolve(query, store.stored_sessions(root), demo=demo)
     events, warnings = store.read_events(stored)
-    log, dropped = store.dropped_payloads(root, stored.session_id)
-    if dropped:
-        from agentscan.model import ScanWarning
-        from agentscan.toolkit.words import plural
-
-        warnings.append(ScanWarning(log, (
-            f"{plural(dropped, 'hook payload')} of this session "
-            f"{'were' if dropped != 1 else 'was'} dropped unread (larger than 8 MiB, or too slow to arrive): "
-            "a call whose completion it was shows no status")))
+    warnings += store.dropped_warnings(root, stored.session_id)
     return build_trace(stored.agent, stored.session_id, events, events_path=stored.path, warnings=warnings)
 
 

@@ -16,6 +16,8 @@ Modules, in the order data flows through them::
     endpoint.py         the endpoint URL and headers, checked before anything is sent
     export.py           `agentscan otlp`: build, then write the file or send
     live.py             `agentscan hook --otlp-endpoint`: the detached live sender
+    livetail.py         what it reads: the events since a mark, not the whole file
+    livequeue.py        its slots, and the queue a sender that found no slot leaves its job in
 
 Nothing is imported here: ``agentscan hook`` imports ``live`` on its hot path.
 """

@@ -122,7 +122,7 @@ class TurnBuilder:
         span.set(sc.PROVIDER, sc.provider_name(model or self.facts.model, self.facts.provider))
         span.set(sc.REQUEST_MODEL, model)
         span.set(sc.SPEED, speed)
-        span.attributes.update(sc.usage_attributes(usage))
+        span.attributes.update(sc.usage_attributes(usage, self.facts.provider))
         span.set(sc.COST, None if cost is None else float(cost))
         self.usage.setdefault(parent.span_id, []).append(usage)
         self.costs.setdefault(parent.span_id, []).append((cost, usage.total > 0))
@@ -161,8 +161,10 @@ class TurnBuilder:
             self._agents[agent_id] = span
         return self._add(span)
 
-    def mcp(self, parent: Span, key: str, server: str | None, tool: str, start_ns: int, end_ns: int, *, arguments: Any) -> Span:
+    def mcp(self, parent: Span, key: str, server: str | None, tool: str, start_ns: int, end_ns: int, *, arguments: Any,
+            status: str | None = None) -> Span:
         span = self._span(f"mcp|{key}", parent, f"tools/call {tool}", KIND_CLIENT, start_ns, end_ns)
+        self._fail(span, status, None)  # a failed execution is an error as its call is
         span.set("mcp.method.name", "tools/call")
         span.set(sc.OPERATION, "execute_tool")
         span.set(sc.TOOL_NAME, tool)
@@ -170,8 +172,10 @@ class TurnBuilder:
         span.set(sc.TOOL_ARGUMENTS, self.facts.content.text(arguments))
         return self._add(span)
 
-    def shell(self, parent: Span, key: str, command: str | None, start_ns: int, end_ns: int, *, cwd: str | None) -> Span:
+    def shell(self, parent: Span, key: str, command: str | None, start_ns: int, end_ns: int, *, cwd: str | None,
+              status: str | None = None) -> Span:
         span = self._span(f"shell|{key}", parent, "shell", KIND_INTERNAL, start_ns, end_ns)
+        self._fail(span, status, None)  # a failed (timed out) command is an error as its call is
         span.set("agentscan.shell.command", self.facts.content.text(command))
         span.set("agentscan.shell.cwd", self.facts.content.plain(cwd))
         return self._add(span)
@@ -205,7 +209,7 @@ class TurnBuilder:
                 if span is self.root and usage is None:
                     usage = turn_usage  # Cursor's stop snapshot, when no per-call usage was found
                 if usage is not None:
-                    span.attributes.update(sc.usage_attributes(usage))
+                    span.attributes.update(sc.usage_attributes(usage, self.facts.provider))
                 # The rule of every cost total (pricing.spend.combined): an unpriced chat with no tokens adds nothing.
                 cost = sum_costs(self._below(span, by_id, self.costs))
                 if cost is not None:

@@ -38,6 +38,19 @@ def shown_url(url: str) -> str:
     return _QUERY.sub("?***", url, count=1)
 
 
+#: a URL inside a command line: a scheme, then up to a space or a quote
+_URL_IN_TEXT = re.compile(r"""\b[A-Za-z][A-Za-z0-9+.-]*://[^\s'"]+""")
+
+
+def shown_command(command: str) -> str:
+    """A hook command as a message or ``--json`` may show it: each URL in it as ``shown_url``
+    shows one (``--otlp-endpoint https://***@host/v1/traces?***``), and what else looks like a
+    secret (``api_key=…``, ``Bearer …``) masked as ``show --redact`` masks it."""
+    from agentscan.export.redact import mask_secrets
+
+    return mask_secrets(_URL_IN_TEXT.sub(lambda match: shown_url(match.group()), command)) or command
+
+
 def traces_url(endpoint: str) -> str:
     """``http(s)://host:port`` gets the standard ``/v1/traces`` path; a URL with a path is used as is."""
     text = endpoint.strip()

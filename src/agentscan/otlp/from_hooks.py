@@ -130,10 +130,11 @@ def _node(builder: TurnBuilder, parent: Span, node: Node, wave: str | None, resp
                              description=inputs.get("task"), model=inputs.get("subagent_model"))
         span.set("agentscan.subagent.status", status)
     elif node.kind == MCP:
-        span = builder.mcp(parent, key, detail.get("server"), detail.get("tool") or node.name, start, end, arguments=node.input)
+        span = builder.mcp(parent, key, detail.get("server"), detail.get("tool") or node.name, start, end,
+                           arguments=node.input, status=status)
         span.set("agentscan.tool.status", status)
     elif node.kind == SHELL:
-        span = builder.shell(parent, key, inputs.get("command"), start, end, cwd=inputs.get("cwd"))
+        span = builder.shell(parent, key, inputs.get("command"), start, end, cwd=inputs.get("cwd"), status=status)
         span.set("agentscan.tool.status", status)
     elif node.kind == FILE:
         builder.event(parent, f"agentscan.file.{node.name}", start, **{"file.path": content.plain(inputs.get("file_path"))})

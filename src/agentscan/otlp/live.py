@@ -6,9 +6,11 @@ has its reply, the hook starts a *detached sender* (a new session, stdin,
 stdout and stderr on the null device, never waited for) and exits; the
 agent is not delayed by the collector at all.  The sender:
 
-1. takes one of ``SLOTS`` slot files; when all are taken (a slow or dead
-   collector and a busy agent) it drops its span and counts the drop: the
-   queue is bounded, nothing piles up;
+1. takes one of ``SLOTS`` slot files; when all are taken (a parallel batch
+   of more calls, or a slow collector) it queues its job for the senders at
+   work, which take the queue before and after they let their slot go
+   (``livequeue``): no span is lost while the collector answers, and the
+   queue is bounded, so nothing piles up when it does not;
 2. rebuilds the session's hook tree from the events store, read from the
    session's mark (``livetail``: the turns since the last quiet one), and
    keeps the spans this event closed: a tool call (post / failure / denied),
@@ -38,12 +40,16 @@ from agentscan.filemodes import make_private_dirs, open_private
 from agentscan.hooks import events
 from agentscan.toolkit.words import plural
 
-SLOTS = 4
-SLOT_STALE_S = 30.0  # a slot older than this belongs to a sender that died; it is reclaimed
+from agentscan.otlp import livequeue
+from agentscan.otlp.livequeue import SLOT_STALE_S as SLOT_STALE_S
+from agentscan.otlp.livequeue import SLOTS as SLOTS
+from agentscan.otlp.livequeue import SPOOL_DIR as SPOOL_DIR
+
 SEND_TIMEOUT_S = 2.0
 MAX_EVENTS_BYTES = 16 * 1024 * 1024  # more to read (since the session's mark) is not read on every event
 COUNTER_FILE = "otlp-live.json"
-SPOOL_DIR = "otlp"
+#: queue rounds one sender works through after letting its slot go (a bound, never reached in use)
+MAX_ROUNDS = 64
 
 # The events after which a span is complete, named once in hooks/events.py.
 TOOL_CLOSES = frozenset(events.TOOL_COMPLETIONS)
@@ -98,24 +104,63 @@ def _spawn_detached(argv: list[str]) -> None:
 def main(argv: list[str]) -> int:
     if len(argv) != 7:
         return 2  # only ever started by dispatch(); nothing to count without a data dir
-    root, agent, session_id, received, event, turn_id, endpoint = argv
+    root, *args = argv
     try:
-        slot = _take_slot(root)
-        if slot is None:
-            _count(root, "dropped", f"{SLOTS} senders already busy; span of {event} dropped")
-            return 0
-        try:
-            spans = closed_spans(root, agent, session_id, int(received), event, turn_id)
-            if spans is not None:
-                _send(root, spans, endpoint, event)
-        finally:
-            _release(slot)
+        _run(root, livequeue.Job(tuple(args), livequeue.otel_env(os.environ)))
     except Exception as exc:  # noqa: BLE001 - a detached observer never fails loudly
         _count(root, "failed", f"{type(exc).__name__}: {exc}")
     return 0
 
 
-def closed_spans(root: str, agent: str, session_id: str, received_ns: int, event: str, turn_id: str) -> Any:
+def _run(root: str, job: livequeue.Job) -> None:
+    """Send ``job``'s spans, then the queued jobs (``livequeue``) while the collector answers."""
+    slot = livequeue.take_slot(root)
+    own: livequeue.Job | None = job
+    if slot is None:
+        if not livequeue.defer(root, job):
+            _count(root, "dropped", f"{SLOTS} senders already busy and {livequeue.MAX_PENDING} spans queued; "
+                                    f"span of {job.args[3]} dropped")
+            return
+        # A sender may have let its slot go since this one looked, after its last look at the
+        # queue: looking once more, this one takes the job itself, or a sender at work will.
+        slot = livequeue.take_slot(root)
+        own = None
+    rounds = 0
+    while slot is not None:
+        rounds += 1
+        healthy = True
+        try:
+            if own is not None:
+                healthy, own = _serve(root, own), None
+            while healthy:
+                livequeue.keep(slot)
+                queued, stale = livequeue.claim(root)
+                if stale:
+                    _count(root, "dropped", f"{stale} queued span job(s) older than {livequeue.PENDING_STALE_S:.0f} s "
+                                            "dropped", times=stale)
+                if queued is None:
+                    break
+                healthy = _serve(root, queued)
+        finally:
+            livequeue.release(slot)
+        # A job queued after the last look and before the release: its sender found no slot,
+        # then looked again while this one still held it.  This look finds it.
+        slot = livequeue.take_slot(root) if healthy and rounds < MAX_ROUNDS and livequeue.waiting(root) else None
+
+
+def _serve(root: str, job: livequeue.Job) -> bool:
+    """One job's spans sent; ``False`` when the send failed (the queue is left for later)."""
+    agent, session_id, received, event, turn_id, endpoint = job.args
+    try:
+        spans = closed_spans(root, agent, session_id, int(received), event, turn_id, env=job.env)
+        return spans is None or _send(root, spans, endpoint, event, job.env)
+    except Exception as exc:  # noqa: BLE001 - one job that fails is counted; the others still go
+        _count(root, "failed", f"{type(exc).__name__}: {exc}")
+        return True
+
+
+def closed_spans(root: str, agent: str, session_id: str, received_ns: int, event: str, turn_id: str,
+                 env: Any = None) -> Any:
     """The ``ExportTrace`` holding the spans ``event`` closed, or ``None`` when there are none.
 
     The events are read from the session's mark (``livetail``), not from the start: the
@@ -126,20 +171,56 @@ def closed_spans(root: str, agent: str, session_id: str, received_ns: int, event
 
     path = store.session_path(root, agent, session_id)
     session = store.StoredSession(agent, session_id, path)
-    tail = livetail.read_tail(session, livetail.load_mark(root, agent, session_id), MAX_EVENTS_BYTES)
+    mark = livetail.load_mark(root, agent, session_id)
+    tail = livetail.read_tail(session, mark, MAX_EVENTS_BYTES)
+    if tail is None:  # too much to read since the mark: the mark moves past it, or nothing would go out again
+        moved = _move_past(root, session, mark)
+        tail = None if moved is None else livetail.read_tail(session, moved, MAX_EVENTS_BYTES)
+        if tail is None:
+            if moved is not None:  # (a mark another sender moved, still too far back)
+                _count(root, "skipped", f"{path} has over {MAX_EVENTS_BYTES} bytes to read since its mark; "
+                                        f"the span of {event} is not sent live")
+            return None
+        return _from_tail(root, agent, session_id, tail, received_ns, event, turn_id, env)
+    found = _from_tail(root, agent, session_id, tail, received_ns, event, turn_id, env)
+    if found is not None or tail.mark is None:
+        return found
+    tail = livetail.read_tail(session, None, MAX_EVENTS_BYTES)  # the tail did not find it: the whole file
     if tail is not None:
-        found = _from_tail(root, agent, session_id, tail, received_ns, event, turn_id)
-        if found is not None or tail.mark is None:
-            return found
-        tail = livetail.read_tail(session, None, MAX_EVENTS_BYTES)  # the tail did not find it: the whole file
-        if tail is not None:
-            return _from_tail(root, agent, session_id, tail, received_ns, event, turn_id)
-    _count(root, "skipped", f"{path} has over {MAX_EVENTS_BYTES} bytes to read since its last quiet turn; "
-                            "not re-read for live spans")
+        return _from_tail(root, agent, session_id, tail, received_ns, event, turn_id, env)
+    _count(root, "skipped", f"{path}: the span of {event} belongs to a turn before the session's mark, and the "
+                            f"file has over {MAX_EVENTS_BYTES} bytes to read whole; not sent live")
     return None
 
 
-def _from_tail(root: str, agent: str, session_id: str, tail: Any, received_ns: int, event: str, turn_id: str) -> Any:
+def _move_past(root: str, session: Any, read: Any) -> Any:
+    """The mark past what is over ``MAX_EVENTS_BYTES`` to read (``livetail.skip_mark``), saved,
+    with the bytes it leaves behind counted (``skipped_bytes``); ``None`` when there is no
+    line to mark yet.  Under a lock, so that the senders of one big turn, each finding too
+    much, move the mark once and count those bytes once: the others read from it.  ``read``:
+    the mark the caller read from."""
+    from agentscan.otlp import livetail
+
+    agent, session_id = session.agent, session.session_id
+    make_private_dirs(os.path.join(root, SPOOL_DIR))
+    with _locked(os.path.join(root, SPOOL_DIR, "marks.lock")):
+        mark = livetail.load_mark(root, agent, session_id)
+        if mark is not None and mark != read:
+            return mark  # another sender moved it meanwhile
+        moved = livetail.skip_mark(session, mark, MAX_EVENTS_BYTES)
+        if moved is not None:
+            livetail.save_mark(root, agent, session_id, moved[0])
+    message = f"{session.path} has over {MAX_EVENTS_BYTES} bytes to read since its last quiet turn"
+    if moved is None:
+        _count(root, "skipped", f"{message}; not read for live spans")
+        return None
+    _count(root, "skipped", f"{message}: live export goes on from a later prompt, {moved[1]} bytes of events "
+                            "not sent live (`agentscan otlp` exports them)", extra={"skipped_bytes": moved[1]})
+    return moved[0]
+
+
+def _from_tail(root: str, agent: str, session_id: str, tail: Any, received_ns: int, event: str, turn_id: str,
+               env: Any = None) -> Any:
     """``closed_spans`` from the events of ``tail``; after a turn's stop (or a whole read),
     a later mark for the next senders."""
     from agentscan.hooks import store
@@ -167,7 +248,7 @@ def _from_tail(root: str, agent: str, session_id: str, tail: Any, received_ns: i
     # backend keeps whichever copy of the root came last.
     workspace = tail.mark.workspace if tail.mark is not None else trace.session.workspace
     facts = SessionFacts(provider=agent, native_id=session_id, source="hooks", content=Content(),
-                         resource=resource_for(agent, os.environ), cwd=workspace)
+                         resource=resource_for(agent, os.environ if env is None else env), cwd=workspace)
     exported = hook_traces(trace, facts)
 
     def build(since: list[Any], derived_before: int, model: str | None) -> list[Any]:
@@ -209,7 +290,8 @@ def _closed_by(span: Any, root: Any, event: str, at: int, turn_id: str) -> bool:
     return span.name == "shell" or span.name.startswith("tools/call")
 
 
-def _send(root: str, trace: Any, endpoint: str, event: str) -> None:
+def _send(root: str, trace: Any, endpoint: str, event: str, env: Any = None) -> bool:
+    """Whether the collector took the spans (the outcome counted either way)."""
     from agentscan.errors import SendFailed
     from agentscan.otlp.resource import env_headers
     from agentscan.otlp.sender import send
@@ -217,44 +299,18 @@ def _send(root: str, trace: Any, endpoint: str, event: str) -> None:
     try:
         # The hook has no --header: the standard variables are how a vendor gets its API key,
         # as for `agentscan otlp` (the agent's environment reaches this detached sender).
-        send([trace], endpoint, timeout=SEND_TIMEOUT_S, retries=0, headers=env_headers(os.environ), timeout_option=None)
+        send([trace], endpoint, timeout=SEND_TIMEOUT_S, retries=0, headers=env_headers(os.environ if env is None else env),
+             timeout_option=None)
     except SendFailed as exc:
         count = len(trace.spans)
         _count(root, "failed", f"{plural(count, 'span')} of {event}: {exc}")
-        return
+        return False
     _count(root, "sent", None, spans=len(trace.spans))
+    return True
 
 
-def _take_slot(root: str) -> str | None:
-    folder = os.path.join(root, SPOOL_DIR)
-    make_private_dirs(folder)
-    for index in range(SLOTS):
-        path = os.path.join(folder, f"sender-{index}.slot")
-        for _ in range(2):
-            try:
-                fd = open_private(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
-            except FileExistsError:
-                try:
-                    if time.time() - os.path.getmtime(path) > SLOT_STALE_S:
-                        os.unlink(path)
-                        continue
-                except OSError:
-                    continue
-                break
-            os.write(fd, str(os.getpid()).encode())
-            os.close(fd)
-            return path
-    return None
-
-
-def _release(slot: str) -> None:
-    try:
-        os.unlink(slot)
-    except OSError:
-        pass
-
-
-def _count(root: str, outcome: str, message: str | None, *, spans: int = 0) -> None:
+def _count(root: str, outcome: str, message: str | None, *, spans: int = 0, times: int = 1,
+           extra: dict[str, int] | None = None) -> None:
     """Add to ``otlp-live.json`` (under a lock where the platform has one) and log failures."""
     try:
         import json
@@ -275,9 +331,10 @@ def _count(root: str, outcome: str, message: str | None, *, spans: int = 0) -> N
                     counters = {}
             except (OSError, ValueError):
                 counters = {}
-            counters[outcome] = int(counters.get(outcome) or 0) + 1
-            if spans:
-                counters["spans_sent"] = int(counters.get("spans_sent") or 0) + spans
+            counters[outcome] = int(counters.get(outcome) or 0) + times
+            for key, value in {"spans_sent": spans, **(extra or {})}.items():
+                if value:
+                    counters[key] = int(counters.get(key) or 0) + value
             if message:
                 counters["last_problem"] = message
             counters["updated_at"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
@@ -291,7 +348,8 @@ def _count(root: str, outcome: str, message: str | None, *, spans: int = 0) -> N
 
 def read_counts(root: str) -> dict[str, Any] | None:
     """``otlp-live.json``'s counts (a count not written yet is 0), with ``pending``: the senders
-    at work now (slots taken, not stale); ``None`` before the first live span (sent or not)."""
+    at work now (slots taken, not stale) and the jobs queued for them; ``None`` before the
+    first live span (sent or not)."""
     import json
 
     try:
@@ -305,13 +363,7 @@ def read_counts(root: str) -> dict[str, Any] | None:
                              for key in ("sent", "spans_sent", "failed", "dropped", "skipped")}
     problem = doc.get("last_problem")
     found["last_problem"] = problem if isinstance(problem, str) else None
-    pending = 0
-    for index in range(SLOTS):
-        try:
-            pending += time.time() - os.path.getmtime(os.path.join(root, SPOOL_DIR, f"sender-{index}.slot")) <= SLOT_STALE_S
-        except OSError:
-            continue
-    found["pending"] = pending
+    found["pending"] = livequeue.busy_slots(root) + livequeue.waiting(root)  # at work, and queued for them
     return found
 
 

@@ -257,3 +257,59 @@ def next_mark(tail: Tail, trace: Any, exported: list[Any], build: Any) -> Mark |
     head = _line_crc(tail.data, offset - tail.base)
     workspace = tail.mark.workspace if tail.mark is not None else trace.session.workspace
     return Mark(tail.dev, tail.ino, offset, events[chosen].seq - 1, head, derived, workspace, model)
+
+
+def skip_mark(session: Any, mark: Mark | None, limit: int) -> tuple[Mark, int] | None:
+    """A mark past what is over ``limit`` bytes to read since ``mark`` (the file's start when
+    ``None``), and how many bytes it leaves behind; ``None`` when the file has no whole line
+    to mark yet.  No replay proves it: the turns before it are given up for live export (a
+    batch ``agentscan otlp`` still has them), so that those after it go out at all.
+
+    It is the latest prompt in the file's last ``limit`` bytes, so the turn under way reads
+    whole from it; with none there (one turn larger than that), the last whole line, which
+    the next prompt follows.  Derived turns before it are counted as ``mark`` counted them,
+    the workspace and the model are ``mark``'s (or the marked event's own)."""
+    from agentscan.hooks import store
+    from agentscan.hooks.model import HookEvent
+    from agentscan.hooks.tree import event_model
+    from agentscan.toolkit.fsutil import open_regular
+
+    with open_regular(session.path) as handle:
+        stat = os.fstat(handle.fileno())
+        start = max(0, stat.st_size - limit)
+        handle.seek(start)
+        data = handle.read(stat.st_size - start)
+        first = 0 if start == 0 else data.find(b"\n") + 1  # whole lines only
+        end = data.rfind(b"\n") + 1  # the last line may be being written
+        if (start and not first) or end <= first:
+            return None
+        starts = [first, *(index + 1 for index in _newlines(data, first, end - 1))]
+        envelope_of, own_id = store._envelope_reader(), store.legible(session.session_id)
+        chosen, event = starts[-1], None
+        for at, after in zip(reversed(starts), [end, *reversed(starts[1:])]):
+            record, problem = envelope_of(data[at:after])
+            found = store._event_of(record, 0, session, HookEvent) if problem is None else None
+            if found is not None and found.name in PROMPTS and found.session_id in (None, own_id):
+                chosen, event = at, found
+                break
+        offset = start + chosen
+        handle.seek(0)
+        lines = sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(min(1 << 20, offset - handle.tell())), b""))
+    same_file = mark is not None and (mark.dev, mark.ino) == (stat.st_dev, stat.st_ino) and mark.offset <= offset
+    kept = mark if same_file else None
+    workspace = kept.workspace if kept is not None else None
+    if workspace is None and event is not None:
+        roots = event.get("workspace_roots")
+        workspace = roots[0] if isinstance(roots, list) and roots and isinstance(roots[0], str) else event.text("cwd")
+    model = (event_model(event) if event is not None else None) or (kept.model if kept is not None else None)
+    moved = Mark(stat.st_dev, stat.st_ino, offset, lines, _line_crc(data, chosen),
+                 kept.derived if kept is not None else 0, workspace, model)
+    return moved, offset - (kept.offset if kept is not None else 0)
+
+
+def _newlines(data: bytes, start: int, end: int) -> Any:
+    """The offsets of the newlines in ``data[start:end]``."""
+    at = data.find(b"\n", start, end)
+    while at >= 0:
+        yield at
+        at = data.find(b"\n", at + 1, end)

@@ -58,6 +58,9 @@ def agent_name(provider: str) -> str:
 def provider_name(model: str | None, agent: str) -> str:
     if model:
         lowered = model.lower()
+        # Cursor names some hosted models after itself (``cursor-grok-4.5-high``): the model's own
+        # maker still decides; ``cursor-small`` and the like stay Cursor's.
+        lowered = lowered[len("cursor-"):] if lowered.startswith("cursor-") else lowered
         for prefixes, name in _MODEL_PREFIXES:
             if lowered.startswith(prefixes):
                 return name
@@ -73,15 +76,20 @@ def api_model(model: str | None, agent: str) -> tuple[str | None, str | None]:
     return (model, None) if base is None else (base, "fast")
 
 
-def usage_attributes(usage: TokenUsage) -> dict[str, int]:
+def usage_attributes(usage: TokenUsage, agent: str) -> dict[str, int]:
     """Our token vocabulary in GenAI terms, plus the contract's own fields.
 
     OTel's ``input_tokens`` *includes* cached input, while our ``input`` is
     only the uncached part, so it is ``input + cache_read + cache_write``.
     The ``agentscan.usage.*`` copies keep the contract's disjoint buckets, so
-    a dashboard can add them up exactly as ``agentscan tokens`` does.
+    a dashboard can add them up exactly as ``agentscan tokens`` does.  The
+    reasoning counts are left out for an agent whose records never report them
+    (``providers.REASONING_NOT_REPORTED``: Claude Code, Cursor): unknown, not 0,
+    as ``tokens`` shows ``-`` for them.
     """
-    return {
+    from agentscan.providers import REASONING_NOT_REPORTED
+
+    attributes = {
         "gen_ai.usage.input_tokens": usage.input + usage.cache_read + usage.cache_write,
         "gen_ai.usage.output_tokens": usage.output,
         "gen_ai.usage.cache_read.input_tokens": usage.cache_read,
@@ -94,6 +102,9 @@ def usage_attributes(usage: TokenUsage) -> dict[str, int]:
         "agentscan.usage.reasoning": usage.reasoning,
         "agentscan.usage.total": usage.total,
     }
+    if agent in REASONING_NOT_REPORTED:
+        del attributes["gen_ai.usage.reasoning.output_tokens"], attributes["agentscan.usage.reasoning"]
+    return attributes
 
 
 def tool_type(name: str) -> str:
