@@ -308,8 +308,8 @@ def test_show_at_60_columns_wraps_the_counts_and_names_a_subagent_s_model_short(
     # The tokens stay whole: the model gives way first, as list names it.
     (row,) = [line for line in lines if line.startswith("  a1b2c3d ")]
     assert row.split() == ["a1b2c3d", "Explore", "haiku-4.5", "6,313", "tokens", "<$0.01"], row
-    # One form at every width on a terminal (pass 45: `sonnet-4.5` at 80 but the whole name at
-    # 120 read as two models); a pipe gets it whole.
+    # Where it fits, whole, as the card's `model` line and `show --full` name a model (pass 49:
+    # `haiku-4.5` under `model    claude-sonnet-4-5-20250929` named one screen's models two ways).
     tty(120, color=False)
     wide = run("--demo", "show", "7f3c9a12").stdout.splitlines()
-    assert [line.split()[2] for line in wide if line.startswith("  a1b2c3d ")] == ["haiku-4.5"]
+    assert [line.split()[2] for line in wide if line.startswith("  a1b2c3d ")] == ["claude-haiku-4-5-20251001"]

@@ -117,9 +117,12 @@ def test_no_sessions_keeps_the_one_line_and_hints_how_to_ask(isolated_home: Path
     tty(100)
     result = invoke("prices")
     assert result.exit_code == 0 and result.stdout.splitlines() == [f"price data: {source.current({}).label}"]
-    assert result.stderr.splitlines() == ["no models recorded in your sessions",
-                                          "give model names for their prices: `agentscan prices sonnet-4.5 gpt-5`"]
-    assert invoke("prices", "-p", "codex").stderr.startswith("no models recorded in your codex sessions\n")
+    # (pass 49) what this home holds, and the two ways to a table
+    assert result.stderr.splitlines() == [
+        "no sessions found in this home",
+        "`agentscan prices MODEL` gives a model's prices (`agentscan prices sonnet-4.5 gpt-5`); or try",
+        "  `agentscan --demo prices`"]
+    assert invoke("prices", "-p", "codex").stderr.startswith("no codex sessions found in this home\n")
     assert cli_json("prices")["models"] == []
 
 

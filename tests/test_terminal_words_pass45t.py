@@ -37,15 +37,16 @@ def test_a_narrow_trace_shortens_the_session_id_and_never_cuts_the_command(tty: 
     lines = result.stdout.splitlines()
     assert lines[0] == "session claude:7f3c9a12  (stopped)"  # short id, status whole
     [command] = [line for line in lines if "agentscan --demo show" in line]
-    assert command.strip() == f"agentscan --demo show {FULL_ID}"  # whole, wider than the terminal
+    # (pass 49) by the short id list shows, never cut: the whole one made it 79 columns wide
+    assert command.strip() == "agentscan --demo show claude:7f3c9a12"
     assert "\u2026" not in command
-    # Every other line fits but the times (45 columns, never cut), and no id is cut: the
-    # transcript line is whole or short.
-    assert all(width_of(line) <= width for line in lines if line != command and not line.startswith("  captured"))
+    # Every line fits (pass 49: the times wrap, never cut), and no id is cut: the transcript
+    # line names the session as the command does.
+    assert all(width_of(line) <= width for line in lines)
     [transcript] = [line for line in lines if line.startswith("  transcript")]
-    assert transcript.split()[-1] in (FULL_ID, "claude:7f3c9a12")
-    [captured] = [line for line in lines if line.startswith("  captured")]
-    assert "\u2026" not in captured  # a time is never cut
+    assert transcript.split()[-1] == "claude:7f3c9a12"
+    captured = lines[lines.index(next(line for line in lines if line.startswith("  captured"))):][:2]
+    assert "\u2026" not in " ".join(captured) and "09:02:10" in " ".join(captured)  # a time is never cut
 
 
 def test_a_wide_trace_and_a_pipe_keep_the_whole_id(tty: Any) -> None:
@@ -85,9 +86,14 @@ def _lines(width: int, *subs: Any, tty: bool = True) -> list[str]:
 
 @pytest.mark.parametrize("width", [60, 80, 120, 200])
 def test_a_subagent_row_names_its_model_one_way_at_every_width(width: int) -> None:
+    """Whole where the row fits, as the card's ``model`` line names it (pass 49); as ``list``
+    names it where it does not, never cut."""
     heading, row = _lines(width, REAL)
     assert heading.startswith("subagents (1)")
-    assert "sonnet-4.5" in row and "claude-sonnet-4-5-20250929" not in row
+    if width >= 100:
+        assert "claude-sonnet-4-5-20250929" in row
+    else:
+        assert "sonnet-4.5" in row and "claude-sonnet-4-5-20250929" not in row
     assert "12,526" in row and "\u2026" not in row
 
 

@@ -63,6 +63,7 @@ def run_show(
     as_json: bool = False,
 ) -> None:
     from agentscan.cli import render
+    from agentscan.cli.copyhint import short_ids_of
     from agentscan.cli.show_text import print_detail
     from agentscan.pricing import PriceBook
     from agentscan.scan import priceahead
@@ -88,11 +89,13 @@ def run_show(
         from agentscan.cli.show_full import full_lines, page
 
         term = render.terminal()
-        page(full_lines(detail, term, state.home_options(), zone=zone_info, known=known_ids_of(scanner)), term,
+        page(full_lines(detail, term, state.home_options(), zone=zone_info, known=known_ids_of(scanner),
+                        short_id=short_ids_of(scanner)), term,
              use_pager=not no_pager)
     else:
         # The hint's command must open this session again: in this home, or the demo's.
-        print_detail(detail, render.terminal(), home=state.home_options(), zone=zone_info, known=known_ids_of(scanner))
+        print_detail(detail, render.terminal(), home=state.home_options(), zone=zone_info, known=known_ids_of(scanner),
+                     short_id=short_ids_of(scanner))
     finish(state, scanner, as_json=as_json)
 
 

@@ -79,11 +79,10 @@ class GlobalOptionsCommand(TyperCommand):
         """The epilog (``examples``) as an ``Examples:`` section under ``Options:``, as gh puts
         its EXAMPLES: one command line a line, never rewrapped (click rewraps an epilog as
         prose, and indents it under no heading)."""
-        if not self.epilog:
-            return
-        with formatter.section("Examples"):
-            for line in self.epilog.splitlines():
-                formatter.write(f"{'':>{formatter.current_indent}}{line}\n")
+        if self.epilog:
+            from agentscan.cli.helpformat import write_examples
+
+            write_examples(formatter, self.epilog)
 
     def collect_usage_pieces(self, ctx: Any) -> list[str]:
         # Typer writes a required argument in braces (``show [OPTIONS] {ID}``), which reads as

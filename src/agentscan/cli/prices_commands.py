@@ -108,20 +108,22 @@ def prices_command(
         # Above a table in a pipe, they are no row of it (``awk '{print $2}'`` read ``data:``):
         # said on stderr after it, as ``tokens`` says what is in no row (before it, a reader
         # gone at the first line heard of the price data still).
-        piped = bool(looked_up) and not render.terminal().tty
+        term = render.terminal()
+        piped = bool(looked_up) and not term.tty
         if not piped:
+            from agentscan.cli.term import wrap
+
             for line in said:
-                print(line)
+                # On a terminal wrapped as a hint is (a 40-column one folded it mid-word); a
+                # fetch's URL and hash whole, to be copied.
+                print("\n".join(wrap(line, term.width, break_long_words=False)) if term.tty else line)
         if looked_up:
             from agentscan.cli.prices_text import print_prices
 
             print_prices(looked_up)
         elif not notes:
-            # Names as ``list`` shows them on a terminal, which ``prices`` takes back (``pricing.lookup``).
-            sessions = f"your {provider} sessions" if provider else "your sessions"
-            render.note(f"no models recorded in {sessions}", tty_only=True)
-            render.note("give model names for their prices: `agentscan prices sonnet-4.5 gpt-5`",
-                        tty_only=True)
+            assert scanner is not None  # (no MODEL, no --update or --reset: the sessions were read)
+            _say_none_recorded(len(scanner.refs()), provider)
         if piped:
             for line in said:
                 render.note(line, wrap=False)
@@ -138,6 +140,21 @@ def prices_command(
             render.note(f"{name}: did you mean {either(suggestions)}?")
     if state.strict and scan.warnings.items:
         raise StrictWarnings(len(scan.warnings.items))
+
+
+def _say_none_recorded(sessions: int, provider: str | None) -> None:
+    """Why ``prices`` printed no table: this home's sessions named no model, or it has none;
+    and the two ways to a table.  On stderr even in a pipe, as ``list`` says an empty home:
+    ``agentscan prices 2>&1 | less`` showed the price data's line alone."""
+    from agentscan.cli import render
+
+    kind = f"{provider} " if provider else ""
+    why = (f"no {kind}sessions found in this home" if not sessions
+           else f"no models recorded in this home's {render.plural(sessions, kind + 'session')}")
+    # Names as ``list`` shows them on a terminal, which ``prices`` takes back (``pricing.lookup``).
+    render.note(why)
+    render.note("`agentscan prices MODEL` gives a model's prices (`agentscan prices sonnet-4.5 gpt-5`);"
+                " or try `agentscan --demo prices`")
 
 
 def _recorded(scanner: Scanner, data: PriceData) -> list[dict[str, Any]]:

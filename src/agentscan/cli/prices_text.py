@@ -15,7 +15,7 @@ from agentscan.cli.table import left_out_text, print_table
 from agentscan.cli.tablefit import Layout, told_apart
 from agentscan.cli.tableparts import GAP, Column, Row
 from agentscan.cli.tablewidths import natural
-from agentscan.cli.term import clean, width_of
+from agentscan.cli.term import clean, cut_left, width_of
 
 #: (header, genai-prices field): the prices agentscan's token vocabulary is billed at
 PRICE_COLUMNS = (
@@ -26,9 +26,10 @@ PRICE_COLUMNS = (
 )
 #: the answer: what a name is priced as.  A label, cut (never below "  above 200k", which it
 #: holds once MODEL is cut) only after the cache prices are left out, and before MODEL is
-#: (``_STAGES``); never left out: it is what was asked (``aws/regional.…`` said a Bedrock
-#: profile is billed at Bedrock's rate)
-PRICED_AS = Column("PRICED AS", label=True, min_width=12)
+#: (``_stages``); cut from its start (``…/claude-haiku-4-5``): its provider is what every
+#: row of one vendor shares, the model's name what tells them apart (``anthropic/claude-h…``
+#: named no model).  Left out only when nothing else is left to go and MODEL names the rows
+PRICED_AS = Column("PRICED AS", label=True, min_width=12, keep_end=True, drop=1)
 #: on a terminal too narrow for the table, the order columns are left out in (the higher
 #: first, as ``left_out_text`` names them): which providers recorded a model, the cache
 #: prices, MODEL (only when every row's PRICED AS names it), then the output price; the input
@@ -170,12 +171,13 @@ def print_prices(looked_up: list[dict[str, Any]]) -> None:
     # A tier's label is a number too (``  above 1,234,567``): never cut.
     tier_width = max([width_of(row.cells[-len(COLUMNS)]) for row in under_model if row.style == "dim"], default=0)
     model_floor = told_apart(MODEL, (query for query, _, _ in priced)).min_width
-    # Cut, the answers still read apart (``anthropic/cl…`` twice named neither).
-    answer_floor = told_apart(PRICED_AS, (answer for _, answer, _ in priced)).min_width
+    # Cut, the answers still read apart (``…-4-5`` twice named neither).
+    answer_floor = told_apart(PRICED_AS, (answer for _, answer, _ in priced), cut_left).min_width
     said_whole = answers_name_them(looked_up) and all(
         answer.rpartition("/")[2] == query for query, answer, _ in priced)
     rows, planned = _fitted(columns, under_model, under_answer, term.width,
-                            floors=(model_floor, answer_floor, max(answer_floor, tier_width)),
+                            floors=(model_floor, answer_floor, max(answer_floor, tier_width),
+                                    max(model_floor, tier_width)),
                             name_them=answers_name_them(looked_up), said_whole=said_whole)
     hidden = print_table(columns, rows, term=term, planned=planned)
     if said_whole:  # MODEL went before the cache prices: said first of them
@@ -197,7 +199,9 @@ def _stages(columns: tuple[Column, ...], name_them: bool,
     its own).  MODEL, the names the person gave or their sessions recorded, names the rows:
     it outlasts the providers, the cache prices, PRICED AS's width and then OUTPUT, as a
     row's name is cut only with no column left to go (docs/cli.md); then it is left out
-    when each PRICED AS names its row, else cut as far as the rows still read apart.
+    when each PRICED AS names its row, else cut as far as the rows still read apart, and
+    last PRICED AS is left out (a tier's label back under MODEL): a 40-column terminal
+    printed lines of 41, each folded in two.
     ``said_whole``: each row's PRICED AS says its MODEL whole (``claude-sonnet-4-5``,
     ``anthropic/claude-sonnet-4-5``): MODEL goes first, after PROVIDER, as it tells nothing
     PRICED AS does not."""
@@ -213,14 +217,17 @@ def _stages(columns: tuple[Column, ...], name_them: bool,
     if "MODEL" in gone:
         return stages
     gone |= {"OUTPUT"}
-    return [*stages, (True, gone | {"MODEL"}, "answer") if name_them else (True, gone, "model")]
+    if name_them:
+        return [*stages, (True, gone | {"MODEL"}, "answer")]
+    return [*stages, (True, gone, "model"), (False, gone | {"PRICED AS"}, "model")]
 
 
 def _fitted(columns: tuple[Column, ...], under_model: list[Row], under_answer: list[Row], width: int, *,
-            floors: tuple[int, int, int], name_them: bool, said_whole: bool) -> tuple[list[Row], Layout]:
+            floors: tuple[int, int, int, int], name_them: bool, said_whole: bool) -> tuple[list[Row], Layout]:
     """The rows and their layout on a terminal ``width`` wide: the first of ``_stages`` that
     fits, else the last, its labels at their floors (the line overflows, a figure whole).
-    ``floors``: MODEL's, PRICED AS's, and PRICED AS's with a tier's label under it."""
+    ``floors``: MODEL's, PRICED AS's, PRICED AS's with a tier's label under it, and MODEL's
+    with one under it."""
     model, answer = len(columns) - len(COLUMNS), len(columns) - len(COLUMNS) + 1
     natural_widths = {False: natural(columns, under_model), True: natural(columns, under_answer)}
     planned: Layout = ([], [])
@@ -229,13 +236,13 @@ def _fitted(columns: tuple[Column, ...], under_model: list[Row], under_answer: l
         rows = under_answer if tiers_under else under_model
         kept = [index for index, column in enumerate(columns) if column.header not in gone]
         widths = {index: natural_widths[tiers_under][index] for index in kept}
-        answer_floor = min(widths[answer], floors[2] if tiers_under else floors[1])
-        if cut == "model" and model in widths:
+        answer_floor = min(widths.get(answer, 0), floors[2] if tiers_under else floors[1])
+        if cut == "model" and model in widths and answer in widths:
             widths[answer] = answer_floor
         excess = sum(widths.values()) + len(GAP) * (len(kept) - 1) - width
         squeezed = {"answer": answer, "model": model}.get(cut or "")
         if squeezed is not None and squeezed in widths and excess > 0:
-            least = answer_floor if squeezed == answer else min(widths[model], floors[0])
+            least = answer_floor if squeezed == answer else min(widths[model], floors[0 if tiers_under else 3])
             widths[squeezed] = max(least, widths[squeezed] - excess)
             excess = sum(widths.values()) + len(GAP) * (len(kept) - 1) - width
         planned = (kept, [widths[index] for index in kept])

@@ -30,6 +30,7 @@ from agentscan.cli.term import Terminal, clean, clean_path, printable_line, widt
 from agentscan.detailmodel import Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
 
 if TYPE_CHECKING:
+    from agentscan.cli.copyhint import ShortId
     from agentscan.scan.short_ids import Known
 
 #: tool names that start a subagent, across providers
@@ -135,10 +136,10 @@ def _is_task(call: ToolEvent, task: str) -> bool:
 
 
 def full_lines(detail: SessionDetail, term: Terminal, home: str = "", *, zone: tzinfo | None = None,
-               known: Known | None = None) -> Iterator[str]:
-    """``home``, ``zone``, ``known``: as ``show_text.print_detail``'s (each item's time in
-    ``zone``, which the card names)."""
-    yield from card_lines(detail, term, home, zone, full=True, known=known)
+               known: Known | None = None, short_id: ShortId | None = None) -> Iterator[str]:
+    """``home``, ``zone``, ``known``, ``short_id``: as ``show_text.print_detail``'s (each
+    item's time in ``zone``, which the card names)."""
+    yield from card_lines(detail, term, home, zone, full=True, known=known, short_id=short_id)
     items, anchored, standing = timeline(detail)
     names = subagent_names(detail, term, known)
     # An error the provider recorded, and an interruption, goes at its time; one with no time

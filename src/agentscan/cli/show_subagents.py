@@ -3,12 +3,14 @@ subagent, its id, its type and the model it ran in columns only some subagent fi
 tokens, and what it cost (as the card's own ``cost``: ``$0.26``, ``-`` unknown, ``≥$…`` a
 lower bound; a column only when some subagent was priced).
 
-On a terminal a row's model is named as ``list`` names a model (``sonnet-4.5`` for
-``claude-sonnet-4-5-20250929``), at every width, so one screen never names one model two ways
-from one width to the next; a pipe gets it whole.  A row too wide for the terminal loses, in
-this order, the end of its free-text note, the word ``tokens`` (said once, in the heading,
-over the figures), then characters of its type and model; its id and its figures are never
-cut: when even that does not fit, the row is printed whole, wider than the terminal."""
+A row's model is named as the card's ``model`` line and ``show --full`` name one, whole
+(``claude-haiku-4-5-20251001``), so one screen does not name one model two ways.  A row
+too wide for the terminal loses, in this order, the end of its free-text note, the
+snapshot's date of every row's model (named as ``list`` names a model, ``haiku-4.5``:
+every row alike), the word ``tokens`` (said once, in the heading, over the figures),
+characters of its type and model, then the model column and then the type column (a
+40-column terminal folded each row in two); its id and its figures are never cut: when
+even that does not fit, the row is printed whole, wider than the terminal."""
 
 from __future__ import annotations
 
@@ -35,6 +37,7 @@ class _Cells(NamedTuple):
     ids: list[str]
     types: list[str]
     models: list[str]
+    short_models: list[str]  # as ``list`` names them, for a terminal too narrow for ``models``
     counts: list[str]
     costs: list[str]  # empty: no column
     notes: list[str]
@@ -49,17 +52,23 @@ def subagent_lines(detail: SessionDetail, term: Terminal, names: dict[str, str])
     Haiku), tokens, cost."""
     heading = f"subagents ({len(detail.subagents)})"
     cells = _cells(detail, term, names)
-    rows = _rows(cells, unit=True)
-    if not term.tty or all(width_of(row) <= term.width for row in _rows(cells, unit=True, notes=False)):
-        return [heading, *_fit_notes(rows, term)]
-    # Too narrow: ``tokens`` said once, over the figures, then narrower type and model columns.
+    if term.tty and not _fits(cells, term.width, unit=True):
+        # Too narrow: every model named short (``haiku-4.5``), as ``list`` names it ...
+        cells = cells._replace(models=cells.short_models,
+                               model_width=max(map(width_of, cells.short_models)) if cells.model_width else 0)
+    if not term.tty or _fits(cells, term.width, unit=True):
+        return [heading, *_fit_notes(_rows(cells, unit=True), term)]
+    # ... then ``tokens`` said once, over the figures, then narrower type and model columns.
     cells = _narrowed(cells, term.width)
-    rows = _rows(cells, unit=False)
     core = max(width_of(row) for row in _rows(cells, unit=False, notes=False))
     cost_width = _cost_width(cells, unit=False)
     if cost_width:
         core -= 2 + cost_width  # ``tokens`` over the figures, ``cost`` over the costs
-    heading = heading + " " * max(core - width_of(heading) - len(_UNIT), 2) + _UNIT
+    # Rows narrower than the heading (their type and model left out) are padded for their
+    # figures to end under ``tokens``, as a table's do under its header.
+    pad = max(width_of(heading) + 2 + len(_UNIT) - core, 0)
+    rows = _rows(cells, unit=False, pad=pad)
+    heading = heading + " " * max(core + pad - width_of(heading) - len(_UNIT), 2) + _UNIT
     if cost_width:
         heading += f"  {_COST:>{cost_width}}"
     return [heading, *_fit_notes(rows, term)]
@@ -69,8 +78,10 @@ def _cells(detail: SessionDetail, term: Terminal, names: dict[str, str]) -> _Cel
     subs = detail.subagents
     ids = [clean_path(names.get(sub.id, sub.id)) for sub in subs]
     types = [clean(sub.agent_type) or "-" for sub in subs]
-    # On a terminal, as ``list`` names a model (``haiku-4.5``); whole in a pipe.
-    models = [(clean(render.model_text(sub.model, term)) if sub.model else "") or "-" for sub in subs]
+    # Whole, as the card's ``model`` line names the session's; on a terminal too narrow for
+    # that, as ``list`` names a model (``haiku-4.5``).
+    models = [clean(sub.model) or "-" for sub in subs]
+    short_models = [(clean(render.model_text(sub.model, term)) if sub.model else "") or "-" for sub in subs]
     # Whole, as the card's own total a few lines above is (``6.3k`` beside ``75,433``
     # read as two units of one thing); grouped for a person, plain in a pipe.
     counts = [("" if not sub.tokens else f"{sub.tokens.total:,}" if term.tty else str(sub.tokens.total))
@@ -85,12 +96,13 @@ def _cells(detail: SessionDetail, term: Terminal, names: dict[str, str]) -> _Cel
     # A column of dashes is a column nobody can name: the type only when some run has one.
     type_width = max(map(width_of, types)) if any(sub.agent_type for sub in subs) else 0
     model_width = max(map(width_of, models)) if any(sub.model for sub in subs) else 0
-    return _Cells(ids, types, models, counts, costs, notes, type_width, model_width)
+    return _Cells(ids, types, models, short_models, counts, costs, notes, type_width, model_width)
 
 
-def _rows(cells: _Cells, *, unit: bool, notes: bool = True) -> list[str]:
+def _rows(cells: _Cells, *, unit: bool, notes: bool = True, pad: int = 0) -> list[str]:
+    """``pad``: columns more before each figure (``unit`` False)."""
     id_width = max(map(width_of, cells.ids))
-    count_width = max(8, *map(width_of, cells.counts)) if unit else max(len(_UNIT), *map(width_of, cells.counts))
+    count_width = max(8, *map(width_of, cells.counts)) if unit else max(len(_UNIT), *map(width_of, cells.counts)) + pad
     if unit:
         totals = [f"{count:>{count_width}} {_UNIT}" if count else "tokens not recorded" for count in cells.counts]
     else:
@@ -109,7 +121,24 @@ def _rows(cells: _Cells, *, unit: bool, notes: bool = True) -> list[str]:
     return rows
 
 
+def _fits(cells: _Cells, width: int, *, unit: bool) -> bool:
+    """Whether every row but its note fits ``width``."""
+    return all(width_of(row) <= width for row in _rows(cells, unit=unit, notes=False))
+
+
 def _narrowed(cells: _Cells, width: int) -> _Cells:
+    """``cells`` fitted to ``width`` (a row without its note): the type and model columns
+    narrowed, and where that is not enough, the model column left out, then the type column
+    too (each from its whole width again); the last of those when none fits."""
+    for without in ((), ("model",), ("model", "type")):
+        tried = _narrowed_columns(cells._replace(model_width=0 if "model" in without else cells.model_width,
+                                                 type_width=0 if "type" in without else cells.type_width), width)
+        if _fits(tried, width, unit=False):
+            break
+    return tried
+
+
+def _narrowed_columns(cells: _Cells, width: int) -> _Cells:
     """``cells`` with the type and model columns narrowed (the wider first, neither below
     ``_MIN_TEXT``) until a row without its note fits ``width``, or they can give no more."""
     over = max(width_of(row) for row in _rows(cells, unit=False, notes=False)) - width

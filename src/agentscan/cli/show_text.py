@@ -10,6 +10,7 @@ from agentscan.cli import render
 from agentscan.cli.render import human_usd, plural
 from agentscan.cli.show_errors import interrupted_count, recorded_errors
 from agentscan.cli.show_lineage import forked_as_text, forked_gone_text, resumed_text, source_text
+from agentscan.cli.copyhint import card_command
 from agentscan.cli.show_subagents import subagent_call_count, subagent_lines, subagent_names, subagent_tokens
 from agentscan.cli.showfit import (FocusedCalls, focused_talk, heading_lines, leading_path, talk_clause, tokens_field,
                                    tools_heading)
@@ -20,6 +21,7 @@ from agentscan.model import TokenUsage
 from agentscan.timeutil import shown_time
 
 if TYPE_CHECKING:
+    from agentscan.cli.copyhint import ShortId
     from agentscan.scan.short_ids import Known
 
 PROMPTS_SHOWN = 10
@@ -196,18 +198,22 @@ def _focus_name(detail: SessionDetail, term: Terminal, known: Known | None = Non
 
 
 def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzinfo | None = None,
-               *, full: bool = False, known: Known | None = None) -> list[str]:
+               *, full: bool = False, known: Known | None = None, short_id: ShortId | None = None) -> list[str]:
     """The header every ``show`` starts with: what the session is, where, and what it cost.
     ``home``: as ``print_detail``'s (for the commands it names); ``zone``: ``--tz``, the
     zone of its times (``None``: local), named after each (``14:02 CET``) unless it is
     UTC's time too, as ``date`` prints it: the times under the card are in the same zone.
     ``full``: the card heads ``show --full`` (where a focused subagent's part is found);
-    ``known``: every id a run's shown id must begin none of (``show_subagents.subagent_names``)."""
+    ``known``: every id a run's shown id must begin none of (``show_subagents.subagent_names``);
+    ``short_id``: ``list``'s short id of a session, for a command to copy too wide with the
+    whole one (``copyhint``; ``None``: whole)."""
     row = detail.row
     # Every field here comes from the provider's files (an id and a path from file and
     # directory names): an escape sequence planted in one is shown as U+FFFD, not obeyed.
     shown_id = clean_path(row.id)
-    lines = [term.style(shown_id, "yellow")]
+    # Named as a command to copy is (``copyhint``): whole where it fits, else by ``list``'s short id.
+    named = shown_id if not term.tty or short_id is None or width_of(shown_id) <= term.width else short_id(shown_id)
+    lines = [term.style(named, "yellow")]
     focus = detail.extra.get("focus")
     if focus:
         subagent = clean_path(focus["subagent"])
@@ -251,10 +257,8 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         # (a Codex fork: its conversation and counts are its own part, the copy of its parent's left out)
         parent = clean_path(forked)
         said = f"  {'forked':<8} from {parent} after its {said_as(detail.extra.get('forked_after_prompts', 0), 'prompt')}"
-        command = f"agentscan{home} show {parent}"
         # Too wide, the command goes on its own line, whole (to be copied), as the hooks line's does.
-        line = f"{said}: {command}"
-        lines.extend([line] if not term.tty or width_of(line) <= term.width else [f"{said}:", f"{'':11}{command}"])
+        lines.extend(card_command(said, ": ", "", lambda shown: f"agentscan{home} show {shown}", parent, term, short_id))
     for side in ("from", "as"):  # (a Claude session's resumes, each way)
         resumes = resumed_text(detail, side)
         if resumes:
@@ -266,11 +270,11 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         # (``--demo`` chooses the demo's events store too; ``--home`` no store at all)
         trace = "agentscan --demo trace" if home == " --demo" else "agentscan trace"
         counted = f"  {'hooks':<8} {said_as(detail.extra['hook_events'], 'captured hook event')}"
-        line = f"{counted} ({trace} {shown_id})"
         # Too wide, the command goes on its own line, whole (to be copied), as the --full hint's does.
-        lines.extend([line] if not term.tty or width_of(line) <= term.width else [f"{counted}:", f"{'':11}{trace} {shown_id}"])
+        lines.extend(card_command(counted, " (", ")", lambda shown: f"{trace} {shown}", shown_id, term, short_id))
     if detail.extra.get("rewound_messages"):
-        lines.append(f"  {'rewound':<8} {said_as(detail.extra['rewound_messages'], 'message')} (their tokens still count)")
+        lines.extend(_field("rewound", f"{said_as(detail.extra['rewound_messages'], 'message')} (their tokens still count)",
+                            term))
     counts = row.counts
     # With the parent transcript gone the counts already are the subagents' (the row's): not added twice.
     by_subagents = 0 if detail.extra.get("parent_missing") else subagent_call_count(detail)
@@ -311,10 +315,11 @@ def _error_lines(detail: SessionDetail, term: Terminal, zone: tzinfo | None = No
 
 
 def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone: tzinfo | None = None,
-                 known: Known | None = None) -> None:
+                 known: Known | None = None, short_id: ShortId | None = None) -> None:
     """``home``: the global options that chose this home (`` --home DIR``, `` --demo``), for
-    the hint's command to open the same session; ``zone``, ``known``: as ``card_lines``'s."""
-    lines = card_lines(detail, term, home, zone, known=known)
+    the hint's command to open the same session; ``zone``, ``known``, ``short_id``: as
+    ``card_lines``'s."""
+    lines = card_lines(detail, term, home, zone, known=known, short_id=short_id)
     # A subagent in focus: what it was asked and its last reply, never the parent's.
     talk = focused_talk(detail)
     whose = "" if talk is None or talk.from_session else f" of {_focus_name(detail, term, known)}"
@@ -354,14 +359,18 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone:
     left_out = len(prompts) > PROMPTS_SHOWN or len(shown_tools) < len(detail.tools) or bool(
         whose and (detail.prompts or detail.responses))
     if term.tty and left_out:
+        from agentscan.cli.copyhint import fitted
         from agentscan.cli.render import note
 
-        command = f"agentscan{home} show {clean_path(detail.row.id)} --full"
-        if width_of(command) + 24 <= term.width:
-            note(f"the whole conversation: {command}", tty_only=True)
-        else:  # the command on a line of its own, never wrapped inside: it is there to be copied
-            note("the whole conversation:", tty_only=True)
-            note(f"  {command}", tty_only=True, wrap=False)
+        def command(shown: str) -> str:
+            return f"agentscan{home} show {shown} --full"
+
+        # The command on a line of its own, never wrapped inside: it is there to be copied.
+        said = fitted([lambda shown: [f"the whole conversation: {command(shown)}"],
+                       lambda shown: ["the whole conversation:", f"  {command(shown)}"]],
+                      clean_path(detail.row.id), short_id, term.width)
+        for line in said:
+            note(line, tty_only=True, wrap=False)
 
 
 #: what ``SessionDetail.truncated``'s counts are, in words (docs/json.md): the word, what

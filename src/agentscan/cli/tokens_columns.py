@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, tzinfo
 from typing import Collection, Iterable
 
 from agentscan.cli.tableparts import Column
@@ -146,6 +146,59 @@ def dated_week(key: str) -> str:
         monday = None
     # (Named here, not by ``strftime``'s ``%b``: the C library's locale may name it otherwise.)
     return key if monday is None else f"{key} ({_MONTH_NAMES[monday.month - 1]} {monday.day})"
+
+
+#: a ``--by month`` key (``scan.tokens``)
+_MONTH_KEY = re.compile(r"([0-9]{4})-([0-9]{2})")
+
+
+def period_zone(by: str, keys: Iterable[str], zone: tzinfo | None) -> str | None:
+    """The zone ``--by day``, ``week`` or ``month``'s rows (``keys``) are cut in, for its
+    heading (``DAY (CET)``), as ``list``'s ``UPDATED (CET)`` names it: each period's zone at
+    its start and at its end (``CEST/CET`` for a month of a clock change), ``None`` when
+    each is UTC's time too (docs/cli.md: time zones) or the rows are no periods.  ``zone``:
+    ``--tz``'s (``None``: the local zone)."""
+    from datetime import datetime, timedelta
+
+    from agentscan.timeutil import shown_time, wall_time, zone_names
+
+    if by not in ("day", "week", "month"):
+        return None
+    times = []
+    for key in keys:
+        start = _period_start(by, key)
+        if start is None:
+            continue  # (``unknown``: no period)
+        if by == "day":
+            end = start + timedelta(days=1)
+        elif by == "week":
+            end = start + timedelta(days=7)
+        else:
+            end = (start.replace(day=28) + timedelta(days=4)).replace(day=1)
+        for day, before in ((start, timedelta(0)), (end, timedelta(microseconds=1))):
+            instant = wall_time(datetime(day.year, day.month, day.day), zone) - before
+            times.append(shown_time(instant, zone))
+    return zone_names(times) if times else None
+
+
+def _period_start(by: str, key: str) -> date | None:
+    """The first day of a period's key (``2026-11-28``, ``2026-W48``, ``2026-11``)."""
+    try:
+        if by == "day":
+            return date.fromisoformat(key)
+        week = _WEEK_KEY.fullmatch(key) if by == "week" else None
+        if week:
+            return date.fromisocalendar(int(week[1]), int(week[2]), 1)
+        month = _MONTH_KEY.fullmatch(key) if by == "month" else None
+        return date(int(month[1]), int(month[2]), 1) if month else None
+    except ValueError:  # (no such date: never a key ``scan.tokens`` makes)
+        return None
+
+
+def zoned(columns: list[Column], by: str, keys: Iterable[str], zone: tzinfo | None) -> list[Column]:
+    """``columns`` with a period's heading naming its zone (``period_zone``): ``DAY (CET)``."""
+    named = period_zone(by, keys, zone)
+    return [columns[0]._replace(header=f"{columns[0].header} ({named})"), *columns[1:]] if named else columns
 
 
 #: the columns worth rounding every number to keep: a total's parts, TOTAL and COST

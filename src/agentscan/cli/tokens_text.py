@@ -26,7 +26,8 @@ from agentscan.cli.tablewidths import natural as natural_widths
 from agentscan.cli.term import Terminal, clean_path, write_out
 from agentscan.cli import tokens_models
 from agentscan.cli.tokens_columns import (FIGURES, NOT_RECORDED, NUMBER_COLUMNS, REASONING_AT, SESSION_LEAD, columns_of,
-                                          dated_week, reasoning_unreported, session_cells, zero_first, zero_headers)
+                                          dated_week, reasoning_unreported, session_cells, zero_first, zero_headers,
+                                          zoned)
 from agentscan.cli.tokens_notes import (Drawn, Folded, Unpriced, fold_kind, named_folds, names_nothing, no_price,
                                         print_notes, shows_parts)
 from agentscan.cli.tokens_sessions import recorded_nothing, session_facts, summary_title
@@ -242,7 +243,9 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     shown_rows = sum(map(bool, full))  # the rows with lines (a folded one is named under the table)
     # Its CWD no narrower than the names of the paths it shows, as ``list``'s (or left out):
     # the rows' own (``--by cwd``'s key; a part's line, by session, names none).
-    columns = tablepaths.named_floors(columns_of(by), table.cells_of([group[0] for group in full if group]))
+    # A period's heading names the zone its rows are cut in (``DAY (CET)``), as ``list``'s UPDATED.
+    columns = tablepaths.named_floors(zoned(columns_of(by), by, _keys(rows), zone),
+                                      table.cells_of([group[0] for group in full if group]))
     # A part that is nothing in every row goes first to fit (TOTAL's cell tells: ``zero_first``).
     columns = zero_first(columns, list(rows[-1].cells))
     if columns[0].label:
@@ -299,12 +302,17 @@ def _dates(by: str, full: list[list[Row]]) -> list[str]:
     return [group[0].cells[1] for group in full if group] if by == "session" else []
 
 
+def _keys(rows: list[Row]) -> list[str]:
+    """The rows' keys, a week's without its Monday (``2026-W48 (Nov 23)``), TOTAL's too."""
+    return [row.cells[0].split(" ", 1)[0] for row in rows]
+
+
 def _print_unrecorded_only(by: str, rows: list[Row], named: Folded, term: Terminal, dates: list[str],
                            zone: tzinfo | None) -> Laid:
     """A table no line of which has a number (each says "not recorded", the total too): one
     column says so, and the text keeps its room (five empty number columns left out a
     title, a project and a date at 80 columns)."""
-    columns = columns_of(by)
+    columns = zoned(columns_of(by), by, _keys(rows), zone)
     first, last = rows[0].span or (0, 0)  # the number and cost columns, every row's span
     columns = [*columns[:first], Column("TOKENS"), *columns[last + 1:]]
     rows = [Row([*row.cells[:first + 1], *row.cells[last + 1:]], row.style) for row in rows]

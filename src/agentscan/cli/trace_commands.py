@@ -5,7 +5,7 @@ Only Typer is imported here; ``agentscan.hooks`` is imported inside the command.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import typer
 
@@ -112,11 +112,34 @@ def trace_command(
         # line rather than lose its end); whole lines in a pipe.  ``lines`` fits each line to the
         # terminal itself: the ``agentscan show`` command to copy stays whole, never cut.
         layout = Layout(term.width, width_of, cut, cut_left) if term.tty else None
-        for line in lines(trace, clean, " --demo" if state.demo else "", layout, shown=shown):
+        short_id = _short_id(state) if term.tty and state.home is None else None
+        for line in lines(trace, clean, " --demo" if state.demo else "", layout, shown=shown, short_id=short_id):
             print(line)
         render.warn_summary(list(trace.warnings), verbose=state.verbose)
     if state.strict and trace.warnings:
         raise StrictWarnings(len(trace.warnings))
+
+
+def _short_id(state: Any) -> Callable[[str], str]:
+    """``list``'s short id of a session of the home ``agentscan show`` reads (the demo's with
+    ``--demo``), for the command to copy on a terminal too narrow for the whole id: the
+    shortest prefix that opens that session alone, which one session's own 8 characters may
+    not (two Codex sessions started within a minute share them).  The home is read only
+    when asked; unreadable, the session's own prefix stands."""
+    def short(session_id: str) -> str:
+        from agentscan.cli.copyhint import short_ids_of
+        from agentscan.cli.state import end_progress
+        from agentscan.errors import AgentscanError
+        from agentscan.hooks.text import short_session_id
+
+        try:
+            return short_ids_of(state.scanner(memo=True))(session_id)
+        except (AgentscanError, OSError):
+            return short_session_id(session_id)
+        finally:
+            end_progress()
+
+    return short
 
 
 def _demo_captured(query: str) -> bool:

@@ -13,6 +13,8 @@ from typing import Any, Optional
 import typer
 from typer.core import TyperGroup
 
+from agentscan.cli import helpformat
+from agentscan.cli.helpformat import write_examples
 from agentscan.cli.options import GLOBAL_NAMES, GlobalOptionsCommand, State, UsageError, examples
 from agentscan.cli.usagewords import missing_value_error
 from agentscan.cli.state import say_error
@@ -37,11 +39,8 @@ class _Group(TyperGroup):
     def format_epilog(self, ctx: Any, formatter: Any) -> None:
         """The root's examples under ``Examples:``, after ``Commands:``, as every command's
         (``options.GlobalOptionsCommand.format_epilog``) and as gh's: a line each, never rewrapped."""
-        if not self.epilog:
-            return
-        with formatter.section("Examples"):
-            for line in self.epilog.splitlines():
-                formatter.write(f"{'':>{formatter.current_indent}}{line}\n")
+        if self.epilog:
+            write_examples(formatter, self.epilog)
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         ctx.meta["agentscan.given"] = list(args)  # for the missing command's hint
@@ -141,6 +140,9 @@ def _keep_close_suggestions(error: Exception) -> None:
         said = either(close)
         error.message = f"{error.message}. Did you mean {said}?"  # type: ignore[attr-defined]
 
+
+# Every --help wrapped to a terminal narrower than click's 50 columns (``helpformat``).
+helpformat.install()
 
 app = typer.Typer(
     cls=_Group,

@@ -7,8 +7,9 @@ anyone who can run the hook, put there reaches neither a terminal nor a pipe.
 
 The text agentscan adds is ASCII (``|-`` and `` `- `` draw the tree, as ``tree --charset
 ascii`` does): a pipe, a log or a terminal without UTF-8 shows it as it is.  On a terminal
-(``Layout``) a node is still one line, its input cut so that its status and time fit, and a
-summary too long for one line goes on to the next; in a pipe every line is whole.
+(``Layout``) a node is still one line, its input cut so that its status and time fit (then
+left out, then its ``[provenance]``, then its name cut: a figure never is), and a summary
+too long for one line goes on to the next; in a pipe every line is whole.
 """
 
 from __future__ import annotations
@@ -26,8 +27,11 @@ _EVENT_KEYS = ("source", "reason", "trigger", "notification_type")
 LONG_ID, SHORT_ID = 12, 8
 #: what a header's value is indented by, and a turn summary's next line
 _VALUE_INDENT, _TURN_INDENT = " " * 14, "    "
-#: the least of an input a node line keeps when it is cut to fit
+#: the least of a path a header line keeps when it is cut to fit
 _MIN_SHOWN = 12
+#: the least of an input a node line keeps when it is cut to fit: under it, it is left out
+#: (``…/r…`` tells nothing), before a figure is cut
+_MIN_INPUT = 8
 SEPARATOR = ", "
 
 
@@ -52,24 +56,26 @@ def render(trace: Trace, clean: Clean) -> str:
 
 
 def lines(trace: Trace, clean: Clean, show_options: str = "", layout: Layout | None = None,
-          shown: range | None = None) -> Iterator[str]:
+          shown: range | None = None, short_id: Clean | None = None) -> Iterator[str]:
     """``show_options``: what the suggested ``agentscan show`` needs (`` --demo``); ``layout``:
     the terminal's, else (a pipe) every line whole; ``shown``: the indexes of the turns to
-    draw (``chosen_turns``), each still numbered as in the whole session.
+    draw (``chosen_turns``), each still numbered as in the whole session; ``short_id``: the
+    short id ``list`` shows of the transcript's session (``short_session_id``'s by default).
 
     On a terminal every line is fitted to its width (the caller prints it as it is) but the
     ``agentscan show`` command to copy, printed whole on its own line even when wider: a cut
     command cannot be pasted.  An id is never cut either: a header too wide for the line
-    names its session by its short id (``claude:7f3c9a12``, as ``list`` shortens ids), the
-    command under it keeping the whole one; a status is never cut."""
-    for line, whole in _lines(trace, clean, show_options, layout, shown):
+    names its session by its short id (``claude:7f3c9a12``, as ``list`` shortens ids), and
+    so does the command under it when the whole one does not fit (docs/cli.md's one rule,
+    as ``show``'s hints); a status, a time and a duration are never cut."""
+    for line, whole in _lines(trace, clean, show_options, layout, shown, short_id or short_session_id):
         yield line if layout is None or whole else layout.cut(line, layout.width)
 
 
 def _lines(trace: Trace, clean: Clean, show_options: str, layout: Layout | None,
-           shown: range | None) -> Iterator[tuple[str, bool]]:
+           shown: range | None, short_id: Clean) -> Iterator[tuple[str, bool]]:
     """Each line, and whether it is to stay whole (a command to copy, an id with its status,
-    times)."""
+    times, a node's line: fitted by ``_node_line``)."""
     chosen = range(len(trace.turns)) if shown is None else shown
     session = trace.session
     yield _fitted(f"session {{}}  ({clean(session.status)})", clean(session.id), layout), True
@@ -80,15 +86,22 @@ def _lines(trace: Trace, clean: Clean, show_options: str, layout: Layout | None,
         yield f"  workspace   {workspace}", False
     if session.transcript_session_id and session.transcript_found:
         transcript = clean(session.transcript_session_id)
-        yield _fitted("  transcript  {}", transcript, layout), True
-        # On a line of its own: the command, whole, to be copied.
-        yield f"{_VALUE_INDENT}agentscan{show_options} show {transcript}", True
+        # On a line of its own: the command, whole, to be copied (by the short id, where the
+        # whole one does not fit, and so is the line above it; at the header's indent, where
+        # even that does not).
+        command = _command(f"agentscan{show_options} show {{}}", transcript, layout, short_id)
+        named = transcript if transcript in command else short_id(transcript)
+        yield _fitted("  transcript  {}", named, layout, short_id), True
+        yield command, True
     elif session.transcript_session_id:
         # `show` needs the file; agents delete old transcripts while their hook events stay.
         # The path the agent named, not an id made from its name (``claude:nope`` for
         # ``/tmp/nope.jsonl``): no session has that id.
         yield _missing_transcript(clean(session.transcript_path or session.transcript_session_id), layout), False
-    yield f"  captured    {_captured(session.started_ns, session.ended_ns)}", True  # times are never cut
+    start, joint, end = _captured(session.started_ns, session.ended_ns).partition(" .. ")
+    for line in _wrapped("  captured    ", [*start.split(" "), *([f".. {end}"] if joint else [])], _VALUE_INDENT,
+                         layout, separator=" "):
+        yield line, True  # times are never cut: the end goes on to the next line
     for line in _wrapped("  summary     ", _summary_parts(trace.summary, clean, layout is not None), _VALUE_INDENT, layout):
         yield line, False
     if len(chosen) != len(trace.turns):  # the header and its summary are the whole session's
@@ -96,7 +109,7 @@ def _lines(trace: Trace, clean: Clean, show_options: str, layout: Layout | None,
     if session.nodes:
         yield "session events", False
         for line in _tree(session.nodes, "  ", clean, layout):
-            yield line, False
+            yield line, True
     shown_ids = short_turn_ids([turn.id for turn in trace.turns])
     for index in chosen:
         number, turn = index + 1, trace.turns[index]
@@ -111,16 +124,25 @@ def _lines(trace: Trace, clean: Clean, show_options: str, layout: Layout | None,
         if turn.prompt:
             yield f"  prompt: {_one_line(turn.prompt, WIDTH, clean)}", False
         for line in _tree(turn.nodes, "  ", clean, layout):
-            yield line, False
+            yield line, True
 
 
-def _fitted(template: str, session_id: str, layout: Layout | None) -> str:
+def _fitted(template: str, session_id: str, layout: Layout | None, short_id: Clean | None = None) -> str:
     """``template`` with ``session_id`` whole, or, on a terminal too narrow for that, by its
     short id; wider than the terminal rather than cut when even that does not fit."""
     line = template.format(session_id)
     if layout is None or layout.measure(line) <= layout.width:
         return line
-    return template.format(short_session_id(session_id))
+    return template.format((short_id or short_session_id)(session_id))
+
+
+def _command(template: str, session_id: str, layout: Layout | None, short_id: Clean) -> str:
+    """The command to copy: the whole id where it fits, else the short one; indented as a value, else less."""
+    line = _VALUE_INDENT + template.format(session_id)
+    if layout is None or layout.measure(line) <= layout.width:
+        return line
+    command = template.format(short_id(session_id))
+    return _VALUE_INDENT + command if layout.measure(_VALUE_INDENT + command) <= layout.width else "  " + command
 
 
 def short_session_id(session_id: str) -> str:
@@ -178,17 +200,22 @@ def short_turn_ids(ids: list[str]) -> dict[str, str]:
     return shown
 
 
-def _wrapped(head: str, parts: list[str], indent: str, layout: Layout | None) -> Iterator[str]:
+def _wrapped(head: str, parts: list[str], indent: str, layout: Layout | None, *,
+             separator: str = SEPARATOR) -> Iterator[str]:
     """``head`` and ``parts`` joined on one line; on a terminal, the parts that do not fit go
     on to the next lines (after ``indent``), never cut."""
     if layout is None:
-        yield head + SEPARATOR.join(parts)
+        yield head + separator.join(parts)
         return
     line, filled = head, False
     for part in parts:
-        candidate = line + (SEPARATOR if filled else "") + part
-        if filled and layout.measure(candidate) > layout.width:
-            yield line + SEPARATOR.rstrip()
+        candidate = line + (separator if filled else "") + part
+        if not filled and layout.measure(candidate) > layout.width >= layout.measure(indent + part) and line.strip():
+            # The first part on the next line rather than cut (``5 tool ca…``: a figure)
+            yield line.rstrip()
+            line, candidate = indent, indent + part
+        elif filled and layout.measure(candidate) > layout.width:
+            yield line + separator.rstrip()
             line, candidate = indent, indent + part
         line, filled = candidate, True
     yield line
@@ -204,15 +231,33 @@ def _tree(nodes: tuple[Node, ...], indent: str, clean: Clean, layout: Layout | N
 
 def _node_line(prefix: str, node: Node, clean: Clean, layout: Layout | None) -> str:
     """One node, on one line: on a terminal its input is cut (a path from the left) so that its
-    status, time and provenance still show."""
+    status, time and provenance still show; then its provenance (``--json`` has it) is left
+    out for a few characters of it; too narrow for even those, the input is left out (and
+    the provenance too, where it does not fit), then its name is cut (``tool B…``, never
+    below its kind): its status and time are figures, never cut (the line is printed wider
+    than the terminal instead)."""
     head, shown, tail = _label(node, clean)
-    if layout is not None and shown:
-        rest = layout.measure(prefix + "  ".join((head, *tail))) + 2  # and the two spaces before the input
-        room = max(layout.width - rest, _MIN_SHOWN)
-        if layout.measure(shown) > room:
-            shown = (layout.cut_left if _is_path(node) else layout.cut)(shown, room)
+    if layout is not None:
+        def used(*parts: str) -> int:
+            return layout.measure(prefix + "  ".join(filter(None, parts)))
+
+        marked = tail[:-1] if node.provenance != NATIVE else tail  # without its ``[provenance]``
+        if shown and used(head, shown, *tail) > layout.width:
+            # The input cut; its provenance left out rather than the input; else the input.
+            for kept in (tail, marked):
+                room = layout.width - used(head, *kept) - 2  # (the two spaces before the input)
+                if room >= _MIN_INPUT:
+                    shown, tail = (layout.cut_left if _is_path(node) else layout.cut)(shown, room), kept
+                    break
+            else:
+                shown = ""
+        if used(head, shown, *tail) > layout.width:
+            tail = marked
+        if used(head, shown, *tail) > layout.width:  # (no input is left): the name cut, never below its kind
+            room = layout.width - used(*tail) - 2 if tail else layout.width - used()
+            head = layout.cut(head, max(room, min(layout.measure(head), len(head.split(" ", 1)[0]) + 3)))
     if node.kind in (THOUGHT, RESPONSE):
-        head, shown = f"{head} {shown}", ""
+        head, shown = f"{head} {shown}".rstrip(), ""
     return prefix + "  ".join(filter(None, (head, shown, *tail)))
 
 
