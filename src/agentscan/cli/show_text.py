@@ -16,6 +16,7 @@ from agentscan.cli.showfit import (FocusedCalls, focused_talk, heading_lines, le
                                    tools_heading)
 from agentscan.cli.term import Terminal, clean, clean_path, cut, title_text, cut_left, home_short, width_of, wrap_columns, write_out
 from agentscan.cli.show_compactions import Compaction, compacted_count, compaction_text, recorded_compactions
+from agentscan.cli.show_truncated import truncation_note
 from agentscan.detailmodel import Prompt, SessionDetail, ToolEvent
 from agentscan.model import TokenUsage
 from agentscan.timeutil import shown_time
@@ -371,29 +372,6 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone:
                       clean_path(detail.row.id), short_id, term.width)
         for line in said:
             note(line, tty_only=True, wrap=False)
-
-
-#: what ``SessionDetail.truncated``'s counts are, in words (docs/json.md): the word, what
-#: befell it, and its plural when adding an "s" would not do
-_TRUNCATED: dict[str, tuple[str, ...]] = {
-    "prompts": ("older prompt", "dropped"), "responses": ("older response", "dropped"),
-    "tools": ("older tool call", "dropped"), "clipped_messages": ("message", "cut at 64 KiB"),
-    # (``toolkit.detail.SUMMARY_BYTES``: spelt out, as 64 KiB is, so the text view imports no collector)
-    "clipped_tools": ("tool call summary", "cut at 1,600 bytes", "tool call summaries"),
-    "subagent_prompts": ("older subagent prompt", "dropped"),
-    "subagent_responses": ("older subagent response", "dropped"),
-}
-
-
-def truncation_note(truncated: dict[str, int]) -> str | None:
-    """What the bounds left out, in words: ``bounded: 304 older prompts dropped, 1 message cut at 64 KiB``."""
-    parts = []
-    for key, count in truncated.items():
-        if not count:
-            continue
-        word, what, *words = _TRUNCATED.get(key, (key, ""))
-        parts.append(f"{plural(count, word, *words)} {what}".rstrip())
-    return "bounded: " + ", ".join(parts) if parts else None
 
 
 def _truncated_lines(detail: SessionDetail) -> list[str]:
