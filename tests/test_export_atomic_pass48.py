@@ -42,13 +42,13 @@ def test_a_failed_export_leaves_the_index_as_it_was(isolated_home: Path, tmp_pat
     assert invoke("export", "-f", "sqlite", "-o", str(index)).exit_code == 0
     before = _counts(index)
     assert before == ((5, sum(100 * day + 10 for day in range(1, 6))), (5,))
-    real = export_sqlite._replace_children
+    real = export_sqlite.replace_children
 
-    def full_disk(db, ids, usage_days) -> None:  # noqa: ANN001 - the real one's arguments
-        real(db, ids, [])  # its deletes made, and nothing written back
+    def full_disk(db, ids, usage_days, **kwargs) -> None:  # noqa: ANN001 - the real one's arguments
+        real(db, ids, [], **kwargs)  # its deletes made, and nothing written back
         raise sqlite3.OperationalError("database or disk is full")
 
-    monkeypatch.setattr(export_sqlite, "_replace_children", full_disk)
+    monkeypatch.setattr(export_sqlite, "replace_children", full_disk)
     result = invoke("export", "-f", "sqlite", "-o", str(index), "--no-cache")
     assert result.exit_code == 1 and "database or disk is full" in result.stderr
     assert _counts(index) == before
@@ -63,18 +63,18 @@ def test_a_reader_never_sees_an_export_half_written(isolated_home: Path, tmp_pat
     assert invoke("export", "-f", "sqlite", "-o", str(index)).exit_code == 0
     before = _counts(index)
     seen = []
-    real = export_sqlite._replace_children
+    real = export_sqlite.replace_children
 
-    def read_meanwhile(db, ids, usage_days) -> None:  # noqa: ANN001 - the real one's arguments
-        real(db, ids, usage_days[:1])  # a first batch written, the rest to come
+    def read_meanwhile(db, ids, usage_days, **kwargs) -> list:  # noqa: ANN001 - the real one's arguments
+        real(db, ids, usage_days[:1], **kwargs)  # a first batch written, the rest to come
         reader = sqlite3.connect(f"file:{index}?mode=ro", uri=True)
         try:
             seen.append(reader.execute("select count(*), sum(tokens_total) from token_days").fetchone())
         finally:
             reader.close()
-        real(db, ids, usage_days)
+        return real(db, ids, usage_days, **kwargs)
 
-    monkeypatch.setattr(export_sqlite, "_replace_children", read_meanwhile)
+    monkeypatch.setattr(export_sqlite, "replace_children", read_meanwhile)
     assert invoke("export", "-f", "sqlite", "-o", str(index), "--no-cache").exit_code == 0
     assert seen == [before[0]] and _counts(index) == before
 

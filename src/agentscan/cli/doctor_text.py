@@ -165,6 +165,9 @@ def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, st
         # As the events store's note says of AGENTSCAN_DATA_DIR: a cron job's directory varies.
         out += _lines(f"note: AGENTSCAN_CACHE_DIR is a relative path ({cache['ignored']}), so it was ignored: "
                       "each run would keep its index in another directory; set an absolute path", term)
+    for message in cache.get("warnings", ()):
+        if not message.startswith("AGENTSCAN_CACHE_DIR is relative"):  # (the note above says it)
+            out += _lines(f"warning: {message}", term, "  ")
     labels = {provider["provider"]: provider["label"] for provider in report["providers"]}
     for windows in report.get("windows_homes", ()):
         # WSL: agents run on the Windows side too, and agentscan reads one home (``scan.wslhomes``).

@@ -89,7 +89,7 @@ def export_command(
     output_text: Optional[str] = typer.Option(None, "--output", "-o", help="The file to write (replaced atomically; sqlite is upserted; its extension names the format), or - for stdout (the default: jsonl or csv, given --format).", metavar="PATH"),
     since: Optional[str] = since_option(),
     provider: Optional[List[str]] = ProviderOption,
-    lock_timeout: float = typer.Option(30.0, "--lock-timeout", help="Seconds to wait for an overlapping export.", metavar="S"),
+    lock_timeout: float = typer.Option(30.0, "--lock-timeout", help="Seconds to wait for an overlapping export (and for another program writing an SQLite output).", metavar="S"),
     redact: bool = redact_option("Export titles as a length and hash; mask secrets in paths."),
     days: bool = typer.Option(False, "--days", help="JSONL or CSV: one record per session, UTC day, model and run, with its cost (SQLite's token_days)."),
     tz: Optional[str] = typer.Option(None, "--tz", help="With --days: days in this time zone (IANA, utc or local), not UTC (as tokens --by day --tz); also bare --since dates.", metavar="ZONE"),
@@ -177,7 +177,8 @@ def export_command(
         if result.merged:  # once: rows an earlier agentscan wrote for what is now part of another session
             gone += f", {result.merged} merged into another session"
         print(f"wrote {_what(result, days)} to {result.path} ({result.format}{gone}){_why_none(result, filters)}")
-    finish(state, scanner, as_json=as_json)
+    # What the run did to the output (rows left as they were, spend lost, …) said first.
+    finish(state, scanner, as_json=as_json, first=() if to_stdout else (str(result.path),))
 
 
 def _why_none(result, filters) -> str:  # noqa: ANN001 - an ExportResult and a ListFilter, imported lazily
@@ -257,9 +258,30 @@ def doctor_command(
         render.emit_json(render.envelope("doctor", report, warnings))
     else:
         print_doctor(report, term, short_ids)
+    if state.strict:  # a named home or root that cannot be read fails as in every other command
+        _fail_unreadable_named(state, scanner)
     if state.strict and warnings:  # the report all the same, then --strict's exit 1 (docs/cli.md)
         from agentscan.errors import StrictWarnings
         from agentscan.settling import strict_count
 
         if failing := strict_count(warnings):
             raise StrictWarnings(failing)
+
+
+def _fail_unreadable_named(state, scanner) -> None:  # noqa: ANN001 - a State and a Scanner, imported lazily
+    """``doctor --strict`` as a health check: ``NoReadableRoot`` (exit 1, after the report) for a
+    ``--home`` or a provider variable (``CODEX_HOME=/missing``) naming what cannot be read,
+    which fails ``export`` (exit 1) while the report alone exits 0."""
+    from agentscan.errors import NoReadableRoot
+
+    problems = []
+    if state.home is not None and not state.demo:
+        from agentscan.cli.state import check_home
+
+        try:
+            check_home(state.home)
+        except NoReadableRoot as exc:
+            problems.append(str(exc))
+    problems += scanner.unreadable_explicit_roots()
+    if problems:
+        raise NoReadableRoot("; ".join(problems))

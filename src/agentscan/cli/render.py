@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import sys
 from datetime import date, datetime, timedelta, timezone, tzinfo
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Collection, Sequence
 
 from agentscan.toolkit.words import plural  # noqa: F401 - the CLI's own name for it
 from agentscan.cli import term as _term
@@ -64,8 +64,11 @@ def envelope(command: str, body: dict[str, Any], warnings: Sequence[ScanWarning]
     return {"schema": f"agentscan.{command}/1", **body, "warnings": [w.to_json() for w in warnings]}
 
 
-def warn_summary(warnings: Sequence[ScanWarning | SinkWarning], *, verbose: bool = False, even_quiet: bool = False) -> None:
-    """``even_quiet``: said under ``--quiet`` too (``--strict`` fails on them: the error's reason)."""
+def warn_summary(warnings: Sequence[ScanWarning | SinkWarning], *, verbose: bool = False, even_quiet: bool = False,
+                 first: Collection[str] = ()) -> None:
+    """``even_quiet``: said under ``--quiet`` too (``--strict`` fails on them: the error's reason).
+    ``first``: paths whose warnings are said first, every one of them (an export's output: what
+    the run did to the index, which a cron mail cut after five bad lines left out)."""
     if not warnings or (_term.quiet() and not even_quiet):
         return
     # An empty file is what an agent leaves after an aborted start (Codex, Gemini, Claude):
@@ -80,7 +83,10 @@ def warn_summary(warnings: Sequence[ScanWarning | SinkWarning], *, verbose: bool
     # note points to it without naming the model), and five bad lines would hide it.
     if not verbose and len(warnings) > 5:
         warnings = sorted(warnings, key=lambda warning: not warning.path.startswith("model:"))
-    shown = warnings if verbose else warnings[:5]
+    leading = [warning for warning in warnings if warning.path in first] if first else []
+    if leading:
+        warnings = leading + [warning for warning in warnings if warning.path not in first]
+    shown = warnings if verbose else warnings[:len(leading) + 5]
     # Wrapped on a terminal as a hint is (``note``); in a pipe each warning stays one line, for grep.
     width = _term.terminal_width() if _term.stderr_is_tty() else None
     for warning in shown:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Collection, Optional
 
 from agentscan.errors import AgentscanError, NoReadableRoot, ProviderNotId, StrictWarnings
 
@@ -355,9 +355,10 @@ def run_guarded(body: Callable[..., Any], *args: Any, **kwargs: Any) -> int:
             ahead.stop_all()
 
 
-def finish(state: State, scanner: Scanner, *, as_json: bool) -> None:
+def finish(state: State, scanner: Scanner, *, as_json: bool, first: Collection[str] = ()) -> None:
     """Report warnings on stderr (JSON carries them in the document), then fail
-    for an unreadable explicitly named root, or any warning under --strict."""
+    for an unreadable explicitly named root, or any warning under --strict.  ``first``:
+    paths whose warnings are said first and whole (``render.warn_summary``)."""
     from agentscan.cli.render import warn_summary
 
     end_progress()
@@ -370,7 +371,7 @@ def finish(state: State, scanner: Scanner, *, as_json: bool) -> None:
     # ``--verbose`` is "every warning on stderr": with --json too (the document on stdout is as
     # it is without it), for a script that logs stderr and reads stdout.
     if warnings and (not as_json or state.verbose) and not state.quiet:
-        warn_summary(warnings, verbose=state.verbose)
+        warn_summary(warnings, verbose=state.verbose, first=first)
     if problems:
         raise NoReadableRoot("; ".join(problems))
     if state.strict:
@@ -378,5 +379,5 @@ def finish(state: State, scanner: Scanner, *, as_json: bool) -> None:
 
         if failing := strict_count(warnings):
             if state.quiet:  # the warnings are this error's reason: said even under --quiet
-                warn_summary(warnings, verbose=state.verbose, even_quiet=True)
+                warn_summary(warnings, verbose=state.verbose, even_quiet=True, first=first)
             raise StrictWarnings(failing, len(warnings) - failing)

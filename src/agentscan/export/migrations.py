@@ -132,3 +132,14 @@ def m003_fts_on_text_change(db: Database) -> None:
         "INSERT INTO [sessions_fts] (rowid, [title], [cwd]) VALUES (new.rowid, new.[title], new.[cwd]); "
         "END"
     )
+
+
+@migration
+def m004_gone_runs(db: Database) -> None:
+    """``gone_at`` on ``subagents`` and ``token_days``: set when a run's transcript left the disk
+    while its session stayed (Claude Code's cleanup deleted a subagent's file before its
+    session's); its rows are kept, not rewritten away (``export.children``).  Every row
+    written before it stays NULL: its run was on disk when it was written."""
+    for table in ("subagents", "token_days"):
+        if "gone_at" not in db.table(table).columns_dict:
+            db.table(table).add_column("gone_at", str)

@@ -9,7 +9,6 @@ model and run (SQLite's ``token_days``) instead of one per session.
 
 from __future__ import annotations
 
-import os
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -26,6 +25,7 @@ from agentscan.model import SessionRow
 if TYPE_CHECKING:
     from datetime import tzinfo
 
+    from agentscan.export.children import Shrank
     from agentscan.export.unread import LeftAsTheyWere
     from agentscan.progress import Progress
     from agentscan.scan.listing import ListFilter
@@ -57,6 +57,8 @@ class ExportResult:
     merged: int = 0
     #: sessions not written: they could not be read this run (``unread.unread_sessions``)
     unread: int = 0
+    #: sessions of an SQLite index whose ``token_days`` lost spend this run (``children``), said as warnings
+    shrank: tuple[Shrank, ...] = ()
 
 
 def export(
@@ -105,7 +107,10 @@ def export(
         target = output_target(output)
     except OSError as exc:  # a loop of links
         raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}") from None
-    _check_target(fmt, output)
+    from agentscan.export.target import check_target, check_writable
+
+    check_target(fmt, output)
+    check_writable(fmt, output, target)
     # (``locked``: ``run_export`` holds it, since before its scan)
     with output_lock(output, env, lock_timeout) if not locked else nullcontext():
         try:
@@ -121,11 +126,11 @@ def export(
 
             with (told := progress or Progress()).named(WRITING):
                 told.expect(len(rows))
-                sessions, gone, kept, merged = write_sqlite(target, rows, usage_days, scope=scope,
-                                                            present_ids=present_ids, days_of=days_of, unseen=unseen,
-                                                            roots=roots, owners=owners, incomplete=incomplete,
-                                                            advance=told.advance)
-            return ExportResult(output, fmt, sessions, gone, usage_days=len(usage_days), unseen=kept, merged=merged)
+                done = write_sqlite(target, rows, usage_days, scope=scope, present_ids=present_ids,
+                                    days_of=days_of, unseen=unseen, roots=roots, owners=owners,
+                                    incomplete=incomplete, advance=told.advance, busy_timeout=lock_timeout)
+            return ExportResult(output, fmt, done.sessions, done.gone, usage_days=len(usage_days),
+                                unseen=done.kept, merged=done.merged, shrank=tuple(done.shrank))
         except OSError as exc:
             raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}") from None
 
@@ -149,74 +154,6 @@ def _check(fmt: str, output: Path, per_day: bool) -> str:
     if fmt == "sqlite" and per_day:
         raise UsageProblem("--days is for jsonl and csv: a SQLite export always has the token_days table")
     return fmt
-
-
-#: how every SQLite database starts (its header string)
-_SQLITE_HEADER = b"SQLite format 3\x00"
-
-
-def _check_target(fmt: str, output: Path) -> None:
-    """Refuse an output that the format would ruin: an SQLite index (its ``first_seen_at`` and
-    ``gone_at`` history, kept nowhere else) replaced by a JSON Lines or CSV file, or a FIFO or
-    device given to SQLite, which needs a file it can update in place."""
-    import stat
-
-    try:
-        found = os.stat(output)
-    except OSError:
-        return  # none yet (or unreadable: the write says why)
-    if not stat.S_ISREG(found.st_mode):
-        if fmt == "sqlite":
-            raise ExportFailed(f"{output} is not a regular file: --format sqlite updates a file in place")
-        return  # a FIFO, /dev/null: written into (``toolkit.atomicfile``)
-    if fmt == "sqlite":
-        _check_own_index(output, found.st_size)
-        return
-    try:
-        with open(output, "rb") as handle:
-            head = handle.read(len(_SQLITE_HEADER))
-    except OSError:
-        return
-    if head == _SQLITE_HEADER:
-        raise ExportFailed(f"{output} is an SQLite database (an `export -f sqlite` index?); a {fmt} export "
-                           "would replace it: give another --output, or remove it first")
-
-
-#: columns only agentscan's ``sessions`` table has together (an index older than its migrations)
-_LEGACY_COLUMNS = {"native_id", "first_seen_at", "last_seen_at", "gone_at"}
-
-
-def _check_own_index(output: Path, size: int) -> None:
-    """An SQLite export updates ``output`` in place: refuse a database of someone else's
-    (an agent's own ``state.vscdb``, an app's), which it would change for good (its tables,
-    its journal mode).  An empty file, or one agentscan wrote, is fine; a file that is not
-    SQLite at all fails when it is opened ("file is not a database")."""
-    if size == 0:
-        return
-    import sqlite3
-
-    from agentscan.errors import DatabaseUnavailable
-    from agentscan.export.migrations import MIGRATIONS_TABLE
-    from agentscan.toolkit.sqlite_ro import connect_readonly, table_columns
-
-    try:
-        with open(output, "rb") as handle:
-            if handle.read(len(_SQLITE_HEADER)) != _SQLITE_HEADER:
-                return
-        # As a provider database is opened: a plain ``mode=ro`` open of a WAL database
-        # whose -wal/-shm are absent creates them, beside the very file this guards.
-        conn = connect_readonly(output)
-        try:
-            tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            # An index from before migrations were recorded has agentscan's sessions table alone.
-            columns = set(table_columns(conn, "sessions"))
-        finally:
-            conn.close()
-    except (OSError, sqlite3.Error, DatabaseUnavailable):
-        return  # the write says why
-    if tables and MIGRATIONS_TABLE not in tables and not _LEGACY_COLUMNS <= columns:
-        raise ExportFailed(f"{output} is an SQLite database agentscan did not write (no {MIGRATIONS_TABLE} table); "
-                           "an export would change it: give another --output")
 
 
 def _lines(fmt: str, rows: list[SessionRow], usage_days: list[UsageDay], per_day: bool) -> Callable[[BinaryIO], int] | None:
@@ -292,6 +229,7 @@ def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter
         from agentscan.export.ownfolders import refuse_own_folders
 
         refuse_own_folders(output, scanner.ctx, ExportFailed)
+        _check_output(fmt, output)  # before the scan: a cron job hears at once, not minutes later
     roots = _roots(scanner)
     # Every path this run could not read (``ScanContext.warn(passing=True)``): a session with
     # one of them among its files would be written blank (no tokens, no title, no days).
@@ -318,7 +256,7 @@ def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter
             # Priced from each session's sums, as ``list`` prices its rows (the same exact costs):
             # a heavy user's million calls are not held in memory for a line a session.
             rows = with_costs(scanner, rows, chosen, book)
-    from agentscan.export.unread import say_left_as_they_were, say_unread, unread_sessions
+    from agentscan.export.unread import say_left_as_they_were, say_shrank, say_unread, unread_sessions
     from agentscan.scan.unreadrows import locked_usage
 
     unread = unread_sessions(chosen, failed.passing_paths, lambda ref: locked_usage(scanner, ref))
@@ -354,7 +292,25 @@ def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter
     )
     say_unread(scanner.ctx, output, fmt, unread)
     say_left_as_they_were(scanner.ctx, output, fmt, result.unseen)
+    say_shrank(scanner.ctx, output, result.shrank)
     return replace(result, prices=book.data.to_json(), unread=len(unread))
+
+
+def _check_output(fmt: str, output: Path) -> None:
+    """``export``'s checks of the output that need no lock (``export.target``), made before the
+    scan too: a file or folder this user cannot write, an index a CSV export would replace."""
+    from agentscan.export.target import check_target, check_writable
+    from agentscan.toolkit.atomicfile import output_target
+
+    output = output.expanduser()
+    if not output.parent.is_dir() or output.is_dir():
+        return  # said by ``export``, as it always was
+    try:
+        target = output_target(output)
+    except OSError:
+        return
+    check_target(fmt, output)
+    check_writable(fmt, output, target)
 
 
 def _roots(scanner: Scanner) -> dict[str, list[str]]:

@@ -8,50 +8,56 @@ Tables (documented in docs/cron.md):
   one of another session's (an earlier agentscan listed it on its own) is
   deleted, with its children: that session counts its calls;
 * ``subagents`` (pk ``session_id, subagent_id``): each delegated run's tokens
-  and ``cost_usd``;
+  and ``cost_usd`` (``gone_at`` once its transcript left the disk: ``children``);
 * ``token_days`` (pk ``session_id, day, model, subagent_id``): tokens and
   ``cost_usd`` per session, per UTC day, per model (``subagent_id`` is ``''``
-  for the session's own calls).
+  for the session's own calls; ``gone_at`` as for ``subagents``).
 
-Everything is upserted inside one transaction in WAL mode, so a reader
-(Datasette, DuckDB, a dashboard) never sees a half-applied export.  The
-schema evolves through ``migrations.py``: an old export is upgraded in place,
-keeping every row.
+Everything is upserted inside one transaction (``BEGIN IMMEDIATE``: it waits out
+another writer for the busy timeout), so a reader (Datasette, DuckDB, a
+dashboard) never sees a half-applied export.  The file keeps a rollback
+journal, not a WAL: a WAL database cannot be read by a user who cannot write
+its folder (its ``-shm`` is made there), which the documented share (``chmod
+644`` for a dashboard running as another user) is; and a reader that can write
+it left a ``-shm`` of its own that failed every later export.  The schema evolves
+through ``migrations.py``: an old export is upgraded in place, keeping every row.
 """
 
 from __future__ import annotations
 
 import os
-from decimal import Decimal
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from agentscan.errors import ExportFailed
+from agentscan.export.children import Before, Shrank, delete_rows, replace_children, surely_gone
 from agentscan.export.migrations import migrate
-from agentscan.bounds import token_sum
 from agentscan.filemodes import create_private
 from agentscan.export.rows import UsageDay, flat_row, utc_now
 from agentscan.export.unread import ELSEWHERE, UNLISTED, LeftAsTheyWere
 from agentscan.model import SessionRow
-from agentscan.pricing.spend import sum_costs
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
 
 #: the progress line's name for the write (``run.export``): ``writing the index 1,200/15,000``
 WRITING = "writing the index"
+#: how long a write waits for another connection's (seconds), when not told (``--lock-timeout``)
+BUSY_TIMEOUT_S = 30.0
+#: the page cache of the write (KiB; a bound, used only as pages change)
+WRITE_CACHE_KIB = 256 * 1024
 
-_TOKEN_COLUMNS = ("tokens_input", "tokens_cache_read", "tokens_cache_write", "tokens_output", "tokens_reasoning", "tokens_total")
 
+class Written(NamedTuple):
+    """What ``write_sqlite`` did: sessions written, newly gone, left as they were (by provider
+    and why), merged into another, and those whose recorded spend shrank (``children``)."""
 
-def _token_columns(values: tuple[int, ...], cost: Decimal | None) -> dict[str, int | float | None]:
-    # Sums saturate (bounds.MAX_TOKEN_SUM) so that even the total fits SQLite's 64 bits.
-    inp, cache_read, cache_write, output, reasoning = (token_sum(v) for v in values)
-    columns: dict[str, int | float | None] = dict(
-        zip(_TOKEN_COLUMNS, (inp, cache_read, cache_write, output, reasoning, inp + cache_read + cache_write + output))
-    )
-    columns["cost_usd"] = None if cost is None else float(cost)
-    return columns
+    sessions: int
+    gone: int
+    kept: dict[LeftAsTheyWere, int]
+    merged: int
+    shrank: list[Shrank]
 
 
 def write_sqlite(
@@ -67,9 +73,10 @@ def write_sqlite(
     owners: Mapping[str, str] | None = None,
     incomplete: Collection[str] = (),
     advance: Callable[[], None] | None = None,
-) -> tuple[int, int, dict[LeftAsTheyWere, int], int]:
-    """Upsert ``rows`` (``advance``: called as each is written); mark sessions no longer on disk as gone. Returns (sessions, newly gone,
-    sessions left as they were, by provider and why, sessions merged into another).  ``days_of``: other sessions whose days ``usage_days`` holds whole (shared calls
+    busy_timeout: float = BUSY_TIMEOUT_S,
+) -> Written:
+    """Upsert ``rows`` (``advance``: called as each is written); mark sessions no longer on disk as gone
+    (``Written``; ``busy_timeout``: seconds to wait for another connection's write).  ``days_of``: other sessions whose days ``usage_days`` holds whole (shared calls
     credited anew: ``run._merged_as_in_the_whole``); theirs are replaced too.  ``unseen``:
     providers none of whose roots exists (a home not mounted, a disk unplugged): their
     sessions are not gone.  ``owners``: each present session's files, to its id
@@ -82,13 +89,23 @@ def write_sqlite(
     create_private(path)  # sqlite would create it with the umask's mode
     db = sqlite_utils.Database(path)
     try:
+        # First: every statement after it, the journal mode's switch and the migrations too,
+        # waits for another connection's write instead of failing at once.
+        db.execute(f"PRAGMA busy_timeout={max(0, int(busy_timeout * 1000))}")
+        # Room for the whole write's changed pages (a heavy user's index is ~20 MB): past
+        # SQLite's 2 MB a rollback journal's writer spills them into the file mid-transaction,
+        # taking the lock that shuts readers out (a dashboard) until it commits.
+        db.execute(f"PRAGMA cache_size=-{WRITE_CACHE_KIB}")
+        _rollback_journal(db)
         return _write(db, rows, usage_days, scope=scope, present_ids=present_ids, days_of=days_of, unseen=unseen,
                       roots=roots, owners=owners or {}, incomplete=incomplete, advance=advance)
     except sqlite3.Error as exc:
         # No OSError: "file is not a database" (-o names the CSV a nightly job writes), "database
         # is locked" past the busy timeout, a corrupt file.  One line, exit 1; the transaction
         # was rolled back: the file is as it was.
-        raise ExportFailed(f"cannot write {path}: {exc}") from None
+        from agentscan.export.sqlerrors import next_step
+
+        raise ExportFailed(f"cannot write {path}: {exc}{next_step(exc, path, busy_timeout)}") from None
     except ExportFailed as exc:  # ``migrate``'s: a file a newer agentscan wrote, left as it is
         raise ExportFailed(f"cannot write {path}: {exc}") from None
     finally:
@@ -101,18 +118,21 @@ def _write(
     roots: Mapping[str, Sequence[str]] | None = None, owners: Mapping[str, str] | None = None,
     incomplete: Collection[str] = (),
     advance: Callable[[], None] | None = None,
-) -> tuple[int, int, dict[LeftAsTheyWere, int], int]:
-    db.execute("PRAGMA journal_mode=WAL")
-    db.execute("PRAGMA busy_timeout=10000")
+) -> Written:
     migrate(db)
     now = utc_now()
     present = {row.id for row in rows} if present_ids is None else set(present_ids) | {row.id for row in rows}
     # One transaction: readers see the old index or the new one, and a run killed or failed
-    # (a disk full) leaves the old one.  ``atomic``, not ``with db.conn``: sqlite-utils 4 commits
-    # each statement opened outside a transaction, and each batch of an upsert (a reader saw
-    # 3 of 1,789 ``token_days`` rows mid-export, and a failed run kept the deletes).
-    with db.atomic():
-        existing = {r["id"]: r["first_seen_at"] for r in db.query("SELECT id, first_seen_at FROM sessions")}
+    # (a disk full) leaves the old one.  Not ``with db.conn``: sqlite-utils 4 commits each
+    # statement opened outside a transaction, and each batch of an upsert (a reader saw 3 of
+    # 1,789 ``token_days`` rows mid-export, and a failed run kept the deletes).
+    with _immediate(db):
+        existing: dict[str, str] = {}
+        before: dict[str, Before] = {}
+        for session_id, first_seen, path, subagents in db.execute(
+                "SELECT id, first_seen_at, path, subagents FROM sessions").fetchall():
+            existing[session_id] = first_seen
+            before[session_id] = Before(path, subagents)
 
         def records() -> Iterator[dict[str, Any]]:
             for row in rows:
@@ -129,8 +149,43 @@ def _write(
         ids = [row.id for row in rows] + list(days_of)
         merged, waiting = _drop_merged(db, present, scope, unseen, owners or {}, set(ids))
         gone, kept = _mark_gone(db, present | waiting, scope, now, unseen, roots, incomplete)
-        _replace_children(db, ids, usage_days)
-    return len(rows), gone, kept, merged
+        shrank = replace_children(db, ids, usage_days, now=now, before=before,
+                                  after={row.id: row.subagents for row in rows})
+    return Written(len(rows), gone, kept, merged, shrank)
+
+
+def _rollback_journal(db: Database) -> None:
+    """Keep the index in a rollback journal (module docstring).  One an older agentscan left in
+    WAL mode is switched back, which SQLite does only when no other connection has it open (a
+    Datasette left running): then this run writes it in WAL mode, and a later one switches it."""
+    import sqlite3
+
+    if db.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+        return
+    try:
+        db.execute("PRAGMA journal_mode=DELETE")
+    except sqlite3.OperationalError as exc:
+        from agentscan.scan.cachefile import is_busy
+
+        if not is_busy(exc):
+            raise
+
+
+@contextmanager
+def _immediate(db: Database) -> Iterator[None]:
+    """One transaction, begun ``IMMEDIATE``: the write lock is taken first, waiting out another
+    connection's write for the busy timeout.  ``db.atomic()`` began a deferred one, which read
+    first and then, finding the lock held, failed at once (``database is locked``): SQLite
+    cannot wait for a lock that a transaction which has already read would need.  sqlite-utils
+    nests its own inside it (savepoints)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        if db.conn.in_transaction:
+            db.conn.rollback()
+        raise
+    db.execute("COMMIT")
 
 
 def _under_any(path: str, roots: Iterable[str]) -> bool:
@@ -154,7 +209,7 @@ def _mark_gone(db, present: set[str], scope: Collection[str] | None, now: str, u
             continue
         if session_id in present or (scope is not None and provider not in scope):
             continue
-        if provider in incomplete and not _surely_gone(path):
+        if provider in incomplete and not surely_gone(path):
             # Its discovery could not list a folder (or read a file) this time: the session may
             # be there, unseen, as the index's pruning knows (``scan.prune``).  One whose file
             # the system says is not there is gone all the same: a folder that stays unreadable
@@ -171,20 +226,6 @@ def _mark_gone(db, present: set[str], scope: Collection[str] | None, now: str, u
         db.execute("UPDATE sessions SET gone_at = ? WHERE id = ?", (now, session_id))
         count += 1
     return count, kept
-
-
-def _surely_gone(path: str | None) -> bool:
-    """Whether ``path`` is not there, as ``lstat`` answers it: a file under a folder that
-    cannot be searched is refused (``EACCES``), not missing, and is kept."""
-    if not path:
-        return False  # known by no file (a Cursor composer in the state DB): nothing says it went
-    try:
-        os.lstat(path)
-    except FileNotFoundError:
-        return True
-    except OSError:
-        return False
-    return False
 
 
 def _drop_merged(db, present: set[str], scope: Collection[str] | None, unseen: Collection[str],
@@ -210,51 +251,5 @@ def _drop_merged(db, present: set[str], scope: Collection[str] | None, unseen: C
             merged.append(session_id)
         else:
             waiting.add(session_id)
-    _delete_rows(db, merged, sessions_too=True)
+    delete_rows(db, merged, sessions_too=True)
     return len(merged), waiting
-
-
-def _delete_rows(db, ids: list[str], *, sessions_too: bool = False) -> None:
-    """Delete the ``subagents`` and ``token_days`` rows of the sessions ``ids`` (and, with
-    ``sessions_too``, the sessions), 500 at a time: SQLite's bound on a statement's parameters."""
-    tables = [("subagents", "session_id"), ("token_days", "session_id")] + ([("sessions", "id")] if sessions_too else [])
-    for start in range(0, len(ids), 500):
-        chunk = ids[start:start + 500]
-        marks = ",".join("?" * len(chunk))
-        for table, column in tables:
-            db.execute(f"DELETE FROM {table} WHERE {column} IN ({marks})", chunk)
-
-
-def _replace_children(db, ids: list[str], usage_days: list[UsageDay]) -> None:
-    _delete_rows(db, ids)
-    days: dict[tuple[str, str, str, str], _Sums] = {}
-    subagents: dict[tuple[str, str], _Sums] = {}
-    for day in usage_days:
-        days.setdefault((day.session_id, day.day, day.model, day.subagent or ""), _Sums()).add(day)
-        if day.subagent is not None:
-            subagents.setdefault((day.session_id, day.subagent), _Sums()).add(day)
-    db.table("token_days").insert_all(
-        ({"session_id": s, "day": d, "model": m, "subagent_id": sub, **v.columns()} for (s, d, m, sub), v in days.items()),
-        pk=("session_id", "day", "model", "subagent_id"), replace=True,
-    )
-    db.table("subagents").insert_all(
-        ({"session_id": s, "subagent_id": sub, **v.columns()} for (s, sub), v in subagents.items()),
-        pk=("session_id", "subagent_id"), replace=True,
-    )
-
-
-class _Sums:
-    """Tokens and cost added up, by the rule of every cost total (``pricing.spend.combined``)."""
-
-    def __init__(self) -> None:
-        self.tokens = [0, 0, 0, 0, 0]
-        self.costs: list[tuple[Decimal | None, bool]] = []
-
-    def add(self, day: UsageDay) -> None:
-        for index, value in enumerate(day.tokens):
-            self.tokens[index] += value
-        self.costs.append((day.cost, any(day.tokens)))
-
-    def columns(self) -> dict[str, int | float | None]:
-        cost = sum_costs(self.costs)
-        return _token_columns((self.tokens[0], self.tokens[1], self.tokens[2], self.tokens[3], self.tokens[4]), cost)

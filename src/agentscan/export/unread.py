@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from agentscan.context import ScanContext
+    from agentscan.export.children import Shrank
     from agentscan.model import SessionRef
 
 #: why an export left a provider's sessions as they were, not marked gone
@@ -105,3 +106,12 @@ def say_left_as_they_were(ctx: ScanContext, output: Path, fmt: str, unseen: Mapp
             say(f"no {name} root found (`{ctx.command('doctor')}` shows where it looked): its {plural(count, 'session')} in the "
                 f"index {'is' if count == 1 else 'are'} left as {'it was' if count == 1 else 'they were'}, not marked gone")
 
+
+def say_shrank(ctx: ScanContext, output: Path, shrank: Iterable[Shrank]) -> None:
+    """A warning for each session whose ``token_days`` lost spend this run (``export.children``):
+    the index is where history is kept, so a loss is never silent."""
+    for lost in shrank:
+        cost = "" if lost.cost is None else f", ${lost.cost:.4f}"
+        ctx.warn(str(output), f"{lost.session_id}: its token_days lost {lost.tokens:,} tokens{cost} this run: its files "
+                 "now hold fewer of its calls than the index did (part of a transcript deleted, or calls now counted "
+                 "in another session); they hold what is on disk now")

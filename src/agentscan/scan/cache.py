@@ -33,8 +33,10 @@ file is 0600.  Anything wrong with it only costs speed:
 * a value that does not decode is a miss, recomputed and overwritten;
 * a busy database (another agentscan writing) is waited for, then skipped
   for this run: it is never mistaken for corruption;
-* a file that is not an agentscan index is moved aside and rebuilt with a
-  warning.
+* a file that is not an agentscan index (damaged, or another program's) is
+  moved aside and rebuilt with a warning; one that fails to open for another
+  reason (a disk I/O error, a full disk) is left as it is, unused this run
+  (``cachefile.damaged``).
 """
 
 from __future__ import annotations

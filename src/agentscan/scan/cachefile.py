@@ -157,9 +157,31 @@ def open_index(ctx: ScanContext) -> tuple[sqlite3.Connection, Path] | None:
             if attempt == 2 or isinstance(exc, OSError):
                 ctx.warn(path, f"cache disabled: {_plain(exc) if isinstance(exc, OSError) else exc}")
                 return None
-            ctx.warn(path, f"cache was unreadable ({exc}); rebuilt")
+            if not damaged(exc):
+                # A disk I/O error, a disk full, a lock: the file may be whole, and is the
+                # only copy of what a cold run takes minutes to read again.  Moved aside, a
+                # second such run moved the empty file made in its place over it.
+                ctx.warn(path, f"cache not used this run ({exc}); the file is left as it is, and this run "
+                               "reads the files again")
+                return None
+            ctx.warn(path, f"cache was unreadable ({exc}); moved aside to {path.name}.corrupt and rebuilt")
             _move_aside(path)
     return None
+
+
+#: SQLite's primary result codes of a file that is damaged or is no database: the only
+#: failures that move the index aside (``damaged``)
+_SQLITE_CORRUPT, _SQLITE_NOTADB = 11, 26
+
+
+def damaged(exc: BaseException) -> bool:
+    """Whether opening the index failed because the file is damaged (``database disk image
+    is malformed``), is no database (``file is not a database``), or is not an agentscan
+    index (``ValueError``): only then is it moved aside and rebuilt.  Any other failure
+    (``disk I/O error``, ``database or disk is full``, a lock) says nothing about the file."""
+    if isinstance(exc, sqlite3.Error):
+        return getattr(exc, "sqlite_errorcode", 0) & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB)
+    return isinstance(exc, ValueError)
 
 
 #: what a cache disabled costs, said after why

@@ -177,6 +177,11 @@ def diagnose(scanner: Scanner) -> dict[str, Any]:
     # and one provider's reading can raise another's (every root is resolved for each
     # census), as the warnings listed once in the document do.
     counted: set[tuple[str, int | None, str]] = set()
+    # The index opened first, apart: its warnings (a relative AGENTSCAN_CACHE_DIR, `cache
+    # disabled: …`) are the cache section's, not those of the provider that happened to open it.
+    with scanner.ctx.warnings.capture() as cache_warnings:
+        scanner.cache  # noqa: B018 - opened for its warnings
+    counted.update((warning.path, warning.line, warning.message) for warning in cache_warnings)
     # The roots first, each provider's apart: the warnings of its settings (a relative
     # ``CODEX_HOME``) are its own, not those of the provider read first.
     for provider in scanner.providers:
@@ -228,7 +233,8 @@ def diagnose(scanner: Scanner) -> dict[str, Any]:
         _count(report, captured, counted)
     return {"home": legible(str(scanner.ctx.home)), "home_source": scanner.ctx.home_source,
             "home_exists": scanner.ctx.home.is_dir(),
-            "providers": [r.to_json() for r in reports], "cache": cache_report(scanner),
+            "providers": [r.to_json() for r in reports],
+            "cache": {**cache_report(scanner), "warnings": list(dict.fromkeys(w.message for w in cache_warnings))},
             "windows_homes": _windows_homes(scanner)}
 
 

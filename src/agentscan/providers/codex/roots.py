@@ -105,10 +105,13 @@ def codex_roots(ctx: ScanContext) -> list[Root]:
         found = listed[0] if listed else None
         note = db_setting.note
         explicit = db_setting.explicit
-        if found is None:
+        if found is None and (listed is not None or not explicit):
+            # Not of a folder named on purpose that is not there (``CODEX_HOME=/missing``): this
+            # read as all was well, beside a status of ``folder does not exist`` that fails the run.
             note = "; ".join(filter(None, [note, f"no {STATE_DB_PATTERN} in {directory} (Codex's index of its "
                                                  "sessions; older versions write none): sessions are found from "
                                                  "their rollout-*.jsonl files alone"]))
+        if found is None:
             # A folder named on purpose that can be listed but holds no database yet (a fresh
             # CODEX_SQLITE_HOME) is no error: there is nothing unread.  One missing or unlistable
             # still is, as any explicitly named root (docs/cli.md, exit codes).
