@@ -109,3 +109,15 @@ def test_a_file_that_is_no_transcript_names_doctor_of_the_home_read(tmp_path: Pa
     result = invoke("--home", str(home), "show", str(stray))
     assert result.exit_code == 1
     assert f"(`agentscan --home '{home}' doctor` lists them)" in result.stderr, result.stderr
+
+
+def test_messages_that_quote_an_argument_show_its_bad_bytes_as_the_replacement_character(tmp_path: Path) -> None:
+    # (review of pass 49: ``list --grep`` and ``prices`` quoted them as ``'\udcff'``)
+    import subprocess
+    import sys
+
+    env = {**os.environ, "HOME": str(tmp_path), "AGENTSCAN_CACHE_DIR": str(tmp_path / "c"), "AGENTSCAN_DATA_DIR": str(tmp_path / "d")}
+    for args in ([b"--demo", b"list", b"--grep", b"\xff"], [b"prices", b"gpt\xff"]):
+        done = subprocess.run([sys.executable, "-m", "agentscan", *args], env=env, capture_output=True)
+        said = done.stdout.decode() + done.stderr.decode()
+        assert "\\udcff" not in said and "'\ufffd'" in said or "gpt\ufffd'" in said, said

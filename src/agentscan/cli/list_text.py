@@ -12,6 +12,7 @@ from agentscan.cli.tableparts import TITLE_WANTS, Column, Row
 from agentscan.cli.tablepaths import named_floors
 from agentscan.cli.tablewidths import natural
 from agentscan.cli.term import Terminal, clean, clean_path, title_text
+from agentscan.fsview import legible
 from agentscan.scan.listing import ListFilter, SessionPage
 from agentscan.model import SessionRow
 from agentscan.timeutil import Shown, shown_time, zone_names
@@ -182,5 +183,5 @@ def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_te
     if stage == "cwd":
         return render.none_under(cwd_text, count)
     if stage == "grep":
-        return f"no session's title, cwd, model or path contains {filters.grep!r} ({count:,} searched)"
+        return f"no session's title, cwd, model or path contains {legible(filters.grep or '')!r} ({count:,} searched)"
     return "no sessions match"

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, List, Optional
 import typer
 
 from agentscan.cli.options import GlobalOptionsCommand, JsonOption, examples, handle_errors, state_of
+from agentscan.fsview import legible
 from agentscan.toolkit.words import either
 
 if TYPE_CHECKING:
@@ -87,7 +88,7 @@ def prices_command(
         for name in models:
             found = look_up(data, name, provider, when)
             if found["model_id"] is None:
-                scan.warn(f"model:{provider or '-'}/{name}", f"no price for {name!r} in {data.label}")
+                scan.warn(f"model:{provider or '-'}/{name}", f"no price for {legible(name)!r} in {data.label}")
                 if found["suggestions"]:
                     guesses.append((name, found["suggestions"]))
             looked_up.append(found)
@@ -169,7 +170,7 @@ def _recorded(scanner: Scanner, data: PriceData) -> list[dict[str, Any]]:
     for found in looked_up:
         if found["model_id"] is None:
             for agent in found["recorded_by"]:
-                scanner.ctx.warn(f"model:{agent}/{found['query']}", f"no price for {found['query']!r} in {data.label}")
+                scanner.ctx.warn(f"model:{agent}/{found['query']}", f"no price for {legible(found['query'])!r} in {data.label}")
     return looked_up
 
 

@@ -56,7 +56,8 @@ def recorded_children(refs: Sequence[SessionRef], wanted: str, key: Callable[[st
             named = _named_in(main, ctx)
             # A resumed session's transcript begins with copies of the records of the session
             # it was resumed from: a run only they name is that session's, where it is found.
-            ids = {agent_id for agent_id, sessions in named.items() if not sessions <= present - {ref.native_id}}
+            others = present - {ref.native_id}  # (once a session: not once a run)
+            ids = {agent_id for agent_id, sessions in named.items() if not sessions <= others}
         found.extend((ref, agent_id) for agent_id in sorted(ids - set(ref.children)) if key(agent_id).startswith(wanted))
     return found
 
