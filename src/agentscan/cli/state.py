@@ -81,7 +81,9 @@ class State:
     def home_options(self) -> str:
         """`` --demo`` or `` --home DIR`` (``home_option``): what a command agentscan suggests
         needs to read the home this one read."""
-        return " --demo" if self.demo else home_option(self.home)
+        from agentscan.invocation import home_words
+
+        return home_words(demo=self.demo, home=self.home)
 
     def _refuse_demo_with_home(self) -> None:
         """``--demo`` reads the demo home shipped in the package, whatever ``--home`` says:
@@ -251,11 +253,9 @@ def home_option(home: Optional[Path | str]) -> str:
     """`` --home DIR``, quoted for the shell, to end a command agentscan tells the user to run
     when the command telling it was given ``--home`` (``State.home``); ``""`` without one.
     Left out, the command suggested would read, or change, the files of another home."""
-    if home is None:
-        return ""
-    from agentscan.hooks.install import shell_word
+    from agentscan.invocation import home_words
 
-    return f" --home {shell_word(str(home))}"
+    return home_words(home=home)
 
 
 def check_home(home: Path) -> None:
