@@ -3,7 +3,8 @@
 * a row whose ``rollout_path`` names another thread's rollout made a phantom session of
   that rollout (its calls counted twice): it is ignored, said, and counted by ``doctor``;
 * ``show``/``tokens`` of a thread the index knows whose rollout is gone said only "no
-  session matches": they say it is in the index and its rollout is gone (exit 1 still);
+  session matches": they say it is in the index and its rollout is gone (exit 1 still),
+  and a mistyped id that no index row has walks no Codex home to say nothing;
 * an index whose committed data is only in its ``-wal``, its ``-shm`` gone (a crash, then
   the file removed), was "no threads table (unfamiliar schema)": the main file alone can be
   read read-only, and ``doctor`` and the warnings say its latest changes are in the -wal."""
@@ -152,3 +153,26 @@ def test_an_index_read_without_its_wal_s_changes_says_so(isolated_home: Path, tm
         "read-only without its -shm (Codex makes it again when it next opens the index)"]
     assert sorted(row["native_id"] for row in listed["sessions"]) == [A, B]
     assert not (codex / "state_5.sqlite-shm").exists()
+
+
+def test_a_mistyped_id_walks_no_codex_home(isolated_home: Path, monkeypatch) -> None:
+    """Every "no session matches" asks Codex what its index knows of the id: the index alone
+    is read, and discovery (a walk of every rollout, spared by a stored discovery) runs only
+    when one of its rows has the prefix typed (``diagnose.known_gone``)."""
+    from agentscan.providers.codex import diagnose
+
+    codex = isolated_home / ".codex"
+    paths = _rollouts(codex)
+    gone = rollout_path(codex, G, at(300))
+    write_state_db(codex / "state_5.sqlite", [index_row(A, paths[A], created=at(0), updated=at(5)),
+                                              index_row(G, gone, created=at(300), updated=at(305))])
+    walks: list[object] = []
+    discover = diagnose.discover
+    monkeypatch.setattr(diagnose, "discover", lambda ctx, **kw: walks.append(ctx) or discover(ctx, **kw))
+    for typed in ("019c4920-0000-7000-8000-0000000000ff", "019c4920-0000-7000-8000-0000000000d", "zzzzzzzz"):
+        result = CliRunner().invoke(app, ["show", typed])
+        assert result.exit_code == 1 and "thread index" not in result.stderr, typed
+    assert walks == []
+    result = CliRunner().invoke(app, ["show", G[:-1]])  # a row has it: its rollout is gone, said
+    assert result.exit_code == 1 and f"but its rollout is gone: {gone}" in result.stderr
+    assert walks

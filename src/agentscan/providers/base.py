@@ -309,8 +309,10 @@ class Provider(ABC):
     def known_gone(self, prefix: str, ctx: ScanContext) -> list[str]:
         """What this provider's own index knows of sessions whose id starts with ``prefix``
         (lower-cased) that are not listed, one line each (their files are gone): ``show``'s
-        "no session matches" says it, rather than leave the user looking for a typo.  Only
-        what discovery read: nothing is opened to answer."""
+        "no session matches" says it, rather than leave the user looking for a typo.  Every
+        mistyped id asks, so it stays cheap: at most the index itself is read (as discovery
+        reads it first, once a scan), and the home is walked (discovery) only when the index
+        has a row of that prefix."""
         return []
 
     def locked_usage(self, ref: SessionRef, ctx: ScanContext) -> tuple[str, str] | None:

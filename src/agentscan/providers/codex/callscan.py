@@ -244,14 +244,26 @@ class FileUsageScanner:
         own = self._own_token_counts(parent_calls)
         return own + self._unmatched_records(own)
 
-    def beyond(self, earlier: list[UsageEvent]) -> list[UsageEvent]:
+    def beyond(self, earlier: list[list[UsageEvent]]) -> list[UsageEvent]:
         """Every call in the file, a copied history's included, but the leading ones equal to
-        ``earlier``'s (another copy of the same history, whose calls count there): the calls
-        of a fork whose parent is gone (``goneparent``)."""
-        matched, most = 0, min(len(earlier), len(self.events))
-        while matched < most and self.events[matched].counters == earlier[matched].counters:
-            matched += 1
-        kept = self.events[matched:]
+        those of one of ``earlier`` (other copies of the same history, whose calls count there):
+        the calls of a fork whose parent is gone (``goneparent``).  The longest match over them
+        all, since a fork made at an earlier turn copied less than one before it; and no
+        further than this file's copy, where the usage rules tell its end (a fork's own calls
+        are never another's, though they cost what an earlier fork's own did)."""
+        events = self.events
+        # Of a thread whose start is unknown, a marker tells no copy's end (``_marker``).
+        told = self.started is not None
+        copied = len(events) - len(self._own_token_counts(None)) if told else 0
+        if not copied and not (told and self.boundary is not None):
+            copied = len(events)  # no rule told the copy's end: its calls alone can
+        matched = 0
+        for calls in earlier:
+            most, shared = min(len(calls), copied), 0
+            while shared < most and events[shared].counters == calls[shared].counters:
+                shared += 1
+            matched = max(matched, shared)
+        kept = events[matched:]
         return kept + self._unmatched_records(kept)
 
     def copied_calls(self, parent_calls: Callable[[], list[UsageEvent]] | None = None) -> int:

@@ -46,10 +46,17 @@ _GONE_SHOWN = 3
 def known_gone(prefix: str, ctx: ScanContext) -> list[str]:
     """The thread-index rows whose id starts with ``prefix`` (lower-cased) and that discovery
     did not list, each said with why: its rollout is gone (or names none), or it names
-    another thread's rollout (``indexpaths``), or one outside the Codex homes."""
+    another thread's rollout (``indexpaths``), or one outside the Codex homes.  Every "no
+    session matches" asks, a mistyped id most often: the index alone is read first (what
+    discovery reads first, memoised), and discovery, a walk of every rollout that a stored
+    discovery may have spared this scan, runs only when one of its rows has that prefix."""
+    from agentscan.providers.codex.index import load_index
     from agentscan.providers.codex.indexpaths import Confinement
-    from agentscan.providers.codex.roots import codex_roots, session_roots
+    from agentscan.providers.codex.roots import codex_roots, database_roots, session_roots
 
+    rows = load_index(ctx, database_roots(codex_roots(ctx))).rows
+    if not any(thread_id.lower().startswith(prefix) for thread_id in rows):
+        return []
     found = discover(ctx)
     index = found.thread_index
     where = ", ".join(str(path) for path in index.databases)

@@ -6,9 +6,10 @@ fork whose parent thread is not found (its rollout deleted, or in a home not rea
 the only record of those calls: they count in the fork (docs/providers/codex.md), as a
 resumed Claude session counts its copies when the session copied from is gone.  Several
 forks of one gone parent each begin with a copy of its history: the calls an earlier fork
-of it copied count there, so a later fork counts only the copied calls beyond those (the
-parent went on between the forks) and its own.  ``forks_of`` finds a parent's forks (also
-``show``'s ``forked_as``: ``lineage``).
+of it copied count there, so a later fork counts only the copied calls no earlier fork
+copied, and its own.  No fork need copy more than the one before it (newer Codex forks at
+a chosen turn): each copied call counts in the first fork, in ``forks_of``'s order, that
+copied it.  ``forks_of`` finds a parent's forks (also ``show``'s ``forked_as``: ``lineage``).
 
 Only a fork asks whether its parent is found, which takes discovery: its row is read where
 discovery is at hand (``CodexProvider.row_travels``), not in a worker that would walk the
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
 
 #: ``ctx.memo``: parent id (lower-cased) -> its forks, each (started, thread id, thread), by start
 _FORKS = "codex.forks_of"
+#: ``ctx.memo``: thread id -> every call in that earlier fork's files (``_calls_of``)
+_CALLS = "codex.earlier_fork_calls"
 
 
 def parent_found(parent_id: str, ctx: ScanContext) -> bool:
@@ -71,59 +74,72 @@ def forks_of(parent_id: str, ctx: ScanContext) -> list[tuple[datetime | None, st
                 if link.forked_from is not None and is_fork(link):
                     found.setdefault(link.forked_from.lower(), []).append((header.started_at, thread.thread_id, thread))
         for forks in found.values():
-            forks.sort(key=lambda fork: (fork[0] is not None, fork[0].timestamp() if fork[0] else 0.0, fork[1]))
+            forks.sort(key=lambda fork: _order(fork[0], fork[1]))
         ctx.memo[_FORKS] = found
     return found.get(parent_id.lower(), [])
 
 
-def earlier_fork(thread_id: str, parent_id: str, started: datetime | None, ctx: ScanContext) -> Thread | None:
-    """The fork of gone ``parent_id`` that began last before thread ``thread_id`` (at
-    ``started``; a tie by id): its copy holds the most of the parent's history, which the
-    parent only appends to; ``None``: the thread is its first fork found."""
-    if started is None:
-        return None
-    before = None
-    for when, other, thread in forks_of(parent_id, ctx):
-        if other != thread_id and when is not None and (when, other) < (started, thread_id):
-            before = thread
-    return before
+def _order(started: datetime | None, thread_id: str) -> tuple[bool, float, str]:
+    """Where a fork stands among its parent's (``forks_of``): by start, an unknown start
+    first, a tie by id."""
+    return (started is not None, started.timestamp() if started else 0.0, thread_id)
+
+
+def earlier_forks(thread_id: str, parent_id: str, started: datetime | None, ctx: ScanContext) -> list[Thread]:
+    """The forks of gone ``parent_id`` before thread ``thread_id`` (at ``started``) in
+    ``forks_of``'s order: every one, not the last alone, for a fork made at an earlier turn
+    copies less than the one before it; empty: the thread is its first fork found."""
+    mine = _order(started, thread_id)
+    return [thread for when, other, thread in forks_of(parent_id, ctx)
+            if other != thread_id and _order(when, other) < mine]
 
 
 def counted_calls(scanner: FileUsageScanner, link: ThreadLink, ctx: ScanContext,
                   calls_of: Callable[[str], list[UsageEvent]]) -> list[UsageEvent]:
     """The calls of the file ``scanner`` was fed whole (a thread's first file, ``replay`` as
     its header says) that count in the thread: its own (``FileUsageScanner.own_events``),
-    with those its copied history holds of a gone parent beyond an earlier fork's copy
-    (``earlier_fork``).  ``calls_of``: every call in a thread's files, by its id (the
-    parent's, for a fork without turn markers; an earlier fork's)."""
+    with those its copied history holds of a gone parent that no earlier fork copied
+    (``earlier_forks``, ``FileUsageScanner.beyond``).  ``calls_of``: every call in a thread's
+    files, by its id (the parent's, for a fork without turn markers; an earlier fork's)."""
     parent = link.forked_from or link.spawn_parent
     if parent is None:
         return scanner.own_events()
     if copies_count_here(link, ctx):
-        earlier = earlier_fork(scanner.thread_id or "", parent, scanner.started, ctx)
-        return scanner.beyond(calls_of(earlier.thread_id) if earlier is not None else [])
+        earlier = earlier_forks(scanner.thread_id or "", parent, scanner.started, ctx)
+        return scanner.beyond([calls_of(fork.thread_id) for fork in earlier])
     return scanner.own_events(lambda: calls_of(parent))
 
 
 def past_earlier_fork(facts: ThreadFacts, ctx: ScanContext) -> ThreadFacts:
     """A row's ``facts`` of a fork of a gone parent, which count its whole file (``row``), with
-    its tokens and calls per model those of the calls beyond an earlier fork's copy
-    (``counted_calls``), when there is one: its file read whole (once with its own part's
-    read: ``forkpart``), as ``tokens`` reads it."""
-    from agentscan.providers.codex.usage import parent_events, scan_file
+    its tokens and calls per model those of the calls no earlier fork copied
+    (``counted_calls``), when there is an earlier fork: its file read whole (once with its
+    own part's read: ``forkpart``), as ``tokens`` reads it."""
+    from agentscan.providers.codex.usage import scan_file
 
     thread, header = facts.thread, facts.header
     parent = header.link.forked_from
-    earlier = earlier_fork(thread.thread_id, parent, header.started_at, ctx) if parent else None
-    if earlier is None:
+    earlier = earlier_forks(thread.thread_id, parent, header.started_at, ctx) if parent else []
+    if not earlier:
         return facts
     path = thread.rollout.path
     fork_part(path, ctx, header.link, header.started_at, thread.thread_id)
     scanner = scan_file(path, ctx, replay=True, started=header.started_at, thread_id=thread.thread_id)
-    own = scanner.beyond(parent_events(earlier.thread_id, ctx))
+    own = scanner.beyond([_calls_of(fork.thread_id, ctx) for fork in earlier])
     tokens = sum_usage(event.tokens for event in own)
     return facts._replace(tail=facts.tail._replace(models=scanner.model_use(own)),
                           tokens=tokens if tokens is not None and tokens.total > 0 else None)
 
 
-__all__ = ["copies_count_here", "counted_calls", "earlier_fork", "forks_of", "parent_found", "past_earlier_fork"]
+def _calls_of(thread_id: str, ctx: ScanContext) -> list[UsageEvent]:
+    """Every call in an earlier fork's files, read once a scan: each later fork's row of the
+    same parent matches its copy against them all."""
+    from agentscan.providers.codex.usage import parent_events
+
+    kept: dict[str, list[UsageEvent]] = ctx.memo.setdefault(_CALLS, {})
+    if thread_id not in kept:
+        kept[thread_id] = parent_events(thread_id, ctx)
+    return kept[thread_id]
+
+
+__all__ = ["copies_count_here", "counted_calls", "earlier_forks", "forks_of", "parent_found", "past_earlier_fork"]

@@ -58,7 +58,9 @@ class CodexProvider(Provider):
     # 20: a fork's counts and title are its own part's, after the copy of its parent's history
     # 21: a fork with copied turn markers and none of its own is told by its calls (it was all copy);
     #     a fork of a gone parent counts its copies; calls with no running total count in the row
-    parser_version = "21"
+    # 22: a fork of a gone parent leaves out the copied calls any earlier fork of it copied (not
+    #     only the fork just before it: a fork made at an earlier turn copies less)
+    parser_version = "22"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)
@@ -108,7 +110,7 @@ class CodexProvider(Provider):
         own calls from its copied ones by its parent's (``FileUsageScanner.own_events``)."""
         from agentscan.providers.codex.discovery import discover
         from agentscan.providers.codex.forkpart import is_fork
-        from agentscan.providers.codex.goneparent import earlier_fork
+        from agentscan.providers.codex.goneparent import earlier_forks
         from agentscan.providers.codex.header import read_header
 
         threads = session.threads()
@@ -126,12 +128,13 @@ class CodexProvider(Provider):
                 continue
             parent = discover(ctx).threads.get(parent_id)
             parts.append(f"parent {parent_id}" + ("" if parent else " gone"))
+            read = [parent] if parent else []
             if parent is None and link.forked_from is not None and is_fork(link):
-                # Its copies count in it, beyond those of the fork of that parent before it
-                # (``goneparent``): its count is keyed by that fork's files, or their absence.
-                parent = earlier_fork(thread.thread_id, parent_id, header.started_at, ctx)
-                parts.append(f"earlier fork {parent.thread_id}" if parent else "first fork")
-            for path, _ in _thread_files(parent) if parent else ():
+                # Its copies count in it, but those any fork of that parent before it copied
+                # (``goneparent``): its count is keyed by all those forks' files.
+                read = earlier_forks(thread.thread_id, parent_id, header.started_at, ctx)
+                parts.extend([f"earlier fork {fork.thread_id}" for fork in read] or ["first fork"])
+            for path, _ in (item for source in read for item in _thread_files(source)):
                 stat = ctx.stat(path)
                 parts.append(file_identity(path, stat) if stat else f"{path} gone")  # as a session's own files
         return parts
