@@ -139,7 +139,7 @@ def test_codex_usage_from_marked_lines_equals_a_full_pass(tmp_path: Path) -> Non
                 for line in lines:
                     full.feed(line.record)
             assert fast.events == full.events, sample.name
-            assert (fast.boundary, fast.saw_marker) == (full.boundary, full.saw_marker), sample.name
+            assert (fast.boundary, fast.copied_floor) == (full.boundary, full.copied_floor), sample.name
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

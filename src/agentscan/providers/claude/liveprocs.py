@@ -15,8 +15,6 @@ from __future__ import annotations
 import functools
 import os
 
-import orjson
-
 #: the registry's entries are small; anything larger is not one
 _MAX_ENTRY_BYTES = 64 * 1024
 
@@ -54,6 +52,10 @@ def live_sessions(registry: str) -> dict[str, int] | None:
 
 
 def _entry(path: str) -> dict | None:
+    # (Imported here: a remembered ``list`` page asks whether its sessions run, and most homes
+    # have no registry.)
+    import orjson
+
     from agentscan.toolkit.fsutil import open_regular
 
     try:

@@ -103,4 +103,3 @@ def _of_thread(row: IndexRow, path: Path, walked_paths: Collection[Path], ctx: S
     return header.history_base is not None or path not in walked_paths
 
 
-__all__ = ["ROLLOUT_NAME", "Confinement", "IndexPaths", "index_paths"]
