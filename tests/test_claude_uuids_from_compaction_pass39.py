@@ -106,7 +106,7 @@ def test_halves_whose_first_half_never_compacted_are_joined_without_copies(tmp_p
 
 def test_collect_skips_a_line_too_long_for_the_pass_and_goes_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(seenuuids, "_BLOCK", 16)
-    monkeypatch.setattr(seenuuids, "MAX_LINE_BYTES", 40)
+    monkeypatch.setattr(seenuuids, "LONG_LINE_LIMIT", 40)
     path = tmp_path / "t.jsonl"
     path.write_bytes(b'{"uuid":"before"}\n{"uuid":"in-a-long-line","pad":"' + b"x" * 200 + b'"}\n{"uuid":"after"}\n')
     seen = SeenUuids()

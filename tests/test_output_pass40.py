@@ -127,10 +127,15 @@ def test_a_tokens_table_of_only_zero_token_rows_prints_only_the_line_naming_them
 
 
 def test_a_tokens_table_of_sessions_that_recorded_nothing_prints_no_header(isolated_home: Path, tty) -> None:
-    claude_session_file(isolated_home, sid(3), [], mtime=BASE)  # an empty transcript
+    # another session's summary (a stub Claude Code leaves); an empty transcript is said by its
+    # warning alone, as ``list`` leaves it out (pass 49)
+    claude_session_file(isolated_home, sid(3), [{"type": "summary", "summary": "Elsewhere", "leafUuid": "x"}],
+                        mtime=BASE)
+    claude_session_file(isolated_home, sid(4), [], mtime=BASE)
     tty(80)
-    out = run("tokens")[0]
+    out, err = run("tokens")
     assert out == "(+ 1 session that recorded nothing: claude:00000003)\n"
+    assert "warning: 1 empty file (" in err
     tty(80, stderr=False)
     out = run("tokens", "--no-cache")[0]
     assert "TOTAL" not in out and "SESSION" not in out

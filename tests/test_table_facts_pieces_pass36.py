@@ -161,9 +161,10 @@ def test_a_file_grown_while_read_is_left_to_the_pass(isolated_home: Path, monkey
 
 
 def test_a_line_longer_than_the_pass_reads_is_skipped_unheld(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from agentscan.toolkit import jsonl
+    from agentscan.toolkit import jsonl, shrinkline
 
     monkeypatch.setattr(jsonl, "MAX_LINE_BYTES", 3000)  # the pass's and the pieces' rule alike
+    monkeypatch.setattr(shrinkline, "LONG_LINE_LIMIT", 10000)  # past it, a line is not even read shrunk
     monkeypatch.setattr(tablefacts, "PIECE_BYTES", 1024)
     huge = orjson.dumps(claude_user(SESSION, _ts(59), "x" * 20000))  # the newest time, in a line the pass skips
     _write(isolated_home, [orjson.dumps(claude_user(SESSION, _ts(1), "a prompt")), huge, orjson.dumps(_call(3))])
@@ -172,3 +173,22 @@ def test_a_line_longer_than_the_pass_reads_is_skipped_unheld(isolated_home: Path
     assert row.updated_at.isoformat() == "2026-11-02T10:03:00+00:00"
     assert found == row
     assert max(held) <= 3000  # never held whole
+
+
+def test_a_line_over_the_cap_longer_than_a_piece_is_the_pass_s(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The pass reads a line over the cap without its long strings (``shrinkline``): what it says
+    # (here the newest time and the title) is the pass's to find, not skipped here.
+    import agentscan.toolkit.linescan  # noqa: F401  (it takes the cap by name when imported: not the lowered one)
+    import agentscan.toolkit.reverse  # noqa: F401
+    from agentscan.toolkit import jsonl, shrinkline
+
+    monkeypatch.setattr(jsonl, "MAX_LINE_BYTES", 3000)
+    monkeypatch.setattr(shrinkline, "LONG_STRING", 1000)
+    monkeypatch.setattr(shrinkline, "KEPT_BYTES", 100)
+    monkeypatch.setattr(tablefacts, "PIECE_BYTES", 1024)
+    huge = orjson.dumps(claude_user(SESSION, _ts(59), [{"type": "text", "text": "the screenshot"},
+                                                       {"type": "image", "source": {"data": "x" * 20000}}]))
+    _write(isolated_home, [huge, orjson.dumps(_call(3))])
+    found, row = _facts(isolated_home)
+    assert (row.updated_at.isoformat(), row.title) == ("2026-11-02T10:59:00+00:00", "the screenshot")
+    assert found is None

@@ -3,8 +3,9 @@
 An empty transcript, one of bad lines, or one of another session's summaries
 (the stubs Claude Code leaves) has no usage, no project and no title; its
 date is its file's, so its row of dashes topped the table.  The table names
-such sessions in one line under it; ``--json`` keeps their ``null`` rows; a
-patched table says the same as a fresh one.
+such sessions in one line under it (an empty transcript's warning names it
+alone); ``--json`` keeps their ``null`` rows; a patched table says the same
+as a fresh one.
 """
 
 from __future__ import annotations
@@ -65,8 +66,11 @@ def test_sessions_that_recorded_nothing_are_named_under_the_table_not_as_rows(is
     assert shown == [f"claude:{IDS[0]}"]  # the stubs are in no row
     # (pass 40: nor is a session that recorded no usage; it is named in a line of its own)
     assert f"(+ 1 session that recorded no usage, not counted: claude:{IDS[1]})" in lines
-    named = next(line for line in lines if line.startswith("(+ 3 sessions that recorded nothing: "))
-    assert all(f"claude:{native_id}" in named for native_id in IDS[3:6])
+    named = next(line for line in lines if line.startswith("(+ 2 sessions that recorded nothing: "))
+    assert all(f"claude:{native_id}" in named for native_id in IDS[4:6])
+    # An empty transcript is named once, by its warning, as ``list`` leaves it out (pass 49:
+    # both said it on every run).
+    assert f"claude:{IDS[3]}" not in named and "warning: 1 empty file (" in text
     assert "Another session" not in text
     # --json keeps every session's row, null for these.
     document = orjson.loads(tokens("--json")[0])
@@ -81,7 +85,7 @@ def test_a_table_of_nothing_but_such_sessions_names_them(isolated_home: Path) ->
     lines = err.splitlines()
     # No header over a TOTAL of "not recorded": the line naming them is all (pass 40), on
     # stderr in a pipe (pass 42).
-    assert out == "" and lines[0].startswith("(+ 3 sessions that recorded nothing: ")
+    assert out == "" and lines[0].startswith("(+ 2 sessions that recorded nothing: ")
     assert not any(line.startswith(("(+", "SESSION", "TOTAL")) for line in lines[1:])  # (then the warnings)
 
 
@@ -203,3 +207,27 @@ def test_a_claude_session_of_queue_operations_is_named_apart_from_stubs_as_list_
         assert f"(+ 1 session that recorded no usage, not counted: claude:{IDS[3]})" in lines
         named = next(line for line in lines if line.startswith("(+ 2 sessions that recorded nothing: "))
         assert f"claude:{IDS[3]}" not in named
+
+
+@pytest.mark.parametrize("width", [None, 150])
+def test_empty_transcripts_are_said_once_by_their_warning(isolated_home: Path, tty: Callable[..., None],
+                                                          width: int | None) -> None:
+    if width is not None:
+        tty(width)
+    paths = [session(isolated_home, native_id, index + 1, 100 * (index + 1)) for index, native_id in enumerate(IDS[:2])]
+    for native_id in IDS[3:6]:
+        stub(isolated_home, native_id, b"", BASE + 7200)
+    for made in (tokens(), tokens()):  # (cold, then from the kept answer)
+        text = said(made)
+        assert "recorded nothing" not in text and "warning: 3 empty files (" in text
+    append(paths[1], turn(IDS[1], 30, 100), BASE + 9000)
+    made = tokens()
+    assert made == tokens("--no-cache")
+    assert "recorded nothing" not in said(made) and "warning: 3 empty files (" in said(made)
+    # Grouped, or in a window, such a session was one "that recorded no usage, not counted".
+    bad = "99999999-1111-4222-8333-444444444444"
+    stub(isolated_home, bad, b"garbage\n", BASE + 7300)
+    for args in (("--by", "day"), ("--since", "2025-01-01")):
+        text = said(tokens(*args))
+        assert f"(+ 1 session that recorded no usage, not counted: claude:{bad[:8]}" in text, args
+        assert "warning: 3 empty files (" in text and not any(f"claude:{native_id[:8]}" in text for native_id in IDS[3:6])

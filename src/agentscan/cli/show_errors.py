@@ -3,11 +3,16 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+import re
+from datetime import datetime, timezone, tzinfo
 from typing import NamedTuple
 
 from agentscan.detailmodel import SessionDetail
-from agentscan.timeutil import parse_iso
+from agentscan.timeutil import parse_iso, shown_time
+
+#: Claude Code's machine text for a usage limit: its words, ``|``, and when the limit resets
+#: (Unix seconds), ``Claude AI usage limit reached|1765000000``
+_LIMIT_RESETS = re.compile(r"(.*limit reached)\|([0-9]{9,11})", re.IGNORECASE | re.DOTALL)
 
 
 class ShownError(NamedTuple):
@@ -21,6 +26,21 @@ def recorded_errors(detail: SessionDetail) -> list[ShownError]:
     """The errors the provider recorded (``errors`` among the detail's extras, oldest
     first: ``DetailCollector.errors``' ``{"text", "timestamp", …}``; Cursor's have no time)."""
     return _recorded(detail, "errors")
+
+
+def error_words(text: str, zone: tzinfo | None) -> str:
+    """An error's text as a person reads it: Claude Code's usage limit with when it resets,
+    in ``zone`` (``--tz``; ``None``: local) as the card's times are, ``Claude AI usage limit
+    reached (resets 2025-12-06 05:46 CET)``, not its machine form (``…|1765000000``).
+    ``--json`` keeps the text as recorded."""
+    found = _LIMIT_RESETS.fullmatch(text.strip()) if "|" in text else None
+    if found is None:
+        return text
+    try:
+        resets = datetime.fromtimestamp(int(found.group(2)), timezone.utc)
+    except (OverflowError, OSError, ValueError):
+        return text
+    return f"{found.group(1)} (resets {shown_time(resets, zone).named})"
 
 
 def recorded_interruptions(detail: SessionDetail) -> list[ShownError]:

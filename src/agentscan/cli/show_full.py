@@ -22,7 +22,7 @@ from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Iterable, Iterator
 
 from agentscan.cli import render
-from agentscan.cli.show_errors import ShownError, recorded_errors, recorded_interruptions
+from agentscan.cli.show_errors import ShownError, error_words, recorded_errors, recorded_interruptions
 from agentscan.cli.show_compactions import Compaction, compaction_text, recorded_compactions
 from agentscan.cli.show_subagents import subagent_names
 from agentscan.cli.show_text import card_lines, unknown_legend
@@ -205,7 +205,7 @@ def _error_item(error: ShownError | Compaction, term: Terminal, zone: tzinfo | N
         yield f"{_when(error.timestamp, term, zone)}  " + term.style(compaction_text(error, grouped=term.tty), "yellow")
         return
     yield f"{_when(error.timestamp, term, zone)}  {term.style(what, 'red' if what == 'error' else 'yellow')}"
-    yield from _body(error.text, term, "    ")
+    yield from _body(error_words(error.text, zone) if what == "error" else error.text, term, "    ")
 
 
 def _item_lines(item: _Item, term: Terminal, indent: str, zone: tzinfo | None) -> Iterator[str]:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from agentscan.cli import render
 from agentscan.cli.render import human_usd, plural
-from agentscan.cli.show_errors import interrupted_count, recorded_errors
+from agentscan.cli.show_errors import error_words, interrupted_count, recorded_errors
 from agentscan.cli.show_lineage import forked_as_text, forked_gone_text, resumed_text, source_text
 from agentscan.cli.copyhint import card_command
 from agentscan.cli.show_subagents import subagent_call_count, subagent_lines, subagent_names, subagent_tokens
@@ -311,7 +311,7 @@ def _error_lines(detail: SessionDetail, term: Terminal, zone: tzinfo | None = No
     lines = ["", f"errors ({which})"]
     for error in shown:
         head = f"  {render.time_column(error.timestamp, zone)}  "
-        lines.append(head + _fit(error.text, term.width - width_of(head), term, PIPE_ERROR))
+        lines.append(head + _fit(error_words(error.text, zone), term.width - width_of(head), term, PIPE_ERROR))
     return lines
 
 

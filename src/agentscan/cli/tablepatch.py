@@ -36,8 +36,8 @@ from agentscan.cli.tablebasis import (COMMAND, CWD, NOTHING, PARTS, Kept, Splice
                                       recorded_nothing_rows, spliceable)
 from agentscan.cli.tokens_columns import SESSION_LEAD, reasoning_unreported, session_columns, zero_first, zero_headers
 from agentscan.cli.tokens_notes import Drawn, Folded, fold_kind, named_folds, print_notes
-from agentscan.cli.tokens_sessions import (NO_DATE, date_in, recorded_nothing, says_nothing, session_facts, sort_key,
-                                           updated_of)
+from agentscan.cli.tokens_sessions import (NO_DATE, date_in, files_empty, recorded_nothing, says_nothing, session_facts,
+                                           sort_key, updated_of)
 from agentscan.cli.tokens_text import Total, choose_layout, print_lines, row_lines, shown_keys, total_row
 from agentscan.scan import answerpatch
 from agentscan.scan.answerbasis import Damaged
@@ -152,7 +152,8 @@ def _sessions(scanner: Scanner, patch: answerpatch.Patch, term: Terminal,
             full = row_lines(token_row, key, facts, term, compact=False, session=session, known=known)
             rounded = row_lines(token_row, key, facts, term, compact=True, session=session,
                                 known=known) if term.tty else []
-            fold = fold_kind(bool(full), recorded_nothing(token_row, facts, session), token_row.tokens is None)
+            fold = fold_kind(bool(full), recorded_nothing(token_row, facts, session), token_row.tokens is None,
+                             partial(files_empty, patch.refs[position]))
             sessions.append(_Session(sort_key(session), key, full, rounded, None, fold,
                                      bool(full and token_row.subagents)))
             continue
@@ -162,7 +163,8 @@ def _sessions(scanner: Scanner, patch: answerpatch.Patch, term: Terminal,
         if found is None:
             assert splice is not None
             shown = bool(splice.places[2 * index + 1])
-            fold = None if shown else fold_kind(False, bool(flags & NOTHING), partial(_unrecorded, patch, index))
+            fold = None if shown else fold_kind(False, bool(flags & NOTHING), partial(_unrecorded, patch, index),
+                                                partial(files_empty, patch.refs[position]))
             sessions.append(_Session(splice.when[index], key, None, None, index, fold, bool(flags & PARTS)))
         elif found.revisable:
             # Its provider may revise its row with none of its files changed (a Gemini
@@ -175,9 +177,11 @@ def _sessions(scanner: Scanner, patch: answerpatch.Patch, term: Terminal,
                 return None  # it now recorded nothing, or something (a project): named anew
             sessions.append(_Session(NO_DATE if when is None else when, key, _with(found.full, key, facts),
                                      _with(found.rounded, key, facts), index,
-                                     fold_kind(bool(found.full), bool(flags & NOTHING), unrecorded), bool(flags & PARTS)))
+                                     fold_kind(bool(found.full), bool(flags & NOTHING), unrecorded,
+                                               partial(files_empty, patch.refs[position])), bool(flags & PARTS)))
         else:
-            fold = None if found.full else fold_kind(False, bool(flags & NOTHING), partial(_unrecorded, patch, index))
+            fold = None if found.full else fold_kind(False, bool(flags & NOTHING), partial(_unrecorded, patch, index),
+                                                     partial(files_empty, patch.refs[position]))
             sessions.append(_Session(found.when, key, _with(found.full, key), _with(found.rounded, key), index,
                                      fold, bool(flags & PARTS)))
     return sessions

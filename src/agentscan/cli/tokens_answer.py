@@ -365,14 +365,18 @@ def _by_date(report: TokenReport, scanner: Scanner) -> TokenReport:
 
 def _sessions_facts(report: TokenReport, scanner: Scanner) -> dict[str, TableSession]:
     """The date, project and title of each of ``report``'s sessions, read quietly on every
-    core: the provider's facts (``scan.tablefacts``: kept in the index), else the session's row."""
+    core: the provider's facts (``scan.tablefacts``: kept in the index), else the session's row.
+    In a window, a session's date is its last call's in it (``TokenReport.last_calls``): the
+    one it updated last may lie past ``--until``, a date the window leaves out."""
+    from agentscan.cli.tokens_sessions import in_window
     from agentscan.scan import tablefacts
 
     shown = [report.sessions[row.key] for row in report.rows if row.key in report.sessions]
     progress = scanner.ctx.progress
     progress.finish()  # the sums are read: reading the facts is a phase of its own
     progress.expect(len(shown))
-    return tablefacts.gather(scanner, shown, told=True)
+    found = tablefacts.gather(scanner, shown, told=True)
+    return in_window(found, report.last_calls) if report.last_calls else found
 
 
 def _newest_first(report: TokenReport, session_rows: dict[str, TableSession]) -> TokenReport:

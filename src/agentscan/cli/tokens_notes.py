@@ -69,24 +69,30 @@ def no_price(report: TokenReport, *, with_parts: bool = True) -> Unpriced:
 #: 0 tokens, its session recorded nothing at all (``tokens_sessions.recorded_nothing``), or its
 #: provider recorded no usage (current Cursor builds': ``null`` in ``--json``)
 ZERO_TOKENS, RECORDED_NOTHING, NO_USAGE = "0 tokens", "recorded nothing", "no usage"
+#: ... or it recorded nothing and its files are empty: an aborted start, which ``list`` leaves
+#: out as no session and the warning under the table names (``2 empty files (…)``): named once,
+#: by that warning, not again in the line of the sessions that recorded nothing
+EMPTY_FILES = "empty files"
 
 
-def fold_kind(shown: bool, nothing: bool, no_usage: bool | Callable[[], bool]) -> str | None:
-    """Why a row has no line, ``None`` when it is ``shown``: it recorded ``nothing``, else no
-    usage (``no_usage``, or a call of it: a patch reads it from its basis, for such rows
-    alone), else it spent 0 tokens (``tokens_text.row_lines`` folds those, and by session
-    the others)."""
+def fold_kind(shown: bool, nothing: bool, no_usage: bool | Callable[[], bool],
+              empty: bool | Callable[[], bool] = False) -> str | None:
+    """Why a row has no line, ``None`` when it is ``shown``: it recorded ``nothing`` (from
+    ``empty`` files, or a call of it: ``tokens_sessions.files_empty``), else no usage
+    (``no_usage``, or a call of it: a patch reads it from its basis, for such rows alone),
+    else it spent 0 tokens (``tokens_text.row_lines`` folds those, and by session the others)."""
     if shown:
         return None
     if nothing:
-        return RECORDED_NOTHING
+        return EMPTY_FILES if (empty() if callable(empty) else empty) else RECORDED_NOTHING
     return NO_USAGE if (no_usage() if callable(no_usage) else no_usage) else ZERO_TOKENS
 
 
 def named_folds(folds: Iterable[tuple[str, str | None]]) -> tuple[list[str], list[str], list[str]]:
     """The keys of the rows ``fold_kind`` folded, in their order: of 0 tokens, of sessions
-    that recorded nothing, of sessions that recorded no usage."""
-    named: dict[str | None, list[str]] = {ZERO_TOKENS: [], RECORDED_NOTHING: [], NO_USAGE: [], None: []}
+    that recorded nothing, of sessions that recorded no usage (those of empty files are
+    named by their warning alone)."""
+    named: dict[str | None, list[str]] = {ZERO_TOKENS: [], RECORDED_NOTHING: [], NO_USAGE: [], EMPTY_FILES: [], None: []}
     for key, kind in folds:
         named[kind].append(key)
     return named[ZERO_TOKENS], named[RECORDED_NOTHING], named[NO_USAGE]

@@ -11,6 +11,7 @@ Monday.  By session each run has a line of its own, named as ``subagent_names`` 
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Callable
 
 from agentscan.cli import render
@@ -50,8 +51,18 @@ def with_subagents(values: list[str], cell: str) -> list[str]:
 
 
 def counted_row(key: str, count: int, values: list[str], span: tuple[int, int] | None) -> Row:
-    """A grouped row whose key says how many runs make it up: ``Explore (3 runs)``."""
-    return Row([f"{key} ({render.plural(count, 'run')})", *values], span=span, droppable_at=len(key))
+    """A grouped row whose key says how many runs make it up: ``Explore (3 runs)``; a week
+    dated on a terminal in the one parenthesis, ``2026-W15 (Apr 6, 1 run)`` (two in a row,
+    ``2026-W15 (Apr 6) (1 run)``, read badly), both dropped together where a table needs the room."""
+    runs = render.plural(count, "run")
+    if _DATED_WEEK.fullmatch(key):
+        at = key.index(" (")
+        return Row([f"{key[:-1]}, {runs})", *values], span=span, droppable_at=at)
+    return Row([f"{key} ({runs})", *values], span=span, droppable_at=len(key))
+
+
+#: a week's key as a terminal dates it (``tokens_columns.dated_week``): ``2026-W15 (Apr 6)``
+_DATED_WEEK = re.compile(r"[0-9]{4}-W[0-9]{2} \([A-Z][a-z]{2} [0-9]{1,2}\)")
 
 
 def tail_at(lines: list[Row], at: int) -> list[Row]:

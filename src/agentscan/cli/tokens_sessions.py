@@ -7,7 +7,8 @@ sums, as worded (``cut_sessions``: the library sums them, ``scan.tokenreport.fir
 
 from __future__ import annotations
 
-from datetime import datetime, tzinfo
+import os
+from datetime import datetime, timezone, tzinfo
 from typing import TYPE_CHECKING, Mapping, NamedTuple, Sequence
 
 from agentscan.cli import render
@@ -17,7 +18,7 @@ from agentscan.model import SessionRow
 if TYPE_CHECKING:
     from typing import TypeAlias
 
-    from agentscan.model import TableFacts
+    from agentscan.model import SessionRef, TableFacts
     from agentscan.scan.tokenreport import TokenReport, TokenRow
     from agentscan.scan.tokensort import SortKey
 
@@ -52,6 +53,17 @@ def recorded_nothing(token_row: TokenRow, facts: list[str], session: TableSessio
     return token_row.tokens is None and not token_row.subagents and says_nothing(facts, session)
 
 
+def files_empty(ref: SessionRef | None) -> bool:
+    """Whether every file of the session ``ref`` is empty (an aborted start: ``list`` leaves it
+    out, and a warning under the table names each such file).  Asked of the sessions that
+    recorded nothing alone: a few ``stat`` calls."""
+    paths = ref.read_files if ref is not None else ()
+    try:
+        return bool(paths) and all(os.stat(path).st_size == 0 for path in paths)
+    except OSError:
+        return False
+
+
 def says_nothing(facts: list[str], session: TableSession | None) -> bool:
     """``session`` has no project and no title, nor any record ``list`` shows (such a session's
     facts are its row: ``scan.tablefacts.gather``)."""
@@ -65,6 +77,33 @@ def session_facts(session: TableSession | None, term: Terminal, zone: tzinfo | N
         return ["-", "-", "-"]
     return [date_in(session.updated_at, zone), render.path_text(clean_path(session.cwd), term),
             title_text(session.title) or "-"]
+
+
+def in_window(sessions: Mapping[str, TableSession], last_calls: Mapping[str, float]) -> dict[str, TableSession]:
+    """``sessions``' facts with, for a date, each one's last call in a window (``--since``,
+    ``--until``: ``TokenReport.last_calls``), where its last update may lie past the window."""
+    return {key: _dated(session, last_calls.get(key)) for key, session in sessions.items()}
+
+
+def _dated(session: TableSession, last_call: float | None) -> TableSession:
+    if last_call is None:
+        return session
+    at = datetime.fromtimestamp(last_call, timezone.utc)
+    if isinstance(session, tuple):  # ``TableFacts``
+        return session._replace(updated_at=at)
+    from dataclasses import replace
+
+    return replace(session, updated_at=at)
+
+
+def said_unrecorded(report: TokenReport) -> list[str]:
+    """The sessions that recorded no usage named under a table (``TokenReport.unrecorded``),
+    but those of empty files: an aborted start, named by its warning alone, as ``list``
+    leaves it out (``tokens_notes.EMPTY_FILES``)."""
+    if not report.unrecorded:
+        return []
+    refs = {ref.id: ref for ref in report.selection.covered}
+    return [key for key in report.unrecorded if not files_empty(refs.get(key))]
 
 
 def date_in(value: datetime | None, zone: tzinfo | None) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from datetime import tzinfo
 from decimal import Decimal
 from operator import attrgetter
+from functools import partial
 from typing import TYPE_CHECKING, Callable, Collection, Iterable, NamedTuple, Sequence
 
 from agentscan.cli import render
@@ -30,7 +31,7 @@ from agentscan.cli.tokens_columns import (FIGURES, NOT_RECORDED, NUMBER_COLUMNS,
                                           zoned)
 from agentscan.cli.tokens_notes import (Drawn, Folded, Unpriced, fold_kind, named_folds, names_nothing, no_price,
                                         print_notes, shows_parts)
-from agentscan.cli.tokens_sessions import recorded_nothing, session_facts, summary_title
+from agentscan.cli.tokens_sessions import files_empty, recorded_nothing, said_unrecorded, session_facts, summary_title
 from agentscan.cli.tokens_runs import (counted_row, droppable_tails_fitted, has_droppable_tail, runs_cell,
                                       subagent_names, subagents_cell, tail_at, tails_dropped, with_subagents)
 from agentscan.model import TokenUsage, sum_usage
@@ -155,7 +156,8 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     # (hundreds of Cursor sessions' "not recorded" rows buried the others); --json keeps their rows.
     # (A folded week is named by its label alone: its date inside the note's parentheses read badly.)
     folded, empty, unrecorded = named_folds(
-        (row.key if dated else key, fold_kind(bool(shown), recorded_nothing(row, row_facts, session), row.tokens is None))
+        (row.key if dated else key, fold_kind(bool(shown), recorded_nothing(row, row_facts, session), row.tokens is None,
+                                              partial(files_empty, report.sessions.get(row.key))))
         for row, key, shown, row_facts, session in zip(report.rows, keys, full, facts, sessions)
         # A row of 0 tokens whose key names nothing is left out beside rows that tell something.
         if shown or row.tokens is None or not (any(full) and names_nothing(report.by, row.key)))
@@ -164,7 +166,7 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     parts = by_session and any(row.subagents for row, shown in zip(report.rows, full) if shown)
     runs = None if by_session else sum_usage(usage for row in report.rows for _, usage in row.subagents)
     laid = print_lines(report.by, full, lambda: lines(True), total, folded, models, term,
-                       unrecorded=shown_keys(report.unrecorded, short_ids, term) + unrecorded, unknown=unknown,
+                       unrecorded=shown_keys(said_unrecorded(report), short_ids, term) + unrecorded, unknown=unknown,
                        empty=empty, unreadable=shown_keys(report.unreadable, short_ids, term), parts=parts, zone=zone,
                        sort=sort, cut=cut, runs=runs, tails=tails, unreported=unreported)
     return Printed(keys, facts, full, laid)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from agentscan.pricing.modelnames import spellings
+from agentscan.scan.grepmatch import grep_hit
 from agentscan.titles import title_spellings
 
 if TYPE_CHECKING:
@@ -92,10 +93,9 @@ def _failed_stage(facts: TableFacts, ref: SessionRef, filters: ListFilter) -> st
     if filters.grep:
         if facts.models is None or ref.path is None:
             return None  # its row's model (or path) is not known here
-        needle = filters.grep.casefold()
         # Each model as recorded and as ``list`` shows it (``opus-4.6``), as ``ListFilter`` tests a row.
         shown = (name for model in facts.models if model for name in spellings(model))
-        haystack = (*title_spellings(facts.title), facts.cwd, ref.path and str(ref.path), *shown)
-        if not any(needle in value.casefold() for value in haystack if value):
+        haystack = (*title_spellings(facts.title), facts.cwd, str(ref.path), *shown)
+        if not grep_hit(filters.grep_key, haystack):
             return "grep"
     return None

@@ -23,6 +23,7 @@ from agentscan.model import SessionRef, SessionRow
 from agentscan.pricing.modelnames import spellings
 from agentscan.titles import title_spellings
 from agentscan.scan.cwdmatch import Form, asked_directory, under, wanted_forms
+from agentscan.scan.grepmatch import grep_hit, grep_key
 from agentscan.scan.leftout import count_failed, count_rest, files_empty, files_small, read_row, still_ours
 from agentscan.scan.mergedrefs import MergedRefs
 from agentscan.scan.liveness import Liveness
@@ -94,13 +95,17 @@ class ListFilter:
         if not self.holds_cwd(row.cwd):
             return "cwd"
         if self.grep:
-            needle = self.grep.casefold()
             # The model as recorded and as ``list`` shows it (``opus-4.6``).
             # The title as recorded and as the tables print it (``Task: read``, its Markdown gone).
             haystack = (*title_spellings(row.title), row.cwd, *(spellings(row.model) if row.model else ()), row.path)
-            if not any(needle in value.casefold() for value in haystack if value):
+            if not grep_hit(self.grep_key, haystack):
                 return "grep"
         return None
+
+    @property
+    def grep_key(self) -> str:
+        """``grep`` as it is compared (``grepmatch``: case and Unicode spelling aside)."""
+        return grep_key(self.grep or "")
 
     def holds_cwd(self, cwd: str | None) -> bool:
         """Whether ``cwd`` passes ``--cwd`` (at or under it)."""

@@ -162,7 +162,8 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
         if len(children) == 1:
             return children[0]
         if len(children) > 1:
-            raise _ambiguous(scanner, query, [ref for ref, _ in children], [child for _, child in children])
+            raise _ambiguous(scanner, query, [ref for ref, _ in children], [child for _, child in children],
+                             hint=_one_run_hint(children))
         _refuse_a_provider(scanner, query)
         raise not_found(scanner, query)
     if len(matches) > 1:
@@ -178,6 +179,25 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
         raise _ambiguous(scanner, query, [matches[0], *(ref for ref, _ in others)],
                          [None, *(child for _, child in others)])
     return matches[0], None
+
+
+def _one_run_hint(children: Sequence[tuple[SessionRef, str]]) -> str | None:
+    """The hint when every session matched has a run of the same id (Claude's
+    ``aside_question``, ``compact``): more characters of it cannot tell them apart, but its
+    file (``show`` of a run's file opens it) or its session's id can; ``None``: runs of
+    different ids, which more characters tell apart."""
+    names = {child for _, child in children}
+    if len(names) != 1:
+        return None
+    (run,) = names
+    import shlex
+
+    ref = max((ref for ref, _ in children), key=lambda ref: (ref.recency, ref.id))
+    stem = run.rsplit("/", 1)[-1]
+    files = [str(file) for file in ref.files if os.path.basename(str(file)).split(".", 1)[0].endswith(stem)]
+    pick = f"the file of the one you mean (`{shlex.quote(files[0])}`), or its session's id" if files else \
+        f"the id of the session you mean (`{ref.id}`): its card lists its runs"
+    return f"each of these sessions has a run {run}, which no more characters tell apart: give {pick}"
 
 
 def _refuse_a_provider(scanner: Scanner, query: str) -> None:

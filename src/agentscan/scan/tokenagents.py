@@ -35,7 +35,8 @@ UNKNOWN = "unknown"
 #: what the index keeps them as (``toolkit.keptjson``, under the session's main file, else
 #: its id: ``_kept_under``): bump the version when a provider's ``subagent_types`` changes
 KIND = "agent-types"
-VERSION = "1"
+#: 2: a Claude side question's run (``aside_question``) is ``side-question``, not of no kind
+VERSION = "2"
 
 
 def run_types(scanner: Scanner, refs: Sequence[SessionRef],

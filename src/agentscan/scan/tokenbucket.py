@@ -12,12 +12,15 @@ class Bucket:
     """One group's spend: the own part and each subagent's part, each a ``Spend``
     (token sums per price key), added to without an object per entry."""
 
-    __slots__ = ("own", "subagents", "recovered")
+    __slots__ = ("own", "subagents", "recovered", "last")
 
     def __init__(self) -> None:
         self.own = Spend()
         self.subagents: dict[str, Spend] = {}
         self.recovered: dict[str, str] = {}
+        #: in a window, when its last call counted was (a cached group's quarter hour's start):
+        #: the DATE of a session's row then (``TokenReport.last_calls``)
+        self.last: float | None = None
 
     def _spend(self, sub_key: str | None) -> Spend:
         """The session's own spend, or one subagent's."""

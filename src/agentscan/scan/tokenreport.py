@@ -125,6 +125,9 @@ class TokenReport:
     #: the sessions no row counts because their transcript could not be read at all (a
     #: ``cannot read: …`` warning names it; ``scan.unreadrows``): their usage is not known
     unreadable: tuple[str, ...] = ()
+    #: in a window (``--since``, ``--until``), by session: when each session's last call in it
+    #: was (epoch seconds), the table's DATE (its last update may lie past the window)
+    last_calls: dict[str, float] = field(default_factory=dict, compare=False)
 
     def to_json(self, *, fragments: bool = False) -> dict[str, Any]:
         """The report's JSON; ``fragments``: rows taken back whole are ``orjson.Fragment``s,

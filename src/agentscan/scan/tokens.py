@@ -129,6 +129,7 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     low = since.timestamp() if since is not None else None
     high = until.timestamp() if until is not None else None
     buckets: dict[str, Bucket] = {}
+    last_calls: dict[str, float] = {}
     book = PriceBook(scanner.ctx, scanner.cache)
     prices = GroupPrices(book)
     per_session = by == "session" and low is None and high is None
@@ -165,6 +166,7 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     elif by == "session":  # a window: the sessions with usage in it (``kept`` is empty)
         shown = [(ref.id, bucket) for ref in refs
                  if (bucket := buckets.get(ref.id)) is not None and (bucket.own.parts or bucket.subagents)]
+        last_calls = {key: bucket.last for key, bucket in shown if isinstance(bucket, Bucket) and bucket.last is not None}
     else:
         shown = [(key, buckets[key]) for key in sorted(buckets)]
     priced_rows = [(bucket.row, bucket.priced) if isinstance(bucket, KeptRow)
@@ -192,7 +194,7 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     report = TokenReport(by, rows, total, sessions, whole.cost,
                          book.data.to_json(), whole.priced, whole.unpriced,
                          {**fragments, **{key: taken.fragment for key, taken in kept.items() if taken.fragment is not None}},
-                         left, unreadable=unread)
+                         left, unreadable=unread, last_calls=last_calls)
     if report.total is not None and report.total.saturated:
         scanner.ctx.warn("tokens", TOKEN_SUM_CAPPED)
     return report
@@ -295,6 +297,8 @@ def _add_sums(buckets: dict[str, Bucket], sums: SessionSums, session_id: str, pr
         found = buckets.get(key)
         if found is None:
             found = buckets[key] = Bucket()
+        if windowed and bucket is not None and (found.last is None or bucket > found.last):
+            found.last = bucket  # (its calls' date in any zone of whole quarter hours: every zone in use)
         price_key = keys[index] if keys is not None else prices.key(provider_name, model, bucket, tier)
         assert price_key is not None  # sessions with an unpriceable group were read call by call
         found.add_parts(sub_key, price_key, group[5:], group[4])
@@ -343,6 +347,8 @@ def _add_entries(buckets: dict[str, Bucket], entries: list[list], provider_name:
         bucket = buckets.get(key)
         if bucket is None:
             bucket = buckets[key] = Bucket()
+        if windowed and (bucket.last is None or ts > bucket.last):
+            bucket.last = ts
         found = fast_keys.get(entry[MODEL])  # see PriceBook.fast_keys
         if found.__class__ is int:
             price_key: int = found  # type: ignore[assignment]

@@ -4,12 +4,13 @@ Session files are written by other programs while we read them, in formats
 that drift every few weeks.  These readers never raise for bad content: each
 bad line becomes a warning and reading goes on.  Memory and time stay
 bounded (``agentscan.bounds``): a line longer than ``MAX_LINE_BYTES`` is
-skipped without being held whole, a file is read for at most
+read without its long strings (``shrinkline``: a pasted screenshot's base64), or
+skipped without being held whole when that cannot be done, a file is read for at most
 ``MAX_FILE_LINES`` lines and a ``.zst`` file for at most
 ``MAX_DECOMPRESSED_BYTES``, and a whole-file JSON document is refused above
 ``MAX_JSON_DOCUMENT_BYTES`` or ``MAX_JSON_VALUES``.  Every file is opened
 with ``fsutil.open_regular``: a FIFO or a device is refused, never read.
-A line too long is read past by ``longlines``; what a warning says of a
+A line too long to shrink is read past by ``longlines``; what a warning says of a
 record the decoder refused is ``jsonerrors``' (``short_json_error``).
 """
 
@@ -29,7 +30,7 @@ from agentscan.toolkit.fsutil import open_regular
 from agentscan.toolkit.jsonerrors import line_json_error
 from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit.laxjson import reparse
-from agentscan.toolkit.longlines import skip_rest_of_line
+from agentscan.toolkit.shrinkline import read_long_line, shrink
 from agentscan.toolkit.valuewarnings import FileTally, ValueCounts, tallied
 from agentscan.settling import unfinished_line
 
@@ -270,18 +271,21 @@ def _iter_handle(
         number += 1
         line_offset = offset
         offset += len(line)
-        if len(line) > max_line and not line.endswith(b"\n"):
+        long_line = len(line) > max_line and not line.endswith(b"\n")
+        if long_line:  # read on, its long strings cut (``shrinkline``)
             try:
-                skipped, ended = skip_rest_of_line(handle)
+                shrunk, skipped, ended = read_long_line(handle, line, max_line)
             except Exception as exc:  # OSError, or zstandard's own error type
                 ctx.warn(path, f"read failed: {getattr(exc, 'strerror', None) or exc}", number,
                          passing=isinstance(exc, OSError))
                 return
             offset += skipped
-            if ended:  # else the line is still being written: a resumed read starts at it again
-                progress.complete_offset, progress.lines = offset, number
-            ctx.warn(path, f"line longer than {max_line // (1024 * 1024)} MiB skipped", number)
-            continue
+            if shrunk is None:
+                if ended:  # else the line is still being written: a resumed read starts at it again
+                    progress.complete_offset, progress.lines = offset, number
+                ctx.warn(path, too_long(max_line), number)
+                continue
+            line = shrunk  # (ends with its newline when it ended: read on as any line)
         if line.endswith(b"\n"):
             progress.complete_offset, progress.lines = offset, number
             if unfinished:  # (the file grew as it was read: rare)
@@ -308,7 +312,9 @@ def _iter_handle(
                 try:  # a lone surrogate escape, or bytes that are not UTF-8 (``laxjson``)
                     record = reparse(stripped, exc, functools.partial(ctx.warn, path, line=number))
                 except orjson.JSONDecodeError:
-                    if not line.endswith(b"\n"):
+                    if long_line:  # (what it says of a shrunk line would be of bytes the file does not hold)
+                        ctx.warn(path, too_long(max_line), number)
+                    elif not line.endswith(b"\n"):
                         ctx.warn(path, unfinished_line(line), number)
                     else:
                         ctx.warn(path, f"invalid JSON skipped: {line_json_error(exc, line, stripped)}", number)
@@ -321,13 +327,27 @@ def _iter_handle(
         yield record if records_only else JsonLine(number, line_offset, record)
 
 
+def too_long(max_line: int) -> str:
+    """The warning for a line over the cap that could not be read without its bulk."""
+    return f"line longer than {max_line // (1024 * 1024)} MiB skipped"
+
+
+def fitted(line: bytes) -> bytes | None:
+    """``line`` as the line reader decodes it: itself within the cap, shrunk past it
+    (``shrinkline``; ``None``: that cannot be done, and the reader skips it)."""
+    return line if len(line) <= MAX_LINE_BYTES else shrink(line, MAX_LINE_BYTES)
+
+
 def line_record(line: bytes, *, first: bool) -> dict | None:
     """The record ``iter_json_records`` takes from one line (without its newline; ``first``:
-    the file's first), saying nothing of a line it skips: ``None`` for one too long, blank,
-    not JSON or not an object.  For a reader that finds its lines in a file's bytes
-    (``claude/tablefacts``); the line reader itself keeps this inline, with its warnings."""
-    if len(line) > MAX_LINE_BYTES:
+    the file's first), saying nothing of a line it skips: ``None`` for one too long (that
+    ``shrinkline`` cannot make fit), blank, not JSON or not an object.  For a reader that
+    finds its lines in a file's bytes (``claude/tablefacts``); the line reader itself keeps
+    this inline, with its warnings."""
+    fit = fitted(line)
+    if fit is None:
         return None
+    line = fit
     if first:
         line = line.removeprefix(BOM)
     try:

@@ -11,7 +11,8 @@ counted).
 
 It reports exactly what ``iter_json_lines(..., prefilter=marker)`` reports
 (unreadable files, empty files, over-long lines, invalid JSON, a truncated
-last line, non-object lines), with the same line numbers; those are counted
+last line, non-object lines), with the same line numbers, and reads a line over
+the cap as it does (without its long strings: ``shrinkline``); those are counted
 only when a warning or the caller needs them, because counting newlines
 costs as much as finding the markers.
 """
@@ -21,7 +22,7 @@ from __future__ import annotations
 import functools
 import zlib
 from pathlib import Path
-from typing import IO, Iterator
+from typing import Iterator
 
 import orjson
 
@@ -30,7 +31,9 @@ from agentscan.context import EMPTY_FILE, ScanContext
 from agentscan.toolkit.laxjson import reparse
 from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit.jsonerrors import line_json_error
-from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, carried_values, decompression_capped, open_at
+from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, carried_values, decompression_capped, open_at, too_long
+from agentscan.toolkit.lineblocks import Block, LongLine, Upto, after_newline, long_lines
+from agentscan.toolkit.shrinkline import long_line_value, shrink
 from agentscan.settling import unfinished_line
 from agentscan.toolkit.valuewarnings import FileTally, ValueCounts, tallied
 
@@ -97,7 +100,7 @@ def matching_records(
             progress.complete_offset, progress.lines, progress.crc = 0, 0, 0
         scan = _Scan(path, ctx, marker, progress, count_lines=count_lines, crc=crc, max_line=max_line)
         scan.tally = tally
-        yield from scan.run(handle if end is None else _Upto(handle, reached, end))
+        yield from scan.run(handle if end is None else Upto(handle, reached, end))
 
 
 class _Scan:
@@ -134,12 +137,13 @@ class _Scan:
             progress.lines += counted
 
     def _too_long(self, number: int) -> None:
-        self.ctx.warn(self.path, f"line longer than {self.max_line // (1024 * 1024)} MiB skipped", number)
+        self.ctx.warn(self.path, too_long(self.max_line), number)
 
     def run(self, handle) -> Iterator[tuple[int, dict]]:
         path, ctx, max_line = self.path, self.ctx, self.max_line
         carry = b""
         skip_crc: int | None = None  # inside an over-long line: its CRC so far, discarding up to its newline
+        long: LongLine | None = None  # that line: where it starts, and its bytes shrunk (``shrinkline``)
         while True:
             try:
                 chunk = handle.read(BLOCK)
@@ -149,12 +153,16 @@ class _Scan:
                 return
             if not chunk:
                 break
-            if skip_crc is not None:
+            if skip_crc is not None and long is not None:
                 newline = chunk.find(b"\n")
                 if newline < 0:
                     skip_crc = zlib.crc32(chunk, skip_crc) if self.crc else 0
                     self.offset += len(chunk)
+                    long.feed(chunk)
                     continue
+                long.feed(chunk[: newline + 1])
+                yield from self._long_line(long, True)  # (before the line is taken as read, as ``_block``'s)
+                long = None
                 if self.crc:
                     self.progress.crc = zlib.crc32(chunk[: newline + 1], skip_crc)
                 skip_crc = None
@@ -168,12 +176,13 @@ class _Scan:
             end = data.rfind(b"\n") + 1  # complete lines end here
             if end == 0:
                 if len(data) > max_line:
-                    # One line already longer than the limit: report it and skip the rest of it
+                    # One line already longer than the limit: read on without its long strings
                     # (unless the line cap comes first: then that is what stops the read).
                     if self.lines() >= bounds.MAX_FILE_LINES:
                         ctx.warn(path, f"more than {bounds.MAX_FILE_LINES:,} lines; read stopped there, earlier lines kept")
                         return
-                    self._too_long(self.lines() + 1)
+                    long = LongLine(self.offset, self.lines() + 1, self.first, max_line)
+                    long.feed(data)
                     skip_crc = zlib.crc32(data, self.progress.crc) if self.crc else 0
                     self.offset += len(data)
                     continue
@@ -185,7 +194,7 @@ class _Scan:
                 in_block = data.count(b"\n", 0, end)
                 room = bounds.MAX_FILE_LINES - lines_before
                 if in_block > room:
-                    cut = _after_newline(data, room)
+                    cut = after_newline(data, room)
                     yield from self._block(data, cut, lines_before)
                     self._advance(data, cut, counted=room)
                     ctx.warn(path, f"more than {bounds.MAX_FILE_LINES:,} lines; read stopped there, earlier lines kept")
@@ -206,7 +215,8 @@ class _Scan:
         if decompression_capped(handle):
             limit = bounds.MAX_DECOMPRESSED_BYTES // (1024 * 1024)
             ctx.warn(path, f"decompresses to more than {limit:,} MiB; read stopped there, earlier lines kept")
-        if skip_crc is not None:
+        if long is not None:  # the last line, without a newline (yet)
+            yield from self._long_line(long, False)
             return
         if carry:
             yield from self._last_line(carry)
@@ -214,15 +224,18 @@ class _Scan:
             ctx.warn(path, EMPTY_FILE)
 
     def _block(self, data: bytes, end: int, lines_before: int) -> Iterator[tuple[int, dict]]:
-        block = _Block(data, self.offset, lines_before)
+        block = Block(data, self.offset, lines_before)
         path, ctx, marker = self.path, self.ctx, self.marker
         tally = self.tally
         if tally is not None:  # (a line number only when a value is noted: ``valuewarnings``)
             tally.locate = block.line_number
-        long_lines = _long_lines(data, end, self.max_line) if end > self.max_line else []
-        for line_start, _ in long_lines:
-            self._too_long(block.line_number(line_start))
-        skip = {line_start for line_start, _ in long_lines}
+        # Lines over the cap, without their long strings (``shrinkline``): ``None``, one that
+        # cannot be read so, is said whether it holds the marker or not, as the line reader says it.
+        shrunk: dict[int, bytes | None] = {}
+        for line_start, line_end in long_lines(data, end, self.max_line) if end > self.max_line else ():
+            shrunk[line_start] = shrink(data[line_start:line_end], self.max_line)
+            if shrunk[line_start] is None:
+                self._too_long(block.line_number(line_start))
         loads = orjson.loads
         find, rfind = data.find, data.rfind
         position = 0
@@ -243,7 +256,12 @@ class _Scan:
             line_start = rfind(b"\n", 0, hit) + 1
             line_end = find(b"\n", hit, end)
             position = line_end + 1
-            if line_start in skip:
+            if line_start in shrunk:
+                if shrunk[line_start] is not None:  # (else said above)
+                    yield from self._long_line(LongLine.whole(self.offset + line_start, block.line_number(line_start),
+                                                              self.first and line_start == 0, shrunk[line_start]), True)
+                    if tally is not None:
+                        tally.locate = block.line_number  # (``_long_line`` told it a number)
                 continue
             line = data[line_start:line_end]
             if self.first and line_start == 0 and line.startswith(BOM):
@@ -272,6 +290,31 @@ class _Scan:
                 tally.position = line_start
             yield self.offset + line_start, record
 
+    def _long_line(self, long: LongLine, ended: bool) -> Iterator[tuple[int, dict]]:
+        """The record of a line over the cap, read without its long strings, if it holds the
+        marker (as the line reader's prefilter, on the shrunk line); the warning if it cannot
+        be read so.  ``ended``: a newline ends it (else it is the last, and read again)."""
+        line = long.result()
+        if line is None:
+            self._too_long(long.number)
+            return
+        markers = (self.marker,) if isinstance(self.marker, bytes) else self.marker
+        if not any(one in line for one in markers):
+            return
+        if long.first:
+            line = line.removeprefix(BOM)
+        try:
+            record = long_line_value(line, lambda note: self.ctx.warn(self.path, note, long.number))
+        except orjson.JSONDecodeError:
+            self._too_long(long.number)
+            return
+        if type(record) is not dict:
+            self.ctx.warn(self.path, f"JSON line is {json_kind(record)}, not an object; skipped", long.number)
+            return
+        if self.tally is not None:
+            self.tally.locate, self.tally.line, self.tally.unfinished = None, long.number, not ended
+        yield long.start, record
+
     def _last_line(self, line: bytes) -> Iterator[tuple[int, dict]]:
         """The last line, without a newline yet: counted if it decodes, re-read next time."""
         number = self.lines() + 1
@@ -279,7 +322,7 @@ class _Scan:
             self.ctx.warn(self.path, f"more than {bounds.MAX_FILE_LINES:,} lines; read stopped there, earlier lines kept")
             return
         if len(line) > self.max_line:
-            self._too_long(number)
+            yield from self._long_line(LongLine.whole(self.offset, number, self.first, shrink(line, self.max_line)), False)
             return
         markers = (self.marker,) if isinstance(self.marker, bytes) else self.marker
         if not any(one in line for one in markers):
@@ -303,76 +346,3 @@ class _Scan:
         if self.tally is not None:  # (read again when resumed: its values are not carried)
             self.tally.locate, self.tally.line, self.tally.unfinished = None, number, True
         yield self.offset, record
-
-
-class _Upto:
-    """A file read no further than ``end``: the reader meets its end there."""
-
-    __slots__ = ("_handle", "_left")
-
-    def __init__(self, handle: IO[bytes], position: int, end: int) -> None:
-        self._handle, self._left = handle, max(0, end - position)
-
-    def read(self, size: int) -> bytes:
-        data = self._handle.read(min(size, self._left)) if self._left else b""
-        self._left -= len(data)
-        return data
-
-
-class _Block:
-    """One block of complete lines, numbered lazily."""
-
-    __slots__ = ("data", "lines_before", "_counted_to", "_counted")
-
-    def __init__(self, data: bytes, offset: int, lines_before: int) -> None:
-        self.data = data
-        self.lines_before = lines_before  # complete lines before data[0]
-        self._counted_to = 0
-        self._counted = 0
-
-    def line_number(self, position: int) -> int:
-        """1-based number of the line that starts at ``position``."""
-        if position >= self._counted_to:
-            self._counted += self.data.count(b"\n", self._counted_to, position)
-        else:
-            self._counted = self.data.count(b"\n", 0, position)
-        self._counted_to = position
-        return self.lines_before + self._counted + 1
-
-
-def _after_newline(data: bytes, count: int) -> int:
-    """The offset just after the ``count``-th newline of ``data`` (0 for none): a bisection
-    on ``bytes.count``, so the cut of a block of millions of lines costs no Python loop."""
-    if count <= 0:
-        return 0
-    low, high = 0, len(data)
-    while low < high:
-        middle = (low + high) // 2
-        if data.count(b"\n", 0, middle + 1) >= count:
-            high = middle
-        else:
-            low = middle + 1
-    return low + 1
-
-
-def _long_lines(data: bytes, end: int, max_line: int) -> list[tuple[int, int]]:
-    """Spans of lines longer than ``max_line`` among ``data[:end]``.
-
-    Any such line holds a whole newline-free window of half that size at an
-    aligned position, so probing those windows finds them all.
-    """
-    found: list[tuple[int, int]] = []
-    half = max(1, max_line // 2)
-    position = 0
-    while position < end:
-        window_end = min(position + half, end)
-        if data.find(b"\n", position, window_end) < 0:
-            line_start = data.rfind(b"\n", 0, position) + 1
-            line_end = data.find(b"\n", position, end)
-            line_end = end - 1 if line_end < 0 else line_end
-            if line_end - line_start > max_line and (not found or found[-1][0] != line_start):
-                found.append((line_start, line_end))
-            position = max(window_end, line_end + 1)
-        else:
-            position = window_end
-    return found

@@ -8,8 +8,8 @@ and the bytes before are never read.
 
 Bad lines get the warnings ``jsonl.iter_json_lines`` gives, with the same
 line numbers, so a warning the forward pass already raised is deduplicated
-by ``ScanContext``: a line longer than ``max_line`` is skipped without being
-held whole, an undecodable last line without a newline is "truncated", a
+by ``ScanContext``: a line longer than ``max_line`` is read forward without its
+long strings (``shrinkline``), or skipped without being held whole, an undecodable last line without a newline is "truncated", a
 byte order mark is dropped from the first line.  Line numbers need the
 count of newlines before a line, so they are counted (one pass of
 ``bytes.count`` over the unread head) only when a warning needs one.
@@ -31,8 +31,9 @@ from agentscan.context import EMPTY_FILE, ScanContext
 from agentscan.toolkit.fsutil import open_regular
 from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit.jsonerrors import line_json_error
-from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES
+from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, too_long
 from agentscan.toolkit.laxjson import reparse
+from agentscan.toolkit.shrinkline import long_line_value, shrink_span
 from agentscan.settling import unfinished_line
 
 #: bytes read per step: a few hundred records of a typical transcript
@@ -97,7 +98,9 @@ class _Backwards:
             while newline >= 0:
                 line_start = start + newline + 1
                 if too_long or pending_end - line_start > self.max_line:
-                    self._too_long(line_start, last_open)
+                    record = self._long(line_start, pending_end, last_open)
+                    if record is not None:
+                        yield line_start, record
                 else:
                     line = chunk[newline + 1:cut] + pending
                     record = self._decode(line, line_start, last_open)
@@ -115,7 +118,9 @@ class _Backwards:
                     pending = chunk[:cut] + pending
         # The first line of the file.
         if too_long or pending_end > self.max_line:
-            self._too_long(0, last_open)
+            record = self._long(0, pending_end, last_open)
+            if record is not None:
+                yield 0, record
             return
         if pending.startswith(BOM):
             pending = pending[len(BOM):]
@@ -142,8 +147,32 @@ class _Backwards:
             self._newlines = _count_newlines(self.handle, self.size)
         return self._newlines - self.ended - (0 if last_open else 1) + 1
 
-    def _too_long(self, line_start: int, last_open: bool) -> None:
-        self.ctx.warn(self.path, f"line longer than {self.max_line // (1024 * 1024)} MiB skipped", self._number(last_open))
+    def _too_long(self, last_open: bool) -> None:
+        self.ctx.warn(self.path, too_long(self.max_line), self._number(last_open))
+
+    def _long(self, line_start: int, line_end: int, last_open: bool) -> dict | None:
+        """The record of the line over the cap at ``line_start``..``line_end``, read forward
+        without its long strings as the forward reader reads it (``shrinkline``); ``None``,
+        with the warning, when that cannot be done."""
+        try:
+            line = shrink_span(self.handle, line_start, line_end, self.max_line)
+        except OSError as exc:
+            self.ctx.warn(self.path, f"read failed: {exc.strerror or exc}", passing=True)
+            return None
+        if line is not None and line_start == 0:
+            line = line.removeprefix(BOM)
+        try:
+            record = None if line is None else long_line_value(
+                line, lambda note: self.ctx.warn(self.path, note, self._number(last_open)))
+        except orjson.JSONDecodeError:
+            record = None
+        if record is None:
+            self._too_long(last_open)
+            return None
+        if type(record) is not dict:
+            self.ctx.warn(self.path, f"JSON line is {json_kind(record)}, not an object; skipped", self._number(last_open))
+            return None
+        return record
 
     def _decode(self, line: bytes, line_start: int, last_open: bool) -> dict | None:
         stripped = line.strip()

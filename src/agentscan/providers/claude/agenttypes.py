@@ -4,7 +4,8 @@ As ``show`` says it (``detail.subagent_infos``), found with as little reading as
 a run's ``agent-<id>.meta.json`` sidecar names its ``agentType`` (2.1.x writes one beside
 every transcript it puts under ``subagents/``); an auto-compaction worker (``acompact-…``)
 is ``compaction``, a suggestion of what to type next (``aprompt_suggestion-…``)
-``prompt-suggestion``.  Only a run neither says (an older build's, one whose calls only the
+``prompt-suggestion``, a side question's (``aside_question``, ``/btw``) ``side-question``.
+Only a run neither says (an older build's, one whose calls only the
 parent's progress records hold, one written inline) needs the parent's transcript, whose
 ``Task``/``Agent`` call that started it names its ``subagent_type``: that is a row's pass
 of the parent (``row.summarize``), made once for all of them.
@@ -23,14 +24,20 @@ if TYPE_CHECKING:
 COMPACTION = "compaction"
 #: the kind ``show`` gives a run that suggested what to type next
 PROMPT_SUGGESTION = "prompt-suggestion"
+#: the kind ``show`` gives a side question's run (``/btw``: ``agent-aside_question.jsonl``),
+#: which no sidecar or ``Task`` call names: the card showed no kind and ``tokens --by agent``
+#: counted it ``unknown``, two words for one run
+SIDE_QUESTION = "side-question"
+_SIDE_QUESTION = "aside_question"
 
 
 def subagent_types(files: SessionFiles, ctx: ScanContext, runs: Collection[str]) -> dict[str, str]:
     """The kind of each of ``runs`` (run ids) that one was recorded for, by run id."""
     sidecars = {run: sidecar_kind(files, run, ctx) for run in runs}
     task_types: dict[str, str] = {}
-    # Claude Code's own workers are started by no Task call: they alone are no reason to read the parent.
-    if files.main is not None and any(not kind and not is_internal_run(run) for run, kind in sidecars.items()):
+    # Claude Code's own workers (and a side question's run) are started by no Task call: they
+    # alone are no reason to read the parent.
+    if files.main is not None and any(run_kind(run, kind, {}) is None for run, kind in sidecars.items()):
         from agentscan.providers.claude.row import summarize
 
         task_types = summarize(files.main, ctx).task_types
@@ -64,9 +71,11 @@ def sidecar_paths(files: Iterable[os.PathLike[str] | str]) -> list[str]:
 def run_kind(run: str, sidecar: str | None, task_types: Mapping[str, str]) -> str | None:
     """A run's kind, as ``show`` and ``tokens --by agent`` both name it: its sidecar's, else
     the one the ``Task`` call that started it asked for (``FileSummary.task_types``), else
-    ``compaction`` for an auto-compaction worker, ``prompt-suggestion`` for a suggestion's."""
+    ``compaction`` for an auto-compaction worker, ``prompt-suggestion`` for a suggestion's,
+    ``side-question`` for a ``/btw`` side question's."""
     return sidecar or task_types.get(run) or (COMPACTION if is_compaction_run(run) else
-                                              PROMPT_SUGGESTION if run.startswith(_SUGGESTION) else None)
+                                              PROMPT_SUGGESTION if run.startswith(_SUGGESTION) else
+                                              SIDE_QUESTION if run.startswith(_SIDE_QUESTION) else None)
 
 
 def is_compaction_run(run: str) -> bool:

@@ -189,11 +189,12 @@ def _time_at(path: Path, offset: int) -> datetime | None:
     from agentscan.toolkit import laxjson
     from agentscan.toolkit.fsutil import open_regular
     from agentscan.toolkit.jsonl import MAX_LINE_BYTES
+    from agentscan.toolkit.shrinkline import line_at
 
     try:
         with open_regular(path) as handle:
             handle.seek(offset)
-            record = laxjson.loads(handle.readline(MAX_LINE_BYTES))
+            record = laxjson.loads(line_at(handle, MAX_LINE_BYTES))  # (one over the cap shrunk, as the pass reads it)
     except (OSError, orjson.JSONDecodeError):
         return None
     return parse_iso(record.get("timestamp")) if isinstance(record, dict) else None

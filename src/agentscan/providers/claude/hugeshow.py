@@ -178,7 +178,7 @@ def may_hold_edits(path: Path, size: int) -> bool:
     end, abandoned branch included, as before."""
     from agentscan.providers.claude.detail import MAX_BRANCH_POINTS
     from agentscan.toolkit.fsutil import open_regular
-    from agentscan.toolkit.jsonl import MAX_LINE_BYTES
+    from agentscan.toolkit.shrinkline import LONG_LINE_LIMIT
 
     # a place in the tree (a parent's hash) -> (the uuid's hash, the line's offset, whether a prompt)
     joined: dict[int, tuple[int, int, bool]] = {}
@@ -191,7 +191,7 @@ def may_hold_edits(path: Path, size: int) -> bool:
                 if not read:
                     break
                 chunk = carry + read if carry else read
-                if skipping:  # the rest of a line too long to be read forward
+                if skipping:  # the rest of a line too long to be read forward at all
                     cut = chunk.find(b"\n")
                     if cut < 0:
                         base, carry = base + len(chunk), b""
@@ -205,13 +205,13 @@ def may_hold_edits(path: Path, size: int) -> bool:
                     end = chunk.find(b"\n", hit)
                     if chunk.startswith(PROMPT_STARTS, hit + len(USER_MESSAGE)):
                         start = chunk.rfind(b"\n", 0, hit) + 1
-                        if end - start <= MAX_LINE_BYTES and _edit_at(chunk[start:end], base + start, joined, leaves, again):
+                        if end - start <= LONG_LINE_LIMIT and _edit_at(chunk[start:end], base + start, joined, leaves, again):
                             return True
                     hit = chunk.find(USER_MESSAGE, end, last)
                 if len(joined) > 4 * MAX_BRANCH_POINTS:
                     return True  # more prompts than any sane transcript: read forward, as it always could
                 base, carry = base + last, chunk[last:]
-                if len(carry) > MAX_LINE_BYTES:
+                if len(carry) > LONG_LINE_LIMIT:  # (a line over the cap is read shrunk: ``shrinkline``)
                     base, carry, skipping = base + len(carry), b"", True
     except OSError:
         return True  # unreadable here: the forward reader says why
@@ -259,9 +259,11 @@ def _prompt_point(line: bytes) -> tuple[str | None, str] | None:
     from agentscan.toolkit import laxjson
 
     from agentscan.providers.claude.records import branch_point, real_prompt_text
+    from agentscan.toolkit.jsonl import fitted
 
+    fit = fitted(line)  # (one over the cap, as the forward reader reads it)
     try:
-        record = laxjson.loads(line)
+        record = None if fit is None else laxjson.loads(fit)
     except orjson.JSONDecodeError:
         return None
     if not isinstance(record, dict) or real_prompt_text(record) is None:
@@ -271,7 +273,8 @@ def _prompt_point(line: bytes) -> tuple[str | None, str] | None:
 
 def _line_at(handle, offset: int) -> bytes:
     from agentscan.toolkit.jsonl import MAX_LINE_BYTES
+    from agentscan.toolkit.shrinkline import line_at
 
     handle.seek(offset)
-    line = handle.readline(MAX_LINE_BYTES + 1)
+    line = line_at(handle, MAX_LINE_BYTES)
     return line.removeprefix(BOM) if offset == 0 else line

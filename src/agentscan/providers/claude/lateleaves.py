@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 
 import orjson
 
-from agentscan.toolkit.jsonl import MAX_LINE_BYTES, line_record, open_binary
+from agentscan.toolkit.jsonl import line_record, open_binary
+from agentscan.toolkit.shrinkline import LONG_LINE_LIMIT
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -45,7 +46,7 @@ def late_leaves(path: Path, pending: dict[str, int]) -> dict[str, int]:
                 if not block:
                     break
                 read += len(block)
-                if skipping:  # the rest of a line too long for the pass, which skipped it
+                if skipping:  # the rest of a line too long for the pass to read at all, which skipped it
                     ends = block.find(b"\n")
                     if ends < 0:
                         base += len(block)
@@ -56,7 +57,7 @@ def late_leaves(path: Path, pending: dict[str, int]) -> dict[str, int]:
                 cut = data.rfind(b"\n") + 1 if read < stop else len(data)
                 _scan(data, cut, base, pending, found)
                 carry, base = data[cut:], base + cut
-                if len(carry) > MAX_LINE_BYTES:
+                if len(carry) > LONG_LINE_LIMIT:  # (a line over the cap is read shrunk: ``shrinkline``)
                     base, carry, skipping = base + len(carry), b"", True
     except (OSError, ValueError):
         return {}

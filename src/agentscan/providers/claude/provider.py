@@ -38,36 +38,9 @@ class ClaudeProvider(Provider):
     name = "claude"
     label = "Claude Code"
     env_vars = ("CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME")
-    # 3: progress copies of missing subagents, summary titles, last branch, orphan rows
-    # 4: a summary whose leaf is not in the file names the session last; clipped tool summaries
-    # 5: IDE context blocks (``<ide_opened_file>``…) are no prompt and no title
-    # 6: subagent runs written inline in the parent (2.0.x sidechains) are subagents
-    # 7: ... only from a record of no parent (a later build's sidechain records are its own)
-    # 8: a call copied into another session's file counts in the session its record names
-    # 9: an API error written as a reply (``isApiErrorMessage``) is no response
-    # 10: a line with a lone surrogate escape or bytes that are not UTF-8 is read (``laxjson``)
-    # 11: Claude Code's own ``<synthetic>`` words ("No response requested.") are no response
-    # 12: ``show``'s plan is the task list (``TaskCreate``/``TaskUpdate``) when one was written last
-    # 13: a call written in several records carries their first and last times (``usage.E_FIRST_TS``):
-    #     cached packed calls without them are parsed again, not read as calls written once
-    # 14: an advisor's tokens (``usage.iterations``' ``advisor_message`` entries) are calls of their own
-    # 15: a call's hosted web searches (``usage.server_tool_use.web_search_requests``) are priced
-    # 16: a prompt typed while a reply went on (a ``queued_command`` attachment) is a prompt
-    # 17: a call made in fast mode (``usage.speed == "fast"``) is on its model's fast-mode name
-    #     (``claude-opus-4-8-fast``), priced at the fast-mode rate: cached calls and sums hold the base name
-    # 18: a prompt of images and no text is a prompt (``[image]``); a title drops the
-    #     ``[Image #N]`` placeholders it starts with
-    # 20: a session without its parent transcript is named by no compaction or suggestion run's prompt, and
-    #     one of legacy subagents alone has the first's path (not the projects directory)
-    # 21: a resumed session's copies of an earlier session's records are not its prompts, replies,
-    #     tool calls, title, start or directory (``row.summarize``)
-    # 22: a resumed session names the session it was resumed from, the last its copies name (in
-    #     a chain A → B → C, C's head copies A's records, then B's): B, not A
-    # 23: a ``summary`` record names its session whether it comes before or after its leaf
-    #     (``lateleaves``); the row's kept state holds the pending summaries
-    # 24: a resumed session's row names the runs only its copies name (``SessionRow.copied_runs``):
-    #     the session copied from's runs, not counted in the row once its copied calls count there
-    parser_version = "24"
+    # Bumped whenever a row's or a call's rules change (cached rows and calls are then read
+    # again); what each version changed: docs/providers/claude.md, "Parser versions".
+    parser_version = "25"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)

@@ -42,7 +42,8 @@ import orjson
 
 from agentscan.providers.claude.usage import Advisors, call_of
 from agentscan.toolkit.hashes64 import Hashes64
-from agentscan.toolkit.jsonl import MAX_LINE_BYTES, open_binary
+from agentscan.toolkit.jsonl import open_binary
+from agentscan.toolkit.shrinkline import LONG_LINE_LIMIT
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -110,7 +111,7 @@ class SeenUuids:
                     if not block:
                         break
                     left -= len(block)
-                    if skipping:  # the rest of a line too long for the pass, which skipped it
+                    if skipping:  # the rest of a line too long for the pass to read at all, which skipped it
                         ends = block.find(b"\n")
                         if ends < 0:
                             continue
@@ -119,7 +120,7 @@ class SeenUuids:
                     # A uuid never spans a line: what follows the last newline waits for the next block.
                     cut = data.rfind(b"\n") + 1 if left > 0 else len(data)
                     pending = data[cut:]
-                    if len(pending) > MAX_LINE_BYTES:
+                    if len(pending) > LONG_LINE_LIMIT:  # (a line over the cap is read shrunk: ``shrinkline``)
                         pending, skipping = b"", True
                     for raw in _UUID.findall(data, 0, cut):
                         text = _text(raw)

@@ -44,8 +44,8 @@ from agentscan.providers.claude.records import as_str, real_prompt_text
 from agentscan.providers.claude.resumes import first_names_another, is_copy
 from agentscan.timeutil import from_epoch, newest
 from agentscan.toolkit.fsutil import open_regular
-from agentscan.toolkit import jsonl
 from agentscan.toolkit.jsonl import line_record
+from agentscan.toolkit import jsonl, shrinkline
 from agentscan.toolkit.stampscan import STAMP, Unsure, add_model_names, line_around, refuse_escaped_words, verified
 
 if TYPE_CHECKING:
@@ -112,8 +112,10 @@ def _models_in(data: bytes, named: set[str] | None) -> None:
 def _pieces(path: Path) -> Iterator[tuple[int, bytes]]:
     """``(where it starts in the file, its bytes)`` of whole lines, at most ``PIECE_BYTES`` at a
     time (a longer line that the pass reads is a piece of its own), the last line's newline
-    perhaps missing.  A line longer than the pass reads (``jsonl.MAX_LINE_BYTES``) is skipped
-    unheld, as the pass skips it: memory stays bounded whatever the transcript holds."""
+    perhaps missing.  A line longer than the pass reads at all (``shrinkline.LONG_LINE_LIMIT``)
+    is skipped unheld, as the pass skips it: memory stays bounded whatever the transcript
+    holds.  One longer than a piece that the pass reads without its long strings sends the
+    session to the pass (``Unsure``): such lines are rare, and a piece is bounded."""
     with open_regular(path) as handle:
         size = os.fstat(handle.fileno()).st_size
         lines = 0 if size >= bounds.MAX_FILE_LINES else None  # the pass stops at its line cap
@@ -127,11 +129,13 @@ def _pieces(path: Path) -> Iterator[tuple[int, bytes]]:
                 cut = piece.rfind(b"\n") + 1
                 if cut == 0:  # a line longer than a piece
                     newline = _line_end(handle, base + len(piece), size)
-                    if newline - base > jsonl.MAX_LINE_BYTES:
+                    if newline - base > shrinkline.LONG_LINE_LIMIT:
                         if lines is not None and newline < size:
                             lines += 1
                         base = newline + 1  # skipped, as the pass skips it
                         continue
+                    if newline - base > jsonl.MAX_LINE_BYTES:
+                        raise Unsure  # the pass reads it shrunk: it finds what the line says
                     handle.seek(base)
                     piece = handle.read(newline + 1 - base)
                 elif cut < len(piece):

@@ -60,7 +60,9 @@ class CodexProvider(Provider):
     #     a fork of a gone parent counts its copies; calls with no running total count in the row
     # 22: a fork of a gone parent leaves out the copied calls any earlier fork of it copied (not
     #     only the fork just before it: a fork made at an earlier turn copies less)
-    parser_version = "22"
+    # 23: a line over the 4 MiB cap (an image's data URL) is read without its long strings
+    #     (``toolkit.shrinkline``), not skipped
+    parser_version = "23"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)

@@ -47,7 +47,9 @@ class CursorProvider(Provider):
     # two parents counted once, loops and isSubagent orphans listed, nested CLI chats kept
     # 11: a multi-root workspace's first folder is its chats' cwd (``multiroot``); a bubble's
     # ``createdAt`` in epoch ms is its time (``records.bubble_time``)
-    parser_version = "11"
+    # 12: a transcript line over the 4 MiB cap is read without its long strings
+    #     (``toolkit.shrinkline``), not skipped
+    parser_version = "12"
     # Transcripts carry no time for a tool call (a prompt's only in an optional wrapper).
     records_call_times = False
 

@@ -29,6 +29,7 @@ from agentscan.context import ScanContext
 from agentscan.toolkit.fsutil import open_regular
 from agentscan.toolkit import laxjson
 from agentscan.toolkit.jsonl import MAX_LINE_BYTES, iter_json_lines
+from agentscan.toolkit.shrinkline import line_at
 from agentscan.toolkit.valuewarnings import tallied
 from agentscan.model import TokenUsage
 from agentscan.providers.gemini.logs import LoggedPrompt
@@ -255,7 +256,7 @@ def fetch_messages(conversation: Conversation, wanted: Iterable[MessageFacts], c
 
 def _record_at(handle: Any, offset: int) -> dict[str, Any]:
     handle.seek(offset)
-    line = handle.readline(MAX_LINE_BYTES + 1)
+    line = line_at(handle, MAX_LINE_BYTES)  # (one over the cap shrunk, as the pass read it)
     if offset == 0 and line.startswith(b"\xef\xbb\xbf"):
         line = line[3:]
     try:

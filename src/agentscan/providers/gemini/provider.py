@@ -41,7 +41,9 @@ class GeminiProvider(Provider):
     # 12: a chat of its header alone (a start left at once) recorded nothing: no start, no cwd
     # 13: compression's fixed "Got it. Thanks for the additional context!" after its summary
     #     is no response
-    parser_version = "13"
+    # 14: a line over the 4 MiB cap (inline image data) is read without its long strings
+    #     (``toolkit.shrinkline``), not skipped
+    parser_version = "14"
     # Gemini CLI appends each record (``fs.appendFileSync``) and closes the chat: no process
     # holds it open while the session runs, so ``/proc`` cannot tell a running one.
     liveness_known = False
