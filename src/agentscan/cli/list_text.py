@@ -166,8 +166,9 @@ def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_te
             return (f"--running and --pid cannot tell a running {names} session: its agent keeps "
                     "no file open between writes (`running` is null)")
         if filters.pid is not None:
-            return f"process {filters.pid} holds no session open (none {of})"
-        return f"no running sessions: no live process holds any {of} open"
+            return f"process {filters.pid} writes or runs no session (none {of})"
+        # (A process that only reads a transcript runs nothing; Claude Code's registry names its own.)
+        return f"no running sessions: no live process writes or runs any {of}"
     if stage == "since":
         newest = f"; the newest was updated {shown_time(page.newest, zone).named}" if page.newest else ""
         if until_text is not None:  # (said as the range was asked, as ``tokens`` says it)

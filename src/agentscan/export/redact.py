@@ -50,10 +50,14 @@ _SECRETS = [
     re.compile(r"\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*"),
     # Authorization: Basic / Bearer / Token <credentials>
     re.compile(r"(?i)\b(basic|bearer|token)(\s+)[A-Za-z0-9._~+/=\-]{8,}"),
+    # ... URL-encoded, as OTEL_EXPORTER_OTLP_HEADERS writes it (``Authorization=Basic%20…``)
+    re.compile(r"(?i)\b(basic|bearer|token)(%20|\+)[A-Za-z0-9._~+/=%\-]{8,}"),
     # key=value and "key": "value" where the key names a secret, prefixed or not
     # (DB_PASSWORD=, AWS_SECRET_ACCESS_KEY=, client_secret:, "api_key": "…")
     re.compile(
-        r"(?i)\b([\w.\-]*?(?:password|passwd|pwd|secret|api[_\-]?key|access[_\-]?key|private[_\-]?key|token|credentials?))"
+        r"(?i)\b([\w.\-]*?(?:password|passwd|pwd|secret|api[_\-]?key|access[_\-]?key|private[_\-]?key|token|credentials?"
+        # (OTLP vendors' header names: Honeycomb's, SigNoz's, New Relic's)
+        r"|honeycomb[_\-]team|ingestion[_\-]key|license[_\-]key))"
         r"([\"']?\s*[=:]\s*)(?:\"[^\"]*\"|'[^']*'|[^\s&;,\"']+)"
     ),
 ]

@@ -32,7 +32,7 @@ from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit.laxjson import reparse
 from agentscan.toolkit.shrinkline import read_long_line, shrink
 from agentscan.toolkit.valuewarnings import FileTally, ValueCounts, tallied
-from agentscan.settling import unfinished_line
+from agentscan.settling import TRUNCATED_LAST_LINE, unfinished_line
 
 MAX_LINE_BYTES = 4 * 1024 * 1024
 _CHUNK = 1024 * 1024
@@ -283,7 +283,7 @@ def _iter_handle(
             if shrunk is None:
                 if ended:  # else the line is still being written: a resumed read starts at it again
                     progress.complete_offset, progress.lines = offset, number
-                ctx.warn(path, too_long(max_line), number)
+                ctx.warn(path, too_long(max_line) if ended else TRUNCATED_LAST_LINE, number)
                 continue
             line = shrunk  # (ends with its newline when it ended: read on as any line)
         if line.endswith(b"\n"):
@@ -312,8 +312,10 @@ def _iter_handle(
                 try:  # a lone surrogate escape, or bytes that are not UTF-8 (``laxjson``)
                     record = reparse(stripped, exc, functools.partial(ctx.warn, path, line=number))
                 except orjson.JSONDecodeError:
-                    if long_line:  # (what it says of a shrunk line would be of bytes the file does not hold)
-                        ctx.warn(path, too_long(max_line), number)
+                    if long_line and line.endswith(b"\n"):  # (what it says of a shrunk line would be
+                        ctx.warn(path, too_long(max_line), number)  # of bytes the file does not hold)
+                    elif long_line:  # (the last, being written: as any unfinished last line)
+                        ctx.warn(path, TRUNCATED_LAST_LINE, number)
                     elif not line.endswith(b"\n"):
                         ctx.warn(path, unfinished_line(line), number)
                     else:

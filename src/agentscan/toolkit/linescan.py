@@ -34,7 +34,7 @@ from agentscan.toolkit.jsonerrors import line_json_error
 from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, carried_values, decompression_capped, open_at, too_long
 from agentscan.toolkit.lineblocks import Block, LongLine, Upto, after_newline, long_lines
 from agentscan.toolkit.shrinkline import long_line_value, shrink
-from agentscan.settling import unfinished_line
+from agentscan.settling import TRUNCATED_LAST_LINE, unfinished_line
 from agentscan.toolkit.valuewarnings import FileTally, ValueCounts, tallied
 
 #: block size: a file smaller than this (most transcripts) is one read; memory stays a few blocks
@@ -138,6 +138,15 @@ class _Scan:
 
     def _too_long(self, number: int) -> None:
         self.ctx.warn(self.path, too_long(self.max_line), number)
+
+    def _unreadable_long(self, number: int, ended: bool) -> None:
+        """A line over the cap that cannot be read even without its long strings: unless a
+        newline ends it, it is being written (a pasted screenshot's, caught mid-write), and
+        said as any unfinished last line is."""
+        if ended:
+            self._too_long(number)
+        else:
+            self.ctx.warn(self.path, TRUNCATED_LAST_LINE, number)
 
     def run(self, handle) -> Iterator[tuple[int, dict]]:
         path, ctx, max_line = self.path, self.ctx, self.max_line
@@ -296,7 +305,7 @@ class _Scan:
         be read so.  ``ended``: a newline ends it (else it is the last, and read again)."""
         line = long.result()
         if line is None:
-            self._too_long(long.number)
+            self._unreadable_long(long.number, ended)
             return
         markers = (self.marker,) if isinstance(self.marker, bytes) else self.marker
         if not any(one in line for one in markers):
@@ -306,7 +315,7 @@ class _Scan:
         try:
             record = long_line_value(line, lambda note: self.ctx.warn(self.path, note, long.number))
         except orjson.JSONDecodeError:
-            self._too_long(long.number)
+            self._unreadable_long(long.number, ended)
             return
         if type(record) is not dict:
             self.ctx.warn(self.path, f"JSON line is {json_kind(record)}, not an object; skipped", long.number)

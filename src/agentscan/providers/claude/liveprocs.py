@@ -76,4 +76,6 @@ def _started_at(pid: int) -> str | None:
         return None
     # The command name (field 2) is in parentheses and may hold spaces or ``)``: count after its last.
     fields = stat[stat.rfind(b")") + 2:].split()
-    return fields[19].decode("ascii", "replace") if len(fields) > 19 else None
+    if len(fields) <= 19 or fields[0] in (b"Z", b"X"):
+        return None  # (a zombie, its exit not yet reaped by its parent: it runs no session)
+    return fields[19].decode("ascii", "replace")
