@@ -42,7 +42,6 @@ def _register(home: Path, pid: int, session: str, *, started: str | None = None,
 
 
 def _running() -> dict[str, object]:
-    liveprocs.live_sessions.cache_clear()  # (read once a process: each command here is one)
     return {row["native_id"]: row["running"] for row in orjson.loads(invoke("list", "--json").stdout)["sessions"]}
 
 
@@ -51,12 +50,9 @@ def test_a_session_its_process_registered_is_running(isolated_home: Path) -> Non
     assert _running() == {LIVE: False, IDLE: False}
     _register(isolated_home, os.getpid(), LIVE)
     assert _running() == {LIVE: True, IDLE: False}
-    liveprocs.live_sessions.cache_clear()
     live = orjson.loads(invoke("list", "--json", "--running").stdout)["sessions"]
     assert [row["native_id"] for row in live] == [LIVE]
-    liveprocs.live_sessions.cache_clear()
     assert [row["native_id"] for row in orjson.loads(invoke("list", "--json", "--pid", str(os.getpid())).stdout)["sessions"]] == [LIVE]
-    liveprocs.live_sessions.cache_clear()
     assert orjson.loads(invoke("list", "--json", "--pid", "1").stdout)["sessions"] == []
 
 

@@ -351,3 +351,25 @@ def test_strict_quiet_says_what_happened_to_the_output_before_the_cut(isolated_h
     assert lines[0] == f"warning: {out}: written as csv (--format), though its extension says jsonl"
     assert sum(1 for line in lines if "idx.jsonl" not in line and line.startswith("warning: /")) == 5
     assert "warning: … 2 more (use --verbose or --json to see all)" in lines
+
+
+def test_a_cache_whose_tables_are_of_another_shape_is_rebuilt(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (review of pass 49: ``no such column`` was "cache not used this run", every run, forever)
+    from agentscan.scan import cachefile
+
+    index = build_cache()
+    real = cachefile.connect
+    calls = []
+
+    def schema_error(path: Path) -> sqlite3.Connection:
+        calls.append(path)
+        if len(calls) == 1:
+            error = sqlite3.OperationalError("no such column: provider")
+            error.sqlite_errorcode = 1  # type: ignore[attr-defined]
+            raise error
+        return real(path)
+
+    monkeypatch.setattr(cachefile, "connect", schema_error)
+    messages = cache_messages(runner.invoke(app, ["--demo", "list", "--json"]))
+    assert len(messages) == 1 and messages[0].endswith("; moved aside to index.sqlite.corrupt and rebuilt")
+    assert (index.parent / "index.sqlite.corrupt").exists()

@@ -86,6 +86,8 @@ def _continued(command: str, width: int) -> list[str]:
     # and a quoted value whole.
     word = r"""(?:"[^"]*"|'[^']*'|\S+)"""
     pieces = re.findall(rf"-\S*(?: (?=[^-\s]){word})?|{word}", command)
+    if not pieces:
+        return [command]  # (only spaces: nothing to break)
     lines = [pieces[0]]
     for piece in pieces[1:]:
         if term_len(lines[-1]) + 1 + term_len(piece) + 2 <= width:

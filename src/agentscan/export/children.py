@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import os
 from decimal import Decimal
-from typing import TYPE_CHECKING, Iterable, Mapping, NamedTuple
+from functools import partial
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, NamedTuple
 
 from agentscan.export.rows import UsageDay
 from agentscan.pricing.spend import sum_costs
@@ -71,7 +72,9 @@ def token_columns(values: tuple[int, ...], cost: Decimal | None) -> dict[str, in
 
 
 def replace_children(db: Database, ids: list[str], usage_days: list[UsageDay], *, now: str,
-                     before: Mapping[str, Before], after: Mapping[str, int | None]) -> list[Shrank]:
+                     before: Mapping[str, Before], after: Mapping[str, int | None],
+                     copied: Callable[[str, str | None], bool] = lambda session_id, path: False,
+                     copies: Callable[[str, str | None], bool] = lambda session_id, path: False) -> list[Shrank]:
     """Replace the ``token_days`` and ``subagents`` rows of the sessions ``ids`` by ``usage_days``,
     keeping (``gone_at``) the runs that left the disk (module docstring).  ``before``: their
     rows as the index held them; ``after``: each written session's subagents count now (none
@@ -98,12 +101,16 @@ def replace_children(db: Database, ids: list[str], usage_days: list[UsageDay], *
         vanished = [run for run in runs if run not in now_runs]
         fresh = [run for run in vanished if not runs[run].gone]
         keep = [run for run in vanished if runs[run].gone]
-        keep += _to_keep(fresh, before.get(session_id), after.get(session_id), named)
+        keep += _to_keep(fresh, before.get(session_id), after.get(session_id), named, partial(copied, session_id))
         newly += [(session_id, run) for run in keep if not runs[run].gone]
         if keep:
             kept[session_id] = keep
         loss = _loss(runs, now_runs, keep)
-        if loss is not None:
+        # A session that copies another's history, or whose history another copies, has its calls
+        # move to or from that one as either is deleted or restored: counted there, not lost.
+        held = before.get(session_id)
+        path = held.path if held is not None else None
+        if loss is not None and not (copies(session_id, path) or copied(session_id, path)):
             shrank.append(Shrank(session_id, *loss))
     _delete_unkept(db, ids, kept)
     for session_id, run in newly:
@@ -137,10 +144,13 @@ def _loss(runs: Mapping[str, _Run], now_runs: Mapping[str, _Sums], keep: list[st
     return (tokens, cost) if tokens else None
 
 
-def _to_keep(fresh: list[str], before: Before | None, subagents_now: int | None, named: set[str]) -> list[str]:
-    """Which of a session's runs that vanished this run (``fresh``) left the disk (module docstring)."""
+def _to_keep(fresh: list[str], before: Before | None, subagents_now: int | None, named: set[str],
+             copied: Callable[[str | None], bool] = lambda path: False) -> list[str]:
+    """Which of a session's runs that vanished this run (``fresh``) left the disk (module docstring).
+    ``copied``: whether another session's files copy the session's history (a session resumed
+    from it, a fork of it), which then counts its own calls: none of them is kept as gone."""
     keep = []
-    if OWN in fresh and before is not None and surely_gone(before.path):
+    if OWN in fresh and before is not None and surely_gone(before.path) and not copied(before.path):
         keep.append(OWN)
     delegated = [run for run in fresh if run != OWN]
     if (delegated and before is not None and before.subagents is not None and subagents_now is not None

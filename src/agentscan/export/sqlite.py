@@ -74,6 +74,8 @@ def write_sqlite(
     incomplete: Collection[str] = (),
     advance: Callable[[], None] | None = None,
     busy_timeout: float = BUSY_TIMEOUT_S,
+    copied: Callable[[str, str | None], bool] | None = None,
+    copies: Callable[[str, str | None], bool] | None = None,
 ) -> Written:
     """Upsert ``rows`` (``advance``: called as each is written); mark sessions no longer on disk as gone
     (``Written``; ``busy_timeout``: seconds to wait for another connection's write).  ``days_of``: other sessions whose days ``usage_days`` holds whole (shared calls
@@ -98,7 +100,8 @@ def write_sqlite(
         db.execute(f"PRAGMA cache_size=-{WRITE_CACHE_KIB}")
         _rollback_journal(db)
         return _write(db, rows, usage_days, scope=scope, present_ids=present_ids, days_of=days_of, unseen=unseen,
-                      roots=roots, owners=owners or {}, incomplete=incomplete, advance=advance)
+                      roots=roots, owners=owners or {}, incomplete=incomplete, advance=advance, copied=copied,
+                      copies=copies)
     except sqlite3.Error as exc:
         # No OSError: "file is not a database" (-o names the CSV a nightly job writes), "database
         # is locked" past the busy timeout, a corrupt file.  One line, exit 1; the transaction
@@ -118,6 +121,8 @@ def _write(
     roots: Mapping[str, Sequence[str]] | None = None, owners: Mapping[str, str] | None = None,
     incomplete: Collection[str] = (),
     advance: Callable[[], None] | None = None,
+    copied: Callable[[str, str | None], bool] | None = None,
+    copies: Callable[[str, str | None], bool] | None = None,
 ) -> Written:
     migrate(db)
     now = utc_now()
@@ -150,7 +155,9 @@ def _write(
         merged, waiting = _drop_merged(db, present, scope, unseen, owners or {}, set(ids))
         gone, kept = _mark_gone(db, present | waiting, scope, now, unseen, roots, incomplete)
         shrank = replace_children(db, ids, usage_days, now=now, before=before,
-                                  after={row.id: row.subagents for row in rows})
+                                  after={row.id: row.subagents for row in rows},
+                                  copied=copied or (lambda session_id, path: False),
+                                  copies=copies or (lambda session_id, path: False))
     return Written(len(rows), gone, kept, merged, shrank)
 
 

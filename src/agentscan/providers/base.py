@@ -164,6 +164,21 @@ class Provider(ABC):
         is found (``scan.tokens``).  Read cheaply (a header).  The default: none."""
         return []
 
+    def copied_elsewhere(self, native_id: str, path: str | None, ctx: ScanContext) -> bool:
+        """Whether another session's files begin with a copy of this one's history (a Claude
+        session resumed from it, a Codex fork of it).  With this session's own transcript
+        (``path``, gone) gone, ``tokens`` counts those copies there: an export then keeps none
+        of its own calls as gone, which would count them twice (``export.children``).  Read
+        cheaply (headers).  The default: none."""
+        return False
+
+    def copies_another(self, native_id: str, path: str | None, ctx: ScanContext) -> bool:
+        """Whether this session's files (``path``: its main one) begin with a copy of another
+        session's history (resumed from it, forked from it): its calls then move between the
+        two as either is deleted or restored, which an export does not call a loss.  Read
+        cheaply (a header).  The default: no."""
+        return False
+
     def subagent_types(self, ref: SessionRef, ctx: ScanContext, runs: Collection[str]) -> dict[str, str]:
         """The kind (``Explore``, ``reviewer``) of each of ``ref``'s delegated ``runs`` (the ids
         its calls name), by the run's id, as ``show`` lists them (``SubagentInfo.agent_type``);

@@ -171,7 +171,7 @@ def open_index(ctx: ScanContext) -> tuple[sqlite3.Connection, Path] | None:
 
 #: SQLite's primary result codes of a file that is damaged or is no database: the only
 #: failures that move the index aside (``damaged``)
-_SQLITE_CORRUPT, _SQLITE_NOTADB = 11, 26
+_SQLITE_ERROR, _SQLITE_CORRUPT, _SQLITE_NOTADB = 1, 11, 26
 
 
 def damaged(exc: BaseException) -> bool:
@@ -180,7 +180,12 @@ def damaged(exc: BaseException) -> bool:
     index (``ValueError``): only then is it moved aside and rebuilt.  Any other failure
     (``disk I/O error``, ``database or disk is full``, a lock) says nothing about the file."""
     if isinstance(exc, sqlite3.Error):
-        return getattr(exc, "sqlite_errorcode", 0) & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB)
+        code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+        # A plain SQLITE_ERROR while the schema is made (``no such column``, ``no such table``):
+        # tables of another shape under this index's identity, which every run would fail on
+        # the same way: no lock or full disk says that.
+        schema = code == _SQLITE_ERROR and str(exc).startswith(("no such column", "no such table"))
+        return code in (_SQLITE_CORRUPT, _SQLITE_NOTADB) or schema
     return isinstance(exc, ValueError)
 
 

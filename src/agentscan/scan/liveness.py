@@ -102,6 +102,7 @@ class Liveness:
         self._table: dict[str, set[tuple[int, str]]] | None = None
         self._names: set[str] = set()
         self._file_texts: Callable[[SessionRef], list[str]] | None = None
+        self._registries: dict[str, dict[str, int] | None] = {}  # Claude Code's, read once each
 
     def of(self, ref: SessionRef) -> bool | None:
         if not liveness_known(ref.provider):
@@ -130,7 +131,11 @@ class Liveness:
         from agentscan.providers.claude.liveprocs import live_sessions, registry_of
 
         registry = registry_of(main)
-        live = live_sessions(registry) if registry is not None else None
+        if registry is None:
+            return False
+        if registry not in self._registries:
+            self._registries[registry] = live_sessions(registry)
+        live = self._registries[registry]
         if not live:
             return False
         pid = live.get(os.path.basename(main)[: -len(".jsonl")])

@@ -12,7 +12,6 @@ boot) is its ``procStart``.  Older builds wrote ``pid-<n>.json`` (``session_id``
 
 from __future__ import annotations
 
-import functools
 import os
 
 #: the registry's entries are small; anything larger is not one
@@ -29,10 +28,10 @@ def registry_of(transcript: str) -> str | None:
     return os.path.join(os.path.dirname(projects), "sessions")
 
 
-@functools.cache
 def live_sessions(registry: str) -> dict[str, int] | None:
     """The session ids of the running processes ``registry`` names -> their pids; ``None``: no
-    registry (an older Claude Code, or none ever ran here).  Read once a process."""
+    registry (an older Claude Code, or none ever ran here).  Read once by each
+    ``scan.liveness.Liveness`` (a long-lived library scanner sees sessions start and stop)."""
     try:
         names = os.listdir(registry)
     except OSError:

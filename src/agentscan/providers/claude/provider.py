@@ -256,6 +256,18 @@ class ClaudeProvider(Provider):
             if main is not None and main.copied_runs else (),
         )
 
+    def copied_elsewhere(self, native_id: str, path: str | None, ctx: ScanContext) -> bool:
+        from agentscan.providers.claude.discovery import resumed_as
+
+        # (Their heads name it: a chain's later sessions too, whose heads name its first.)
+        return path is not None and bool(resumed_as(native_id, Path(path), ctx))
+
+    def copies_another(self, native_id: str, path: str | None, ctx: ScanContext) -> bool:
+        from agentscan.providers.claude.discovery import resumed_from
+
+        # (A transcript gone copies nothing: its header is not read, which would warn.)
+        return path is not None and os.path.isfile(path) and resumed_from(native_id, Path(path), ctx) is not None
+
     def copied_from(self, ref: SessionRef, ctx: ScanContext) -> list[str]:
         from agentscan.providers.claude.discovery import resumed_from
 

@@ -79,6 +79,12 @@ def forks_of(parent_id: str, ctx: ScanContext) -> list[tuple[datetime | None, st
     return found.get(parent_id.lower(), [])
 
 
+def is_a_fork(thread_id: str, ctx: ScanContext) -> bool:
+    """Whether thread ``thread_id`` is a fork of another (``forks_of``'s headers, read once a scan)."""
+    forks_of("", ctx)  # (the memo of every parent's forks)
+    return any(fork_id == thread_id for forks in ctx.memo[_FORKS].values() for _, fork_id, _ in forks)
+
+
 def _order(started: datetime | None, thread_id: str) -> tuple[bool, float, str]:
     """Where a fork stands among its parent's (``forks_of``): by start, an unknown start
     first, a tie by id."""

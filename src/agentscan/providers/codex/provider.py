@@ -154,6 +154,16 @@ class CodexProvider(Provider):
 
         return discover(ctx).orphan_index_rows
 
+    def copied_elsewhere(self, native_id: str, path: str | None, ctx: ScanContext) -> bool:
+        from agentscan.providers.codex.goneparent import forks_of
+
+        return bool(forks_of(native_id, ctx))  # (a fork of a gone parent counts its copies: ``goneparent``)
+
+    def copies_another(self, native_id: str, path: str | None, ctx: ScanContext) -> bool:
+        from agentscan.providers.codex.goneparent import is_a_fork
+
+        return is_a_fork(native_id, ctx)
+
     def known_gone(self, prefix: str, ctx: ScanContext) -> list[str]:
         from agentscan.providers.codex.diagnose import known_gone
 
