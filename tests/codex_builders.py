@@ -508,3 +508,20 @@ def rows_three_ways() -> list[dict]:
     rows = [cli_json(*pre, "list", "--all")["sessions"] for pre in ((), (), ("--no-cache",))]
     assert [len(found) for found in rows] == [1, 1, 1]
     return [found[0] for found in rows]
+
+
+def cli_doc(*argv: str) -> dict:
+    """A command's ``--json`` document, the command having passed."""
+    from typer.testing import CliRunner
+
+    from agentscan.cli import app
+
+    result = CliRunner().invoke(app, [*argv, "--json"])
+    assert result.exit_code == 0, result.output
+    return orjson.loads(result.stdout)
+
+
+def codex_doctor() -> dict:
+    """``doctor --json``'s Codex report."""
+    (codex,) = [report for report in cli_doc("doctor")["providers"] if report["provider"] == "codex"]
+    return codex

@@ -15,11 +15,10 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-import orjson
 from typer.testing import CliRunner
 
 from agentscan.cli import app
-from codex_builders import (INDEX_COLUMNS, Calls, at, index_row, meta, rollout_path, turn_context, user_message,
+from codex_builders import (cli_doc, codex_doctor, INDEX_COLUMNS, Calls, at, index_row, meta, rollout_path, turn_context, user_message,
                             write_rollout, write_state_db)
 
 A = "019c4920-0000-7000-8000-00000000000a"
@@ -41,15 +40,7 @@ def _rollouts(codex: Path) -> dict[str, Path]:
     return paths
 
 
-def _run(*argv: str) -> dict:
-    result = CliRunner().invoke(app, [*argv, "--json"])
-    assert result.exit_code == 0, result.output
-    return orjson.loads(result.stdout)
-
-
-def _codex_doctor() -> dict:
-    (codex,) = [report for report in _run("doctor")["providers"] if report["provider"] == "codex"]
-    return codex
+_run, _codex_doctor = cli_doc, codex_doctor
 
 
 def test_an_index_row_naming_another_thread_s_rollout_is_ignored(isolated_home: Path) -> None:

@@ -8,12 +8,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-import orjson
 import pytest
-from typer.testing import CliRunner
 
-from agentscan.cli import app
-from codex_builders import INDEX_COLUMNS_WITH_NAME, Calls, at, index_row, meta, rollout_path, turn_context, \
+from codex_builders import cli_doc, codex_doctor, INDEX_COLUMNS_WITH_NAME, Calls, at, index_row, meta, rollout_path, turn_context, \
     user_message, write_rollout, write_state_db
 
 A = "019c8888-0000-7000-8000-00000000000a"
@@ -34,15 +31,7 @@ def _no_threads(db: Path) -> None:
     conn.close()
 
 
-def _run(*argv: str) -> dict:
-    result = CliRunner().invoke(app, [*argv, "--json"])
-    assert result.exit_code == 0, result.output
-    return orjson.loads(result.stdout)
-
-
-def _codex_doctor() -> dict:
-    (codex,) = [report for report in _run("doctor")["providers"] if report["provider"] == "codex"]
-    return codex
+_run, _codex_doctor = cli_doc, codex_doctor
 
 
 @pytest.mark.parametrize("damage, problem", [
