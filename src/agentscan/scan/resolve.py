@@ -21,6 +21,7 @@ from agentscan.fsview import legible
 from agentscan.errors import AmbiguousSessionId, IdTooShort, SessionNotFound, UsageProblem
 from agentscan.scan.arguments import HEX_ID, MIN_PREFIX, case_free, split_query
 from agentscan.scan.notfound import home_is_empty, not_found
+from agentscan.scan.pathwhy import why_no_path
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef
@@ -60,11 +61,11 @@ def find_session(scanner: Scanner, query: str) -> Found:
         if by_path is not None:
             return by_path
         if not _may_be_a_child_id(query):
-            raise SessionNotFound(query, _why_no_path(scanner, query))
+            raise SessionNotFound(query, why_no_path(scanner, query))
         try:  # a workflow run's id as ``show --json`` gives it (``wf_01/<agent id>``)
             return _with_focus(scanner, query)
         except SessionNotFound:
-            raise SessionNotFound(query, _why_no_path(scanner, query)) from None
+            raise SessionNotFound(query, why_no_path(scanner, query)) from None
     found = _from_index(scanner, query)
     if isinstance(found, str):
         # Its provider's discovery alone, not every provider's: ``show <a Gemini id>`` would
@@ -313,43 +314,6 @@ def _child_named_by(ref: SessionRef, path: str) -> str | None:
     stem = os.path.basename(path).split(".", 1)[0]
     named = [child for child in ref.children if stem.endswith(child)]
     return max(named, key=len) if named else None
-
-
-def _why_no_path(scanner: Scanner, query: str) -> str:
-    typed = os.path.expanduser(query)
-    if not os.path.exists(typed):
-        return "no such file or directory"
-    shared = _shared_database(scanner, typed)
-    if shared is not None:
-        return shared
-    return f"it is no session's transcript under the roots agentscan reads (`{scanner.ctx.command('doctor')}` lists them)"
-
-
-def _shared_database(scanner: Scanner, typed: str) -> str | None:
-    """Why a provider's database (Cursor's ``state.vscdb``, Codex's ``state_*.sqlite``) opens
-    no session: it holds many.  It is the ``path`` of every Cursor IDE chat that has no
-    transcript, so a script that passes a row's ``path`` back meets it; "no session's
-    transcript" then read as if the file were unknown.  ``None``: ``typed`` is none of them."""
-    from fnmatch import fnmatchcase
-
-    real = os.path.realpath(typed)
-    for provider in scanner.providers:
-        for root in provider.roots(scanner.ctx):
-            if root.kind != "database":
-                continue
-            if "*" in root.path.name:  # looked for by pattern
-                held = (os.path.dirname(real) == os.path.realpath(root.path.parent)
-                        and fnmatchcase(os.path.basename(real), root.path.name))
-            else:
-                held = os.path.realpath(root.path) == real
-            if held:
-                listing = scanner.ctx.command(f"list -p {provider.name}")
-                return (f"it is {provider.label}'s database, which holds many sessions (each Cursor IDE chat's "
-                        f"`path` is it when the chat has no transcript), no one session's file: give the session's "
-                        f"id (`{listing}` shows them)" if provider.name == "cursor" else
-                        f"it is {provider.label}'s database, which holds many sessions, no one session's file: "
-                        f"give the session's id (`{listing}` shows them)")
-    return None
 
 
 # -- an ambiguous id ---------------------------------------------------------------------
