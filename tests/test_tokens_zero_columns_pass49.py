@@ -109,3 +109,14 @@ def test_a_patched_table_leaves_out_what_a_whole_one_does(isolated_home: Path, t
     assert (patched.stdout, patched.stderr) == (fresh.stdout, fresh.stderr)
     assert ("CACHE READ" in header(patched.stdout)) is bool(cached)
     assert table_splices == [not cached]  # the same layout: printed from the kept text
+
+
+@pytest.mark.parametrize("width", range(96, 126, 3))
+def test_no_number_is_rounded_to_keep_a_column_of_nothing(isolated_home: Path, tty, width: int) -> None:  # noqa: ANN001
+    # (scale-10 QA of pass 49: at widths where the empty columns and the exact numbers did not
+    # both fit, the table rounded every number to keep CACHE READ and CACHE WRITE, all 0.)
+    cursor_home(isolated_home)
+    tty(width, color=False)
+    result = runner.invoke(app, ["tokens", "-p", "cursor"])
+    assert result.exit_code == 0, result.output
+    assert "rounded" not in result.stderr and "48,400" in result.stdout, (result.stdout, result.stderr)

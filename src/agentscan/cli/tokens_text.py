@@ -209,7 +209,8 @@ def choose_layout(columns: list[Column], natural: list[int], rounded_natural: Ca
     # Rounded numbers (75.4k) are narrower: taken if they keep more of those figures (the
     # layouts compared before either is drawn: 15,000 rows are drawn once).  Never to keep
     # a title or a project: exact numbers are what ``tokens`` is for.
-    chosen = tablefit.least_lost(columns, ([(lambda: natural, False)], [(rounded_natural, False)]), term, FIGURES)
+    # (A column of nothing in every row is no figure worth rounding the others for: ``zero_first``.)
+    chosen = tablefit.least_lost(columns, ([(lambda: natural, False)], [(rounded_natural, False)]), term, FIGURES - zero_headers(columns))
     if chosen is None:
         return None
     rounded, _, planned = chosen
@@ -279,7 +280,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
         return natural, form == 1
 
     chosen = tablefit.least_lost(columns, [[way(compact, form) for form in range(forms)]
-                                        for compact in (False, True)], term, FIGURES)
+                                        for compact in (False, True)], term, FIGURES - zero_headers(columns))
     assert chosen is not None  # (every way tells its widths)
     group, form, planned = chosen
     compact = group == 1

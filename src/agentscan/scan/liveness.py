@@ -128,6 +128,8 @@ class Liveness:
     def _registered(self, main: str) -> bool:
         """Whether a running Claude Code names the session of the transcript ``main`` in its
         registry: it holds no file open between writes (``claude.liveprocs``)."""
+        if "/projects/" not in main or not main.endswith(".jsonl"):
+            return False  # (no Claude transcript: a filtered ``list`` asks of 15,000 sessions' files)
         from agentscan.providers.claude.liveprocs import live_sessions, registry_of
 
         registry = registry_of(main)
