@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ntpath
 import posixpath
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
@@ -101,60 +102,17 @@ def _place(folder: Any, base: Path) -> str | None:
     return local_path(uri) if isinstance(uri, str) else None
 
 
+#: a JSON string, kept as it is (one never closed runs to the end), before either rule below
+_STRING = r'"(?:[^"\\]|\\.)*"?'
+_COMMENT = re.compile(_STRING + r"|//[^\n]*|/\*.*?(?:\*/|\Z)", re.DOTALL)
+_TRAILING_COMMA = re.compile(_STRING + r"|,(?=\s*[}\]])", re.DOTALL)
+
+
 def without_comments(text: str) -> str:
     """``text`` with its ``//`` and ``/* */`` comments blanked, strings kept as they are."""
-    out: list[str] = []
-    index, end = 0, len(text)
-    while index < end:
-        char = text[index]
-        if char == '"':
-            closing = _string_end(text, index)
-            out.append(text[index:closing])
-            index = closing
-        elif text.startswith("//", index):
-            newline = text.find("\n", index)
-            index = end if newline < 0 else newline
-        elif text.startswith("/*", index):
-            close = text.find("*/", index + 2)
-            out.append(" ")
-            index = end if close < 0 else close + 2
-        else:
-            out.append(char)
-            index += 1
-    return "".join(out)
+    return _COMMENT.sub(lambda found: found[0] if found[0][0] == '"' else " " if found[0][1] == "*" else "", text)
 
 
 def without_trailing_commas(text: str) -> str:
     """``text`` (no comments left) without a comma just before a closing ``}`` or ``]``."""
-    out: list[str] = []
-    index, end = 0, len(text)
-    while index < end:
-        char = text[index]
-        if char == '"':
-            closing = _string_end(text, index)
-            out.append(text[index:closing])
-            index = closing
-            continue
-        if char == ",":
-            ahead = index + 1
-            while ahead < end and text[ahead] in " \t\r\n":
-                ahead += 1
-            if ahead < end and text[ahead] in "}]":
-                index += 1
-                continue
-        out.append(char)
-        index += 1
-    return "".join(out)
-
-
-def _string_end(text: str, start: int) -> int:
-    """The index just past the string that opens at ``start`` (its end, if never closed)."""
-    index = start + 1
-    while index < len(text):
-        if text[index] == "\\":
-            index += 2
-        elif text[index] == '"':
-            return index + 1
-        else:
-            index += 1
-    return len(text)
+    return _TRAILING_COMMA.sub(lambda found: found[0] if found[0][0] == '"' else "", text)
