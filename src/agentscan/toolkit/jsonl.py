@@ -283,7 +283,7 @@ def _iter_handle(
             if shrunk is None:
                 if ended:  # else the line is still being written: a resumed read starts at it again
                     progress.complete_offset, progress.lines = offset, number
-                ctx.warn(path, too_long(max_line) if ended else TRUNCATED_LAST_LINE, number)
+                ctx.warn(path, too_long(max_line, ended), number)
                 continue
             line = shrunk  # (ends with its newline when it ended: read on as any line)
         if line.endswith(b"\n"):
@@ -312,10 +312,8 @@ def _iter_handle(
                 try:  # a lone surrogate escape, or bytes that are not UTF-8 (``laxjson``)
                     record = reparse(stripped, exc, functools.partial(ctx.warn, path, line=number))
                 except orjson.JSONDecodeError:
-                    if long_line and line.endswith(b"\n"):  # (what it says of a shrunk line would be
-                        ctx.warn(path, too_long(max_line), number)  # of bytes the file does not hold)
-                    elif long_line:  # (the last, being written: as any unfinished last line)
-                        ctx.warn(path, TRUNCATED_LAST_LINE, number)
+                    if long_line:  # (what it says of a shrunk line would be of bytes the file does not hold)
+                        ctx.warn(path, too_long(max_line, line.endswith(b"\n")), number)
                     elif not line.endswith(b"\n"):
                         ctx.warn(path, unfinished_line(line), number)
                     else:
@@ -329,9 +327,11 @@ def _iter_handle(
         yield record if records_only else JsonLine(number, line_offset, record)
 
 
-def too_long(max_line: int) -> str:
-    """The warning for a line over the cap that could not be read without its bulk."""
-    return f"line longer than {max_line // (1024 * 1024)} MiB skipped"
+def too_long(max_line: int, ended: bool = True) -> str:
+    """The warning for a line over the cap that could not be read without its bulk.  Not
+    ``ended`` (no newline yet): the last line, being written (a pasted screenshot's, caught
+    mid-write), said as any unfinished last line is, which ``--strict`` does not count."""
+    return f"line longer than {max_line // (1024 * 1024)} MiB skipped" if ended else TRUNCATED_LAST_LINE
 
 
 def fitted(line: bytes) -> bytes | None:

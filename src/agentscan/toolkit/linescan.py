@@ -34,7 +34,7 @@ from agentscan.toolkit.jsonerrors import line_json_error
 from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, carried_values, decompression_capped, open_at, too_long
 from agentscan.toolkit.lineblocks import Block, LongLine, Upto, after_newline, long_lines
 from agentscan.toolkit.shrinkline import long_line_value, shrink
-from agentscan.settling import TRUNCATED_LAST_LINE, unfinished_line
+from agentscan.settling import unfinished_line
 from agentscan.toolkit.valuewarnings import FileTally, ValueCounts, tallied
 
 #: block size: a file smaller than this (most transcripts) is one read; memory stays a few blocks
@@ -140,13 +140,8 @@ class _Scan:
         self.ctx.warn(self.path, too_long(self.max_line), number)
 
     def _unreadable_long(self, number: int, ended: bool) -> None:
-        """A line over the cap that cannot be read even without its long strings: unless a
-        newline ends it, it is being written (a pasted screenshot's, caught mid-write), and
-        said as any unfinished last line is."""
-        if ended:
-            self._too_long(number)
-        else:
-            self.ctx.warn(self.path, TRUNCATED_LAST_LINE, number)
+        """A line over the cap that cannot be read even without its long strings (``too_long``)."""
+        self.ctx.warn(self.path, too_long(self.max_line, ended), number)
 
     def run(self, handle) -> Iterator[tuple[int, dict]]:
         path, ctx, max_line = self.path, self.ctx, self.max_line

@@ -34,7 +34,7 @@ from agentscan.toolkit.jsonerrors import line_json_error
 from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, too_long
 from agentscan.toolkit.laxjson import reparse
 from agentscan.toolkit.shrinkline import long_line_value, shrink_span
-from agentscan.settling import TRUNCATED_LAST_LINE, unfinished_line
+from agentscan.settling import unfinished_line
 
 #: bytes read per step: a few hundred records of a typical transcript
 BLOCK = 1024 * 1024
@@ -148,9 +148,7 @@ class _Backwards:
         return self._newlines - self.ended - (0 if last_open else 1) + 1
 
     def _too_long(self, last_open: bool) -> None:
-        # A last line with no newline is being written (a pasted screenshot's, caught mid-write):
-        # said as any unfinished last line is, not as one that is too long.
-        self.ctx.warn(self.path, TRUNCATED_LAST_LINE if last_open else too_long(self.max_line), self._number(last_open))
+        self.ctx.warn(self.path, too_long(self.max_line, not last_open), self._number(last_open))
 
     def _long(self, line_start: int, line_end: int, last_open: bool) -> dict | None:
         """The record of the line over the cap at ``line_start``..``line_end``, read forward
