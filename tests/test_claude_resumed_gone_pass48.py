@@ -64,7 +64,7 @@ def test_copies_are_listed_only_once_the_session_resumed_is_gone(isolated_home: 
     shown = _shown(B)
     assert shown["resumed_copies_listed"] is True and shown["counts"]["prompts"] == 1  # (the row's own)
     text = " ".join(invoke("show", B).stdout.split())
-    assert f"from claude:{A}, which is not found: its records, copied at the start of this transcript, are listed" in text
+    assert f"from claude:{A}, whose transcript is not found: its records, copied at the start of this transcript, are listed" in text
     _delete(isolated_home, B)
     assert _prompts(C) == ["step 1", "step 2", "step 3"] and _shown(C)["resumed_copies_listed"] is True
 

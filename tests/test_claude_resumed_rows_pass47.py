@@ -65,7 +65,7 @@ def test_a_resumed_session_whose_first_is_gone_keeps_its_copies_in_its_row(isola
     shown = orjson.loads(invoke("show", B, "--json").stdout)["session"]
     assert shown["tokens"]["total"] == 3020 and shown["resumed_counted_there"] is False
     # (its copies are listed now: the only copy of that conversation left, ``resumedshow``)
-    assert "which is not found: its records, copied at the start of this transcript, are listed below" in " ".join(
+    assert "whose transcript is not found: its records, copied at the start of this transcript, are listed below" in " ".join(
         invoke("show", B).stdout.split())
 
 

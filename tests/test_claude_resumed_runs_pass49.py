@@ -105,8 +105,10 @@ def test_show_of_the_run_opens_the_session_that_made_it(isolated_home: Path) -> 
     _delete(isolated_home, A)
     # (B and C both hold copies now: B's row counts the run, C's leaves it to B.)
     assert _listed() == {f"claude:{B}": 1, f"claude:{C}": 0}
+    # Each holds a copy, neither is the maker: ``show`` opens the one ``list`` credits (pass 50).
     result = invoke("show", RUN)
-    assert result.exit_code == 1 and "ambiguous" in result.output  # (each holds a copy; neither is the maker)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == f"claude:{B}"
 
 
 def test_a_chain_leaves_every_copied_run_where_it_counts(isolated_home: Path) -> None:

@@ -27,6 +27,7 @@ LIVE, IDLE = "11111111-0000-4000-8000-000000000049", "22222222-0000-4000-8000-00
 
 
 def _sessions(home: Path) -> Path:
+    (home / ".claude" / "sessions").mkdir(parents=True)  # a current Claude Code's registry, empty
     claude_session_file(home, IDLE, [claude_user(IDLE, "2026-11-01T10:00:00Z", "idle one")])
     return claude_session_file(home, LIVE, [claude_user(LIVE, "2026-11-02T10:00:00Z", "live one")])
 
@@ -81,3 +82,35 @@ def test_a_reader_holding_a_transcript_runs_nothing(isolated_home: Path) -> None
         assert _running() == {LIVE: False, IDLE: False}
     with path.open("ab"):  # an agent writing it
         assert _running() == {LIVE: True, IDLE: False}
+
+
+def test_an_older_claude_code_without_a_registry_is_not_told_idle(isolated_home: Path) -> None:
+    # Pass 50: a home of a Claude Code older than its registry said ``running: false``, a
+    # guess (its process holds no file open); ``null``, as Gemini's, and ``--running`` says so.
+    _sessions(isolated_home)
+    (isolated_home / ".claude" / "sessions").rmdir()
+    assert _running() == {LIVE: None, IDLE: None}
+    shown = orjson.loads(invoke("show", LIVE, "--json").stdout)["session"]
+    assert shown["running"] is None
+    result = invoke("list", "--running")
+    assert result.exit_code == 0 and "cannot be told" in result.stderr and "any of them" in result.stderr
+    path = next((isolated_home / ".claude" / "projects").rglob(f"{LIVE}.jsonl"))
+    with path.open("ab"):  # a process writing it still runs it
+        assert _running() == {LIVE: True, IDLE: None}
+    (isolated_home / ".claude" / "sessions").mkdir()
+    assert _running() == {LIVE: False, IDLE: False}
+
+
+def test_list_running_says_how_many_sessions_it_could_not_tell() -> None:
+    from agentscan.cli.list_text import explain_empty
+    from agentscan.scan.listing import ListFilter, SessionPage
+
+    def said(untold: int) -> str:
+        page = SessionPage([], 3, False, {"running": 3}, {"running": 0}, untold=untold)
+        return explain_empty(page, ListFilter(running=True), others=0, cwd_text=None, since_text=None,
+                             running_supported=True)
+
+    assert said(0) == "no running sessions: no live process writes or runs any of 3 sessions"
+    assert said(1).endswith("; whether 1 of them runs cannot be told here (`running` is null)")
+    assert said(2).endswith("; whether 2 of them run cannot be told here (`running` is null)")
+    assert said(3).endswith("; whether any of them runs cannot be told here (`running` is null)")

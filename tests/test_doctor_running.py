@@ -81,6 +81,7 @@ def test_doctor_reports_the_home_option(isolated_home: Path, tmp_path: Path) -> 
 def test_running_filter_finds_the_session_a_process_holds_open(isolated_home: Path) -> None:
     held = claude_session_file(isolated_home, S1, [claude_user(S1, "2026-11-01T10:00:00Z", "live one")])
     claude_session_file(isolated_home, S2, [claude_user(S2, "2026-11-02T10:00:00Z", "idle one")])
+    (isolated_home / ".claude" / "sessions").mkdir()  # (its registry: a Claude session is told not running)
     holder = subprocess.Popen(
         [sys.executable, "-c", "import sys, time; f = open(sys.argv[1], 'ab'); print('ready', flush=True); time.sleep(60)", str(held)],
         stdout=subprocess.PIPE,

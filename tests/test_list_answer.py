@@ -190,6 +190,7 @@ def test_a_session_that_starts_or_stops_running_makes_the_json_page_again(isolat
     """A process holding a transcript open (this one) is what ``running`` tells: the census
     cannot see it, so the page keeps what it was told by and asks again."""
     path = two_sessions(isolated_home)
+    (isolated_home / ".claude" / "sessions").mkdir()  # (its registry: a Claude session is told not running)
     assert running_of(S1) is False and running_of(S1) is False
     assert len(pages) == 1
     with path.open("ab"):

@@ -49,6 +49,7 @@ def test_the_registry_mirrors_each_provider_class() -> None:
 def test_a_gemini_chat_is_never_told_running_or_not(isolated_home: Path) -> None:
     chat = gemini_chat(isolated_home)
     held = claude_session_file(isolated_home, CLAUDE, [claude_user(CLAUDE, "2026-05-01T09:00:00Z", "hi")])
+    (isolated_home / ".claude" / "sessions").mkdir()  # (its registry: a Claude session is told not running)
     with chat.open("ab"), held.open("ab"):
         assert running() == {GEM: None, CLAUDE: True}
         assert Liveness().of(SessionRef("gemini", GEM, chat, 0.0, (chat,))) is None

@@ -66,6 +66,7 @@ def _one_session(home: Path) -> Path:
 @pytest.mark.skipif(not liveness.supported(), reason="/proc is Linux-only; running is null elsewhere")
 def test_show_says_running_as_list_does(isolated_home: Path) -> None:
     path = _one_session(isolated_home)
+    (isolated_home / ".claude" / "sessions").mkdir()  # (its registry: a Claude session is told not running)
     scanner = Scanner()
     assert scanner.show(S).row.running is False
     assert scanner.list_sessions()[0].running is False

@@ -165,10 +165,17 @@ def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_te
             names = ", ".join(filters.providers)
             return (f"--running and --pid cannot tell a running {names} session: its agent keeps "
                     "no file open between writes (`running` is null)")
+        # Sessions whose ``running`` is null were not seen to run: said, not taken for idle (a
+        # Claude Code older than its registry, ``~/.claude/sessions/``, or a Gemini chat).
+        untold = ""
+        if page.untold:
+            some = ("any of them runs" if page.untold >= count else "1 of them runs" if page.untold == 1
+                    else f"{page.untold:,} of them run")
+            untold = f"; whether {some} cannot be told here (`running` is null)"
         if filters.pid is not None:
-            return f"process {filters.pid} writes or runs no session (none {of})"
+            return f"process {filters.pid} writes or runs no session (none {of}){untold}"
         # (A process that only reads a transcript runs nothing; Claude Code's registry names its own.)
-        return f"no running sessions: no live process writes or runs any {of}"
+        return f"no running sessions: no live process writes or runs any {of}{untold}"
     if stage == "since":
         newest = f"; the newest was updated {shown_time(page.newest, zone).named}" if page.newest else ""
         if until_text is not None:  # (said as the range was asked, as ``tokens`` says it)

@@ -67,7 +67,8 @@ def resumed_text(detail: SessionDetail, side: str) -> str | None:
     if detail.extra.get("resumed_copies_listed"):
         # (that session's transcript is gone, Claude Code's clean-up the likeliest cause: this
         # one holds the only copy of its conversation, listed here: ``resumedshow``)
-        return (f"from {clean_path(resumed)}, which is not found: its records, copied at the start of this "
+        # ("whose transcript": a session whose subagents' files are left is still listed)
+        return (f"from {clean_path(resumed)}, whose transcript is not found: its records, copied at the start of this "
                 "transcript, are listed below with this session's (the counts are this session's own); "
                 "their calls count here, or in another session resumed from it, as tokens counts them")
     # (its card's figures leave the copied calls to that session when it is found, as

@@ -63,3 +63,22 @@ def runs_credited_elsewhere(row: SessionRow, taken: TokenRow) -> set[str]:
     (a resumed session said ``1 subagent``, ``222 total (1100 by subagents)``)."""
     kept = {run for run, _ in taken.subagents}
     return {run for run in row.copied_runs if run not in kept}
+
+
+def run_credited(scanner: Scanner, holders: Sequence[SessionRef], run: str) -> SessionRef | None:
+    """The one of ``holders`` (sessions whose records name ``run``, none of them its maker's,
+    which is gone) that ``list`` credits the run to: its calls count there (``tokens``' rule,
+    ``credited_rows``), and every other holder's row leaves it out (``runs_credited_elsewhere``).
+    ``None`` when the credit names none of them, or more than one (a run of no call)."""
+    from agentscan.scan.copiedsessions import copied_from
+    from agentscan.scan.tokens import credited_report
+
+    # Only copies of one first session's records: two sessions that each made a run of the
+    # same id (Claude's ``aside_question``) are no chain, and stay ambiguous.
+    firsts = [set(scanner.provider(ref.provider).copied_from(ref, scanner.ctx)) for ref in holders]
+    if not set.intersection(*firsts):
+        return None
+    report = credited_report(scanner, holders, copied_from(scanner, holders))
+    crediting = {row.key for row in report.rows if any(sub == run for sub, _ in row.subagents)}
+    picked = [ref for ref in holders if ref.id in crediting]
+    return picked[0] if len(picked) == 1 else None

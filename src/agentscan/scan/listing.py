@@ -133,6 +133,7 @@ class SessionPage(NamedTuple):
     passed: dict[str, int]
     newest: datetime | None = None  # newest updated_at seen, for a --since that matched nothing
     blank: int = 0  # sessions left out because they recorded nothing (``SessionRow.recorded_nothing``)
+    untold: int = 0  # sessions ``--running`` / ``--pid`` left out whose ``running`` is not known (null)
 
     @property
     def emptied_by(self) -> str | None:
@@ -275,7 +276,8 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
     discovered = len(refs) - blank
     more = len(ordered) > len(shown) or (not stages and discovered > len(shown))
     return SessionPage(shown, discovered, more, reached, passed,
-                       from_epoch(newest) if newest is not None else None, blank)
+                       from_epoch(newest) if newest is not None else None, blank,
+                       liveness.untold if filters.needs_liveness else 0)
 
 
 #: at most this many sessions are read to say how old the newest is (``_newest_unparsed``)

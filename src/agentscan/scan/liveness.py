@@ -103,16 +103,23 @@ class Liveness:
         self._names: set[str] = set()
         self._file_texts: Callable[[SessionRef], list[str]] | None = None
         self._registries: dict[str, dict[str, int] | None] = {}  # Claude Code's, read once each
+        #: how many times ``of`` could not tell (``None``): ``list --running`` says how many
+        #: sessions it passed over unknown, not that no process runs them
+        self.untold = 0
 
     def of(self, ref: SessionRef) -> bool | None:
         if not liveness_known(ref.provider):
+            self.untold += 1
             return None  # its files are closed between writes: open or not, it tells nothing
         if self._file_texts is None:
             # Imported here, once: a remembered ``list`` asks ``of_files`` only (no model).
             from agentscan.scan.memorefs import file_texts
 
             self._file_texts = file_texts
-        return self.of_files(self._file_texts(ref)) if supported() else None
+        running = self.of_files(self._file_texts(ref)) if supported() else None
+        if running is None:
+            self.untold += 1
+        return running
 
     def of_files(self, files: list[str]) -> bool | None:
         """``of`` a session whose files (else its path) are ``files`` (``memorefs.file_texts``)."""
@@ -123,11 +130,19 @@ class Liveness:
             self._names = {os.path.basename(path) for path in self._table}
         if not files:
             return None  # e.g. an IDE-only Cursor composer: its DB is shared by every session
-        return bool(holders_of(files, self._table, self._names)) or any(self._registered(text) for text in files)
+        if holders_of(files, self._table, self._names):
+            return True
+        told = [self._registered(text) for text in files]
+        if True in told:
+            return True
+        # A Claude transcript in a home with no registry: an older Claude Code runs its sessions
+        # holding no file open, so ``False`` would be a guess (as Gemini's would).
+        return None if None in told else False
 
-    def _registered(self, main: str) -> bool:
+    def _registered(self, main: str) -> bool | None:
         """Whether a running Claude Code names the session of the transcript ``main`` in its
-        registry: it holds no file open between writes (``claude.liveprocs``)."""
+        registry: it holds no file open between writes (``claude.liveprocs``); ``None``: its
+        Claude Code home has no registry (a build older than 2.1.x, or none ran there since)."""
         if "/projects/" not in main or not main.endswith(".jsonl"):
             return False  # (no Claude transcript: a filtered ``list`` asks of 15,000 sessions' files)
         from agentscan.providers.claude.liveprocs import live_sessions, registry_of
@@ -138,7 +153,7 @@ class Liveness:
         if registry not in self._registries:
             self._registries[registry] = live_sessions(registry)
         live = self._registries[registry]
-        if not live:
-            return False
+        if live is None:
+            return None
         pid = live.get(os.path.basename(main)[: -len(".jsonl")])
         return pid is not None and (self._pid is None or pid == self._pid)

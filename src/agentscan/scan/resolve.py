@@ -121,16 +121,22 @@ def _with_focus(scanner: Scanner, query: str, among: str = "") -> Found:
     # Made into refs once: each look below goes over them all, and a heavy user's 15,000
     # stored sessions are made into refs anew at each pass over the lazy sequence.
     candidates = list(scanner.refs([provider_name] if provider_name else ()))
-    try:
+    if not HEX_ID.issuperset(bare):
         return _match(scanner, candidates, query, bare, _as_typed)
-    except SessionNotFound:
-        if not HEX_ID.issuperset(bare):
-            raise
+    try:
+        return _match(scanner, candidates, query, bare, _as_typed, final=False)
+    except _Unmatched:
         # Only once nothing matched as typed: an id that does, in its own case, wins.
         return _match(scanner, candidates, query, bare, case_free)
 
 
-def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare: str, key: Key) -> Found:
+class _Unmatched(Exception):
+    """Nothing matched, in a look that another follows (``_match``'s ``final``): the error
+    that says so is made once, by the last (``not_found`` asks every provider's index)."""
+
+
+def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare: str, key: Key, *,
+           final: bool = True) -> Found:
     wanted, whole = key(bare), key(query)
     exact = [ref for ref in candidates if key(ref.native_id) == wanted or key(ref.id) == whole]
     if len(exact) == 1:
@@ -145,6 +151,8 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
     # (``show agent-`` opened a home's one subagent, as ``show gemini`` its one chat).
     stem = _STEM if key(bare).startswith(_STEM) else ""
     if len(bare) - len(stem) < MIN_PREFIX:
+        if not final:
+            raise _Unmatched
         _refuse_a_provider(scanner, query)
         short = IdTooShort(query, MIN_PREFIX, after=stem)
         if home_is_empty(scanner):  # no id to find with ``list --grep``: where to look instead
@@ -165,6 +173,8 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
         if len(children) > 1:
             raise _ambiguous(scanner, query, [ref for ref, _ in children], [child for _, child in children],
                              hint=_one_run_hint(children))
+        if not final:
+            raise _Unmatched
         _refuse_a_provider(scanner, query)
         raise not_found(scanner, query)
     if len(matches) > 1:
@@ -228,6 +238,16 @@ def _recorded_children(scanner: Scanner, candidates: Sequence[SessionRef], wante
     for name in sorted({ref.provider for ref in candidates}):
         found += scanner.provider(name).recorded_children([ref for ref in candidates if ref.provider == name],
                                                           wanted, key, scanner.ctx)
+    runs = {run for _, run in found}
+    if len(runs) == 1 and len(found) > 1:
+        # One run, named only by copies in several sessions (a chain A -> B -> C, A gone): the
+        # one whose row counts it, as ``list`` and ``tokens`` credit it (``creditedrows``).
+        from agentscan.scan.creditedrows import run_credited
+
+        (run,) = runs
+        credited = run_credited(scanner, [ref for ref, _ in found], run)
+        if credited is not None:
+            return [(credited, run)]
     return found
 
 

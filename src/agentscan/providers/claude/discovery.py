@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from stat import S_ISDIR, S_ISLNK
-from typing import NamedTuple, Sequence
+from typing import Iterable, Iterator, NamedTuple, Sequence
 
 import orjson
 
@@ -264,44 +264,67 @@ def _attach_legacy_sidechain(
 
 
 def _header_field(path: Path, ctx: ScanContext, key: str, stat: os.stat_result | None = None) -> str | None:
-    """The first non-empty string ``key`` within the first 64 KiB of a transcript (its first
-    line whole, when longer).
+    """The first non-empty string ``key`` of a transcript's first records: those of its first
+    64 KiB, or, when a line goes on past them, of the lines that begin within its first
+    ``LONG_HEADER_BYTES``, each read whole (shrunk past the readers' cap).
 
     Remembered per file until its stat changes, so a warm run reads no header.
     """
-    # /2: read by laxjson (a lone surrogate); /3: a first line longer than the head read whole
-    facts = ctx.remembered(f"claude.header.{key}/3")
+    # /2: read by laxjson (a lone surrogate); /3: a first line longer than the head read whole;
+    # /4: a line longer than the readers' cap read shrunk (a pasted image of 6 MB)
+    facts = ctx.remembered(f"claude.header.{key}/4")
     text = str(path)
     stat = stat if stat is not None else ctx.stat(text)
     if stat is not None:
         known = facts.get(text, stat)
         if isinstance(known, dict) and "value" in known:
             return known["value"] if isinstance(known["value"], str) else None
-    found = None
-    limit = HEADER_BYTES
-    while True:
-        try:
-            head = read_head(path, limit)
-        except OSError as exc:
-            ctx.cannot_read(path, exc)
-            return None
-        lines = head.removeprefix(BOM).splitlines()
-        for line in lines:
-            try:
-                record = laxjson.loads(line)
-            except orjson.JSONDecodeError:
-                continue
-            if isinstance(record, dict) and isinstance(record.get(key), str) and record[key]:
-                found = record[key]
-                break
-        # A line the head cuts (a pasted file as a prompt) may be the first to name the
-        # session: read on to its end, up to ``LONG_HEADER_BYTES``, rather than say none.
-        if found is not None or len(head) < limit or head.endswith((b"\n", b"\r")) or limit >= LONG_HEADER_BYTES:
-            break
-        limit *= 8
+    try:
+        head = read_head(path, HEADER_BYTES)
+        found = _named_in(head.removeprefix(BOM).splitlines(), key)
+        if found is None and len(head) == HEADER_BYTES and not head.endswith((b"\n", b"\r")):
+            # A line the head cuts (a pasted file as a prompt) may be the first to name the
+            # session: read on line by line, rather than say none.
+            found = _named_in(_long_head_lines(path), key)
+    except OSError as exc:
+        ctx.cannot_read(path, exc)
+        return None
     if stat is not None:
         facts.put(text, stat, {"value": found})
     return found
+
+
+def _named_in(lines: Iterable[bytes], key: str) -> str | None:
+    """The first non-empty string ``key`` of the records ``lines`` hold."""
+    for line in lines:
+        try:
+            record = laxjson.loads(line)
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(record, dict) and isinstance(record.get(key), str) and record[key]:
+            return record[key]
+    return None
+
+
+def _long_head_lines(path: Path) -> Iterator[bytes]:
+    """The lines that begin within the first ``LONG_HEADER_BYTES`` of ``path``, each whole, and
+    shrunk past the readers' cap as every reader shrinks it (``shrinkline``): a first line of
+    a 6 MB pasted image still names its session."""
+    from agentscan.toolkit.jsonl import MAX_LINE_BYTES, open_binary
+    from agentscan.toolkit.shrinkline import read_long_line
+
+    with open_binary(path) as handle:
+        at = 0  # (counted: a compressed stream tells no position)
+        while at < LONG_HEADER_BYTES:
+            line = handle.readline(MAX_LINE_BYTES + 1)
+            if not line:
+                return
+            first, at = at == 0, at + len(line)
+            if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+                shrunk, more, _ = read_long_line(handle, line, MAX_LINE_BYTES)
+                at += more
+                line = shrunk or b""  # (one that cannot be shrunk is passed over, as readers do)
+            yield line.removeprefix(BOM) if first else line
 
 
 def resumed_from(native_id: str, main: Path | None, ctx: ScanContext) -> str | None:

@@ -124,10 +124,18 @@ def detail_pass(ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> tuple[Deta
     gone = functools.lru_cache(maxsize=64)(lambda named: is_gone(named, files.main))
     guess = resumed_guess(ref, ctx)
     listed = is_gone(guess, files.main)
+    chain: list[str] = []  # the sessions the copies name, in the order they come
+
+    def listing(named: str) -> bool:
+        if not chain or chain[-1] != named:
+            chain.append(named)
+        return gone(named)
+
     while True:
         collector = DetailCollector(bounds)
         # (a chain A → B → C whose B alone is gone: C lists B's copies, not A's, which A lists)
-        found = summaries(files, ctx, collector, list_copies=gone if listed else None)
+        chain.clear()
+        found = summaries(files, ctx, collector, list_copies=listing if listed else None)
         main = found[0]
         resumed = None if main is None else main.resumed_last or main.resumed_from
         if resumed is None:
@@ -135,5 +143,25 @@ def detail_pass(ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> tuple[Deta
         if is_gone(resumed, files.main) == listed or listed != is_gone(guess, files.main):
             # (the guess, or the pass that mended it: a file that changes between two passes is
             # not read a third time, and the card says what this pass listed)
+            if listed:
+                return _listing_after_the_found(files, ctx, bounds, chain, gone) or (collector, found, listed)
             return collector, found, listed
         listed = not listed
+
+
+def _listing_after_the_found(files: Any, ctx: ScanContext, bounds: Bounds, chain: list[str],
+                             gone: Any) -> tuple[DetailCollector, Summaries, bool] | None:
+    """The pass again when the copies listed hold those of a session gone before one found: a
+    chain A → B → C → D whose A and C are gone lists A's records in B, which copied them
+    first, and C's in D; D lists C's alone (before, it listed A's as well: A's conversation
+    was on two cards).  ``None``: what was listed stands (no found session among the copies'
+    after a gone one)."""
+    from agentscan.providers.claude.rowpass import summaries
+    from agentscan.toolkit.detail import DetailCollector
+
+    found_at = [at for at, named in enumerate(chain) if not gone(named)]
+    if not found_at or not any(gone(named) for named in chain[:found_at[-1]]):
+        return None
+    kept = {named for named in chain[found_at[-1] + 1:] if gone(named)}
+    collector = DetailCollector(bounds)
+    return collector, summaries(files, ctx, collector, list_copies=kept.__contains__), True
