@@ -162,10 +162,10 @@ def test_no_pager_without_full_changes_nothing_both_ways(args: list[str], capsys
 
 
 @pytest.mark.parametrize("args, last", [
-    (["--demo", "export", "--until", "2026-11-01"],
-     "error: No such option: --until (export has --since; --until is an option of list and tokens)"),
-    (["export", "--until=2026-11-01"],
-     "error: No such option: --until (export has --since; --until is an option of list and tokens)"),
+    (["--demo", "trace", "--until", "2026-11-01"],
+     "error: No such option: --until (--until is an option of list, tokens, export and otlp)"),
+    (["doctor", "--until=2026-11-01"],
+     "error: No such option: --until (--until is an option of list, tokens, export and otlp)"),
     (["list", "--version"], "error: No such option: --version (--version goes before the command: agentscan --version)"),
     (["--demo", "tokens", "--running"], "error: No such option: --running (--running is an option of list)"),
     (["list", "--full"], "error: No such option: --full (--full is an option of show)"),
@@ -187,8 +187,8 @@ def test_an_option_of_another_command_is_said_to_be_there(args: list[str], last:
 
 
 @pytest.mark.parametrize("args, last", [
-    (["--demo", "export", "--until", "2026-11-01"],
-     "error: No such option: --until (export has --since; --until is an option of list and tokens)"),
+    (["--demo", "trace", "--until", "2026-11-01"],
+     "error: No such option: --until (--until is an option of list, tokens, export and otlp)"),
     (["list", "--version"], "error: No such option: --version (--version goes before the command: agentscan --version)"),
     (["tokens", "--running"], "error: No such option: --running (--running is an option of list)"),
 ])

@@ -18,6 +18,7 @@ from agentscan.cli.options import (
     redact_option,
     since_option,
     state_of,
+    until_option,
 )
 
 
@@ -88,11 +89,12 @@ def export_command(
     # Text, not a Path: ``Path("./-") == Path("-")``, and only a bare "-" means stdout.
     output_text: Optional[str] = typer.Option(None, "--output", "-o", help="The file to write (replaced atomically; sqlite is upserted; its extension names the format), or - for stdout (the default: jsonl or csv, given --format).", metavar="PATH"),
     since: Optional[str] = since_option(),
+    until: Optional[str] = until_option("Only sessions last updated before WHEN"),
     provider: Optional[List[str]] = ProviderOption,
     lock_timeout: float = typer.Option(30.0, "--lock-timeout", help="Seconds to wait for an overlapping export (and for another program writing an SQLite output).", metavar="S"),
     redact: bool = redact_option("Export titles as a length and hash; mask secrets in paths."),
     days: bool = typer.Option(False, "--days", help="JSONL or CSV: one record per session, UTC day, model and run, with its cost (SQLite's token_days)."),
-    tz: Optional[str] = typer.Option(None, "--tz", help="With --days: days in this time zone (IANA, utc or local), not UTC (as tokens --by day --tz); also bare --since dates.", metavar="ZONE"),
+    tz: Optional[str] = typer.Option(None, "--tz", help="With --days: days in this time zone (IANA, utc or local), not UTC (as tokens --by day --tz); also bare --since/--until dates.", metavar="ZONE"),
     as_json: bool = JsonOption,
 ) -> None:
     """Write every matching session to a JSONL, CSV or SQLite index (or, without --output,
@@ -102,14 +104,13 @@ def export_command(
     """
     from agentscan.scan.listing import ListFilter
     from agentscan.cli import render
-    from agentscan.cli.state import provider_names, reject_blank
+    from agentscan.cli.state import parse_window, provider_names, reject_blank
     from agentscan.errors import UsageProblem
     from agentscan.export.run import STDOUT, parse_format, run_export
     from agentscan.timeutil import zone
-    from agentscan.whentext import parse_when
 
     state = state_of(ctx)
-    reject_blank(output=output_text, since=since)
+    reject_blank(output=output_text, since=since, until=until)
     # Any case (-f CSV), as --provider takes it; none given, --output's extension says it
     # (``-o usage.sqlite``), and a --format given always wins, with a warning when the
     # extension says another (``-f jsonl -o s.sqlite3``: JSONL in a file named for SQLite).
@@ -149,10 +150,11 @@ def export_command(
     # A mistyped TZ makes local time UTC without a word: said, as list and tokens say it, when
     # local time is read (``--days --tz local``'s days, a bare ``--since`` date, ``today``).
     note_local_zone((day_zone is None or getattr(day_zone, "is_local", False))
-                    and (since is not None or (days and tz is not None)))
+                    and (since is not None or until is not None or (days and tz is not None)))
     scanner = state.scanner(provider)
-    filters = ListFilter(providers=tuple(provider or ()),
-                         since=parse_when(since, tz=day_zone) if since is not None else None)
+    # Read as list and tokens read them: a date, week or month --until names counts whole.
+    since_at, until_at = parse_window(since, until, day_zone)
+    filters = ListFilter(providers=tuple(provider or ()), since=since_at, until=until_at)
     result = run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout, redact=redact, days=days,
                         zone=day_zone)
     if said is not None and said != result.format:
@@ -169,8 +171,10 @@ def export_command(
             render.note(f"wrote {_what(result, days)} to stdout ({result.format}{_no_usage(result, days)})",
                         tty_only=True)
     elif as_json and not quiet:
+        from agentscan.export.unread import shrank_json
+
         body = {"path": str(result.path), "format": result.format, "sessions": result.sessions, "gone": result.gone,
-                "usage_days": result.usage_days, "prices": result.prices}
+                "usage_days": result.usage_days, "prices": result.prices, "shrank": shrank_json(result.shrank)}
         render.emit_json(render.envelope("export", body, scanner.warnings))
     elif not quiet:
         gone = (f", {result.gone} marked gone" if result.gone else "") + _no_usage(result, days)
@@ -185,13 +189,14 @@ def _why_none(result, filters) -> str:  # noqa: ANN001 - an ExportResult and a L
     """For an empty export, which option left nothing (as ``list`` says it): a cron job's
     log then tells a quiet week from a wrong ``--since`` or ``--provider``.  Sessions that
     could not be read this run are there (a warning counts them): not "no session"."""
-    if result.sessions or result.unread or (filters.since is None and not filters.providers):
+    if result.sessions or result.unread or (filters.since is None and filters.until is None and not filters.providers):
         return ""
     from agentscan.cli.render import short_time
 
     which = f"{'/'.join(filters.providers)} " if filters.providers else ""
-    since = f" updated since {short_time(filters.since)}" if filters.since is not None else ""
-    return f": no {which}session{since}"
+    since = f" since {short_time(filters.since)}" if filters.since is not None else ""
+    until = f" before {short_time(filters.until)}" if filters.until is not None else ""
+    return f": no {which}session{' updated' if since or until else ''}{since}{until}"
 
 
 def _say_why_none(state, scanner, filters, shown_zone) -> None:  # noqa: ANN001 - imported lazily

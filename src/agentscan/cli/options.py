@@ -242,6 +242,13 @@ def since_option() -> Any:
     return typer.Option(None, "--since", help=f"Only sessions updated since WHEN: {WHEN_FORMS}.", metavar="WHEN")
 
 
+def until_option(text: str) -> Any:
+    """``--until``, its help ``text`` (what it selects) and WHEN's reading, as ``since_option``."""
+    from agentscan.whentext import UNTIL_READING
+
+    return typer.Option(None, "--until", help=f"{text}: {UNTIL_READING}.", metavar="WHEN")
+
+
 def redact_option(text: str) -> Any:
     """``--redact``, with what it does for this command (docs/cli.md says it for each)."""
     return typer.Option(False, "--redact", help=text)

@@ -21,6 +21,7 @@ from agentscan.cli.options import (
     redact_option,
     since_option,
     state_of,
+    until_option,
 )
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ def otlp_command(
     ctx: typer.Context,
     session_ids: Optional[List[str]] = typer.Argument(None, metavar="[ID]...", help="Sessions to export (default: every matching one)."),
     since: Optional[str] = since_option(),
+    until: Optional[str] = until_option("Only turns that ended before WHEN (--since: those that ended since it)"),
     provider: Optional[List[str]] = ProviderOption,
     # Text, not a Path: ``Path("./-") == Path("-")``, and only a bare "-" means stdout.
     output_text: Optional[str] = typer.Option(None, "--output", "-o", help="Write OTLP/JSON Lines to FILE (replaced atomically), or - for stdout.", metavar="FILE"),
@@ -70,11 +72,12 @@ def otlp_command(
     from agentscan.errors import SendFailed
     from agentscan.otlp.sender import SendResult
     from agentscan.otlp.sources import Selection
-    from agentscan.whentext import parse_when
+    from agentscan.cli.state import parse_window
+    from agentscan.scan.arguments import check_window
 
     state = state_of(ctx)
     to_stdout = output_text == "-"
-    reject_blank(output=output_text, since=since)
+    reject_blank(output=output_text, since=since, until=until)
     provider = provider_names(provider)
     if to_stdout and as_json:
         raise UsageProblem("--json and --output - would both write to stdout; choose one")
@@ -105,15 +108,21 @@ def otlp_command(
         raise UsageProblem(_no_destination(os.environ))
     headers = env_headers(os.environ)
     headers.update(given)
-    if since is not None:  # read in the local zone: a mistyped TZ said, as list says it
+    if since is not None or until is not None:  # read in the local zone: a mistyped TZ said, as list says it
         from agentscan.cli.actions import note_local_zone
 
         note_local_zone(True)
+    # Read as tokens reads them (a date, week or month --until names counts whole), and a
+    # window that holds nothing refused: turns ending in [since, until), so that windows
+    # laid end to end (hourly cron runs) send each turn once.
+    since_at, until_at = parse_window(since, until, None)
+    check_window(since_at, until_at)
     scanner = state.scanner(provider if not session_ids else None)
     selection = Selection(
         ids=tuple(session_ids or ()),
         providers=tuple(provider or ()),
-        since=parse_when(since) if since is not None else None,
+        since=since_at,
+        until=until_at,
         content=Content(include=include_content, redact=redact),
     )
     try:
@@ -241,8 +250,9 @@ def _why_no_spans(state: State, scanner: Scanner, selection: Selection, matched:
     from agentscan.cli import render
 
     if matched:
-        turn = (f"a turn with a timestamp since {render.short_time(selection.since)}" if selection.since is not None
-                else "a turn with a timestamp")  # a span needs one
+        since = f" since {render.short_time(selection.since)}" if selection.since is not None else ""
+        until = f" before {render.short_time(selection.until)}" if selection.until is not None else ""
+        turn = f"a turn with a timestamp{since}{until}"  # a span needs one
         if matched == 1:
             render.note(f"no spans: the one session matched has no {turn.removeprefix('a ')}")
         else:
@@ -257,6 +267,9 @@ def _why_no_spans(state: State, scanner: Scanner, selection: Selection, matched:
     page = scanner.list_page(limit=1, filters=filters)
     if not page.rows:
         render.note(why_empty(state, page, filters))
+    elif selection.until is not None:  # (``sources._select``: a session begun at --until or after is not read)
+        which = "session updated since " + render.short_time(selection.since) if selection.since is not None else "session"
+        render.note(f"no spans: no {which} began before {render.short_time(selection.until)}")
 
 
 def _say_left_out(left_out: list[tuple[str, str]], providers: tuple[str, ...], *, every: bool) -> None:

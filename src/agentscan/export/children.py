@@ -32,6 +32,7 @@ from decimal import Decimal
 from functools import partial
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, NamedTuple
 
+from agentscan.export.history import NO_HISTORY, History
 from agentscan.export.rows import UsageDay
 from agentscan.pricing.spend import sum_costs
 
@@ -73,12 +74,12 @@ def token_columns(values: tuple[int, ...], cost: Decimal | None) -> dict[str, in
 
 def replace_children(db: Database, ids: list[str], usage_days: list[UsageDay], *, now: str,
                      before: Mapping[str, Before], after: Mapping[str, int | None],
-                     copied: Callable[[str, str | None], bool] = lambda session_id, path: False,
-                     copies: Callable[[str, str | None], bool] = lambda session_id, path: False) -> list[Shrank]:
+                     history: History = NO_HISTORY) -> list[Shrank]:
     """Replace the ``token_days`` and ``subagents`` rows of the sessions ``ids`` by ``usage_days``,
     keeping (``gone_at``) the runs that left the disk (module docstring).  ``before``: their
     rows as the index held them; ``after``: each written session's subagents count now (none
-    for a session whose days alone are written).  Returns the sessions whose spend shrank."""
+    for a session whose days alone are written); ``history``: which share history with another
+    (``export.history``).  Returns the sessions whose spend shrank."""
     days: dict[tuple[str, str, str, str], _Sums] = {}
     subagents: dict[tuple[str, str], _Sums] = {}
     new_runs: dict[str, dict[str, _Sums]] = {}
@@ -101,7 +102,8 @@ def replace_children(db: Database, ids: list[str], usage_days: list[UsageDay], *
         vanished = [run for run in runs if run not in now_runs]
         fresh = [run for run in vanished if not runs[run].gone]
         keep = [run for run in vanished if runs[run].gone]
-        keep += _to_keep(fresh, before.get(session_id), after.get(session_id), named, partial(copied, session_id))
+        keep += _to_keep(fresh, before.get(session_id), after.get(session_id), named,
+                         partial(history.copied_elsewhere, session_id))
         newly += [(session_id, run) for run in keep if not runs[run].gone]
         if keep:
             kept[session_id] = keep
@@ -110,7 +112,8 @@ def replace_children(db: Database, ids: list[str], usage_days: list[UsageDay], *
         # move to or from that one as either is deleted or restored: counted there, not lost.
         held = before.get(session_id)
         path = held.path if held is not None else None
-        if loss is not None and not (copies(session_id, path) or copied(session_id, path)):
+        if loss is not None and not (history.copies_another(session_id, path)
+                                     or history.copied_elsewhere(session_id, path)):
             shrank.append(Shrank(session_id, *loss))
     _delete_unkept(db, ids, kept)
     for session_id, run in newly:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Mapping, Sequence
 
 from agentscan.errors import ExportFailed, UsageProblem
+from agentscan.export.history import NO_HISTORY, History, ProviderHistory
 from agentscan.export.files import (
     csv_lines, day_csv_lines, day_jsonl_lines, jsonl_lines, sessions_held, write_lines,
 )
@@ -80,14 +81,14 @@ def export(
     incomplete: Sequence[str] = (),
     locked: bool = False,
     progress: Progress | None = None,
-    copied: Callable[[str, str | None], bool] | None = None,
-    copies: Callable[[str, str | None], bool] | None = None,
+    history: History = NO_HISTORY,
 ) -> ExportResult:
     """Write ``rows`` to ``output`` in ``fmt`` under the output's lock (``-``: stdout, no lock;
     ``locked``: the caller holds it).  ``progress``: an SQLite write counts its sessions there.
 
     ``per_day``: JSON Lines or CSV of ``usage_days`` instead of ``rows``.  ``incomplete``:
     providers whose discovery could not read everything: none of their sessions is marked gone.
+    ``history``: which sessions share history with another (``export.history``).
     """
     fmt = _check(fmt, output, per_day)
     lines = _lines(fmt, rows, usage_days, per_day)
@@ -131,7 +132,7 @@ def export(
                 done = write_sqlite(target, rows, usage_days, scope=scope, present_ids=present_ids,
                                     days_of=days_of, unseen=unseen, roots=roots, owners=owners,
                                     incomplete=incomplete, advance=told.advance, busy_timeout=lock_timeout,
-                                    copied=copied, copies=copies)
+                                    history=history)
             return ExportResult(output, fmt, done.sessions, done.gone, usage_days=len(usage_days),
                                 unseen=done.kept, merged=done.merged, shrank=tuple(done.shrank))
         except OSError as exc:
@@ -292,24 +293,12 @@ def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter
         owners={str(path): ref.id for ref in refs for path in ref.read_files} if fmt == "sqlite" else None,
         locked=locked,
         progress=scanner.ctx.progress,
-        copied=lambda session_id, path: _history(scanner, session_id, path, "copied_elsewhere"),
-        copies=lambda session_id, path: _history(scanner, session_id, path, "copies_another"),
+        history=ProviderHistory(tuple(scanner.providers), scanner.ctx),
     )
     say_unread(scanner.ctx, output, fmt, unread)
     say_left_as_they_were(scanner.ctx, output, fmt, result.unseen)
     say_shrank(scanner.ctx, output, result.shrank)
     return replace(result, prices=book.data.to_json(), unread=len(unread))
-
-
-def _history(scanner: Scanner, session_id: str, path: str | None, question: str) -> bool:
-    """What ``session_id``'s provider tells of the history it shares (``Provider.copied_elsewhere``:
-    another session copies it, its own calls then count there; ``copies_another``)."""
-    name, _, native = session_id.partition(":")
-    try:
-        provider = scanner.provider(name)
-    except Exception:  # (a provider this agentscan no longer has: it shares nothing)
-        return False
-    return bool(getattr(provider, question)(native, path, scanner.ctx))
 
 
 def _check_output(fmt: str, output: Path) -> None:

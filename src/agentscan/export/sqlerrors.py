@@ -26,6 +26,10 @@ def next_step(exc: sqlite3.Error, path: Path, busy_timeout: float) -> str:
     if code == _NOTADB:
         return ("; it is not an SQLite database (or its first page is damaged): give another --output, or, if it "
                 "was your index, move it aside and export again to make it anew")
+    if code == _BUSY and getattr(exc, "at_commit", False):
+        return (f"; a reader kept a query open on it longer than {busy_timeout:g} s (a dashboard's read left "
+                "unfinished, a `sqlite3` shell's BEGIN), so this run could not commit: nothing was changed; "
+                "--lock-timeout S waits longer")
     if code == _BUSY:
         return (f"; another program held it for writing longer than {busy_timeout:g} s (a reader writing its own "
                 "tables, a long query): --lock-timeout S waits longer")

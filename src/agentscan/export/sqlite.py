@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Iterator,
 
 from agentscan.errors import ExportFailed
 from agentscan.export.children import Before, Shrank, delete_rows, replace_children, surely_gone
+from agentscan.export.history import NO_HISTORY, History
 from agentscan.export.migrations import migrate
 from agentscan.filemodes import create_private
 from agentscan.export.rows import UsageDay, flat_row, utc_now
@@ -74,8 +75,7 @@ def write_sqlite(
     incomplete: Collection[str] = (),
     advance: Callable[[], None] | None = None,
     busy_timeout: float = BUSY_TIMEOUT_S,
-    copied: Callable[[str, str | None], bool] | None = None,
-    copies: Callable[[str, str | None], bool] | None = None,
+    history: History = NO_HISTORY,
 ) -> Written:
     """Upsert ``rows`` (``advance``: called as each is written); mark sessions no longer on disk as gone
     (``Written``; ``busy_timeout``: seconds to wait for another connection's write).  ``days_of``: other sessions whose days ``usage_days`` holds whole (shared calls
@@ -83,7 +83,8 @@ def write_sqlite(
     providers none of whose roots exists (a home not mounted, a disk unplugged): their
     sessions are not gone.  ``owners``: each present session's files, to its id
     (``_drop_merged``).  ``incomplete``: providers whose discovery could not read everything
-    this run (a folder it could not list): what it did not find is not gone either."""
+    this run (a folder it could not list): what it did not find is not gone either.  ``history``:
+    which sessions share history with another (``export.history``)."""
     import sqlite3
 
     import sqlite_utils
@@ -100,8 +101,7 @@ def write_sqlite(
         db.execute(f"PRAGMA cache_size=-{WRITE_CACHE_KIB}")
         _rollback_journal(db)
         return _write(db, rows, usage_days, scope=scope, present_ids=present_ids, days_of=days_of, unseen=unseen,
-                      roots=roots, owners=owners or {}, incomplete=incomplete, advance=advance, copied=copied,
-                      copies=copies)
+                      roots=roots, owners=owners or {}, incomplete=incomplete, advance=advance, history=history)
     except sqlite3.Error as exc:
         # No OSError: "file is not a database" (-o names the CSV a nightly job writes), "database
         # is locked" past the busy timeout, a corrupt file.  One line, exit 1; the transaction
@@ -121,8 +121,7 @@ def _write(
     roots: Mapping[str, Sequence[str]] | None = None, owners: Mapping[str, str] | None = None,
     incomplete: Collection[str] = (),
     advance: Callable[[], None] | None = None,
-    copied: Callable[[str, str | None], bool] | None = None,
-    copies: Callable[[str, str | None], bool] | None = None,
+    history: History = NO_HISTORY,
 ) -> Written:
     migrate(db)
     now = utc_now()
@@ -155,9 +154,7 @@ def _write(
         merged, waiting = _drop_merged(db, present, scope, unseen, owners or {}, set(ids))
         gone, kept = _mark_gone(db, present | waiting, scope, now, unseen, roots, incomplete)
         shrank = replace_children(db, ids, usage_days, now=now, before=before,
-                                  after={row.id: row.subagents for row in rows},
-                                  copied=copied or (lambda session_id, path: False),
-                                  copies=copies or (lambda session_id, path: False))
+                                  after={row.id: row.subagents for row in rows}, history=history)
     return Written(len(rows), gone, kept, merged, shrank)
 
 
@@ -185,14 +182,23 @@ def _immediate(db: Database) -> Iterator[None]:
     first and then, finding the lock held, failed at once (``database is locked``): SQLite
     cannot wait for a lock that a transaction which has already read would need.  sqlite-utils
     nests its own inside it (savepoints)."""
+    import sqlite3
+
     db.execute("BEGIN IMMEDIATE")
     try:
         yield
+        try:
+            db.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            # Busy here is no writer (the lock was had at BEGIN): a reader kept a read transaction
+            # open (a dashboard's cursor left unread, a shell's BEGIN) past the busy timeout, and
+            # a rollback journal cannot commit under it.  Said so (``sqlerrors.next_step``).
+            exc.at_commit = True  # type: ignore[attr-defined]
+            raise
     except BaseException:
         if db.conn.in_transaction:
             db.conn.rollback()
         raise
-    db.execute("COMMIT")
 
 
 def _under_any(path: str, roots: Iterable[str]) -> bool:

@@ -19,7 +19,7 @@ kept there (``Provider.locked_usage``) are left as they were, as a file that cou
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Iterable, Literal, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal, Mapping, NamedTuple
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -107,11 +107,56 @@ def say_left_as_they_were(ctx: ScanContext, output: Path, fmt: str, unseen: Mapp
                 f"index {'is' if count == 1 else 'are'} left as {'it was' if count == 1 else 'they were'}, not marked gone")
 
 
+#: the sessions whose loss a run names one by one (the largest); the rest are summed in one warning
+SHRANK_SHOWN = 5
+
+
 def say_shrank(ctx: ScanContext, output: Path, shrank: Iterable[Shrank]) -> None:
-    """A warning for each session whose ``token_days`` lost spend this run (``export.children``):
-    the index is where history is kept, so a loss is never silent."""
-    for lost in shrank:
-        cost = "" if lost.cost is None else f", ${lost.cost:.4f}"
-        ctx.warn(str(output), f"{lost.session_id}: its token_days lost {lost.tokens:,} tokens{cost} this run: its files "
-                 "now hold fewer of its calls than the index did (part of a transcript deleted, or calls now counted "
+    """A warning for each of the ``SHRANK_SHOWN`` sessions whose ``token_days`` lost the most
+    spend this run (``export.children``), and one summing the others: the index is where
+    history is kept, so a loss is never silent; but a mass deletion (a cleanup of a thousand
+    transcripts) printed a warning a session, which buried every other one under them."""
+    from agentscan.toolkit.words import plural
+
+    losses = largest_first(shrank)
+    for lost in losses[:SHRANK_SHOWN]:
+        ctx.warn(str(output), f"{lost.session_id}: its token_days lost {lost.tokens:,} tokens{_cost(lost.cost)} this run: its "
+                 "files now hold fewer of its calls than the index did (part of a transcript deleted, or calls now counted "
                  "in another session); they hold what is on disk now")
+    rest = losses[SHRANK_SHOWN:]
+    if rest:
+        tokens, cost = shrank_total(rest)
+        ctx.warn(str(output), f"… and {plural(len(rest), 'more session')} whose token_days lost {tokens:,} tokens"
+                 f"{_cost(cost)} in all this run, for the same reasons (the largest losses are named above)")
+
+
+def largest_first(shrank: Iterable[Shrank]) -> list[Shrank]:
+    """``shrank`` by the tokens each lost, most first (then by id: the same order every run)."""
+    return sorted(shrank, key=lambda lost: (-lost.tokens, lost.session_id))
+
+
+def shrank_json(shrank: Iterable[Shrank]) -> dict[str, Any]:
+    """``export --json``'s ``shrank``: every loss summed, and the ``SHRANK_SHOWN`` largest, the
+    sessions the warnings name (a dashboard's alert reads these, not the warnings' words)."""
+    losses = largest_first(shrank)
+    tokens, cost = shrank_total(losses)
+    return {"sessions": len(losses), "tokens": tokens, "cost_usd": cost,
+            "largest": [{"id": lost.session_id, "tokens": lost.tokens, "cost_usd": lost.cost}
+                        for lost in losses[:SHRANK_SHOWN]]}
+
+
+def shrank_total(shrank: Iterable[Shrank]) -> tuple[int, float | None]:
+    """The tokens and cost ``shrank`` lost in all (the cost ``None`` when one's is not known)."""
+    from decimal import Decimal
+
+    tokens = 0
+    cost: Decimal | None = Decimal(0)
+    for lost in shrank:
+        tokens += lost.tokens
+        # Added as the decimals they print as: floats' sum read 0.013499999999999993 in --json.
+        cost = None if cost is None or lost.cost is None else cost + Decimal(repr(lost.cost))
+    return tokens, None if cost is None else float(cost)
+
+
+def _cost(cost: float | None) -> str:
+    return "" if cost is None else f", ${cost:.4f}"

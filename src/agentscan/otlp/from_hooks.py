@@ -33,11 +33,11 @@ from agentscan.hooks.model import EVENT, FILE, MCP, RESPONSE, SHELL, SUBAGENT, T
 from agentscan.otlp.builder import SessionFacts, TurnBuilder
 from agentscan.otlp.semconv import UNFINISHED
 from agentscan.otlp.spans import ExportTrace, Span
-from agentscan.otlp.timeline import Instant, call_times
+from agentscan.otlp.timeline import Instant, Window, call_times
 
 
 def hook_traces(
-    trace: Trace, facts: SessionFacts, entries: Sequence[Sequence[Any]] = (), *, since_ns: int | None = None,
+    trace: Trace, facts: SessionFacts, entries: Sequence[Sequence[Any]] = (), *, window: Window = Window(),
     tools: Sequence[Instant] = (),
 ) -> list[ExportTrace]:
     """``entries``: the transcript's LLM calls of the turns the tree covers; ``tools``: those
@@ -76,7 +76,7 @@ def hook_traces(
         for entry in sorted(chats.get(position, ()), key=lambda e: call_times(e)[0] or 0):
             _chat(builder, entry)
         done = builder.finish(prompt=turn.prompt, responses=tuple(responses), status=turn.stop_status, turn_usage=turn.tokens)
-        if since_ns is None or done.spans[0].end_ns >= since_ns:
+        if window.holds(done.spans[0].end_ns):
             exported.append(done)
     return exported
 

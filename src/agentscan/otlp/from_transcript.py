@@ -22,7 +22,7 @@ from agentscan.otlp import delegation
 from agentscan.otlp.builder import SessionFacts, TurnBuilder
 from agentscan.otlp.gaps import Untimed
 from agentscan.otlp.spans import ExportTrace, Span
-from agentscan.otlp.timeline import CHAT, PROMPT, RESPONSE, TOOL, Instant, TurnSlice, call_times, infer_times, ns, split_turns
+from agentscan.otlp.timeline import CHAT, PROMPT, RESPONSE, TOOL, Instant, TurnSlice, Window, call_times, infer_times, ns, split_turns
 
 
 @dataclass
@@ -83,10 +83,10 @@ def _key_all(instants: list[Instant]) -> None:
 
 
 def transcript_traces(
-    detail: SessionDetail, entries: Sequence[Sequence[Any]], facts: SessionFacts, *, since_ns: int | None = None,
+    detail: SessionDetail, entries: Sequence[Sequence[Any]], facts: SessionFacts, *, window: Window = Window(),
     skip: Callable[[int, int], bool] | None = None,
 ) -> TranscriptResult:
-    """Every turn of the session that ends at or after ``since_ns``.
+    """Every turn of the session that ends within ``window`` (``--since``, ``--until``).
 
     ``skip(start_ns, end_ns)`` says a turn is covered by hook events: it is
     left out, and its usage entries are handed over for the hook tree.
@@ -105,7 +105,7 @@ def transcript_traces(
             result.handed_tools.extend(_tools_of(turn))
             continue
         trace = _turn_trace(turn, facts, agent_types)
-        if since_ns is not None and trace.spans[0].end_ns < since_ns:
+        if not window.holds(trace.spans[0].end_ns):
             continue
         result.traces.append(trace)
     return result

@@ -25,7 +25,7 @@ from agentscan.otlp.gaps import Gaps
 from agentscan.otlp.resource import resource_for
 from agentscan.toolkit.words import listed, plural
 from agentscan.otlp.spans import ExportTrace
-from agentscan.otlp.timeline import ns
+from agentscan.otlp.timeline import Window, ns
 
 #: what the progress line on a terminal (``cli.progress``) says is being done with the sessions
 EXPORTING = "exporting sessions"
@@ -61,6 +61,8 @@ class Selection:
     ids: tuple[str, ...] = ()
     providers: tuple[str, ...] = ()
     since: datetime | None = None
+    #: only turns that ended before it (``--until``); ``since``: those that ended at or after it
+    until: datetime | None = None
     content: semconv.Content = semconv.Content()
 
 
@@ -74,7 +76,7 @@ class Built:
     #: ``gaps`` said, a line per provider (``export.run``): reported, not counted by ``--strict``
     format_notes: list[ScanWarning] = field(default_factory=list)
     #: the sessions that have a span in the export (JSON ``sessions``): a matching one whose
-    #: turns all ended before ``--since``, or that has no time at all, is only ``matched``
+    #: turns all ended outside ``--since``/``--until``, or that has no time at all, is only ``matched``
     sessions: int = 0
     #: the sessions selected (the ids given, or those the filters matched), spans or none
     matched: int = 0
@@ -112,7 +114,7 @@ def traces(scanner: Scanner, selection: Selection, built: Built, *, use_hooks: b
     # The rows a cold selection read are done (their line erased): exporting is a phase of
     # its own, counted from none, as ``tokens``' table is after its sums.
     progress.finish()
-    since_ns = ns(selection.since)
+    window = Window(ns(selection.since), ns(selection.until))
     entries = _usage(scanner, refs)
     from agentscan.pricing import PriceBook
 
@@ -122,7 +124,7 @@ def traces(scanner: Scanner, selection: Selection, built: Built, *, use_hooks: b
     def make(real: SessionRef, ctx: ScanContext, own_prices: Any, notes: list[ScanWarning], gaps: Gaps) -> list[ExportTrace]:
         # ``own_prices``: a worker's book (``otlp.parallel``); ``entries`` as they were when it forked
         return _transcript_session(scanner, ctx, real, entries.get(real.id, []), by_id.get(real.id), selection,
-                                   since_ns, notes, own_prices or prices, gaps)
+                                   window, notes, own_prices or prices, gaps)
 
     from agentscan.otlp.parallel import sessions
 
@@ -132,12 +134,12 @@ def traces(scanner: Scanner, selection: Selection, built: Built, *, use_hooks: b
             entries.pop(ref.id, None)  # its calls are in its traces now
             yield from built.count(found)
             progress.advance()
-        yield from _hook_only(hook_only, {r.id for r in refs}, selection, since_ns, built, env, progress)
+        yield from _hook_only(hook_only, {r.id for r in refs}, selection, window, built, env, progress)
         progress.finish()  # the line is erased before the result is printed
 
 
 def _hook_only(
-    sessions: list[StoredSession], covered: set[str], selection: Selection, since_ns: int | None, built: Built,
+    sessions: list[StoredSession], covered: set[str], selection: Selection, window: Window, built: Built,
     env: Mapping[str, str], progress: Progress,
 ) -> Iterator[ExportTrace]:
     """The traces of hook sessions that no transcript session of the export covers."""
@@ -148,9 +150,9 @@ def _hook_only(
         # A tree's own transcript session may be covered under another id (a Claude
         # subagent's events filed under it); an old one is out of ``--since``.
         if (trace is not None and trace.session.transcript_session_id not in covered
-                and (since_ns is None or (trace.session.ended_ns or 0) >= since_ns)):
+                and (window.since is None or (trace.session.ended_ns or 0) >= window.since)):
             facts = _facts(session.agent, session.session_id, "hooks", selection, env, cwd=trace.session.workspace)
-            yield from built.count(hook_traces(trace, facts, since_ns=since_ns))
+            yield from built.count(hook_traces(trace, facts, window=window))
         progress.advance()
 
 
@@ -197,7 +199,10 @@ def _select(scanner: Scanner, selection: Selection, stored: list[StoredSession],
     from agentscan.scan.listing import ListFilter
 
     rows = scanner.all_rows(filters=ListFilter(providers=selection.providers, since=selection.since))
-    wanted = {row.id for row in rows}
+    until = selection.until
+    # A session that began at or after --until has no turn that ended before it: not read (an
+    # hourly window over a heavy home read every session's turns to send none of them).
+    wanted = {row.id for row in rows if until is None or row.started_at is None or row.started_at < until}
     refs = [ref for ref in scanner.refs(selection.providers) if ref.id in wanted]
     hooks = [s for s in stored if not selection.providers or s.agent in selection.providers]
     return refs, hooks
@@ -251,7 +256,7 @@ def _tree(session: StoredSession, notes: list[ScanWarning]) -> Any:
 
 def _transcript_session(
     scanner: Scanner, ctx: ScanContext, ref: SessionRef, entries: list[list[Any]], hooks: StoredSession | None,
-    selection: Selection, since_ns: int | None, notes: list[ScanWarning], prices: Any, gaps: Gaps,
+    selection: Selection, window: Window, notes: list[ScanWarning], prices: Any, gaps: Gaps,
 ) -> list[ExportTrace]:
     """``ref``: the provider's own (``Scanner.real_ref``: one taken from the index has no provider data).
     What its format never records goes to ``gaps``; what is wrong with it, to ``notes``."""
@@ -269,7 +274,7 @@ def _transcript_session(
         """A transcript turn that overlaps a hook turn is taken from the hooks (real times)."""
         return any(start_ns - SLACK_NS <= h_end and h_start <= end_ns + SLACK_NS for h_start, h_end in spans)
 
-    result = transcript_traces(detail, entries, facts, since_ns=since_ns, skip=covered if spans else None)
+    result = transcript_traces(detail, entries, facts, window=window, skip=covered if spans else None)
     normal, wrong = result.untimed.split(scanner.provider(ref.provider).records_call_times)
     gaps.add(ref.provider, normal)
     for note in wrong.notes():
@@ -278,7 +283,7 @@ def _transcript_session(
         return result.traces
     from agentscan.otlp.from_hooks import hook_traces
 
-    return hook_traces(trace, replace(facts, source="hooks"), result.handed_over, since_ns=since_ns,
+    return hook_traces(trace, replace(facts, source="hooks"), result.handed_over, window=window,
                        tools=result.handed_tools) + result.traces
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from agentscan.model import TS
 from agentscan.providers.claude.usage import E_FIRST_TS, E_LAST_TS
@@ -38,6 +38,17 @@ def ns(value: datetime | float | None) -> int | None:
         return None
     seconds = value.timestamp() if isinstance(value, datetime) else value
     return int(round(seconds * 1_000_000)) * 1000  # microsecond precision: what the sources carry
+
+
+class Window(NamedTuple):
+    """``otlp --since``/``--until`` in ns: a turn is exported when it ended at or after ``since``
+    and before ``until`` (``None``: no bound), so that windows laid end to end send it once."""
+
+    since: int | None = None
+    until: int | None = None
+
+    def holds(self, end_ns: int) -> bool:
+        return (self.since is None or end_ns >= self.since) and (self.until is None or end_ns < self.until)
 
 
 def call_times(entry: Sequence[Any]) -> tuple[int | None, int | None]:
