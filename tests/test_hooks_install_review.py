@@ -82,12 +82,12 @@ def test_reinstall_keeps_the_arguments_and_wrappers_the_user_added(isolated_home
     run("hooks", "install", "--agent", agent)
     hooks = json.loads(path.read_text())["hooks"]
 
-    def command(event: str) -> str:
-        [entry] = hooks[event]
-        return str(entry["hooks"][0]["command"] if agent == "claude" else entry["command"])
+    def commands(event: str) -> list[str]:
+        return [str(entry["hooks"][0]["command"] if agent == "claude" else entry["command"]) for entry in hooks[event]]
 
-    assert command("Stop" if agent == "claude" else "stop") == hook_command(agent) + " --otlp-endpoint http://127.0.0.1:4318"
-    assert command("SessionEnd" if agent == "claude" else "sessionEnd") == wrapped  # the user's own wrapper
+    assert commands("Stop" if agent == "claude" else "stop") == [hook_command(agent) + " --otlp-endpoint http://127.0.0.1:4318"]
+    # The user's own wrapper is theirs (pass 50): left as it is, agentscan's entry beside it.
+    assert commands("SessionEnd" if agent == "claude" else "sessionEnd") == [wrapped, hook_command(agent)]
     assert "nothing to change" in run("hooks", "install", "--agent", agent)
 
 

@@ -55,12 +55,17 @@ def test_quiet_keeps_the_output_asked_for_and_the_errors(isolated_home: Path) ->
 
 # --- B: only an entry that sees every tool is an installation ------------------------------
 
+#: ours, with an argument the user added, in a "Bash" group (an ``env FOO=1 …`` wrapper was
+#: here: since pass 50 a wrapped command is the user's own hook, never moved)
+NARROW = hook_command("claude") + " --otlp-endpoint http://127.0.0.1:4318"
+
+
 def reviewed_settings(home: Path) -> Path:
     """The reviewer's file: ours inside a "Bash" group, and two copies of ours on Stop."""
     return write_json(home / ".claude" / "settings.json", {"hooks": {
         "PreToolUse": [{"matcher": "Bash", "hooks": [
             {"type": "command", "command": "lint.sh"},
-            {"type": "command", "command": "env FOO=1 agentscan hook --agent claude"}]}],
+            {"type": "command", "command": NARROW}]}],
         "Stop": [claude_group(hook_command("claude")), claude_group("/other/agentscan hook --agent claude")],
     }})
 
@@ -69,14 +74,14 @@ def test_an_entry_in_a_bash_matcher_group_is_moved_to_one_for_every_tool(isolate
     path = reviewed_settings(isolated_home)
     out = ok("hooks", "install", "--agent", "claude").stdout
     hooks = json.loads(path.read_text())["hooks"]
-    # Their Bash hook stays in its group; ours, with the wrapper the user wrote, sees every tool, once.
-    assert ours_per_group(hooks["PreToolUse"]) == [("Bash", []), (None, ["env FOO=1 agentscan hook --agent claude"])]
+    # Their Bash hook stays in its group; ours, with the argument the user added, sees every tool, once.
+    assert ours_per_group(hooks["PreToolUse"]) == [("Bash", []), (None, [NARROW])]
     assert hooks["PreToolUse"][0]["hooks"] == [{"type": "command", "command": "lint.sh"}]
     assert ours_per_group(hooks["Stop"]) == [(None, [hook_command("claude")])]
     # Everything the install did besides adding is said.
     assert f"agentscan hook added to {len(CLAUDE_EVENTS) - 2} claude events" in out
     [moved] = [line for line in out.splitlines() if "PreToolUse" in line]
-    assert '"Bash"' in moved and "env FOO=1 agentscan hook --agent claude" in moved
+    assert '"Bash"' in moved and NARROW in moved
     [removed] = [line for line in out.splitlines() if "/other/agentscan" in line]
     assert removed.startswith("removed a second agentscan entry from Stop")
     assert "nothing to change" in ok("hooks", "install", "--agent", "claude").stdout
@@ -86,7 +91,7 @@ def test_the_json_document_names_what_was_replaced(isolated_home: Path) -> None:
     reviewed_settings(isolated_home)
     [change] = json.loads(ok("hooks", "install", "--agent", "claude", "--json").stdout)["changes"]
     assert change["replaced"] == [
-        {"event": "PreToolUse", "action": "widened", "command": "env FOO=1 agentscan hook --agent claude", "matcher": "Bash"},
+        {"event": "PreToolUse", "action": "widened", "command": NARROW, "matcher": "Bash"},
         {"event": "Stop", "action": "removed", "command": "/other/agentscan hook --agent claude", "matcher": None},
     ]
     assert "PreToolUse" not in change["added"] and "Stop" not in change["added"]

@@ -203,7 +203,7 @@ def chosen_agent(word: Optional[Agent], option: Optional[Agent]) -> Agent:
 def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, install: bool, as_json: bool) -> None:
     from pathlib import Path
 
-    from agentscan.cli.hooks_text import change_json, change_lines, dry_run_summary, elsewhere_warnings
+    from agentscan.cli.hooks_text import change_json, change_lines, dry_run_summary, elsewhere_warnings, users_hook_warnings
     from agentscan.context import ScanContext
     from agentscan.errors import UsageProblem
     from agentscan.hooks import install as installer
@@ -228,6 +228,7 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
     command = installer.hook_command(agent.value) if install else None
     plans = [installer.plan(agent.value, path, install=install, command=command) for path in paths]
     warnings = elsewhere_warnings(agent.value, scope.value, paths[0], home, cwd, state.home) if install else []
+    warnings += users_hook_warnings(agent.value, plans, install)
     if install and agent.value == "claude":
         from agentscan.model import ScanWarning
 

@@ -146,3 +146,30 @@ def not_ignored_note(path: Path) -> str | None:
     return (f"note: git does not ignore {path}, which holds this machine's path to agentscan: add "
             f"{path.parent.name}/{path.name} to the project's .gitignore to keep it out of commits "
             "(agentscan leaves .gitignore alone)")
+
+
+def users_hook_warnings(agent: str, plans: list[Plan], install: bool) -> list[ScanWarning]:
+    """A hook of the user's own that runs ``agentscan hook`` (``mywrapper agentscan hook …``,
+    ``… | tee log``): agentscan leaves it as it is, and says so, since the agent runs it beside
+    agentscan's own entry (each event captured twice) or, after an uninstall, still runs it."""
+    from agentscan.cli.render import plural
+    from agentscan.hooks.configjson import parse
+    from agentscan.hooks.merging import users_running_ours
+    from agentscan.model import ScanWarning
+    from agentscan.otlp.endpoint import shown_command
+
+    warnings = []
+    for plan in plans:
+        found = users_running_ours(agent, parse(plan.path, plan.before)) if plan.before is not None else []
+        if not found:
+            continue
+        commands = sorted({shown_command(command) for _, command in found})  # an endpoint's password masked
+        shown = "; ".join(f"`{command}`" for command in commands[:2]) + ("; …" if len(commands) > 2 else "")
+        events = plural(len({event for event, _ in found}), "event")
+        why = ("the agent runs it beside agentscan's own entry, so each event can be captured twice (`trace` counts "
+               "a repeat once): remove one of them" if install else
+               "the agent still runs it: remove it yourself if you no longer want it")
+        warnings.append(ScanWarning(str(plan.path), (
+            f"your own hook on {events} runs agentscan hook too ({shown}); agentscan leaves a hook it did not write "
+            f"as it is: {why}")))
+    return warnings

@@ -77,7 +77,7 @@ def run(agent: str | None, otlp_endpoint: str | None = None, arguments: Sequence
         if problem:
             log_problem(root, name, problem + _whose(reader.head()))
         if raw:
-            stored_as, stored = capture_envelope(root, name, raw, received_at_ns)
+            stored_as, stored = capture_envelope(root, name, raw, received_at_ns, cut=reader.cut_bytes)
             # The reply is the configured agent's: Cursor running Claude Code's hook reads a Claude reply
             name = name or stored_as
         elif not problem:  # stdin closed with nothing on it: said, as any payload not stored is
@@ -139,8 +139,10 @@ def capture(root: str, agent: str, raw: bytes, received_at_ns: int) -> str:
     return capture_envelope(root, agent, raw, received_at_ns)[0]
 
 
-def capture_envelope(root: str, agent: str, raw: bytes, received_at_ns: int) -> tuple[str, dict[str, Any] | None]:
-    """``capture``, also returning the envelope that was stored (``None`` when nothing was)."""
+def capture_envelope(root: str, agent: str, raw: bytes, received_at_ns: int,
+                     cut: int | None = None) -> tuple[str, dict[str, Any] | None]:
+    """``capture``, also returning the envelope that was stored (``None`` when nothing was).
+    ``cut``: the bytes of the payload's ``"content"`` string the reader left out (``contentcut``)."""
     try:
         payload = json.loads(raw.decode("utf-8-sig", errors="replace"))
     except ValueError as exc:
@@ -162,6 +164,13 @@ def capture_envelope(root: str, agent: str, raw: bytes, received_at_ns: int) -> 
         # Code too, with Cursor's own payload: a Cursor event, never a Claude session of its own.
         agent = "cursor"
     event, session_id, turn_id = identify(agent, payload)
+    if cut is not None:
+        # Kept only where the content would not be stored anyway: any other payload lost a part of itself.
+        if event not in _REDACTED_CONTENT_EVENTS or payload.get("content") != "":
+            log_problem(root, agent, f"payload larger than {MAX_PAYLOAD} bytes, dropped" + _whose(raw[:HEAD_BYTES]))
+            return agent, None
+        log_problem(root, agent, f"payload larger than {MAX_PAYLOAD} bytes: the file content of {event} "
+                                 f"({cut} bytes) was left out and the event stored" + _whose(raw[:HEAD_BYTES]))
     envelope: dict[str, Any] = {"v": ENVELOPE_VERSION, "received_at_ns": received_at_ns}
     if configured and configured != agent:
         # Right after the time (``eventcounts`` compares what follows it): the hook installed for
@@ -172,7 +181,7 @@ def capture_envelope(root: str, agent: str, raw: bytes, received_at_ns: int) -> 
         "event": event,
         "session_id": session_id,
         "turn_id": turn_id,
-        "payload": redact(event, payload),
+        "payload": redact(event, payload, cut),
     })
     try:
         store.append_event(root, agent, session_id, encode_line(envelope))
@@ -197,6 +206,13 @@ class StdinReader:
         self.started = time.monotonic()
         self.chunks: list[bytes] = []
         self.size = 0
+        #: reading past the limit inside the payload's ``"content"`` string (``contentcut``)
+        self.cut: Any = None
+
+    @property
+    def cut_bytes(self) -> int | None:
+        """How many bytes of the ``"content"`` string were left out; ``None``: none were."""
+        return None if self.cut is None else self.cut.skipped
 
     def head(self) -> bytes:
         """The start of what was read (of a payload dropped, the part that names its session)."""
@@ -233,11 +249,26 @@ class StdinReader:
                     return b"", f"stdin still open after {seconds:g}s; payload of {self.size} bytes so far dropped"
             chunk = os.read(fd, 1024 * 1024)
             if not chunk:
-                return b"".join(self.chunks), None
-            self.chunks.append(chunk)
+                if self.cut is None:
+                    return b"".join(self.chunks), None
+                payload = self.cut.payload()
+                return (payload, None) if payload is not None else (b"", f"payload larger than {self.limit} bytes, dropped")
             self.size += len(chunk)
+            if self.cut is not None:
+                if not self.cut.feed(chunk):
+                    return b"", f"payload larger than {self.limit} bytes, dropped"
+                continue
+            self.chunks.append(chunk)
             if self.size > self.limit:
-                return b"", f"payload larger than {self.limit} bytes, dropped"
+                from agentscan.hooks.contentcut import begin
+
+                # Past the limit inside a file's content (a Cursor beforeReadFile): read on
+                # without it; ``capture_envelope`` decides whether the event may be stored so.
+                data = b"".join(self.chunks)
+                self.chunks = [data[:HEAD_BYTES]]  # for ``head``
+                self.cut = begin(data, _REDACTED_CONTENT_EVENTS)
+                if self.cut is None:
+                    return b"", f"payload larger than {self.limit} bytes, dropped"
 
 
 #: how much of a dropped payload's start is searched for its session and event
@@ -315,13 +346,14 @@ def identify(agent: str, payload: dict[str, Any]) -> tuple[str | None, str | Non
     return _text(payload, "hook_event_name"), session, turn
 
 
-def redact(event: str | None, payload: dict[str, Any]) -> dict[str, Any]:
-    """Drop what the tree never needs and should not keep: e-mail, whole file contents."""
+def redact(event: str | None, payload: dict[str, Any], cut: int | None = None) -> dict[str, Any]:
+    """Drop what the tree never needs and should not keep: e-mail, whole file contents
+    (``cut``: the content was left out as it was read, ``cut`` bytes of JSON text)."""
     if payload.get("user_email") is not None:
         payload["user_email"] = "[redacted]"
     content = payload.get("content")
     if event in _REDACTED_CONTENT_EVENTS and isinstance(content, str):
-        payload["content"] = f"[redacted: {len(content)} chars]"
+        payload["content"] = f"[redacted: {len(content)} chars]" if cut is None else f"[redacted: {cut} bytes, cut]"
     return payload
 
 

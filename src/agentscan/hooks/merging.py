@@ -23,13 +23,21 @@ from typing import Any, Callable, Iterator
 from agentscan.errors import HookConfigError
 
 TIMEOUT_SECONDS = 5  # a safety net for the agent; `agentscan hook` itself exits within 1 s
-#: ``agentscan`` as a whole name (a path's last part, ``python -m agentscan``): not the end of
-#: another program's (``fooagentscan hook --agent`` is not ours to update or remove)
-_OURS = re.compile(r"(?<![\w.-])agentscan(?:\.(?i:exe))?['\"]?\s+hook\s+--agent\b")  # (``.EXE``: PATHEXT's case)
-#: a command that is just ``<program> hook --agent NAME`` and arguments after it (the
-#: ``--otlp-endpoint`` docs/otel.md tells users to add): only the program part is ours to update.
-#: One unquoted character at a time: ``[^…]+`` inside ``(…)+`` backtracks exponentially.
-_PLAIN = re.compile(r"""\s*(?:"[^"]*"|'[^']*'|[^\s'"])+\s+hook\s+--agent(?:=|\s+)[^\s'"]+(?P<rest>(?:\s.*)?)""", re.S)
+#: an entry of agentscan's: exactly the command an install writes, ``<program> hook --agent NAME``,
+#: and only arguments after it (the ``--otlp-endpoint URL`` docs/otel.md tells users to add), no
+#: shell operator; the program agentscan by any path (``_is_agentscan``), or ``python -m
+#: agentscan``; a PowerShell call operator before a quoted path (docs/cli-hooks.md) is allowed.
+#: Anything more (``mywrapper agentscan hook --agent claude | tee log``, ``env X=1 agentscan …``)
+#: is the user's own hook: never updated, widened or removed.  One character at a time in the
+#: repeated groups: ``[^…]+`` inside ``(…)+`` backtracks exponentially.
+_EXACT = re.compile(r"""\s*(?P<call>&\s+)?(?P<program>"[^"]*"|'[^']*'|[^\s'"|&;<>()$`]+)(?P<module>\s+-m\s+agentscan)?"""
+                    r"""\s+hook\s+--agent(?:=|\s+)[A-Za-z]+"""
+                    r"""(?P<rest>(?:\s+(?:"[^"$`\\]*"|'[^']*'|[^\s'"|&;<>()$`\\])+)*)\s*""")
+#: ``agentscan hook --agent`` anywhere in a command: a user's own hook that runs agentscan's
+#: (a wrapper, a pipeline), which an install leaves as it is and says so (``users_running_ours``)
+_MENTIONS = re.compile(r"(?<![\w.-])agentscan(?:\.(?i:exe))?['\"]?\s+hook\s+--agent\b")
+#: the programs ``python -m agentscan`` may start with (``python3``, ``python3.12``, ``py``)
+_PYTHON = re.compile(r"(?:python[0-9.]*|py)(?:\.exe)?", re.I)
 #: Claude Code events whose matcher is ignored (docs/hooks.md): any group there sees every event
 _CLAUDE_UNMATCHED = frozenset({
     "UserPromptSubmit", "PostToolBatch", "Stop", "TeammateIdle", "TaskCreated", "TaskCompleted",
@@ -78,10 +86,51 @@ def is_ours(entry: Any) -> bool:
     command = entry.get("command")
     if not isinstance(command, str):
         return False
-    if _OURS.search(command):
-        return True
     args = entry.get("args")  # Claude's exec form: command + args
-    return Path(command).stem == "agentscan" and isinstance(args, list) and args[:2] == ["hook", "--agent"]
+    if "args" in entry:
+        return _is_agentscan(command) and isinstance(args, list) and args[:2] == ["hook", "--agent"]
+    return _exact(command) is not None
+
+
+def _exact(command: str) -> re.Match[str] | None:
+    """The match of a command that is agentscan's own (``_EXACT``), else ``None``."""
+    found = _EXACT.fullmatch(command)
+    if found is None:
+        return None
+    program = found.group("program")
+    if program[:1] in "\"'":
+        program = program[1:-1]
+    if found.group("module"):
+        return found if _PYTHON.fullmatch(_last_part(program)) else None
+    return found if _is_agentscan(program) else None
+
+
+def _is_agentscan(program: str) -> bool:
+    """A path whose last part is ``agentscan`` (``.exe``, in any case: PATHEXT's), not another
+    program whose name ends so (``fooagentscan``, ``my-agentscan``)."""
+    return _last_part(program).lower() in ("agentscan", "agentscan.exe")
+
+
+def _last_part(path: str) -> str:
+    return re.split(r"[\\/]", path)[-1]
+
+
+def users_running_ours(agent: str, config: dict[str, Any]) -> list[tuple[str, str]]:
+    """(event, command) of each entry of the user's own whose command runs ``agentscan hook``
+    (a wrapper, a pipeline): not agentscan's to change, but the agent runs it beside ours."""
+    hooks = config.get("hooks")
+    if not isinstance(hooks, dict):
+        return []
+    found = []
+    for event, entries in hooks.items():
+        if not isinstance(entries, list):
+            continue
+        inner = [entry for group in entries for entry in _inner(group) or []] if agent == "claude" else entries
+        for entry in inner:
+            command = entry.get("command") if isinstance(entry, dict) else None
+            if isinstance(command, str) and not is_ours(entry) and _MENTIONS.search(command):
+                found.append((str(event), command))
+    return found
 
 
 @dataclass(frozen=True)
@@ -283,10 +332,13 @@ def _ours_updated(entry: dict[str, Any], ours: dict[str, Any], command: str) -> 
 
 
 def _updated(current: str, command: str) -> str:
-    """Our command, keeping what the user added after it (``--otlp-endpoint URL``); a command
-    they wrapped (``env X=1 …``, ``sh -c '…'``) is theirs to keep up to date, left as it is."""
-    plain = _PLAIN.fullmatch(current)
-    return command + plain.group("rest") if plain else current
+    """Our command, keeping what the user added after it (``--otlp-endpoint URL``); one they
+    gave PowerShell's call operator (``& "C:/…/agentscan.exe" hook …``) is left as it is: it
+    runs only so there."""
+    found = _exact(current)
+    if found is None or found.group("call"):
+        return current
+    return command + found.group("rest").rstrip()
 
 
 def _hooks_of(path: Path, config: dict[str, Any], create: bool) -> dict[str, Any] | None:

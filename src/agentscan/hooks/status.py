@@ -15,7 +15,7 @@ from typing import Any, Mapping
 from agentscan.hooks import store
 from agentscan.errors import HookConfigError
 from agentscan.hooks.install import CLAUDE_DIR_VAR, CLAUDE_EVENTS, CURSOR_EVENTS, CURSOR_TAB_EVENTS, uninstall_paths
-from agentscan.hooks.merging import ours_by_event
+from agentscan.hooks.merging import ours_by_event, users_running_ours
 from agentscan.otlp.endpoint import shown_command
 
 ERROR_LINES = 5
@@ -97,6 +97,15 @@ def _config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, 
         text = (f"agentscan's hook is not on {_events_text(absent)} "
                 f"({report['events']} of the {len(listed)} events an install registers): "
                 f"run {_reinstall(agent, scope, legacy)} to add {'it' if len(absent) == 1 else 'them'}")
+        report["note"] = text if report["note"] is None else f"{report['note']}; {text}"
+    users = users_running_ours(agent, config) if isinstance(config, dict) else []
+    if users:
+        # A wrapper or pipeline of the user's own (``mywrapper agentscan hook … | tee log``): it
+        # may well capture, but it is not agentscan's entry, which an install adds beside it.
+        from agentscan.toolkit.words import plural
+
+        text = (f"your own hook on {plural(len({event for event, _ in users}), 'event')} runs agentscan hook too "
+                f"(`{shown_command(users[0][1])}`): not counted as agentscan's entry, and left as it is")
         report["note"] = text if report["note"] is None else f"{report['note']}; {text}"
     tab = [ours.event for ours in found if ours.event in CURSOR_TAB_EVENTS] if agent == "cursor" else []
     if tab and report["problem"] is None:

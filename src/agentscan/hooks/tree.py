@@ -161,10 +161,8 @@ class TreeBuilder:
     def _turn_for(self, event: HookEvent) -> TurnDraft:
         if event.name in SESSION_EVENTS:
             return self.session
-        turn_id = event.turn_id
-        if self.agent == "cursor":
-            turn_id = canonical_generation_id(event.text("generation_id")) or turn_id
-        if turn_id and turn_id != self.session_id:
+        turn_id = turn_id_of(self.agent, self.session_id, event)
+        if turn_id:
             if turn_id not in self.turns:
                 self.turns[turn_id] = TurnDraft(id=turn_id)
                 self.ended = False  # a new turn: the session is live again
@@ -294,6 +292,20 @@ def trace_session(query: str, *, root: str | None = None, demo: bool = False) ->
     events, warnings = store.read_events(stored)
     warnings += store.dropped_warnings(root, stored.session_id)
     return build_trace(stored.agent, stored.session_id, events, events_path=stored.path, warnings=warnings)
+
+
+def turn_id_of(agent: str, session_id: str, event: HookEvent) -> str | None:
+    """The turn an event names, as the tree reads it; ``None`` when it names none it can use
+    (Cursor's CLI repeats the conversation id): then a prompt opens a derived turn."""
+    turn_id = event.turn_id
+    if agent == "cursor":
+        turn_id = canonical_generation_id(event.text("generation_id")) or turn_id
+    return turn_id if turn_id and turn_id != session_id else None
+
+
+def opens_derived(agent: str, session_id: str, event: HookEvent) -> bool:
+    """Whether the tree opens a derived turn for ``event`` (unless it is a second delivery)."""
+    return event.name in PROMPTS and event.name not in SESSION_EVENTS and turn_id_of(agent, session_id, event) is None
 
 
 def under_subagents(path: str) -> bool:

@@ -209,7 +209,12 @@ def _chat(builder: TurnBuilder, entry: Sequence[Any]) -> None:
         if start < span.end_ns <= at:
             start = span.end_ns
     key = entry[KEY] or f"{entry[ENTRY_SUBAGENT] or ''}|{at}"
-    builder.chat(parent, key, min(start, at), max(at, last or at), entry[MODEL], usage_of(entry), builder.facts.cost_of(entry))
+    span = builder.chat(parent, key, min(start, at), max(at, last or at), entry[MODEL], usage_of(entry),
+                        builder.facts.cost_of(entry))
+    # No hook event reports an LLM call: the call, its usage and its end are the transcript's, so
+    # a backend filtering on ``agentscan.source = hooks`` gets what the hooks saw, not these.
+    span.set("agentscan.source", "transcript")
+    span.set("agentscan.timing", "inferred")
 
 
 def _owner(span: Span, by_id: dict[str, Span]) -> Span | None:

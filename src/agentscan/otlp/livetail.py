@@ -295,16 +295,51 @@ def skip_mark(session: Any, mark: Mark | None, limit: int) -> tuple[Mark, int] |
         offset = start + chosen
         handle.seek(0)
         lines = sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(min(1 << 20, offset - handle.tell())), b""))
-    same_file = mark is not None and (mark.dev, mark.ino) == (stat.st_dev, stat.st_ino) and mark.offset <= offset
-    kept = mark if same_file else None
+        same_file = mark is not None and (mark.dev, mark.ino) == (stat.st_dev, stat.st_ino) and mark.offset <= offset
+        kept = mark if same_file else None
+        # The derived turns the skipped lines open count too: a batch export numbers them all.
+        skipped = _derived_in(handle, session, kept.offset if kept is not None else 0, offset)
     workspace = kept.workspace if kept is not None else None
     if workspace is None and event is not None:
         roots = event.get("workspace_roots")
         workspace = roots[0] if isinstance(roots, list) and roots and isinstance(roots[0], str) else event.text("cwd")
     model = (event_model(event) if event is not None else None) or (kept.model if kept is not None else None)
     moved = Mark(stat.st_dev, stat.st_ino, offset, lines, _line_crc(data, chosen),
-                 kept.derived if kept is not None else 0, workspace, model)
+                 (kept.derived if kept is not None else 0) + skipped, workspace, model)
     return moved, offset - (kept.offset if kept is not None else 0)
+
+
+def _derived_in(handle: Any, session: Any, start: int, end: int) -> int:
+    """How many derived turns the lines of ``handle`` from ``start`` to ``end`` open, as the
+    tree counts them (``tree.opens_derived``, a second delivery once): only a prompt's line
+    is parsed.  Read a MiB at a time: the lines skipped are what is too much to read at once."""
+    from agentscan.hooks import store
+    from agentscan.hooks.model import HookEvent
+    from agentscan.hooks.repeats import Repeats
+    from agentscan.hooks.tree import effective_ns, opens_derived
+
+    names = tuple(name.encode() for name in PROMPTS)
+    envelope_of, own_id = store._envelope_reader(), store.legible(session.session_id)
+    prompts: list[Any] = []
+    rest = b""
+    handle.seek(start)
+    while True:
+        chunk = handle.read(min(1 << 20, end - handle.tell())) if handle.tell() < end else b""
+        lines = (rest + chunk).split(b"\n")
+        rest = lines.pop() if chunk else b""  # the last, unended, waits for the next chunk
+        for line in lines:
+            if not any(name in line for name in names):
+                continue
+            record, problem = envelope_of(line)
+            event = store._event_of(record, len(prompts), session, HookEvent) if problem is None else None
+            if event is not None and event.session_id in (None, own_id) \
+                    and opens_derived(session.agent, session.session_id, event):
+                prompts.append(event)
+        if not chunk:  # (a file cut shorter meanwhile ends the read too)
+            break
+    repeats = Repeats()  # in the tree's order, as it tells a second delivery
+    return sum(not repeats.is_repeat(event, effective_ns(event))
+               for event in sorted(prompts, key=lambda e: (effective_ns(e), e.seq)))
 
 
 def _newlines(data: bytes, start: int, end: int) -> Any:
