@@ -3,7 +3,8 @@
 
 A resumed or forked session copies its parent's calls, each with the same dedupe
 key.  The copy with the highest rank counts once (a provider's rank puts the copy in
-the file of the session its record names first: ``claude.dedupe.packed_entries``);
+the file of the session its record names first, then the nearest copy of it in a chain
+of resumes: ``claude.dedupe.packed_entries``);
 between copies of one rank, the one of the session whose first call came first, then
 whose id sorts first: whatever sessions were asked for and in whatever order, and a
 choice that stays as the sessions grow.

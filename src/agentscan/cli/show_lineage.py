@@ -79,3 +79,29 @@ def resumed_text(detail: SessionDetail, side: str) -> str | None:
                else "that session is not found: counted here, or in another session resumed from it, "
                     "as tokens counts them")
     return f"from {clean_path(resumed)}: its first records are a copy of that session's transcript, not listed here; {counted}"
+
+
+#: what ``copied_listed`` counts (``toolkit.detailcounts.CopiedItems``), none where nothing was copied
+_COPIED = ("prompts", "tool_calls", "subagent_tool_calls", "compactions")
+
+
+def copied_listed(detail: SessionDetail) -> dict[str, int]:
+    """Of the items ``detail`` lists, how many are copies of another session's records (a
+    resumed session's of a gone one's: ``resumed_copies_listed``), by kind; all 0 for none."""
+    found = detail.extra.get("copied_listed")
+    found = found if isinstance(found, dict) else {}
+    return {kind: value if type(value := found.get(kind)) is int and value > 0 else 0 for kind in _COPIED}
+
+
+def copies_text(copied: dict[str, int], said_as: Callable[[int, str], str], n: Callable[[int], str]) -> str:
+    """``; copies listed: 1 prompt, 11 tool calls (+2 by subagents), 1 compaction``: what the
+    card lists of the copies beside the session's own counts (``""``: none)."""
+    if not any(copied.values()):
+        return ""
+    theirs = copied["subagent_tool_calls"]
+    parts = [said_as(copied["prompts"], "prompt")] if copied["prompts"] else []
+    if copied["tool_calls"] or theirs:  # (none: not said, as the card's compactions are not)
+        parts.append(said_as(copied["tool_calls"], "tool call") + (f" (+{n(theirs)} by subagents)" if theirs else ""))
+    if copied["compactions"]:
+        parts.append(said_as(copied["compactions"], "compaction"))
+    return "; copies listed: " + ", ".join(parts)

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 from agentscan.cli import render
 from agentscan.cli.render import human_usd, plural
 from agentscan.cli.show_errors import error_words, interrupted_count, recorded_errors
-from agentscan.cli.show_lineage import forked_as_text, forked_gone_text, resumed_text, source_text
+from agentscan.cli.show_lineage import (copied_listed, copies_text, forked_as_text, forked_gone_text, resumed_text,
+                                        source_text)
 from agentscan.cli.copyhint import card_command
 from agentscan.cli.show_subagents import subagent_call_count, subagent_lines, subagent_names, subagent_tokens
 from agentscan.cli.showfit import (FocusedCalls, focused_talk, heading_lines, leading_path, talk_clause, tokens_field,
@@ -277,8 +278,11 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         lines.extend(_field("rewound", f"{said_as(detail.extra['rewound_messages'], 'message')} (their tokens still count)",
                             term))
     counts = row.counts
+    # A resumed session's copies of a gone one's records listed: the counts are its own, the
+    # copies said apart (their subagents' calls and compaction were counted as its own).
+    copied = copied_listed(detail)
     # With the parent transcript gone the counts already are the subagents' (the row's): not added twice.
-    by_subagents = 0 if detail.extra.get("parent_missing") else subagent_call_count(detail)
+    by_subagents = 0 if detail.extra.get("parent_missing") else subagent_call_count(detail) - copied["subagent_tool_calls"]
     # Plain integers in a pipe, as the tokens line beside them (``1234 prompts``, not ``1,234``).
     n: Callable[[int], str] = _grouped if term.tty else str
     extra = f" (+{n(by_subagents)} by subagents)" if by_subagents else ""
@@ -286,10 +290,11 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
     interrupted = interrupted_count(detail)
     stopped = f", {n(interrupted)} interrupted" if interrupted else ""
     # The context's compactions (``/compact``, automatic ones), marked among the prompts below.
-    compacted = compacted_count(detail)
-    compactions = f", {said_as(compacted, 'compaction')}" if compacted else ""
+    compacted = compacted_count(detail) - copied["compactions"]
+    compactions = f", {said_as(compacted, 'compaction')}" if compacted > 0 else ""
     lines.extend(_field("counts", f"{said_as(counts.prompts, 'prompt')}, {said_as(counts.responses, 'response')},"
-                                  f" {said_as(counts.tool_calls, 'tool call')}{extra}{stopped}{compactions}", term))
+                                  f" {said_as(counts.tool_calls, 'tool call')}{extra}{stopped}{compactions}"
+                                  f"{copies_text(copied, said_as, n)}", term))
     if detail.subagents:
         lines.append("")
         lines.extend(subagent_lines(detail, term, subagent_names(detail, term, known)))

@@ -82,15 +82,30 @@ def tools_heading(detail: SessionDetail, shown: int, focus: FocusedCalls | None 
     elif dropped:
         their_part = f"; {theirs:,} of the newest {kept:,} by subagents" if theirs else ""
         return (f"{kept + dropped:,} in all" if focus_shown else f"newest {shown} of {kept + dropped:,}") + their_part + tail
-    if not theirs and not detail.subagents and not orphans and focus is None:
+    # A resumed session's copies of a gone one's records, listed: not its own calls, nor its
+    # subagents' (the card's counts are its own: ``show_lineage.copied_listed``).
+    copied = detail.extra.get("copied_listed") if not dropped else None
+    copies = 0
+    if isinstance(copied, dict):
+        mine = max(0, own - _count(copied, "tool_calls"))
+        mine_theirs = max(0, theirs - _count(copied, "subagent_tool_calls"))
+        copies, own, theirs = own - mine + theirs - mine_theirs, mine, mine_theirs
+    if not theirs and not copies and not detail.subagents and not orphans and focus is None:
         # No subagent: "25 own" said "own" as against nothing; said as the prompts' heading says it.
         return f"newest {shown} of {own:,}" if shown < own else f"{own:,}"
     parts = [] if orphans else [plural(own, "own", "own")]
     if theirs:
         parts.append(f"{theirs:,} by subagents")
-    if shown < own + theirs and not focus_shown:
+    if copies:
+        parts.append(f"{copies:,} copied")
+    if shown < own + theirs + copies and not focus_shown:
         parts.append(f"newest {shown} shown")
     return ", ".join(parts) + tail
+
+
+def _count(counts: dict, kind: str) -> int:
+    value = counts.get(kind)
+    return value if type(value) is int and value > 0 else 0
 
 
 def _focus_clause(focus: FocusedCalls, shown: int, kept: int, dropped: int) -> str:

@@ -36,7 +36,9 @@ UNKNOWN = "unknown"
 #: its id: ``_kept_under``): bump the version when a provider's ``subagent_types`` changes
 KIND = "agent-types"
 #: 2: a Claude side question's run (``aside_question``) is ``side-question``, not of no kind
-VERSION = "2"
+#: 3: a Claude session whose transcript is gone names its runs' kinds from the copies of a
+#: session resumed from it (``agenttypes.copied_task_types``), not ``unknown``
+VERSION = "3"
 
 
 def run_types(scanner: Scanner, refs: Sequence[SessionRef],

@@ -29,6 +29,7 @@ from agentscan.bounds import Bounds, NewestKept, clip_text, fill_newest_first
 from agentscan.detailmodel import PlanStep, Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
 from agentscan.model import SessionRow
 from agentscan.timeutil import to_iso
+from agentscan.toolkit.detailcounts import ClipCounts, CopiedItems, SubagentCalls
 from agentscan.toolkit.newesterrors import NewestErrors
 
 _SUMMARY_CHARS = 400
@@ -75,32 +76,13 @@ class _SubagentTalk:
 
 
 @dataclass
-class ClipCounts:
-    """How many texts were cut, kept apart because they are cut at different sizes and
-    ``truncated`` words each as it is (``clipped_messages``, ``clipped_tools``).  One is
-    shared by a collector and its ``child()``s: a subagent's calls (and, through a child,
-    its prompts and replies) are shown too, so their cuts count as the session's."""
-
-    messages: int = 0  # prompts and replies cut at ``bounds.message_bytes``
-    tools: int = 0  # call summaries cut at ``SUMMARY_BYTES``
-
-
-@dataclass
-class SubagentCalls:
-    """How many tool calls the subagents made, every one read, kept or not (the bounds keep
-    the newest of all calls): the card's ``+N by subagents``, beside the row's count of the
-    session's own.  One is shared by a collector and its ``child()``s, as ``ClipCounts`` is."""
-
-    read: int = 0
-
-
-@dataclass
 class DetailCollector:
     bounds: Bounds
     prompts: NewestKept[Prompt] = field(init=False)
     responses: NewestKept[Response] = field(init=False)
     clips: ClipCounts = field(default_factory=ClipCounts)
     subagent_calls: SubagentCalls = field(default_factory=SubagentCalls)
+    copied: CopiedItems = field(default_factory=CopiedItems)
     plan: tuple[PlanStep, ...] = ()
     _tools: OrderedDict[object, _OpenTool] = field(default_factory=OrderedDict)  # call id (or a stand-in) -> call
     _tools_dropped: int = 0
@@ -124,7 +106,8 @@ class DetailCollector:
     def child(self) -> DetailCollector:
         """A collector for one subagent's tool calls that shares this one's reading
         order and subagent pool (its tools go back through ``build(extra_tools=…)``)."""
-        return DetailCollector(self.bounds, clips=self.clips, subagent_calls=self.subagent_calls, _seq=self._seq,
+        return DetailCollector(self.bounds, clips=self.clips, subagent_calls=self.subagent_calls, copied=self.copied,
+                               _seq=self._seq,
                                _talk=self._talk, _errors=self._errors, _interruptions=self._interruptions)
 
     def reserve(self) -> int:
@@ -146,6 +129,7 @@ class DetailCollector:
             self.add_subagent_prompt(subagent, text, timestamp, seq=seq)
             return
         self.prompts.add(Prompt(self._clip(text), timestamp, seq or next(self._seq)))
+        self.copied.prompts += self.copied.copying
 
     def add_response(self, text: str, timestamp: datetime | None = None, model: str | None = None,
                      *, seq: int | None = None, subagent: str | None = None) -> None:
@@ -213,6 +197,7 @@ class DetailCollector:
         provider's, a huge Claude transcript read from its end.)"""
         if self._compactions is None:
             self._compactions = NewestErrors(COMPACTIONS_KEPT)
+        self.copied.compactions += self.copied.copying
         stamp = to_iso(timestamp)
         self._compactions.add(stamp, {"timestamp": stamp, "trigger": None if trigger is None else trigger[:TRIGGER_CHARS],
                                       "pre_tokens": pre_tokens})
@@ -236,6 +221,11 @@ class DetailCollector:
         replaced = self._tools.pop(found_key, None)
         if event.subagent and replaced is None:  # (a call read again: counted once)
             self.subagent_calls.read += 1
+        if self.copied.copying and replaced is None:
+            if event.subagent:
+                self.copied.subagent_tool_calls += 1
+            else:
+                self.copied.tool_calls += 1
         self._tools[found_key] = _OpenTool(event, self._order)
         if len(self._tools) > self.bounds.tools:
             self._tools.popitem(last=False)
@@ -342,7 +332,9 @@ class DetailCollector:
             extra={**(extra or {}), "interruptions": self.interruptions(), "interrupted": self._interruptions.seen,
                    **self._compaction_extra(),
                    # (every one read: ``tools`` keeps the newest of all calls; absent when none)
-                   **({"subagent_tool_calls": self.subagent_calls.read} if self.subagent_calls.read else {})},
+                   **({"subagent_tool_calls": self.subagent_calls.read} if self.subagent_calls.read else {}),
+                   # (of those, what was copied from another session's records: absent when nothing)
+                   **({"copied_listed": copied} if (copied := self.copied.listed()) else {})},
         )
 
     def _compaction_extra(self) -> dict[str, Any]:

@@ -37,11 +37,44 @@ def subagent_types(files: SessionFiles, ctx: ScanContext, runs: Collection[str])
     task_types: dict[str, str] = {}
     # Claude Code's own workers (and a side question's run) are started by no Task call: they
     # alone are no reason to read the parent.
-    if files.main is not None and any(run_kind(run, kind, {}) is None for run, kind in sidecars.items()):
+    untold = {run for run, kind in sidecars.items() if run_kind(run, kind, {}) is None}
+    if files.main is not None and untold:
         from agentscan.providers.claude.row import summarize
 
         task_types = summarize(files.main, ctx).task_types
+    elif untold:
+        task_types = copied_task_types(files, ctx, untold)
     return {run: kind for run in runs if (kind := run_kind(run, sidecars[run], task_types))}
+
+
+def copied_task_types(files: SessionFiles, ctx: ScanContext, runs: Collection[str]) -> dict[str, str]:
+    """With the session's transcript gone (Claude Code deletes old ones) and its subagents'
+    folder left, the ``Task`` calls that started its runs survive only in the copies of its
+    records a session resumed from it begins with (``discovery.resumed_as``): their kinds
+    (``FileSummary.task_types``, which notes the copies' too), from the smallest such
+    transcript first (the nearest resume: a later one copies the same records and more),
+    until each of ``runs`` is named.  ``{}``: no such transcript.  (``show`` of the session
+    names its runs' kinds by the same copies: ``tokens --by agent`` counted them ``unknown``.)"""
+    from agentscan.providers.claude.discovery import resumed_as
+    from agentscan.providers.claude.resumedshow import gone_main
+    from agentscan.providers.claude.row import summarize
+
+    main = gone_main(files)
+    if main is None:
+        return {}  # (only legacy ``agent-*.jsonl`` files: no ``<id>/`` folder to find the project by)
+    copies = []
+    for name in resumed_as(files.native_id, main, ctx):
+        path = main.with_name(f"{name}.jsonl")
+        stat = ctx.stat(path)
+        if stat is not None:
+            copies.append((stat.st_size, name, path))
+    found: dict[str, str] = {}
+    for _, _, path in sorted(copies):
+        types = summarize(path, ctx).task_types
+        found.update({run: types[run] for run in runs if run in types and run not in found})
+        if len(found) == len(runs):
+            break
+    return found
 
 
 def sidecar_kind(files: SessionFiles, run: str, ctx: ScanContext) -> str | None:

@@ -37,7 +37,9 @@ def call_rank(call: Call) -> int:
     """Orders copies of one call, best last: parent over sidechain, then the larger total, then the copy that has ``speed``, then a transcript's copy over a
     progress copy (``entries_from``'s rank)."""
     total = call[C_INPUT] + call[C_CACHE_READ] + call[C_CACHE_WRITE] + call[C_OUTPUT]
-    return ((0 if call[SIDECHAIN] else 1 << 62) + total * 4 + (2 if call[HAS_SPEED] else 0)
+    # (The parent's flag at bit 58, above any total's 4 × tokens: the rank across sessions'
+    # files, ``packed_entries``', is this times ``_NEAREST``, kept below 2**63 to be stored.)
+    return ((0 if call[SIDECHAIN] else 1 << 58) + total * 4 + (2 if call[HAS_SPEED] else 0)
             + (0 if call[C_FROM_PROGRESS] else 1))
 
 
@@ -116,18 +118,26 @@ class CallDeduper:
         return kept
 
 
-def packed_entries(calls: Iterable[Call], session: str, transcripts: Collection[str] = ()) -> Iterator[list]:
+#: how many steps of a chain of resumes the rank across sessions' files tells apart
+#: (``packed_entries``): a copy further than ``_NEAREST - 1`` resumes from its session ranks
+#: as the furthest
+_NEAREST = 8
+
+
+def packed_entries(calls: list[Call], session: str, transcripts: Collection[str] = ()) -> Iterator[list]:
     """Calls as packed usage entries (``UsageEntry.pack``'s layout), keyed like ``entries_from``;
     ``transcripts`` are the session's subagents that have a transcript of their own.
     A generator: the caller sums them as they come (a 1 GB transcript has 450k)."""
+    nearness = _nearness(calls, session)
     for c in calls:
         # The rank across sessions' files (``sharedcalls``): between copies alike, the one in
         # the file of the session its record names wins.  Claude Code copies a resumed
         # session's earlier records into the new session's file with their first session's
         # ``sessionId``: those calls were made (and paid for) there.  A record naming no
-        # other session is the file's own.
+        # other session is the file's own.  With that session's file gone, the copy of the
+        # session resumed from it wins over a later one's (``_nearness``).
         named = c[C_SESSION_ID]
-        rank = call_rank(c) * 2 + (1 if named is None or named == session else 0)
+        rank = call_rank(c) * _NEAREST + (_NEAREST - 1 if named is None or named == session else nearness[named])
         entry = [session, c[C_SUBAGENT], c[C_TS], c[C_MODEL], c[C_INPUT], c[C_CACHE_READ], c[C_CACHE_WRITE], c[C_OUTPUT],
                  0, None if c[MESSAGE_ID] is None else f"{c[MESSAGE_ID]}\x1f{c[REQUEST_ID] or ''}", rank,
                  c[C_CACHE_WRITE_1H], c[C_WEB_SEARCHES]]
@@ -137,3 +147,21 @@ def packed_entries(calls: Iterable[Call], session: str, transcripts: Collection[
         elif origin is not None:
             entry.append(origin)
         yield entry
+
+
+def _nearness(calls: list[Call], session: str) -> dict[str, int]:
+    """How near ``session`` each session whose copied calls ``calls`` hold is, as a rank's low
+    bits (``_NEAREST - 1`` its own).  A chain A → B → C → D begins D's file with A's records,
+    then B's, then C's (each resume copies the transcript resumed, copies and all): C's copies
+    are one resume from D, A's three, and B's file holds A's one resume from A.  A gone
+    session's calls then count in the session resumed from it (B), whose ``show`` lists its
+    conversation (``resumedshow``), not in whichever of B, C, D sorts first by id (the copies
+    keep their times: all three began together).  Fixed once the copies are written: the
+    session's own calls come after them, and a copy's rank does not move as the file grows."""
+    chain: dict[str, None] = {}
+    for c in calls:
+        named = c[C_SESSION_ID]
+        if named is not None and named != session and named not in chain:
+            chain[named] = None
+    steps = len(chain)
+    return {named: max(0, _NEAREST - 1 - (steps - at)) for at, named in enumerate(chain)}

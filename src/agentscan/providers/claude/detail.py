@@ -128,10 +128,13 @@ class TranscriptStream:
     """
 
     def __init__(self, collector: DetailCollector, *, subagent: str | None = None, conversation: bool = False,
-                 transcripts: Collection[str] | None = None) -> None:
+                 transcripts: Collection[str] | None = None, own_session: str | None = None) -> None:
         """``transcripts``: (the main transcript's stream) the subagents that have a
         transcript of their own; the others' records in this file are streamed as theirs:
-        a run written inline (``sidechains``), the copies in progress records."""
+        a run written inline (``sidechains``), the copies in progress records.
+        ``own_session``: (a resumed session's, whose copies are listed) its id: a record of
+        another session's is a copy, counted apart (``DetailCollector.copied``)."""
+        self._own_session = own_session
         self._own = subagent is None
         self._transcripts = transcripts
         self._runs: InlineRuns | None = None
@@ -161,6 +164,8 @@ class TranscriptStream:
         self._current_id, self._current_text = None, []
 
     def feed(self, record: dict) -> None:
+        if self._own_session is not None:
+            self._collector.copied.copying = record.get("sessionId") != self._own_session
         kind = record.get("type")
         if self._transcripts is not None and self._others(record, kind):
             return
@@ -289,6 +294,7 @@ class TranscriptStream:
         """Closes the stream: a subagent's tool calls (the main transcript's: those of the
         subagents whose records it holds)."""
         self._flush()
+        self._collector.copied.copying = False  # (the subagents' files are read after this one)
         if self._own:
             plan = None if self._plan is None else self._plan.plan()
             if plan is not None:

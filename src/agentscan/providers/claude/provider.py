@@ -40,7 +40,7 @@ class ClaudeProvider(Provider):
     env_vars = ("CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME")
     # Bumped whenever a row's or a call's rules change (cached rows and calls are then read
     # again); what each version changed: docs/providers/claude.md, "Parser versions".
-    parser_version = "25"
+    parser_version = "26"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)
@@ -284,7 +284,10 @@ class ClaudeProvider(Provider):
         collector, (main, subs, totals, extra_tools), listed = resumedshow.detail_pass(ref, ctx, bounds)
         assert totals is not None  # counted: ``count`` is left as it is
         row = self._row_from(ref, main, subs, totals.total(), totals.by_subagent())
-        infos = subagent_infos(files, ctx, main.task_types if main else {}, main.task_calls if main else {},
+        # (The transcript gone, the Task calls that name its runs' kinds are in the copies of a
+        # session resumed from it: ``agenttypes.copied_task_types``.)
+        kinds = main.task_types if main else self.subagent_types(ref, ctx, set(files.subagents) | set(totals.by_subagent()))
+        infos = subagent_infos(files, ctx, kinds, main.task_calls if main else {},
                                totals.by_subagent(), inline=main.inline if main else {},
                                models=subagent_models(totals.groups(files.subagents),
                                                       {**subs, **(main.inline if main else {})}))

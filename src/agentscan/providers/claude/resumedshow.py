@@ -47,6 +47,20 @@ def is_gone(native_id: str | None, main: Path | str | None) -> bool:
     return not os.path.isfile(os.path.join(os.path.dirname(main), f"{native_id}.jsonl"))
 
 
+def gone_main(files: Any) -> Path | None:
+    """Where a session whose transcript is gone and whose ``<id>/subagents/`` folder is left
+    (``files``: its ``SessionFiles``) had its transcript, beside the sessions resumed from it
+    (``discovery.resumed_as``); ``None``: it has its transcript, or only legacy subagent files."""
+    from agentscan.providers.claude.discovery import parentless_path
+
+    if files is None or files.main is not None:
+        return None
+    where = parentless_path(files.native_id, [sub.path for sub in files.subagents.values()])
+    if where is None or os.path.basename(where) != files.native_id:
+        return None
+    return Path(os.path.dirname(where), f"{files.native_id}.jsonl")
+
+
 def first_named(ref: SessionRef, ctx: ScanContext) -> str | None:
     """The session the head of ``ref``'s main transcript names, when it is a resumed one's
     (remembered per file): the guess, before the pass, of the session resumed."""
@@ -104,7 +118,8 @@ def extra(ref: SessionRef, ctx: ScanContext, copies_listed: bool | None = None) 
     found: dict[str, Any] = {}
     if copies_listed is not None:
         found["resumed_copies_listed"] = copies_listed
-    later = resumed_as(ref.native_id, ref.path, ctx)
+    # (A session whose transcript is gone: those resumed from it hold its conversation.)
+    later = resumed_as(ref.native_id, ref.path or gone_main(getattr(ref, "hint", None)), ctx)
     if later:
         found["resumed_as"] = [f"claude:{native}" for native in later]
     return found

@@ -67,7 +67,9 @@ def _summarize_files(files: SessionFiles, ctx: ScanContext, collector: DetailCol
         order = main.records
     elif files.main is not None and collector is not None:
         # (The subagents without a transcript of their own: their calls are the parent's records.)
-        main_stream = TranscriptStream(collector, transcripts=files.subagents)
+        # (A resumed session's copies listed: counted apart, the card's counts being its own.)
+        main_stream = TranscriptStream(collector, transcripts=files.subagents,
+                                       own_session=files.native_id if list_copies is not None else None)
         main = summarize(files.main, ctx, totals=totals, observer=main_stream.feed, list_copies=list_copies)
         subagent_tools.extend(main_stream.finish())
         order = main.records
