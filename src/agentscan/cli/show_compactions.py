@@ -1,6 +1,7 @@
-"""The compactions of a session's context (Claude's ``compact_boundary``: a ``/compact`` or an
-automatic one) as ``show`` marks them: on the card's counts, among its prompts, and in
-``--full``'s conversation, from the detail's ``compactions`` and ``compacted``."""
+"""The compactions of a session's context (Claude's ``compact_boundary``, Codex's ``compacted``
+line: a ``/compact`` or an automatic one) as ``show`` marks them: on the card's counts, among
+its prompts, and in ``--full``'s conversation, from the detail's ``compactions`` and
+``compacted``."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from agentscan.timeutil import parse_iso
 
 
 class Compaction(NamedTuple):
-    """A compaction of the session's context (Claude's ``compact_boundary``), as ``show`` marks it."""
+    """A compaction of the session's context (Claude's ``compact_boundary``, Codex's ``compacted``),
+    as ``show`` marks it; ``trigger`` unknown (``None``) for Codex's."""
 
     timestamp: datetime | None
     trigger: str | None

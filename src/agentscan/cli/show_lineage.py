@@ -41,13 +41,19 @@ def forked_as_text(detail: SessionDetail) -> str | None:
 
 def forked_gone_text(detail: SessionDetail, said_as: Callable[[int, str], str]) -> str:
     """The ``forked`` line's value of a Codex fork whose parent is not found (its
-    ``forked_from``): no ``show`` of it to suggest, and its copied calls count in the fork,
-    or in an earlier fork of that parent (``providers/codex/goneparent``), as ``tokens``
-    counts them.  ``said_as``: how a count is said with its noun (the card's)."""
+    ``forked_from``): no ``show`` of it to suggest; its copy of that conversation, the only
+    one left, is listed with the fork's own (``forked_copies_listed``), and its copied calls
+    count in the fork, or in an earlier fork of that parent (``providers/codex/goneparent``),
+    as ``tokens`` counts them.  ``said_as``: how a count is said with its noun (the card's)."""
     parent = clean_path(str(detail.extra.get("forked_from")))
     prompts = said_as(detail.extra.get("forked_after_prompts", 0), "prompt")
-    return (f"from {parent} after its {prompts}, which is not found: its calls, copied at the start of this "
-            "rollout, count here (or in an earlier fork of it), as tokens counts them")
+    listed = (" is listed below with this fork's (the counts are this fork's own); its calls"
+              if detail.extra.get("forked_copies_listed") else "'s calls")
+    through = detail.extra.get("forked_through")
+    # (a fork of a gone fork: the calls its copy shares with the thread found up the chain count there)
+    there = f", those it copied from {clean_path(through)} there" if isinstance(through, str) else ""
+    return (f"from {parent} after its {prompts}, which is not found: its history, copied at the start of this "
+            f"rollout,{listed} count here (or in an earlier fork of it){there}, as tokens counts them")
 
 
 def resumed_text(detail: SessionDetail, side: str) -> str | None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 from agentscan.context import CANNOT_READ
 from agentscan.fsview import legible
+from agentscan.model import Counts
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef, SessionRow
@@ -72,8 +73,12 @@ def unread_cause(scanner: Scanner, ref: SessionRef) -> tuple[str, str]:
 
 
 def unread_reason(scanner: Scanner, row: SessionRow) -> str | None:
-    """Why ``row``'s transcript could not be read (``Permission denied``), when it recorded
-    nothing because of it (``show`` then fails rather than tell an empty session); else ``None``."""
-    if row.path is None or not row.recorded_nothing:
+    """Why ``row``'s transcript could not be read (``Permission denied``), when nothing of it
+    was read because of it (``show`` then fails rather than tell an empty session); else
+    ``None``.  Nothing read is no usage, no subagent and no record counted: what a provider's
+    own index tells of the session (a Codex thread's title, cwd and times from
+    ``state_*.sqlite``) is no record of its conversation, and ``tokens`` leaves such a
+    session out by the same rule (``without_unread``)."""
+    if row.path is None or row.tokens is not None or row.subagents or row.counts != Counts():
         return None
     return _reasons(scanner).get(legible(row.path))

@@ -21,6 +21,17 @@ back the main thread's last ``num_turns`` user turns, as Codex's replay does:
 ``show`` drops their prompts, replies, tool calls and plan (``rewound``).  The
 counts still hold them and their calls' tokens still count (they were billed),
 as for Claude's edited prompts and Gemini's rewinds.
+
+A compaction of the context (``/compact``, or an automatic one) writes a
+``compacted`` line and, from the builds that emit it, a ``context_compacted``
+event on the next line (codex-rs ``compact.rs``, ``compact_remote.rs``: the record
+is persisted, then the compaction item completes); a build writes one or both.
+Each such pair, or a lone one, is one compaction ``show`` marks (``add_compaction``),
+as Claude's ``compact_boundary``; the context it held is the latest call's
+``last_token_usage.total_tokens`` before it (what Codex measures its context by),
+when a call since the previous compaction reported one (not the estimate of what
+is left that a compaction writes just before its line).  No line says whether it
+was ``/compact`` or automatic: its trigger is unknown.
 """
 
 from __future__ import annotations
@@ -36,7 +47,8 @@ from agentscan.detailmodel import PlanStep, Prompt, Response, ToolEvent
 from agentscan.model import Counts
 from agentscan.providers.codex.facts import LineFacts
 from agentscan.providers.codex.messages import TOOL_KINDS, ends_stretch, source, turn_prompt, turn_response
-from agentscan.providers.codex.records import as_count, as_str, event_prompt, item_prompt, item_response, plan_steps
+from agentscan.providers.codex.records import (as_count, as_dict, as_str, event_prompt, item_prompt, item_response,
+                                              plan_steps)
 from agentscan.providers.codex.tools import (TOOL_SEARCH_OUTPUTS, event_error, event_status, hosted_status, output_error,
                                             output_status, tool_call, tool_summary)
 
@@ -98,6 +110,11 @@ class TranscriptReader:
     _stretch: list[int] = field(default_factory=lambda: [0] * 6)
     #: the collector's prompts and replies when the open stretch began
     _stretch_base: tuple[int, int] = (0, 0)
+    #: the kind of compaction line (``compacted``, ``context_compacted``) the line just fed was,
+    #: whose other line, if next, is the same compaction's (one writes both: ``_compaction``)
+    _unpaired: str | None = None
+    #: the tokens the context held after the latest call (``last_token_usage.total_tokens``)
+    _context: int | None = None
 
     def __post_init__(self) -> None:
         self._sink = self.collector if self.subagent is None else self.collector.child()
@@ -123,9 +140,13 @@ class TranscriptReader:
 
     def feed(self, record: Mapping[str, Any]) -> None:
         timestamp, kind, rtype, payload = self.facts.note(record)
+        paired, self._unpaired = self._unpaired, None
         if (kind == "turn" or kind == "item_prompt") and ends_stretch(kind, any(self._stretch[3:])):
             self._flush()
         if kind == "turn":
+            return
+        if rtype == "compacted":
+            self._compaction("compacted", paired, timestamp)
             return
         if kind in _STRETCH:
             self._hold(kind, payload, timestamp)
@@ -134,13 +155,24 @@ class TranscriptReader:
             if payload.get("type") == "thread_rolled_back":
                 self._roll_back(payload)
                 return
-            self._event(payload, timestamp)
+            self._event(payload, timestamp, paired)
         elif rtype == "response_item":
             self._item(payload, kind, timestamp)
 
-    def _event(self, payload: Mapping[str, Any], timestamp: datetime | None) -> None:
+    def _event(self, payload: Mapping[str, Any], timestamp: datetime | None, paired: str | None = None) -> None:
         if payload.get("type") == "token_count":
-            return  # rate limits are noted by LineFacts; usage is counted by ``usage.py``
+            # Rate limits are noted by LineFacts, usage counted by ``usage.py``: only the
+            # context's size here.
+            # A compaction's own estimate of what it left (codex-rs ``recompute_token_usage``: no
+            # input, only ``total_tokens``) is written just before its ``compacted`` line: not a call's.
+            last = as_dict(as_dict(payload.get("info")).get("last_token_usage"))
+            held, sent = last.get("total_tokens"), last.get("input_tokens")
+            if type(held) is int and held > 0 and type(sent) is int and sent > 0:
+                self._context = held
+            return
+        if payload.get("type") == "context_compacted":
+            self._compaction("context_compacted", paired, timestamp)
+            return
         if payload.get("type") == "error":
             # A turn that failed (a stream cut off, a usage limit): ``show``'s errors.  A
             # ``turn_aborted`` is not one: the user interrupted the turn, or replaced it.
@@ -173,6 +205,18 @@ class TranscriptReader:
             call_id = as_str(payload.get("call_id"))
             if call_id is not None and call_id not in self._settled:
                 self._finish(call_id, hosted_status(payload, "ok") or "ok")
+
+    def _compaction(self, line: str, before: str | None, timestamp: datetime | None) -> None:
+        """A compaction's ``line`` (``compacted`` or ``context_compacted``), the line before it
+        one of a compaction's (``before``) or not: the other line of one is that one's (in either
+        order), else it is a compaction of its own.  Only the session's own thread's are marked
+        (a subagent's context is not the session's)."""
+        if before is not None and before != line:
+            return
+        self._unpaired = line
+        if self.own:
+            self.collector.add_compaction(timestamp, pre_tokens=self._context)
+        self._context = None
 
     def _hold(self, kind: str, payload: Mapping[str, Any], timestamp: datetime | None) -> None:
         """A prompt or reply, held until the end of its stretch (which of its kinds is shown is

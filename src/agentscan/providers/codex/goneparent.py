@@ -10,6 +10,9 @@ of it copied count there, so a later fork counts only the copied calls no earlie
 copied, and its own.  No fork need copy more than the one before it (newer Codex forks at
 a chosen turn): each copied call counts in the first fork, in ``forks_of``'s order, that
 copied it.  ``forks_of`` finds a parent's forks (also ``show``'s ``forked_as``: ``lineage``).
+A copy made through a gone parent from a thread that is found (C forked from gone B, forked
+from A) holds A's calls too, which count in A: they are left out as an earlier fork's are
+(``ancestry``, ``counted_elsewhere``).
 
 Only a fork asks whether its parent is found, which takes discovery: its row is read where
 discovery is at hand (``CodexProvider.row_travels``), not in a worker that would walk the
@@ -100,32 +103,46 @@ def earlier_forks(thread_id: str, parent_id: str, started: datetime | None, ctx:
             if other != thread_id and _order(when, other) < mine]
 
 
+def counted_elsewhere(thread_id: str, parent_id: str, started: datetime | None, ctx: ScanContext) -> list[Thread]:
+    """The threads whose calls a fork of gone ``parent_id`` leaves out of its copy's: the
+    earlier forks of that parent (``earlier_forks``), and the nearest thread its copy came
+    through that is found (``ancestry.nearest_found``: its calls count there)."""
+    from agentscan.providers.codex.ancestry import nearest_found
+    from agentscan.providers.codex.discovery import discover
+
+    threads = earlier_forks(thread_id, parent_id, started, ctx)
+    thread = discover(ctx).threads.get(thread_id)
+    found = nearest_found(thread, parent_id, ctx).found if thread is not None else None
+    return threads + [found] if found is not None else threads
+
+
 def counted_calls(scanner: FileUsageScanner, link: ThreadLink, ctx: ScanContext,
                   calls_of: Callable[[str], list[UsageEvent]]) -> list[UsageEvent]:
     """The calls of the file ``scanner`` was fed whole (a thread's first file, ``replay`` as
     its header says) that count in the thread: its own (``FileUsageScanner.own_events``),
-    with those its copied history holds of a gone parent that no earlier fork copied
-    (``earlier_forks``, ``FileUsageScanner.beyond``).  ``calls_of``: every call in a thread's
-    files, by its id (the parent's, for a fork without turn markers; an earlier fork's)."""
+    with those its copied history holds of a gone parent that no earlier fork copied, nor a
+    thread it came through that is found (``counted_elsewhere``, ``FileUsageScanner.beyond``).
+    ``calls_of``: every call in a thread's files, by its id (the parent's, for a fork without
+    turn markers; an earlier fork's, or the thread found up the chain)."""
     parent = link.forked_from or link.spawn_parent
     if parent is None:
         return scanner.own_events()
     if copies_count_here(link, ctx):
-        earlier = earlier_forks(scanner.thread_id or "", parent, scanner.started, ctx)
-        return scanner.beyond([calls_of(fork.thread_id) for fork in earlier])
+        elsewhere = counted_elsewhere(scanner.thread_id or "", parent, scanner.started, ctx)
+        return scanner.beyond([calls_of(other.thread_id) for other in elsewhere])
     return scanner.own_events(lambda: calls_of(parent))
 
 
 def past_earlier_fork(facts: ThreadFacts, ctx: ScanContext) -> ThreadFacts:
     """A row's ``facts`` of a fork of a gone parent, which count its whole file (``row``), with
-    its tokens and calls per model those of the calls no earlier fork copied
-    (``counted_calls``), when there is an earlier fork: its file read whole (once with its
-    own part's read: ``forkpart``), as ``tokens`` reads it."""
+    its tokens and calls per model those of the calls no earlier fork copied, nor a thread
+    it came through that is found (``counted_calls``), when there is one: its file read whole
+    (once with its own part's read: ``forkpart``), as ``tokens`` reads it."""
     from agentscan.providers.codex.usage import scan_file
 
     thread, header = facts.thread, facts.header
     parent = header.link.forked_from
-    earlier = earlier_forks(thread.thread_id, parent, header.started_at, ctx) if parent else []
+    earlier = counted_elsewhere(thread.thread_id, parent, header.started_at, ctx) if parent else []
     if not earlier:
         return facts
     path = thread.rollout.path
@@ -148,4 +165,5 @@ def _calls_of(thread_id: str, ctx: ScanContext) -> list[UsageEvent]:
     return kept[thread_id]
 
 
-__all__ = ["copies_count_here", "counted_calls", "earlier_forks", "forks_of", "parent_found", "past_earlier_fork"]
+__all__ = ["copies_count_here", "counted_calls", "counted_elsewhere", "earlier_forks", "forks_of", "parent_found",
+           "past_earlier_fork"]

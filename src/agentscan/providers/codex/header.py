@@ -51,7 +51,7 @@ class RolloutHeader(NamedTuple):
     skipped: str | None = None
 
 
-def _meta_of(record: object) -> RawSessionMeta | None:
+def meta_of(record: object) -> RawSessionMeta | None:
     if not isinstance(record, dict):
         return None
     if record.get("type") == "session_meta":
@@ -110,7 +110,7 @@ def _scan(path: Path, expected_id: str | None) -> RolloutHeader:
                 continue
             if skipped is None and not isinstance(record, dict):
                 skipped = f"line {number}: JSON line is {json_kind(record)}, not an object"
-            meta = _meta_of(record)
+            meta = meta_of(record)
             if meta is None:
                 continue
             meta_id = as_str(meta.get("id")) or as_str(meta.get("session_id"))

@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterable, Mapping, NamedTuple, TypeVar
 import orjson
 from cachetools import LRUCache
 
-from agentscan.context import ScanContext
+from agentscan.context import CANNOT_READ, ScanContext
 from agentscan.toolkit.jsonerrors import line_json_error
 from agentscan.toolkit.fsutil import read_tail
 from agentscan.toolkit.jsonl import BOM, iter_json_lines
@@ -176,10 +176,13 @@ def tail_summary(path: Path, ctx: ScanContext, own: str | None = None) -> TailSu
 def _read_tail(path: Path, ctx: ScanContext, own: str | None = None) -> TailSummary:
     if path.name.endswith(".zst"):
         fold = _TailFold(own)
-        with closing(iter_json_lines(path, ctx)) as lines:
+        with ctx.warnings.capture() as said, closing(iter_json_lines(path, ctx)) as lines:
             for line in lines:
                 fold.feed(line.record)
-        return fold.build(True, ())
+        # A frame that cannot be decompressed ends the read: the counts are of the lines before
+        # it, not the file's (``counts_partial``), as a plain file's window's are.
+        whole = not any(warning.message.startswith((CANNOT_READ, "read failed: ")) for warning in said)
+        return fold.build(whole, ())
     try:
         data, cut = tail_window(path)
     except OSError as exc:

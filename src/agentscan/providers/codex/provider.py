@@ -62,7 +62,9 @@ class CodexProvider(Provider):
     #     only the fork just before it: a fork made at an earlier turn copies less)
     # 23: a line over the 4 MiB cap (an image's data URL) is read without its long strings
     #     (``toolkit.shrinkline``), not skipped
-    parser_version = "23"
+    # 24: a fork of a gone fork leaves out the copied calls of the nearest thread of its chain
+    #     that is found (``ancestry``): they count there
+    parser_version = "24"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)
@@ -110,6 +112,7 @@ class CodexProvider(Provider):
         """The files of each parent thread outside ``session`` that a thread of it copied
         its history from, or that the parent is gone: ``_collect`` may tell a fork's
         own calls from its copied ones by its parent's (``FileUsageScanner.own_events``)."""
+        from agentscan.providers.codex.ancestry import nearest_found
         from agentscan.providers.codex.discovery import discover
         from agentscan.providers.codex.forkpart import is_fork
         from agentscan.providers.codex.goneparent import earlier_forks
@@ -133,9 +136,13 @@ class CodexProvider(Provider):
             read = [parent] if parent else []
             if parent is None and link.forked_from is not None and is_fork(link):
                 # Its copies count in it, but those any fork of that parent before it copied
-                # (``goneparent``): its count is keyed by all those forks' files.
+                # (``goneparent``), or a thread it came through that is found (``ancestry``): its
+                # count is keyed by all those threads' files, and by those walked that are gone.
                 read = earlier_forks(thread.thread_id, parent_id, header.started_at, ctx)
                 parts.extend([f"earlier fork {fork.thread_id}" for fork in read] or ["first fork"])
+                ancestry = nearest_found(thread, parent_id, ctx)
+                parts.extend(f"ancestor {one}" + ("" if found else " gone") for one, found in ancestry.walked)
+                read += [ancestry.found] if ancestry.found is not None else []
             for path, _ in (item for source in read for item in _thread_files(source)):
                 stat = ctx.stat(path)
                 parts.append(file_identity(path, stat) if stat else f"{path} gone")  # as a session's own files

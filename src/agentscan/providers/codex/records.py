@@ -310,7 +310,7 @@ BARE_ITEMS = frozenset({*TOOL_ITEMS, "message", "reasoning", "function_call_outp
 
 def enveloped(record: Mapping[str, Any]) -> Mapping[str, Any]:
     """A pre-envelope rollout's bare item as the envelope carries it (its header, a bare
-    ``{"id", "timestamp", …}``, is ``header._meta_of``'s); any other record as it is."""
+    ``{"id", "timestamp", …}``, is ``header.meta_of``'s); any other record as it is."""
     if "payload" in record:
         return record
     kind = record.get("type")

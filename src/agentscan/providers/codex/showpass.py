@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from agentscan.context import ScanContext
 from agentscan.detailmodel import SubagentInfo
 from agentscan.model import Counts, sum_usage
+from agentscan.providers.codex.ancestry import nearest_found
 from agentscan.providers.codex.callscan import FileUsageScanner
 from agentscan.providers.codex.detail import TranscriptReader
 from agentscan.providers.codex.facts import LineFacts
@@ -56,6 +57,9 @@ class ShowPass:
         self.main_reader: TranscriptReader | None = None
         self.fork: ForkPart | None = None  # the main thread's own part, when it is a fork
         self.fork_counts: Counts | None = None  # and its counts, of its live lines (as ``reader``'s)
+        #: whether the fork's parent is found (its copied calls count there); else the copy is the
+        #: only record of that conversation, listed with the fork's own, whose calls count here
+        self.parent_found = True
         #: how Codex was run (``codex exec``, …): the main thread's own meta says (``lineage``)
         self.source = SourceNote(session.main.thread_id) if session.main is not None else None
 
@@ -78,7 +82,10 @@ class ShowPass:
             fork = fork_part(path, ctx, header.link, header.started_at, thread.thread_id) \
                 if replay and subagent is None and not thread.segments and header.history_base is None else None
             if fork is not None:
-                own_from, self.fork = fork.start, fork
+                self.fork, self.parent_found = fork, parent_found(fork.parent, ctx)
+                # With the parent gone, the copy's conversation is listed too (as its calls
+                # count here: ``goneparent``); the counts stay the own part's, as the row's.
+                own_from = fork.start if self.parent_found else 0
             #: a fork's own live lines' kinds: its counts (the file's, in the tally ``remember`` keeps)
             own_kinds: dict[str, int] | None = {} if fork is not None else None
             source = self.source if subagent is None and self.source is not None and not self.source.found else None
@@ -93,7 +100,7 @@ class ShowPass:
                     # not part of the live conversation.
                     elif live_bytes is None or line.offset < live_bytes:
                         reader.feed(line.record)
-                        if own_kinds is not None:
+                        if own_kinds is not None and fork is not None and line.offset >= fork.start:
                             kind = line_kind(line.record)
                             if kind is not None:
                                 add_kind(own_kinds, kind)
@@ -159,8 +166,16 @@ class ShowPass:
             # What its conversation leaves out: the parent's, up to the fork (``show_text``).
             extra["forked_from"] = f"codex:{self.fork.parent}"
             extra["forked_after_prompts"] = self.fork.copied.prompts
-            # Whether its copied calls count there, found here; else here (``goneparent``).
-            extra["forked_counted_there"] = parent_found(self.fork.parent, ctx)
+            # Whether its copied calls count there, found here; else here (``goneparent``), and
+            # the copy's conversation is listed with its own.
+            extra["forked_counted_there"] = self.parent_found
+            extra["forked_copies_listed"] = not self.parent_found
+            if not self.parent_found and session.main is not None:
+                # The nearest thread the copy came through that is found keeps its own calls
+                # (``ancestry``): the card says where they count.
+                found = nearest_found(session.main, self.fork.parent, ctx).found
+                if found is not None:
+                    extra["forked_through"] = f"codex:{found.thread_id}"
         extra["source"] = self.source.source if self.source is not None else None
         extra.update(forks_extra(session, ctx))  # the sessions forked from this one
         return collector.build(row, subagents=subagents, extra_tools=self.extra_tools, extra=extra)
