@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from agentscan.cli import app
-from agentscan.providers.codex import fullcounts, headtail, row as codex_row
+from agentscan.providers.codex import fullcounts, headtail
+from agentscan.providers.codex import threadfacts as codex_threadfacts
 from agentscan.providers.codex.provider import CodexProvider
 from agentscan.scan import factfilter
 from agentscan.scan.scanner import Scanner
@@ -196,7 +197,7 @@ def test_the_row_model_is_among_the_facts_models(tmp_path_factory: pytest.TempPa
     home = tmp_path_factory.mktemp("home")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(headtail, "TAIL_BYTES", window)  # a window that misses the first models, or all
-        patch.setattr(codex_row, "REPLAY_HEAD_BYTES", head)  # a fork's copy read in its head, or past it
+        patch.setattr(codex_threadfacts, "REPLAY_HEAD_BYTES", head)  # a fork's copy read in its head, or past it
         patch.setattr(fullcounts, "WHOLE_BYTES", 100)  # a whole pass keeps a small file's tally too
         last = _build(home, shape, ops, more, indexed)
         wanted = PARENT if shape == "subagent" else MAIN  # a subagent whose parent is gone: under its id

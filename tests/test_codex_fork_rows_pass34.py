@@ -18,7 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from agentscan.cli import app
-from agentscan.providers.codex import row as codex_row
+from agentscan.providers.codex import threadfacts as codex_threadfacts
 from agentscan.scan.scanner import Scanner
 from codex_builders import (
     Calls,
@@ -145,7 +145,7 @@ def _no_whole_pass(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the fork was read whole again")
 
-    monkeypatch.setattr(codex_row, "read_replay_whole", refuse, raising=False)
+    monkeypatch.setattr(codex_threadfacts, "read_replay_whole", refuse, raising=False)
 
 
 def test_list_gives_a_large_fork_its_own_calls_cold_warm_and_uncached(isolated_home: Path) -> None:

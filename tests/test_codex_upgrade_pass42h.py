@@ -16,7 +16,7 @@ from typing import Any
 import orjson
 import pytest
 
-from agentscan.providers.codex import row as codex_row
+from agentscan.providers.codex import threadfacts as codex_threadfacts
 from agentscan.providers.codex import runs
 from agentscan.providers.codex.provider import CodexProvider
 from builders import cli_json as _json
@@ -254,8 +254,8 @@ def test_a_fork_of_garbage_totals_past_the_read_budget_is_not_read_whole(
     _write(rollout_path(codex, FORK, at(400)), fork)
     assert _rows()[FORK]["tokens"]["total"] == 3 * 1100 == _json("tokens", FORK)["total"]["total"]
     read_whole: list[Path] = []
-    real = codex_row.read_replay_whole
-    monkeypatch.setattr(codex_row, "read_replay_whole", lambda path, *args: read_whole.append(path) or real(path, *args))
+    real = codex_threadfacts.read_replay_whole
+    monkeypatch.setattr(codex_threadfacts, "read_replay_whole", lambda path, *args: read_whole.append(path) or real(path, *args))
     monkeypatch.setattr(runs, "MAX_READ_BYTES", BUDGET)
     _as_the_build_before(_index(isolated_home), {})  # (the rows built again)
     row = _rows()[FORK]

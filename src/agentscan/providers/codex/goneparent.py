@@ -32,7 +32,7 @@ from agentscan.providers.codex.records import ThreadLink
 if TYPE_CHECKING:
     from agentscan.providers.codex.callscan import FileUsageScanner, UsageEvent
     from agentscan.providers.codex.discovery import Thread
-    from agentscan.providers.codex.row import ThreadFacts
+    from agentscan.providers.codex.threadfacts import ThreadFacts
 
 #: ``ctx.memo``: parent id (lower-cased) -> its forks, each (started, thread id, thread), by start
 _FORKS = "codex.forks_of"

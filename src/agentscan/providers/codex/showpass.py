@@ -27,7 +27,8 @@ from agentscan.providers.codex.lineage import SourceNote, forks_extra
 from agentscan.providers.codex.messages import add_kind, counts_of, line_kind
 from agentscan.providers.codex.headtail import TailSummary
 from agentscan.providers.codex.modeluse import ModelUse, merge, model_use, most_used
-from agentscan.providers.codex.row import ThreadFacts, assemble_row, child_kind, session_head, thread_header
+from agentscan.providers.codex.row import assemble_row, session_head
+from agentscan.providers.codex.threadfacts import ThreadFacts, child_kind, thread_header
 from agentscan.providers.codex.usage import own_start
 from agentscan.toolkit.detail import DetailCollector
 from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
