@@ -16,7 +16,7 @@ def test_a_progress_only_subagent_is_said_to_lack_its_final_reply(isolated_home:
     result = invoke("tokens", PROGRESS_SESSION)
     assert result.exit_code == 0, result.output
     (line,) = [line for line in result.stdout.splitlines() if "↳ afb92ff" in line]
-    assert "(no transcript: from progress records, final reply not in them)" in line
+    assert "(no transcript: from progress records, final response not in them)" in line
 
 
 def test_a_subagent_with_its_transcript_says_nothing_of_the_kind(isolated_home: Path, tty) -> None:  # noqa: ANN001

@@ -71,7 +71,7 @@ def test_show_of_the_subagent_id_no_longer_says_nothing_is_recorded(cli_pair: Pa
     result = invoke("show", CHILD)
     assert result.exit_code == 0, result.output
     focus = next(line for line in result.output.splitlines() if line.strip().startswith("focus"))
-    assert "no prompt or reply" not in focus and "no tool call of its" not in focus
+    assert "no prompt or response" not in focus and "no tool call of its" not in focus
     assert "its tool calls marked [" in focus
     assert f"prompts of {CHILD} (1)" in result.output and "explore the flags" in result.output
     assert f"last response of {CHILD}" in result.output

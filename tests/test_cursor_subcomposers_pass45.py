@@ -112,7 +112,7 @@ def test_the_card_counts_its_calls_and_the_focus_says_what_was_recorded(isolated
     assert "3 tool calls (+1 by subagents)" in card
     focus = next(line for line in card.splitlines() if line.lstrip().startswith("focus"))
     assert "its tool calls marked" in focus and "no tool call of its recorded" not in focus
-    assert "no prompt or reply of its recorded" not in focus
+    assert "no prompt or response of its recorded" not in focus
     assert "grep_search" in card
 
 

@@ -51,7 +51,7 @@ def test_tokens_keeps_project_and_title_at_120_columns_and_the_date_at_130(tty, 
     header = re.split(r" {2,}", lines[0].strip())
     # TITLE last, as list's (pass 40): the numbers line up near the start.
     dated = width >= 130
-    assert header[:3] == (["SESSION", "DATE", "CWD"] if dated else ["SESSION", "CWD", "INPUT"]), header
+    assert header[:3] == (["ID", "DATE", "CWD"] if dated else ["ID", "CWD", "INPUT"]), header
     assert header[-3:] == ["TOTAL", "COST", "TITLE"]
     row = next(line for line in lines if line.startswith(DEMO_SESSION))
     assert ("2026-11-28" in row) == dated and "weather-app" in row and "Add a 5-day" in row

@@ -88,5 +88,5 @@ def test_a_session_beyond_the_export_s_bounds_is_said(isolated_home: Path, tmp_p
     assert result.exit_code == 0, result.output
     document = orjson.loads(result.stdout)
     said = [w["message"] for w in document["warnings"]]
-    assert said == ["otlp: the session is larger than an export reads (2 prompts, 2 replies and 3 tool calls, within "
+    assert said == ["otlp: the session is larger than an export reads (2 prompts, 2 responses and 3 tool calls, within "
                     "2, 2 and 1 MiB of their text): its oldest 1 prompt and 2 tool calls were left out of the traces"], said

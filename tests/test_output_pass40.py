@@ -42,9 +42,9 @@ def test_a_60_column_list_shortens_updated_to_give_the_title_its_room(tty, monke
     lines = out.splitlines()
     assert lines[0].split() == ["ID", "UPDATED", "TOKENS", "TITLE"]
     # Every demo time is of the last six months: its day and minute, the year known.
-    assert "claude:c2d4e6f8  11-29 16:30    5.4k  Upgrade to Python 3.13" in lines
-    gemini = next(line for line in lines if line.startswith("gemini:9b7d3e41  10-14 08:34   33.5k  Why does"))
-    assert width_of(gemini) == 60  # the title cut to 22 characters, not the 17 the whole time left it
+    assert "claude:c2d4e6f8  11-29 16:30    5,429  Upgrade to Python 3.…" in lines
+    gemini = next(line for line in lines if line.startswith("gemini:9b7d3e41  10-14 08:34   33,539  Why does"))
+    assert width_of(gemini) == 60  # the title cut to 21 characters, not the 16 the whole time left it
     assert "2026-" not in out and all(width_of(line) <= 60 for line in lines)
     assert "left out to fit 60 columns: MODEL, CWD, COST" in err
 
@@ -54,7 +54,7 @@ def test_updated_stays_whole_where_the_title_keeps_what_it_wants(tty, monkeypatc
     for width in (70, 80):
         tty(width)
         out = run("--demo", "list", "--tz", "UTC")[0]
-        assert "claude:c2d4e6f8  2026-11-29 16:30    5.4k" in out, width
+        assert "claude:c2d4e6f8  2026-11-29 16:30    5,429" in out, width
 
 
 def test_a_pipe_gets_the_whole_time(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -68,7 +68,7 @@ def test_a_shorter_updated_keeps_the_column_the_whole_one_lost(tty, monkeypatch:
     tty(40)
     lines = run("--demo", "list", "--tz", "UTC")[0].splitlines()
     assert lines[0].split() == ["ID", "UPDATED", "TOKENS"]  # whole, UPDATED went: 41 columns
-    assert lines[1] == "claude:c2d4e6f8  11-29 16:30    5.4k"
+    assert lines[1] == "claude:c2d4e6f8  11-29 16:30    5,429"
 
 
 def test_an_old_time_is_given_by_its_date_and_a_remembered_list_by_its_day(tty, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -138,7 +138,7 @@ def test_a_tokens_table_of_sessions_that_recorded_nothing_prints_no_header(isola
     assert "warning: 1 empty file (" in err
     tty(80, stderr=False)
     out = run("tokens", "--no-cache")[0]
-    assert "TOTAL" not in out and "SESSION" not in out
+    assert "TOTAL" not in out and "DATE" not in out
 
 
 def test_a_patched_table_whose_rows_all_fold_prints_no_header(isolated_home: Path, table_ways: list[str],
@@ -149,7 +149,7 @@ def test_a_patched_table_whose_rows_all_fold_prints_no_header(isolated_home: Pat
     assert "TOTAL" in run("tokens")[0]
     spent.unlink()
     made = run("tokens")
-    # Patched, but not from the kept text (its SESSION column narrowed to TOTAL's): laid out again.
+    # Patched, but not from the kept text (its ID column narrowed to TOTAL's): laid out again.
     assert table_ways[-1] == "patched" and table_splices == [False]
     # No row to print; the line naming it on stderr in a pipe (pass 42).
     assert made == ("", f"(+ 1 session with 0 tokens: claude:{IDS[1]})\n")

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from agentscan.cli import app
 from agentscan.cli.render import human_usd
 from agentscan.cli.term import Terminal
-from agentscan.cli.tokens_text import row_lines
+from agentscan.cli.tokens_rows import row_lines
 from agentscan.context import ScanContext
 from agentscan.model import TokenUsage
 from agentscan.pricing import PriceBook, library, source

@@ -69,7 +69,7 @@ def test_a_run_with_no_reply_says_so_instead_of_showing_the_parent_s(isolated_ho
     _home(isolated_home, replied=False)
     out = CliRunner().invoke(app, ["--no-cache", "show", AGENT]).stdout
     [focus] = [line for line in out.splitlines() if line.startswith("  focus")]
-    assert focus.endswith("; no reply of its recorded")
+    assert focus.endswith("; no response of its recorded")
     assert "last response" not in out and "parent reply" not in out
     assert _section(out, "prompts")[0] == f"prompts of {AGENT} (1)"
 
@@ -88,7 +88,7 @@ def test_a_run_with_no_talk_recorded_shows_none_of_the_parent_s(capsys: pytest.C
     detail = SessionDetail(row=ROW, subagents=(SubagentInfo("s1", None, None, None),), extra={"focus": FOCUS},
                            **PARENT_TALK)
     out = _card(detail, capsys)
-    assert "no tool call of its recorded; no prompt or reply of its recorded" in out
+    assert "no tool call of its recorded; no prompt or response of its recorded" in out
     assert "parent asked" not in out and "parent said" not in out
 
 
@@ -96,7 +96,7 @@ def test_a_run_whose_talk_the_bounds_dropped_says_kept(capsys: pytest.CaptureFix
     detail = SessionDetail(row=ROW, subagents=(SubagentInfo("s1", None, None, None, prompts=(Prompt("asked"),)),),
                            truncated={"subagent_responses": 3}, extra={"focus": FOCUS}, **PARENT_TALK)
     out = _card(detail, capsys)
-    assert out.splitlines()[1].endswith("; no reply of its kept")
+    assert out.splitlines()[1].endswith("; no response of its kept")
     assert "prompts of s1 (1)" in out and "parent asked" not in out
 
 
@@ -106,12 +106,12 @@ def test_with_the_parent_transcript_gone_the_session_s_talk_is_the_run_s(capsys:
                            extra={"focus": FOCUS, "parent_missing": True},
                            prompts=(Prompt("run asked"),), responses=(Response("run said"),))
     out = _card(detail, capsys)
-    assert "; the prompts and reply below are its own (the parent's transcript is missing)" in out
+    assert "; the prompts and response below are its own (the parent's transcript is missing)" in out
     assert _section(out, "prompts") == ["prompts (1)", "  -                 run asked"]
     assert _section(out, "last response") == ["last response", "  run said"]
     two = SessionDetail(row=ROW, subagents=(SubagentInfo("s1", None, None, None), SubagentInfo("s2", None, None, None)),
                         extra={"focus": FOCUS, "parent_missing": True}, prompts=(Prompt("run asked"),))
-    assert "its prompts and replies are among its subagents' below" in _card(two, capsys)
+    assert "its prompts and responses are among its subagents' below" in _card(two, capsys)
 
 
 def test_demo_subagents_of_every_provider_show_their_own_task(isolated_home: Path) -> None:

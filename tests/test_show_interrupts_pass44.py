@@ -4,7 +4,7 @@ Claude's ``[Request interrupted by user]`` (``… for tool use]``) user records,
 ``turn_aborted`` events and Gemini's ``Request cancelled.`` notices are no prompt: they
 once left no trace at all.  Now the card counts them (``2 interrupted``), ``--full``
 shows an ``interrupted`` item at each one's time, and ``show --json`` lists them as
-``interruptions``.  The card's ``NO`` (a call the user declined) gets a legend line, as
+``interruptions``.  The card's ``denied`` (a call the user declined) gets a legend line, as
 its ``?`` does.
 """
 
@@ -46,10 +46,10 @@ def test_claude_interruptions_are_counted_listed_and_shown_at_their_time(isolate
 def test_the_card_explains_no_as_it_explains_the_question_mark(isolated_home: Path) -> None:
     lay_out_real_claude(isolated_home)
     card = invoke("show", SHORT).output
-    assert "  NO  Bash: mix phx.server" in card
-    assert "  NO = declined by the user: the call never ran" in card
+    assert "  denied Bash: mix phx.server" in card
+    assert "  denied = declined by the user: the call never ran" in card
     assert "1 prompt, 1 response, 2 tool calls, 1 interrupted" in card
-    assert "NO =" not in invoke("show", HEAVY).output  # none declined: no legend
+    assert "denied =" not in invoke("show", HEAVY).output  # none declined: no legend
 
 
 def test_a_huge_claude_transcript_read_from_its_end_lists_the_same_interruptions(

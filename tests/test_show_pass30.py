@@ -169,7 +169,7 @@ def test_a_progress_only_claude_subagent_names_the_model_it_ran(isolated_home: P
     assert [(s["id"], s["model"]) for s in session["subagents"]] == [("afb92ff", "claude-haiku-4-5-20251001")]
     [line] = [line for line in run("show", "491e126e").splitlines() if line.startswith("  afb92ff  ")]
     assert line == ("  afb92ff  Plan  claude-haiku-4-5-20251001    109659 tokens  $0.04"
-                    "  (no transcript: from progress records, final reply not in them)")
+                    "  (no transcript: from progress records, final response not in them)")
 
 
 def test_claude_subagents_with_their_own_transcripts(isolated_home: Path) -> None:

@@ -50,7 +50,7 @@ def _tokens(*args: str) -> tuple[str, str]:
 def _body(out: str) -> list[str]:
     """A table's lines between its header and its TOTAL (a pipe's: a line a row)."""
     lines = out.splitlines()
-    assert lines[0].startswith("SESSION") and lines[-1].startswith("TOTAL")
+    assert lines[0].startswith("ID ") and lines[-1].startswith("TOTAL")
     return lines[1:-1]
 
 
@@ -72,8 +72,8 @@ def test_a_piped_summing_line_is_one_word_with_dashes_for_date_and_cwd(isolated_
                                for column in range(3, 9)]
     assert {row[7] for row in every} == {"-"}
     assert [row[3:9] for row in fields[:3]] == [row[3:9] for row in every[:3]]
-    # The header's fields line up the same way: SESSION DATE CWD INPUT.
-    assert _tokens("--limit", "3")[0].split()[:4] == ["SESSION", "DATE", "CWD", "INPUT"]
+    # The header's fields line up the same way: ID DATE CWD INPUT.
+    assert _tokens("--limit", "3")[0].split()[:4] == ["ID", "DATE", "CWD", "INPUT"]
 
 
 def test_a_terminal_keeps_its_count_and_blank_date_and_cwd(isolated_home: Path, tty: Callable[..., None]) -> None:

@@ -57,7 +57,7 @@ def _table(text: str) -> tuple[list[list[str]], list[str] | None, list[str]]:
     """A table's session lines, its summary line (``None``: none) and its TOTAL line, as cells
     (a part's lines, ``own`` and ``↳``, are left out)."""
     lines = [line for line in text.splitlines() if line and not line.startswith(("(+", " "))]
-    assert lines[0].startswith("SESSION") and lines[-1].startswith("TOTAL")
+    assert lines[0].startswith("ID ") and lines[-1].startswith("TOTAL")
     rows = [CELLS.split(line.strip()) for line in lines[1:-1]]
     summary = [row for row in rows if _summing(row)]
     assert len(summary) <= 1 and (not summary or summary[0] is rows[-1])  # last, under the sessions
@@ -233,8 +233,9 @@ def test_a_cut_table_fits_a_narrow_terminal(isolated_home: Path, tty: Callable[.
     assert all(len(line) <= width for line in lines)
     summary = next(line for line in lines if line.startswith("+5 more"))
     assert lines[lines.index(summary) + 1].startswith("TOTAL")
-    # The line's key takes no more room than a session's id does.
-    assert out.splitlines()[0].index(" ") >= len("+5 more")
+    # The line's key takes no more room than a session's id does: the next column starts past it.
+    header = out.splitlines()[0]
+    assert len(header) - len(header[len("ID"):].lstrip()) >= len("+5 more  ")
 
 
 def test_the_help_and_docs_name_the_options(isolated_home: Path) -> None:

@@ -86,7 +86,7 @@ def test_a_table_of_nothing_but_such_sessions_names_them(isolated_home: Path) ->
     # No header over a TOTAL of "not recorded": the line naming them is all (pass 40), on
     # stderr in a pipe (pass 42).
     assert out == "" and lines[0].startswith("(+ 2 sessions that recorded nothing: ")
-    assert not any(line.startswith(("(+", "SESSION", "TOTAL")) for line in lines[1:])  # (then the warnings)
+    assert not any(line.startswith(("(+", "ID ", "TOTAL")) for line in lines[1:])  # (then the warnings)
 
 
 @pytest.mark.parametrize("width", [None, 150])

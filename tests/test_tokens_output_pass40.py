@@ -222,7 +222,7 @@ def test_title_is_the_last_column_and_the_numbers_fields_are_stable_in_a_pipe(is
         project_session(isolated_home, IDS[index], f"/home/dev/src/p{index}", title, index + 1, tokens=100 * (index + 1))
     lines = tokens()[0].splitlines()
     header = cells(lines[0])
-    assert header[:3] == ["SESSION", "DATE", "CWD"] and header[-3:] == ["TOTAL", "COST", "TITLE"]
+    assert header[:3] == ["ID", "DATE", "CWD"] and header[-3:] == ["TOTAL", "COST", "TITLE"]
     rows = [line for line in lines[1:] if line.startswith("claude:")]
     # awk's fields: id, date, cwd, five parts, reasoning, total, cost, then the title's words.
     totals = orjson.loads(tokens("--json")[0])["rows"]

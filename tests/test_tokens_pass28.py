@@ -215,7 +215,7 @@ def test_at_60_columns_cache_read_and_a_title_stay(isolated_home: Path, tty) -> 
     tty(60)
     out, err = run("--demo", "tokens")
     lines = out.splitlines()
-    assert headers(lines[0]) == ["SESSION", "CACHE READ", "TOTAL", "COST", "TITLE"]
+    assert headers(lines[0]) == ["ID", "CACHE READ", "TOTAL", "COST", "TITLE"]
     claude = next(line for line in lines if line.startswith("claude:7f3c9a12"))
     assert headers(claude) == ["claude:7f3c9a12", "66,200", "75,433", "$0.05", "Add a 5-day f…"]
     assert "numbers rounded" not in err
@@ -229,7 +229,7 @@ def test_at_80_columns_a_title_stays_with_input_cache_read_and_output(isolated_h
     tty(80)
     out, err = run("--demo", "tokens")
     lines = out.splitlines()
-    assert headers(lines[0]) == ["SESSION", "INPUT", "CACHE READ", "OUTPUT", "TOTAL", "COST", "TITLE"]
+    assert headers(lines[0]) == ["ID", "INPUT", "CACHE READ", "OUTPUT", "TOTAL", "COST", "TITLE"]
     claude = next(line for line in lines if line.startswith("claude:7f3c9a12"))
     assert headers(claude) == ["claude:7f3c9a12", "40", "66,200", "893", "75,433", "$0.05", "Add a 5-day fore…"]
     assert " ".join(err.split()).startswith("left out to fit 80 columns: REASONING, DATE, CWD, CACHE WRITE;"), err

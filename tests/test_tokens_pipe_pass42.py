@@ -37,7 +37,7 @@ def tokens(*args: str) -> tuple[str, str]:
 def test_a_piped_table_is_its_header_its_rows_and_its_total(stderr_on_a_terminal: None, by: str) -> None:
     out, err = tokens("--demo", "--by", by)
     header, *rows, total = out.splitlines()
-    assert header.startswith(by.upper()) and total.startswith("TOTAL")
+    assert header.startswith("ID " if by == "session" else by.upper()) and total.startswith("TOTAL")
     # No part's line (indented) and no note: what awk sums is the rows, and they add up to TOTAL.
     assert not any(line.startswith((" ", "(")) for line in rows), rows
     at = cells(header).index("TOTAL")

@@ -57,7 +57,7 @@ def test_a_project_goes_rather_than_cut_a_title_below_what_it_wants(tty) -> None
     15, so CWD is left out (the title used to go, at 114, by its least width)."""
     tty(111, color=False)
     lines = invoke("--demo", "tokens")
-    assert cells(lines[0])[:2] == ["SESSION", "CWD"] and cells(lines[0])[-1] == "TITLE"
+    assert cells(lines[0])[:2] == ["ID", "CWD"] and cells(lines[0])[-1] == "TITLE"
     claude = next(cells(line) for line in lines if line.startswith("claude:7f3c9a12"))
     assert claude[1] == "…/src/weather-app" and claude[-1] == "Add a 5-day for…"
     tty(110, color=False)
@@ -95,5 +95,5 @@ def test_a_patched_table_gives_a_new_project_s_name_the_title_s_room_as_a_whole_
     assert table_ways[-1] == "patched"
     assert patched == invoke("tokens", "--no-cache")  # byte for byte
     assert cells(patched[1])[2] == "…/billing-service", patched
-    assert cells(patched[0])[:3] == ["SESSION", "DATE", "CWD"], patched  # nothing else went for it
+    assert cells(patched[0])[:3] == ["ID", "DATE", "CWD"], patched  # nothing else went for it
     assert len(cells(patched[1])[-1]) == 16  # the title gave it its room, down to what it wants

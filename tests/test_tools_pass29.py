@@ -2,7 +2,7 @@
 
 * The IDE extensions' context blocks (``<ide_opened_file>``, ``<ide_selection>``,
   ``<ide_diagnostics>``) are no prompt and no title, in every reader that finds one.
-* A call the user declined is ``denied`` (card ``NO``, ``--full`` "denied"), not an error,
+* A call the user declined is ``denied`` (card and ``--full`` alike), not an error,
   for every agent; an OTLP span of one is no ERROR.
 * A question call (``AskUserQuestion``) is summarised by its question and the answers
   picked; a todo list (``TodoWrite``) by its counts, not by sorted JSON.
@@ -173,11 +173,12 @@ def test_declined_calls_are_denied_and_questions_and_todos_read_as_words(isolate
     assert [(t["name"], t["summary"], t["status"]) for t in tools] == EXPECTED_TOOLS
 
 
-def test_the_card_marks_a_declined_call_no_and_the_full_view_says_denied(isolated_home: Path) -> None:
+def test_the_card_and_the_full_view_mark_a_declined_call_denied(isolated_home: Path) -> None:
     _tools_session(isolated_home)
     card = runner.invoke(app, ["show", S]).stdout
-    assert "  NO  Bash: rm -rf build" in card and "  ERR Edit: /a.py" in card  # the columns stay aligned
-    assert "  ok  AskUserQuestion: Which rig" in card
+    # The words --full and --json use (pass 50: ``NO`` and ``ERR`` were a second spelling), aligned.
+    assert "  denied Bash: rm -rf build" in card and "  error  Edit: /a.py" in card
+    assert "  ok     AskUserQuestion: Which rig" in card
     full = runner.invoke(app, ["show", S, "--full", "--no-pager"]).stdout
     assert "Bash  denied" in full and "Edit  error" in full
     assert '{"todos"' not in full and '{"questions"' not in full
@@ -235,7 +236,7 @@ def test_a_cancelled_gemini_call_is_denied(isolated_home: Path) -> None:
     tools = _json("show", S)["session"]["tools"]
     assert [t["status"] for t in tools] == ["denied", "error"]
     card = runner.invoke(app, ["show", S]).stdout
-    assert "  NO  read_file: README.md" in card and "  ERR read_file: b.md" in card
+    assert "  denied read_file: README.md" in card and "  error  read_file: b.md" in card
 
 
 def test_a_codex_call_the_user_declined_is_denied(isolated_home: Path) -> None:

@@ -75,7 +75,7 @@ def test_show_of_a_session_known_only_from_hook_events_points_to_trace(data_dir:
         assert result.exit_code == 1
         assert result.stderr.splitlines() == [
             f"error: no session matches {query!r}",
-            f"hint: its hook events were captured: `agentscan trace claude:{SESSION}` shows them"]
+            f"hint: `agentscan trace claude:{SESSION}` shows its captured hook events"]
     # An id the store lacks too gets the usual words: in this home of no session, where to look
     # (pass 46: ``list --grep`` cannot find what is not there).
     assert "no sessions were found in this home: `agentscan doctor` shows where agentscan looked" in runner.invoke(
@@ -86,7 +86,7 @@ def test_show_of_an_id_several_captured_sessions_answer_hands_it_to_trace(data_d
     for agent in ("claude", "cursor"):
         capture.capture(str(data_dir), agent, orjson.dumps({"session_id": SESSION, "conversation_id": SESSION}), BASE_NS)
     result = runner.invoke(app, ["show", "7f3c9a12"])
-    assert result.stderr.splitlines()[-1] == "hint: its hook events were captured: `agentscan trace 7f3c9a12` shows them"
+    assert result.stderr.splitlines()[-1] == "hint: `agentscan trace 7f3c9a12` shows its captured hook events"
 
 
 def test_a_missing_transcripts_long_path_is_cut_from_its_start(data_dir: Path, tty: Any) -> None:

@@ -24,3 +24,17 @@ def home_words(*, demo: bool = False, home: object = None) -> str:
     from agentscan.hooks.install import shell_word
 
     return f" --home {shell_word(str(home))}"
+
+
+def trace_words(*, demo: bool = False) -> str:
+    """``agentscan --demo trace`` or ``agentscan trace``: what a hint that names ``trace``
+    starts with.  ``trace`` reads the hook events store, not a home: ``--demo`` chooses the
+    demo's own store, and ``--home`` none (``trace`` says it does not apply), so it is never
+    given one.  (The one rule: ``show``'s hooks line and "no session matches"' hint.)"""
+    return f"agentscan{home_words(demo=demo)} trace"
+
+
+def hint(command: str, does: str) -> str:
+    """A hint that names a command to run, as every one is worded: ``hint: `COMMAND` does``
+    (the command first, in backquotes, copied whole, then what it does)."""
+    return f"hint: `{command}` {does}"

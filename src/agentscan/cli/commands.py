@@ -40,7 +40,7 @@ def register(app: typer.Typer) -> None:
                                 "agentscan list --grep migration --cwd .   # in this project",
                                 "agentscan list --running --json"))(list_command)
     app.command("show", cls=ShowCommand,
-                short_help="One session in detail: prompts, replies, tool calls, subagents.",
+                short_help="One session in detail: prompts, responses, tool calls, subagents.",
                 epilog=examples("agentscan --demo show 7f3c9a12           # an id's first 6+ characters do",
                                 "agentscan --demo show 7f3c9a12 --full    # the whole conversation",
                                 "agentscan --demo show 7f3c9a12 --redact  # safe to paste"))(show_command)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta, tzinfo
-from typing import Sequence
+from typing import Callable, Sequence
 
 from agentscan.cli import render
-from agentscan.cli.table import cells_of, left_out_note, print_table
-from agentscan.cli.tablefit import Layout, layout
+from agentscan.cli.table import cells_of, left_out_note, left_out_text, print_table
+from agentscan.cli.tablefit import Layout, hidden, layout, overflows
 from agentscan.cli.tableparts import TITLE_WANTS, Column, Row
 from agentscan.cli.tablepaths import named_floors
 from agentscan.cli.tablewidths import natural
@@ -37,6 +37,8 @@ COLUMNS = (
 
 #: UPDATED's place among ``COLUMNS``
 _UPDATED = next(index for index, column in enumerate(COLUMNS) if column.header == "UPDATED")
+#: TOKENS' place among ``COLUMNS``
+_TOKENS = next(index for index, column in enumerate(COLUMNS) if column.header == "TOKENS")
 
 
 def with_zone(columns: Sequence[Column], times: list[Shown]) -> list[Column]:
@@ -73,17 +75,56 @@ def print_list(sessions: list[SessionRow], short_ids: dict[str, str], term: Term
             render.path_text(clean_path(row.cwd), term),
             title_text(row.title) or "-",
         ]))
-    floored, planned = _laid(columns, rows, term)
+    rows, floored, planned = _timed(columns, rows, sessions, term, zone)
+    rounded = False
+    if term.tty and (hidden(floored, planned) or overflows(planned, term)):
+        # Whole numbers (``75,433``), as ``tokens`` prints them, unless rounding them
+        # (``75.4k``) keeps a column the whole ones would leave out (``tokens``' rule): the
+        # same session read 75.4k here and 75,433 there.
+        short = [row._replace(cells=[*row.cells[:_TOKENS], _rounded(session), *row.cells[_TOKENS + 1:]])
+                 for row, session in zip(rows, sessions)]
+        short, short_floored, short_planned = _timed(columns, short, sessions, term, zone)
+        if ((overflows(short_planned, term), len(hidden(short_floored, short_planned)))
+                < (overflows(planned, term), len(hidden(floored, planned)))):
+            rows, floored, planned, rounded = short, short_floored, short_planned, True
+    left_out = print_table(floored, rows, term=term, planned=planned)
+    if rounded:  # said as ``tokens`` says it (``tokens_notes.print_notes``)
+        said = (f"{left_out_text(left_out, columns, term.width)}; numbers rounded" if left_out
+                else f"numbers rounded to fit {term.width} columns")
+        render.note(f"{said}; widen the terminal or use --json", tty_only=True)
+    else:
+        left_out_note(left_out, columns, term)
+
+
+def _rounded(session: SessionRow) -> str:
+    """A session's TOKENS rounded (``75.4k``), for a terminal too narrow for whole numbers."""
+    return "-" if session.tokens is None else render.compact_number(session.tokens.total)
+
+
+def _timed(columns: Sequence[Column], rows: list[Row], sessions: list[SessionRow], term: Terminal,
+           zone: tzinfo | None) -> tuple[list[Row], list[Column], Layout]:
+    """``rows`` laid out on ``term``, their UPDATED shortened (``compact_time``) when the
+    whole one would cut the title below 25 characters or leave a column out, and the short
+    one widens the title or keeps a column."""
+    return timed_rows(columns, rows, [session.updated_at for session in sessions], term, zone, laid_out)
+
+
+def timed_rows(columns: Sequence[Column], rows: list[Row], updated: Sequence[datetime | None], term: Terminal,
+               zone: tzinfo | None, laid: Callable[[Sequence[Column], list[Row], Terminal], tuple[list[Column], Layout]]
+               ) -> tuple[list[Row], list[Column], Layout]:
+    """``rows`` (UPDATED their second cell, of the times ``updated``) as ``laid`` lays them out,
+    UPDATED shortened (``compact_time``) when the whole one cramps the title and the short one
+    widens it or keeps a column: ``list``'s rule, and ``trace --list``'s."""
+    floored, planned = laid(columns, rows, term)
     if term.tty and _cramped(floored, rows, planned):
         today = render.today(zone)
-        short = [row._replace(cells=[*row.cells[:_UPDATED], compact_time(session.updated_at, zone, today),
-                                     *row.cells[_UPDATED + 1:]]) for row, session in zip(rows, sessions)]
-        short_floored, short_planned = _laid(columns, short, term)
+        short = [row._replace(cells=[*row.cells[:_UPDATED], compact_time(when, zone, today),
+                                     *row.cells[_UPDATED + 1:]]) for row, when in zip(rows, updated)]
+        short_floored, short_planned = laid(columns, short, term)
         if (len(short_planned[0]) > len(planned[0])
                 or _title_width(short_floored, short_planned) > _title_width(floored, planned)):
-            rows, floored, planned = short, short_floored, short_planned
-    hidden = print_table(floored, rows, term=term, planned=planned)
-    left_out_note(hidden, columns, term)
+            return short, short_floored, short_planned
+    return rows, floored, planned
 
 
 #: how far back UPDATED's short form (``compact_time``) gives a time's day and minute; an
@@ -105,7 +146,7 @@ def compact_time(value: datetime | None, zone: tzinfo | None, today: date) -> st
     return local.strftime("%Y-%m-%d")
 
 
-def _laid(columns: Sequence[Column], rows: list[Row], term: Terminal) -> tuple[list[Column], Layout]:
+def laid_out(columns: Sequence[Column], rows: list[Row], term: Terminal) -> tuple[list[Column], Layout]:
     """``rows``' columns, CWD no narrower than its names (``tablepaths.named_floors``), and
     their layout on ``term``."""
     floored = named_floors(columns, cells_of(rows))

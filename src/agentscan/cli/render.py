@@ -179,10 +179,11 @@ def short_date(value: datetime | None) -> str:
 
 
 def human_tokens(usage: TokenUsage | None, term: Terminal) -> str:
-    """``130.9k`` on a terminal, the exact integer in a pipe."""
+    """``130,883`` on a terminal, ``130883`` in a pipe: whole, as ``tokens`` prints it (``list``
+    rounds it, ``130.9k``, only where that keeps a column: ``list_text.print_list``)."""
     if usage is None:
         return "-"
-    return compact_number(usage.total) if term.tty else str(usage.total)
+    return full_number(usage.total, term)
 
 
 def human_usd(cost: Decimal | None, at_least: Decimal | None = None, *, grouped: bool = True) -> str:

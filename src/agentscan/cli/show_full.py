@@ -190,7 +190,11 @@ def _subagent_lines(sub: _Subagent, term: Terminal, names: dict[str, str], inden
     # An id, a type, a model and a tool's name are the provider's text too: an escape
     # sequence in one is shown as U+FFFD, as the card's fields are.
     kind = f" ({clean(sub.info.agent_type)})" if sub.info is not None and sub.info.agent_type else ""
-    head = term.style(f"{indent}↳ subagent {clean_path(names.get(sub.id, sub.id))}{kind}", "cyan")
+    named = f"{indent}↳ subagent {clean_path(names.get(sub.id, sub.id))}"
+    when = "" if indent else render.time_column(sub.items[0].value.timestamp, zone) + "  "
+    if term.tty and width_of(when + named + kind) > term.width:
+        kind = ""  # its type is on the card's subagents line; its id, to open it, is never cut
+    head = term.style(named + kind, "cyan")
     if not indent:
         head = _when(sub.items[0].value.timestamp, term, zone) + "  " + head
     yield head
@@ -202,7 +206,13 @@ def _error_item(error: ShownError | Compaction, term: Terminal, zone: tzinfo | N
     """An error the provider recorded (``what``: ``error``), or an interruption (``interrupted``),
     dated as an event is, its text in full below; a compaction (``compacted``) on its line."""
     if isinstance(error, Compaction):
-        yield f"{_when(error.timestamp, term, zone)}  " + term.style(compaction_text(error, grouped=term.tty), "yellow")
+        text = compaction_text(error, grouped=term.tty)
+        lead = " " * (width_of(render.time_column(error.timestamp, zone)) + 2)
+        # Wrapped under itself on a narrow terminal, as a body's text is (76 columns in a 40-column pane).
+        lines = wrap_columns(text, term.width, indent=lead, subsequent=lead) if term.tty else [lead + text]
+        for index, line in enumerate(lines):
+            shown = term.style(line[len(lead):], "yellow")
+            yield f"{_when(error.timestamp, term, zone)}  {shown}" if index == 0 else lead + shown
         return
     yield f"{_when(error.timestamp, term, zone)}  {term.style(what, 'red' if what == 'error' else 'yellow')}"
     yield from _body(error_words(error.text, zone) if what == "error" else error.text, term, "    ")
@@ -215,8 +225,8 @@ def _item_lines(item: _Item, term: Terminal, indent: str, zone: tzinfo | None) -
         yield f"{indent}{when}  " + term.style("prompt", "bold")
         yield from _body(value.text, term, indent + "    ")
     elif isinstance(value, Response):
-        model = f" ({clean(value.model)})" if value.model else ""
-        yield f"{indent}{when}  response{model}"
+        plain = f"{indent}{render.time_column(value.timestamp, zone)}  response"
+        yield f"{indent}{when}  response{_response_model(value.model, term, width_of(plain))}"
         yield from _body(value.text, term, indent + "    ")
     else:
         status = {"ok": "ok", "error": term.style("error", "red"), "denied": term.style("denied", "yellow")}.get(value.status, "?")
@@ -226,6 +236,19 @@ def _item_lines(item: _Item, term: Terminal, indent: str, zone: tzinfo | None) -
             yield from _body(value.summary, term, indent + "    ")
         if value.error:  # (one line: ``ToolEvent.error``)
             yield from (term.style(line, "red") for line in _body(f"error: {value.error}", term, indent + "    "))
+
+
+def _response_model(model: str | None, term: Terminal, before: int) -> str:
+    """`` (claude-sonnet-4-5-20250929)`` after a response's ``before`` columns; on a terminal
+    too narrow for it, as ``list`` names it (`` (sonnet-4.5)``), else nothing: the card names
+    the session's model, and a 40-column pane wrapped the head of every reply."""
+    if not model:
+        return ""
+    whole = f" ({clean(model)})"
+    if not term.tty or before + width_of(whole) <= term.width:
+        return whole
+    short = f" ({render.model_text(model, term)})"
+    return short if before + width_of(short) <= term.width else ""
 
 
 def _when(value: datetime | None, term: Terminal, zone: tzinfo | None) -> str:

@@ -91,7 +91,7 @@ def _cells(detail: SessionDetail, term: Terminal, names: dict[str, str]) -> _Cel
     costs = ([human_usd(sub.cost, sub.cost_priced, grouped=term.tty) if sub.tokens else "-" for sub in subs]
              if any(sub.cost_priced is not None for sub in subs) else [])
     # Progress records hold no copy of a subagent's final reply: a count short of it.
-    notes = [f"{_NO_TRANSCRIPT} from {sub.recovered_from} records, final reply not in them)"
+    notes = [f"{_NO_TRANSCRIPT} from {sub.recovered_from} records, final response not in them)"
              if sub.recovered_from else "" for sub in subs]
     # A column of dashes is a column nobody can name: the type only when some run has one.
     type_width = max(map(width_of, types)) if any(sub.agent_type for sub in subs) else 0

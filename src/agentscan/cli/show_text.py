@@ -32,21 +32,22 @@ TOOLS_SHOWN = 15
 ERRORS_SHOWN = 3
 #: line lengths in a pipe, where there is no terminal width to fit
 PIPE_PROMPT, PIPE_TOOL, PIPE_RESPONSE, PIPE_ERROR = 100, 90, 400, 200
-#: how the card marks a tool call by its status (``ToolCall.status``); ``NO``: the user
-#: declined the call (``denied``), which never ran, so it did not fail either
-_MARKERS = {"ok": "ok ", "error": "ERR", "denied": "NO "}
+#: how the card marks a tool call by its status (``ToolCall.status``), in the words ``--full``
+#: and ``--json`` use (the card's ``ERR`` and ``NO`` were a second spelling of each);
+#: ``denied``: the user declined the call, which never ran, so it did not fail either
+_MARKERS = {"ok": "ok", "error": "error", "denied": "denied"}
 #: a call whose result was not recorded (status ``unknown``), and the note that says so
 UNKNOWN_MARKER = " ? "
 UNKNOWN_MEANING = "no result recorded: how the call ended is not known"
-#: what the card's ``NO`` means, said as ``?``'s is: a bare "NO" beside "ok" and "ERR" read
-#: as an answer to nothing
-DECLINED_MARKER = "NO"
+#: what the card's ``denied`` means, said as ``?``'s is: beside "ok" and "error" it read as
+#: a permission error
+DECLINED_MARKER = "denied"
 DECLINED_MEANING = "declined by the user: the call never ran"
 
 
 def unknown_legend(tools: Iterable[ToolEvent], term: Terminal, indent: str) -> list[str]:
     """The line that says what ``?`` means, when a call of ``tools`` is shown with one (none:
-    ``[]``), at ``indent``: a bare "?" beside "ERR" (``show``) or "ok" (``show --full``)
+    ``[]``), at ``indent``: a bare "?" beside "error" or "ok"
     read as a glitch.  Cursor records no result for most calls, so its sessions show it on
     nearly every line: said once."""
     if all(tool.status in _MARKERS for tool in tools):
@@ -55,8 +56,8 @@ def unknown_legend(tools: Iterable[ToolEvent], term: Terminal, indent: str) -> l
 
 
 def declined_legend(tools: Iterable[ToolEvent], term: Terminal, indent: str) -> list[str]:
-    """The line that says what the card's ``NO`` means, when a call of ``tools`` is shown
-    with one (``--full`` spells it ``denied``, which needs none)."""
+    """The line that says what the card's ``denied`` means, when a call of ``tools`` is shown
+    with one (``--full`` puts the call at its time, under the prompt that asked for it)."""
     if not any(tool.status == "denied" for tool in tools):
         return []
     return _legend_lines(DECLINED_MARKER, DECLINED_MEANING, term, indent)
@@ -269,8 +270,9 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
     if forks:
         lines.extend(_field("forked", forks, term))  # (the other way: Codex sessions forked from this one)
     if detail.extra.get("hook_events"):
-        # (``--demo`` chooses the demo's events store too; ``--home`` no store at all)
-        trace = "agentscan --demo trace" if home == " --demo" else "agentscan trace"
+        from agentscan.invocation import trace_words
+
+        trace = trace_words(demo=home == " --demo")
         counted = f"  {'hooks':<8} {said_as(detail.extra['hook_events'], 'captured hook event')}"
         # Too wide, the command goes on its own line, whole (to be copied), as the --full hint's does.
         lines.extend(card_command(counted, " (", ")", lambda shown: f"{trace} {shown}", shown_id, term, short_id))
@@ -350,8 +352,12 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone:
         heading = tools_heading(detail, len(shown_tools),
                                 None if focused is None else FocusedCalls(clean_path(names.get(run, run)), len(focused)))
         lines += ["", *heading_lines(f"tool calls ({heading})", term)]
-        for tool in shown_tools:
-            marker = _MARKERS.get(tool.status, UNKNOWN_MARKER)
+        # The markers in a column as wide as the widest shown (3 at least: ``ok``, `` ? ``), so
+        # each call's name starts in one column.
+        marked = [_MARKERS.get(tool.status, UNKNOWN_MARKER) for tool in shown_tools]
+        wide = max(3, *map(len, marked))
+        for tool, marker in zip(shown_tools, marked):
+            marker = marker.ljust(wide)
             who = f" [{clean_path(names.get(tool.subagent, tool.subagent))}]" if tool.subagent else ""
             head = f"  {marker} {clean(tool.name)}{who}: "
             lines.append(head + _tool_summary(tool, term.width - width_of(head), term))

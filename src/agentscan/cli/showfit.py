@@ -151,13 +151,13 @@ def focused_talk(detail: SessionDetail) -> FocusedTalk | None:
 
 def talk_clause(detail: SessionDetail, talk: FocusedTalk) -> str:
     """What the focus line adds about the run's prompts and reply, where the card does not
-    show them plainly: ``; no reply of its recorded``; ``""`` when both are shown."""
+    show them plainly: ``; no response of its recorded``; ``""`` when both are shown."""
     if talk.from_session:
         if len(detail.subagents) == 1:
-            return "; the prompts and reply below are its own (the parent's transcript is missing)"
-        return "; its prompts and replies are among its subagents' below (the parent's transcript is missing)"
+            return "; the prompts and response below are its own (the parent's transcript is missing)"
+        return "; its prompts and responses are among its subagents' below (the parent's transcript is missing)"
     missing = {what: kind for what, kind, said in (("prompt", "prompts", talk.prompts),
-                                                    ("reply", "responses", talk.responses)) if not said}
+                                                    ("response", "responses", talk.responses)) if not said}
     if not missing:
         return ""
     # Other runs' talk may have filled the bounds (one pool for every subagent): its own dropped.

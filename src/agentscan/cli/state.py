@@ -294,6 +294,7 @@ def say_error(exc: AgentscanError) -> int:
     reply or what was typed, and none of them may move the cursor or write the clipboard.
     A usage error (exit 2) ends with where the command's help is, as click's do (``help_hint``)."""
     from agentscan.cli.term import clean, printable_line
+    from agentscan.invocation import hint
 
     print(f"error: {clean(str(exc))}", file=sys.stderr)
     if getattr(exc, "empty_home", False):
@@ -302,14 +303,14 @@ def say_error(exc: AgentscanError) -> int:
     for line in exc.details:  # candidates to pick from, a hint: each its own line, made printable
         print(printable_line(line), file=sys.stderr)
     if isinstance(exc, ProviderNotId) and exc.shown_by is None:  # ``show gemini``: where its sessions' ids are
-        print(printable_line(f"hint: `agentscan{_home_options[0]} list -p {exc.provider}` lists its sessions"),
+        print(printable_line(hint(f"agentscan{_home_options[0]} list -p {exc.provider}", "lists its sessions")),
               file=sys.stderr)
     if getattr(exc, "list_hint", False):
         # ``--grep``: the default 25 may not reach an old session, and ``--all`` alone scrolled
         # a heavy user's 1,500 ids past; the home this run read, not the user's own (``--demo
         # show 000000`` is answered with the demo's ids).
-        print(printable_line(f"hint: `agentscan{_home_options[0]} list --grep TEXT` finds it by title, cwd, model or "
-                             "path (`--all` lists every id)"), file=sys.stderr)
+        print(printable_line(hint(f"agentscan{_home_options[0]} list --grep TEXT",
+                                  "finds it by title, cwd, model or path (`--all` lists every id)")), file=sys.stderr)
     if exc.exit_code == USAGE_EXIT:  # last, as under click's usage errors (``usage_error_text``)
         print(help_hint(), file=sys.stderr)
     return exc.exit_code

@@ -6,7 +6,7 @@ fingerprint, tokens, cost and key hashes); the table adds:
 - *extras*, a line for each of the report's rows (in the table's order):
   when its session was last active, whether its provider may revise its row
   with none of its files changed (``Provider.wants_refresh``: a Gemini cwd
-  another provider reveals), and its lines as ``tokens_text.row_lines`` made
+  another provider reveals), and its lines as ``tokens_rows.row_lines`` made
   them, with full numbers and, on a terminal, rounded ones;
 - ``table``: the layout the table was printed in, and how many cells of each
   width each column held (``tablewidths.WidthCounts``), full and rounded; the widths
@@ -35,7 +35,8 @@ from agentscan.cli.tableparts import Row
 from agentscan.cli.tablewidths import WidthCounts
 from agentscan.cli.tokens_columns import NUMBER_COLUMNS
 from agentscan.cli.tokens_sessions import NO_DATE, recorded_nothing, sort_key, updated_of
-from agentscan.cli.tokens_text import Printed, row_lines
+from agentscan.cli.tokens_rows import row_lines
+from agentscan.cli.tokens_text import Printed
 from agentscan.model import SessionRow
 from agentscan.scan import answerpatch
 from agentscan.scan.answerbasis import Basis, Damaged
@@ -249,7 +250,7 @@ def _lines(rows: Sequence[Row] | None) -> list[list[Any]] | None:
 
 
 def rows_of(kept: Any) -> list[Row] | None:
-    """Lines as ``_lines`` kept them; ``None``: not lines ``tokens_text.row_lines`` makes."""
+    """Lines as ``_lines`` kept them; ``None``: not lines ``tokens_rows.row_lines`` makes."""
     if type(kept) is not list:
         return None
     rows = []

@@ -38,7 +38,8 @@ from agentscan.cli.tokens_columns import SESSION_LEAD, reasoning_unreported, ses
 from agentscan.cli.tokens_notes import Drawn, Folded, fold_kind, named_folds, print_notes
 from agentscan.cli.tokens_sessions import (NO_DATE, date_in, files_empty, recorded_nothing, says_nothing, session_facts,
                                            sort_key, updated_of)
-from agentscan.cli.tokens_text import Total, choose_layout, print_lines, row_lines, shown_keys, total_row
+from agentscan.cli.tokens_rows import Total, row_lines, total_row
+from agentscan.cli.tokens_text import choose_layout, print_lines, shown_keys
 from agentscan.scan import answerpatch
 from agentscan.scan.answerbasis import Damaged
 
@@ -82,7 +83,7 @@ def patched(scanner: Scanner, question: Mapping[str, Any], providers: list[str],
     total = (patch.total, patch.cost, patch.cost)
     # TOTAL's REASONING ``-`` when no session's agent records it apart, as a whole table's (``tokens_text``)
     unreported = reasoning_unreported(ref.provider for ref in patch.refs)
-    # The table's sessions by their DATE, newest first, as ``tokens_answer._newest_first``
+    # The table's sessions by their DATE, newest first, as ``tokens_table.newest_first``
     # sorts a whole table's rows (stable: equal dates keep the report's order).
     order = sorted(sessions, key=lambda session: session.when, reverse=True)
     named = named_folds((session.key, session.fold) for session in order)
@@ -200,7 +201,7 @@ def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[
     ``False`` (nothing printed): it does not.  ``named``: the folded sessions, those that
     recorded nothing and those that recorded no usage; ``parts``: a session shown has
     delegated calls (``print_notes``); ``zone``: the dates' (``--tz``); ``unreported``: TOTAL's
-    REASONING is ``-`` (``tokens_text.total_row``)."""
+    REASONING is ``-`` (``tokens_rows.total_row``)."""
     if total[0] is None:
         return False  # "not recorded" alone: laid out with no number column (``tokens_text.print_lines``)
     full = splice.full.copy()

@@ -25,7 +25,7 @@ NUMBER_COLUMNS: tuple[tuple[str, str, int], ...] = (
     ("TOTAL", "total", 0),
 )
 NOT_RECORDED = "not recorded"
-#: where REASONING is among the number cells (``tokens_text._numbers``)
+#: where REASONING is among the number cells (``tokens_rows.number_cells``)
 REASONING_AT = [header for header, _, _ in NUMBER_COLUMNS].index("REASONING")
 
 
@@ -64,8 +64,12 @@ def columns_of(by: str) -> list[Column]:
         columns = [Column(by.upper(), label=True, min_width=10)]
     elif by == "cwd":
         columns = [Column("CWD", flex=True, min_width=12, keep_end=True)]
+    elif by == "session":
+        # ``ID``, as ``list`` and ``trace --list`` head a session's id (``SESSION`` here read as
+        # another thing than the ids ``list`` gave): the same id, to give ``show``.
+        columns = [Column("ID", style="yellow")]
     else:
-        columns = [Column(by.upper(), style="yellow" if by == "session" else None)]
+        columns = [Column(by.upper())]
     if by == "session":
         columns += [
             Column("DATE", drop=9),

@@ -38,7 +38,7 @@ def no_price(report: TokenReport, *, with_parts: bool = True) -> Unpriced:
     ``-`` (no call had a price) or ``≥`` (a lower bound: some did).  Told from the rows, not
     their cells: COST may be left out to fit, and a ``-`` of a group that spent nothing
     (Claude's zero-token notices) is no missing price.  ``with_parts``: the table shows the
-    rows' parts' lines (by session, on a terminal: ``tokens_text.row_lines``; a grouped
+    rows' parts' lines (by session, on a terminal: ``tokens_rows.row_lines``; a grouped
     table has none: its SUBAGENTS column shows tokens, no cost)."""
     models: set[str] = set()
     forms: set[str] = set()
@@ -80,7 +80,7 @@ def fold_kind(shown: bool, nothing: bool, no_usage: bool | Callable[[], bool],
     """Why a row has no line, ``None`` when it is ``shown``: it recorded ``nothing`` (from
     ``empty`` files, or a call of it: ``tokens_sessions.files_empty``), else no usage
     (``no_usage``, or a call of it: a patch reads it from its basis, for such rows alone),
-    else it spent 0 tokens (``tokens_text.row_lines`` folds those, and by session the others)."""
+    else it spent 0 tokens (``tokens_rows.row_lines`` folds those, and by session the others)."""
     if shown:
         return None
     if nothing:
@@ -294,7 +294,7 @@ def cost_forms_note(unknown: Collection[str]) -> str:
     return f"COST {said}"
 
 
-#: on stderr under a piped table by session whose rows have delegated calls (``tokens_text.row_lines``)
+#: on stderr under a piped table by session whose rows have delegated calls (``tokens_rows.row_lines``)
 PARTS_NOTE = "own and subagent lines are left out in a pipe; --json has them"
 
 

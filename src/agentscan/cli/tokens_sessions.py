@@ -37,7 +37,7 @@ def updated_of(session: TableSession) -> float | None:
 
 
 def sort_key(session: TableSession | None) -> float:
-    """What the table sorts a session by, newest first (``tokens_answer._newest_first``,
+    """What the table sorts a session by, newest first (``tokens_table.newest_first``,
     ``cli.tablepatch``): sessions without a date go last."""
     when = updated_of(session) if session is not None else None
     return NO_DATE if when is None else when

@@ -7,16 +7,15 @@ usage (current Cursor builds'), however grouped: a line under the table names th
 (``--json`` keeps their rows, ``null``).  A pipe gets the header, a line a row and the
 TOTAL alone: the ``(+ …)`` lines go to stderr there (``tokens_notes``), and a row's parts
 (own, subagents') are a terminal's by session (``tokens_notes.shows_parts``); grouped, the
-subagents' part is a column, SUBAGENTS, a line a row on a terminal and in a pipe alike.  The number columns are listed in
-``NUMBER_COLUMNS`` so a cost column can join them.  What stderr says when the options
+subagents' part is a column, SUBAGENTS, a line a row on a terminal and in a pipe alike.  The
+rows' lines are made in ``tokens_rows`` (the number columns are listed in
+``NUMBER_COLUMNS`` so a cost column can join them).  What stderr says when the options
 left a session out is worded in ``tokens_empty``.
 """
 
 from __future__ import annotations
 
 from datetime import tzinfo
-from decimal import Decimal
-from operator import attrgetter
 from functools import partial
 from typing import TYPE_CHECKING, Callable, Collection, Iterable, NamedTuple, Sequence
 
@@ -26,49 +25,20 @@ from agentscan.cli.tableparts import Column, Row
 from agentscan.cli.tablewidths import natural as natural_widths
 from agentscan.cli.term import Terminal, clean_path, write_out
 from agentscan.cli import tokens_models
-from agentscan.cli.tokens_columns import (FIGURES, NOT_RECORDED, NUMBER_COLUMNS, REASONING_AT, SESSION_LEAD, columns_of,
-                                          dated_week, reasoning_unreported, session_cells, zero_first, zero_headers,
-                                          zoned)
+from agentscan.cli.tokens_columns import (FIGURES, columns_of, dated_week, reasoning_unreported, zero_first,
+                                          zero_headers, zoned)
 from agentscan.cli.tokens_notes import (Drawn, Folded, Unpriced, fold_kind, named_folds, names_nothing, no_price,
                                         print_notes, shows_parts)
+from agentscan.cli.tokens_rows import Total, row_lines, total_row
 from agentscan.cli.tokens_sessions import files_empty, recorded_nothing, said_unrecorded, session_facts, summary_title
-from agentscan.cli.tokens_runs import (counted_row, droppable_tails_fitted, has_droppable_tail, runs_cell,
-                                      subagent_names, subagents_cell, tail_at, tails_dropped, with_subagents)
+from agentscan.cli.tokens_runs import droppable_tails_fitted, has_droppable_tail, tail_at, tails_dropped
 from agentscan.model import TokenUsage, sum_usage
-from agentscan.scan.tokenreport import TokenReport, TokenRow
+from agentscan.scan.tokenreport import TokenReport
 
 if TYPE_CHECKING:
     from agentscan.cli.tokens_sessions import Cut, TableSession
     from agentscan.scan.short_ids import Known
     from agentscan.scan.tokensort import SortKey
-
-#: a usage's numbers in ``NUMBER_COLUMNS``' order, in one call (a heavy user's table has 15,000 rows)
-_VALUES = attrgetter(*(name for _, name, _ in NUMBER_COLUMNS))
-
-
-def _numbers(usage: TokenUsage | None, cost: Decimal | None, term: Terminal, *, compact: bool,
-             part: bool = False, at_least: Decimal | None = None, unreported: bool = False) -> list[str]:
-    """The number cells and the cost; a session with no recorded usage says so, a part with none is ``-``.
-
-    ``compact``: ``75.4k`` instead of ``75,433``, when that keeps columns a narrow terminal would lose.
-    ``at_least``: for an unknown cost, what its priced calls cost (shown ``≥$…``).
-    ``unreported``: its agents never record reasoning apart (``reasoning_unreported``): REASONING is ``-``.
-    """
-    if usage is None and part:
-        return [""] * (len(NUMBER_COLUMNS) - 1) + ["-", ""]
-    if usage is None:  # laid over the row's number and cost columns (``Row.span``)
-        return [NOT_RECORDED] + [""] * len(NUMBER_COLUMNS)
-    cells = [*map(number_form(term, compact), _VALUES(usage)), render.human_usd(cost, at_least, grouped=term.tty)]
-    if unreported and not usage.reasoning:
-        cells[REASONING_AT] = "-"
-    return cells
-
-
-def number_form(term: Terminal, compact: bool) -> Callable[[int], str]:
-    """How a table's numbers are shown: ``75.4k`` when ``compact``, else ``75,433`` on a
-    terminal and ``75433`` in a pipe."""
-    return render.compact_number if compact else render.full_numbers(term)
-
 
 class Laid(NamedTuple):
     """How a table was laid out: its layout, whether its numbers were rounded, its lines as
@@ -180,25 +150,6 @@ def shown_keys(keys: Iterable[str], short_ids: dict[str, str], term: Terminal) -
     here: 15,000 calls of ``clean_path`` cost a millisecond more."""
     shown = [short_ids.get(key, key) for key in keys] if term.tty else list(keys)
     return [key if key.isprintable() else clean_path(key) for key in shown]
-
-
-Total = tuple[TokenUsage | None, Decimal | None, Decimal | None]
-"""A table's total: its tokens, cost and cost priced."""
-
-
-def total_row(by: str, total: Total, term: Terminal, *, compact: bool, runs: TokenUsage | None = None,
-              unreported: bool = False) -> Row:
-    """The TOTAL line; grouped, ``runs``: the subagent runs' tokens of every row (its SUBAGENTS);
-    ``unreported``: no session of the table's agents records reasoning apart (REASONING ``-``)."""
-    usage, cost, priced = total
-    values = _numbers(usage, cost, term, compact=compact, at_least=priced, unreported=unreported)
-    lead = SESSION_LEAD if by == "session" else 1
-    # "not recorded" laid over the number columns, as a row's is (in INPUT alone it widened it).
-    span = (lead, lead + len(NUMBER_COLUMNS) + (by != "session")) if usage is None else None
-    if by != "session":
-        values = with_subagents(values, runs_cell(runs, usage is not None, number_form(term, compact)))
-    cells = session_cells("TOTAL", ["", "", ""], values) if by == "session" else ["TOTAL", *values]
-    return Row(cells, style="bold", span=span)
 
 
 def choose_layout(columns: list[Column], natural: list[int], rounded_natural: Callable[[], list[int] | None],
@@ -326,76 +277,3 @@ def _print_unrecorded_only(by: str, rows: list[Row], named: Folded, term: Termin
     write_out("\n".join(lines) + "\n")
     print_notes(by, term, named, drawn=Drawn(hidden, sessions=len(dates), dates=dates, zone=zone))
     return Laid(planned, False, lines, shown[1], unrecorded_only=True)
-
-
-def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *, compact: bool,
-              session: TableSession | None = None, unreported: bool | None = None,
-              known: Known | None = None) -> list[Row]:
-    """A row's lines: its own, then, by session on a terminal, its parts (own and each
-    subagent's; a pipe gets a line a row, as ``awk`` sums them: ``--json`` has the parts);
-    grouped, one line, its runs' tokens in its SUBAGENTS cell (``tokens_runs.subagents_cell``;
-    a row of delegated calls alone, its key saying how many runs: ``tokens_runs.counted_row``); none for a row of 0 tokens,
-    nor, by session, for a session that recorded no usage (named in a line under the table,
-    as a grouping names them; one that recorded nothing at all in one of its own:
-    ``recorded_nothing``).  ``key``: its first cell; ``facts``: a session's date, project
-    and title (``[]`` but by session), of ``session``; ``unreported``: its agents never record
-    reasoning apart (REASONING ``-``; ``None``: by session, told by its id's agent); ``known``:
-    as ``print_report``'s."""
-    if token_row.tokens is not None and token_row.tokens.total == 0:
-        return []  # nothing spent: folded into one line after the table
-    by_session = bool(facts)
-    if by_session and token_row.tokens is None:
-        return []  # named in one line after the table
-    if unreported is None:
-        unreported = by_session and reasoning_unreported((token_row.key.partition(":")[0],))
-
-    def numbers(usage: TokenUsage | None, cost: Decimal | None, *, part: bool = False,
-                at_least: Decimal | None = None) -> list[str]:
-        return _numbers(usage, cost, term, compact=compact, part=part, at_least=at_least, unreported=unreported)
-
-    def cells(first: str, numbers: list[str], title: str = "") -> list[str]:
-        return session_cells(first, ["", "", title], numbers) if by_session else [first, *numbers]
-
-    unrecorded = token_row.tokens is None
-    values = numbers(token_row.tokens, token_row.cost, at_least=token_row.cost_priced)
-    # "not recorded" (a grouping's row of calls with no usage) is laid over the empty number
-    # columns, not in TOTAL alone.
-    span = (1, len(NUMBER_COLUMNS) + 2) if unrecorded else None
-    if not by_session:
-        # One line a row (ccusage's tables are): its runs' part a column of its own.
-        # A row made only of delegated calls (each kind's ``--by agent``), on a terminal: its
-        # key says how many runs it adds up (a pipe's key stays one field for ``awk``).
-        counted = token_row.own is None and bool(token_row.subagents) and shows_parts(term) and numbers(
-            sum_usage(usage for _, usage in token_row.subagents), token_row.subagents_cost,
-            at_least=token_row.subagents_cost_priced) == values
-        values = with_subagents(values, subagents_cell(token_row, number_form(term, compact)))
-        if counted:
-            return [counted_row(key, len(token_row.subagents), values, span)]
-        return [Row([key, *values], span=span)]
-    lines = [Row(session_cells(key, facts, values), span=span)]
-    if not token_row.subagents or not shows_parts(term):
-        return lines
-    if token_row.own is not None:  # a group made only of delegated calls has no own part to show
-        lines.append(Row(cells("  own", numbers(token_row.own, token_row.own_cost, part=True,
-                                                at_least=token_row.own_cost_priced)), style="dim"))
-    costs = token_row.subagent_costs or (None,) * len(token_row.subagents)
-    # A part's unknown cost shows its lower bound as its group's does (``≥$0.43``), not ``-``.
-    bounds = token_row.subagent_costs_priced or (None,) * len(token_row.subagents)
-    names = subagent_names(token_row, term, known)
-    recovered = dict(token_row.recovered)
-    for (sub_id, usage), cost, bound in zip(token_row.subagents, costs, bounds):
-        # No transcript: its calls were recovered from its parent's progress records,
-        # which hold no copy of its final reply: a count short of it (docs/providers/claude.md).
-        # Said where the title goes, so the id column stays narrow.
-        note = recovered_note(recovered[sub_id]) if sub_id in recovered else ""
-        lines.append(Row(cells(f"  ↳ {clean_path(names.get(sub_id, sub_id))}",
-                               numbers(usage, cost, part=True, at_least=bound), note), style="dim"))
-    return lines
-
-
-def recovered_note(origin: str) -> str:
-    """A subagent line's TITLE cell when its transcript is gone and its calls were found in
-    its parent's ``origin`` records (``progress``), worded as ``show`` words it.  What it is
-    comes first: a narrow TITLE keeps ``(no transcript:…``, where ``(from progress …`` said
-    nothing; a wide one shows it all."""
-    return f"(no transcript: from {origin} records, final reply not in them)"

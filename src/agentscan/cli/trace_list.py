@@ -5,8 +5,9 @@ a terminal, whole in a pipe), UPDATED, then EVENTS, CWD (``~/…`` on a terminal
 (the first prompt).  On a terminal each row is one line, fitted to the width: TITLE and
 CWD are cut first, then left out (CWD before TITLE, UPDATED last) rather than a time or a
 count cut; as in ``list``, the TITLE keeps as many characters as ``list``'s (25) while CWD
-is left to go, and is cut below that only once CWD is gone.  In a pipe every cell is whole
-and there is no colour.
+is left to go, and is cut below that only once CWD is gone, after UPDATED is shortened
+(``11-28 09:02``: ``list_text.timed_rows``).  In a pipe every cell is whole and there is
+no colour.
 """
 
 from __future__ import annotations
@@ -60,13 +61,18 @@ def print_trace_list(as_json: bool, root: str | None = None, *, redact: bool = F
     # clean: an id, a path or a prompt is whatever the agent sent (an escape sequence, a
     # newline that would split the row)
     times = [shown_time(parse_iso(iso_ns(s.summary.updated_ns)), None) for s in found]
-    from agentscan.cli.list_text import with_zone
+    from agentscan.cli.list_text import laid_out, timed_rows, with_zone
+    from agentscan.cli.tableparts import Row
 
     columns = with_zone(COLUMNS, times)  # (as ``list`` names UPDATED's zone)
-    rows = [[clean(shown.get(s.summary.session.id, s.summary.session.id)),
-             time.text,
-             render.full_number(s.summary.events, term),
-             render.path_text(clean_path(s.cwd), term),
-             title_text(s.title) or "-"] for s, time in zip(found, times)]
-    hidden = print_table(columns, rows, term=term)
+    rows = [Row([clean(shown.get(s.summary.session.id, s.summary.session.id)),
+                 time.text,
+                 render.full_number(s.summary.events, term),
+                 render.path_text(clean_path(s.cwd), term),
+                 title_text(s.title) or "-"]) for s, time in zip(found, times)]
+    # UPDATED shortened, as ``list`` shortens it (``11-28 09:02``), rather than left out first
+    # at 40 columns, where ``list`` kept it.
+    rows, columns, planned = timed_rows(columns, rows, [parse_iso(iso_ns(s.summary.updated_ns)) for s in found],
+                                        term, None, laid_out)
+    hidden = print_table(columns, rows, term=term, planned=planned)
     left_out_note(hidden, columns, term)

@@ -75,10 +75,27 @@ def _worded(error: Exception) -> Exception:
     from agentscan.cli.options import command_path
     from agentscan.cli.state import usage_error_text
 
-    # ``agentscan hooks`` alone: click shows the group's help, as it is (the error of Typer's
-    # own click, which it vendors: told by its module, as ``UsageError`` is found).
+    # ``agentscan`` or ``agentscan hooks`` alone: the group's help, on stdout with exit 0, as
+    # ``gh`` and ``git`` print theirs (click 8.2 made it a usage error: stderr, exit 2, which
+    # read as a mistake to someone trying the command; ``| less`` got nothing).  The error is
+    # Typer's own click's, which it vendors: told by its module, as ``UsageError`` is found.
     no_args = getattr(sys.modules.get(UsageError.__module__), "NoArgsIsHelpError", None)
     if no_args is not None and isinstance(error, no_args):
+        asked = error.ctx  # type: ignore[attr-defined]
+
+        def show_help(file: Any = None) -> None:
+            # On ``sys.stdout`` (agentscan's stream: closed before the process began, it says so,
+            # ``cli.streams``); a reader that stops early (``| head -1``) is no failure, as for ``list``.
+            try:
+                sys.stdout.write(asked.get_help() + "\n")
+                sys.stdout.flush()
+            except BrokenPipeError:
+                from agentscan.cli.streams import drop_closed_output
+
+                drop_closed_output()
+
+        error.show = show_help  # type: ignore[attr-defined]
+        error.exit_code = 0  # type: ignore[attr-defined]
         return error
     explain(error, COMMAND_MODULES)
     _keep_close_suggestions(error)

@@ -83,7 +83,7 @@ def _lines(trace: Trace, clean: Clean, show_options: str, layout: Layout | None,
         workspace = clean(session.workspace)
         if layout is not None:  # a path keeps its end: the project
             workspace = layout.cut_left(workspace, max(layout.width - len(_VALUE_INDENT), _MIN_SHOWN))
-        yield f"  workspace   {workspace}", False
+        yield f"  cwd         {workspace}", False  # (``list``'s and ``show``'s word; --json keeps ``workspace``)
     if session.transcript_session_id and session.transcript_found:
         transcript = clean(session.transcript_session_id)
         # On a line of its own: the command, whole, to be copied (by the short id, where the

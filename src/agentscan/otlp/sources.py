@@ -45,9 +45,9 @@ EXPORT_BOUNDS = Bounds(prompts=1_000_000, responses=1_000_000, tools=1_000_000,
                        prompt_bytes=256 << 20, response_bytes=256 << 20, tool_bytes=256 << 20)
 #: ``SessionDetail.truncated``'s counts of items left out that the export makes spans of (or,
 #: for replies, ends turns by), and what they are called; its ``clipped_*`` cut text only
-_LEFT_OUT = (("prompts", "prompt", "prompts"), ("responses", "reply", "replies"), ("tools", "tool call", "tool calls"),
+_LEFT_OUT = (("prompts", "prompt", "prompts"), ("responses", "response", "responses"), ("tools", "tool call", "tool calls"),
              ("subagent_prompts", "subagent prompt", "subagent prompts"),
-             ("subagent_responses", "subagent reply", "subagent replies"))
+             ("subagent_responses", "subagent response", "subagent responses"))
 
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
@@ -299,7 +299,7 @@ def beyond_bounds(truncated: dict[str, int]) -> list[str]:
         return []
     what = listed(parts)
     b = EXPORT_BOUNDS
-    return [f"the session is larger than an export reads ({b.prompts:,} prompts, {b.responses:,} replies and "
+    return [f"the session is larger than an export reads ({b.prompts:,} prompts, {b.responses:,} responses and "
             f"{b.tools:,} tool calls, within {b.prompt_bytes >> 20}, {b.response_bytes >> 20} and "
             f"{b.tool_bytes >> 20} MiB of their text): its oldest {what} "
             f"{'was' if what.startswith('1 ') and len(parts) == 1 else 'were'} left out of the traces"]

@@ -52,8 +52,10 @@ def not_found(scanner: Scanner, query: str) -> SessionNotFound:
     if captured is not None:
         # Known from its hook events alone (a transcript deleted, or never read here): ``trace``
         # shows it, and ``list --all`` would send the user looking through ids that lack it.
-        demo = " --demo" if scanner.ctx.home_source == "--demo" else ""
-        details.append(f"hint: its hook events were captured: `agentscan{demo} trace {captured}` shows them")
+        from agentscan.invocation import hint, trace_words
+
+        trace = trace_words(demo=scanner.ctx.home_source == "--demo")
+        details.append(hint(f"{trace} {captured}", "shows its captured hook events"))
     # ``list --grep`` cannot find what is not there: in a home of no session (nothing unread
     # that might hold one) the CLI says where to look instead.  A newcomer who copied an id
     # from the README (a demo's) without ``--demo`` is told so, in any home: one of sessions
