@@ -160,7 +160,7 @@ _RUNNING_OF = {mark: running for running, mark in _RUNNING.items()}
 def _witness(rows: list[SessionRow], refs: list[SessionRef]) -> bytes | None:
     """Each row's ``running`` and the files it was told by (``liveness.Liveness.of``), as
     ``_runs_as_it_did`` reads them; ``None``: a row whose session is not at hand."""
-    from agentscan.providers import liveness_known
+    from agentscan.providers import liveness_files
     from agentscan.scan.memorefs import file_texts
 
     by_id = {ref.id: ref for ref in refs}
@@ -170,8 +170,9 @@ def _witness(rows: list[SessionRow], refs: list[SessionRef]) -> bytes | None:
         if ref is None:
             return None
         # No path holds a NUL: NUL ends each file, and two end each session.  A session whose
-        # liveness is not known (Gemini's: ``Liveness.of``) keeps no file: ``null`` again.
-        texts = file_texts(ref) if liveness_known(ref.provider) else []
+        # liveness is not known (Gemini's: ``Liveness.of``) keeps no file: ``null`` again; a
+        # Cursor session only its store (``providers.liveness_files``).
+        texts = liveness_files(ref.provider, file_texts(ref))
         files = b"".join(b"\0" + text.encode("utf-8", "surrogateescape") for text in texts)
         entries.append(_RUNNING[row.running] + files)
     return b"\0\0".join(entries)

@@ -197,15 +197,10 @@ def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_te
     count = page.reached.get(stage, page.discovered) if stage else page.discovered
     of = f"of {render.plural(count, 'session')}" if stage else ""
     if stage == "running":
+        # The sessions whose ``running`` is null are left out with a warning saying why, for
+        # each provider (``Liveness.unknown_warnings``: in ``--json`` too); here, how many.
         if not running_supported:
-            return "--running and --pid need Linux (/proc); no session could be checked here"
-        from agentscan.providers import liveness_known
-
-        if filters.providers and not any(liveness_known(name) for name in filters.providers):
-            # Not "no live process holds any open": none of these sessions can be told running.
-            names = ", ".join(filters.providers)
-            return (f"--running and --pid cannot tell a running {names} session: its agent keeps "
-                    "no file open between writes (`running` is null)")
+            return "--running and --pid could check no session here (`running` is null)"
         # Sessions whose ``running`` is null were not seen to run: said, not taken for idle (a
         # Claude Code older than its registry, ``~/.claude/sessions/``, or a Gemini chat).
         untold = ""

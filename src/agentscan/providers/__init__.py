@@ -36,6 +36,12 @@ REASONING_NOT_REPORTED: Final = frozenset({"claude", "cursor"})
 #: that it agrees with the classes).
 LIVENESS_NOT_KNOWN: Final = frozenset({"gemini"})
 
+#: the built-in providers only some of whose files tell a running session (``Provider.liveness_files``),
+#: by how those files' names end: Cursor's Agent CLI holds its chat's ``store.db`` open (SQLite)
+#: while it runs, but nothing shows Cursor holding an agent transcript open, so a session of
+#: transcripts alone has ``running`` ``null``.  Mirrored here as ``LIVENESS_NOT_KNOWN`` is.
+LIVENESS_FILES: Final[dict[str, tuple[str, ...]]] = {"cursor": ("store.db",)}
+
 _registered: dict[str, Provider] = {}
 _instances: dict[str, Provider] = {}
 
@@ -59,6 +65,17 @@ def liveness_known(name: str) -> bool:
     if registered is not None:
         return registered.liveness_known
     return name not in LIVENESS_NOT_KNOWN
+
+
+def liveness_files(name: str, files: list[str]) -> list[str]:
+    """Those of a session's ``files`` whose being held open tells whether it runs (all of them
+    but for a provider of ``Provider.liveness_files``; none for one whose liveness is not known)."""
+    registered = _registered.get(name)
+    known = registered.liveness_known if registered is not None else name not in LIVENESS_NOT_KNOWN
+    if not known:
+        return []
+    endings = registered.liveness_files if registered is not None else LIVENESS_FILES.get(name)
+    return files if endings is None else [text for text in files if text.endswith(endings)]
 
 
 def _importable(name: str) -> bool:

@@ -140,6 +140,10 @@ class Provider(ABC):
     #: sessions' ``running`` is ``null`` (not known), never ``false``.  A built-in provider's
     #: is mirrored in ``providers.LIVENESS_NOT_KNOWN``, read without importing the provider.
     liveness_known: ClassVar[bool] = True
+    #: how the names of the files that tell it end, when only some do (``None``: every file).
+    #: Cursor's: an Agent CLI chat's ``store.db``, which SQLite holds open while the agent runs;
+    #: no transcript is seen held open.  Mirrored in ``providers.LIVENESS_FILES``.
+    liveness_files: ClassVar[tuple[str, ...] | None] = None
 
     def row_travels(self, ref: SessionRef, ctx: ScanContext) -> bool:
         """Whether ``row(ref)`` may be read in a worker process (``scan.rowbuild``) and

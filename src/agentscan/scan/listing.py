@@ -260,6 +260,7 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
         else:
             heapq.heappushpop(best, item)
     scanner.end_batch()  # maybe inside one
+    _say_unknown(scanner, filters, liveness)
     if not best and since is not None and refs and next((stage for stage, n in passed.items() if not n), None) == "since":
         # ``since`` left nothing (the hint names the newest then, and only then).  Read on
         # from the rows read: the loop stops at the first file too old for ``since``, and a
@@ -278,6 +279,13 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
     return SessionPage(shown, discovered, more, reached, passed,
                        from_epoch(newest) if newest is not None else None, blank,
                        liveness.untold if filters.needs_liveness else 0)
+
+
+def _say_unknown(scanner: Scanner, filters: ListFilter, liveness: Liveness) -> None:
+    """A warning for the sessions ``--running``/``--pid`` left out unable to tell them."""
+    if filters.needs_liveness:
+        for path, message in liveness.unknown_warnings("--pid" if filters.pid is not None else "--running"):
+            scanner.ctx.warn(path, message)
 
 
 #: at most this many sessions are read to say how old the newest is (``_newest_unparsed``)
@@ -326,5 +334,6 @@ def every_row(scanner: Scanner, filters: ListFilter) -> list[SessionRow]:
         say(scanner.ctx, said if failed is None else still_ours(said, ref, row, failed, empty=bool(said) and files_empty(scanner, ref)))
         if failed is None:
             rows.append(row)
+    _say_unknown(scanner, filters, liveness)
     rows.sort(key=lambda r: (r.updated_at is not None, r.updated_at or datetime.min), reverse=True)
     return rows

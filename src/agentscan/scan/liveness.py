@@ -5,7 +5,10 @@ On Linux, ``/proc/<pid>/fd`` links name every file a process holds open.
 Elsewhere there is no cheap, permission-free equivalent, so ``running`` is
 ``null`` (unknown) rather than a guess.  So it is for a provider whose running
 sessions hold no file open (``Provider.liveness_known``: Gemini CLI appends a
-record and closes its chat), whose ``false`` would be a guess too.
+record and closes its chat), or whose only files are ones no running session is
+seen holding (a Cursor transcript: ``Provider.liveness_files``), whose ``false`` would be
+a guess too.  ``--running`` leaves such sessions out, and says
+how many with a warning (``Liveness.unknown_warnings``): a script would miss them.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
-from agentscan.providers import liveness_known
+from agentscan.providers import liveness_files, liveness_known
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef
@@ -103,23 +106,51 @@ class Liveness:
         self._names: set[str] = set()
         self._file_texts: Callable[[SessionRef], list[str]] | None = None
         self._registries: dict[str, dict[str, int] | None] = {}  # Claude Code's, read once each
-        #: how many times ``of`` could not tell (``None``): ``list --running`` says how many
-        #: sessions it passed over unknown, not that no process runs them
-        self.untold = 0
+        #: provider -> the ids of the sessions ``of`` could not tell (``None``): a ``--running``
+        #: that leaves them out says how many (``unknown_warnings``, ``untold``), not that no
+        #: process runs them: a script would miss them
+        self.unknown: dict[str, set[str]] = {}
 
     def of(self, ref: SessionRef) -> bool | None:
+        running = self._of(ref)
+        if running is None:
+            self.unknown.setdefault(ref.provider, set()).add(ref.id)
+        return running
+
+    def _of(self, ref: SessionRef) -> bool | None:
         if not liveness_known(ref.provider):
-            self.untold += 1
             return None  # its files are closed between writes: open or not, it tells nothing
         if self._file_texts is None:
             # Imported here, once: a remembered ``list`` asks ``of_files`` only (no model).
             from agentscan.scan.memorefs import file_texts
 
             self._file_texts = file_texts
-        running = self.of_files(self._file_texts(ref)) if supported() else None
-        if running is None:
-            self.untold += 1
-        return running
+        # Only the files a running session holds open tell (a Cursor transcript does not).
+        return self.of_files(liveness_files(ref.provider, self._file_texts(ref))) if supported() else None
+
+    def unknown_warnings(self, option: str) -> list[tuple[str, str]]:
+        """``(path, message)`` of a warning for each provider whose sessions ``--running`` or
+        ``--pid`` (``option``) left out because ``of`` could not tell them: in JSON a script
+        filtering on ``running`` learns its answer is short of them, and on a terminal the
+        reader does.  The path is the option: the sessions are many, the cause is one."""
+        said: list[tuple[str, str]] = []
+        if not supported():  # every session, of every provider, for one reason: said once
+            count = sum(len(ids) for ids in self.unknown.values())
+            sessions = f"{count:,} session{'' if count == 1 else 's'}"
+            return [(option, f"{sessions} left out, their `running` not known (null): "
+                             "--running and --pid need Linux (/proc)")] if count else []
+        for name in sorted(self.unknown):
+            count = len(self.unknown[name])
+            sessions = f"{count:,} {name} session{'' if count == 1 else 's'}"
+            why = (f"no file a running {name} agent holds open tells it" if name != "claude" else
+                   "its home has no Claude Code session registry (~/.claude/sessions/, which 2.1.x builds write)")
+            said.append((option, f"{sessions} left out, their `running` not known (null): {why}"))
+        return said
+
+    @property
+    def untold(self) -> int:
+        """How many sessions ``of`` could not tell."""
+        return sum(len(ids) for ids in self.unknown.values())
 
     def of_files(self, files: list[str]) -> bool | None:
         """``of`` a session whose files (else its path) are ``files`` (``memorefs.file_texts``)."""

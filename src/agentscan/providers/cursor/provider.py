@@ -50,6 +50,10 @@ class CursorProvider(Provider):
     # 12: a transcript line over the 4 MiB cap is read without its long strings
     #     (``toolkit.shrinkline``), not skipped
     parser_version = "12"
+    # The Agent CLI holds its chat's store.db open (SQLite) while it runs; nothing shows Cursor
+    # holding an agent transcript open (tools that follow Cursor live watch its mtime), and the
+    # state.vscdb it holds is every composer's: only a store tells, else ``running`` is null.
+    liveness_files = ("store.db",)
     # Transcripts carry no time for a tool call (a prompt's only in an optional wrapper).
     records_call_times = False
 

@@ -81,6 +81,14 @@ class ProjectIndex:
         say(ctx, known[1])
         return known[0]
 
+    def settled_by_dir(self, project_dir: Path, ctx: ScanContext) -> bool:
+        """Whether ``cwd_for`` of a chat in ``project_dir`` is settled by the dir alone (its
+        ``.project_root``, its slug or hash in the registry), whatever the chat holds: its
+        other steps ask every provider's sessions (``_others``)."""
+        if self.marker(project_dir, ctx) or project_dir.name in self.slugs:
+            return True
+        return project_dir.name in self._registered
+
     def registered_roots(self) -> set[str]:
         return set(self.slugs.values())
 

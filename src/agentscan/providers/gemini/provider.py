@@ -109,7 +109,8 @@ class GeminiProvider(Provider):
             chats.logged = logged_prompts(files.main.project_dir, ref.native_id, ctx)
         return chats
 
-    def _row_from(self, ref: SessionRef, chats: SessionChats, ctx: ScanContext) -> SessionRow:
+    def _row_from(self, ref: SessionRef, chats: SessionChats, ctx: ScanContext,
+                  projects: ProjectIndex | None = None) -> SessionRow:
         from agentscan.providers.gemini.records import as_str
         from agentscan.providers.gemini.row import build_row, recorded_nothing
 
@@ -121,7 +122,8 @@ class GeminiProvider(Provider):
         if primary is not None and not recorded_nothing(chats):
             chat_hash = as_str(chats.main.meta.get("projectHash")) if chats.main else None
             mentioned = set().union(*(chat.paths for _, chat in chats.everything()))
-            cwd = self._projects(ctx).cwd_for(primary.project_dir, chat_hash or primary.project_hash, ctx, mentioned)
+            projects = projects or self._projects(ctx)
+            cwd = projects.cwd_for(primary.project_dir, chat_hash or primary.project_hash, ctx, mentioned)
         path: str | None
         if files.main is not None:
             path = str(files.main.path)
@@ -131,7 +133,48 @@ class GeminiProvider(Provider):
         return build_row(chats, provider=self.name, path=path, cwd=cwd, recency=ref.recency)
 
     def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
-        return self._row_from(ref, self._chats(ref, ctx), ctx)
+        from agentscan.providers.gemini import sumsrow
+
+        # The row the sums' pass built from its own replay, when it kept one (``sumsrow``).
+        return sumsrow.kept(self, ref, ctx) or self._row_from(ref, self._chats(ref, ctx), ctx)
+
+    def sums_row(self, ref: SessionRef, chats: SessionChats, ctx: ScanContext) -> SessionRow | None:
+        """The row of ``chats`` replayed by the sums' pass (``sumsrow``), when the session's
+        project dir alone settles its cwd (``ProjectIndex.settled_by_dir``), else ``None``.
+        Its project index is its own, its warnings held and never said: the row's pass, with
+        the scan's own index, says them (a bad ``projects.json``); with any, no row is made."""
+        from agentscan.providers.gemini.projects import ProjectIndex
+
+        primary = ref.hint.primary
+        if primary is None:
+            return None
+        if _SUMS_PROJECTS not in ctx.memo:
+            roots = self.roots(ctx)
+            ctx.confine_to(root.path for root in roots)  # before any side file is read
+            with ctx.held_warnings() as held:
+                index = ProjectIndex(registry_files(roots), ctx)
+            ctx.memo[_SUMS_PROJECTS] = None if held.said else index
+        projects = ctx.memo[_SUMS_PROJECTS]
+        if projects is None or not projects.settled_by_dir(primary.project_dir, ctx):
+            return None
+        return self._row_from(ref, chats, ctx, projects)
+
+    def session_usage(
+        self, ref: SessionRef, ctx: ScanContext, resume: bytes | None = None, *, keep_state: bool = False,
+        call_times: bool = False,
+    ) -> tuple[Iterable[list], bytes | None]:
+        """The calls of one replay of the session's chats, and its row kept from that replay
+        (``sumsrow``): the row's pass would replay them again."""
+        from agentscan.providers.gemini import sumsrow
+        from agentscan.providers.gemini.usage import usage_entries
+
+        # (a capture sees what the replay says, and takes nothing from the sums' own)
+        with ctx.warnings.capture() as said:
+            chats = self._chats(ref, ctx, prompts=False)
+        entries = [entry.pack() for entry in usage_entries(chats)]
+        if not said and not said.overflowed:
+            sumsrow.keep(self, ref, chats, ctx)
+        return entries, None
 
     def wants_refresh(self, row: SessionRow) -> bool:
         return row.cwd is None
@@ -199,3 +242,7 @@ class GeminiProvider(Provider):
 
 
 __all__ = ["GeminiProvider"]
+
+
+#: the sums' pass's own project index (``GeminiProvider.sums_row``), in ``ctx.memo``
+_SUMS_PROJECTS = "gemini-sums-projects"
