@@ -161,6 +161,8 @@ def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, st
                   or ("present" if cache["exists"] else "not created yet"))
     out += ["", *_lines(f"cache: {render.path_text(cache['path'], term)} ({state_text}, "
                         f"{size_text(cache['bytes'])}, from {cache['source']})", term)]
+    if cache.get("next_step"):  # a damaged index (``scan.cachecheck``)
+        out += _lines(f"next: {cache['next_step']}", term, "  ")
     if cache.get("ignored"):
         # As the events store's note says of AGENTSCAN_DATA_DIR: a cron job's directory varies.
         out += _lines(f"note: AGENTSCAN_CACHE_DIR is a relative path ({cache['ignored']}), so it was ignored: "

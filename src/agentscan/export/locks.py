@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Mapping
@@ -27,8 +28,8 @@ def lock_path(output: Path, env: Mapping[str, str]) -> Path:
 
 def usable_lock(output: Path, env: Mapping[str, str]) -> Path:
     """``lock_path``, its folder made (0700) and the file openable for writing; else the same
-    name in ``fallback_dir`` (an export there and one in the cache do not wait for each
-    other: a cron job under ``ProtectHome`` and a run in a shell, say).
+    name in ``fallback_dir`` (a cron job under ``ProtectHome``; it and a run in a shell,
+    which locks in the cache, meet at ``meeting_path``, when the temporary folder is ``/tmp``).
     ``OSError`` (naming the cache's folder) when neither can be made."""
     lock = lock_path(output, env)
     try:
@@ -44,13 +45,14 @@ def usable_lock(output: Path, env: Mapping[str, str]) -> Path:
             raise first from None
 
 
-def fallback_dir() -> Path:
-    """``<tmp>/agentscan-<uid>/locks``, only ever a folder of this user's that no one else may
-    enter: another user could make the name first, or a symlink to their own folder."""
+def fallback_dir(temp: str | None = None) -> Path:
+    """``<tmp>/agentscan-<uid>/locks`` (``temp``: another temporary folder than the system's),
+    only ever a folder of this user's that no one else may enter: another user could make the
+    name first, or a symlink to their own folder."""
     import tempfile
 
     uid = os.getuid() if hasattr(os, "getuid") else None
-    base = Path(tempfile.gettempdir()) / (f"agentscan-{uid}" if uid is not None else "agentscan")
+    base = Path(temp or tempfile.gettempdir()) / (f"agentscan-{uid}" if uid is not None else "agentscan")
     for folder in (base, base / "locks"):  # each checked before anything is made inside it
         try:
             folder.mkdir(mode=DIR_MODE)
@@ -62,6 +64,21 @@ def fallback_dir() -> Path:
         if not stat.S_ISDIR(found.st_mode) or found.st_mode & 0o077 or (uid is not None and found.st_uid != uid):
             raise PermissionError(f"{folder} is not a private folder of this user's")
     return base / "locks"
+
+
+def meeting_path(cache_lock: Path) -> Path | None:
+    """The lock every run of this user meets at (``export.meetlock``) for the output whose
+    cache lock is ``cache_lock``, its folder made private; ``None`` when there is none to take:
+    no such folder of this user's alone, or the cache's lock is already there."""
+    from agentscan.export.meetlock import MEETING_BASE
+
+    if os.name == "nt" or not os.path.isdir(MEETING_BASE):
+        return None
+    try:
+        lock = fallback_dir(MEETING_BASE) / cache_lock.name
+    except OSError:
+        return None
+    return None if os.path.realpath(lock) == os.path.realpath(cache_lock) else lock
 
 
 def _make_dirs(folder: Path) -> None:
@@ -84,6 +101,7 @@ def output_lock(output: Path, env: Mapping[str, str] | None, lock_timeout: float
     except OSError as exc:
         folder = lock_path(output, environ).parent
         raise ExportFailed(f"cannot create the lock directory {folder}: {exc.strerror or exc}") from None
+    began = time.monotonic()
     lock = FileLock(str(lock_file), timeout=lock_timeout, mode=FILE_MODE)
     try:
         lock.acquire()
@@ -94,7 +112,18 @@ def output_lock(output: Path, env: Mapping[str, str] | None, lock_timeout: float
         ) from None
     except OSError as exc:
         raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}") from None
+    from agentscan.export.meetlock import MeetingBusy, meeting_lock
+
     try:
-        yield
+        # The cache's lock first, then the meeting one, in every run: no two wait for each
+        # other in turn.  (A cron job and a shell of other AGENTSCAN_CACHE_DIRs take two
+        # cache locks, and meet only there: ``export.meetlock``.)
+        with meeting_lock(meeting_path(lock_file), max(0.0, lock_timeout - (time.monotonic() - began))):
+            yield
+    except MeetingBusy as exc:
+        raise ExportFailed(
+            f"another agentscan export of {output} is running (lock {exc}); gave up after {lock_timeout:g} s "
+            "(--lock-timeout S waits longer)"
+        ) from None
     finally:
         lock.release()

@@ -136,7 +136,13 @@ def export(
             return ExportResult(output, fmt, done.sessions, done.gone, usage_days=len(usage_days),
                                 unseen=done.kept, merged=done.merged, shrank=tuple(done.shrank))
         except OSError as exc:
-            raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}") from None
+            from agentscan.export.sqlerrors import NO_ROOM, free_space
+
+            # A JSONL or CSV file is written beside the output and renamed over it: a full disk
+            # leaves the last run's file whole, which an hourly job's reader wants to hear.
+            left = f"{output.name} was left as it was" if output.exists() else "nothing was written"
+            kept = f"; {left}{free_space(output)}" if exc.errno in NO_ROOM and lines is not None else ""
+            raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}{kept}") from None
 
 
 def parse_format(fmt: str) -> str:

@@ -8,15 +8,18 @@ do.  The file is always left as it was: the index is the only copy of its histor
 
 from __future__ import annotations
 
+import errno
+import shlex
 import sqlite3
 from pathlib import Path
 
 #: SQLite's primary result codes (``sqlite_errorcode & 0xFF``)
-_BUSY, _READONLY, _CANTOPEN, _CORRUPT, _NOTADB = 5, 8, 14, 11, 26
+_BUSY, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 5, 8, 10, 11, 13, 14, 26
 
 
-def next_step(exc: sqlite3.Error, path: Path, busy_timeout: float) -> str:
-    """``; <what to do>`` for ``exc``, raised writing the index at ``path``, or ``''``."""
+def next_step(exc: sqlite3.Error, path: Path, busy_timeout: float, *, fresh: bool = False) -> str:
+    """``; <what to do>`` for ``exc``, raised writing the index at ``path`` (``fresh``: made by
+    this run), or ``''``."""
     code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
     if code == _CORRUPT:
         return (f"; the index is damaged, and is left as it is: move it aside (`mv {path} {path}.damaged`) and "
@@ -26,6 +29,16 @@ def next_step(exc: sqlite3.Error, path: Path, busy_timeout: float) -> str:
     if code == _NOTADB:
         return ("; it is not an SQLite database (or its first page is damaged): give another --output, or, if it "
                 "was your index, move it aside and export again to make it anew")
+    if code in (_FULL, _IOERR):
+        # A full disk (``database or disk is full``), or a write the system refused (a file
+        # size limit, a quota, a failing disk: ``disk I/O error``).  SQLite rolled the
+        # transaction back: an hourly job's user needs to hear that the index is whole.
+        journal = Path(f"{path}-journal")
+        played = (f" (its {journal.name}, left beside it, is played back by the next export or reader)"
+                  if journal.exists() else "")
+        cause = "the disk is full" if code == _FULL else "the system refused a write (a full disk, a quota, a size limit)"
+        left = "the new index holds no sessions yet" if fresh else f"the index was left as it was{played}"
+        return f"; {cause}: nothing of this run was kept, and {left}{free_space(path)}"
     if code == _BUSY and getattr(exc, "at_commit", False):
         return (f"; a reader kept a query open on it longer than {busy_timeout:g} s (a dashboard's read left "
                 "unfinished, a `sqlite3` shell's BEGIN), so this run could not commit: nothing was changed; "
@@ -39,3 +52,12 @@ def next_step(exc: sqlite3.Error, path: Path, busy_timeout: float) -> str:
         problem = writable_problem("sqlite", path)
         return f" ({problem})" if problem else ""
     return ""
+
+
+#: ``OSError`` numbers of a write that found no room: the disk, a quota, ``ulimit -f``
+NO_ROOM = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG") if hasattr(errno, name))
+
+
+def free_space(path: Path) -> str:
+    """``; free space in <folder> (…) and export again``: the step after a write that found no room."""
+    return f"; free space in {path.parent} (`df -h {shlex.quote(str(path.parent))}`) and export again"

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, NamedTuple
 
 from agentscan.scan.scanner import Scanner
 from agentscan.scan.cache import FILE_NAME, cache_dir
+from agentscan.scan import cachecheck
 from agentscan.scan.cachefile import cache_source, ignored_cache_dir, write_problem
 from agentscan.context import legible
 from agentscan.toolkit.paths import MISSING, root_check
@@ -278,8 +279,13 @@ def cache_report(scanner: Scanner) -> dict[str, Any]:
             size += Path(str(path) + suffix).stat().st_size
         except OSError:
             pass
+    problem = write_problem(directory)
+    # A read-only folder is said first: its index may be whole, and is not checked (with
+    # --no-cache neither: the run asked for the index not to be read).
+    damage = cachecheck.damage(path) if problem is None and scanner.use_cache else None
     return {"path": str(path), "exists": path.exists(), "bytes": size, "enabled": scanner.use_cache,
-            "source": cache_source(env), "problem": write_problem(directory), "ignored": ignored_cache_dir(env)}
+            "source": cache_source(env), "problem": damage or problem, "ignored": ignored_cache_dir(env),
+            "next_step": cachecheck.damage_step(path) if damage else None}
 
 
 class LocalZone(NamedTuple):

@@ -1,0 +1,84 @@
+"""The second lock of an export: one every run of this user meets at, whatever its cache.
+
+The lock in agentscan's cache directory (``export.locks``) is found through
+``AGENTSCAN_CACHE_DIR``: a cron job and a shell that set it apart took two locks of one
+output, and the slower run's older scan, written after the newer one's, marked a session
+that had just appeared gone.  This one is named as that one is, in ``/tmp/agentscan-<uid>/locks``
+(``locks.meeting_path``, with ``locks.fallback_dir``'s checks: a folder of this user's that no one else may enter), and
+in ``/tmp`` itself, not ``$TMPDIR``: a macOS shell's ``TMPDIR`` is a folder of its own, which
+cron's environment does not name.  Nothing is left beside the output.
+
+Best effort, never a failure of its own: no such private folder (another user's, a
+read-only ``/tmp``), no ``flock`` (Windows), or the cache's lock already there (a cache that
+cannot be written locks in that folder too) leave the cache's lock alone.  Runs of one output
+as two users, or under systemd's ``PrivateTmp``, do not meet here (docs/cron.md).
+
+``flock``, not ``fcntl``'s POSIX locks, which are the process's and would be dropped when
+any of its descriptors of the file closed.  The file stays after the run: removing a lock
+file another run waits on lets a third take a new one of the same name.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from agentscan.filemodes import FILE_MODE
+
+#: seconds between two tries of a lock held by another run
+_POLL = 0.05
+#: where every run of this user meets (``TMPDIR`` varies between a shell and cron)
+MEETING_BASE = "/tmp"
+
+
+class MeetingBusy(Exception):
+    """Another run held the meeting lock past the timeout (its path, the message)."""
+
+
+def _open(lock: Path) -> int | None:
+    """The lock file opened (made 0600), or ``None`` when it cannot be used."""
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0),
+                     FILE_MODE)
+    except OSError:
+        return None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return None
+    return fd
+
+
+@contextmanager
+def meeting_lock(lock: Path | None, timeout: float) -> Iterator[Path | None]:
+    """Hold ``lock`` (``locks.meeting_path``): its path, or ``None`` when it is left to the
+    cache's lock alone; ``MeetingBusy`` when another run held it ``timeout`` seconds."""
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        yield None
+        return
+    fd = _open(lock) if lock is not None else None
+    if lock is None or fd is None:
+        yield None
+        return
+    try:
+        deadline = time.monotonic() + max(0.0, timeout)
+        held: Path | None = lock
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise MeetingBusy(str(lock)) from None
+                time.sleep(_POLL)
+            except OSError:  # a file system without flock
+                held = None
+                break
+        yield held
+    finally:
+        os.close(fd)  # (releases the lock)

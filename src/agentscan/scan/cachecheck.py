@@ -1,0 +1,47 @@
+"""``doctor``'s check of the index for damage (``PRAGMA quick_check``).
+
+A file damaged past its first pages opens as any other: only a read or a write of a
+damaged page fails, and the index takes each such failure for a miss (``scan.indexconn``),
+so ``list`` and ``tokens`` stay right, only slower, and say nothing.  Nothing moves such a
+file aside (``cachefile.open_index`` does so only when the open itself fails), so
+``doctor`` is where it is told, with what to do.  About 40 ms for a 16 MB index.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sqlite3
+from pathlib import Path
+from urllib.parse import quote
+
+from agentscan.scan.cachefile import BUSY_TIMEOUT, damaged
+
+
+def damage(path: Path) -> str | None:
+    """``damaged (<SQLite's words>)`` when the index at ``path`` fails SQLite's quick check,
+    else ``None`` (whole, absent, or not checkable: a lock, a read-only folder say nothing
+    of the file).  Opened read-only: ``doctor`` changes nothing."""
+    if not path.is_file():
+        return None
+    try:
+        conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True, timeout=BUSY_TIMEOUT)
+    except sqlite3.Error:
+        return None
+    try:
+        rows = conn.execute("PRAGMA quick_check(1)").fetchall()
+    except sqlite3.Error as exc:
+        return f"damaged ({exc})" if damaged(exc) else None
+    finally:
+        conn.close()
+    first = str(rows[0][0]) if rows else "ok"
+    # "*** in database main ***\nPage 300: …": the line that names the page
+    return None if first == "ok" else f"damaged ({first.splitlines()[-1].strip()})"
+
+
+def damage_step(path: Path) -> str:
+    """What to do about a damaged index: its files removed, the next run makes it anew.
+    The ``-wal`` too: one left beside a new file would be played into it."""
+    names = " ".join(shlex.quote(f"{path}{suffix}") for suffix in ("", "-wal", "-shm"))
+    return ("agentscan reads around the damaged pages (each is a miss: what it held is read from the session "
+            "files again, every run), so answers stay right, only slower, and the index is not rebuilt by itself: "
+            f"remove it (`rm -f {names}`) and the next run makes it anew (one cold run)")
