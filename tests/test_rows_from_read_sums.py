@@ -216,3 +216,66 @@ def test_the_last_read_of_a_session_is_the_one_taken() -> None:
     assert groups_read(ctx, "claude:y", None) is None
     note_read(ctx, {"claude:z": "fp"}, {"claude:z": SimpleNamespace(groups=[], warnings=["a bad line"], passing=False)})
     assert groups_read(ctx, "claude:z", "fp") is None
+
+
+@pytest.mark.parametrize("in_workers", [False, True])
+def test_list_all_after_tokens_takes_the_sums_the_index_keeps(isolated_home: Path, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch, in_workers: bool) -> None:
+    """Another command: ``tokens --json`` reads no row, only sums, which the index keeps; the
+    ``list --all`` after it takes them (``rowreader._note_kept_sums``) but for a session
+    changed since, and lists what a fresh index's ``list --all`` lists."""
+    from typer.testing import CliRunner
+
+    from agentscan.cli import app
+    from agentscan.scan import rowbuild
+
+    told = tmp_path / "additions"
+    real = windowed.WindowedTotals.add
+
+    def add(self: windowed.WindowedTotals, call: tuple) -> None:
+        with told.open("a") as handle:  # (a worker's memory is its own)
+            handle.write(f"{call[windowed.C_INPUT]}\n")
+        real(self, call)
+
+    monkeypatch.setattr(windowed.WindowedTotals, "add", add)
+    if in_workers:
+        monkeypatch.setattr(rowbuild, "MIN_ROWS", 2)
+        monkeypatch.setattr(rowbuild, "MIN_BYTES", 0)
+    for number in range(6):
+        _session(isolated_home, number, [(0, 100 + number, 0, 0), (1, 200, 1, 1), (2, 300, 0, 3)], orphan=number == 5)
+    runner = CliRunner()
+    assert runner.invoke(app, ["tokens", "--json"]).exit_code == 0
+    assert not told.exists()  # (no row read)
+    listed = runner.invoke(app, ["list", "--all", "--json"])
+    assert listed.exit_code == 0, listed.output
+    assert not told.exists()  # no call added up again
+    monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(tmp_path / "fresh"))
+    fresh = runner.invoke(app, ["list", "--all", "--json"])
+    assert told.exists()  # the fresh index's rows added their calls up
+    assert orjson.loads(listed.stdout)["sessions"] == orjson.loads(fresh.stdout)["sessions"]
+
+
+def test_list_all_adds_up_a_session_changed_since_tokens(isolated_home: Path, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The index's sums of a session that grew since ``tokens`` are of other files: its row's
+    pass adds its calls up, with the new one."""
+    from typer.testing import CliRunner
+
+    from agentscan.cli import app
+
+    for number in range(3):
+        _session(isolated_home, number, [(0, 100 + number, 0, 0), (1, 200, 1, 1)])
+    runner = CliRunner()
+    assert runner.invoke(app, ["tokens", "--json"]).exit_code == 0
+    native = f"{1:08x}-0000-4000-8000-000000000000"
+    with next((isolated_home / ".claude" / "projects").glob(f"*/{native}.jsonl")).open("a") as handle:
+        handle.write(orjson.dumps(claude_assistant(native, "2026-11-01T11:00:00.000Z", msg_id="late", request_id="late",
+                                                   usage=claude_usage(4321, 1))).decode() + "\n")
+    seen: list[tuple] = []
+    real = windowed.WindowedTotals.add
+    monkeypatch.setattr(windowed.WindowedTotals, "add", lambda self, call: (seen.append(call), real(self, call))[1])
+    listed = orjson.loads(runner.invoke(app, ["list", "--all", "--json"]).stdout)["sessions"]
+    assert sorted(call[windowed.C_INPUT] for call in seen) == [101, 200, 4321]  # only the grown one added up
+    monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(tmp_path / "fresh"))
+    assert listed == orjson.loads(runner.invoke(app, ["list", "--all", "--json"]).stdout)["sessions"]
+    assert {row["tokens"]["input"] for row in listed if row["id"].endswith(native)} == {200 + 101 + 4321}

@@ -131,6 +131,9 @@ class Provider(ABC):
 
     #: whether any of its rows may be read in a worker process (``row_travels``)
     rows_may_travel: ClassVar[bool] = False
+    #: a row's pass takes the session's tokens from its sums when a scan has read them
+    #: (``readsums``): ``rowreader`` then reads those the index keeps before rows are read
+    row_takes_sums: ClassVar[bool] = False
 
     #: whether ``table_facts(…, models=True)`` names the models (``TableFacts.models``)
     facts_name_models: ClassVar[bool] = False

@@ -107,6 +107,15 @@ class Cache(IndexConnection):
             if isinstance(fingerprint, str) and isinstance(sums, bytes) and isinstance(keys, bytes)
         }
 
+    def get_usage_sums(self, session_ids: list[str]) -> dict[str, tuple[str, bytes]]:
+        """Session id -> (fingerprint, sums document), undecoded: ``get_usage`` without the key hashes."""
+        return {
+            session_id: (fingerprint, sums)
+            for session_id, fingerprint, sums in self._select_in("SELECT session_id, fingerprint, sums FROM usage", session_ids,
+                                                                  whole_table_above=_WHOLE_TABLE_ABOVE)
+            if isinstance(fingerprint, str) and isinstance(sums, bytes)
+        }
+
     def get_keys(self, session_ids: list[str]) -> dict[str, tuple[str, bytes]]:
         """Session id -> (fingerprint, key hashes): ``get_usage`` without the sums."""
         return {
@@ -191,6 +200,9 @@ class Cache(IndexConnection):
 
     def put_resume(self, rows: list[tuple[str, bytes]]) -> None:
         self._write_many("INSERT OR REPLACE INTO resume(session_id, state) VALUES (?,?)", rows)
+
+    def drop_resume(self, session_ids: list[str]) -> None:
+        self._write_many("DELETE FROM resume WHERE session_id=?", [(session_id,) for session_id in session_ids])
 
     def get_snapshot(self, key: str, stamp: str) -> bytes | None:
         """A value stored for ``key`` while the inputs had this ``stamp``."""

@@ -12,7 +12,7 @@ to the index would wait for the lock all that time.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Iterator, Mapping, Sequence
 
 from agentscan.bounds import TOKEN_SUM_CAPPED
 from agentscan.context import guarded_row, legible, say
@@ -59,6 +59,7 @@ class RowReader:
             missing = [ref for ref in refs if (self._prefetched.get(ref.id) or ("",))[0] != scanner.fingerprint(ref)]
             self._prefetched.update((ref.id, _NOT_KEPT) for ref in missing)
             scanner.expect_parses(missing)
+            _note_kept_sums(scanner, missing)
         self._save_every = SAVE_EVERY if every else 1
         self._built = {}
         if missing and every:
@@ -171,3 +172,52 @@ class RowReader:
         if fingerprint is not None and self._keep(ref, fingerprint, row, warnings) and self._unsaved >= self._save_every:
             self._save()
         return row
+
+
+def _note_kept_sums(scanner: Scanner, refs: Sequence[SessionRef]) -> None:
+    """The sums the index keeps for ``refs`` at their fingerprints, noted as read (``readsums``):
+    a row's pass then need not add the same calls up again.  ``list --all`` after ``tokens``
+    read every Claude transcript's calls twice (a quarter of each row's pass).  The rule is
+    ``tokens``' table's, which reads rows after sums from the index too: the same calls by
+    the same rules, and only a read that said nothing (``groups_read``)."""
+    cache = scanner.cache
+    if cache is None:
+        return
+    from agentscan.context import SUMS_READ
+    from agentscan.readsums import note_read
+
+    # Not those this scan read already (``tokens``' table: every session's, just now).
+    read = scanner.ctx.memo.get(SUMS_READ, ())
+    wanted = [ref for ref in refs if scanner.provider(ref.provider).row_takes_sums
+              and not any(ref.id in sums for _, sums in read)]
+    if not wanted:
+        return
+
+    fingerprints = {ref.id: scanner.fingerprint(ref) for ref in wanted}
+    kept = {ref_id: document for ref_id, (fingerprint, document) in cache.get_usage_sums(list(fingerprints)).items()
+            if fingerprint == fingerprints.get(ref_id)}
+    if kept:
+        note_read(scanner.ctx, fingerprints, _KeptSums(kept))
+
+
+class _KeptSums(Mapping):
+    """Session id -> its sums as the index keeps them, decoded when a row asks: held undecoded,
+    10,000 sessions' groups cost a few MB, not the 25 MB their lists would.  A damaged one, or
+    one whose read said something, is not there (its row's pass adds its calls up)."""
+
+    def __init__(self, documents: dict[str, bytes]) -> None:
+        self._documents = documents
+
+    def __getitem__(self, ref_id: str) -> object:
+        from agentscan.scan.sessionsums import SessionSums
+
+        sums = SessionSums.from_bytes(self._documents[ref_id])
+        if sums is None or sums.warnings:
+            raise KeyError(ref_id)
+        return sums
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._documents)
+
+    def __len__(self) -> int:
+        return len(self._documents)

@@ -5,14 +5,15 @@ from ``collect`` and imported only when some session must be parsed: one new
 or changed since the last run, or whose calls are needed and not in the index.
 
 A cold run with much to parse shares it out to worker processes
-(``toolkit.workers``, imported only then); a session that changed since the last run keeps a resume
-state, so the next change parses only what was appended.  A worker reads no index, but what its
+(``toolkit.workers``, imported only then); a session an agent is at work in keeps a resume state,
+so the next change parses only what was appended (``keeps_state`` says which).  A worker reads no index, but what its
 pass keeps for later runs (a large Codex rollout's tally) it lists (``scan.indexview``), and the
 parent writes it, as a parse here would have.
 """
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Callable
 
 from agentscan.context import ScanContext
@@ -22,6 +23,7 @@ from agentscan.sealing import seal, unseal
 from agentscan.toolkit import cores
 
 if TYPE_CHECKING:
+    from agentscan.providers.base import Provider
     from agentscan.scan.cache import Cache
     from agentscan.scan.scanner import Scanner
 
@@ -29,6 +31,9 @@ if TYPE_CHECKING:
 PARALLEL_MIN_BYTES = 16 * 1024 * 1024
 #: a session this large keeps a resume state from its first parse
 RESUME_MIN_BYTES = 8 * 1024 * 1024
+#: a smaller one keeps one once it changed since the index's sums, if a file of it was
+#: written in this many days before now (``keeps_state``)
+RESUME_ACTIVE_DAYS = 7
 #: sessions per batch sent to a worker
 _BATCH = 24
 #: the progress line's name for a parse (``tokens`` reads the table's rows after it)
@@ -54,14 +59,16 @@ class UsageParser:
         refs = self.real_refs(refs, keep_entries)
         weights = {ref.id: cores.job_bytes(ref, self.ctx) for ref in refs}
         resume: dict[str, bytes] = {}
+        held: list[str] = []  # sessions with a stored state, usable or not
         if self.cache is not None:
-            for ref_id, sealed in self.cache.get_resume([ref.id for ref in refs]).items():
-                payload = unseal(sealed)
+            by_id = {ref.id: ref for ref in refs}
+            for ref_id, sealed in self.cache.get_resume(list(by_id)).items():
+                held.append(ref_id)
+                payload = _own_state(unseal(sealed), self.scanner.provider(by_id[ref_id].provider))
                 if payload is not None:
                     resume[ref_id] = payload
-        keep_state = {ref.id: ref.id in resume or ref.id in stale or weights[ref.id] >= RESUME_MIN_BYTES for ref in refs}
-        if self.cache is None:
-            keep_state = dict.fromkeys(keep_state, False)
+        keep_state = {ref.id: self.cache is not None and self.keeps_state(ref, resume, stale, weights[ref.id])
+                      for ref in refs}
 
         def job(ref: SessionRef, ctx: ScanContext, keep: bool) -> Parsed:
             provider = self.scanner.provider(ref.provider)
@@ -82,9 +89,38 @@ class UsageParser:
                 continue
             rows.append((ref.id, ref.provider, fingerprint, parsed.sums.to_bytes(), parsed.keys))
             if parsed.state is not None:
-                states.append((ref.id, seal(parsed.state)))
+                tag = _state_tag(self.scanner.provider(ref.provider))
+                states.append((ref.id, seal(tag + parsed.state)))
         self.cache.put_usage(rows)
         self.cache.put_resume(states)
+        # A state no longer kept (another agentscan's, or its session idle since) is dropped:
+        # else every session an earlier upgrade gave one would keep it for good.
+        self.cache.drop_resume([ref_id for ref_id in held if not keep_state.get(ref_id)])
+
+    def keeps_state(self, ref: SessionRef, resume: dict[str, bytes], stale: set[str], weight: int) -> bool:
+        """Whether the parse of ``ref`` keeps a resume state for the next one.
+
+        A state costs its parse memory (every kept call, held until the index is written)
+        and the index room (as much again as the session's sums), and it pays only when the
+        session grows.  So: a session with a usable state (it grew lately: it keeps growing
+        or idles into the next rule), one of ``RESUME_MIN_BYTES`` (a whole parse of it costs
+        more than the state), and one that changed since the index's sums *and* was written
+        in the ``RESUME_ACTIVE_DAYS`` before now.  Changed alone is not enough: a new
+        agentscan with a bumped parser version changes every session's fingerprint, and a
+        heavy user's 10,000 idle sessions would each keep one (412 MB instead of 285 for
+        that first ``tokens`` at scale 10, and the index 100 MB larger for good).
+        """
+        if ref.id in resume or weight >= RESUME_MIN_BYTES:
+            return True
+        if ref.id not in stale:
+            return False
+        now = time.time()
+        for path in ref.read_files:
+            stat = self.ctx.stat(path)
+            # A file dated over a minute ahead was not written by an agent at work on this clock.
+            if stat is not None and now - RESUME_ACTIVE_DAYS * 86400 < stat.st_mtime <= now + 60:
+                return True
+        return False
 
     def real_refs(self, refs: list[SessionRef], keep_entries: bool) -> list[SessionRef]:
         """The provider's own refs for a parse (``Scanner.real_ref``); a session gone
@@ -167,3 +203,18 @@ class UsageParser:
                 done[ref.id] = job(ref, self.ctx, keep_entries)
                 advance()
         return done
+
+
+def _state_tag(provider: Provider) -> bytes:
+    """What a stored state is tied to: the provider's parser version and the code that made
+    it.  A state holds a parse's kept calls, so another parser's would resume with them:
+    the calls of an unchanged file would stay the old parser's after an upgrade."""
+    from agentscan.codeid import code_identity
+
+    return f"{provider.name}\0{provider.parser_version}\0{code_identity()}\n".encode()
+
+
+def _own_state(payload: bytes | None, provider: Provider) -> bytes | None:
+    """A stored state's own part, if this code of this provider made it (``_state_tag``)."""
+    tag = _state_tag(provider)
+    return payload[len(tag):] if payload is not None and payload.startswith(tag) else None

@@ -180,6 +180,8 @@ class ClaudeProvider(Provider):
 
     rows_may_travel = True
 
+    row_takes_sums = True
+
     facts_name_models = True
 
     def subagent_types(self, ref: SessionRef, ctx: ScanContext, runs: Collection[str]) -> dict[str, str]:
