@@ -262,6 +262,8 @@ def check_home(home: str | Path, label: str = "home") -> Path:
     ``NoReadableRoot`` (as any root named explicitly that cannot be read) for the others."""
     from agentscan.errors import NoReadableRoot, UsageProblem
 
+    if not isinstance(home, (str, os.PathLike)):  # a library caller's slip, said as --home's are
+        raise UsageProblem(f"{label} must be a str or a path, not {type(home).__name__}")
     if isinstance(home, str) and not home.strip():
         raise UsageProblem(f"{label} is empty (is a variable unset?): name a directory")
     try:

@@ -141,6 +141,7 @@ class SessionDetail:
         return None if run is None else next((sub for sub in self.subagents if sub.id == run), None)
 
     def to_json(self) -> dict[str, Any]:
+        """The session as ``agentscan show --json`` prints it (without ``hook_events``)."""
         doc = self.row.to_json()
         doc.update(
             {

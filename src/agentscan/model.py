@@ -35,6 +35,7 @@ class TokenUsage:
 
     @property
     def total(self) -> int:
+        """Every token the calls billed: input, cache reads and writes, and output."""
         # reasoning is part of output already, so it is never added again.
         return self.input + self.cache_read + self.cache_write + self.output
 
@@ -55,6 +56,7 @@ class TokenUsage:
         return max(self.input, self.cache_read, self.cache_write, self.output, self.reasoning) >= MAX_TOKEN_SUM
 
     def to_json(self) -> dict[str, int]:
+        """The five sums and their ``total``, as the JSON documents print them."""
         # Capped again here, for any sum built without ``+``: JSON holds 64 bits at most.
         fields = [token_sum(v) for v in (self.input, self.cache_read, self.cache_write, self.output, self.reasoning)]
         return {
@@ -146,6 +148,7 @@ class SessionRow:
 
     @property
     def id(self) -> str:
+        """``provider:native_id``, the id every command (and ``Scanner.show``) takes."""
         return f"{self.provider}:{self.native_id}"
 
     @property
@@ -186,6 +189,7 @@ class SessionRow:
         return replace(self, **changes)
 
     def to_json(self) -> dict[str, Any]:
+        """The row as a dict of JSON values, as ``agentscan list --json`` prints each."""
         return {
             "id": self.id,
             "provider": self.provider,

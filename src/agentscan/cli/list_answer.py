@@ -19,6 +19,7 @@ than ``KEPT_BYTES``.
 
 from __future__ import annotations
 
+from os import fspath
 from typing import TYPE_CHECKING, Any
 
 from agentscan.cli import recorded, render
@@ -216,6 +217,6 @@ def why_empty(state: State, page: SessionPage, filters: ListFilter, zone: tzinfo
 
     since_text = shown_time(filters.since, zone).named if filters.since is not None else None
     until_text = shown_time(filters.until, zone).named if filters.until is not None else None
-    return explain_empty(page, filters, others=others, cwd_text=home_short(filters.cwd) if filters.cwd else None,
+    return explain_empty(page, filters, others=others, cwd_text=home_short(fspath(filters.cwd)) if filters.cwd else None,
                          since_text=since_text, running_supported=running.supported(), zone=zone,
                          until_text=until_text)

@@ -14,6 +14,7 @@ every row is read, on every core (``rowbuild``).
 from __future__ import annotations
 
 import heapq
+from os import PathLike, fspath
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, NamedTuple, Sequence
@@ -44,10 +45,15 @@ STAGES = ("running", "since", "until", "cwd", "grep")
 
 @dataclass(frozen=True, slots=True)
 class ListFilter:
+    """Which sessions ``Scanner.list_sessions``, ``list_page`` and ``all_rows`` answer with, as
+    ``list``'s options choose them: ``providers``, ``since``/``until`` (a naive datetime is
+    local time), ``grep``, ``cwd`` (a project: that directory or below), ``running``, ``pid``."""
+
     providers: tuple[str, ...] = ()
     since: datetime | None = None
     grep: str | None = None
-    cwd: str | None = None
+    #: a project: this directory or below it (a path is taken as the str it names)
+    cwd: str | PathLike[str] | None = None
     running: bool = False  # only sessions whose transcript a live process holds open
     pid: int | None = None  # only sessions held open by this process
     #: only sessions last updated before it (``--until``: the end of the day, week or month it names)
@@ -66,13 +72,22 @@ class ListFilter:
             object.__setattr__(self, "providers", tuple(names(self.providers)))
             object.__setattr__(self, "since", moment(self.since, "since"))
             object.__setattr__(self, "until", moment(self.until, "until"))
+        if isinstance(self.cwd, PathLike):  # a notebook's ``Path.cwd()``, as the str it names
+            object.__setattr__(self, "cwd", fspath(self.cwd))
+        for name in ("cwd", "grep"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, str):  # not a TypeError deep in a match
+                from agentscan.errors import UsageProblem
+
+                kind = "a str, a path or None" if name == "cwd" else "a str or None"
+                raise UsageProblem(f"{name} must be {kind}, not {type(value).__name__}")
         if self.since is not None and self.until is not None:  # a window: ``tokens``' rule for one
             from agentscan.scan.arguments import check_window
 
             check_window(self.since, self.until)
         if self.cwd is not None:
             # As the CLI takes it (``.``: here, ``~``: the home), for a library caller too.
-            object.__setattr__(self, "_cwd_forms", wanted_forms(asked_directory(self.cwd)))
+            object.__setattr__(self, "_cwd_forms", wanted_forms(asked_directory(fspath(self.cwd))))
 
     @property
     def needs_liveness(self) -> bool:
@@ -337,3 +352,12 @@ def every_row(scanner: Scanner, filters: ListFilter) -> list[SessionRow]:
     _say_unknown(scanner, filters, liveness)
     rows.sort(key=lambda r: (r.updated_at is not None, r.updated_at or datetime.min), reverse=True)
     return rows
+
+
+def check_filters(filters: object) -> None:
+    """A library caller's ``filters`` that is no ``ListFilter`` (a dict of its fields): a
+    ``UsageProblem`` saying so, not an ``AttributeError`` from deep in the listing."""
+    if filters is not None and not isinstance(filters, ListFilter):
+        from agentscan.errors import UsageProblem
+
+        raise UsageProblem(f"filters must be a ListFilter or None, not {type(filters).__name__}")

@@ -57,6 +57,8 @@ class Scanner:
         ``memo_discovery`` (with the cache) takes a provider's sessions from
         the index while nothing under its roots changed (``scan.memo``).  A ``home`` must be a
         directory, unless ``providers`` (which may read no file) are given."""
+        #: what ``refresh`` makes the scanner again with
+        self._made = (providers, provider_names, use_cache, memo_discovery)
         self.ctx = context or ScanContext.create(home=check_home(home) if home is not None and providers is None else home, env=env)
         self.use_cache = use_cache
         self.memo_discovery = memo_discovery
@@ -117,12 +119,30 @@ class Scanner:
         return self._cache
 
     def close(self) -> None:
+        """Commit and close the index and the agents' databases this scanner opened
+        (``with Scanner() as scanner:`` calls it).  Returns nothing."""
         self.ctx.flush_facts()
         self.ctx.close()
         if self._cache is not None:
             self._cache.close()
             self._cache = None
             self.ctx.file_cache = None
+
+    def refresh(self) -> None:
+        """Forget what this scanner found, so that its next question sees the sessions
+        started since (a scanner finds each provider's sessions once, and then sees them
+        grow but never a new one).  Same home, environment, providers and options; its
+        ``warnings`` start again empty.  Returns nothing; cheap with ``use_cache=True``,
+        whose index is kept.  For a dashboard or a notebook cell that polls."""
+        ctx = self.ctx
+        self.close()
+        providers, provider_names, use_cache, memo_discovery = self._made
+        # Every memo lives on the instance (``cached_property`` ones too), and the context
+        # holds the stats taken once per scan: both are made again, as a new Scanner would.
+        self.__dict__.clear()
+        Scanner.__init__(self, context=ScanContext(home=ctx.home, env=ctx.env, home_source=ctx.home_source),
+                         providers=providers, provider_names=provider_names, use_cache=use_cache,
+                         memo_discovery=memo_discovery)
 
     def __enter__(self) -> Scanner:
         return self
@@ -132,6 +152,8 @@ class Scanner:
 
     @property
     def warnings(self) -> list[ScanWarning]:
+        """The problems met in the agents' files so far (a line that is not JSON, an
+        unreadable file), each a ``ScanWarning``: the library never prints them."""
         return self.ctx.warnings.items
 
     def provider(self, name: str) -> Provider:
@@ -308,8 +330,9 @@ class Scanner:
 
     def list_page(self, *, limit: int | None = DEFAULT_LIMIT, filters: ListFilter | None = None) -> SessionPage:
         """``list_sessions`` with what a caller needs to say "25 of 2,031" or why nothing matched."""
-        from agentscan.scan.listing import ListFilter, select_sessions
+        from agentscan.scan.listing import ListFilter, check_filters, select_sessions
 
+        check_filters(filters)
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
             raise UsageProblem(f"the limit must be a whole number or None, not {type(limit).__name__}")
         if limit is not None and limit < 1:
@@ -330,9 +353,11 @@ class Scanner:
         return refs_by_id(self, ids)
 
     def all_rows(self, *, filters: ListFilter | None = None) -> list[SessionRow]:
-        """Every matching session, not clamped (``export``)."""
-        from agentscan.scan.listing import ListFilter, every_row
+        """Every matching session, not clamped (``export``): a list of ``SessionRow``, no cost
+        filled in (``with_costs``)."""
+        from agentscan.scan.listing import ListFilter, check_filters, every_row
 
+        check_filters(filters)
         return every_row(self, filters if filters is not None else ListFilter())
 
     def resolve(self, query: str) -> SessionRef:
@@ -359,7 +384,9 @@ class Scanner:
         return any(p.name == name for p in self.providers)
 
     def show(self, query: str, *, bounds: Bounds = DEFAULT_BOUNDS, prices: PriceBook | None = None) -> SessionDetail:
-        """One session in detail, with its cost (``prices``: the book the CLI prints the version of).
+        """One session in detail, with its cost (``prices``: the book the CLI prints the version of):
+        a ``SessionDetail``, as ``agentscan show --json`` gives it.  ``query`` is taken as ``resolve``
+        takes it, and raises as it does (``SessionNotFound``, ``AmbiguousSessionId``).
         A subagent's own id (a Codex child thread, a Claude agent id, …) opens its parent with ``focus`` naming it."""
         from agentscan.scan.arguments import session_query
         from agentscan.scan.costs import with_cost

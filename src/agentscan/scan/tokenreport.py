@@ -102,6 +102,10 @@ class ReportCoverage(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class TokenReport:
+    """What ``token_report`` answers, ``agentscan tokens`` as values: ``rows`` (each a
+    ``TokenRow``, one group ``by`` chose), their ``total`` and ``cost`` (an exact ``Decimal``,
+    ``None`` when a model has no price: ``cost_priced`` then), and ``to_json()``."""
+
     by: GroupBy
     rows: tuple[TokenRow, ...]
     total: TokenUsage | None

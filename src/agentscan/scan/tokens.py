@@ -20,12 +20,13 @@ window keeps: a group it leaves out needs no price).
 from __future__ import annotations
 
 import time
+from os import PathLike, fspath
 from dataclasses import replace
 from datetime import datetime, timezone, tzinfo
 from decimal import Decimal
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence, cast
 
-from agentscan.errors import TranscriptUnreadable
+from agentscan.errors import TranscriptUnreadable, UsageProblem
 from agentscan.bounds import TOKEN_SUM_CAPPED
 from agentscan.scan.arguments import check_window, moment, names, time_zone
 from agentscan.scan.groupby import GROUPING, GroupBy, parse_group
@@ -58,10 +59,16 @@ def token_report(
     until: datetime | None = None,
     by: GroupBy = "session",
     tz: tzinfo | str | None = None,
-    cwd: str | None = None,
+    cwd: str | PathLike[str] | None = None,
     sort: str = "date",
 ) -> TokenReport:
-    """A library caller's values as the CLI's (``scan.arguments``): one id or name, a zone's name, a naive time.
+    """The tokens (and their cost) of the scanner's sessions grouped ``by`` session, day,
+    week, month, model, provider, cwd (the project) or agent, as ``agentscan tokens --json`` reports them: a
+    ``TokenReport`` (``.rows``, each a ``TokenRow``; ``.total``; ``.cost``, a ``Decimal`` or
+    ``None``; ``.to_json()``).  Raises ``UsageProblem`` for a value the CLI would refuse,
+    ``SessionNotFound`` or ``AmbiguousSessionId`` for an id in ``ids``.
+
+    A library caller's values as the CLI's (``scan.arguments``): one id or name, a zone's name, a naive time.
     ``cwd``: only sessions whose working directory is ``cwd`` or below it (``scan.tokencwd``).
     ``sort``: the rows' order, as ``tokens --json --sort`` prints them (``scan.tokensort``):
     ``date``, the report's own; ``cost`` or ``tokens``, the dearest or largest first, rows
@@ -74,6 +81,10 @@ def token_report(
     since, until = moment(since, "since", tz), moment(until, "until", tz)
     check_window(since, until)
     ids, providers = names(ids), names(providers)
+    if isinstance(cwd, PathLike):  # a notebook's ``Path.cwd()``, as the str it names
+        cwd = fspath(cwd)
+    if cwd is not None and not isinstance(cwd, str):  # not a TypeError once the sessions are read
+        raise UsageProblem(f"cwd must be a str, a path or None, not {type(cwd).__name__}")
     # Each id with its session and the run it names; only the warnings of finding them that
     # may concern them (``scan.showscope``: another provider's unreadable file is not theirs).
     asked: tuple[tuple[str, SessionRef, str | None], ...] = ()
