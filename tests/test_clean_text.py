@@ -67,7 +67,7 @@ def test_show_never_splits_a_path_with_spaces_or_wide_characters(isolated_home: 
         ])
         tty(60, color=False)
         out = CliRunner().invoke(app, ["show", native[:8]]).stdout
-        assert f"  cwd      {cwd}\n" in out, out
+        assert f"  cwd\n    {cwd}\n" in out, out  # (whole, under its label as the path is: pass 50)
 
 
 @pytest.mark.parametrize(("text", "columns"), [

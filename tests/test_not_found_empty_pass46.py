@@ -16,14 +16,15 @@ from builders import claude_assistant, claude_session_file, claude_usage, claude
 
 runner = CliRunner()
 EMPTY = "no sessions were found in this home: `agentscan doctor` shows where agentscan looked"
-DEMO = "hint: '7f3c9a12' is a session of the demo home: give --demo to read it"
+# (pass 50: the command to copy, naming the command run, as every hint does)
+DEMO = "hint: `agentscan --demo {} 7f3c9a12` reads it from the demo home"
 
 
 @pytest.mark.parametrize("command", ["show", "tokens"])
 def test_a_demo_id_in_an_empty_home_says_give_demo(command: str) -> None:
     result = runner.invoke(app, [command, "7f3c9a12"])
     assert result.exit_code == 1
-    assert result.stderr.splitlines() == ["error: no session matches '7f3c9a12'", EMPTY, DEMO]
+    assert result.stderr.splitlines() == ["error: no session matches '7f3c9a12'", EMPTY, DEMO.format(command)]
 
 
 def test_another_id_in_an_empty_home_says_where_to_look() -> None:
@@ -55,10 +56,36 @@ def test_a_demo_id_under_another_provider_is_no_demo_session() -> None:
     result = runner.invoke(app, ["show", "codex:c2d4e6f8"])
     assert result.stderr.splitlines() == ["error: no session matches 'codex:c2d4e6f8'", EMPTY]
     result = runner.invoke(app, ["show", "claude:c2d4e6f8"])
-    assert result.stderr.splitlines()[-1] == "hint: 'claude:c2d4e6f8' is a session of the demo home: give --demo to read it"
+    assert result.stderr.splitlines()[-1] == "hint: `agentscan --demo show claude:c2d4e6f8` reads it from the demo home"
 
 
 def test_a_short_id_in_an_empty_home_says_where_to_look_too() -> None:
     result = runner.invoke(app, ["show", "c2d4"])
     assert result.exit_code == 1
     assert result.stderr.splitlines() == ["error: 'c2d4' is too short: give at least 6 characters of the id", EMPTY]
+
+
+def test_a_demo_id_of_a_command_that_needs_more_names_the_option(tmp_path: Path) -> None:
+    # (pass 50) ``otlp`` needs ``-o FILE`` too: its hint names the option, not a command that would fail
+    result = runner.invoke(app, ["otlp", "7f3c9a12", "-o", str(tmp_path / "spans.json")])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-1] == "hint: '7f3c9a12' is a session of the demo home: give --demo to read it"
+
+
+def test_the_demo_hint_goes_by_the_fast_path_too(capsys: pytest.CaptureFixture[str]) -> None:
+    # (pass 50) ``show``/``tokens`` run without Typer (``cli.fastpath``): the hint names the command there too
+    from agentscan.cli import fastpath
+
+    assert fastpath.parse(["tokens", "7f3c9a12"]) is not None  # (the fast path's to run)
+    assert fastpath.run(["tokens", "7f3c9a12"]) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == "hint: `agentscan --demo tokens 7f3c9a12` reads it from the demo home"
+
+
+@pytest.mark.parametrize("query", ["a1b2c3d", "agent-a1b2c3d", "q7k2mx", "019ac2d6"])
+def test_a_demo_subagent_s_id_gets_the_demo_hint(query: str) -> None:
+    # (pass 50) docs/cli.md's ``show a1b2c3d`` (a subagent's own id, which ``--demo`` opens
+    # with its parent) said nothing of the demo; a prefix too short for ``--demo`` still says nothing
+    result = runner.invoke(app, ["show", query])
+    assert result.stderr.splitlines()[-1] == f"hint: `agentscan --demo show {query}` reads it from the demo home"
+    assert runner.invoke(app, ["--demo", "show", query]).exit_code == 0
+    assert "demo home" not in runner.invoke(app, ["show", "agent-a1b2"]).stderr

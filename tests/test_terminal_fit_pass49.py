@@ -75,7 +75,8 @@ def test_at_30_columns_priced_as_is_left_out_and_said_so(tty: Callable[..., None
     # the tiers under MODEL again, whole
     assert any(line.split()[:3] == ["above", "200k", "$6.00"] for line in out.splitlines())
     said = " ".join(err.split())
-    assert said.endswith("OUTPUT, PRICED AS"), said
+    # (its own note since pass 50, worded as every table's)
+    assert said.endswith("OUTPUT, PRICED AS; widen the terminal or use --json"), said
 
 
 def test_the_price_data_line_wraps_on_a_terminal(tty: Callable[..., None]) -> None:

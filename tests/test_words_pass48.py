@@ -103,7 +103,7 @@ def test_otlp_of_no_span_says_the_sessions_matched_and_the_empty_file(isolated_h
 
 # --- a demo id without --demo ----------------------------------------------------------------------
 
-DEMO = "hint: '7f3c9a12' is a session of the demo home: give --demo to read it"
+DEMO = "hint: `agentscan --demo {} 7f3c9a12` reads it from the demo home"  # (pass 50: the command to copy)
 
 
 def _a_session(home: Path) -> None:
@@ -118,14 +118,14 @@ def test_a_demo_id_in_a_home_of_sessions_says_give_demo(isolated_home: Path, com
     _a_session(isolated_home)
     result = runner.invoke(app, [command, "7f3c9a12"])
     assert result.exit_code == 1
-    assert result.stderr.splitlines() == ["error: no session matches '7f3c9a12'", DEMO]
+    assert result.stderr.splitlines() == ["error: no session matches '7f3c9a12'", DEMO.format(command)]
 
 
 def test_trace_of_a_demo_id_says_give_demo(isolated_home: Path) -> None:
     result = runner.invoke(app, ["trace", "7f3c9a12"])
     assert result.exit_code == 1
-    assert result.stderr.splitlines()[-1] == DEMO
-    assert DEMO.split("'")[0] not in runner.invoke(app, ["trace", "zzzzzzzz"]).stderr
+    assert result.stderr.splitlines()[-1] == DEMO.format("trace")
+    assert "--demo trace" not in runner.invoke(app, ["trace", "zzzzzzzz"]).stderr
 
 
 # --- where the command goes ------------------------------------------------------------------------

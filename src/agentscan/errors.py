@@ -55,6 +55,9 @@ class SessionNotFound(AgentscanError):
     list_hint = False
     #: the home read holds no session at all: the CLI says where to look (``doctor``)
     empty_home = False
+    #: the id typed, when it is one of the demo home's and ``--demo`` was not given: the CLI
+    #: says the command that reads it (``scan.notfound.demo_hint``)
+    demo_query: str | None = None
 
     def __init__(self, query: str, reason: str | None = None) -> None:
         super().__init__(f"no session matches {query!r}" + (f": {reason}" if reason else ""))

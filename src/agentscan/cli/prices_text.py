@@ -8,10 +8,10 @@ under them (as ``tokens`` puts a session's parts under it), and ``--json`` keeps
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
 
 from agentscan.cli import render
-from agentscan.cli.table import left_out_text, print_table
+from agentscan.cli.table import left_out_note, print_table
 from agentscan.cli.tablefit import Layout, told_apart
 from agentscan.cli.tableparts import GAP, Column, Row
 from agentscan.cli.tablewidths import natural
@@ -183,7 +183,10 @@ def print_prices(looked_up: list[dict[str, Any]]) -> None:
     if said_whole:  # MODEL went before the cache prices: said first of them
         columns = tuple(column._replace(drop=_DROPS["PROVIDER"] - 1) if column is MODEL else column
                         for column in columns)
-    _print_note(tiers, hidden, columns, term.width)
+    _print_note(tiers)
+    # A note of its own, worded as every table's (``table.left_out_note``): at the end of the
+    # price note it read as one more thing --json has.
+    left_out_note(hidden, columns, term)
 
 
 def _recorders(found: dict[str, Any], index: int) -> list[str]:
@@ -251,9 +254,8 @@ def _fitted(columns: tuple[Column, ...], under_model: list[Row], under_answer: l
     return rows, planned
 
 
-def _print_note(tiers: bool, hidden: Sequence[str], columns: tuple[Column, ...], width: int) -> None:
+def _print_note(tiers: bool) -> None:
     said = "dollars per million tokens"
     if tiers:
         said += "; 'above 200k': when the prompt holds more than that many tokens"
-    render.note(f"{said}; --json has every price (web search, 1-hour cache writes, …)"
-                + (f"; {left_out_text(hidden, columns, width)}" if hidden else ""), tty_only=True)
+    render.note(f"{said}; --json has every price (web search, 1-hour cache writes, …)", tty_only=True)

@@ -27,7 +27,7 @@ from agentscan.cli.show_compactions import Compaction, compaction_text, recorded
 from agentscan.cli.show_subagents import subagent_names
 from agentscan.cli.show_text import card_lines, unknown_legend
 from agentscan.cli.show_truncated import truncation_note
-from agentscan.cli.term import Terminal, clean, clean_path, printable_line, width_of, wrap_columns, write_out
+from agentscan.cli.term import Terminal, clean, clean_path, cut, printable_line, width_of, wrap_columns, write_out
 from agentscan.detailmodel import Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
 
 if TYPE_CHECKING:
@@ -218,6 +218,10 @@ def _error_item(error: ShownError | Compaction, term: Terminal, zone: tzinfo | N
     yield from _body(error_words(error.text, zone) if what == "error" else error.text, term, "    ")
 
 
+#: the fewest columns a cut tool name keeps (``run_sh…``): fewer tell no tool from another
+_NAME_MIN = 7
+
+
 def _item_lines(item: _Item, term: Terminal, indent: str, zone: tzinfo | None) -> Iterator[str]:
     value = item.value
     when = _when(value.timestamp, term, zone)
@@ -229,8 +233,16 @@ def _item_lines(item: _Item, term: Terminal, indent: str, zone: tzinfo | None) -
         yield f"{indent}{when}  response{_response_model(value.model, term, width_of(plain))}"
         yield from _body(value.text, term, indent + "    ")
     else:
-        status = {"ok": "ok", "error": term.style("error", "red"), "denied": term.style("denied", "yellow")}.get(value.status, "?")
-        head = f"{indent}{when}  {term.style(clean(value.name), 'cyan')}  {status}"
+        word = value.status if value.status in ("ok", "error", "denied") else "?"
+        colour = {"error": "red", "denied": "yellow"}.get(word)
+        status = term.style(word, colour) if colour else word
+        name = clean(value.name)
+        if term.tty:
+            # A long name (``run_shell_command``) is cut, as the card's tables cut one: the
+            # status after it is what the line is read for, and wrapped it stood alone.
+            room = term.width - width_of(f"{indent}{render.time_column(value.timestamp, zone)}    {word}")
+            name = cut(name, max(room, _NAME_MIN))
+        head = f"{indent}{when}  {term.style(name, 'cyan')}  {status}"
         yield head
         if value.summary:
             yield from _body(value.summary, term, indent + "    ")

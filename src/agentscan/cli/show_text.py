@@ -151,12 +151,12 @@ def _field(label: str, value: str, term: Terminal) -> list[str]:
     line = f"  {label:<8} {value}"
     if label == "tokens" and term.tty and width_of(line) > term.width:
         return tokens_field(value, term)
-    # A path stays whole whatever it holds (spaces, CJK): it is copied from here.  The
-    # transcript's, too wide for its line, goes on a line of its own under its label, as
-    # ``doctor`` puts one (the terminal folds it there, and a triple click copies it alone).
+    # A path stays whole whatever it holds (spaces, CJK): it is copied from here.  One too
+    # wide for its line (the transcript's, the cwd) goes on a line of its own under its label,
+    # as ``doctor`` puts one (the terminal folds it there, and a triple click copies it alone).
     # One word (a model, a branch) stays whole too; only text of wide characters without a
     # space (CJK) is broken by columns.
-    if term.tty and label == "path" and width_of(line) > term.width:
+    if term.tty and label in _PATHS and width_of(line) > term.width:
         return [f"  {label}", f"    {value}"]
     if not term.tty or width_of(line) <= term.width or label in _PATHS or (" " not in value and value.isascii()):
         return [line]
@@ -359,7 +359,10 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone:
         for tool, marker in zip(shown_tools, marked):
             marker = marker.ljust(wide)
             who = f" [{clean_path(names.get(tool.subagent, tool.subagent))}]" if tool.subagent else ""
-            head = f"  {marker} {clean(tool.name)}{who}: "
+            name = clean(tool.name)
+            if term.tty:  # a long name (an MCP tool's) is cut, leaving its summary the 10 columns it keeps
+                name = cut(name, max(term.width - width_of(f"  {marker} {who}: ") - 10, 7))
+            head = f"  {marker} {name}{who}: "
             lines.append(head + _tool_summary(tool, term.width - width_of(head), term))
         lines += declined_legend(shown_tools, term, "  ") + unknown_legend(shown_tools, term, "  ")
     lines += _error_lines(detail, term, zone)

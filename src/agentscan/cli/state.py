@@ -302,6 +302,11 @@ def say_error(exc: AgentscanError) -> int:
                              "where agentscan looked"), file=sys.stderr)
     for line in exc.details:  # candidates to pick from, a hint: each its own line, made printable
         print(printable_line(line), file=sys.stderr)
+    demo_query = getattr(exc, "demo_query", None)
+    if demo_query is not None:  # the README's ``show 7f3c9a12`` without --demo: the command to copy
+        from agentscan.scan.notfound import demo_hint
+
+        print(printable_line(demo_hint(demo_query, _command_path[0].rpartition(" ")[2])), file=sys.stderr)
     if isinstance(exc, ProviderNotId) and exc.shown_by is None:  # ``show gemini``: where its sessions' ids are
         print(printable_line(hint(f"agentscan{_home_options[0]} list -p {exc.provider}", "lists its sessions")),
               file=sys.stderr)

@@ -87,7 +87,7 @@ def trace_command(
         if not state.demo and _demo_captured(session_id):  # the README's ``trace 7f3c9a12``, without --demo
             from agentscan.scan.notfound import demo_hint
 
-            exc.details = (*exc.details, demo_hint(session_id))
+            exc.details = (*exc.details, demo_hint(session_id, "trace"))
         raise
     shown = chosen_turns(len(trace.turns), last, turn)
     if state.demo:

@@ -63,7 +63,8 @@ def not_found(scanner: Scanner, query: str) -> SessionNotFound:
     error.empty_home = captured is None and not unread and home_is_empty(scanner)
     demo_id = captured is None and scanner.ctx.home_source != "--demo" and _demo_has(scanner, query)
     if demo_id:
-        details.append(demo_hint(query))
+        # (the CLI says it, with the command to copy: ``say_error`` knows which was run)
+        error.demo_query = query
     error.details = tuple(details)
     # (the CLI says it, with the home it read; not for the demo's id: ``list --grep`` cannot find that)
     error.list_hint = captured is None and not error.empty_home and not demo_id and not gone
@@ -78,9 +79,20 @@ def home_is_empty(scanner: Scanner) -> bool:
             and not any(provider.unread_stores(scanner.ctx) for provider in scanner.providers))
 
 
-def demo_hint(query: str) -> str:
-    """What ``show``, ``tokens`` and ``trace`` say under "no session matches" when ``query``
-    is one of the demo's ids (the README's ``7f3c9a12``) and ``--demo`` was not given."""
+#: the commands whose "give --demo" hint is the whole command to copy: the id is all they need
+_COPIED_WHOLE = ("show", "tokens", "trace")
+
+
+def demo_hint(query: str, command: str) -> str:
+    """What ``command`` (``show``, ``tokens``, ``trace``) says under "no session matches" when
+    ``query`` is one of the demo's ids (the README's ``7f3c9a12``) and ``--demo`` was not given:
+    the command to copy, as every hint names one (``invocation.hint``).  A command that needs
+    more than the id (``otlp``'s ``-o FILE``) is told the option to add instead."""
+    if command in _COPIED_WHOLE:
+        from agentscan.hooks.install import shell_word
+        from agentscan.invocation import hint
+
+        return hint(f"agentscan --demo {command} {shell_word(query)}", "reads it from the demo home")
     return f"hint: {query!r} is a session of the demo home: give --demo to read it"
 
 
@@ -88,12 +100,17 @@ def _demo_has(scanner: Scanner, query: str) -> bool:
     """Whether ``query`` names a session of the demo home (``--demo``): read only once no
     session of the home matched, and the demo home is a few small files."""
     from agentscan.demo import demo_home
+    from agentscan.scan.resolve import child_keys
 
     demo = type(scanner)(home=demo_home(), env={})  # (the class at hand: no import back into the scanner)
     named, bare = split_query(demo, query)
     bare = bare.lower()
-    return len(bare) >= MIN_PREFIX and any(ref.native_id.lower().startswith(bare) and named in ("", ref.provider)
-                                  for ref in demo.refs())
+    # A subagent's own id too (docs/cli.md's ``show a1b2c3d``): ``--demo`` opens its parent.
+    # (``agent-``, a Claude run's file stem, counts for none of the prefix, as ``resolve`` has it)
+    return len(bare.removeprefix("agent-")) >= MIN_PREFIX and any(
+        named in ("", ref.provider) and (ref.native_id.lower().startswith(bare) or any(
+            name.startswith(bare) for child in ref.children for name in child_keys(child, str.lower, ref.provider)))
+        for ref in demo.refs())
 
 
 def _captured_only(scanner: Scanner, query: str) -> str | None:

@@ -144,7 +144,7 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
     if len(exact) > 1:
         raise _ambiguous(scanner, query, exact, hint="give the id with its provider (`provider:id`)")
     children = [(ref, child) for ref in candidates for child in ref.children
-                if wanted in _child_keys(child, key, ref.provider)]
+                if wanted in child_keys(child, key, ref.provider)]
     if len(children) == 1:
         return children[0]
     # ``agent-`` is a Claude run's file stem's, not its id's: it counts for none of the prefix
@@ -163,7 +163,7 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
     matches = [ref for ref in candidates if key(ref.native_id).startswith(wanted)]
     # The runs the prefix begins, once: the answer when no session matched, a rival when one did.
     begun = [(ref, child) for ref in candidates for child in ref.children
-             if any(name.startswith(wanted) for name in _child_keys(child, key, ref.provider))]
+             if any(name.startswith(wanted) for name in child_keys(child, key, ref.provider))]
     if not matches:
         children = begun
         if not children:
@@ -254,11 +254,11 @@ def _recorded_children(scanner: Scanner, candidates: Sequence[SessionRef], wante
 # -- a path to a transcript ------------------------------------------------------------
 
 
-#: how a Claude run's file names it (``agent-<agent id>.jsonl``): a key of the run (``_child_keys``)
+#: how a Claude run's file names it (``agent-<agent id>.jsonl``): a key of the run (``child_keys``)
 _STEM = "agent-"
 
 
-def _child_keys(child: str, key: Key, provider: str = "") -> tuple[str, ...]:
+def child_keys(child: str, key: Key, provider: str = "") -> tuple[str, ...]:
     """What names a subagent: its id and, for a Claude workflow run (``wf_01/<agent id>``),
     its agent id alone; and a Claude run's file stem as ``ls`` shows it (``agent-<agent id>``)."""
     agent = child.rsplit("/", 1)[1] if "/" in child else child
