@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from hooks_builders import write_json
-from agentscan.hooks import install, status
+from agentscan.hooks import install, program, status
 from agentscan.hooks.install import CLAUDE_EVENTS, CURSOR_EVENTS, hook_command, is_ours, shell_word
 from agentscan.hooks.status import hooks_report
 
@@ -29,6 +29,7 @@ def windows(monkeypatch: pytest.MonkeyPatch) -> None:
     nt.__dict__.update(os.__dict__)
     nt.name = "nt"
     monkeypatch.setattr(install, "os", nt)
+    monkeypatch.setattr(program, "os", nt)
     monkeypatch.setattr(status, "os", nt)
 
 
@@ -67,6 +68,7 @@ def test_a_program_found_on_path_keeps_the_exe_spelling_agentscan_knows_as_its_o
     # shutil.which spells the extension as PATHEXT does (``.EXE``): ``agentscan.EXE hook`` would not
     # be recognised as agentscan's entry by a later install, uninstall or doctor.
     monkeypatch.setattr(sys, "argv", ["python"])
+    monkeypatch.setattr(sys, "executable", "")  # an embedded Python: ``PATH``'s is the one guess left
     monkeypatch.setattr(shutil, "which", lambda name: r"C:\Users\me\.venv\Scripts\agentscan.EXE")
     command = hook_command("claude")
     assert command == NEW

@@ -86,7 +86,9 @@ def test_a_hook_running_another_agentscan_is_a_note(isolated_home: Path, tmp_pat
                               "run `agentscan hooks install claude`")
     monkeypatch.setattr(sys, "argv", [str(old), "doctor"])  # the same one: nothing to say
     assert configs(isolated_home)[0]["note"] is None
-    monkeypatch.setattr(sys, "argv", ["/usr/lib/python3/agentscan/__main__.py", "doctor"])  # python -m: not clear
+    # ``python -m agentscan``: this agentscan is that Python's install (its console script beside it).
+    monkeypatch.setattr(sys, "argv", ["/usr/lib/python3/agentscan/__main__.py", "doctor"])
+    monkeypatch.setattr(sys, "executable", str(old.parent / "python"))
     assert configs(isolated_home)[0]["note"] is None
 
 

@@ -229,6 +229,14 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
     plans = [installer.plan(agent.value, path, install=install, command=command) for path in paths]
     warnings = elsewhere_warnings(agent.value, scope.value, paths[0], home, cwd, state.home) if install else []
     warnings += users_hook_warnings(agent.value, plans, install)
+    if install:
+        from agentscan.hooks.program import install_warning, this_program
+        from agentscan.model import ScanWarning
+
+        # uvx's or pipx run's environment: a hook that works today and runs nothing once it is cleaned.
+        program = this_program()[0]
+        vanishing = install_warning(program, agent.value)
+        warnings += [ScanWarning(program, vanishing)] if vanishing else []
     if install and agent.value == "claude":
         from agentscan.model import ScanWarning
 

@@ -25,10 +25,6 @@ from __future__ import annotations
 
 import copy
 import os
-import re
-import shlex
-import shutil
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -42,6 +38,8 @@ from agentscan.hooks.events import CURSOR_TAB_EVENTS as CURSOR_TAB_EVENTS
 from agentscan.hooks.merging import TIMEOUT_SECONDS as TIMEOUT_SECONDS
 from agentscan.hooks.merging import Replaced, events_with_ours, merge_claude, merge_cursor
 from agentscan.hooks.merging import is_ours as is_ours
+from agentscan.hooks.program import hook_command as hook_command
+from agentscan.hooks.program import shell_word as shell_word
 
 #: the Cursor events an install registers, without matchers: every one but the Tab events, which
 #: run on each Tab completion (a process start, ~30 ms) and hold nothing the tree reads
@@ -220,45 +218,6 @@ def _user_paths(agent: str, home: Path, cwd: Path, env: Mapping[str, str] | None
         return [config_path(agent, "user", home=home, cwd=cwd, env=env)]
     except HookConfigError:
         return []
-
-
-def hook_command(agent: str) -> str:
-    """The command the agent will run: this very agentscan, by absolute path when it can be found."""
-    argv0 = sys.argv[0] if sys.argv else ""
-    if os.name == "nt" and not os.path.isfile(argv0) and os.path.isfile(argv0 + ".exe"):
-        argv0 += ".exe"  # a console script's launcher leaves its ``.exe`` out of argv[0]
-    if Path(argv0).stem == "agentscan" and os.path.isfile(argv0):
-        program = os.path.abspath(argv0)
-    else:
-        program = shutil.which("agentscan") or "agentscan"
-    if os.name == "nt" and program[-4:].lower() == ".exe":
-        # shutil.which spells it as PATHEXT does; ``agentscan.exe`` is how an entry is known as ours
-        program = program[:-4] + ".exe"
-    return f"{shell_word(program)} hook --agent {agent}"
-
-
-def shell_word(text: str) -> str:
-    """``text`` as one word of a command line a user's shell runs: POSIX quoting, and on
-    Windows a path in forward slashes.  Claude Code runs hook commands there through Git
-    Bash, which takes an unquoted backslash for an escape (``C:\\Users\\me\\x.exe`` runs
-    ``C:Usersmex.exe``); ``C:/Users/me/x.exe`` means the same file to bash, PowerShell, cmd
-    and Windows itself.  A path that needs quoting (a space) gets double quotes, which bash
-    and cmd take; PowerShell, where Claude Code falls back without Git Bash, takes a quoted
-    program only after its call operator ``&``, which bash refuses: no form serves both
-    (docs/cli-hooks.md).  Single quotes only where bash would expand inside double ones."""
-    if os.name != "nt":
-        return shlex.quote(text)
-    text = text.replace("\\", "/")
-    if text and not _UNSAFE(text):
-        return text
-    return shlex.quote(text) if _EXPANDED_IN_QUOTES(text) else f'"{text}"'
-
-
-#: what a Windows word may hold unquoted: shlex's set but any letter (``C:/Users/José``), no
-#: ``,`` or ``=`` (cmd splits words there), and ``~`` only mid-word (a short name's ``JOHNSM~1``)
-_UNSAFE = re.compile(r"[^\w@%+:./~-]|^~").search
-#: what bash expands inside double quotes (``!``: interactive, as Claude Code runs it)
-_EXPANDED_IN_QUOTES = re.compile(r'[$`"!]').search
 
 
 def plan(agent: str, path: Path, *, install: bool, command: str | None = None) -> Plan:

@@ -37,7 +37,7 @@ _EXACT = re.compile(r"""\s*(?P<call>&\s+)?(?P<program>"[^"]*"|'[^']*'|[^\s'"|&;<
 #: (a wrapper, a pipeline), which an install leaves as it is and says so (``users_running_ours``)
 _MENTIONS = re.compile(r"(?<![\w.-])agentscan(?:\.(?i:exe))?['\"]?\s+hook\s+--agent\b")
 #: the programs ``python -m agentscan`` may start with (``python3``, ``python3.12``, ``py``)
-_PYTHON = re.compile(r"(?:python[0-9.]*|py)(?:\.exe)?", re.I)
+_PYTHON = re.compile(r"(?:(?:python|pypy)[0-9.]*t?|py)(?:\.exe)?", re.I)
 #: Claude Code events whose matcher is ignored (docs/hooks.md): any group there sees every event
 _CLAUDE_UNMATCHED = frozenset({
     "UserPromptSubmit", "PostToolBatch", "Stop", "TeammateIdle", "TaskCreated", "TaskCompleted",

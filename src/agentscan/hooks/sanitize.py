@@ -27,7 +27,9 @@ _INT_MIN, _INT_MAX = -(2**63), 2**63 - 1
 
 def sanitize(value: Any, depth: int = 0) -> Any:
     """``value`` within the bounds above: the very value given when it already is (most
-    payloads: nothing copied), else a copy with what is out of bounds replaced.
+    payloads: nothing copied), else a value that shares every container within bounds with
+    the one given and copies only those on the way to what is replaced (one huge integer in
+    a 5 MB tool response: the few dicts and lists above it, not the megabytes around it).
 
     Walks with their own stack, not recursion: the recursive copy of a payload of megabytes
     of small containers took a second and ~25 times the payload's size in memory."""
@@ -40,7 +42,9 @@ def sanitize(value: Any, depth: int = 0) -> Any:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _copy(value, depth) if _needs_copy(value, depth) else value
+        if not _needs_copy(value, depth):
+            return value
+        return _copy(value, depth) if _odd(value) else _shared_copy(value, depth)
     finally:
         if collecting:
             gc.enable()
@@ -69,6 +73,61 @@ def _needs_copy(value: dict[Any, Any] | list[Any], depth: int) -> bool:
             elif _scalar(item) is not item:
                 return True
     return False
+
+
+def _odd(container: Any) -> bool:
+    """Not what ``json`` gives (a key that is no string, a subclass of dict or list): copied
+    whole, as before, rather than shared (where no payload read from JSON ever goes)."""
+    kind = type(container)
+    return not (kind is dict or kind is list) or (kind is dict and not all(type(key) is str for key in container))
+
+
+def _shared_copy(value: dict[str, Any] | list[Any], depth: int) -> Any:
+    """``value`` with what is out of bounds replaced, each container on the way to it copied
+    (shallow) and every other one shared.  Depth first, keeping only the path from ``value``
+    to the container being walked: ``[container, its items, their level, its key, its copy]``."""
+    root: list[Any] = [value, iter(value.items()) if type(value) is dict else enumerate(value), depth + 1, None, None]
+    path = [root]
+    while path:
+        frame = path[-1]
+        level = frame[2]
+        for key, item in frame[1]:
+            kind = type(item)
+            if kind is str or kind is bool or item is None:
+                continue
+            if kind is dict or kind is list:
+                if level >= MAX_DEPTH:
+                    _own(path)[key] = TOO_DEEP
+                elif kind is dict and not all(type(name) is str for name in item):
+                    _own(path)[key] = _copy(item, level)
+                else:
+                    path.append([item, iter(item.items()) if kind is dict else enumerate(item), level + 1, key, None])
+                    break  # walked now; this one's items go on where they stopped once it is done
+            elif kind is int or kind is float:
+                fixed = _scalar(item)
+                if fixed is not item:
+                    _own(path)[key] = fixed
+            elif isinstance(item, (dict, list)):  # a subclass: copied whole, as before
+                _own(path)[key] = TOO_DEEP if level >= MAX_DEPTH else _copy(item, level)
+            elif (fixed := _scalar(item)) is not item:  # no JSON value (or a subclass of one)
+                _own(path)[key] = fixed
+        else:
+            path.pop()
+    return root[4] if root[4] is not None else value
+
+
+def _own(path: list[list[Any]]) -> Any:
+    """The copy of the container walked last, made (with that of each one above it that has
+    none yet, each put in its parent's copy in place of the original) the first time."""
+    start = len(path)
+    while start > 0 and path[start - 1][4] is None:
+        start -= 1
+    for index in range(start, len(path)):
+        frame = path[index]
+        frame[4] = dict(frame[0]) if type(frame[0]) is dict else list(frame[0])
+        if index:
+            path[index - 1][4][frame[3]] = frame[4]
+    return path[-1][4]
 
 
 def _copy(value: dict[Any, Any] | list[Any], depth: int) -> Any:

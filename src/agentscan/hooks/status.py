@@ -25,6 +25,8 @@ _AGENT_ARG = re.compile(r"--agent[= ]+['\"]?([^\s'\"]+)")
 #: a shell-form command (``<program> hook --agent NAME``); without it, Claude's exec form, whose
 #: ``command`` is the program alone (``args`` hold the rest)
 _SHELL_FORM = re.compile(r"\s+hook\s+--agent\b")
+#: a shell-form command that runs a Python with ``-m agentscan`` (``hooks.program``)
+_MODULE = re.compile(r"\s-m\s+agentscan\s+hook\s")
 
 
 def _empty_report(agent: str, scope: str, path: str, legacy: bool = False) -> dict[str, Any]:
@@ -72,7 +74,9 @@ def _config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, 
     # An upgrade into a new venv, the old one deleted: the agent runs a program that is not
     # there, every event is lost, and nothing reaches the hook error log to say so.
     search = (os.environ if env is None else env).get("PATH", os.defpath)
-    for program in dict.fromkeys(_program(ours.command, home) for ours in found if isinstance(ours.command, str)):
+    runs = ((_program(ours.command, home), bool(_MODULE.search(ours.command)))
+            for ours in found if isinstance(ours.command, str))
+    for program, module in dict.fromkeys(runs):
         if program is None:
             continue
         missing = _missing(program) if os.path.isabs(program) else None
@@ -80,8 +84,8 @@ def _config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, 
             report["problem"] = f"the hook runs {program}, which {missing}: run {_reinstall(agent, scope, legacy)}"
             break
         if report["note"] is None:
-            report["note"] = _other_agentscan(program, search, agent, scope, legacy) or (
-                None if os.path.isabs(program) else _by_name(program, search))
+            report["note"] = _other_agentscan(program, module, search, agent, scope, legacy) or (
+                None if os.path.isabs(program) else _by_name(program, search)) or _vanishing(program, agent, env)
     stripped = next((word for ours in found if (word := _bash_strips(agent, ours.command))), None)
     if stripped and report["problem"] is None:
         report["problem"] = (f"the hook runs {stripped} unquoted, and Git Bash, which Claude Code runs hooks "
@@ -177,7 +181,7 @@ def _by_name(program: str, search: str) -> str | None:
     if os.sep in program or (os.altsep and os.altsep in program) or shutil.which(program, path=search):
         return None  # a relative path depends on the directory the agent runs it from
     return (f"the hook runs {program} by name, and this PATH has none: unless the agent's PATH has it, "
-            "nothing is captured (an install run by its full path, /…/bin/agentscan, writes that path)")
+            "nothing is captured (`agentscan hooks install` again writes this agentscan's full path)")
 
 
 def _reinstall(agent: str, scope: str, legacy: bool, again: str = " again") -> str:
@@ -190,21 +194,49 @@ def _reinstall(agent: str, scope: str, legacy: bool, again: str = " again") -> s
     return f"`{install}`{again}"
 
 
-def _other_agentscan(program: str, search: str, agent: str, scope: str, legacy: bool) -> str | None:
+def _other_agentscan(program: str, module: bool, search: str, agent: str, scope: str, legacy: bool) -> str | None:
     """A note when the hook runs another agentscan than the one running doctor (a venv left
-    from before an upgrade): its captures follow that version's rules.  Only when this one's
-    path is clear (run as ``…/agentscan``, not ``python -m agentscan``)."""
+    from before an upgrade): its captures follow that version's rules.  Either may be a console
+    script or a Python run with ``-m agentscan`` (``module``): the same install either way."""
     import shutil
     import sys
 
-    this = sys.argv[0] if sys.argv else ""
-    if os.path.basename(this) not in ("agentscan", "agentscan.exe") or not os.path.isfile(this):
+    from agentscan.hooks.program import temporary_place, this_program
+
+    ran = Path(sys.argv[0] if sys.argv else "")
+    if ran.stem != "agentscan" and (ran.name, ran.parent.name) != ("__main__.py", "agentscan"):
+        return None  # not the command line (agentscan used as a library): no "this agentscan"
+    this, this_module = this_program()
+    if not os.path.isabs(this) or temporary_place(this) is not None:
+        # No path of its own (an embedded Python), or one in uvx's cache: not one to move the hook to.
         return None
     found = program if os.path.isabs(program) else shutil.which(program, path=search)
-    if found is None or os.path.realpath(found) == os.path.realpath(this):
+    if found is None or _install_dir(found, module) == _install_dir(this, this_module):
         return None
-    return (f"the hook runs {found}, not this agentscan ({os.path.abspath(this)}); "
+    shown = f"{this} -m agentscan" if this_module else this
+    return (f"the hook runs {found}{' -m agentscan' if module else ''}, not this agentscan ({shown}); "
             f"to capture with this one, run {_reinstall(agent, scope, legacy, again='')}")
+
+
+def _install_dir(program: str, module: bool) -> str:
+    """The folder of the environment ``program`` runs agentscan from: a console script's own,
+    through a link (``~/.local/bin/agentscan`` of pipx: its venv's); a Python's, not through
+    its link (a venv's ``python`` links to the interpreter it was made from)."""
+    if module:
+        return os.path.realpath(os.path.dirname(os.path.abspath(program)))
+    return os.path.dirname(os.path.realpath(program))
+
+
+def _vanishing(program: str, agent: str, env: Mapping[str, str] | None) -> str | None:
+    """A note for a hook that runs agentscan from uvx's or pipx run's cache (``hooks.program``)."""
+    from agentscan.hooks.program import temporary_place
+
+    place = temporary_place(program, env) if os.path.isabs(program) else None
+    if place is None:
+        return None
+    return (f"the hook runs {program}, in {place}: once it is gone, nothing is captured; install agentscan for "
+            f"good (`uv tool install agentscan` or `pipx install agentscan`) and run `agentscan hooks install "
+            f"{agent}` with it")
 
 
 def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str]) -> dict[str, Any]:
