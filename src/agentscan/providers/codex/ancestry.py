@@ -7,7 +7,11 @@ with C's meta, B's (``forked_from_id`` A), A's, then A's lines, B's, C's.  With 
 C's copy is the only record of B's calls, but those it copied from A are A's, counted in
 A when A is found (``usage``'s rule 4): the nearest thread of the chain that is found
 (``nearest_found``) holds the calls up to where the next thread forked from it, which
-``goneparent`` leaves out of C's count as it leaves out an earlier fork's.
+``goneparent`` leaves out of C's count as it leaves out an earlier fork's.  A gone thread
+the copy came through may have other forks on disk: A gone too, with E an earlier fork of A
+than B, A's calls C's copy holds count in E (``goneparent``'s rule among forks of one gone
+parent), so the walk also tells, for each gone thread past the parent, the thread it was
+copied through and that thread's start (``Ancestry.passed``), from the copied metas.
 
 Only the leading ``session_meta`` lines are read (a few, each up to
 ``header.META_LINE_BYTES``), remembered across runs until the file changes; only a fork
@@ -17,6 +21,7 @@ whose parent is gone asks.
 from __future__ import annotations
 
 import os
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -24,7 +29,7 @@ import orjson
 
 from agentscan.context import ScanContext
 from agentscan.providers.codex.header import HEADER_BYTES, META_LINE_BYTES, meta_of
-from agentscan.providers.codex.records import as_str, link_of
+from agentscan.providers.codex.records import as_dict, as_str, link_of, time_value
 from agentscan.toolkit import laxjson
 from agentscan.toolkit.jsonl import BOM, HEAD_BUFFER, open_binary
 
@@ -33,8 +38,8 @@ if TYPE_CHECKING:
 
 #: the ``session_meta`` lines read at most (a chain of forks this deep is told, no deeper)
 MAX_METAS = 16
-#: ``ctx.remembered``: a rollout's leading metas' [[id, forked_from_id], …]
-_FACTS = "codex.copied_metas/1"
+#: ``ctx.remembered``: a rollout's leading metas' [[id, forked_from_id, start], …]
+_FACTS = "codex.copied_metas/2"
 
 
 class Ancestry(NamedTuple):
@@ -43,20 +48,24 @@ class Ancestry(NamedTuple):
     #: the thread ids walked past the gone parent, nearest first, each found or not
     walked: tuple[tuple[str, bool], ...]
     found: Thread | None  # the nearest found (its calls count there), else ``None``
+    #: each gone thread walked past, with the thread copied from it that the walk came
+    #: through and that one's start (``None``: unknown), nearest first
+    passed: tuple[tuple[str, str, datetime | None], ...] = ()
 
 
-def copied_links(path: Path, ctx: ScanContext, stat: os.stat_result) -> dict[str, str | None]:
+def copied_links(path: Path, ctx: ScanContext, stat: os.stat_result) -> dict[str, tuple[str | None, datetime | None]]:
     """Each leading ``session_meta`` of ``path`` by its id (lower-cased): the thread it names
-    as forked from (lower-cased), else ``None``."""
+    as forked from (lower-cased), else ``None``, and its start, else ``None``."""
     facts = ctx.remembered(_FACTS)
-    pairs = facts.get(str(path), stat)
-    if not (isinstance(pairs, list) and all(isinstance(pair, list) and len(pair) == 2 for pair in pairs)):
+    triples = facts.get(str(path), stat)
+    if not (isinstance(triples, list) and all(isinstance(one, list) and len(one) == 3 for one in triples)):
         try:
-            pairs = _read(path)
+            triples = _read(path)
         except Exception:  # noqa: BLE001 - OSError, a corrupt zstd frame: the passes that read it say so
             return {}
-        facts.put(str(path), stat, pairs)
-    return {str(one): (str(two) if isinstance(two, str) else None) for one, two in pairs if isinstance(one, str)}
+        facts.put(str(path), stat, triples)
+    return {str(one): (str(two) if isinstance(two, str) else None, time_value(three))
+            for one, two, three in triples if isinstance(one, str)}
 
 
 def _read(path: Path) -> list[list[str | None]]:
@@ -70,16 +79,20 @@ def _read(path: Path) -> list[list[str | None]]:
             if not pairs and line.startswith(BOM):
                 line = line[len(BOM):]
             try:
-                meta = meta_of(laxjson.loads(line))
+                record = laxjson.loads(line)
             except orjson.JSONDecodeError:
-                meta = None
+                record = None
+            meta = meta_of(record)
             if meta is None:
                 other += len(line)
                 continue
             thread_id = as_str(meta.get("id")) or as_str(meta.get("session_id"))
             forked = link_of(meta).forked_from
+            # (as a header's start: its meta's time, else its line's, which a copy may rewrite)
+            started = time_value(meta.get("timestamp")) or time_value(as_dict(record).get("timestamp"))
             if thread_id is not None:
-                pairs.append([thread_id.lower(), forked.lower() if forked else None])
+                pairs.append([thread_id.lower(), forked.lower() if forked else None,
+                              started.isoformat() if started else None])
     return pairs
 
 
@@ -94,16 +107,19 @@ def nearest_found(thread: Thread, parent: str, ctx: ScanContext) -> Ancestry:
     links = copied_links(path, ctx, stat) if stat is not None else {}
     threads = discover(ctx).threads
     walked: list[tuple[str, bool]] = []
+    passed: list[tuple[str, str, datetime | None]] = []
     seen = {thread.thread_id.lower(), parent.lower()}
-    current = links.get(parent.lower())
+    child = parent.lower()  # the thread copied from ``current``, which the walk came through
+    current = links.get(child, (None, None))[0]
     while current is not None and current not in seen:
         seen.add(current)
         found = threads.get(current)  # (discovery's ids are lower-cased, as file names have them)
         walked.append((current, found is not None))
         if found is not None:
-            return Ancestry(tuple(walked), found)
-        current = links.get(current)
-    return Ancestry(tuple(walked), None)
+            return Ancestry(tuple(walked), found, tuple(passed))
+        passed.append((current, child, links[child][1]))
+        child, current = current, links.get(current, (None, None))[0]
+    return Ancestry(tuple(walked), None, tuple(passed))
 
 
 __all__ = ["Ancestry", "copied_links", "nearest_found"]

@@ -64,7 +64,9 @@ class CodexProvider(Provider):
     #     (``toolkit.shrinkline``), not skipped
     # 24: a fork of a gone fork leaves out the copied calls of the nearest thread of its chain
     #     that is found (``ancestry``): they count there
-    parser_version = "24"
+    # 25: ... and those an earlier fork of each gone thread of its chain copied (``passed_forks``);
+    #     a gone fork's copy held in a fork of it stands among its gone parent's forks (``_carried``)
+    parser_version = "25"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)
@@ -115,7 +117,7 @@ class CodexProvider(Provider):
         from agentscan.providers.codex.ancestry import nearest_found
         from agentscan.providers.codex.discovery import discover
         from agentscan.providers.codex.forkpart import is_fork
-        from agentscan.providers.codex.goneparent import earlier_forks
+        from agentscan.providers.codex.goneparent import earlier_forks, passed_forks
         from agentscan.providers.codex.header import read_header
 
         threads = session.threads()
@@ -142,7 +144,11 @@ class CodexProvider(Provider):
                 parts.extend([f"earlier fork {fork.thread_id}" for fork in read] or ["first fork"])
                 ancestry = nearest_found(thread, parent_id, ctx)
                 parts.extend(f"ancestor {one}" + ("" if found else " gone") for one, found in ancestry.walked)
-                read += [ancestry.found] if ancestry.found is not None else []
+                # The earlier forks of each gone thread it came through (``passed_forks``): one
+                # deleted or restored, the calls it copied count here, or there, again.
+                passed = passed_forks(thread.thread_id, ancestry, ctx)
+                parts.extend(f"passed fork {fork.thread_id}" for fork in passed)
+                read += passed + ([ancestry.found] if ancestry.found is not None else [])
             for path, _ in (item for source in read for item in _thread_files(source)):
                 stat = ctx.stat(path)
                 parts.append(file_identity(path, stat) if stat else f"{path} gone")  # as a session's own files
