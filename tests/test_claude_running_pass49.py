@@ -93,7 +93,7 @@ def test_an_older_claude_code_without_a_registry_is_not_told_idle(isolated_home:
     shown = orjson.loads(invoke("show", LIVE, "--json").stdout)["session"]
     assert shown["running"] is None
     result = invoke("list", "--running")
-    assert result.exit_code == 0 and "cannot be told" in result.stderr and "any of them" in result.stderr
+    assert result.exit_code == 0 and "no running sessions found; whether 2 sessions run could not be told" in result.stderr
     path = next((isolated_home / ".claude" / "projects").rglob(f"{LIVE}.jsonl"))
     with path.open("ab"):  # a process writing it still runs it
         assert _running() == {LIVE: True, IDLE: None}
@@ -111,6 +111,14 @@ def test_list_running_says_how_many_sessions_it_could_not_tell() -> None:
                              running_supported=True)
 
     assert said(0) == "no running sessions: no live process writes or runs any of 3 sessions"
-    assert said(1).endswith("; whether 1 of them runs cannot be told here (`running` is null)")
-    assert said(2).endswith("; whether 2 of them run cannot be told here (`running` is null)")
-    assert said(3).endswith("; whether any of them runs cannot be told here (`running` is null)")
+    # Only what is known: it said "no live process writes or runs any of 3 sessions; whether
+    # any of them runs cannot be told here", the second half taking back the first.
+    assert said(1) == ("no running sessions: no live process writes or runs any of the 2 told; "
+                       "whether 1 more runs could not be told (`running` is null)")
+    assert said(2) == ("no running sessions: no live process writes or runs any of the 1 told; "
+                       "whether 2 more run could not be told (`running` is null)")
+    assert said(3) == "no running sessions found; whether 3 sessions run could not be told (`running` is null)"
+    page = SessionPage([], 3, False, {"running": 3}, {"running": 0}, untold=3)
+    assert explain_empty(page, ListFilter(running=True, pid=42), others=0, cwd_text=None, since_text=None,
+                         running_supported=True) == ("no session found that process 42 writes or runs; "
+                                                     "whether 3 sessions run could not be told (`running` is null)")

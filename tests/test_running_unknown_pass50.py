@@ -78,9 +78,9 @@ def test_running_text_says_it_once(isolated_home: Path) -> None:
     assert result.exit_code == 0
     assert result.stderr.count("2 gemini sessions left out") == 1, result.stderr
     # The empty list's note says how many could not be told; the warning, whose and why.
-    assert "any of 3 sessions; whether 2 of them run cannot be told here" in result.stderr, result.stderr
+    assert "any of the 1 told; whether 2 more run could not be told" in result.stderr, result.stderr
     alone = runner.invoke(app, ["list", "--running", "-p", "gemini"])
-    assert "whether any of them runs cannot be told here" in alone.stderr, alone.stderr
+    assert "no running sessions found; whether 2 sessions run could not be told" in alone.stderr, alone.stderr
     assert alone.stderr.count("left out") == 1
     # --strict fails on it: the answer a script asked for is short of them.
     assert runner.invoke(app, ["--strict", "list", "--running", "--json"]).exit_code == 1

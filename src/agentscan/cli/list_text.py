@@ -203,15 +203,25 @@ def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_te
             return "--running and --pid could check no session here (`running` is null)"
         # Sessions whose ``running`` is null were not seen to run: said, not taken for idle (a
         # Claude Code older than its registry, ``~/.claude/sessions/``, or a Gemini chat).
-        untold = ""
+        # Only what is known is said: it said "no live process writes or runs any of 2
+        # sessions; whether any of them runs cannot be told here", the second half taking back
+        # the first (the warning after it says why, per provider, as ``--json``'s does).
+        if page.untold >= count > 0:
+            runs = "runs" if count == 1 else "run"
+            untold = f"whether {render.plural(count, 'session')} {runs} could not be told (`running` is null)"
+            if filters.pid is not None:
+                return f"no session found that process {filters.pid} writes or runs; {untold}"
+            return f"no running sessions found; {untold}"
         if page.untold:
-            some = ("any of them runs" if page.untold >= count else "1 of them runs" if page.untold == 1
-                    else f"{page.untold:,} of them run")
-            untold = f"; whether {some} cannot be told here (`running` is null)"
+            told = f"the {count - page.untold:,} told"
+            more = f"whether {page.untold:,} more {'runs' if page.untold == 1 else 'run'} could not be told (`running` is null)"
+            if filters.pid is not None:
+                return f"process {filters.pid} writes or runs no session (none of {told}); {more}"
+            return f"no running sessions: no live process writes or runs any of {told}; {more}"
         if filters.pid is not None:
-            return f"process {filters.pid} writes or runs no session (none {of}){untold}"
+            return f"process {filters.pid} writes or runs no session (none {of})"
         # (A process that only reads a transcript runs nothing; Claude Code's registry names its own.)
-        return f"no running sessions: no live process writes or runs any {of}{untold}"
+        return f"no running sessions: no live process writes or runs any {of}"
     if stage == "since":
         newest = f"; the newest was updated {shown_time(page.newest, zone).named}" if page.newest else ""
         if until_text is not None:  # (said as the range was asked, as ``tokens`` says it)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable, NamedTuple
 
 from agentscan.cli.render import plural
+from agentscan.cli.show_lineage import copied_listed
 from agentscan.cli.term import Terminal, clean, width_of, wrap_columns
 
 if TYPE_CHECKING:
@@ -84,11 +85,11 @@ def tools_heading(detail: SessionDetail, shown: int, focus: FocusedCalls | None 
         return (f"{kept + dropped:,} in all" if focus_shown else f"newest {shown} of {kept + dropped:,}") + their_part + tail
     # A resumed session's copies of a gone one's records, listed: not its own calls, nor its
     # subagents' (the card's counts are its own: ``show_lineage.copied_listed``).
-    copied = detail.extra.get("copied_listed") if not dropped else None
     copies = 0
-    if isinstance(copied, dict):
-        mine = max(0, own - _count(copied, "tool_calls"))
-        mine_theirs = max(0, theirs - _count(copied, "subagent_tool_calls"))
+    if not dropped:
+        copied = copied_listed(detail)  # (read as the card's counts read it: all 0 for none)
+        mine = max(0, own - copied["tool_calls"])
+        mine_theirs = max(0, theirs - copied["subagent_tool_calls"])
         copies, own, theirs = own - mine + theirs - mine_theirs, mine, mine_theirs
     if not theirs and not copies and not detail.subagents and not orphans and focus is None:
         # No subagent: "25 own" said "own" as against nothing; said as the prompts' heading says it.
@@ -101,11 +102,6 @@ def tools_heading(detail: SessionDetail, shown: int, focus: FocusedCalls | None 
     if shown < own + theirs + copies and not focus_shown:
         parts.append(f"newest {shown} shown")
     return ", ".join(parts) + tail
-
-
-def _count(counts: dict, kind: str) -> int:
-    value = counts.get(kind)
-    return value if type(value) is int and value > 0 else 0
 
 
 def _focus_clause(focus: FocusedCalls, shown: int, kept: int, dropped: int) -> str:

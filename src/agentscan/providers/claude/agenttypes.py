@@ -56,7 +56,7 @@ def copied_task_types(files: SessionFiles, ctx: ScanContext, runs: Collection[st
     until each of ``runs`` is named.  ``{}``: no such transcript.  (``show`` of the session
     names its runs' kinds by the same copies: ``tokens --by agent`` counted them ``unknown``.)"""
     from agentscan.providers.claude.discovery import resumed_as
-    from agentscan.providers.claude.resumedshow import gone_main
+    from agentscan.providers.claude.gonesession import gone_main
     from agentscan.providers.claude.row import summarize
 
     main = gone_main(files)

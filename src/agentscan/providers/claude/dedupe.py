@@ -7,9 +7,11 @@ records) carries the same usage key; ``usage``'s module doc says which one wins.
 
 from __future__ import annotations
 
+import os
 from typing import Collection, Iterable, Iterator
 
 from agentscan.model import PROGRESS_ORIGIN
+from agentscan.providers.claude.gonesession import is_gone
 from agentscan.providers.claude.usage import (
     C_CACHE_READ,
     C_CACHE_WRITE,
@@ -37,10 +39,16 @@ def call_rank(call: Call) -> int:
     """Orders copies of one call, best last: parent over sidechain, then the larger total, then the copy that has ``speed``, then a transcript's copy over a
     progress copy (``entries_from``'s rank)."""
     total = call[C_INPUT] + call[C_CACHE_READ] + call[C_CACHE_WRITE] + call[C_OUTPUT]
-    # (The parent's flag at bit 58, above any total's 4 × tokens: the rank across sessions'
-    # files, ``packed_entries``', is this times ``_NEAREST``, kept below 2**63 to be stored.)
-    return ((0 if call[SIDECHAIN] else 1 << 58) + total * 4 + (2 if call[HAS_SPEED] else 0)
+    # (A field holds at most ``MAX_TOKEN_COUNT``, so total × 4 + 3 < 1.6e13 + 4 < 2**44: the
+    # parent's flag at ``_PARENT`` is above any of them, and a rank below 2**46.  The rank
+    # across sessions' files, ``packed_entries``', is this times ``_NEAREST`` (2**16) plus a
+    # nearness: below 2**62, stored as a signed 64-bit integer.)
+    return ((0 if call[SIDECHAIN] else _PARENT) + total * 4 + (2 if call[HAS_SPEED] else 0)
             + (0 if call[C_FROM_PROGRESS] else 1))
+
+
+#: the parent-over-sidechain flag of ``call_rank``: above 4 × (4 × ``MAX_TOKEN_COUNT``) + 3
+_PARENT = 1 << 45
 
 
 class CallDeduper:
@@ -120,15 +128,19 @@ class CallDeduper:
 
 #: how many steps of a chain of resumes the rank across sessions' files tells apart
 #: (``packed_entries``): a copy further than ``_NEAREST - 1`` resumes from its session ranks
-#: as the furthest
-_NEAREST = 8
+#: as the furthest.  (It was 8: in a chain of more than 7 gone sessions the credit fell to
+#: whichever copy's session sorts first by id, while ``show`` listed the conversation in
+#: the nearest.)
+_NEAREST = 1 << 16
 
 
-def packed_entries(calls: list[Call], session: str, transcripts: Collection[str] = ()) -> Iterator[list]:
+def packed_entries(calls: list[Call], session: str, transcripts: Collection[str] = (),
+                   main: str | os.PathLike[str] | None = None) -> Iterator[list]:
     """Calls as packed usage entries (``UsageEntry.pack``'s layout), keyed like ``entries_from``;
-    ``transcripts`` are the session's subagents that have a transcript of their own.
+    ``transcripts`` are the session's subagents that have a transcript of their own; ``main``
+    the session's transcript, whose records tell the chain of resumes (``_nearness``).
     A generator: the caller sums them as they come (a 1 GB transcript has 450k)."""
-    nearness = _nearness(calls, session)
+    nearness = _nearness(calls, session, main)
     for c in calls:
         # The rank across sessions' files (``sharedcalls``): between copies alike, the one in
         # the file of the session its record names wins.  Claude Code copies a resumed
@@ -149,7 +161,7 @@ def packed_entries(calls: list[Call], session: str, transcripts: Collection[str]
         yield entry
 
 
-def _nearness(calls: list[Call], session: str) -> dict[str, int]:
+def _nearness(calls: list[Call], session: str, main: str | os.PathLike[str] | None = None) -> dict[str, int]:
     """How near ``session`` each session whose copied calls ``calls`` hold is, as a rank's low
     bits (``_NEAREST - 1`` its own).  A chain A → B → C → D begins D's file with A's records,
     then B's, then C's (each resume copies the transcript resumed, copies and all): C's copies
@@ -157,11 +169,24 @@ def _nearness(calls: list[Call], session: str) -> dict[str, int]:
     session's calls then count in the session resumed from it (B), whose ``show`` lists its
     conversation (``resumedshow``), not in whichever of B, C, D sorts first by id (the copies
     keep their times: all three began together).  Fixed once the copies are written: the
-    session's own calls come after them, and a copy's rank does not move as the file grows."""
+    session's own calls come after them, and a copy's rank does not move as the file grows.
+    The chain is every session the records of ``main`` name (``resumes.copied_sessions``), as
+    ``show`` finds it (``resumedshow.detail_pass``): a session resumed and left before its
+    first reply made no call, yet is a step (A → B → C with B's turn interrupted: C's copies
+    of A are two resumes away, B's one, and B lists them).  The calls' sessions are the chain
+    when the records cannot be read (a compressed transcript)."""
     chain: dict[str, None] = {}
     for c in calls:
         named = c[C_SESSION_ID]
         if named is not None and named != session and named not in chain:
             chain[named] = None
+    # (Only a gone session's copies rank by nearness: a found one's own copy outranks them all.
+    # So only then are the records read, record by record: 0.6 s for a 500 MB head of copies.)
+    if chain and main is not None and any(is_gone(named, main) for named in chain):
+        from agentscan.providers.claude.resumes import copied_sessions
+
+        found = copied_sessions(main, session)
+        if found is not None:
+            chain = dict.fromkeys([*found, *chain])  # (a named call's session missing from the records: last)
     steps = len(chain)
     return {named: max(0, _NEAREST - 1 - (steps - at)) for at, named in enumerate(chain)}

@@ -40,7 +40,7 @@ class ClaudeProvider(Provider):
     env_vars = ("CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME")
     # Bumped whenever a row's or a call's rules change (cached rows and calls are then read
     # again); what each version changed: docs/providers/claude.md, "Parser versions".
-    parser_version = "26"
+    parser_version = "27"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)
@@ -307,9 +307,10 @@ class ClaudeProvider(Provider):
 
     def detail_with_row(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds, row: SessionRow) -> SessionDetail | None:
         from agentscan.providers.claude import hugeshow, resumedshow
+        from agentscan.providers.claude.gonesession import is_gone
 
         resumed = row.resumed_from
-        if resumed is not None and resumedshow.is_gone(resumed.partition(":")[2], ref.path):
+        if resumed is not None and is_gone(resumed.partition(":")[2], ref.path):
             return None  # its copies are listed: read forward (a read from the end skips them)
         detail = hugeshow.detail_with_row(self, ref, ctx, bounds, row)
         if detail is None:
@@ -371,7 +372,7 @@ class ClaudeProvider(Provider):
         for ref in refs:
             files: SessionFiles = ref.hint
             calls, _ = session_calls(files, ctx)
-            packed.extend(packed_entries(calls, ref.native_id, files.subagents))
+            packed.extend(packed_entries(calls, ref.native_id, files.subagents, files.main))
         return [UsageEntry.unpack(entry) for entry in merge_duplicates(packed)]
 
     def session_usage(self, ref: SessionRef, ctx: ScanContext, resume: bytes | None = None, *,
@@ -381,7 +382,7 @@ class ClaudeProvider(Provider):
 
         files: SessionFiles = ref.hint
         calls, state = session_calls(files, ctx, resume=resume, keep_state=keep_state, call_times=call_times)
-        return packed_entries(calls, ref.native_id, files.subagents), state
+        return packed_entries(calls, ref.native_id, files.subagents, files.main), state
 
 
 def _shown_from_end(main: Path | str, stat: os.stat_result | None) -> bool:

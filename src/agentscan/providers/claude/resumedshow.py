@@ -14,9 +14,9 @@ must not change when another session's file is deleted.
 from __future__ import annotations
 
 import functools
-import os
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from agentscan.providers.claude.gonesession import gone_main, is_gone
 
 if TYPE_CHECKING:
     from agentscan.bounds import Bounds
@@ -37,28 +37,6 @@ def resumed_from(main: FileSummary | None) -> str | None:
         return None
     named = main.resumed_last or main.resumed_from
     return f"claude:{named}" if named else None
-
-
-def is_gone(native_id: str | None, main: Path | str | None) -> bool:
-    """Whether the session ``native_id`` (named by a resumed transcript ``main``) has no
-    transcript beside it, where Claude Code writes a project's sessions."""
-    if native_id is None or main is None:
-        return False
-    return not os.path.isfile(os.path.join(os.path.dirname(main), f"{native_id}.jsonl"))
-
-
-def gone_main(files: Any) -> Path | None:
-    """Where a session whose transcript is gone and whose ``<id>/subagents/`` folder is left
-    (``files``: its ``SessionFiles``) had its transcript, beside the sessions resumed from it
-    (``discovery.resumed_as``); ``None``: it has its transcript, or only legacy subagent files."""
-    from agentscan.providers.claude.discovery import parentless_path
-
-    if files is None or files.main is not None:
-        return None
-    where = parentless_path(files.native_id, [sub.path for sub in files.subagents.values()])
-    if where is None or os.path.basename(where) != files.native_id:
-        return None
-    return Path(os.path.dirname(where), f"{files.native_id}.jsonl")
 
 
 def first_named(ref: SessionRef, ctx: ScanContext) -> str | None:

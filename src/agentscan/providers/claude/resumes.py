@@ -10,6 +10,7 @@ session they name when it is found (``scan.creditedrows``).
 
 from __future__ import annotations
 
+import os
 import re
 
 #: a session id as Claude Code names a transcript by it (a UUID)
@@ -44,3 +45,41 @@ def first_names_another(record: dict, own: str) -> bool | None:
     if named.__class__ is not str or not named:
         return None
     return named != own and named.isprintable() and named_by_session_id(own)
+
+
+#: how a record names its session, as Claude Code writes it (no spaces)
+_NAMES = b'"sessionId":"'
+
+
+def copied_sessions(path: str | os.PathLike[str], own: str) -> list[str] | None:
+    """The sessions the records of ``own``'s transcript ``path`` name before its own first, in
+    the order they come: the chain of resumes its copies hold (A → B → C: C's file copies A's
+    records, then B's), a session whose turn made no call (interrupted) included.  Found in
+    the bytes without decoding a record: each line's first ``"sessionId":"`` (a record's own
+    comes before its message; a copied record's text escapes its quotes).  ``None``: not read
+    (a compressed transcript, an unreadable one)."""
+    import mmap
+
+    from agentscan.toolkit.fsutil import open_regular
+
+    if os.fspath(path).endswith(".zst"):
+        return None
+    found: dict[str, None] = {}
+    try:
+        with open_regular(path) as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            end = data.find(_NAMES + own.encode() + b'"')
+            end = len(data) if end < 0 else end
+            at, line = data.find(_NAMES, 0, end), -1
+            while at >= 0:
+                if at > line:  # (the line's first: a later one on it is a nested record's)
+                    start = at + len(_NAMES)
+                    close = data.find(b'"', start, start + 256)
+                    if close > start:
+                        found[data[start:close].decode("utf-8", "replace")] = None
+                    line = data.find(b"\n", at, end)
+                    line = end if line < 0 else line
+                at = data.find(_NAMES, at + 1, end)
+    except (OSError, ValueError):
+        return None  # (an empty file cannot be mapped)
+    found.pop(own, None)
+    return list(found)
