@@ -21,6 +21,7 @@ from agentscan.model import TableFacts
 from agentscan.providers.codex import fullcounts, headtail
 from agentscan.providers.codex import row as codex_row
 from agentscan.providers.codex import threadfacts as codex_threadfacts
+from agentscan.providers.codex import header as codex_header
 from agentscan.providers.cursor import statedb
 from agentscan.providers.cursor.children import _cut_dead_tops, build
 from agentscan.scan.scanner import Scanner
@@ -135,8 +136,9 @@ def _table_facts_and_header_reads(home: Path, monkeypatch: pytest.MonkeyPatch,
         provider = scanner.provider("codex")
         refs = provider.discover(scanner.ctx)
         rows = [provider.row(ref, scanner.ctx) for ref in refs]
-        reads = record_calls(monkeypatch, codex_threadfacts, "thread_header", lambda thread, ctx: thread.thread_id)
-        monkeypatch.setattr(codex_row, "thread_header", codex_threadfacts.thread_header)  # row's own binding too
+        reads = record_calls(monkeypatch, codex_header, "thread_header", lambda thread, ctx: thread.thread_id)
+        for reader in (codex_row, codex_threadfacts):  # their own bindings too
+            monkeypatch.setattr(reader, "thread_header", codex_header.thread_header)
         found = [provider.table_facts(ref, scanner.ctx, models=models) for ref in refs]
     return [(facts, TableFacts(row.updated_at, row.cwd, row.title)) for facts, row in zip(found, rows)], reads
 

@@ -100,7 +100,7 @@ def _demo_has(scanner: Scanner, query: str) -> bool:
     """Whether ``query`` names a session of the demo home (``--demo``): read only once no
     session of the home matched, and the demo home is a few small files."""
     from agentscan.demo import demo_home
-    from agentscan.scan.resolve import child_keys
+    from agentscan.scan.childnames import child_keys
 
     demo = type(scanner)(home=demo_home(), env={})  # (the class at hand: no import back into the scanner)
     named, bare = split_query(demo, query)

@@ -15,11 +15,12 @@ shown as the providers write them; only the lookup folds case.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from agentscan.fsview import legible
 from agentscan.errors import AmbiguousSessionId, IdTooShort, SessionNotFound, UsageProblem
 from agentscan.scan.arguments import HEX_ID, MIN_PREFIX, case_free, split_query
+from agentscan.scan.childnames import RUN_FILE_STEM, Key, child_keys
 from agentscan.scan.notfound import home_is_empty, not_found
 from agentscan.scan.pathwhy import why_no_path
 
@@ -37,7 +38,6 @@ NOT_UTF8 = "it holds bytes that are not UTF-8 (shown as U+FFFD), and no session'
 #: how a transcript's file name ends (a bare ``<id>.jsonl`` is a path too, not an id)
 _TRANSCRIPT_ENDINGS = (".jsonl", ".json", ".zst")
 
-Key = Callable[[str], str]
 Found = tuple["SessionRef", "str | None"]
 
 
@@ -149,7 +149,7 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
         return children[0]
     # ``agent-`` is a Claude run's file stem's, not its id's: it counts for none of the prefix
     # (``show agent-`` opened a home's one subagent, as ``show gemini`` its one chat).
-    stem = _STEM if key(bare).startswith(_STEM) else ""
+    stem = RUN_FILE_STEM if key(bare).startswith(RUN_FILE_STEM) else ""
     if len(bare) - len(stem) < MIN_PREFIX:
         if not final:
             raise _Unmatched
@@ -252,18 +252,6 @@ def _recorded_children(scanner: Scanner, candidates: Sequence[SessionRef], wante
 
 
 # -- a path to a transcript ------------------------------------------------------------
-
-
-#: how a Claude run's file names it (``agent-<agent id>.jsonl``): a key of the run (``child_keys``)
-_STEM = "agent-"
-
-
-def child_keys(child: str, key: Key, provider: str = "") -> tuple[str, ...]:
-    """What names a subagent: its id and, for a Claude workflow run (``wf_01/<agent id>``),
-    its agent id alone; and a Claude run's file stem as ``ls`` shows it (``agent-<agent id>``)."""
-    agent = child.rsplit("/", 1)[1] if "/" in child else child
-    keys = (key(child),) if agent == child else (key(child), key(agent))
-    return keys + (key(f"{_STEM}{agent}"),) if provider == "claude" else keys
 
 
 def _may_be_a_child_id(query: str) -> bool:

@@ -163,7 +163,7 @@ def _left_out(thread_id: str, parent_id: str, started: datetime | None, ctx: Sca
 def _copy_of(thread: Thread, ctx: ScanContext) -> list[UsageEvent]:
     """The calls of a fork's copied history (its first file's leading calls its usage rules
     tell copies, as its own count tells them), read once a scan."""
-    from agentscan.providers.codex.threadfacts import thread_header
+    from agentscan.providers.codex.header import thread_header
     from agentscan.providers.codex.usage import scan_file
 
     kept: dict[str, list[UsageEvent]] = ctx.memo.setdefault(_COPIES, {})

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from datetime import datetime
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import orjson
 from cachetools import LRUCache
@@ -27,6 +27,9 @@ from agentscan.toolkit.jsonl import BOM, HEAD_BUFFER, open_binary
 from agentscan.toolkit import laxjson
 from agentscan.toolkit.jsonerrors import short_json_error
 from agentscan.toolkit.jsonkinds import json_kind
+if TYPE_CHECKING:
+    from agentscan.providers.codex.discovery import Thread
+
 from agentscan.providers.codex.records import RawSessionMeta, ThreadLink, as_dict, as_str, link_of, time_value
 
 HEADER_BYTES = 64 * 1024
@@ -203,3 +206,8 @@ def no_meta_message(header: RolloutHeader, expected_id: str | None) -> str:
     if expected_id:
         return f"no session_meta with id {expected_id} {budget}{why}"
     return f"no session_meta {budget}{why} and no id in the file name: skipped"
+
+
+def thread_header(thread: Thread, ctx: ScanContext) -> RolloutHeader:
+    """A thread's header: the one discovery read, else read now (remembered by ``read_header``)."""
+    return thread.header or read_header(thread.rollout.path, ctx, thread.thread_id)

@@ -196,7 +196,7 @@ class CodexProvider(Provider):
     def known_cwds(self, ctx: ScanContext) -> set[str]:
         from agentscan.providers.codex.discovery import discover
 
-        from agentscan.providers.codex.threadfacts import thread_header
+        from agentscan.providers.codex.header import thread_header
 
         cwds: set[str] = set()
         for thread in discover(ctx, names=False).threads.values():  # the directories alone
@@ -275,7 +275,7 @@ class CodexProvider(Provider):
         return shown.build(_collect(shown.scanned, ctx))
 
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
-        from agentscan.providers.codex.threadfacts import thread_header
+        from agentscan.providers.codex.header import thread_header
         from agentscan.providers.codex.usage import scan_file
 
         scanned: list[Scanned] = []
@@ -297,7 +297,7 @@ class CodexProvider(Provider):
 def _collect(scanned: list[Scanned], ctx: ScanContext) -> list[UsageEntry]:
     """Own calls of every scanned thread, deduplicated, originals before their copies."""
     from agentscan.providers.codex.goneparent import counted_calls
-    from agentscan.providers.codex.threadfacts import thread_header
+    from agentscan.providers.codex.header import thread_header
     from agentscan.providers.codex.usage import UsageDeduper, parent_events
 
     by_id: dict[str, list[UsageEvent]] = {}

@@ -21,12 +21,12 @@ from typing import TypeVar
 from agentscan.context import ScanContext
 from agentscan.model import Counts, SessionRow, TokenUsage, sum_usage
 from agentscan.providers.codex.discovery import CodexSession, Thread
-from agentscan.providers.codex.header import RolloutHeader
+from agentscan.providers.codex.header import RolloutHeader, thread_header
 from agentscan.providers.codex.forkpart import fork_part, is_fork
 from agentscan.providers.codex.headtail import HeadSummary, head_summary
 from agentscan.providers.codex.modeluse import most_used
 from agentscan.providers.codex.names import chosen_name
-from agentscan.providers.codex.threadfacts import ThreadFacts, file_tail, sum_counts, thread_facts, thread_header
+from agentscan.providers.codex.threadfacts import ThreadFacts, file_tail, sum_counts, thread_facts
 from agentscan.timeutil import from_epoch, newest, oldest
 
 PROVIDER = "codex"

@@ -19,6 +19,7 @@ from agentscan.model import Counts, sum_usage
 from agentscan.providers.codex.ancestry import nearest_found
 from agentscan.providers.codex.callscan import FileUsageScanner
 from agentscan.providers.codex.detail import TranscriptReader
+from agentscan.providers.codex.header import thread_header
 from agentscan.providers.codex.facts import LineFacts
 from agentscan.providers.codex.forkpart import ForkPart, fork_part
 from agentscan.providers.codex.fullcounts import remember
@@ -28,7 +29,7 @@ from agentscan.providers.codex.messages import add_kind, counts_of, line_kind
 from agentscan.providers.codex.headtail import TailSummary
 from agentscan.providers.codex.modeluse import ModelUse, merge, model_use, most_used
 from agentscan.providers.codex.row import assemble_row, session_head
-from agentscan.providers.codex.threadfacts import ThreadFacts, child_kind, thread_header
+from agentscan.providers.codex.threadfacts import ThreadFacts, child_kind
 from agentscan.providers.codex.usage import own_start
 from agentscan.toolkit.detail import DetailCollector
 from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines

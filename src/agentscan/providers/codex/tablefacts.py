@@ -56,7 +56,7 @@ def table_facts(session: CodexSession, ctx: ScanContext, *, models: bool = False
     ``models``: the names its ``model`` is one of too (the module's doc), where they are sure."""
     from agentscan.providers.codex.names import chosen_name, merged
     from agentscan.providers.codex.row import index_is_newer, marked_title, pick, session_head
-    from agentscan.providers.codex.threadfacts import thread_header
+    from agentscan.providers.codex.header import thread_header
 
     threads = session.threads()
     # The thread whose name titles the row, and whose model is the row's: the main one, else

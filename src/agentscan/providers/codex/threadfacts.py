@@ -22,7 +22,7 @@ from typing import Collection, Iterable, NamedTuple
 from agentscan.context import ScanContext
 from agentscan.model import Counts, TokenUsage, sum_usage
 from agentscan.providers.codex.discovery import CodexSession, Thread
-from agentscan.providers.codex.header import RolloutHeader, read_header
+from agentscan.providers.codex.header import RolloutHeader, thread_header
 from agentscan.providers.codex.counters import minus, to_tokens
 from agentscan.providers.codex.forkpart import fork_part, is_fork
 from agentscan.providers.codex.fullcounts import exact_tally
@@ -44,10 +44,6 @@ class ThreadFacts(NamedTuple):
     header: RolloutHeader
     tail: TailSummary
     tokens: TokenUsage | None
-
-
-def thread_header(thread: Thread, ctx: ScanContext) -> RolloutHeader:
-    return thread.header or read_header(thread.rollout.path, ctx, thread.thread_id)
 
 
 def child_kind(child: Thread, header: RolloutHeader) -> str | None:
