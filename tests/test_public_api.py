@@ -10,6 +10,7 @@ import agentscan
 PUBLIC = [
     "AgentscanError",
     "Counts",
+    "ExportResult",
     "ListFilter",
     "PlanStep",
     "Prompt",
@@ -27,6 +28,7 @@ PUBLIC = [
     "UsageEntry",
     "__version__",
     "demo_home",
+    "export_sessions",
     "token_report",
     "with_costs",
 ]

@@ -215,7 +215,7 @@ def test_an_unknown_provider_looks_for_close_names_once(name: str, guess: bool, 
     error = UnknownProvider(name, ["claude", "codex"])
     assert calls == [name]
     assert ("did you mean claude?" in str(error)) is guess
-    assert bool(getattr(error, "details", ())) is not guess
+    assert error.project_hint is not guess  # the CLI's -p/--cwd hint (pass 50: not in the library's details)
 
 
 # --- 4. token_report(sort=…) --------------------------------------------------------------------
@@ -248,7 +248,7 @@ def test_token_report_refuses_an_unknown_sort_before_reading(isolated_home: Path
     from agentscan import token_report
     from agentscan.errors import UsageProblem
 
-    with _demo_scanner() as scanner, pytest.raises(UsageProblem, match=r"unknown --sort 'costs' \(did you mean cost\?\)"):
+    with _demo_scanner() as scanner, pytest.raises(UsageProblem, match=r"unknown sort 'costs' \(did you mean cost\?\)"):
         token_report(scanner, sort="costs")
 
 

@@ -46,6 +46,8 @@ _EXPORTS: dict[str, str] = {
     "UsageEntry": "agentscan.model",
     "AgentscanError": "agentscan.errors",
     "demo_home": "agentscan.demo",
+    "export_sessions": "agentscan.export.api",
+    "ExportResult": "agentscan.export.run",
 }
 
 # A literal list, so linters and type checkers see the re-exports.
@@ -53,6 +55,7 @@ __all__ = [
     "__version__",
     "AgentscanError",
     "Counts",
+    "ExportResult",
     "ListFilter",
     "PlanStep",
     "Prompt",
@@ -69,6 +72,7 @@ __all__ = [
     "ToolEvent",
     "UsageEntry",
     "demo_home",
+    "export_sessions",
     "token_report",
     "with_costs",
 ]
@@ -79,6 +83,8 @@ if TYPE_CHECKING:
     from agentscan.demo import demo_home
     from agentscan.detailmodel import PlanStep, Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
     from agentscan.errors import AgentscanError
+    from agentscan.export.api import export_sessions
+    from agentscan.export.run import ExportResult
     from agentscan.model import Counts, ScanWarning, SessionRef, SessionRow, TokenUsage, UsageEntry
     from agentscan.scan.listing import ListFilter
     from agentscan.scan.scanner import Scanner

@@ -13,6 +13,7 @@ The library raises these; only ``agentscan.cli`` maps them to exit codes::
     │   └── TranscriptUnreadable   its transcript could not be opened or read (exit 1)
     ├── UnknownProvider            a --provider name that is not registered (exit 2)
     ├── NoReadableRoot             an explicitly named root cannot be read (exit 1)
+    ├── ScannerClosed              a question asked of a closed ``Scanner`` (exit 1)
     ├── StrictWarnings             --strict and warnings were reported (exit 1)
     ├── ExportFailed               an export could not be written (exit 1)
     ├── OutputFailed               an OTLP file could not be written (exit 1)
@@ -44,7 +45,17 @@ class AgentscanError(Exception):
 
 
 class UsageProblem(AgentscanError):
+    """``parameter``: the library parameter whose value is refused (``by``, ``since``), when
+    one is: a caller tells which without parsing the message, which names it in the
+    library's words (``by``), the CLI's in its own (``--by``)."""
+
     exit_code = 2
+    parameter: str | None = None
+
+    def __init__(self, *args: object, parameter: str | None = None) -> None:
+        super().__init__(*args)
+        if parameter is not None:
+            self.parameter = parameter
 
 
 class SessionNotFound(AgentscanError):
@@ -143,18 +154,30 @@ class TranscriptUnreadable(SessionUnreadable):
 
 class UnknownProvider(AgentscanError):
     exit_code = 2
+    project_hint = False
 
     def __init__(self, name: str, known: list[str]) -> None:
         from agentscan.toolkit.words import close_names, unknown_choice
 
         close = close_names(name, known)
         super().__init__(unknown_choice("provider", name, known, meant=close[0] if close else ""))
-        if not close:  # no slip for a provider's name: maybe ccusage's -p, a project
-            self.details = ("hint: -p is the provider (the agent); `list` and `tokens` pick a project with --cwd PATH",)
+        #: no slip for a provider's name: maybe ccusage's ``-p``, a project, which the CLI says
+        #: it has as ``--cwd`` (a hint about options, not for a library caller: ``cli.state.say_error``)
+        self.project_hint = not close
 
 
 class NoReadableRoot(AgentscanError):
     pass
+
+
+class ScannerClosed(AgentscanError):
+    """A question asked of a ``Scanner`` after ``close()`` (the end of its ``with`` block),
+    as httpx refuses a closed client: it would otherwise answer without its index and the
+    agents' databases it had closed, more slowly and unsaid."""
+
+    def __init__(self) -> None:
+        super().__init__("this Scanner is closed: ask inside its `with` block, call refresh() to reopen it, "
+                         "or make a new Scanner")
 
 
 class StrictWarnings(AgentscanError):

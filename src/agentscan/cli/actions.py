@@ -220,7 +220,7 @@ def one_grouping(by: str | List[str] | None) -> GroupBy:
     from agentscan.scan.groupby import parse_group
 
     given = [by] if isinstance(by, str) else list(by or ["session"])
-    groups = list(dict.fromkeys(parse_group(value) for value in given))
+    groups = list(dict.fromkeys(parse_group(value, "--by") for value in given))
     if len(groups) > 1:
         raise UsageProblem(f"--by takes one grouping, not {len(groups)} ({', '.join(groups)}): tokens groups by one "
                            "key at a time; to cross them, `agentscan export -f sqlite` and GROUP BY both (docs/cron.md)")
@@ -237,7 +237,7 @@ def one_order(sort: str | List[str] | None) -> SortKey:
     from agentscan.scan.tokensort import parse_sort
 
     given = [sort] if isinstance(sort, str) else list(sort)
-    keys = list(dict.fromkeys(parse_sort(value) for value in given))
+    keys = list(dict.fromkeys(parse_sort(value, "--sort") for value in given))
     if len(keys) > 1:
         raise UsageProblem(f"--sort takes one key, not {len(keys)} ({', '.join(keys)}): tokens sorts by one key "
                            "at a time (rows that tie keep the default order, --sort date's)")

@@ -73,7 +73,6 @@ def otlp_command(
     from agentscan.otlp.sender import SendResult
     from agentscan.otlp.sources import Selection
     from agentscan.cli.state import parse_window
-    from agentscan.scan.arguments import check_window
 
     state = state_of(ctx)
     to_stdout = output_text == "-"
@@ -114,9 +113,8 @@ def otlp_command(
         note_local_zone(True)
     # Read as tokens reads them (a date, week or month --until names counts whole), and a
     # window that holds nothing refused: turns ending in [since, until), so that windows
-    # laid end to end (hourly cron runs) send each turn once.
+    # laid end to end (hourly cron runs) send each turn once (``parse_window`` refuses it).
     since_at, until_at = parse_window(since, until, None)
-    check_window(since_at, until_at)
     scanner = state.scanner(provider if not session_ids else None)
     selection = Selection(
         ids=tuple(session_ids or ()),

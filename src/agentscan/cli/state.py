@@ -182,12 +182,18 @@ def wanted(flag: str) -> str | None:
 
 def parse_window(since: Optional[str], until: Optional[str], zone: Any) -> tuple[Any, Any]:
     """``--since``/``--until`` as the times a window starts and ends (``None`` where not
-    given): a date, week or month ``--until`` names counts whole.  ``whentext`` is imported
-    only for a window: a warm ``list`` or ``tokens`` of every session goes without it."""
+    given), a window that holds nothing refused: a date, week or month ``--until`` names
+    counts whole.  ``whentext`` is imported only for a window: a warm ``list`` or ``tokens``
+    of every session goes without it."""
     if since is None and until is None:
         return None, None
-    return (_read_when("--since", since, zone) if since is not None else None,
-            _read_when("--until", until, zone) if until is not None else None)
+    since_at = _read_when("--since", since, zone) if since is not None else None
+    until_at = _read_when("--until", until, zone) if until is not None else None
+    from agentscan.scan.arguments import check_window
+
+    # Checked here in the options' words: the library's check would name its parameters.
+    check_window(since_at, until_at, ("--since", "--until"))
+    return since_at, until_at
 
 
 def _read_when(flag: str, text: str, zone: Any) -> Any:
@@ -302,6 +308,8 @@ def say_error(exc: AgentscanError) -> int:
                              "where agentscan looked"), file=sys.stderr)
     for line in exc.details:  # candidates to pick from, a hint: each its own line, made printable
         print(printable_line(line), file=sys.stderr)
+    if getattr(exc, "project_hint", False):  # an unknown provider: maybe ccusage's -p, a project
+        print("hint: -p is the provider (the agent); `list` and `tokens` pick a project with --cwd PATH", file=sys.stderr)
     demo_query = getattr(exc, "demo_query", None)
     if demo_query is not None:  # the README's ``show 7f3c9a12`` without --demo: the command to copy
         from agentscan.scan.notfound import demo_hint

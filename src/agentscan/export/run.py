@@ -22,12 +22,13 @@ from agentscan.export.files import (
 from agentscan.export.locks import output_lock
 from agentscan.export.rows import UsageDay
 from agentscan.model import SessionRow
+# At run time, as ``ExportResult``'s fields name them: a public type's hints resolve (``typing.get_type_hints``).
+from agentscan.export.children import Shrank
+from agentscan.export.unread import LeftAsTheyWere
 
 if TYPE_CHECKING:
     from datetime import tzinfo
 
-    from agentscan.export.children import Shrank
-    from agentscan.export.unread import LeftAsTheyWere
     from agentscan.progress import Progress
     from agentscan.scan.listing import ListFilter
     from agentscan.scan.scanner import Scanner
@@ -39,6 +40,9 @@ STDOUT = Path("-")
 
 @dataclass(frozen=True, slots=True)
 class ExportResult:
+    """What an export wrote: ``path``; ``format``; ``sessions`` written; ``gone``, an SQLite
+    index's sessions marked gone from disk; with ``days``, ``usage_days`` records."""
+
     path: Path
     format: str
     sessions: int
@@ -145,14 +149,14 @@ def export(
             raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}{kept}") from None
 
 
-def parse_format(fmt: str) -> str:
+def parse_format(fmt: str, what: str = "--format") -> str:
     """``fmt`` as one of ``FORMATS``, in any case (``CSV``, as ``--provider`` takes ``Claude``),
-    or a usage error naming them."""
+    or a usage error naming them, and ``fmt`` by ``what`` (the library's ``format``)."""
     wanted = fmt.strip().casefold()
     if wanted not in FORMATS:
         from agentscan.toolkit.words import unknown_choice
 
-        raise UsageProblem(unknown_choice("--format", fmt, list(FORMATS)))
+        raise UsageProblem(unknown_choice(what, fmt, list(FORMATS)), parameter="format")
     return wanted
 
 

@@ -84,11 +84,12 @@ def moment(value: datetime | None, parameter: str, tz: tzinfo | None = None) -> 
     return wall_time(value, tz)
 
 
-def check_window(since: datetime | None, until: datetime | None) -> None:
-    """A ``--since``/``--until`` window that holds nothing is a usage error (``list`` and
-    ``tokens`` alike)."""
+def check_window(since: datetime | None, until: datetime | None, words: tuple[str, str] = ("since", "until")) -> None:
+    """A ``since``/``until`` window that holds nothing is a usage error (``list`` and
+    ``tokens`` alike).  ``words``: their names in the error, the library's parameters unless
+    the CLI says its options (``cli.state.parse_window``: ``--since``, ``--until``)."""
     if since is not None and until is not None and since >= until:
-        raise UsageProblem("--since must be before --until (the range is empty)")
+        raise UsageProblem(f"{words[0]} must be before {words[1]} (the range is empty)", parameter="since")
 
 
 def time_zone(tz: tzinfo | str | None) -> tzinfo | None:

@@ -42,10 +42,11 @@ GROUPING: dict[GroupBy, Grouping] = {
 }
 
 
-def parse_group(value: str) -> GroupBy:
+def parse_group(value: str, what: str = "by") -> GroupBy:
     """``value`` as a grouping, in any case (``--by Agent``, as ``--provider`` takes
     ``Claude``), another tool's word for one (``--by project`` is ``--by cwd``), or a usage
-    error naming the valid ones."""
+    error naming the valid ones.  ``what``: the name the caller gave it by, in the error
+    (``token_report``'s ``by``; the CLI's ``--by``)."""
     wanted = value.strip().casefold()
     for group in GROUPINGS:
         if wanted == group:
@@ -54,7 +55,7 @@ def parse_group(value: str) -> GroupBy:
         return ALSO_CALLED[wanted]
     from agentscan.toolkit.words import unknown_choice
 
-    raise UsageProblem(unknown_choice("--by", value, list(GROUPINGS)))
+    raise UsageProblem(unknown_choice(what, value, list(GROUPINGS)), parameter="by")
 
 
 #: groupings by other tools' names, taken as the grouping they are: ccusage's projects

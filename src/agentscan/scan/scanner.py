@@ -72,6 +72,7 @@ class Scanner:
         self._fingerprints: dict[str, tuple[object, str | None]] = {}
         self._cache: Cache | None = None
         self._cache_opened = False
+        self._closed = False  # ``close``: every question after it raises ``ScannerClosed``
         #: sessions parsed (not served from the cache) by this scanner
         self.parses = 0
         if providers is not None:
@@ -112,6 +113,10 @@ class Scanner:
 
     @property
     def cache(self) -> Cache | None:
+        if self._closed:  # every question asks for the index first: none answered without it
+            from agentscan.errors import ScannerClosed
+
+            raise ScannerClosed
         if self.use_cache and not self._cache_opened:
             self._cache_opened = True
             self._cache = Cache.open(self.ctx)
@@ -120,7 +125,9 @@ class Scanner:
 
     def close(self) -> None:
         """Commit and close the index and the agents' databases this scanner opened
-        (``with Scanner() as scanner:`` calls it).  Returns nothing."""
+        (``with Scanner() as scanner:`` calls it).  Returns nothing; a question asked after it
+        raises ``ScannerClosed`` (``refresh`` opens it again); ``warnings`` stay readable."""
+        self._closed = True
         self.ctx.flush_facts()
         self.ctx.close()
         if self._cache is not None:
@@ -153,7 +160,8 @@ class Scanner:
     @property
     def warnings(self) -> list[ScanWarning]:
         """The problems met in the agents' files so far (a line that is not JSON, an
-        unreadable file), each a ``ScanWarning``: the library never prints them."""
+        unreadable file), each a ``ScanWarning``: the library never prints them.  A new list
+        at each call (``WarningSink.items``), the caller's to change."""
         return self.ctx.warnings.items
 
     def provider(self, name: str) -> Provider:

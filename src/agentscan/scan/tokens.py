@@ -30,6 +30,7 @@ from agentscan.errors import TranscriptUnreadable, UsageProblem
 from agentscan.bounds import TOKEN_SUM_CAPPED
 from agentscan.scan.arguments import check_window, moment, names, time_zone
 from agentscan.scan.groupby import GROUPING, GroupBy, parse_group
+from agentscan.scan.tokensort import SortKey, parse_sort, sorted_rows
 from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, SESSION, SUBAGENT, TS, SessionRef, TokenUsage, sum_usage
 from agentscan.pricing import PriceBook
 from agentscan.pricing.spend import Priced, combined
@@ -60,7 +61,7 @@ def token_report(
     by: GroupBy = "session",
     tz: tzinfo | str | None = None,
     cwd: str | PathLike[str] | None = None,
-    sort: str = "date",
+    sort: SortKey = "date",
 ) -> TokenReport:
     """The tokens (and their cost) of the scanner's sessions grouped ``by`` session, day,
     week, month, model, provider, cwd (the project) or agent, as ``agentscan tokens --json`` reports them: a
@@ -73,9 +74,7 @@ def token_report(
     ``sort``: the rows' order, as ``tokens --json --sort`` prints them (``scan.tokensort``):
     ``date``, the report's own; ``cost`` or ``tokens``, the dearest or largest first, rows
     that tie in the report's own order."""
-    by = parse_group(by)  # library callers may pass any string
-    from agentscan.scan.tokensort import parse_sort, sorted_rows  # (a warm window's run needs neither)
-
+    by = parse_group(by)  # library callers may pass any string (and ``sort``: a Literal, for mypy alone)
     order = parse_sort(sort)  # before the sessions are read: a slip costs no scan
     tz = time_zone(tz)
     since, until = moment(since, "since", tz), moment(until, "until", tz)

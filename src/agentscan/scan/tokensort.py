@@ -28,16 +28,17 @@ SORT_KEYS: tuple[SortKey, ...] = get_args(SortKey)
 ORDER_WORDS: dict[SortKey, str] = {"date": "newest first", "cost": "most costly first", "tokens": "most tokens first"}
 
 
-def parse_sort(value: str) -> SortKey:
+def parse_sort(value: str, what: str = "sort") -> SortKey:
     """``value`` as a sort key, in any case (as ``--by`` takes ``Day``), or a usage error
-    naming the valid ones (with a did-you-mean for a close misspelling)."""
+    naming the valid ones (with a did-you-mean for a close misspelling).  ``what``: the name
+    the caller gave it by (``token_report``'s ``sort``; the CLI's ``--sort``)."""
     wanted = value.strip().casefold()
     for key in SORT_KEYS:
         if wanted == key:
             return key
     from agentscan.toolkit.words import unknown_choice
 
-    raise UsageProblem(unknown_choice("--sort", value, list(SORT_KEYS)))
+    raise UsageProblem(unknown_choice(what, value, list(SORT_KEYS)), parameter="sort")
 
 
 def sorted_rows(rows: Iterable[TokenRow], sort: SortKey) -> tuple[TokenRow, ...]:

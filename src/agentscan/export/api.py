@@ -1,0 +1,74 @@
+"""``export_sessions``: what ``agentscan export -o PATH`` writes, for a library caller.
+
+``run_export`` is the CLI's: its errors name options (``--days``, ``--tz``) and ``Path("-")``
+is stdout.  This is the library's door to it: a file only (the library prints nothing),
+the format named, and the caller's values checked and refused in the library's words
+(``days``, ``tz``) before anything is read or written.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import tzinfo
+from typing import TYPE_CHECKING, Literal
+
+from agentscan.errors import UsageProblem
+
+if TYPE_CHECKING:
+    from agentscan.export.run import ExportResult
+    from agentscan.scan.listing import ListFilter
+    from agentscan.scan.scanner import Scanner
+
+ExportFormat = Literal["sqlite", "jsonl", "csv"]
+
+
+def export_sessions(
+    scanner: Scanner,
+    output: str | os.PathLike[str],
+    format: ExportFormat,
+    *,
+    filters: ListFilter | None = None,
+    days: bool = False,
+    tz: tzinfo | str | None = None,
+    redact: bool = False,
+) -> ExportResult:
+    """Write every session matching ``filters`` (unclamped), with its cost, to the file
+    ``output`` as ``agentscan export -f FORMAT -o PATH`` writes it: an SQLite index kept up to
+    date run after run (a session gone from disk is marked gone, not deleted), or JSON Lines
+    or CSV replacing the file whole.  ``days``: a JSON Lines or CSV record per session, day,
+    model and run instead (UTC days; in ``tz`` when given: a zone or an IANA name, ``"local"``
+    this machine's).  ``redact``: titles, prompts and paths masked, as ``--redact`` does.
+    Returns an ``ExportResult`` (``path``, ``format``, ``sessions``, ``gone``, …).  Raises
+    ``UsageProblem`` for a value that cannot be used, ``ExportFailed`` when the file cannot be
+    written (the previous one is left as it was)."""
+    from pathlib import Path
+
+    from agentscan.export.run import parse_format, run_export
+    from agentscan.scan.arguments import time_zone
+    from agentscan.scan.listing import ListFilter, check_filters
+
+    if isinstance(output, os.PathLike):
+        output = os.fspath(output)
+    if not isinstance(output, str) or output.strip() in ("", "-"):
+        shown = repr(output) if isinstance(output, str) else type(output).__name__
+        raise UsageProblem(f"output must be a file's path, a str or a Path, not {shown}: the library writes "
+                           "no stdout", parameter="output")
+    if not isinstance(format, str):
+        raise UsageProblem(f"format must be a str, not {type(format).__name__}", parameter="format")
+    fmt = parse_format(format, "format")
+    if days and fmt == "sqlite":
+        raise UsageProblem("days=True is for jsonl and csv: an SQLite export always has the token_days table",
+                           parameter="days")
+    if tz is not None and not days:
+        raise UsageProblem("tz is for days=True (each day's records in that zone); a session's times are always UTC",
+                           parameter="tz")
+    zone = time_zone(tz)
+    if tz is not None and zone is None:  # "local": days in this machine's zone, as ``--tz local``
+        from agentscan.localzone import LocalDays
+
+        zone = LocalDays()
+    check_filters(filters)
+    # Absolute, not resolved: no symlink followed (``cli.ops_commands``, ``-o``).
+    path = Path(os.path.abspath(os.path.expanduser(output)))
+    return run_export(scanner, fmt, path, filters=filters if filters is not None else ListFilter(), redact=redact,
+                      days=days, zone=zone)
