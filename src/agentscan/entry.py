@@ -3,7 +3,7 @@
 ``agentscan hook`` runs on every event of every agent session, so it must
 not pay for Typer and the rest of the CLI (~80 ms): it is recognised here,
 from ``sys.argv`` alone, and handed straight to the capture module.  ``agentscan --help``
-is answered from a snapshot of Typer's own text for the same reason (a test
+(and a bare ``agentscan``, which prints the same) is answered from a snapshot of Typer's own text for the same reason (a test
 keeps the two equal), and the commonest command lines of ``list``, ``show``
 and ``tokens`` are parsed from a snapshot of their options (``cli.fastpath``).
 Every other command line goes to the Typer app.
@@ -49,17 +49,45 @@ def _terminal_columns() -> int:
         return 80
 
 
+#: the command lines answered with the top-level help: ``agentscan help``, as git and gh users
+#: type it, is ``agentscan --help`` (``cli.typer_app``), and so is a bare ``agentscan`` (Typer's
+#: ``no_args_is_help``): the commonest first command of all, not worth Typer's import
+_HELP_ARGVS: tuple[list[str], ...] = ([], ["--help"], ["-h"], ["help"])
+
+#: the first line of the snapshot: the program name click prints is the one part that varies
+_USAGE = "Usage: agentscan "
+
+
+def _program_name() -> str | None:
+    """The name click would print in ``Usage:`` for this process, ``None`` when not one the
+    snapshot can say (a renamed script, a wrapper): those go to Typer."""
+    program = sys.argv[0]
+    if os.path.basename(program) == "agentscan":
+        return "agentscan"
+    # ``python -m agentscan``: ``argv[0]`` is the package's ``__main__.py`` and click names it
+    # ``python -m agentscan`` (``click.utils._detect_program_name``, from ``__main__``'s
+    # package), in that line only.  The file run by its path has no package: click names it
+    # ``__main__.py``, and Typer says so.
+    main = sys.modules.get("__main__")
+    if program.replace(os.sep, "/").endswith("agentscan/__main__.py") and getattr(main, "__package__", None) == "agentscan":
+        return "python -m agentscan"
+    return None
+
+
 def _print_static_help(argv: list[str]) -> bool:
-    # ``agentscan help``, as git and gh users type it, is ``agentscan --help`` (``cli.typer_app``)
-    if argv not in (["--help"], ["-h"], ["help"]) or _terminal_columns() < _SNAPSHOT_MIN_COLUMNS:
+    if argv not in _HELP_ARGVS or _terminal_columns() < _SNAPSHOT_MIN_COLUMNS:
         return False
-    if os.path.basename(sys.argv[0]) != "agentscan":  # ``python -m agentscan`` names itself otherwise
+    program = _program_name()
+    if program is None:
         return False
     if sys.stdout is None:  # closed (``>&-``): Typer's help says so (``cli.streams``)
         return False
     from agentscan.static_help import TOP_LEVEL_HELP
 
-    sys.stdout.write(TOP_LEVEL_HELP)
+    text = TOP_LEVEL_HELP
+    if program != "agentscan" and text.startswith(_USAGE):
+        text = f"Usage: {program} " + text[len(_USAGE):]
+    sys.stdout.write(text)
     sys.stdout.flush()
     return True
 

@@ -116,8 +116,13 @@ def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int |
         import orjson
 
         # ``more``: a script reading a page of 25 learns that it is one (``--all`` for every session).
-        body = orjson.dumps({"sessions": [r.to_json() for r in rows], "more": page.more, "prices": book.data.to_json()},
-                            option=orjson.OPT_INDENT_2)
+        doc: dict[str, Any] = {"sessions": [r.to_json() for r in rows], "more": page.more}
+        if page.running_unknown is not None:
+            # What ``--running``/``--pid`` could not tell, and left out: a field of its own, not
+            # a warning (nothing failed to be read; ``--strict`` would fail every run).
+            doc["running_unknown"] = page.running_unknown
+        doc["prices"] = book.data.to_json()
+        body = orjson.dumps(doc, option=orjson.OPT_INDENT_2)
         render.emit_json_body("list", body, scanner.ctx.warnings.listed())
         return _kept(body, page.rows, refs) if keep else None
     if not rows:
@@ -125,10 +130,22 @@ def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int |
         # the error ``finish`` raises says why, and the note would send the reader to doctor.
         if page.discovered or not scanner.unreadable_explicit_roots():
             render.note(why_empty(state, page, filters, zone))
+        _say_unknown(page, filters)
         return None
     _, out, err = recorded.recording(lambda: _print_rows(scanner, page, filters, rows, zone))
     recorded.write(out, err)
+    _say_unknown(page, filters)
     return _kept(recorded.stored_text(out, err), page.rows, refs) if keep else None
+
+
+def _say_unknown(page: SessionPage, filters: ListFilter) -> None:
+    """On stderr, once per provider, the sessions ``--running``/``--pid`` left out unable to
+    tell them (``--json``'s ``running_unknown``): a note, which ``--strict`` does not count."""
+    if page.running_unknown:
+        from agentscan.scan.liveness import unknown_lines
+
+        for line in unknown_lines(page.running_unknown, "--pid" if filters.pid is not None else "--running"):
+            render.note(line)
 
 
 def _kept(body: bytes, rows: list[SessionRow], refs: list[SessionRef]) -> bytes | None:

@@ -197,15 +197,15 @@ def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_te
     count = page.reached.get(stage, page.discovered) if stage else page.discovered
     of = f"of {render.plural(count, 'session')}" if stage else ""
     if stage == "running":
-        # The sessions whose ``running`` is null are left out with a warning saying why, for
-        # each provider (``Liveness.unknown_warnings``: in ``--json`` too); here, how many.
+        # The sessions whose ``running`` is null are left out with a line saying why, for each
+        # provider (``Liveness.unknown_counts``: ``--json``'s ``running_unknown``); here, how many.
         if not running_supported:
             return "--running and --pid could check no session here (`running` is null)"
         # Sessions whose ``running`` is null were not seen to run: said, not taken for idle (a
         # Claude Code older than its registry, ``~/.claude/sessions/``, or a Gemini chat).
         # Only what is known is said: it said "no live process writes or runs any of 2
         # sessions; whether any of them runs cannot be told here", the second half taking back
-        # the first (the warning after it says why, per provider, as ``--json``'s does).
+        # the first (the line after it says why, per provider, as ``--json``'s ``running_unknown`` does).
         if page.untold >= count > 0:
             runs = "runs" if count == 1 else "run"
             untold = f"whether {render.plural(count, 'session')} {runs} could not be told (`running` is null)"

@@ -17,7 +17,7 @@ import heapq
 from os import PathLike, fspath
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from agentscan.context import say
 from agentscan.model import SessionRef, SessionRow
@@ -149,6 +149,9 @@ class SessionPage(NamedTuple):
     newest: datetime | None = None  # newest updated_at seen, for a --since that matched nothing
     blank: int = 0  # sessions left out because they recorded nothing (``SessionRow.recorded_nothing``)
     untold: int = 0  # sessions ``--running`` / ``--pid`` left out whose ``running`` is not known (null)
+    #: ``None`` unless ``--running`` / ``--pid``: then how many each provider could not tell
+    #: (``Liveness.unknown_counts``), ``list --json``'s ``running_unknown``
+    running_unknown: list[dict[str, Any]] | None = None
 
     @property
     def emptied_by(self) -> str | None:
@@ -275,7 +278,6 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
         else:
             heapq.heappushpop(best, item)
     scanner.end_batch()  # maybe inside one
-    _say_unknown(scanner, filters, liveness)
     if not best and since is not None and refs and next((stage for stage, n in passed.items() if not n), None) == "since":
         # ``since`` left nothing (the hint names the newest then, and only then).  Read on
         # from the rows read: the loop stops at the first file too old for ``since``, and a
@@ -293,14 +295,8 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
     more = len(ordered) > len(shown) or (not stages and discovered > len(shown))
     return SessionPage(shown, discovered, more, reached, passed,
                        from_epoch(newest) if newest is not None else None, blank,
-                       liveness.untold if filters.needs_liveness else 0)
-
-
-def _say_unknown(scanner: Scanner, filters: ListFilter, liveness: Liveness) -> None:
-    """A warning for the sessions ``--running``/``--pid`` left out unable to tell them."""
-    if filters.needs_liveness:
-        for path, message in liveness.unknown_warnings("--pid" if filters.pid is not None else "--running"):
-            scanner.ctx.warn(path, message)
+                       liveness.untold if filters.needs_liveness else 0,
+                       liveness.unknown_counts() if filters.needs_liveness else None)
 
 
 #: at most this many sessions are read to say how old the newest is (``_newest_unparsed``)
@@ -349,7 +345,6 @@ def every_row(scanner: Scanner, filters: ListFilter) -> list[SessionRow]:
         say(scanner.ctx, said if failed is None else still_ours(said, ref, row, failed, empty=bool(said) and files_empty(scanner, ref)))
         if failed is None:
             rows.append(row)
-    _say_unknown(scanner, filters, liveness)
     rows.sort(key=lambda r: (r.updated_at is not None, r.updated_at or datetime.min), reverse=True)
     return rows
 

@@ -8,7 +8,8 @@ sessions hold no file open (``Provider.liveness_known``: Gemini CLI appends a
 record and closes its chat), or whose only files are ones no running session is
 seen holding (a Cursor transcript: ``Provider.liveness_files``), whose ``false`` would be
 a guess too.  ``--running`` leaves such sessions out, and says
-how many with a warning (``Liveness.unknown_warnings``): a script would miss them.
+how many (``Liveness.unknown_counts``: ``list --json``'s ``running_unknown``, and a line on
+stderr), not as a warning: a script would miss them, but nothing failed to be read.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import functools
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from agentscan.providers import liveness_files, liveness_known
 
@@ -25,6 +26,9 @@ if TYPE_CHECKING:
     from agentscan.model import SessionRef
 
 _PROC = Path("/proc")
+
+#: why no session's ``running`` is known off Linux (``Liveness.unknown_counts``)
+OFF_LINUX = "--running and --pid need Linux (/proc)"
 
 
 @functools.cache
@@ -107,7 +111,7 @@ class Liveness:
         self._file_texts: Callable[[SessionRef], list[str]] | None = None
         self._registries: dict[str, dict[str, int] | None] = {}  # Claude Code's, read once each
         #: provider -> the ids of the sessions ``of`` could not tell (``None``): a ``--running``
-        #: that leaves them out says how many (``unknown_warnings``, ``untold``), not that no
+        #: that leaves them out says how many (``unknown_counts``, ``untold``), not that no
         #: process runs them: a script would miss them
         self.unknown: dict[str, set[str]] = {}
 
@@ -128,24 +132,23 @@ class Liveness:
         # Only the files a running session holds open tell (a Cursor transcript does not).
         return self.of_files(liveness_files(ref.provider, self._file_texts(ref))) if supported() else None
 
-    def unknown_warnings(self, option: str) -> list[tuple[str, str]]:
-        """``(path, message)`` of a warning for each provider whose sessions ``--running`` or
-        ``--pid`` (``option``) left out because ``of`` could not tell them: in JSON a script
-        filtering on ``running`` learns its answer is short of them, and on a terminal the
-        reader does.  The path is the option: the sessions are many, the cause is one."""
-        said: list[tuple[str, str]] = []
-        if not supported():  # every session, of every provider, for one reason: said once
-            count = sum(len(ids) for ids in self.unknown.values())
-            sessions = f"{count:,} session{'' if count == 1 else 's'}"
-            return [(option, f"{sessions} left out, their `running` not known (null): "
-                             "--running and --pid need Linux (/proc)")] if count else []
+    def unknown_counts(self) -> list[dict[str, Any]]:
+        """What ``--running`` or ``--pid`` left out because ``of`` could not tell it: one
+        ``{"provider", "sessions", "reason"}`` per provider, for ``list --json``'s
+        ``running_unknown`` (a script filtering on ``running`` learns its answer is short of
+        them) and ``unknown_lines``.  Not a warning: ``warnings`` are input that could not be
+        read, and ``--strict`` fails on them; this is what a provider can never tell, so a
+        cron check with ``--strict`` could never pass in a home with a Gemini chat."""
+        counts = []
         for name in sorted(self.unknown):
-            count = len(self.unknown[name])
-            sessions = f"{count:,} {name} session{'' if count == 1 else 's'}"
-            why = (f"no file a running {name} agent holds open tells it" if name != "claude" else
-                   "its home has no Claude Code session registry (~/.claude/sessions/, which 2.1.x builds write)")
-            said.append((option, f"{sessions} left out, their `running` not known (null): {why}"))
-        return said
+            if not supported():  # every session, of every provider, for one reason
+                why = OFF_LINUX
+            elif name == "claude":
+                why = "its home has no Claude Code session registry (~/.claude/sessions/, which 2.1.x builds write)"
+            else:
+                why = f"no file a running {name} agent holds open tells it"
+            counts.append({"provider": name, "sessions": len(self.unknown[name]), "reason": why})
+        return counts
 
     @property
     def untold(self) -> int:
@@ -188,3 +191,23 @@ class Liveness:
             return None
         pid = live.get(os.path.basename(main)[: -len(".jsonl")])
         return pid is not None and (self._pid is None or pid == self._pid)
+
+
+def unknown_lines(counts: list[dict[str, Any]], option: str) -> list[str]:
+    """``unknown_counts`` as the lines a terminal's reader gets on stderr: one per provider,
+    or one for all off Linux (where the reason is the same for each)."""
+    if counts and all(count["reason"] == OFF_LINUX for count in counts):
+        total = sum(count["sessions"] for count in counts)
+        return [f"{option}: {total:,} session{'' if total == 1 else 's'} left out, {_their(total)} `running` not known "
+                f"(null): {counts[0]['reason']}"]
+    lines = []
+    for count in counts:
+        sessions = f"{count['sessions']:,} {count['provider']} session{'' if count['sessions'] == 1 else 's'}"
+        lines.append(f"{option}: {sessions} left out, {_their(count['sessions'])} `running` not known (null): "
+                     f"{count['reason']}")
+    return lines
+
+
+def _their(count: int) -> str:
+    # "1 gemini session left out, their `running` …" read as a slip.
+    return "its" if count == 1 else "their"

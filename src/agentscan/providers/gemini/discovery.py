@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from agentscan.context import EMPTY_FILE, ScanContext
 from agentscan.providers.gemini.chathead import HEADER_BYTES, PROBLEM, jsonl_header, legacy_header
@@ -26,6 +26,10 @@ from agentscan.toolkit import laxjson
 from agentscan.toolkit.jsonl import BOM, read_head
 from agentscan.toolkit.roots import Root
 from agentscan.toolkit.fsutil import is_dir, is_file, warn_special
+
+if TYPE_CHECKING:
+    from agentscan.model import SessionRef
+    from agentscan.providers.base import Provider
 
 
 class ChatFile(NamedTuple):
@@ -258,3 +262,52 @@ def _chat_file(path: Path, project: Path, ctx: ScanContext, *, legacy: bool) -> 
         facts.put(text, stat, fields)
     return ChatFile(path, stat.st_mtime, legacy, project, fields.get("sessionId"), fields.get("projectHash"),
                     fields.get(PROBLEM))
+
+
+#: ``ctx.memo`` key: project dir -> its part of a fingerprint (``cwd_stamp``), and the registries'
+_CWD_STAMPS = "gemini-cwd-stamps"
+_REGISTRIES = "gemini-registry-stamp"
+
+
+def cwd_stamp(provider: Provider, ref: SessionRef, ctx: ScanContext) -> str:
+    """The identity of what settles ``ref``'s cwd besides its chats (``ProjectIndex.cwd_for``):
+    its project dir's ``.project_root`` when there is one (it wins), else the registries
+    (``projects.json``, which a new project anywhere rewrites: only the rows it may settle
+    are renewed).  Memoised per project dir for the scan: a stat per dir, not per chat."""
+    project = _project_dir(ref)
+    stamps: dict[Path | None, str] = ctx.memo.setdefault(_CWD_STAMPS, {})
+    known = stamps.get(project)
+    if known is None:
+        from agentscan.providers.base import file_identity
+        from agentscan.providers.gemini.projects import PROJECT_ROOT_FILE
+
+        marker = project / PROJECT_ROOT_FILE if project is not None else None
+        stat = ctx.stat(marker) if marker is not None else None
+        if marker is not None and stat is not None:
+            known = file_identity(marker, stat)
+        else:
+            if _REGISTRIES not in ctx.memo:
+                from agentscan.providers.gemini.roots import registry_files
+
+                parts = []
+                for registry in registry_files(provider.roots(ctx)):
+                    found = ctx.stat(registry)
+                    parts.append(file_identity(registry, found) if found is not None else f"{registry}\0-")
+                ctx.memo[_REGISTRIES] = "\n".join(parts)
+            known = f"{marker}\0-\n{ctx.memo[_REGISTRIES]}"
+        stamps[project] = known
+    return known
+
+
+def _project_dir(ref: SessionRef) -> Path | None:
+    """``<tmp>/<projectId>`` of ``ref``'s chats: its files' (``SessionFiles.primary``), else
+    the dir above the ``chats`` its path lies in (a ref taken from the index)."""
+    files = ref.hint
+    if isinstance(files, SessionFiles) and files.primary is not None:
+        return files.primary.project_dir
+    path = ref.path
+    while path is not None and path.parent != path:
+        if path.name == "chats":
+            return path.parent
+        path = path.parent
+    return None

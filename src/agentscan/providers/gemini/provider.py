@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable
 
 from agentscan.context import ScanContext
-from agentscan.providers.base import Provider
+from agentscan.providers.base import Provider, files_identity
 from agentscan.providers.gemini.roots import gemini_roots, registry_files, session_roots
 from agentscan.toolkit.roots import Root
 
@@ -81,6 +81,19 @@ class GeminiProvider(Provider):
             if owner:
                 cwds.add(owner)
         return cwds
+
+    def fingerprint(self, ref: SessionRef, ctx: ScanContext) -> str | None:
+        """The chats' identity, and that of the files that settle the cwd (``cwd_for``): the
+        project dir's ``.project_root``, else the registries (``projects.json``).  Keyed by the
+        chats alone, a row (and ``sumsrow``'s) kept the old cwd after either was edited, until
+        ``--no-cache``.  A stat per project dir and per registry, memoised for the scan
+        (``cwd_stamp``); a registry edit (a new project) renews only the rows it may settle."""
+        from agentscan.providers.gemini.discovery import cwd_stamp
+
+        files = ref.read_files
+        if not files:
+            return None
+        return files_identity(ctx, files, [self.name, self.parser_version, cwd_stamp(self, ref, ctx)])
 
     # -- parsing -----------------------------------------------------------
 
