@@ -154,16 +154,15 @@ def users_hook_warnings(agent: str, plans: list[Plan], install: bool) -> list[Sc
     agentscan's own entry (each event captured twice) or, after an uninstall, still runs it."""
     from agentscan.cli.render import plural
     from agentscan.hooks.configjson import parse
-    from agentscan.hooks.merging import users_running_ours
+    from agentscan.hooks.merging import shown_on_one_line, users_running_ours
     from agentscan.model import ScanWarning
-    from agentscan.otlp.endpoint import shown_command
 
     warnings = []
     for plan in plans:
         found = users_running_ours(agent, parse(plan.path, plan.before)) if plan.before is not None else []
         if not found:
             continue
-        commands = sorted({shown_command(command) for _, command in found})  # an endpoint's password masked
+        commands = sorted({shown_on_one_line(command) for _, command in found})  # an endpoint's password masked
         shown = "; ".join(f"`{command}`" for command in commands[:2]) + ("; …" if len(commands) > 2 else "")
         events = plural(len({event for event, _ in found}), "event")
         why = ("the agent runs it beside agentscan's own entry, so each event can be captured twice (`trace` counts "

@@ -266,7 +266,7 @@ class StdinReader:
                 # without it; ``capture_envelope`` decides whether the event may be stored so.
                 data = b"".join(self.chunks)
                 self.chunks = [data[:HEAD_BYTES]]  # for ``head``
-                self.cut = begin(data, _REDACTED_CONTENT_EVENTS)
+                self.cut = begin(data, _REDACTED_CONTENT_EVENTS, self.limit)  # the limit's byte: where it passed
                 if self.cut is None:
                     return b"", f"payload larger than {self.limit} bytes, dropped"
 

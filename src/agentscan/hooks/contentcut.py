@@ -4,9 +4,10 @@ Cursor's ``beforeReadFile`` sends the whole file the agent is about to read as
 ``content``, which agentscan never keeps (``capture.redact`` stores its length
 only).  A file of more than ``capture.MAX_PAYLOAD`` made the payload too large,
 and the event was dropped: the read then missed from its call.  So when a
-payload passes the limit inside a ``"content"`` string, the reader goes on
-without keeping that string's bytes, up to its closing quote, and keeps what
-follows it (the payload's other fields, at most ``AFTER_LIMIT``).  Whether the
+payload passes the limit inside a ``"content"`` string (or just after one, in
+the fields that follow it), the reader goes on without keeping that string's
+bytes, up to its closing quote, and keeps what follows it (the payload's other
+fields, at most ``AFTER_LIMIT``).  Whether the
 event may be stored so is ``capture``'s call: only one whose content is
 redacted anyway.
 
@@ -29,42 +30,52 @@ _EVENT = re.compile(rb'"hook_event_name"\s*:\s*"([A-Za-z]{1,64})"')
 _HEAD = 64 * 1024
 
 
-def begin(data: bytes, events: tuple[str, ...]) -> ContentCut | None:
-    """The cut of ``data``, a payload's first bytes past the limit, unless its start names an
-    event not in ``events`` (then nothing would be stored: no use reading on) or it did not
-    pass the limit inside a ``"content"`` string."""
+def begin(data: bytes, events: tuple[str, ...], limit_at: int | None = None) -> ContentCut | None:
+    """The cut of ``data``, a payload's first bytes past the limit (crossed at ``limit_at``),
+    unless its start names an event not in ``events`` (then nothing would be stored: no use
+    reading on) or it has no ``"content"`` string to cut (``ContentCut.open_in``)."""
     named = _EVENT.search(data, 0, _HEAD)
     if named is not None and named.group(1).decode() not in events:
         return None
-    return ContentCut.open_in(data)
+    return ContentCut.open_in(data, limit_at)
 
 
 class ContentCut:
-    """The state of a payload being read past its limit inside its ``"content"`` string."""
+    """The state of a payload being read past its limit, its ``"content"`` string left out."""
 
-    def __init__(self, data: bytes, start: int, escaped: bool) -> None:
+    def __init__(self, data: bytes, start: int, escaped: bool, end: int | None = None) -> None:
         self.kept = data[:start]  # up to and with the string's opening quote
-        self.skipped = len(data) - start  # the string's bytes left out, as sent (JSON-escaped)
+        #: the string's bytes left out, as sent (JSON-escaped)
+        self.skipped = (len(data) if end is None else end) - start
         self.escaped = escaped  # the last byte left out was a backslash that escapes the next one
-        self.after: list[bytes] | None = None  # from the closing quote on, once it came
-        self.after_size = 0
+        #: from the closing quote on, once it came (``end``: it is in ``data`` already)
+        self.after: list[bytes] | None = None if end is None else [data[end:]]
+        self.after_size = 0 if end is None else len(data) - end
 
     @classmethod
-    def open_in(cls, data: bytes) -> ContentCut | None:
-        """The cut of the ``"content"`` string that ``data`` (a payload's first bytes) ends
-        inside, or ``None`` when it ends elsewhere."""
-        found = None
-        for match in _CONTENT_KEY.finditer(data):
-            found = match  # the last: the limit passed inside a string after any other
-        if found is None:
+    def open_in(cls, data: bytes, limit_at: int | None = None) -> ContentCut | None:
+        """The cut of the ``"content"`` string ``data`` (a payload's first bytes, past its limit
+        at ``limit_at``, by default its end) ends inside; else of the last one that opened
+        before the limit and closed in ``data``: a read gives up to 1 MiB at a time (64 KiB
+        from a pipe), so the one that passes the limit can hold the string's end and the
+        fields after it, which are kept.  ``None`` when there is no such string, or more
+        than ``AFTER_LIMIT`` follows it in ``data``: the payload is large elsewhere."""
+        limit_at = len(data) if limit_at is None else limit_at
+        found = list(_CONTENT_KEY.finditer(data))
+        if not found:
             return None
-        start = found.end()
+        start = found[-1].end()
         end = _BODY.match(data, start).end()  # type: ignore[union-attr]  # (it matches the empty string)
         if end == len(data):
             return cls(data, start, escaped=False)
         if end == len(data) - 1 and data[end] == _BACKSLASH:  # cut between a backslash and what it escapes
             return cls(data, start, escaped=True)
-        return None  # that string closed before the limit: the payload is large elsewhere
+        before = [match for match in found if match.start() < limit_at]
+        if not before:
+            return None  # every one opened past the limit, and closed: the payload is large before them
+        start = before[-1].end()  # it closed (in ``data``: a later key follows it, or the one above did)
+        cut = cls(data, start, escaped=False, end=_BODY.match(data, start).end())  # type: ignore[union-attr]
+        return cut if cut.after_size <= AFTER_LIMIT else None
 
     def feed(self, chunk: bytes) -> bool:
         """One more chunk read; ``False`` when what follows the string passes ``AFTER_LIMIT``."""

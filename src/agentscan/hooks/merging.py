@@ -28,14 +28,21 @@ TIMEOUT_SECONDS = 5  # a safety net for the agent; `agentscan hook` itself exits
 #: shell operator; the program agentscan by any path (``_is_agentscan``), or ``python -m
 #: agentscan``; a PowerShell call operator before a quoted path (docs/cli-hooks.md) is allowed.
 #: Anything more (``mywrapper agentscan hook --agent claude | tee log``, ``env X=1 agentscan …``)
-#: is the user's own hook: never updated, widened or removed.  One character at a time in the
-#: repeated groups: ``[^…]+`` inside ``(…)+`` backtracks exponentially.
-_EXACT = re.compile(r"""\s*(?P<call>&\s+)?(?P<program>"[^"]*"|'[^']*'|[^\s'"|&;<>()$`]+)(?P<module>\s+-m\s+agentscan)?"""
-                    r"""\s+hook\s+--agent(?:=|\s+)[A-Za-z]+"""
-                    r"""(?P<rest>(?:\s+(?:"[^"$`\\]*"|'[^']*'|[^\s'"|&;<>()$`\\])+)*)\s*""")
+#: is the user's own hook: never updated, widened or removed.  Words are separated by blanks
+#: only: a newline separates commands as ``;`` does (``_exact`` refuses a command holding one).
+#: The program is any run of quoted pieces and plain characters, as ``shlex.quote`` writes a
+#: path with a ``'`` in it (``'/a/q'"'"'dir/agentscan'``).  One piece or character at a time
+#: in the repeated groups, each starting with its own character: ``[^…]+`` inside ``(…)+``
+#: backtracks exponentially.
+_EXACT = re.compile(r"""[ \t]*(?P<call>&[ \t]+)?(?P<program>(?:"[^"]*"|'[^']*'|[^\s'"|&;<>()$`])+)"""
+                    r"""(?P<module>[ \t]+-m[ \t]+agentscan)?"""
+                    r"""[ \t]+hook[ \t]+--agent(?:=|[ \t]+)[A-Za-z]+"""
+                    r"""(?P<rest>(?:[ \t]+(?:"[^"$`\\]*"|'[^']*'|[^\s'"|&;<>()$`\\])+)*)[ \t]*""")
+#: one piece of a word ``_EXACT`` took: single-quoted, double-quoted, or one plain character
+_PIECE = re.compile(r"""'([^']*)'|"([^"]*)"|(.)""", re.S)
 #: ``agentscan hook --agent`` anywhere in a command: a user's own hook that runs agentscan's
 #: (a wrapper, a pipeline), which an install leaves as it is and says so (``users_running_ours``)
-_MENTIONS = re.compile(r"(?<![\w.-])agentscan(?:\.(?i:exe))?['\"]?\s+hook\s+--agent\b")
+_MENTIONS = re.compile(r"(?<![\w.-])agentscan(?:\.(?i:exe))?['\"]?[ \t]+hook[ \t]+--agent\b")
 #: the programs ``python -m agentscan`` may start with (``python3``, ``python3.12``, ``py``)
 _PYTHON = re.compile(r"(?:(?:python|pypy)[0-9.]*t?|py)(?:\.exe)?", re.I)
 #: Claude Code events whose matcher is ignored (docs/hooks.md): any group there sees every event
@@ -94,15 +101,20 @@ def is_ours(entry: Any) -> bool:
 
 def _exact(command: str) -> re.Match[str] | None:
     """The match of a command that is agentscan's own (``_EXACT``), else ``None``."""
+    if "\n" in command or "\r" in command:
+        return None  # another command after ours (sh runs each line): the user's own hook
     found = _EXACT.fullmatch(command)
     if found is None:
         return None
-    program = found.group("program")
-    if program[:1] in "\"'":
-        program = program[1:-1]
+    program = _unquoted(found.group("program"))
     if found.group("module"):
         return found if _PYTHON.fullmatch(_last_part(program)) else None
     return found if _is_agentscan(program) else None
+
+
+def _unquoted(word: str) -> str:
+    """The text of a word ``_EXACT`` took as a program, its quotes removed."""
+    return "".join(single or double or plain for single, double, plain in _PIECE.findall(word))
 
 
 def _is_agentscan(program: str) -> bool:
@@ -131,6 +143,14 @@ def users_running_ours(agent: str, config: dict[str, Any]) -> list[tuple[str, st
             if isinstance(command, str) and not is_ours(entry) and _MENTIONS.search(command):
                 found.append((str(event), command))
     return found
+
+
+def shown_on_one_line(command: str) -> str:
+    """A user's hook command as a message quotes it (``shown_command``), its line breaks
+    written ``\\n``: a terminal shows them as nothing readable."""
+    from agentscan.otlp.endpoint import shown_command
+
+    return shown_command(command).replace("\r", "\\r").replace("\n", "\\n")
 
 
 @dataclass(frozen=True)

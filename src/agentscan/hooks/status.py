@@ -15,7 +15,7 @@ from typing import Any, Mapping
 from agentscan.hooks import store
 from agentscan.errors import HookConfigError
 from agentscan.hooks.install import CLAUDE_DIR_VAR, CLAUDE_EVENTS, CURSOR_EVENTS, CURSOR_TAB_EVENTS, uninstall_paths
-from agentscan.hooks.merging import ours_by_event, users_running_ours
+from agentscan.hooks.merging import ours_by_event, shown_on_one_line, users_running_ours
 from agentscan.otlp.endpoint import shown_command
 
 ERROR_LINES = 5
@@ -109,7 +109,7 @@ def _config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, 
         from agentscan.toolkit.words import plural
 
         text = (f"your own hook on {plural(len({event for event, _ in users}), 'event')} runs agentscan hook too "
-                f"(`{shown_command(users[0][1])}`): not counted as agentscan's entry, and left as it is")
+                f"(`{shown_on_one_line(users[0][1])}`): not counted as agentscan's entry, and left as it is")
         report["note"] = text if report["note"] is None else f"{report['note']}; {text}"
     tab = [ours.event for ours in found if ours.event in CURSOR_TAB_EVENTS] if agent == "cursor" else []
     if tab and report["problem"] is None:
