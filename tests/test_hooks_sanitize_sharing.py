@@ -5,28 +5,11 @@ in a 5 MB tool response no longer copies the whole payload (~28 MB more at the h
 from __future__ import annotations
 
 import json
-import math
 import random
 from typing import Any
 
-from agentscan.hooks.sanitize import MAX_DEPTH, TOO_DEEP, sanitize
-
-
-def full_copy(value: Any, depth: int = 0) -> Any:
-    """The recursive full copy: what the result must equal."""
-    if isinstance(value, (dict, list)) and depth >= MAX_DEPTH:
-        return TOO_DEEP
-    if isinstance(value, dict):
-        return {k if isinstance(k, str) else str(k): full_copy(v, depth + 1) for k, v in value.items()}
-    if isinstance(value, list):
-        return [full_copy(v, depth + 1) for v in value]
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return value
-    if isinstance(value, int):
-        return value if -(2**63) <= value <= 2**63 - 1 else str(value)
-    if isinstance(value, float):
-        return value if math.isfinite(value) else str(value)
-    return str(value)
+from agentscan.hooks.sanitize import MAX_DEPTH, sanitize
+from sanitize_oracle import recursive_sanitize
 
 
 def test_one_bad_value_copies_only_the_containers_above_it() -> None:
@@ -35,7 +18,7 @@ def test_one_bad_value_copies_only_the_containers_above_it() -> None:
     payload["tool_response"]["rows"][1000]["meta"]["z"][1] = 10**30
     before = json.dumps(payload)
     clean = sanitize(payload)
-    assert clean == full_copy(payload) and json.dumps(payload) == before  # the payload given is left as it was
+    assert clean == recursive_sanitize(payload) and json.dumps(payload) == before  # the payload given is left as it was
     assert clean["tool_response"]["rows"][1000]["meta"]["z"] == [1, str(10**30), 3]
     # The path to it is copied: the payload, tool_response, rows, row 1000, its meta, z.
     path = [clean, clean["tool_response"], clean["tool_response"]["rows"], clean["tool_response"]["rows"][1000],
@@ -58,13 +41,13 @@ def random_value(rng: random.Random, depth: int) -> Any:
     return rng.choice(["s", 1, 2**63, -(2**63) - 1, 1.5, float("nan"), float("-inf"), True, None, 10**40, ""])
 
 
-def test_the_shared_copy_equals_a_full_copy_on_random_payloads() -> None:
+def test_the_shared_copy_equals_a_recursive_sanitize_on_random_payloads() -> None:
     rng = random.Random(50)
     for _ in range(400):
         value = random_value(rng, 0)
         depth = rng.choice([0, 0, 0, MAX_DEPTH - 3])
-        assert sanitize(value, depth) == full_copy(value, depth)
+        assert sanitize(value, depth) == recursive_sanitize(value, depth)
     deep: Any = {"n": 10**30}  # a bad value and a too-deep container on one long path
     for _ in range(MAX_DEPTH + 10):
         deep = [deep, {"ok": 1}]
-    assert sanitize({"d": deep, 1: 2}) == full_copy({"d": deep, 1: 2})
+    assert sanitize({"d": deep, 1: 2}) == recursive_sanitize({"d": deep, 1: 2})

@@ -127,16 +127,21 @@ def _last_part(path: str) -> str:
     return re.split(r"[\\/]", path)[-1]
 
 
+def _events(config: dict[str, Any]) -> Iterator[tuple[Any, list[Any]]]:
+    """Each event of a parsed config with its list of entries: an event of another shape (a hand
+    edit) holds no entry of ours, and is not ours to change."""
+    hooks = config.get("hooks")
+    if isinstance(hooks, dict):
+        for event, entries in hooks.items():
+            if isinstance(entries, list):
+                yield event, entries
+
+
 def users_running_ours(agent: str, config: dict[str, Any]) -> list[tuple[str, str]]:
     """(event, command) of each entry of the user's own whose command runs ``agentscan hook``
     (a wrapper, a pipeline): not agentscan's to change, but the agent runs it beside ours."""
-    hooks = config.get("hooks")
-    if not isinstance(hooks, dict):
-        return []
     found = []
-    for event, entries in hooks.items():
-        if not isinstance(entries, list):
-            continue
+    for event, entries in _events(config):
         inner = [entry for group in entries for entry in _inner(group) or []] if agent == "claude" else entries
         for entry in inner:
             command = entry.get("command") if isinstance(entry, dict) else None
@@ -174,13 +179,8 @@ class OursOnEvent:
 def ours_by_event(agent: str, config: dict[str, Any]) -> list[OursOnEvent]:
     """The events of a parsed config that run agentscan's hook, in any group or matcher, each
     with whether it sees the whole event (``doctor`` says what an install would change)."""
-    hooks = config.get("hooks")
-    if not isinstance(hooks, dict):
-        return []
     found = []
-    for event, entries in hooks.items():
-        if not isinstance(entries, list):
-            continue
+    for event, entries in _events(config):
         ours = list(_ours_with_matchers(agent, entries))
         if not ours:
             continue
