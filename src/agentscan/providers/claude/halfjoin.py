@@ -4,10 +4,9 @@ the checks that joining gives what one pass over the whole file gives, and the j
 
 from __future__ import annotations
 
-from array import array
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from agentscan import bounds
 from agentscan.context import ScanContext
@@ -15,7 +14,7 @@ from agentscan.providers.claude import row
 from agentscan.providers.claude.halfpass import HalfTotals
 from agentscan.providers.claude.filesummary import FileSummary, RecentIds
 from agentscan.providers.claude.showfacts import ShowFacts
-from agentscan.providers.claude.windowed import SettledTotals, WindowedTotals, _sums_of_state
+from agentscan.providers.claude.windowed import SettledTotals, WindowedTotals, checked_items
 from agentscan.toolkit.jsonl import ReadProgress
 from agentscan.toolkit.valuewarnings import ValueCounts, say_joined
 
@@ -25,6 +24,10 @@ class Join:
     ill-shaped one), its checks against the first half, and the joining."""
 
     def __init__(self, answer: dict[str, Any], path: Path) -> None:
+        # The bulky parts are taken out of ``answer`` and kept as they came (the sums' items,
+        # not a dict of them; the hashes' bytes, not an array copied from them), so that no
+        # second form of them is held at a 1 GB ``show``'s peak, the first half's window still
+        # in memory (1 MB of key tuples, 1 MB of copied hashes).
         self.summary = FileSummary.from_state(path, answer["summary"])
         self.results = [(str(agent), str(tool), None if kind is None else str(kind))
                         for agent, tool, kind in answer["results"]]
@@ -32,22 +35,20 @@ class Join:
         self.early_texts, self.early_models = set(answer["early_texts"]), set(answer["early_models"])
         self.facts = ShowFacts()
         if answer["facts"] is not None:
-            self.facts.load_state(answer["facts"])
+            self.facts.load_state(answer.pop("facts"))
         self.overflowed = bool(answer["overflowed"])
         self.early_calls = set(answer["early_calls"])
-        self.sums = _sums_of_state(answer["sums"])
-        self.window_sums = _sums_of_state(answer["window_sums"])
+        self.sums = checked_items(answer.pop("sums"))
+        self.window_sums = checked_items(answer.pop("window_sums"))
         self.inserted, self.unkeyed, self.exact = int(answer["inserted"]), int(answer["unkeyed"]), bool(answer["exact"])
-        self.messages = array("q")
-        self.messages.frombytes(answer["messages"])
+        self.messages = memoryview(answer.pop("messages")).cast("q")
         self.said = [(str(path_text), str(message), None if line is None else int(line), bool(passing))
                      for path_text, message, line, passing in answer["said"]]
         self.offset, self.lines = int(answer["offset"]), int(answer["lines"])
         self.values = ValueCounts.from_parts(answer["values"])
         self.inline = bool(answer["inline"])
         self.floor = None if answer["floor"] is None else datetime.fromisoformat(answer["floor"])
-        self.looked_up = array("q")
-        self.looked_up.frombytes(answer["looked_up"])
+        self.looked_up = memoryview(answer.pop("looked_up")).cast("q")
         self.met_any = bool(answer["met_any"])
         self.compactions = int(answer["compactions"])
 
@@ -185,7 +186,7 @@ def _join_facts(facts: ShowFacts, second: ShowFacts) -> None:
     facts._current, facts._texts, facts._kept, facts._more = second._current, second._texts, second._kept, second._more
 
 
-def _join_totals(first: HalfTotals, inserted: int, sums: dict[tuple, list[int]], window_sums: dict[tuple, list[int]],
+def _join_totals(first: HalfTotals, inserted: int, sums: list[list], window_sums: list[list],
                  exact: bool) -> SettledTotals:
     """The whole file's sums, in the order the one pass settles them: the first half's settled
     calls, those of its window the second half's calls pushed out, the second half's settled
@@ -193,13 +194,20 @@ def _join_totals(first: HalfTotals, inserted: int, sums: dict[tuple, list[int]],
     for _ in range(min(len(first._recent), max(0, len(first._recent) + inserted - first._window))):
         first._evict_oldest()
     first._everything = None  # (``add`` drops it; the evictions here come from no ``add``)
-    joined = {key: list(parts) for key, parts in first._sums.items()}
-    for part in (sums, first.window_sums(), window_sums):
-        for key, parts in part.items():
+    first_window, exact = first.window_sums(), first.exact and exact
+    joined = first.spent()  # (its lists: the first half's totals are not used again)
+    for part in (_pairs(sums), first_window.items(), _pairs(window_sums)):
+        for key, parts in part:
             found = joined.get(key)
             if found is None:
                 joined[key] = list(parts)
             else:
                 for index, value in enumerate(parts):
                     found[index] += value
-    return SettledTotals(joined, first.exact and exact, stable=False)
+    return SettledTotals(joined, exact, stable=False)
+
+
+def _pairs(items: list[list]) -> Iterator[tuple[tuple, list[int]]]:
+    """The helper's ``[*key, *parts]`` items as the sums' keys and parts."""
+    for item in items:
+        yield tuple(item[:5]), item[5:]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from array import array
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from agentscan.context import HeldWarnings, ScanContext
 from agentscan.providers.claude.records import as_str
@@ -58,15 +58,49 @@ class HalfTotals(WindowedTotals):
         found.extend(hash(message_id) for message_id in self._requests)
         return found
 
-    def met_any(self, hashes: array) -> bool:
+    def met_any(self, hashes: Iterable[int]) -> bool:
         """Whether any of these hashed message ids is one met here."""
         parents, sidechains = self._settled_parents, self._sidechains
-        window = {hash(message_id) for message_id in self._requests}
+        # (Flat, not a ``set``: 1.7 MB more of a 1 GB ``show``'s peak, which this check is at.)
+        window = Hashes64(hash(message_id) for message_id in self._requests)
         return any(h in window or h in sidechains or (parents is not None and h in parents) for h in hashes)
 
     def window_sums(self) -> dict[tuple, list[int]]:
-        """What the window's winners add to the settled sums (``_all_sums`` less ``_sums``)."""
-        return _sums_added(self._all_sums(), self._sums)
+        """What the window's winners add to the settled sums (``_all_sums`` less ``_sums``), in
+        ``_all_sums``' order: the settled groups they add to as those are ordered, then their new
+        ones.  Added up apart (each winner adds a call to its group, so the groups it touches are
+        exactly those that differ): ``_all_sums`` copied every settled group, the helper's peak."""
+        added: dict[tuple, list[int]] = {}
+        for (message_id, request_id), call in self._recent.items():
+            if not (call[SIDECHAIN] and self._replays_parent(message_id, request_id)):
+                self._add_to(added, call)
+        settled = self._sums
+        ordered = {key: added[key] for key in settled if key in added}
+        ordered.update((key, parts) for key, parts in added.items() if key not in settled)
+        return ordered
+
+    def spent(self) -> dict[tuple, list[int]]:
+        """The settled sums, the window and the settled hashes let go (the join has taken
+        what it needs of them: ``halfjoin``): the first half's window was held until the
+        row's pass ended, beside the whole file's sums."""
+        sums, self._sums, self._everything = self._sums, {}, None
+        self._recent.clear()
+        self._order.clear()
+        self._requests.clear()
+        self._settled_keys = self._settled_parents = None
+        self._sidechains = Hashes64()
+        return sums
+
+    def sums_items(self) -> list[list]:
+        """The settled sums as ``_state`` writes them (``[*key, *parts]``), made of the sums' own
+        lists (the totals keep none after: the helper's last use of them): a copy of each was
+        held beside them while the answer was pickled."""
+        items = []
+        for key, parts in self._sums.items():
+            parts[:0] = key
+            items.append(parts)
+        self._sums = {}
+        return items
 
 
 class _EarlyIds(RecentIds):
@@ -165,13 +199,14 @@ def second_half(path: Path, ctx: ScanContext, seam: int, with_facts: bool, summa
     # its own time bounds the copies after it, so this half looks up all the one pass would.)
     # (Its bad values unsaid: joined with the first half's and said once, ``halfjoin``.)
     summarize(path, ctx, totals=totals, progress=progress, facts=facts, resumed=summary, seam=True, tell_values=False)
+    window_sums = totals.window_sums()  # (before ``sums_items`` takes the settled sums)
     return {
         "summary": summary.to_state(), "results": summary.results, "inline": bool(summary.inline),
         "early_texts": texts.early, "early_models": models.early, "stand_in": texts.stand_in or models.stand_in,
         "facts": None if facts is None else facts.to_state(),
         "early_calls": [] if facts is None else facts.early, "overflowed": held.overflowed,
-        "sums": [[*key, *parts] for key, parts in totals._sums.items()],
-        "window_sums": [[*key, *parts] for key, parts in totals.window_sums().items()],
+        "sums": totals.sums_items(),
+        "window_sums": [[*key, *parts] for key, parts in window_sums.items()],
         "inserted": len(totals._recent) + totals.evictions, "exact": totals.exact, "unkeyed": totals.unkeyed,
         "messages": totals.message_ids().tobytes(),
         "said": held.said, "offset": progress.complete_offset, "lines": progress.lines,
@@ -198,14 +233,3 @@ def _time_at(path: Path, offset: int) -> datetime | None:
     except (OSError, orjson.JSONDecodeError):
         return None
     return parse_iso(record.get("timestamp")) if isinstance(record, dict) else None
-
-
-def _sums_added(everything: dict[tuple, list[int]], settled: dict[tuple, list[int]]) -> dict[tuple, list[int]]:
-    """``everything`` less ``settled``, key by key, in ``everything``'s order past ``settled``'s keys."""
-    added: dict[tuple, list[int]] = {}
-    for key, parts in everything.items():
-        before = settled.get(key)
-        difference = list(parts) if before is None else [value - old for value, old in zip(parts, before)]
-        if any(difference) or before is None:
-            added[key] = difference
-    return added

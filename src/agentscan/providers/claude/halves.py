@@ -203,6 +203,7 @@ class Halves:
                 join = Join(answer, path)
             except (ValueError, TypeError, KeyError, IndexError):
                 join = None  # an answer that does not read back (the helper's bug): read here
+            answer = None  # what the join needs is the join's: the rest is not held through the checks
         if join is None or not join.checks(main, totals, facts, progress, self._summaries):
             # (Going on from the first half's bad values, ``progress.values``: this read says them all.)
             return summarize(path, ctx, totals=totals, progress=progress, facts=facts, resumed=main), totals
