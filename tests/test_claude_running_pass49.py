@@ -93,7 +93,8 @@ def test_an_older_claude_code_without_a_registry_is_not_told_idle(isolated_home:
     shown = orjson.loads(invoke("show", LIVE, "--json").stdout)["session"]
     assert shown["running"] is None
     result = invoke("list", "--running")
-    assert result.exit_code == 0 and "no running sessions found; whether 2 sessions run could not be told" in result.stderr
+    assert result.exit_code == 0 and "no running sessions found\n" in result.stderr
+    assert "2 claude sessions left out, their `running` not known (null)" in result.stderr
     path = next((isolated_home / ".claude" / "projects").rglob(f"{LIVE}.jsonl"))
     with path.open("ab"):  # a process writing it still runs it
         assert _running() == {LIVE: True, IDLE: None}
@@ -111,14 +112,15 @@ def test_list_running_says_how_many_sessions_it_could_not_tell() -> None:
                              running_supported=True)
 
     assert said(0) == "no running sessions: no live process writes or runs any of 3 sessions"
-    # Only what is known: it said "no live process writes or runs any of 3 sessions; whether
-    # any of them runs cannot be told here", the second half taking back the first.
-    assert said(1) == ("no running sessions: no live process writes or runs any of the 2 told; "
-                       "whether 1 more runs could not be told (`running` is null)")
-    assert said(2) == ("no running sessions: no live process writes or runs any of the 1 told; "
-                       "whether 2 more run could not be told (`running` is null)")
-    assert said(3) == "no running sessions found; whether 3 sessions run could not be told (`running` is null)"
+    # Only what was told: it said "no live process writes or runs any of 3 sessions; whether
+    # any of them runs cannot be told here", the second half taking back the first; then it
+    # said how many could not be told, which the per-provider lines after it say again.
+    assert said(1) == "no running sessions: no live process writes or runs any of the 2 sessions it could tell"
+    assert said(2) == "no running sessions: no live process writes or runs any of the 1 session it could tell"
+    assert said(3) == "no running sessions found"
     page = SessionPage([], 3, False, {"running": 3}, {"running": 0}, untold=3)
     assert explain_empty(page, ListFilter(running=True, pid=42), others=0, cwd_text=None, since_text=None,
-                         running_supported=True) == ("no session found that process 42 writes or runs; "
-                                                     "whether 3 sessions run could not be told (`running` is null)")
+                         running_supported=True) == "no session found that process 42 writes or runs"
+    page = SessionPage([], 3, False, {"running": 3}, {"running": 0}, untold=1)
+    assert explain_empty(page, ListFilter(running=True, pid=42), others=0, cwd_text=None, since_text=None,
+                         running_supported=True) == "process 42 writes or runs none of the 2 sessions it could tell"

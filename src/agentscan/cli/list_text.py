@@ -201,23 +201,19 @@ def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_te
         # provider (``Liveness.unknown_counts``: ``--json``'s ``running_unknown``); here, how many.
         if not running_supported:
             return "--running and --pid could check no session here (`running` is null)"
-        # Sessions whose ``running`` is null were not seen to run: said, not taken for idle (a
-        # Claude Code older than its registry, ``~/.claude/sessions/``, or a Gemini chat).
-        # Only what is known is said: it said "no live process writes or runs any of 2
-        # sessions; whether any of them runs cannot be told here", the second half taking back
-        # the first (the line after it says why, per provider, as ``--json``'s ``running_unknown`` does).
+        # Sessions whose ``running`` is null were not seen to run: not taken for idle (a Claude
+        # Code older than its registry, ``~/.claude/sessions/``, or a Gemini chat). This line
+        # says only what was told; the lines after it say, per provider, how many could not be
+        # and why (``--json``'s ``running_unknown``): said here too, they read twice.
         if page.untold >= count > 0:
-            runs = "runs" if count == 1 else "run"
-            untold = f"whether {render.plural(count, 'session')} {runs} could not be told (`running` is null)"
             if filters.pid is not None:
-                return f"no session found that process {filters.pid} writes or runs; {untold}"
-            return f"no running sessions found; {untold}"
+                return f"no session found that process {filters.pid} writes or runs"
+            return "no running sessions found"
         if page.untold:
-            told = f"the {count - page.untold:,} told"
-            more = f"whether {page.untold:,} more {'runs' if page.untold == 1 else 'run'} could not be told (`running` is null)"
+            told = render.plural(count - page.untold, "session")
             if filters.pid is not None:
-                return f"process {filters.pid} writes or runs no session (none of {told}); {more}"
-            return f"no running sessions: no live process writes or runs any of {told}; {more}"
+                return f"process {filters.pid} writes or runs none of the {told} it could tell"
+            return f"no running sessions: no live process writes or runs any of the {told} it could tell"
         if filters.pid is not None:
             return f"process {filters.pid} writes or runs no session (none {of})"
         # (A process that only reads a transcript runs nothing; Claude Code's registry names its own.)
