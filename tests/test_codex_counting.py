@@ -107,9 +107,9 @@ def test_delta_of_the_cumulative_total_when_last_usage_is_missing(isolated_home:
             token_count(at(20), usage(2500, 500, 300, cache_write=40)),
         ],
     )
-    # deltas (1000, 0, 100) and (1500, 500, 200, cache_write 40):
-    # input 1000 + (1500-500) = 2000, cache_read 500, cache_write 40, output 300.
-    assert _tokens(isolated_home) == {P: (2000, 500, 40, 300, 0, 2840)}
+    # deltas (1000, 0, 100) and (1500, 500, 200, cache_write 40), the write part of the input:
+    # input 1000 + (1500-500-40) = 1960, cache_read 500, cache_write 40, output 300.
+    assert _tokens(isolated_home) == {P: (1960, 500, 40, 300, 0, 2800)}
 
 
 def _fork(codex: Path, parent_lines: list[dict], calls: Calls, *, markers: bool, copy_time) -> None:

@@ -125,12 +125,14 @@ def step(previous: Counters | None, carried: Counters, total: Counters | None,
 
 
 def spent_on(spent: Counters, call: Counters) -> Counters:
-    """``spent`` with ``call`` added, its cached input no more than its input, as ``to_tokens``
-    takes each call ``tokens`` counts: the sum of a file's calls (``FileUsageScanner.spent``,
+    """``spent`` with ``call`` added, its cached input and cache write no more than its input, as
+    ``to_tokens`` takes each call ``tokens`` counts: the sum of a file's calls (``FileUsageScanner.spent``,
     ``runs``) is then what ``tokens`` adds up, a call's surplus not spent on another's input."""
     total_input, cached, cache_write, output, reasoning, total = call
     if cached > total_input:
         cached = total_input
+    if cache_write > total_input - cached:
+        cache_write = total_input - cached
     return (spent[0] + total_input, spent[1] + cached, spent[2] + cache_write, spent[3] + output,
             spent[4] + reasoning, spent[5] + total)
 
@@ -164,11 +166,18 @@ def add(left: Counters, right: Counters) -> Counters:
 
 
 def to_tokens(counters: Counters) -> TokenUsage:
-    """Codex counters in the contract's vocabulary (cached ⊂ input, reasoning ⊂ output)."""
+    """Codex counters in the contract's vocabulary (cached and cache writes ⊂ input, reasoning ⊂
+    output).
+
+    OpenAI's ``input_tokens`` is the whole prompt, which its cache read (``cached_input_tokens``)
+    and cache write (``cache_write_input_tokens``) partition with the uncached rest ("input tokens
+    use the uncached-input, cached-input, or cache-write rate"; ``total_tokens`` = input + output):
+    a cache write subtracted from ``input`` too, or it is counted, and billed, twice."""
     total_input, cached, cache_write, output, reasoning, _ = counters
     cache_read = min(cached, total_input)
+    cache_write = min(cache_write, total_input - cache_read)
     return TokenUsage(
-        input=total_input - cache_read,
+        input=total_input - cache_read - cache_write,
         cache_read=cache_read,
         cache_write=cache_write,
         output=output,

@@ -66,7 +66,9 @@ class CodexProvider(Provider):
     #     that is found (``ancestry``): they count there
     # 25: ... and those an earlier fork of each gone thread of its chain copied (``passed_forks``);
     #     a gone fork's copy held in a fork of it stands among its gone parent's forks (``_carried``)
-    parser_version = "25"
+    # 26: a call's cache write (``cache_write_input_tokens``) is part of its ``input_tokens``, as
+    #     its cache read is: ``input`` leaves both out (``counters.to_tokens``)
+    parser_version = "26"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)
