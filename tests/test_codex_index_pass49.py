@@ -140,7 +140,7 @@ def test_an_index_read_without_its_wal_s_changes_says_so(isolated_home: Path, tm
               in_wal=[index_row(B, paths[B], created=at(100), updated=at(105), title="index title of B")])
     listed = _run("list")
     assert [warning["message"] for warning in listed["warnings"]] == [
-        "thread index read without its latest changes: its latest changes are in its -wal, which cannot be read "
+        "thread index read from its main file alone: its latest changes are in its -wal, which cannot be read "
         "read-only without its -shm (Codex makes it again when it next opens the index)"]
     assert sorted(row["native_id"] for row in listed["sessions"]) == [A, B]
     assert not (codex / "state_5.sqlite-shm").exists()

@@ -33,8 +33,11 @@ def create_private(path: str | os.PathLike[str]) -> None:
 
 
 def open_private(path: str | os.PathLike[str], flags: int = os.O_WRONLY | os.O_CREAT | os.O_TRUNC) -> int:
-    """``os.open`` for writing, creating with ``FILE_MODE``."""
-    return os.open(path, flags | getattr(os, "O_CLOEXEC", 0), FILE_MODE)
+    """``os.open`` for writing, creating with ``FILE_MODE``; never through a link (``OSError``):
+    each caller writes a file of its own in agentscan's data folder, whose temp names
+    (``<name>.<pid>.tmp``) can be guessed, and an existing ``AGENTSCAN_DATA_DIR`` keeps its
+    mode: a link another user planted there would have this run truncate the file it names."""
+    return os.open(path, flags | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0), FILE_MODE)
 
 
 def make_private_dirs(directory: str | os.PathLike[str]) -> None:

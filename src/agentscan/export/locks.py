@@ -35,8 +35,10 @@ def usable_lock(output: Path, env: Mapping[str, str]) -> Path:
     try:
         _make_dirs(lock.parent)
         # The lock file itself: a read-only mount says "exists" of a folder made before it
-        # was mounted so, and refuses only the file.
-        os.close(os.open(lock, os.O_WRONLY | os.O_CREAT, FILE_MODE))
+        # was mounted so, and refuses only the file.  Never through a link: in a cache folder
+        # another user can write (a shared AGENTSCAN_CACHE_DIR) theirs would make a root run
+        # create any file it names (/etc/nologin); refused, the private fallback is used.
+        os.close(os.open(lock, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), FILE_MODE))
         return lock
     except OSError as first:
         try:

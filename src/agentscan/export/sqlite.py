@@ -90,6 +90,7 @@ def write_sqlite(
     import sqlite_utils
 
     fresh = not path.exists()  # (a full disk's error says what it left: ``sqlerrors``)
+    journal = _own_journal(path)  # (first: a refusal leaves no new empty index behind)
     create_private(path)  # sqlite would create it with the umask's mode
     db = sqlite_utils.Database(path)
     try:
@@ -102,7 +103,7 @@ def write_sqlite(
         db.execute(f"PRAGMA cache_size=-{WRITE_CACHE_KIB}")
         if not fresh:
             _check_whole(db)
-        _rollback_journal(db)
+        _rollback_journal(db, "TRUNCATE" if journal is not None else "DELETE")
         return _write(db, rows, usage_days, scope=scope, present_ids=present_ids, days_of=days_of, unseen=unseen,
                       roots=roots, owners=owners or {}, incomplete=incomplete, advance=advance, history=history)
     except sqlite3.Error as exc:
@@ -116,6 +117,8 @@ def write_sqlite(
         raise ExportFailed(f"cannot write {path}: {exc}") from None
     finally:
         db.close()
+        if journal is not None:
+            _drop_empty(journal)
 
 
 def _check_whole(db: Database) -> None:
@@ -176,16 +179,49 @@ def _write(
     return Written(len(rows), gone, kept, merged, shrank)
 
 
-def _rollback_journal(db: Database) -> None:
-    """Keep the index in a rollback journal (module docstring).  One an older agentscan left in
-    WAL mode is switched back, which SQLite does only when no other connection has it open (a
-    Datasette left running): then this run writes it in WAL mode, and a later one switches it."""
+def _own_journal(path: Path) -> Path | None:
+    """In a sticky world-writable folder (``/tmp``), the index's ``-journal`` made this user's
+    (0600) before SQLite opens it, and kept for the whole run (``journal_mode=TRUNCATE``):
+    SQLite deletes a ``DELETE`` journal at each commit and opens the next without ``O_EXCL``,
+    so another user's file planted between two transactions would receive the index's pages,
+    or be rolled back into it (docs/security.md).  ``None`` elsewhere.  One of this user's
+    already there (a killed run's) is kept: SQLite rolls it back."""
+    from agentscan.toolkit.atomicfile import refuse_planted_beside, sticky_owner
+
+    if sticky_owner(path) is None:
+        return None
+    journal = Path(f"{path}-journal")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        os.close(os.open(journal, flags, 0o600))
+    except FileExistsError:
+        refuse_planted_beside(path, ("-journal",))
+    return journal
+
+
+def _drop_empty(journal: Path) -> None:
+    """The journal ``_own_journal`` kept, removed once the run is over and it holds nothing
+    (a journal with content is a write to roll back: left for SQLite)."""
+    try:
+        if os.lstat(journal).st_size == 0:
+            os.unlink(journal)
+    except OSError:
+        pass
+
+
+def _rollback_journal(db: Database, mode: str = "DELETE") -> None:
+    """Keep the index in a rollback journal (module docstring), of ``mode`` (``TRUNCATE``: the
+    journal file stays, ``_own_journal``).  One an older agentscan left in WAL mode is switched
+    back, which SQLite does only when no other connection has it open (a Datasette left
+    running): then this run writes it in WAL mode, and a later one switches it."""
     import sqlite3
 
     if db.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+        if mode != "DELETE":  # (a rollback mode is the connection's, not the file's)
+            db.execute(f"PRAGMA journal_mode={mode}")
         return
     try:
-        db.execute("PRAGMA journal_mode=DELETE")
+        db.execute(f"PRAGMA journal_mode={mode}")
     except sqlite3.OperationalError as exc:
         from agentscan.scan.cachefile import is_busy
 

@@ -96,6 +96,10 @@ def check_writable(fmt: str, output: Path, target: Path) -> None:
     journal there), or a file SQLite keeps beside an index (another user's ``-shm``, left by
     a reader that opened an index an older agentscan wrote in WAL mode).  ``os.access``:
     nothing is created.  A FIFO or device is written into: its open says what is wrong."""
+    if fmt == "sqlite":  # before its access checks: a planted 0666 journal passes them
+        from agentscan.toolkit.atomicfile import refuse_planted_beside
+
+        refuse_planted_beside(target, SIDE_FILES)
     problem = writable_problem(fmt, target, output)
     if problem is not None:
         raise ExportFailed(f"cannot write {output}: {problem}")

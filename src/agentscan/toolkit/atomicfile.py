@@ -106,7 +106,33 @@ def output_target(path: Path) -> Path:
     raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path))
 
 
-def _sticky_owner(path: Path) -> int | None:
+def refuse_planted_beside(target: Path, suffixes: tuple[str, ...]) -> None:
+    """``UnsafeOutput`` when a file SQLite opens by name beside ``target`` (its ``-journal``,
+    ``-wal``, ``-shm``) is another user's in a sticky world-writable directory (``/tmp``).
+    SQLite opens them ``O_RDWR|O_CREAT`` without ``O_EXCL``: a ``-journal`` planted there
+    (0666, or a hard link its maker keeps) would receive the index's pages, titles and paths
+    included, and a planted hot journal would be rolled back into the index.  The kernel's
+    ``fs.protected_regular`` refuses such an open, but it is off on some systems and absent
+    from macOS.  ``O_NOFOLLOW`` already keeps SQLite off a planted link; any file type is
+    checked here all the same."""
+    if not hasattr(os, "geteuid"):
+        return
+    holder = sticky_owner(target)
+    if holder is None:
+        return
+    for suffix in suffixes:
+        side = Path(f"{target}{suffix}")
+        try:
+            found = os.lstat(side)
+        except OSError:
+            continue
+        if found.st_uid not in (os.geteuid(), holder):
+            raise UnsafeOutput(f"{side} belongs to another user (uid {found.st_uid}) in {os.path.dirname(side) or '.'}, "
+                               "a sticky world-writable directory: SQLite would write the index's pages into it "
+                               "(or read a planted journal back into the index); give another path, or have it removed")
+
+
+def sticky_owner(path: Path) -> int | None:
     """The owner of ``path``'s directory when it is sticky and world-writable (``/tmp``): any
     user may put a file there, and only its owner (or the directory's) may remove it."""
     try:
@@ -123,7 +149,7 @@ def _check_link(link: Path, found: os.stat_result) -> None:
     if found.st_uid not in (me, 0):
         raise UnsafeOutput(f"{link} is a symbolic link of another user's (uid {found.st_uid}): not followed, "
                            "since it could lead to any file; give the file it leads to, or remove the link")
-    holder = _sticky_owner(link)
+    holder = sticky_owner(link)
     if holder is not None and found.st_uid not in (me, holder):
         raise UnsafeOutput(f"{link} is a symbolic link in {os.path.dirname(link) or '.'}, a sticky world-writable "
                            f"directory, made by neither you nor that directory's owner (uid {found.st_uid}): not "
@@ -133,7 +159,7 @@ def _check_link(link: Path, found: os.stat_result) -> None:
 def _check_planted(path: Path, found: os.stat_result) -> None:
     if stat.S_ISDIR(found.st_mode):
         return  # the caller says a directory is no output
-    holder = _sticky_owner(path)
+    holder = sticky_owner(path)
     if holder is not None and found.st_uid not in (os.geteuid(), holder):
         raise UnsafeOutput(f"{path} belongs to another user (uid {found.st_uid}) in {os.path.dirname(path) or '.'}, "
                            "a sticky world-writable directory: not replaced or written into, since its owner "

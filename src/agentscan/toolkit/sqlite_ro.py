@@ -213,6 +213,8 @@ def connect_readonly(path: Path, *, immutable: bool = False) -> sqlite3.Connecti
     try:
         return _open(path, immutable=immutable)
     except sqlite3.DatabaseError as exc:
+        if _hot_journal(exc):
+            raise DatabaseUnavailable(f"{path}: {HOT_JOURNAL}") from None
         if immutable or not _cannot_open(exc):
             raise DatabaseUnavailable(f"{path}: {exc}") from None
     # The writer quit between ``_needs_immutable`` and the open: its clean close deleted
@@ -226,6 +228,16 @@ def connect_readonly(path: Path, *, immutable: bool = False) -> sqlite3.Connecti
 
 #: SQLite's primary result code of a file it could not open
 _SQLITE_CANTOPEN = 14
+#: SQLITE_READONLY_ROLLBACK: a hot ``-journal`` (its writer stopped mid-transaction) must be
+#: rolled back before anyone reads, and a read-only connection may not
+_SQLITE_READONLY_ROLLBACK = 776
+#: said in its place: SQLite's own words, "attempt to write a readonly database", read as
+#: if agentscan had tried to write the agent's database
+HOT_JOURNAL = "an unfinished write, whose -journal only its own program may roll back: agentscan opens it read-only"
+
+
+def _hot_journal(exc: sqlite3.DatabaseError) -> bool:
+    return getattr(exc, "sqlite_errorcode", 0) == _SQLITE_READONLY_ROLLBACK
 
 
 def _cannot_open(exc: sqlite3.DatabaseError) -> bool:

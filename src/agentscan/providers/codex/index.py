@@ -123,7 +123,7 @@ def load_index(ctx: ScanContext, roots: list[Root]) -> ThreadIndex:
             continue
         if database == root.path and unread_wal(database):
             # Read from its main file alone: the rows its -wal changed since are older, or missing.
-            ctx.warn(database, f"thread index read without its latest changes: {WAL_UNREAD} (Codex makes "
+            ctx.warn(database, f"thread index read from its main file alone: {WAL_UNREAD} (Codex makes "
                                "it again when it next opens the index)", passing=True)
         used.append(database)
         for row in found:
