@@ -9,8 +9,10 @@ file aside (``cachefile.open_index`` does so only when the open itself fails), s
 
 from __future__ import annotations
 
+import os
 import shlex
 import sqlite3
+import stat
 from pathlib import Path
 from urllib.parse import quote
 
@@ -45,3 +47,27 @@ def damage_step(path: Path) -> str:
     return ("agentscan reads around the damaged pages (each is a miss: what it held is read from the session "
             "files again, every run), so answers stay right, only slower, and the index is not rebuilt by itself: "
             f"remove it (`rm -f {names}`) and the next run makes it anew (one cold run)")
+
+
+def shared(directory: Path) -> str | None:
+    """``others can write …`` when a user other than this one may replace the files in the
+    index's folder: the files agentscan makes are its own (0600), but a folder others can
+    write lets them swap the index for one that answers what they like.  ``None`` on Windows
+    (no such modes) and for a folder not made yet."""
+    if os.name == "nt":
+        return None
+    try:
+        info = os.stat(directory)
+    except OSError:
+        return None
+    mode = stat.S_IMODE(info.st_mode)
+    if info.st_uid != os.geteuid():
+        return f"its folder belongs to another user (uid {info.st_uid}), who could replace the index"
+    if mode & 0o022:
+        return f"others can write its folder (mode {mode:04o}), so they could replace the index"
+    return None
+
+
+def shared_step(directory: Path) -> str:
+    return (f"make the folder this user's alone (`chmod 700 {shlex.quote(str(directory))}`), "
+            "or point AGENTSCAN_CACHE_DIR at one that is")

@@ -1,0 +1,42 @@
+"""``doctor`` says when another user could replace the index: its folder is writable by
+others (a shared ``AGENTSCAN_CACHE_DIR``), which no file mode of agentscan's own can guard."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from agentscan.cli import app
+
+runner = CliRunner()
+posix_only = pytest.mark.skipif(os.name == "nt", reason="POSIX modes")
+
+
+def _cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: int) -> Path:
+    folder = tmp_path / "shared-cache"
+    folder.mkdir()
+    os.chmod(folder, mode)
+    monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(folder))
+    return folder
+
+
+@posix_only
+def test_a_cache_folder_others_can_write_is_named_with_the_chmod_that_mends_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _cache(tmp_path, monkeypatch, 0o777)
+    cache = orjson.loads(runner.invoke(app, ["doctor", "--json"]).stdout)["cache"]
+    assert cache["problem"] == "others can write its folder (mode 0777), so they could replace the index"
+    assert f"chmod 700 {folder}" in cache["next_step"]
+    text = runner.invoke(app, ["doctor"], env={"COLUMNS": "300"}).stdout
+    assert "others can write its folder (mode 0777)" in text and f"next: make the folder this user's alone (`chmod 700 {folder}`)" in text
+
+
+@posix_only
+def test_a_cache_folder_of_this_user_alone_says_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _cache(tmp_path, monkeypatch, 0o755)  # readable by others is no threat to the answers
+    cache = orjson.loads(runner.invoke(app, ["doctor", "--json"]).stdout)["cache"]
+    assert cache["problem"] is None and cache["next_step"] is None
