@@ -77,6 +77,8 @@ def _program_name() -> str | None:
 def _print_static_help(argv: list[str]) -> bool:
     if argv not in _HELP_ARGVS or _terminal_columns() < _SNAPSHOT_MIN_COLUMNS:
         return False
+    if not argv and "_AGENTSCAN_COMPLETE" in os.environ:
+        return False  # a shell asking for completions runs the bare program: click answers it
     program = _program_name()
     if program is None:
         return False

@@ -265,7 +265,8 @@ class WindowedTotals:
 
     @classmethod
     def from_state(cls, doc: dict[str, Any], hashes: bytes, *, stable: bool = True) -> WindowedTotals:
-        """The totals ``to_state`` saw; raises ``ValueError``/``TypeError``/``KeyError`` on an ill-shaped state."""
+        """The totals ``to_state`` saw; raises ``ValueError``/``TypeError``/``KeyError`` on an ill-shaped state.
+        ``doc`` is consumed: its sums' lists become the totals' (a state is parsed for this alone)."""
         window, calls, sums, keys = doc["window"], doc["calls"], doc["sums"], doc["keys"]
         if not (type(window) is int and window >= 1 and type(calls) is int and 0 <= calls <= window
                 and type(keys) is int and 0 <= keys * 8 <= len(hashes) and len(hashes) % 8 == 0):
