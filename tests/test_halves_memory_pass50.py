@@ -110,3 +110,20 @@ def test_settled_totals_answer_from_their_sums_without_a_copy() -> None:
 def _line_starts(path: Path) -> list[int]:
     data = path.read_bytes()
     return [index + 1 for index, byte in enumerate(data) if byte == 0x0A]
+
+
+def test_a_first_half_that_let_calls_go_is_joined_inexact() -> None:
+    """``spent`` lets go of the settled hashes, which makes ``exact`` true: it answers
+    ``exact`` with the sums, read before, so no order of reading them can say an inexact
+    first half was exact."""
+    from agentscan.toolkit.hashes64 import Hashes64
+
+    first = HalfTotals()
+    first._settled_keys = Hashes64()  # a call left its window: its sums are not exact
+    assert first.exact is False
+    joined = halfjoin._join_totals(first, 0, [], [], True)
+    assert joined.exact is False
+    again = HalfTotals()
+    again._settled_keys = Hashes64()
+    sums, exact = again.spent()
+    assert (sums, exact) == ({}, False) and again.exact  # (what reading it after would have said)

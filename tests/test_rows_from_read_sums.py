@@ -279,3 +279,16 @@ def test_list_all_adds_up_a_session_changed_since_tokens(isolated_home: Path, tm
     monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(tmp_path / "fresh"))
     assert listed == orjson.loads(runner.invoke(app, ["list", "--all", "--json"]).stdout)["sessions"]
     assert {row["tokens"]["input"] for row in listed if row["id"].endswith(native)} == {200 + 101 + 4321}
+
+
+def test_asking_whether_the_index_kept_a_sessions_sums_decodes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ref.id in sums`` (``rowreader._note_kept_sums``, per row's session) checks the key:
+    ``Mapping.__contains__`` decoded the document each time."""
+    from agentscan.scan import sessionsums
+    from agentscan.scan.rowreader import _KeptSums
+
+    decoded: list[object] = []
+    monkeypatch.setattr(sessionsums.SessionSums, "from_bytes", classmethod(lambda cls, data: decoded.append(data)))
+    kept = _KeptSums({"claude:a": b"{}", "claude:b": b"{}"})
+    assert "claude:a" in kept and "claude:z" not in kept
+    assert decoded == []

@@ -263,9 +263,9 @@ def check_home(home: str | Path, label: str = "home") -> Path:
     from agentscan.errors import NoReadableRoot, UsageProblem
 
     if not isinstance(home, (str, os.PathLike)):  # a library caller's slip, said as --home's are
-        raise UsageProblem(f"{label} must be a str or a path, not {type(home).__name__}")
+        raise UsageProblem(f"{label} must be a str or a path, not {type(home).__name__}", parameter="home")
     if isinstance(home, str) and not home.strip():
-        raise UsageProblem(f"{label} is empty (is a variable unset?): name a directory")
+        raise UsageProblem(f"{label} is empty (is a variable unset?): name a directory", parameter="home")
     try:
         path = Path(home).expanduser()
     except RuntimeError:  # ``~nosuchuser``: no such user's home

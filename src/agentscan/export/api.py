@@ -43,7 +43,7 @@ def export_sessions(
     written (the previous one is left as it was)."""
     from pathlib import Path
 
-    from agentscan.export.run import parse_format, run_export
+    from agentscan.export.run import check_days, parse_format, run_export
     from agentscan.scan.arguments import time_zone
     from agentscan.scan.listing import ListFilter, check_filters
 
@@ -56,12 +56,10 @@ def export_sessions(
     if not isinstance(format, str):
         raise UsageProblem(f"format must be a str, not {type(format).__name__}", parameter="format")
     fmt = parse_format(format, "format")
-    if days and fmt == "sqlite":
-        raise UsageProblem("days=True is for jsonl and csv: an SQLite export always has the token_days table",
-                           parameter="days")
-    if tz is not None and not days:
-        raise UsageProblem("tz is for days=True (each day's records in that zone); a session's times are always UTC",
-                           parameter="tz")
+    for name, value in (("redact", redact), ("days", days)):
+        if not isinstance(value, bool):  # ``redact="no"`` would redact: a str is true
+            raise UsageProblem(f"{name} must be True or False, not {type(value).__name__}", parameter=name)
+    check_days(fmt, days, zoned=tz is not None, words=("days=True", "tz"))
     zone = time_zone(tz)
     if tz is not None and zone is None:  # "local": days in this machine's zone, as ``--tz local``
         from agentscan.localzone import LocalDays

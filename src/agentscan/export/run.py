@@ -140,12 +140,12 @@ def export(
             return ExportResult(output, fmt, done.sessions, done.gone, usage_days=len(usage_days),
                                 unseen=done.kept, merged=done.merged, shrank=tuple(done.shrank))
         except OSError as exc:
-            from agentscan.export.sqlerrors import NO_ROOM, free_space
+            from agentscan.export.sqlerrors import NO_ROOM, no_room_step
 
             # A JSONL or CSV file is written beside the output and renamed over it: a full disk
             # leaves the last run's file whole, which an hourly job's reader wants to hear.
             left = f"{output.name} was left as it was" if output.exists() else "nothing was written"
-            kept = f"; {left}{free_space(output)}" if exc.errno in NO_ROOM and lines is not None else ""
+            kept = f"; {left}{no_room_step(exc.errno, output)}" if exc.errno in NO_ROOM and lines is not None else ""
             raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}{kept}") from None
 
 
@@ -165,9 +165,26 @@ def _check(fmt: str, output: Path, per_day: bool) -> str:
     fmt = parse_format(fmt)
     if fmt == "sqlite" and output == STDOUT:
         raise UsageProblem("--format sqlite needs --output PATH: SQLite cannot be written to stdout")
-    if fmt == "sqlite" and per_day:
-        raise UsageProblem("--days is for jsonl and csv: a SQLite export always has the token_days table")
+    check_days(fmt, per_day, zoned=False)
     return fmt
+
+
+def check_days(fmt: str, days: bool, *, zoned: bool, words: tuple[str, str] = ("--days", "--tz")) -> None:
+    """``days`` only for JSON Lines and CSV, and a zone (``zoned``) only for ``days``: one
+    rule for the CLI and ``export_sessions``, each naming its own (``words``: ``days=True``
+    and ``tz`` for the library).  An index's days are UTC, so that every run (a cron job's
+    zone, a laptop's) adds to the same ones."""
+    days_word, tz_word = words
+    if fmt == "sqlite" and days:
+        raise UsageProblem(f"{days_word} is for jsonl and csv: a SQLite export always has the token_days table",
+                           parameter="days")
+    if zoned and not days:
+        # Said for the format asked for: a JSON Lines export was told about SQLite's tables.
+        if fmt == "sqlite":
+            raise UsageProblem(f"{tz_word} is for {days_word}, with jsonl or csv (each day's rows in that zone); an "
+                               "SQLite index's token_days, like a session's times, are always UTC", parameter="tz")
+        raise UsageProblem(f"{tz_word} is for {days_word} (each day's rows in that zone); a session's times are "
+                           "always UTC", parameter="tz")
 
 
 def _lines(fmt: str, rows: list[SessionRow], usage_days: list[UsageDay], per_day: bool) -> Callable[[BinaryIO], int] | None:
@@ -227,13 +244,7 @@ def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter
     from agentscan.scan.costs import priced_and_credited, with_costs
 
     fmt = _check(fmt, output, days)
-    if zone is not None and not days:
-        # An index's days are UTC, so that every run (a cron job's zone, a laptop's) adds to the same ones.
-        # Said for the format asked for: a JSON Lines export was told about SQLite's tables.
-        if fmt == "sqlite":
-            raise UsageProblem("--tz is for --days, with jsonl or csv (each day's rows in that zone); an SQLite "
-                               "index's token_days, like a session's times, are always UTC")
-        raise UsageProblem("--tz is for --days (each day's rows in that zone); a session's times are always UTC")
+    check_days(fmt, days, zoned=zone is not None)
     problems = scanner.unreadable_explicit_roots()
     if problems:  # before anything is written: a failed run leaves the last good file as it was (docs/cron.md)
         from agentscan.errors import NoReadableRoot

@@ -36,9 +36,9 @@ def next_step(exc: sqlite3.Error, path: Path, busy_timeout: float, *, fresh: boo
         journal = Path(f"{path}-journal")
         played = (f" (its {journal.name}, left beside it, is played back by the next export or reader)"
                   if journal.exists() else "")
-        cause = "the disk is full" if code == _FULL else "the system refused a write (a full disk, a quota, a size limit)"
+        cause = "the disk is full" if code == _FULL else REFUSED
         left = "the new index holds no sessions yet" if fresh else f"the index was left as it was{played}"
-        return f"; {cause}: nothing of this run was kept, and {left}{free_space(path)}"
+        return f"; {cause}: nothing of this run was kept, and {left}{free_space(path, full=code == _FULL)}"
     if code == _BUSY and getattr(exc, "at_commit", False):
         return (f"; a reader kept a query open on it longer than {busy_timeout:g} s (a dashboard's read left "
                 "unfinished, a `sqlite3` shell's BEGIN), so this run could not commit: nothing was changed; "
@@ -58,6 +58,24 @@ def next_step(exc: sqlite3.Error, path: Path, busy_timeout: float, *, fresh: boo
 NO_ROOM = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG") if hasattr(errno, name))
 
 
-def free_space(path: Path) -> str:
-    """``; free space in <folder> (…) and export again``: the step after a write that found no room."""
-    return f"; free space in {path.parent} (`df -h {shlex.quote(str(path.parent))}`) and export again"
+#: why a write the system refused was refused, when it may not be a full disk: ``EFBIG`` is a
+#: file-size limit (``ulimit -f``), ``EDQUOT`` a quota, SQLite's ``disk I/O error`` any of them
+REFUSED = "the system refused a write (a full disk, a quota, a size limit)"
+
+
+def free_space(path: Path, *, full: bool = True) -> str:
+    """``; free space in <folder> (…) and export again``: the step after a write that found no
+    room.  Not ``full`` (a quota, a size limit may have stopped it: freeing space would not
+    help): the limit is named too."""
+    folder = f"{path.parent} (`df -h {shlex.quote(str(path.parent))}`)"
+    if full:
+        return f"; free space in {folder} and export again"
+    return f"; free space in {folder}, or raise the quota or file-size limit (`ulimit -f`), and export again"
+
+
+def no_room_step(errno_: int | None, path: Path) -> str:
+    """``; <why>; <what to do>`` after an ``OSError`` ``errno_`` (one of ``NO_ROOM``) writing a
+    file at ``path``: a full disk is said to be one, a quota or a size limit as SQLite's is."""
+    if errno_ == errno.ENOSPC:
+        return free_space(path)
+    return f"; {REFUSED}{free_space(path, full=False)}"

@@ -16,11 +16,14 @@ from agentscan.errors import UsageProblem
 from agentscan.timeutil import _EARLIEST, _LATEST
 
 if TYPE_CHECKING:
+    from agentscan.bounds import Bounds
+    from agentscan.pricing import PriceBook
     from agentscan.scan.scanner import Scanner
 
 
-def names(value: str | Iterable[str] | None) -> list[str]:
-    """Provider names or session ids: one ``str`` is one of them, not its letters."""
+def names(value: str | Iterable[str] | None, parameter: str | None = None) -> list[str]:
+    """Provider names or session ids: one ``str`` is one of them, not its letters.
+    ``parameter``: the one they were given by (``ids``, ``providers``), for the error."""
     if value is None:
         return []
     if isinstance(value, str):
@@ -28,18 +31,33 @@ def names(value: str | Iterable[str] | None) -> list[str]:
     try:
         listed = list(value)
     except TypeError:
-        raise UsageProblem(f"names and ids must be a str or several, not {type(value).__name__}") from None
+        raise UsageProblem(f"names and ids must be a str or several, not {type(value).__name__}",
+                           parameter=parameter) from None
     for item in listed:
         if not isinstance(item, str):
-            raise UsageProblem(f"names and ids must be str, not {type(item).__name__}")
+            raise UsageProblem(f"names and ids must be str, not {type(item).__name__}", parameter=parameter)
     return listed
 
 
 def session_query(query: object) -> str:
     """A session id, a ``str`` (``show(None)`` raised ``AttributeError`` from deep in the lookup)."""
     if not isinstance(query, str):
-        raise UsageProblem(f"a session id must be a str, not {type(query).__name__}")
+        raise UsageProblem(f"a session id must be a str, not {type(query).__name__}", parameter="query")
     return query
+
+
+def show_options(bounds: Bounds, prices: PriceBook | None) -> None:
+    """``show``'s ``bounds`` and ``prices`` of the types they must be: ``bounds=5`` was a
+    ``SessionUnreadable`` asking for a bug report, ``prices=5`` an ``AttributeError``."""
+    from agentscan.bounds import Bounds
+
+    if not isinstance(bounds, Bounds):
+        raise UsageProblem(f"bounds must be a Bounds, not {type(bounds).__name__}", parameter="bounds")
+    if prices is not None:
+        from agentscan.pricing import PriceBook
+
+        if not isinstance(prices, PriceBook):
+            raise UsageProblem(f"prices must be a PriceBook or None, not {type(prices).__name__}", parameter="prices")
 
 
 #: the shortest prefix an id may be given by
@@ -72,7 +90,7 @@ def moment(value: datetime | None, parameter: str, tz: tzinfo | None = None) -> 
     if value is None:
         return None
     if not isinstance(value, datetime):
-        raise UsageProblem(f"{parameter} must be a datetime, not {type(value).__name__}")
+        raise UsageProblem(f"{parameter} must be a datetime, not {type(value).__name__}", parameter=parameter)
     if value.utcoffset() is not None:
         return value
     if not _EARLIEST.replace(tzinfo=None) <= value < _LATEST.replace(tzinfo=None):
@@ -99,5 +117,9 @@ def time_zone(tz: tzinfo | str | None) -> tzinfo | None:
     if isinstance(tz, str):
         from agentscan.timeutil import zone
 
-        return zone(tz)
-    raise UsageProblem(f"tz must be a tzinfo or an IANA zone name, not {type(tz).__name__}")
+        try:
+            return zone(tz)
+        except UsageProblem as problem:  # ``timeutil`` words it for ``--tz`` and the library alike
+            problem.parameter = "tz"
+            raise
+    raise UsageProblem(f"tz must be a tzinfo or an IANA zone name, not {type(tz).__name__}", parameter="tz")

@@ -47,6 +47,9 @@ def parse_group(value: str, what: str = "by") -> GroupBy:
     ``Claude``), another tool's word for one (``--by project`` is ``--by cwd``), or a usage
     error naming the valid ones.  ``what``: the name the caller gave it by, in the error
     (``token_report``'s ``by``; the CLI's ``--by``)."""
+    if not isinstance(value, str):  # a library caller's ``by=5``: not an AttributeError
+        raise UsageProblem(f"{what} must be a str, one of {', '.join(GROUPINGS)}, not {type(value).__name__}",
+                           parameter="by")
     wanted = value.strip().casefold()
     for group in GROUPINGS:
         if wanted == group:

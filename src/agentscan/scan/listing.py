@@ -69,7 +69,7 @@ class ListFilter:
                 for when in (self.since, self.until)):
             from agentscan.scan.arguments import moment, names
 
-            object.__setattr__(self, "providers", tuple(names(self.providers)))
+            object.__setattr__(self, "providers", tuple(names(self.providers, "providers")))
             object.__setattr__(self, "since", moment(self.since, "since"))
             object.__setattr__(self, "until", moment(self.until, "until"))
         if isinstance(self.cwd, PathLike):  # a notebook's ``Path.cwd()``, as the str it names
@@ -80,7 +80,14 @@ class ListFilter:
                 from agentscan.errors import UsageProblem
 
                 kind = "a str, a path or None" if name == "cwd" else "a str or None"
-                raise UsageProblem(f"{name} must be {kind}, not {type(value).__name__}")
+                raise UsageProblem(f"{name} must be {kind}, not {type(value).__name__}", parameter=name)
+        if not isinstance(self.running, bool) or (self.pid is not None and (
+                isinstance(self.pid, bool) or not isinstance(self.pid, int))):
+            # ``running="no"`` kept only the running sessions: a str is true.
+            from agentscan.errors import UsageProblem
+
+            name, kind = ("running", "True or False") if not isinstance(self.running, bool) else ("pid", "an int or None")
+            raise UsageProblem(f"{name} must be {kind}, not {type(getattr(self, name)).__name__}", parameter=name)
         if self.since is not None and self.until is not None:  # a window: ``tokens``' rule for one
             from agentscan.scan.arguments import check_window
 
@@ -355,4 +362,5 @@ def check_filters(filters: object) -> None:
     if filters is not None and not isinstance(filters, ListFilter):
         from agentscan.errors import UsageProblem
 
-        raise UsageProblem(f"filters must be a ListFilter or None, not {type(filters).__name__}")
+        raise UsageProblem(f"filters must be a ListFilter or None, not {type(filters).__name__}",
+                           parameter="filters")

@@ -49,7 +49,7 @@ def find_session(scanner: Scanner, query: str) -> Found:
     """The session ``query`` names (``Scanner.resolve``), and the subagent it names, if any."""
     query = query.strip()
     if not query:
-        raise UsageProblem("a session id is required")
+        raise UsageProblem("a session id is required", parameter="query")
     shown = legible(query)
     if shown is not query:
         # Bytes that are not UTF-8 (``$'\xff'``): no id has them, nor any path discovery reads

@@ -216,6 +216,12 @@ class _KeptSums(Mapping):
             raise KeyError(ref_id)
         return sums
 
+    def __contains__(self, ref_id: object) -> bool:
+        """Whether the index kept ``ref_id``'s sums, by its key alone: ``Mapping``'s decoded
+        the document at each ``in`` (``_note_kept_sums`` asks of every row's session).  A
+        damaged one is in: fetched again, it would be as damaged."""
+        return ref_id in self._documents
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._documents)
 

@@ -7,7 +7,8 @@ Discovery is cheap (stat calls and bounded header reads) and memoised per
 scanner; rows and details are parsed only for the sessions asked for.
 What a question needs beyond the scanner's own state lives beside it:
 ``discovering`` (each provider's sessions), ``listing`` (``list``, every row)
-and ``rowreader`` (rows), and, imported only by the questions that need them,
+and ``rowreader`` (rows), ``oncescan`` (its censuses and fingerprints, taken once per
+scan), and, imported only by the questions that need them,
 ``resolve`` and ``sessionids`` (ids) and ``showing`` (``show``).
 """
 
@@ -15,13 +16,13 @@ from __future__ import annotations
 
 from pathlib import Path
 from functools import cached_property
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence, cast
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from agentscan.bounds import DEFAULT_BOUNDS, DEFAULT_LIMIT, Bounds
 from agentscan.scan.cache import Cache
 from agentscan.context import ScanContext, check_home
 from agentscan.errors import UsageProblem
-from agentscan.scan.memohint import is_memo_ref
+from agentscan.scan.oncescan import OncePerScan
 from agentscan.providers import get_provider, iter_providers
 from agentscan.providers.base import Provider
 
@@ -33,12 +34,11 @@ if TYPE_CHECKING:
     from agentscan.pricing import PriceBook
     from agentscan.scan.listing import ListFilter, SessionPage
     from agentscan.scan.memo import Stamp
-    from agentscan.scan.memorefs import MemoRef
     from agentscan.scan.mergedrefs import MergedRefs
     from agentscan.scan.ownrefs import OwnRefs
     from agentscan.scan.rowreader import RowReader
 
-class Scanner:
+class Scanner(OncePerScan):
     """Scans one home with the registered providers (or the ones given)."""
 
     def __init__(
@@ -113,15 +113,21 @@ class Scanner:
 
     @property
     def cache(self) -> Cache | None:
-        if self._closed:  # every question asks for the index first: none answered without it
-            from agentscan.errors import ScannerClosed
-
-            raise ScannerClosed
-        if self.use_cache and not self._cache_opened:
+        """The index (``use_cache``), opened when first asked for; ``None`` without it, or
+        once closed.  Never raises: ``hasattr``, ``inspect.getmembers`` and a debugger read it."""
+        if self.use_cache and not self._cache_opened and not self._closed:
             self._cache_opened = True
             self._cache = Cache.open(self.ctx)
             self.ctx.file_cache = self._cache
         return self._cache
+
+    def _open(self) -> None:
+        """A question of a closed scanner raises ``ScannerClosed`` (each public one asks this
+        first): it would otherwise answer without its index, more slowly and unsaid."""
+        if self._closed:
+            from agentscan.errors import ScannerClosed
+
+            raise ScannerClosed
 
     def close(self) -> None:
         """Commit and close the index and the agents' databases this scanner opened
@@ -185,6 +191,7 @@ class Scanner:
         this many of the most recent will be parsed (``list`` of a page), no more: the
         providers never discovered with the index may be discovered side by side
         (``scan.aside``, ``scan.discovering``)."""
+        self._open()
         from agentscan.scan.discovering import selected_refs
 
         self.cache  # noqa: B018 - opened first: discovery remembers header facts in it
@@ -219,55 +226,6 @@ class Scanner:
 
         return any(named_explicitly(self.ctx, provider.env_vars) for provider in self.providers)
 
-    def take_censuses(self, providers: Sequence[Provider]) -> None:
-        """Take the censuses of ``providers`` not taken yet, side by side when that pays
-        (``scan.stamps``); else each is taken when first asked for."""
-        missing = [provider for provider in providers if provider.name not in self._stamps]
-        if len(missing) < 2 or self.cache is None:
-            return
-        from agentscan.scan.stamps import take_in_parallel
-
-        self.confine()  # as ``census_stamp``: the census follows symlinks where discovery would
-        self._stamps.update(take_in_parallel(missing, self.ctx, self.cache))
-
-    def census_stamp(self, provider: Provider) -> Stamp | None:
-        """The census of ``provider``'s roots with what read them (``scan.memo.stamp_of``),
-        taken once per scanner: before its discovery, or before an answer that stands for it."""
-        if provider.name not in self._stamps:
-            from agentscan.scan.memo import stamp_of
-
-            self.confine()  # the census follows symlinks where discovery would
-            self._stamps[provider.name] = stamp_of(provider, self.ctx, share_stats=self.first_discovery(provider))
-        return self._stamps[provider.name]
-
-    def first_discovery(self, provider: Provider) -> bool:
-        """Whether ``provider`` was never discovered with the index: its discovery will run
-        after its census (a warm run's census would keep stats for nothing)."""
-        return provider.name not in self._session_counts()
-
-    def first_run(self) -> bool:
-        """Whether no provider was ever discovered with the index (or there is none): no
-        answer can be remembered, and every session shown is read."""
-        return not self._session_counts()
-
-    def _session_counts(self) -> dict[str, int]:
-        if self._counts is None:
-            self._counts = self.cache.session_counts() if self.cache is not None else {}
-        return self._counts
-
-    def fingerprint(self, ref: SessionRef) -> str | None:
-        """The session's cache key (see ``Provider.fingerprint``); a memo ref's is the stored one."""
-        if is_memo_ref(ref):
-            return cast("MemoRef", ref).fingerprint
-        # Once per session and scan: the memo store and the usage collector both ask
-        # (file stats are taken once per scan, so the answer cannot change meanwhile).
-        known = self._fingerprints.get(ref.id)
-        if known is not None and known[0] is ref.hint:
-            return known[1]
-        fingerprint = self.provider(ref.provider).fingerprint(ref, self.ctx)
-        self._fingerprints[ref.id] = (ref.hint, fingerprint)  # the hint kept alive: ``is`` stays meaningful
-        return fingerprint
-
     def real_ref(self, ref: SessionRef, *, one: bool = False) -> SessionRef | None:
         """The provider's own ``ref`` (with its hint), for a parse; ``None``: the session
         is gone since the census (a warning says so).  ``one``: only this session is
@@ -277,10 +235,6 @@ class Scanner:
     def stored_refs(self, provider: str) -> Sequence[SessionRef] | None:
         """``provider``'s sessions as this scan took them (discovered, or stored ones), if it did."""
         return self._refs.get(provider)
-
-    def know_fingerprint(self, ref: SessionRef, fingerprint: str | None) -> None:
-        """``ref``'s fingerprint, taken elsewhere (``fingerprint`` answers it)."""
-        self._fingerprints[ref.id] = (ref.hint, fingerprint)  # the hint kept alive: ``is`` stays meaningful
 
     def unreadable_explicit_roots(self) -> list[str]:
         """Providers whose explicitly named roots (env vars) are all unreadable (``scan.rootcheck``)."""
@@ -338,31 +292,38 @@ class Scanner:
 
     def list_page(self, *, limit: int | None = DEFAULT_LIMIT, filters: ListFilter | None = None) -> SessionPage:
         """``list_sessions`` with what a caller needs to say "25 of 2,031" or why nothing matched."""
+        self._open()
         from agentscan.scan.listing import ListFilter, check_filters, select_sessions
 
         check_filters(filters)
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
-            raise UsageProblem(f"the limit must be a whole number or None, not {type(limit).__name__}")
+            raise UsageProblem(f"the limit must be a whole number or None, not {type(limit).__name__}",
+                               parameter="limit")
         if limit is not None and limit < 1:
-            raise UsageProblem(f"the limit must be 1 or more, not {limit}")
+            raise UsageProblem(f"the limit must be 1 or more, not {limit}", parameter="limit")
         return select_sessions(self, limit=limit, filters=filters if filters is not None else ListFilter())
 
     def short_ids(self, ids: Iterable[str] | None = None) -> dict[str, str]:
         """Full id -> the shortest prefix that still opens it (``provider:`` + 8+ chars);
         ``ids``: at least these (``list``'s rows: most recent, their shown ids are stored)."""
+        self._open()
+        from agentscan.scan.arguments import names
         from agentscan.scan.sessionids import short_ids
 
-        return short_ids(self, ids)
+        return short_ids(self, None if ids is None else names(ids, "ids"))  # one str is one id
 
     def refs_by_id(self, ids: Iterable[str]) -> list[SessionRef]:
         """The discovered sessions among ``ids`` (a few rows' sessions, out of thousands)."""
+        self._open()
+        from agentscan.scan.arguments import names
         from agentscan.scan.sessionids import refs_by_id
 
-        return refs_by_id(self, ids)
+        return refs_by_id(self, names(ids, "ids"))
 
     def all_rows(self, *, filters: ListFilter | None = None) -> list[SessionRow]:
         """Every matching session, not clamped (``export``): a list of ``SessionRow``, no cost
         filled in (``with_costs``)."""
+        self._open()
         from agentscan.scan.listing import ListFilter, check_filters, every_row
 
         check_filters(filters)
@@ -382,6 +343,7 @@ class Scanner:
     def find(self, query: str) -> tuple[SessionRef, str | None]:
         """``resolve``'s session, and the run ``query`` names in it (a subagent's own id:
         ``show`` focuses it, ``tokens`` totals its session); ``None``: the session itself."""
+        self._open()
         from agentscan.scan.arguments import session_query
         from agentscan.scan.resolve import find_session
 
@@ -396,8 +358,10 @@ class Scanner:
         a ``SessionDetail``, as ``agentscan show --json`` gives it.  ``query`` is taken as ``resolve``
         takes it, and raises as it does (``SessionNotFound``, ``AmbiguousSessionId``).
         A subagent's own id (a Codex child thread, a Claude agent id, …) opens its parent with ``focus`` naming it."""
-        from agentscan.scan.arguments import session_query
+        self._open()
+        from agentscan.scan.arguments import session_query, show_options
         from agentscan.scan.costs import with_cost
         from agentscan.scan.showing import session_detail
 
+        show_options(bounds, prices)
         return with_cost(self, session_detail(self, session_query(query), bounds), prices)

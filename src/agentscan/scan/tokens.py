@@ -79,11 +79,11 @@ def token_report(
     tz = time_zone(tz)
     since, until = moment(since, "since", tz), moment(until, "until", tz)
     check_window(since, until)
-    ids, providers = names(ids), names(providers)
+    ids, providers = names(ids, "ids"), names(providers, "providers")
     if isinstance(cwd, PathLike):  # a notebook's ``Path.cwd()``, as the str it names
         cwd = fspath(cwd)
     if cwd is not None and not isinstance(cwd, str):  # not a TypeError once the sessions are read
-        raise UsageProblem(f"cwd must be a str, a path or None, not {type(cwd).__name__}")
+        raise UsageProblem(f"cwd must be a str, a path or None, not {type(cwd).__name__}", parameter="cwd")
     # Each id with its session and the run it names; only the warnings of finding them that
     # may concern them (``scan.showscope``: another provider's unreadable file is not theirs).
     asked: tuple[tuple[str, SessionRef, str | None], ...] = ()

@@ -32,6 +32,9 @@ def parse_sort(value: str, what: str = "sort") -> SortKey:
     """``value`` as a sort key, in any case (as ``--by`` takes ``Day``), or a usage error
     naming the valid ones (with a did-you-mean for a close misspelling).  ``what``: the name
     the caller gave it by (``token_report``'s ``sort``; the CLI's ``--sort``)."""
+    if not isinstance(value, str):  # a library caller's ``sort=None``: not an AttributeError
+        raise UsageProblem(f"{what} must be a str, one of {', '.join(SORT_KEYS)}, not {type(value).__name__}",
+                           parameter="sort")
     wanted = value.strip().casefold()
     for key in SORT_KEYS:
         if wanted == key:

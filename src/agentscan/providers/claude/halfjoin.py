@@ -194,8 +194,9 @@ def _join_totals(first: HalfTotals, inserted: int, sums: list[list], window_sums
     for _ in range(min(len(first._recent), max(0, len(first._recent) + inserted - first._window))):
         first._evict_oldest()
     first._everything = None  # (``add`` drops it; the evictions here come from no ``add``)
-    first_window, exact = first.window_sums(), first.exact and exact
-    joined = first.spent()  # (its lists: the first half's totals are not used again)
+    first_window = first.window_sums()
+    joined, first_exact = first.spent()  # (its lists: the first half's totals are not used again)
+    exact = first_exact and exact
     for part in (_pairs(sums), first_window.items(), _pairs(window_sums)):
         for key, parts in part:
             found = joined.get(key)

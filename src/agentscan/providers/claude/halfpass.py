@@ -79,17 +79,19 @@ class HalfTotals(WindowedTotals):
         ordered.update((key, parts) for key, parts in added.items() if key not in settled)
         return ordered
 
-    def spent(self) -> dict[tuple, list[int]]:
-        """The settled sums, the window and the settled hashes let go (the join has taken
-        what it needs of them: ``halfjoin``): the first half's window was held until the
-        row's pass ended, beside the whole file's sums."""
-        sums, self._sums, self._everything = self._sums, {}, None
+    def spent(self) -> tuple[dict[tuple, list[int]], bool]:
+        """The settled sums and whether they are ``exact``, the window and the settled hashes
+        let go (the join has taken what it needs of them: ``halfjoin``): the first half's
+        window was held until the row's pass ended, beside the whole file's sums.  ``exact``
+        comes with them because letting go of the settled hashes makes ``exact`` true: read
+        after, it said an inexact first half was exact."""
+        sums, exact, self._sums, self._everything = self._sums, self.exact, {}, None
         self._recent.clear()
         self._order.clear()
         self._requests.clear()
         self._settled_keys = self._settled_parents = None
         self._sidechains = Hashes64()
-        return sums
+        return sums, exact
 
     def sums_items(self) -> list[list]:
         """The settled sums as ``_state`` writes them (``[*key, *parts]``), made of the sums' own
