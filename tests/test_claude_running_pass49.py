@@ -116,7 +116,7 @@ def test_list_running_says_how_many_sessions_it_could_not_tell() -> None:
     # any of them runs cannot be told here", the second half taking back the first; then it
     # said how many could not be told, which the per-provider lines after it say again.
     assert said(1) == "no running sessions: no live process writes or runs any of the 2 sessions it could tell"
-    assert said(2) == "no running sessions: no live process writes or runs any of the 1 session it could tell"
+    assert said(2) == "no running sessions: no live process writes or runs the only session it could tell"
     assert said(3) == "no running sessions found"
     page = SessionPage([], 3, False, {"running": 3}, {"running": 0}, untold=3)
     assert explain_empty(page, ListFilter(running=True, pid=42), others=0, cwd_text=None, since_text=None,

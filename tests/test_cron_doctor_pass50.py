@@ -115,7 +115,11 @@ def test_a_full_disk_and_a_new_index_are_said_so(tmp_path: Path) -> None:
     assert next_step(full, out, 30).startswith("; the disk is full: nothing of this run was kept, and the index "
                                                "was left as it was; free space in ")
     assert "and the new index holds no sessions yet; free space" in next_step(full, out, 30, fresh=True)
+    # An empty journal (one the run owns in a sticky folder, emptied by its rollback and
+    # removed after) has nothing to play back: not named.
     (tmp_path / "idx.sqlite-journal").write_bytes(b"")
+    assert "idx.sqlite-journal" not in next_step(full, out, 30)
+    (tmp_path / "idx.sqlite-journal").write_bytes(b"\xd9\xd5\x05\xf9\x20\xa1\x63\xd7" + bytes(504))
     assert ("left as it was (its idx.sqlite-journal, left beside it, is played back by the next export or reader)"
             in next_step(full, out, 30))
 

@@ -40,3 +40,21 @@ def test_a_cache_folder_of_this_user_alone_says_nothing(tmp_path: Path, monkeypa
     _cache(tmp_path, monkeypatch, 0o755)  # readable by others is no threat to the answers
     cache = orjson.loads(runner.invoke(app, ["doctor", "--json"]).stdout)["cache"]
     assert cache["problem"] is None and cache["next_step"] is None
+
+
+@posix_only
+def test_a_shared_sticky_folder_gets_no_chmod_step(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # It said `chmod 700 /tmp` of a cache in /tmp: copied, that breaks the machine. Others may
+    # not replace this user's files in a sticky folder, but may put one beside the index.
+    folder = _cache(tmp_path, monkeypatch, 0o1777)
+    cache = orjson.loads(runner.invoke(app, ["doctor", "--json"]).stdout)["cache"]
+    assert cache["problem"] == "others can put files in its folder (mode 1777, a shared folder), beside the index"
+    assert "chmod" not in cache["next_step"] and "AGENTSCAN_CACHE_DIR" in cache["next_step"]
+    assert str(folder) not in cache["next_step"]
+
+
+@posix_only
+def test_with_no_cache_the_folder_is_not_judged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _cache(tmp_path, monkeypatch, 0o777)  # not used this run: its text says "disabled", no step
+    cache = orjson.loads(runner.invoke(app, ["--no-cache", "doctor", "--json"]).stdout)["cache"]
+    assert cache["problem"] is None and cache["next_step"] is None

@@ -79,7 +79,7 @@ def test_running_text_says_it_once(isolated_home: Path) -> None:
     assert result.exit_code == 0
     assert result.stderr.count("2 gemini sessions left out") == 1, result.stderr
     # The empty list's note says what was told; the line after it, how many could not be and why.
-    assert "any of the 1 session it could tell\n" in result.stderr, result.stderr
+    assert "no live process writes or runs the only session it could tell\n" in result.stderr, result.stderr
     alone = runner.invoke(app, ["list", "--running", "-p", "gemini"])
     assert "no running sessions found\n" in alone.stderr, alone.stderr
     assert alone.stderr.count("left out") == 1

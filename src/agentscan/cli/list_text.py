@@ -210,10 +210,14 @@ def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_te
                 return f"no session found that process {filters.pid} writes or runs"
             return "no running sessions found"
         if page.untold:
-            told = render.plural(count - page.untold, "session")
+            told = count - page.untold
             if filters.pid is not None:
-                return f"process {filters.pid} writes or runs none of the {told} it could tell"
-            return f"no running sessions: no live process writes or runs any of the {told} it could tell"
+                if told == 1:
+                    return f"process {filters.pid} does not write or run the only session it could tell"
+                return f"process {filters.pid} writes or runs none of the {told:,} sessions it could tell"
+            if told == 1:
+                return "no running sessions: no live process writes or runs the only session it could tell"
+            return f"no running sessions: no live process writes or runs any of the {told:,} sessions it could tell"
         if filters.pid is not None:
             return f"process {filters.pid} writes or runs no session (none {of})"
         # (A process that only reads a transcript runs nothing; Claude Code's registry names its own.)

@@ -35,7 +35,7 @@ def next_step(exc: sqlite3.Error, path: Path, busy_timeout: float, *, fresh: boo
         # transaction back: an hourly job's user needs to hear that the index is whole.
         journal = Path(f"{path}-journal")
         played = (f" (its {journal.name}, left beside it, is played back by the next export or reader)"
-                  if journal.exists() else "")
+                  if _holds_pages(journal) else "")
         cause = "the disk is full" if code == _FULL else REFUSED
         left = "the new index holds no sessions yet" if fresh else f"the index was left as it was{played}"
         return f"; {cause}: nothing of this run was kept, and {left}{free_space(path, full=code == _FULL)}"
@@ -79,3 +79,12 @@ def no_room_step(errno_: int | None, path: Path) -> str:
     if errno_ == errno.ENOSPC:
         return free_space(path)
     return f"; {REFUSED}{free_space(path, full=False)}"
+
+
+def _holds_pages(journal: Path) -> bool:
+    """Whether a ``-journal`` was left with pages to play back: one an export owns in a sticky
+    folder (``journal_mode=TRUNCATE``) is emptied by a rollback, and removed after."""
+    try:
+        return journal.stat().st_size > 0
+    except OSError:
+        return False

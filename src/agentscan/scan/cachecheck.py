@@ -49,11 +49,12 @@ def damage_step(path: Path) -> str:
             f"remove it (`rm -f {names}`) and the next run makes it anew (one cold run)")
 
 
-def shared(directory: Path) -> str | None:
-    """``others can write …`` when a user other than this one may replace the files in the
-    index's folder: the files agentscan makes are its own (0600), but a folder others can
-    write lets them swap the index for one that answers what they like.  ``None`` on Windows
-    (no such modes) and for a folder not made yet."""
+def shared(directory: Path) -> tuple[str, str] | None:
+    """Why a user other than this one could replace the files in the index's folder, and what
+    to do, or ``None``: the files agentscan makes are its own (0600), but a folder others may
+    write lets them swap the index for one that answers what they like, or put a ``-wal``
+    beside it before it is made.  ``None`` on Windows (no such modes) and for a folder not
+    made yet."""
     if os.name == "nt":
         return None
     try:
@@ -61,13 +62,16 @@ def shared(directory: Path) -> str | None:
     except OSError:
         return None
     mode = stat.S_IMODE(info.st_mode)
+    elsewhere = "point AGENTSCAN_CACHE_DIR at a folder of this user's alone"
     if info.st_uid != os.geteuid():
-        return f"its folder belongs to another user (uid {info.st_uid}), who could replace the index"
+        return (f"its folder belongs to another user (uid {info.st_uid}), who could replace the index",
+                f"{elsewhere} (or have that user give this one the folder)")
+    if mode & stat.S_ISVTX and mode & 0o002:
+        # A shared folder such as /tmp: others may not replace a file of this user's there,
+        # but may put one beside it; chmod on it would take it from everyone else.
+        return (f"others can put files in its folder (mode {mode:04o}, a shared folder), beside the index",
+                elsewhere)
     if mode & 0o022:
-        return f"others can write its folder (mode {mode:04o}), so they could replace the index"
+        return (f"others can write its folder (mode {mode:04o}), so they could replace the index",
+                f"make the folder this user's alone (`chmod 700 {shlex.quote(str(directory))}`), or {elsewhere}")
     return None
-
-
-def shared_step(directory: Path) -> str:
-    return (f"make the folder this user's alone (`chmod 700 {shlex.quote(str(directory))}`), "
-            "or point AGENTSCAN_CACHE_DIR at one that is")

@@ -283,11 +283,12 @@ def cache_report(scanner: Scanner) -> dict[str, Any]:
     # A read-only folder is said first: its index may be whole, and is not checked (with
     # --no-cache neither: the run asked for the index not to be read).
     damage = cachecheck.damage(path) if problem is None and scanner.use_cache else None
-    shared = cachecheck.shared(directory) if problem is None and damage is None else None
-    step = cachecheck.damage_step(path) if damage else cachecheck.shared_step(directory) if shared else None
+    # (With --no-cache the folder is not used, and its text says "disabled": no step for it.)
+    shared = cachecheck.shared(directory) if problem is None and damage is None and scanner.use_cache else None
+    step = cachecheck.damage_step(path) if damage else shared[1] if shared else None
     return {"path": str(path), "exists": path.exists(), "bytes": size, "enabled": scanner.use_cache,
-            "source": cache_source(env), "problem": damage or problem or shared, "ignored": ignored_cache_dir(env),
-            "next_step": step}
+            "source": cache_source(env), "problem": damage or problem or (shared[0] if shared else None),
+            "ignored": ignored_cache_dir(env), "next_step": step}
 
 
 class LocalZone(NamedTuple):
