@@ -59,7 +59,7 @@ class FileUsageScanner:
     """
 
     __slots__ = ("replay", "started", "thread_id", "events", "records", "boundary", "baseline", "copied_floor",
-                 "turns", "carried", "timed", "garbled", "_previous", "_model", "_searches")
+                 "turns", "carried", "timed", "garbled", "overspent", "_previous", "_model", "_searches")
 
     def __init__(self, replay: bool = False, started: datetime | None = None, thread_id: str | None = None,
                  *, timed: bool = True) -> None:
@@ -87,6 +87,8 @@ class FileUsageScanner:
         #: with none (``counters.unsummed``): the totals are no running count of the calls, so a
         #: row counts the calls as ``tokens`` does (``spent``)
         self.garbled = False
+        #: calls whose cached input and cache write exceed their input (``split_warning``)
+        self.overspent = 0
         self._previous: Counters | None = None
         self._model: str | None = None
         #: completed ``web_search_call`` items since the last call: the next call's (``_web_search``)
@@ -185,6 +187,8 @@ class FileUsageScanner:
         self._previous, self.carried, delta = step(self._previous, self.carried, total, last)
         if delta is None:
             return
+        if delta[1] + delta[2] > delta[0]:
+            self.overspent += 1
         model = as_str(info.get("model")) or as_str(payload_of(record).get("model")) or self._model
         raw_ts = record.get("timestamp")
         self.events.append(
@@ -300,6 +304,20 @@ class FileUsageScanner:
         while older < len(self.events) and (self.events[older].timestamp or cutoff) < cutoff:
             older += 1
         return older
+
+
+def split_warning(scanner: FileUsageScanner) -> str | None:
+    """The warning, once a file, of its calls whose cached input and cache write exceed their
+    input (``None``: none), the file read whole.  No build writes such a call,
+    but a file that has one is counted two ways: ``tokens`` and ``show`` cap each call's split at
+    its input (``counters.spent_on``), a ``list`` row caps the running total's (``to_tokens``),
+    where one call's surplus fills another's room.  The totals agree; the splits may not."""
+    count = scanner.overspent
+    if not count:
+        return None
+    calls = "1 call" if count == 1 else f"{count:,} calls"
+    return (f"cached input + cache write exceed input in {calls}: tokens and show cap each call's split at"
+            " its input, list caps the running total's, so their input/cache splits may differ")
 
 
 def _leading_burst(events: list[UsageEvent]) -> int:

@@ -39,7 +39,7 @@ from agentscan.providers.codex.messages import REPLY_KINDS, line_kind, turn_prom
 from agentscan.providers.codex.names import RolloutNames
 from agentscan.providers.codex.records import (TITLE_CHARS, collapse, context_cwd, enveloped, event_prompt, item_prompt,
                                               payload_of)
-from agentscan.providers.codex.callscan import FileUsageScanner
+from agentscan.providers.codex.callscan import FileUsageScanner, split_warning
 from agentscan.settling import unfinished_line
 from agentscan.toolkit.imagetext import is_images_text
 
@@ -118,8 +118,14 @@ class _TailFold:
         elif rtype in _CALL_LINES:
             self.calls.feed(record)
 
-    def build(self, whole_file: bool, warnings: Iterable[ScanWarning]) -> TailSummary:
+    def build(self, whole_file: bool, warnings: Iterable[ScanWarning], path: Path | None = None) -> TailSummary:
         calls = self.calls
+        # The row's count caps the total's split, not each call's: said, of a file read whole.  Of
+        # a larger one the usage pass that prices the row (``scan.costs``) says it of every call;
+        # a window's count beside it would be a second, smaller one.
+        split = split_warning(calls) if path is not None and whole_file else None
+        if split is not None:
+            warnings = (*warnings, ScanWarning(str(path), split))
         # Totals of garbage (a negative one reads as a restart, each adding a run) are no
         # running count: the calls are, the deltas ``tokens`` adds up.  Of a window that cut
         # the file, that is the window's part only, not the whole count (``whole_count``):
@@ -182,7 +188,7 @@ def _read_tail(path: Path, ctx: ScanContext, own: str | None = None) -> TailSumm
         # A frame that cannot be decompressed ends the read: the counts are of the lines before
         # it, not the file's (``counts_partial``), as a plain file's window's are.
         whole = not any(warning.message.startswith((CANNOT_READ, "read failed: ")) for warning in said)
-        return fold.build(whole, ())
+        return fold.build(whole, (), path)
     try:
         data, cut = tail_window(path)
     except OSError as exc:
@@ -237,7 +243,7 @@ def _fold_window(path: Path, data: bytes, cut: bool, own: str | None,
                 continue
         if isinstance(record, dict):
             fold.feed(record)
-    return fold.build(not cut, warnings), any(call.model is None for call in fold.calls.all_calls())
+    return fold.build(not cut, warnings, path), any(call.model is None for call in fold.calls.all_calls())
 
 
 def tail_window(path: Path) -> tuple[bytes, bool]:

@@ -42,7 +42,7 @@ from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
 from agentscan.toolkit.linescan import ScanProgress, matching_records
 from agentscan.model import TokenUsage, UsageEntry
-from agentscan.providers.codex.callscan import FileUsageScanner, UsageEvent
+from agentscan.providers.codex.callscan import FileUsageScanner, UsageEvent, split_warning
 from agentscan.providers.codex.fullcounts import remember, shared_scanner, wants_tally
 from agentscan.providers.codex.counters import Counters, counters_of, minus, token_info
 from agentscan.providers.codex.modeluse import ModelUse
@@ -56,6 +56,16 @@ USAGE_MARKERS = (b'"token_count"', b'"turn_context"', b'"task_started"', b'token
 
 def scan_file(
     path: Path, ctx: ScanContext, *, replay: bool, started: datetime | None, thread_id: str | None = None
+) -> FileUsageScanner:
+    scanner = _scan_file(path, ctx, replay=replay, started=started, thread_id=thread_id)
+    split = split_warning(scanner)
+    if split is not None:
+        ctx.warn(path, split)
+    return scanner
+
+
+def _scan_file(
+    path: Path, ctx: ScanContext, *, replay: bool, started: datetime | None, thread_id: str | None
 ) -> FileUsageScanner:
     if replay:
         # A fork's file its own part was told from this scan, read whole then (``forkpart``).
