@@ -83,12 +83,21 @@ def prices_command(
     looked_up = []
     guesses: list[tuple[str, list[str]]] = []  # (a name with no price, the names like it the data has)
     if models:
-        from agentscan.pricing.lookup import look_up
+        from agentscan.pricing.aliases import agent_alias
+        from agentscan.pricing.lookup import fast_mode_gap, look_up
 
         for name in models:
             found = look_up(data, name, provider, when)
             if found["model_id"] is None:
-                scan.warn(f"model:{provider or '-'}/{name}", f"no price for {legible(name)!r} in {data.label}")
+                # A fast-mode name whose model is priced: the gap is its fast-mode price alone,
+                # and the standard one (shown by ``prices <model>``) is not what it is billed at.
+                base = fast_mode_gap(data, name, provider, when)
+                gap = (f": it has no fast-mode price for {legible(base)} (a fast-mode call is not billed"
+                       " at its standard price)" if base is not None else "")
+                alias = agent_alias(provider or "codex", name) if provider in (None, "codex") else None
+                if alias is not None:  # as ``tokens`` says it (``book.PriceBook._report``)
+                    gap = f": {legible(name)} is {alias}: left unpriced"
+                scan.warn(f"model:{provider or '-'}/{name}", f"no price for {legible(name)!r} in {data.label}{gap}")
                 if found["suggestions"]:
                     guesses.append((name, found["suggestions"]))
             looked_up.append(found)

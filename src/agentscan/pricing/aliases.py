@@ -178,6 +178,19 @@ _PUBLIC_FAMILY = re.compile(rf"(?:{'|'.join(PUBLIC_FAMILIES)})(?![A-Za-z])|o[0-9
 #: Bedrock's ``…-v1:0`` version) and LM Studio's
 _LOCAL = re.compile(r"(?:ollama|ollama_chat|lm_studio|lmstudio)/|:(?:latest|[0-9.]+[bm](?![a-z]))", re.IGNORECASE)
 
+#: names an agent gives runs of its own that are no vendor's model id: no price list has
+#: them, however new (``codex`` would have them offered ``prices --update``), and no price
+#: is guessed for them (ccusage prices Codex's ``codex-auto-review`` as ``gpt-5.4``; which
+#: model it runs is not recorded): what each is, as its "no price" warning says it
+AGENT_ALIASES = {
+    ("codex", "codex-auto-review"): "an alias Codex uses for its own review runs, with no public price",
+}
+
+
+def agent_alias(provider: str, ref: str) -> str | None:
+    """What ``ref`` is when it is an agent's alias of its own (``AGENT_ALIASES``), else ``None``."""
+    return AGENT_ALIASES.get((provider, ref.lower()))
+
 
 def public_family(ref: str) -> bool:
     """Whether ``ref`` is named as a model of a public vendor's family (``gpt-7``,

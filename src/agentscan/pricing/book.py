@@ -208,7 +208,10 @@ class PriceBook:
         # family may be newer than the data: no update prices a model of one's own
         # (``aide-gpt-5``), nor gives a call its missing time.
         ref = aliases.model_ref(provider, model)
-        if ref is not None and reason != _UNTIMED and aliases.public_family(ref):
+        alias = aliases.agent_alias(provider, ref) if ref is not None else None
+        if alias is not None and reason != _UNTIMED:
+            then = f"; {ref} is {alias}: left unpriced"
+        elif ref is not None and reason != _UNTIMED and aliases.public_family(ref):
             then = "; for a model newer than this data, agentscan prices --update fetches newer prices"
         elif ref is not None and reason.startswith(_LIBRARY):
             then = "; a name of one's own (a gateway's, a local model's) is in no public price list"

@@ -46,6 +46,19 @@ def look_up_lasting(data: PriceData, name: str, provider: str | None,
     return found, None
 
 
+def fast_mode_gap(data: PriceData, name: str, provider: str | None, when: datetime | None) -> str | None:
+    """The model a Claude fast-mode name with no price was made of, as asked, when that model
+    has a standard price (``claude-opus-4-6`` for ``claude-opus-4-6-fast``, ``opus-4.6`` for
+    ``opus-4.6-fast``): the data lacks its fast-mode price alone, and "no price" says so."""
+    from agentscan.pricing import aliases
+
+    for asked in (name, *_recorded_forms(name)):
+        base = aliases.fast_mode_base(asked)
+        if base is not None and _priced(data, base, provider, when) is not None:
+            return name[: -len(aliases.FAST_MODE_SUFFIX)]
+    return None
+
+
 def _priced(data: PriceData, name: str, provider: str | None,
             when: datetime | None) -> tuple[dict[str, Any], float | None] | None:
     """``library.describe_lasting``'s answer for the first way ``name`` is priced, or ``None``.
@@ -119,6 +132,12 @@ def close_names(data: PriceData, provider: str | None, name: str, *spelt: str, s
                 ratio = matcher.ratio()
                 if ratio >= max(_CLOSE_ENOUGH, ratios.get(model_id, 0.0)):
                     ratios[model_id] = ratio
+    # A Claude fast-mode name (``claude-opus-4-6-fast``, short ``opus-4.6-fast``) is offered
+    # fast-mode names alone: its model's standard price (``claude-opus-4-6``) is not what a
+    # fast-mode call is billed at.
+    if any(aliases.fast_mode_base(asked) is not None for asked in (name, *spelt)):
+        ratios = {model_id: ratio for model_id, ratio in ratios.items()
+                  if model_id.lower().endswith(aliases.FAST_MODE_SUFFIX)}
     scored = sorted(ratios.items(), key=lambda pair: (-pair[1], pair[0]))
     best = scored[0][1] if scored else 0.0
     offered: list[str] = []
