@@ -75,9 +75,12 @@ def test_doctor_takes_a_script_and_python_m_of_one_venv_for_the_same_agentscan(
     monkeypatch.setattr(sys, "argv", [str(ours / "agentscan"), "doctor"])
     assert note(isolated_home) is None
     monkeypatch.setattr(sys, "argv", [str(other / "agentscan"), "doctor"])  # another venv's: said
+    # ``agentscan`` on this PATH is not that venv's (PATH is empty): the hint names the program that ran
     assert note(isolated_home) == (f"the hook runs {ours / 'python'} -m agentscan, not this agentscan "
                                    f"({other / 'agentscan'}); to capture with this one, run "
-                                   "`agentscan hooks install claude`")
+                                   f"`{other / 'agentscan'} hooks install claude`")
+    monkeypatch.setenv("PATH", str(other))  # that venv on PATH: the short name runs it
+    assert (note(isolated_home) or "").endswith("run `agentscan hooks install claude`")
 
 
 @pytest.mark.parametrize(("where", "says"), [

@@ -80,6 +80,7 @@ def test_a_hook_running_another_agentscan_is_a_note(isolated_home: Path, tmp_pat
     old, new = program(tmp_path / "old-venv"), program(tmp_path / "new-venv")
     write_json(isolated_home / ".claude" / "settings.json", claude_config(f"{old} hook --agent claude"))
     monkeypatch.setattr(sys, "argv", [str(new), "doctor"])
+    monkeypatch.setenv("PATH", str(new.parent))  # the new venv's agentscan is the one on PATH
     [config] = configs(isolated_home)
     assert config["problem"] is None
     assert config["note"] == (f"the hook runs {old}, not this agentscan ({new}); to capture with this one, "

@@ -8,6 +8,7 @@ from typing import Any, Callable, Sequence
 
 from agentscan.cli import render
 from agentscan.cli.state import home_option
+from agentscan.hooks.program import agentscan_word
 from agentscan.cli.table import render as render_table
 from agentscan.cli.tablefit import layout
 from agentscan.cli.tableparts import GAP, Column, Row
@@ -261,7 +262,7 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
         # Optional, and said so: no hook reads like something broken.  One wording in ``doctor``
         # and ``hooks status`` (which reads no session: each agent that has hooks), worded for
         # the commands under it.
-        commands = [f"agentscan hooks install {agent}{home_flag}" for agent in here or HOOK_AGENTS]
+        commands = [f"{agentscan_word()} hooks install {agent}{home_flag}" for agent in here or HOOK_AGENTS]
         lines += _lines(HOOKS_OPTIONAL, term, "  ")
         lines += _lines("to install, run:" if len(commands) == 1 else "to install, for each agent you use, run:",
                         term, "  ")
@@ -322,9 +323,9 @@ def _both_scopes_text(config: dict[str, Any], home_flag: str, term: Terminal) ->
     name = {"claude": "Claude Code", "cursor": "Cursor"}.get(agent, agent)
     user = clean_path(render.path_text(config["also_installed"], term))
     return (f"agentscan's hook is also installed in {user}: {name} runs the hooks of both files, so each "
-            f"event can be captured twice; to keep only the user's, run `agentscan hooks uninstall {agent} "
+            f"event can be captured twice; to keep only the user's, run `{agentscan_word()} hooks uninstall {agent} "
             f"--scope project` in {_project_dir(config, term)}; to keep only this project's, run "
-            f"`agentscan hooks uninstall {agent}{home_flag}`")
+            f"`{agentscan_word()} hooks uninstall {agent}{home_flag}`")
 
 
 def _project_dir(config: dict[str, Any], term: Terminal | None) -> str:
@@ -371,10 +372,11 @@ def _install_fix(config: dict[str, Any], home_flag: str, term: Terminal | None) 
     """``run `agentscan hooks install …```: the command that leaves one entry seeing every tool
     (a project's, with the directory to run it in)."""
     agent, scope = config["agent"], config["scope"]
-    install = f"agentscan hooks install {agent}" + (" --scope project" if scope == "project" else home_flag)
+    word = agentscan_word()
+    install = f"{word} hooks install {agent}" + (" --scope project" if scope == "project" else home_flag)
     where = f" in {_project_dir(config, term)}" if scope == "project" else ""
     if config.get("legacy"):
         # A project's shared settings.json, which installs no longer write: an uninstall cleans it.
         # The directory first: both commands are run in it (a legacy config is a project's).
-        return f"in {_project_dir(config, term)}, run `agentscan hooks uninstall {agent} --scope project`, then `{install}`,"
+        return f"in {_project_dir(config, term)}, run `{word} hooks uninstall {agent} --scope project`, then `{install}`,"
     return f"run `{install}`{where}"

@@ -252,7 +252,9 @@ def doctor_command() -> str:
     """``agentscan doctor`` with the running command's `` --home DIR`` (``_home_options``): a
     "no sessions found" that sent the reader to a bare ``agentscan doctor`` had it inspect
     ``$HOME``, not the home that held nothing."""
-    return f"agentscan{_home_options[0]} doctor"
+    from agentscan.hooks.program import agentscan_word
+
+    return f"{agentscan_word()}{_home_options[0]} doctor"
 
 
 def home_option(home: Optional[Path | str]) -> str:

@@ -62,10 +62,11 @@ def explain_empty(count: int, *, asked_for: bool, providers: Sequence[str], sinc
     table says)."""
     if count == 0 and not asked_for:
         from agentscan.cli.state import doctor_command
+        from agentscan.hooks.program import agentscan_word
 
         if providers:
             return (f"no {', '.join(providers)} sessions found; `{doctor_command()}` shows where agentscan looked")
-        return f"no sessions found; `{doctor_command()}` shows where agentscan looked (or try `agentscan --demo tokens`)"
+        return f"no sessions found; `{doctor_command()}` shows where agentscan looked (or try `{agentscan_word()} --demo tokens`)"
     if since is None and until is None:
         return None
     if since is not None and until is not None:

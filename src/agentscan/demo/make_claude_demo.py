@@ -111,6 +111,19 @@ def second_session() -> list[dict]:
     ]
 
 
+#: A pid no Linux process can have (``PID_MAX_LIMIT`` is 2**22; pids are below it).
+STALE_PID = 4194304
+
+
+def stale_registry_entry() -> dict:
+    """Claude Code's registry of its running processes (``~/.claude/sessions/<pid>.json``), with
+    one entry left by a process that was killed: git keeps no empty folder, and with no
+    registry every demo Claude session's ``running`` would be ``null`` (an older Claude Code).
+    Its pid cannot run and its session is none of the demo's, so none of them shows running."""
+    return {"pid": STALE_PID, "sessionId": "0d1e2f30-0000-4000-8000-00000000dead", "cwd": CWD, "status": "idle",
+            "procStart": "0", "version": "2.1.63"}
+
+
 def write(path: Path, records: list[dict]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in records))
@@ -121,3 +134,6 @@ if __name__ == "__main__":
     write(PROJECT / SESSION / "subagents" / "agent-a1b2c3d.jsonl", subagent())
     (PROJECT / SESSION / "subagents" / "agent-a1b2c3d.meta.json").write_text('{"agentType":"Explore","spawnDepth":1}\n')
     write(PROJECT / f"{SECOND}.jsonl", second_session())
+    registry = HOME / ".claude" / "sessions" / f"{STALE_PID}.json"
+    registry.parent.mkdir(parents=True, exist_ok=True)
+    registry.write_bytes(orjson.dumps(stale_registry_entry()) + b"\n")

@@ -34,6 +34,48 @@ def hook_program() -> str:
     return shell_word(program) + (" -m agentscan" if module else "")
 
 
+def agentscan_word() -> str:
+    """What a hint that tells the user to run agentscan starts with: ``agentscan``, unless that
+    name on this ``PATH`` is sure not to run this agentscan (none there, or another install's,
+    as for a venv's agentscan run by its path or by ``python -m agentscan``): then the words
+    that run this one (``hook_program``).  ``agentscan`` whenever it cannot tell: not run as
+    the command line (a test, a library), or no path of its own (an embedded Python)."""
+    ran = Path(sys.argv[0] if sys.argv else "")
+    if ran.stem != "agentscan" and (ran.name, ran.parent.name) != ("__main__.py", "agentscan"):
+        return "agentscan"
+    program, module = this_program()
+    if not os.path.isabs(program):
+        return "agentscan"
+    found = shutil.which("agentscan")
+    if found is not None and (os.path.normcase(install_dir(found, False)) == os.path.normcase(install_dir(program, module))
+                              or _run_by_this_python(found)):
+        return "agentscan"
+    return hook_program()
+
+
+def _run_by_this_python(script: str) -> bool:
+    """Whether the console script ``script`` runs this very Python (its ``#!`` line): then it
+    runs this agentscan too, from another folder (``pip install --user``'s ``~/.local/bin``
+    beside a ``python3 -m agentscan`` of ``/usr/bin``).  Not resolved: every venv's
+    ``python`` links to the one interpreter it was made from."""
+    try:
+        with open(script, "rb") as handle:
+            first = handle.readline(4096)
+    except OSError:
+        return False
+    program = first[2:].strip().decode(errors="replace") if first.startswith(b"#!") else ""
+    return bool(program) and bool(sys.executable) and os.path.normcase(program) == os.path.normcase(sys.executable)
+
+
+def install_dir(program: str, module: bool) -> str:
+    """The folder of the environment ``program`` runs agentscan from: a console script's own,
+    through a link (``~/.local/bin/agentscan`` of pipx: its venv's); a Python's, not through
+    its link (a venv's ``python`` links to the interpreter it was made from)."""
+    if module:
+        return os.path.realpath(os.path.dirname(os.path.abspath(program)))
+    return os.path.dirname(os.path.realpath(program))
+
+
 def this_program() -> tuple[str, bool]:
     """The program that runs this agentscan, and whether it is a Python run with ``-m agentscan``:
     the console script that ran (``…/bin/agentscan``), else the one beside this Python

@@ -178,19 +178,24 @@ def _by_name(program: str, search: str) -> str | None:
     ``PATH`` (an editor started from the desktop has another than the shell's)."""
     import shutil
 
+    from agentscan.hooks.program import agentscan_word
+
     if os.sep in program or (os.altsep and os.altsep in program) or shutil.which(program, path=search):
         return None  # a relative path depends on the directory the agent runs it from
     return (f"the hook runs {program} by name, and this PATH has none: unless the agent's PATH has it, "
-            "nothing is captured (`agentscan hooks install` again writes this agentscan's full path)")
+            f"nothing is captured (`{agentscan_word()} hooks install` again writes this agentscan's full path)")
 
 
 def _reinstall(agent: str, scope: str, legacy: bool, again: str = " again") -> str:
     """The command that writes this agentscan's path into the config (``hooks install``
     updates the command of its entries in place); a project's shared settings.json, which
     installs no longer write, is cleaned by an uninstall first."""
-    install = f"agentscan hooks install {agent}" + (" --scope project" if scope == "project" else "")
+    from agentscan.hooks.program import agentscan_word
+
+    word = agentscan_word()
+    install = f"{word} hooks install {agent}" + (" --scope project" if scope == "project" else "")
     if legacy:
-        return f"`agentscan hooks uninstall {agent} --scope project`, then `{install}`"
+        return f"`{word} hooks uninstall {agent} --scope project`, then `{install}`"
     return f"`{install}`{again}"
 
 
@@ -201,7 +206,7 @@ def _other_agentscan(program: str, module: bool, search: str, agent: str, scope:
     import shutil
     import sys
 
-    from agentscan.hooks.program import temporary_place, this_program
+    from agentscan.hooks.program import install_dir, temporary_place, this_program
 
     ran = Path(sys.argv[0] if sys.argv else "")
     if ran.stem != "agentscan" and (ran.name, ran.parent.name) != ("__main__.py", "agentscan"):
@@ -211,20 +216,11 @@ def _other_agentscan(program: str, module: bool, search: str, agent: str, scope:
         # No path of its own (an embedded Python), or one in uvx's cache: not one to move the hook to.
         return None
     found = program if os.path.isabs(program) else shutil.which(program, path=search)
-    if found is None or _install_dir(found, module) == _install_dir(this, this_module):
+    if found is None or install_dir(found, module) == install_dir(this, this_module):
         return None
     shown = f"{this} -m agentscan" if this_module else this
     return (f"the hook runs {found}{' -m agentscan' if module else ''}, not this agentscan ({shown}); "
             f"to capture with this one, run {_reinstall(agent, scope, legacy, again='')}")
-
-
-def _install_dir(program: str, module: bool) -> str:
-    """The folder of the environment ``program`` runs agentscan from: a console script's own,
-    through a link (``~/.local/bin/agentscan`` of pipx: its venv's); a Python's, not through
-    its link (a venv's ``python`` links to the interpreter it was made from)."""
-    if module:
-        return os.path.realpath(os.path.dirname(os.path.abspath(program)))
-    return os.path.dirname(os.path.realpath(program))
 
 
 def _vanishing(program: str, agent: str, env: Mapping[str, str] | None) -> str | None:
@@ -324,13 +320,16 @@ def _note_both_project_files(configs: list[dict[str, Any]]) -> None:
     """A project's shared settings.json, which the first agentscan installed to, beside the
     settings.local.json installs write now: Claude Code runs the hooks of both files, so each
     event can be stored twice (``hooks install`` warns so; doctor said nothing)."""
+    from agentscan.hooks.program import agentscan_word
+
+    word = agentscan_word()
     local = [c for c in configs if c["agent"] == "claude" and c["scope"] == "project" and not c["legacy"] and c["events"]]
     for config in configs:
         if config["legacy"] and config["events"] and local:
             note = (f"agentscan's hook is also installed in {local[0]['path']}: Claude Code runs the hooks of both "
-                    "files, so each event can be captured twice; run `agentscan hooks uninstall claude "
+                    f"files, so each event can be captured twice; run `{word} hooks uninstall claude "
                     "--scope project`, which removes agentscan's entries from both, then "
-                    "`agentscan hooks install claude --scope project`")
+                    f"`{word} hooks install claude --scope project`")
             config["note"] = note  # its fix also points the hook at this agentscan (``_other_agentscan``)
 
 
