@@ -240,3 +240,14 @@ def failed_then_retried_shell(replay: Replay, *, delivered_twice_at_ms: float | 
         replay.send(before_shell("npm test"), at_ms=delivered_twice_at_ms)
     replay.send(after_shell("npm test"), at_ms=300)
     replay.send(post("Shell", command, "try-2"), at_ms=310)
+
+
+def venv(where: Path, *, script: bool = True) -> Path:
+    """A venv's ``bin`` with a ``python`` and, unless told, an ``agentscan`` console script
+    (each a stub: the tests ask which program would run, never run it)."""
+    bin_dir = where / "bin"
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    for name in ("python", *(("agentscan",) if script else ())):
+        (bin_dir / name).write_text("#!/bin/sh\nexit 0\n")
+        (bin_dir / name).chmod(0o755)
+    return bin_dir

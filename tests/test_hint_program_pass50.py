@@ -11,19 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from hooks_builders import write_json
+from hooks_builders import venv, write_json
 from agentscan.hooks.install import CLAUDE_EVENTS
 from agentscan.hooks.program import agentscan_word
 from agentscan.hooks.status import hooks_report
-
-
-def venv(where: Path, *, script: bool = True) -> Path:
-    bin_dir = where / "bin"
-    bin_dir.mkdir(parents=True, exist_ok=True)
-    for name in ("python", *(("agentscan",) if script else ())):
-        (bin_dir / name).write_text("#!/bin/sh\nexit 0\n")
-        (bin_dir / name).chmod(0o755)
-    return bin_dir
 
 
 def ran_as(monkeypatch: pytest.MonkeyPatch, bin_dir: Path, *, module: bool = False, path: str = "") -> None:

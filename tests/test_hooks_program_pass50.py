@@ -12,20 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from hooks_builders import write_json
+from hooks_builders import venv, write_json
 from agentscan.hooks.install import CLAUDE_EVENTS, hook_command, is_ours
 from agentscan.hooks.program import temporary_place
 from agentscan.hooks.status import hooks_report
-
-
-def venv(where: Path, *, script: bool = True) -> Path:
-    """A venv's ``bin`` with a ``python`` and, unless told, an ``agentscan`` console script."""
-    bin_dir = where / "bin"
-    bin_dir.mkdir(parents=True, exist_ok=True)
-    for name in ("python", *(("agentscan",) if script else ())):
-        (bin_dir / name).write_text("#!/bin/sh\nexit 0\n")
-        (bin_dir / name).chmod(0o755)
-    return bin_dir
 
 
 def module_run(monkeypatch: pytest.MonkeyPatch, bin_dir: Path) -> None:
