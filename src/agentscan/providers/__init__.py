@@ -70,10 +70,9 @@ def liveness_known(name: str) -> bool:
 def liveness_files(name: str, files: list[str]) -> list[str]:
     """Those of a session's ``files`` whose being held open tells whether it runs (all of them
     but for a provider of ``Provider.liveness_files``; none for one whose liveness is not known)."""
-    registered = _registered.get(name)
-    known = registered.liveness_known if registered is not None else name not in LIVENESS_NOT_KNOWN
-    if not known:
+    if not liveness_known(name):
         return []
+    registered = _registered.get(name)
     endings = registered.liveness_files if registered is not None else LIVENESS_FILES.get(name)
     return files if endings is None else [text for text in files if text.endswith(endings)]
 
