@@ -39,6 +39,19 @@ def names(value: str | Iterable[str] | None, parameter: str | None = None) -> li
     return listed
 
 
+def project(cwd: object) -> str | None:
+    """A project folder asked for by a library caller: a str, or a path (a notebook's
+    ``Path.cwd()``) as the str it names; else ``UsageProblem``, not a ``TypeError`` once the
+    sessions are read."""
+    from os import PathLike, fspath
+
+    if isinstance(cwd, PathLike):
+        cwd = fspath(cwd)
+    if cwd is not None and not isinstance(cwd, str):
+        raise UsageProblem(f"cwd must be a str, a path or None, not {type(cwd).__name__}", parameter="cwd")
+    return cwd
+
+
 def session_query(query: object) -> str:
     """A session id, a ``str`` (``show(None)`` raised ``AttributeError`` from deep in the lookup)."""
     if not isinstance(query, str):

@@ -14,9 +14,9 @@ import shlex
 import sqlite3
 import stat
 from pathlib import Path
-from urllib.parse import quote
 
 from agentscan.scan.cachefile import BUSY_TIMEOUT, damaged
+from agentscan.toolkit.sqlite_ro import read_only_uri
 
 
 def damage(path: Path) -> str | None:
@@ -26,7 +26,7 @@ def damage(path: Path) -> str | None:
     if not path.is_file():
         return None
     try:
-        conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True, timeout=BUSY_TIMEOUT)
+        conn = sqlite3.connect(read_only_uri(path), uri=True, timeout=BUSY_TIMEOUT)
     except sqlite3.Error:
         return None
     try:

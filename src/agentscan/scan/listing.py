@@ -72,15 +72,14 @@ class ListFilter:
             object.__setattr__(self, "providers", tuple(names(self.providers, "providers")))
             object.__setattr__(self, "since", moment(self.since, "since"))
             object.__setattr__(self, "until", moment(self.until, "until"))
-        if isinstance(self.cwd, PathLike):  # a notebook's ``Path.cwd()``, as the str it names
-            object.__setattr__(self, "cwd", fspath(self.cwd))
-        for name in ("cwd", "grep"):
-            value = getattr(self, name)
-            if value is not None and not isinstance(value, str):  # not a TypeError deep in a match
-                from agentscan.errors import UsageProblem
+        if self.cwd is not None:
+            from agentscan.scan.arguments import project
 
-                kind = "a str, a path or None" if name == "cwd" else "a str or None"
-                raise UsageProblem(f"{name} must be {kind}, not {type(value).__name__}", parameter=name)
+            object.__setattr__(self, "cwd", project(self.cwd))
+        if self.grep is not None and not isinstance(self.grep, str):  # not a TypeError deep in a match
+            from agentscan.errors import UsageProblem
+
+            raise UsageProblem(f"grep must be a str or None, not {type(self.grep).__name__}", parameter="grep")
         if not isinstance(self.running, bool) or (self.pid is not None and (
                 isinstance(self.pid, bool) or not isinstance(self.pid, int))):
             # ``running="no"`` kept only the running sessions: a str is true.

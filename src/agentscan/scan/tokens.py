@@ -20,15 +20,15 @@ window keeps: a group it leaves out needs no price).
 from __future__ import annotations
 
 import time
-from os import PathLike, fspath
+from os import PathLike
 from dataclasses import replace
 from datetime import datetime, timezone, tzinfo
 from decimal import Decimal
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence, cast
 
-from agentscan.errors import TranscriptUnreadable, UsageProblem
+from agentscan.errors import TranscriptUnreadable
 from agentscan.bounds import TOKEN_SUM_CAPPED
-from agentscan.scan.arguments import check_window, moment, names, time_zone
+from agentscan.scan.arguments import check_window, moment, names, project, time_zone
 from agentscan.scan.groupby import GROUPING, GroupBy, parse_group
 from agentscan.scan.tokensort import SortKey, parse_sort, sorted_rows
 from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, SESSION, SUBAGENT, TS, SessionRef, TokenUsage, sum_usage
@@ -80,10 +80,7 @@ def token_report(
     since, until = moment(since, "since", tz), moment(until, "until", tz)
     check_window(since, until)
     ids, providers = names(ids, "ids"), names(providers, "providers")
-    if isinstance(cwd, PathLike):  # a notebook's ``Path.cwd()``, as the str it names
-        cwd = fspath(cwd)
-    if cwd is not None and not isinstance(cwd, str):  # not a TypeError once the sessions are read
-        raise UsageProblem(f"cwd must be a str, a path or None, not {type(cwd).__name__}", parameter="cwd")
+    cwd = project(cwd)
     # Each id with its session and the run it names; only the warnings of finding them that
     # may concern them (``scan.showscope``: another provider's unreadable file is not theirs).
     asked: tuple[tuple[str, SessionRef, str | None], ...] = ()
