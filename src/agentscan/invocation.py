@@ -21,7 +21,7 @@ def home_words(*, demo: bool = False, home: object = None) -> str:
         return " --demo"
     if home is None:
         return ""
-    from agentscan.hooks.install import shell_word
+    from agentscan.hooks.program import shell_word
 
     return f" --home {shell_word(str(home))}"
 

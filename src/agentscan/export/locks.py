@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Mapping
 
-from agentscan.filemodes import DIR_MODE, FILE_MODE, make_private_dirs
+from agentscan.filemodes import DIR_MODE, FILE_MODE, make_private_dirs, open_private
 
 
 def lock_path(output: Path, env: Mapping[str, str]) -> Path:
@@ -38,7 +38,7 @@ def usable_lock(output: Path, env: Mapping[str, str]) -> Path:
         # was mounted so, and refuses only the file.  Never through a link: in a cache folder
         # another user can write (a shared AGENTSCAN_CACHE_DIR) theirs would make a root run
         # create any file it names (/etc/nologin); refused, the private fallback is used.
-        os.close(os.open(lock, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), FILE_MODE))
+        os.close(open_private(lock, os.O_WRONLY | os.O_CREAT))
         return lock
     except OSError as first:
         try:

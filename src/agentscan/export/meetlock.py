@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from agentscan.filemodes import FILE_MODE
+from agentscan.filemodes import open_private
 
 #: seconds between two tries of a lock held by another run
 _POLL = 0.05
@@ -42,8 +42,7 @@ class MeetingBusy(Exception):
 def _open(lock: Path) -> int | None:
     """The lock file opened (made 0600), or ``None`` when it cannot be used."""
     try:
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0),
-                     FILE_MODE)
+        fd = open_private(lock, os.O_RDWR | os.O_CREAT)
     except OSError:
         return None
     if not stat.S_ISREG(os.fstat(fd).st_mode):

@@ -191,9 +191,10 @@ def _own_journal(path: Path) -> Path | None:
     if sticky_owner(path) is None:
         return None
     journal = Path(f"{path}-journal")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    from agentscan.filemodes import open_private
+
     try:
-        os.close(os.open(journal, flags, 0o600))
+        os.close(open_private(journal, os.O_WRONLY | os.O_CREAT | os.O_EXCL))
     except FileExistsError:
         refuse_planted_beside(path, ("-journal",))
     return journal

@@ -34,14 +34,21 @@ def hook_program() -> str:
     return shell_word(program) + (" -m agentscan" if module else "")
 
 
+def run_as_command() -> bool:
+    """Whether this process is agentscan's command line (its console script, or ``python -m
+    agentscan``), not agentscan used as a library or under a test runner: only then does
+    "this agentscan" name a program to suggest or compare."""
+    ran = Path(sys.argv[0] if sys.argv else "")
+    return ran.stem == "agentscan" or (ran.name, ran.parent.name) == ("__main__.py", "agentscan")
+
+
 def agentscan_word() -> str:
     """What a hint that tells the user to run agentscan starts with: ``agentscan``, unless that
     name on this ``PATH`` is sure not to run this agentscan (none there, or another install's,
     as for a venv's agentscan run by its path or by ``python -m agentscan``): then the words
     that run this one (``hook_program``).  ``agentscan`` whenever it cannot tell: not run as
     the command line (a test, a library), or no path of its own (an embedded Python)."""
-    ran = Path(sys.argv[0] if sys.argv else "")
-    if ran.stem != "agentscan" and (ran.name, ran.parent.name) != ("__main__.py", "agentscan"):
+    if not run_as_command():
         return "agentscan"
     program, module = this_program()
     if not os.path.isabs(program):
@@ -173,6 +180,10 @@ def install_warning(program: str, agent: str, env: Mapping[str, str] | None = No
     place = temporary_place(program, env)
     if place is None:
         return None
-    return (f"the hook runs agentscan from {place}: once it is gone, the hooks run nothing and every event is "
-            f"lost; install agentscan for good (`uv tool install agentscan` or `pipx install agentscan`) and run "
+    return f"the hook runs agentscan from {place}: once it is gone, the hooks run nothing and every event is lost; {for_good(agent)}"
+
+
+def for_good(agent: str) -> str:
+    """What to do about a hook run from a runner's cache (``install_warning``, ``doctor``'s note)."""
+    return (f"install agentscan for good (`uv tool install agentscan` or `pipx install agentscan`) and run "
             f"`agentscan hooks install {agent}` with it")

@@ -204,12 +204,10 @@ def _other_agentscan(program: str, module: bool, search: str, agent: str, scope:
     from before an upgrade): its captures follow that version's rules.  Either may be a console
     script or a Python run with ``-m agentscan`` (``module``): the same install either way."""
     import shutil
-    import sys
 
-    from agentscan.hooks.program import install_dir, temporary_place, this_program
+    from agentscan.hooks.program import install_dir, run_as_command, temporary_place, this_program
 
-    ran = Path(sys.argv[0] if sys.argv else "")
-    if ran.stem != "agentscan" and (ran.name, ran.parent.name) != ("__main__.py", "agentscan"):
+    if not run_as_command():
         return None  # not the command line (agentscan used as a library): no "this agentscan"
     this, this_module = this_program()
     if not os.path.isabs(this) or temporary_place(this) is not None:
@@ -225,14 +223,12 @@ def _other_agentscan(program: str, module: bool, search: str, agent: str, scope:
 
 def _vanishing(program: str, agent: str, env: Mapping[str, str] | None) -> str | None:
     """A note for a hook that runs agentscan from uvx's or pipx run's cache (``hooks.program``)."""
-    from agentscan.hooks.program import temporary_place
+    from agentscan.hooks.program import for_good, temporary_place
 
-    place = temporary_place(program, env) if os.path.isabs(program) else None
+    place = temporary_place(program, env)
     if place is None:
         return None
-    return (f"the hook runs {program}, in {place}: once it is gone, nothing is captured; install agentscan for "
-            f"good (`uv tool install agentscan` or `pipx install agentscan`) and run `agentscan hooks install "
-            f"{agent}` with it")
+    return f"the hook runs {program}, in {place}: once it is gone, nothing is captured; {for_good(agent)}"
 
 
 def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str]) -> dict[str, Any]:

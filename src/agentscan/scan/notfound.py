@@ -89,7 +89,7 @@ def demo_hint(query: str, command: str) -> str:
     the command to copy, as every hint names one (``invocation.hint``).  A command that needs
     more than the id (``otlp``'s ``-o FILE``) is told the option to add instead."""
     if command in _COPIED_WHOLE:
-        from agentscan.hooks.install import shell_word
+        from agentscan.hooks.program import shell_word
         from agentscan.invocation import hint
 
         return hint(f"agentscan --demo {command} {shell_word(query)}", "reads it from the demo home")
