@@ -148,3 +148,44 @@ def test_a_bubble_time_in_epoch_ms_is_its_time(isolated_home: Path) -> None:
     assert row["updated_at"].startswith("2026-05-28T20:26:45")  # the reply's, past lastUpdatedAt
     shown = orjson.loads(invoke("show", E, "--json").stdout)["session"]
     assert [prompt["timestamp"] for prompt in shown["prompts"]] == ["2026-05-28T20:26:40.000Z"]
+
+
+# -- every folder of the workspace is matched by --cwd (pass 51) -----------------------------
+
+def test_cwd_of_any_folder_of_the_workspace_finds_its_chats(isolated_home: Path) -> None:
+    """A chat of a multi-root workspace shows its first folder as cwd, and ``--cwd`` of any of its
+    folders finds it, in ``list`` and ``tokens`` alike; JSON names every folder."""
+    _home(isolated_home, MONO)
+    api = str(isolated_home / "src" / "services" / "api")
+    for extra in ((), ("--no-cache",), ()):  # cold, without the index, then the kept rows
+        assert _cwds("--cwd", "/elsewhere/web", *extra)[0] == {A: api, B: api}
+        assert _cwds("--cwd", "/elsewhere")[0] == {A: api, B: api}
+        assert _cwds("--cwd", "/elsewhere/other")[0] == {}
+        rows = orjson.loads(invoke("list", "--json", *extra).stdout)["sessions"]
+        assert {row["native_id"]: row["workspace_folders"] for row in rows} == {A: [api, "/elsewhere/web"],
+                                                                                B: [api, "/elsewhere/web"]}
+        tokens = invoke("tokens", "--cwd", "/elsewhere/web", "--by", "session", "--json", *extra)
+        assert tokens.exit_code == 0, tokens.stderr
+        assert orjson.loads(tokens.stdout)["total"]["total"] == 33
+
+
+def test_a_one_folder_workspace_names_no_folders(isolated_home: Path) -> None:
+    _home(isolated_home, '{"folders": [{"path": "/abs/app"}, {"path": "/abs/app"}]}')  # one, twice
+    rows = orjson.loads(invoke("list", "--json").stdout)["sessions"]
+    assert [("workspace_folders" in row, row["cwd"]) for row in rows] == [(False, "/abs/app")] * 2
+
+
+def test_show_names_every_folder_of_the_workspace(isolated_home: Path) -> None:
+    _home(isolated_home, MONO)
+    api = str(isolated_home / "src" / "services" / "api")
+    lines = invoke("show", A).stdout.splitlines()
+    assert [line.split(None, 1) for line in lines[2:4]] == [["cwd", api], ["folders", f"{api}, /elsewhere/web"]]
+    assert orjson.loads(invoke("show", A, "--json").stdout)["session"]["workspace_folders"] == [api, "/elsewhere/web"]
+
+
+def test_redact_masks_a_secret_in_any_folder_as_in_the_cwd(isolated_home: Path) -> None:
+    secret = "ghp_" + "a" * 36
+    _home(isolated_home, '{"folders": [{"path": "/abs/app"}, {"path": "/abs/%s/web"}]}' % secret)
+    rows = orjson.loads(invoke("list", "--json", "--redact").stdout)["sessions"]
+    assert rows and all(secret not in folder for row in rows for folder in row["workspace_folders"])
+    assert all(len(row["workspace_folders"]) == 2 for row in rows)

@@ -64,3 +64,62 @@ def test_an_edited_registry_gives_the_new_cwd(isolated_home: Path, first: str) -
     assert cwds() == ["/work/old-api"]
     touched(registry, json.dumps({"projects": {"/work/moved-api": "api"}}))
     assert cwds() == ["/work/moved-api"] == cwds("--no-cache")
+
+
+@pytest.mark.parametrize("junk", ["", "relative/path\n", "/a\n/b\n"])
+def test_a_registry_edit_reaches_a_dir_whose_project_root_is_junk(isolated_home: Path, junk: str) -> None:
+    """A ``.project_root`` that holds no path settles nothing: the registry does, so its edit
+    renews the row (pass 51: the junk marker's identity stood for the registry's)."""
+    chat(isolated_home, "api")
+    (isolated_home / ".gemini" / "tmp" / "api" / ".project_root").write_text(junk, "utf-8")
+    registry = isolated_home / ".gemini" / "projects.json"
+    registry.write_text(json.dumps({"projects": {"/work/old-api": "api"}}), "utf-8")
+    assert cwds() == ["/work/old-api"]
+    touched(registry, json.dumps({"projects": {"/work/moved-api": "api"}}))
+    assert cwds() == ["/work/moved-api"] == cwds("--no-cache")
+
+
+def test_a_good_project_root_is_not_read_again_for_a_registry_edit(isolated_home: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A marker's verdict is remembered until it changes; a registry edit renews no row a
+    marker settles (the rows of other dirs are read again)."""
+    from agentscan.providers.gemini import projects
+
+    chat(isolated_home, "api")
+    (isolated_home / ".gemini" / "tmp" / "api" / ".project_root").write_text("/work/api\n", "utf-8")
+    registry = isolated_home / ".gemini" / "projects.json"
+    registry.write_text(json.dumps({"projects": {"/work/api": "api"}}), "utf-8")
+    assert cwds() == ["/work/api"]
+    read: list[Path] = []
+    real = projects.marker_path
+    monkeypatch.setattr(projects, "marker_path", lambda path, ctx: read.append(path) or real(path, ctx))
+    touched(registry, json.dumps({"projects": {"/work/api": "api", "/work/web": "web"}}))
+    assert cwds() == ["/work/api"]
+    assert read == []
+
+
+def test_a_new_project_in_the_registry_does_not_renew_a_registered_dir_s_rows(isolated_home: Path) -> None:
+    """Gemini CLI rewrites ``projects.json`` for each new project: a dir whose slug it registers
+    is settled by that entry alone, so its row is kept (its chats not read again); its own entry
+    edited renews it."""
+    from agentscan.providers.gemini.provider import GeminiProvider
+
+    chat(isolated_home, "api")
+    registry = isolated_home / ".gemini" / "projects.json"
+    registry.write_text(json.dumps({"projects": {"/work/api": "api"}}), "utf-8")
+    assert cwds() == ["/work/api"]
+    built: list[str] = []
+    real = GeminiProvider.row
+
+    def counted(self, ref, ctx):  # type: ignore[no-untyped-def]
+        built.append(ref.native_id)
+        return real(self, ref, ctx)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(GeminiProvider, "row", counted)
+        touched(registry, json.dumps({"projects": {"/work/api": "api", "/work/web": "web"}}))
+        assert cwds() == ["/work/api"]
+        assert built == []
+        touched(registry, json.dumps({"projects": {"/work/api-moved": "api", "/work/web": "web"}}))
+        assert cwds() == ["/work/api-moved"]
+        assert built == [NATIVE]

@@ -145,6 +145,9 @@ class SessionRow:
     #: session's runs, left out of the row when its copied calls count there (``creditedrows``).
     #: Kept in the index with the row (``rowstore``), not in ``list --json``.
     copied_runs: tuple[str, ...] = ()
+    #: every folder of the multi-root workspace the session ran in (Cursor), ``cwd`` among
+    #: them: ``--cwd`` matches any of them.  ``()`` for one folder; in JSON only when set.
+    workspace_folders: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:
@@ -183,6 +186,7 @@ class SessionRow:
             running=doc.get("running"),
             counts_partial=doc.get("counts_partial", False),
             resumed_from=doc.get("resumed_from"),
+            workspace_folders=tuple(doc.get("workspace_folders", ())),
         )
 
     def with_changes(self, **changes: Any) -> SessionRow:
@@ -209,6 +213,7 @@ class SessionRow:
             "running": self.running,
             "counts_partial": self.counts_partial,
             **({"resumed_from": self.resumed_from} if self.resumed_from is not None else {}),
+            **({"workspace_folders": list(self.workspace_folders)} if self.workspace_folders else {}),
         }
 
 

@@ -227,6 +227,9 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
     for label, value in (
         ("title", title_text(row.title)),
         ("cwd", clean_path(home_short(row.cwd) if term.tty else row.cwd)),
+        # A multi-root workspace's every folder (the cwd is its first): ``--cwd`` finds it by each.
+        *((("folders", ", ".join(clean_path(home_short(f) if term.tty else f) for f in row.workspace_folders)),)
+          if row.workspace_folders else ()),
         ("model", clean(row.model)),
         ("branch", clean(row.git_branch)),
         ("started", shown_time(row.started_at, zone).named),

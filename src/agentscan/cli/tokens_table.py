@@ -55,6 +55,7 @@ def table(report: TokenReport, scanner: Scanner, asked: Asked
         report = newest_first(report, session_rows)
     # Sorted after the table's own order: rows that tie keep it.
     report = in_order(report, asked.sort)
+    report = unrecorded_newest_first(report, scanner)
     others = None
     if report.by == "session" and asked.shown is not None:
         from agentscan.cli.tokens_sessions import cut_sessions
@@ -147,11 +148,17 @@ def _last_active(scanner: Scanner, report: TokenReport) -> list[datetime]:
     files), as the default table reads them: their calls are not read again."""
     from agentscan.scan import tablefacts
 
+    from agentscan.model import SessionRow
+
     unrecorded = set(report.unrecorded)
     refs = [ref for ref in {ref.id: ref for ref in report.selection.covered}.values() if ref.id not in unrecorded]
     facts = tablefacts.gather(scanner, refs)
     # A naive time is local (``astimezone`` takes it so): compared with the window's bounds.
-    return [fact.updated_at.astimezone() for fact in facts.values() if fact.updated_at is not None]
+    # ``report.unrecorded`` holds only those active in the window: a session read as a row
+    # (Cursor's, Gemini's) that recorded no usage at all, active before it, is left out too,
+    # or the window offered took in its time and found no usage again.
+    return [fact.updated_at.astimezone() for fact in facts.values() if fact.updated_at is not None
+            and not (isinstance(fact, SessionRow) and fact.tokens is None)]
 
 
 def run_note(query: str, session_id: str, run: str, report: TokenReport, term: Terminal, *, counted: bool,
@@ -209,6 +216,24 @@ def newest_first(report: TokenReport, session_rows: dict[str, TableSession]) -> 
 
     return replace(report, rows=tuple(sorted(report.rows, key=lambda row: sort_key(session_rows.get(row.key)),
                                              reverse=True)))
+
+
+def unrecorded_newest_first(report: TokenReport, scanner: Scanner) -> TokenReport:
+    """``report`` with the sessions that recorded no usage (named under the table) in one order
+    whatever the grouping: newest first, by their dates as ``--by session`` (and ``list``) has
+    its sessions, those without one last.  Grouped, they came in discovery's order (a file
+    time, provider by provider), and ``--by model`` named them otherwise than ``--by session``."""
+    if len(report.unrecorded) < 2:
+        return report
+    from dataclasses import replace
+
+    from agentscan.cli.tokens_sessions import sort_key
+    from agentscan.scan import tablefacts
+
+    refs = {ref.id: ref for ref in report.selection.covered}
+    facts = tablefacts.gather(scanner, [refs[key] for key in dict.fromkeys(report.unrecorded) if key in refs])
+    return replace(report, unrecorded=tuple(sorted(report.unrecorded, key=lambda key: sort_key(facts.get(key)),
+                                                   reverse=True)))
 
 
 def in_order(report: TokenReport, sort: SortKey) -> TokenReport:

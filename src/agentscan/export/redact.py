@@ -88,6 +88,8 @@ def redact_row(row: SessionRow) -> SessionRow:
         row,
         title=fingerprint_text(row.title),
         cwd=mask_secrets(row.cwd),
+        # the workspace's other folders are paths as the cwd is: masked alike
+        workspace_folders=tuple(mask_secrets(folder) or "" for folder in row.workspace_folders),
         path=mask_secrets(row.path),
         git_branch=mask_secrets(row.git_branch),
     )

@@ -113,7 +113,7 @@ class ListFilter:
             return "since"
         if self.until is not None and (row.updated_at is None or row.updated_at >= self.until):
             return "until"
-        if not self.holds_cwd(row.cwd):
+        if not (self.holds_cwd(row.cwd) or any(self.holds_cwd(folder) for folder in row.workspace_folders)):
             return "cwd"
         if self.grep:
             # The model as recorded and as ``list`` shows it (``opus-4.6``).

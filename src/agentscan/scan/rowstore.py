@@ -46,6 +46,9 @@ def row_of_document(document: dict) -> tuple[SessionRow, list[ScanWarning]] | No
         if not all(value is None or type(value) is str for value in (row.path, row.title, row.cwd, row.model,
                                                                       row.git_branch)):
             return None
+        if not isinstance(document.get("workspace_folders", []), list) or not all(
+                type(folder) is str for folder in row.workspace_folders):
+            return None
         if not (row.running is None or type(row.running) is bool) or type(row.counts_partial) is not bool:
             return None
         return row, warnings

@@ -20,22 +20,33 @@ NO_CWD = "unknown"
 
 
 def session_cwds(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, str | None]:
+    """``_places``' cwds."""
+    return _places(scanner, refs)[0]
+
+
+def _places(scanner: Scanner, refs: Sequence[SessionRef]) -> tuple[dict[str, str | None], dict[str, tuple[str, ...]]]:
     """Each of ``refs``' working directory (by session id), ``None`` where it recorded none;
     one directory spelled two ways (Cursor's ``c:/Users/me/App``, Claude Code's
     ``C:\\Users\\me\\App``) is given as the spelling met first, so that ``--by cwd`` makes one
-    row of it, as ``--cwd`` finds both."""
+    row of it, as ``--cwd`` finds both; and, by session id, the folders of the multi-root
+    workspace of those that ran in one (a row's ``workspace_folders``), which ``--cwd`` matches
+    too."""
     from agentscan.scan import tablefacts
     from agentscan.scan.cwdmatch import same_directory
 
     spelled: dict[str, str] = {}  # a directory's one text -> the spelling met first
     shown: dict[str, str] = {}  # a spelling -> that spelling: sessions share a few directories
     cwds: dict[str, str | None] = {}
+    folders: dict[str, tuple[str, ...]] = {}
     for session_id, facts in tablefacts.gather(scanner, refs).items():
         cwd = facts.cwd
         if cwd and cwd not in shown:
             shown[cwd] = spelled.setdefault(same_directory(cwd), cwd)
         cwds[session_id] = shown[cwd] if cwd else None
-    return cwds
+        roots = getattr(facts, "workspace_folders", ())  # a row's (``TableFacts`` have none)
+        if roots:
+            folders[session_id] = roots
+    return cwds, folders
 
 
 def within(scanner: Scanner, refs: Sequence[SessionRef], cwd: str
@@ -48,12 +59,12 @@ def within(scanner: Scanner, refs: Sequence[SessionRef], cwd: str
     from agentscan.scan.cwdmatch import asked_directory, under, wanted_forms
 
     forms = wanted_forms(asked_directory(cwd))
-    cwds = session_cwds(scanner, refs)
+    cwds, folders = _places(scanner, refs)
     inside: list[SessionRef] = []
     outside: list[tuple[SessionRef, str | None]] = []
     for ref in refs:
         where = cwds.get(ref.id)
-        if under(where, forms):
+        if under(where, forms) or any(under(folder, forms) for folder in folders.get(ref.id, ())):
             inside.append(ref)
         else:
             outside.append((ref, where))

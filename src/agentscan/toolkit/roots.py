@@ -53,7 +53,24 @@ def unreadable_message(provider: str, roots: list[Root]) -> str:
                    else f"{root.path} ({root.source}: {problem})"] = None
     variables = sorted({root.source for root in roots if root.source.isupper() and root.source not in home_variables()})
     remedy = f"; fix or unset {' and '.join(variables)}" if variables else ""
-    return f"{provider}: no readable root among {', '.join(places)}{remedy}"
+    meant = next(filter(None, (_one_level_too_deep(root) for root in roots)), None)
+    return f"{provider}: no readable root among {', '.join(places)}{remedy}{meant or ''}"
+
+
+def _one_level_too_deep(root: Root) -> str | None:
+    """A setting that names the folder it should hold (``GEMINI_CLI_HOME=~/.gemini``, whose
+    root is ``~/.gemini/.gemini/tmp``), when the root is there one level up: the setting
+    it meant (``; GEMINI_CLI_HOME is the folder that holds .gemini: did you mean GEMINI_CLI_HOME=/home/me?``)."""
+    entry = root.entry
+    if entry is None or entry == root.path or not root.source.isupper():
+        return None
+    try:
+        below = root.path.relative_to(entry).parts
+    except ValueError:
+        return None
+    if len(below) < 2 or below[0] != entry.name or not (entry.joinpath(*below[1:])).is_dir():
+        return None
+    return f"; {root.source} is the folder that holds {below[0]}: did you mean {root.source}={entry.parent}?"
 
 
 def entry_problem(root: Root, *, missing: bool = False) -> str | None:

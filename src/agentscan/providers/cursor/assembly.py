@@ -30,6 +30,17 @@ class Assembled(NamedTuple):
 
 
 def assemble(ref: SessionRef, ctx: ScanContext) -> Assembled:
+    """The session's row, with every folder of the multi-root workspace it ran in
+    (``row.workspace_folders``: ``--cwd`` matches any of them)."""
+    from agentscan.providers.cursor.row import workspace_folders
+
+    found = _assemble(ref, ctx)
+    row = found.row
+    roots = workspace_folders(ref.native_id, found.facts, row.cwd, ctx) if row.cwd else ()
+    return found._replace(row=row.with_changes(workspace_folders=roots)) if roots else found
+
+
+def _assemble(ref: SessionRef, ctx: ScanContext) -> Assembled:
     from agentscan.providers.cursor.agentkv import conversation_counts
     from agentscan.providers.cursor.children import family
     from agentscan.providers.cursor.row import (

@@ -4,7 +4,9 @@ A window opened on a workspace file has no one folder: its ``workspace.json`` re
 ``{"workspace": "file:///…/mono.code-workspace"}``.  That file (JSON with comments and
 trailing commas, as VS Code writes and reads it) lists ``folders``, each a ``path``
 (relative to the file's own folder, or absolute) or a ``uri``; the first of them that is a
-folder on this machine stands for the workspace: its chats' cwd.
+folder on this machine stands for the workspace: its chats' cwd.  All of them are the
+row's ``workspace_folders``, which ``--cwd`` matches too (a chat of the workspace may work
+in any of its folders).
 
 It lies in the user's project, outside the provider roots: the one file there agentscan
 opens (docs/security.md), only when it is named as a workspace file is (``*.code-workspace``,
@@ -61,32 +63,41 @@ def workspace_file(uri: str) -> Path | None:
 
 def first_folder(path: Path, ctx: ScanContext) -> str | None:
     """The first folder of workspace file ``path`` that is on this machine (memoised)."""
-    found: dict[Path, str | None] = ctx.memo.setdefault(_MEMO, {})
+    found = folders(path, ctx)
+    return found[0] if found else None
+
+
+def folders(path: Path, ctx: ScanContext) -> tuple[str, ...]:
+    """Every folder of workspace file ``path`` that is on this machine, in its order, each
+    once (memoised): a chat of the workspace may work in any of them, so ``--cwd`` matches
+    each (``SessionRow.workspace_folders``)."""
+    found: dict[Path, tuple[str, ...]] = ctx.memo.setdefault(_MEMO, {})
     if path not in found:
-        found[path] = _first_folder(path, ctx)
+        found[path] = _folders(path, ctx)
     return found[path]
 
 
-def _first_folder(path: Path, ctx: ScanContext) -> str | None:
+def _folders(path: Path, ctx: ScanContext) -> tuple[str, ...]:
     try:
         data = read_capped(path, MAX_BYTES)
     except (FileNotFoundError, NotADirectoryError):
-        return None  # moved or deleted since: not known, not wrong
+        return ()  # moved or deleted since: not known, not wrong
     except OSError as exc:
         ctx.cannot_read(path, exc)
-        return None
+        return ()
     text = data.removeprefix(BOM).decode("utf-8", "replace")
     try:
         document = orjson.loads(without_trailing_commas(without_comments(text)))
     except orjson.JSONDecodeError as exc:
         ctx.warn(path, f"multi-root workspace file is not valid JSON: {short_json_error(exc)}; its chats' cwd is unknown")
-        return None
-    folders = document.get("folders") if isinstance(document, dict) else None
-    for folder in folders if isinstance(folders, list) else ():
+        return ()
+    listed = document.get("folders") if isinstance(document, dict) else None
+    places: list[str] = []
+    for folder in listed if isinstance(listed, list) else ():
         place = _place(folder, path.parent)
-        if place is not None:
-            return place
-    return None
+        if place is not None and place not in places:
+            places.append(place)
+    return tuple(places)
 
 
 def _place(folder: Any, base: Path) -> str | None:

@@ -49,7 +49,9 @@ class CursorProvider(Provider):
     # ``createdAt`` in epoch ms is its time (``records.bubble_time``)
     # 12: a transcript line over the 4 MiB cap is read without its long strings
     #     (``toolkit.shrinkline``), not skipped
-    parser_version = "12"
+    # 13: a multi-root workspace's every folder is the row's ``workspace_folders`` (``--cwd``
+    #     matches any of them)
+    parser_version = "13"
     # The Agent CLI holds its chat's store.db open (SQLite) while it runs; nothing shows Cursor
     # holding an agent transcript open (tools that follow Cursor live watch its mtime), and the
     # state.vscdb it holds is every composer's: only a store tells, else ``running`` is null.
@@ -155,7 +157,7 @@ class CursorProvider(Provider):
         """
         from agentscan.providers.cursor.chats import chat_dirs
         from agentscan.providers.cursor.statedb import state_db
-        from agentscan.providers.cursor.workspace import workspace_json
+        from agentscan.providers.cursor.workspace import folder_files, workspace_composers, workspace_json
 
         db_path = state_db(ctx).path
         chat_dir = chat_dirs(ctx).get(ref.native_id)
@@ -174,6 +176,9 @@ class CursorProvider(Provider):
         header = state_db(ctx).headers().get(ref.native_id)
         if header is not None:  # a Cursor 3.0 composer's cwd (``workspace.folder_by_id``)
             stores += workspace_json(header.workspace_id, ctx)
+        listed = workspace_composers(ctx).get(ref.native_id)
+        if listed is not None:  # its cwd and folders: a multi-root workspace file it names is read
+            stores += folder_files(listed.db.parent, ctx)
         for path in ref.files:
             stat = ctx.stat(path)  # memoised: discovery and other sessions share the stores' stats
             if stat is None:

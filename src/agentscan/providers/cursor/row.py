@@ -151,3 +151,16 @@ def header_folder(facts: StoreFacts, ctx: ScanContext) -> str | None:
     from agentscan.providers.cursor.workspace import folder_by_id
 
     return folder_by_id(facts.header.workspace_id, ctx) if facts.header is not None else None
+
+
+def workspace_folders(native_id: str, facts: StoreFacts, cwd: str | None, ctx: ScanContext) -> tuple[str, ...]:
+    """Every folder of the multi-root workspace the session ran in, when its ``cwd`` is one
+    of them (the first, as ``workspace_folder`` / ``header_folder`` give it, or the one its
+    composer names): ``()`` for a window on one folder."""
+    from agentscan.providers.cursor.workspace import folders_by_id, folders_of, workspace_composers
+
+    composer = workspace_composers(ctx).get(native_id)
+    found = folders_of(composer.db.parent, ctx) if composer is not None else ()
+    if not found and facts.header is not None:
+        found = folders_by_id(facts.header.workspace_id, ctx)
+    return found if len(found) > 1 and cwd in found else ()

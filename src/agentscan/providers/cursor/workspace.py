@@ -35,7 +35,7 @@ from agentscan.toolkit import laxjson
 from agentscan.context import ScanContext, legible
 from agentscan.providers.cursor.bubblenotes import ComposerTally
 from agentscan.providers.cursor.composer import BubbleStats, user_prompt
-from agentscan.providers.cursor.multiroot import first_folder, local_path, workspace_file
+from agentscan.providers.cursor.multiroot import first_folder, folders, local_path, workspace_file
 from agentscan.providers.cursor.prompt_text import collapse
 from agentscan.providers.cursor.records import as_dict, as_epoch_ms, as_list, as_str, valid_composer_id
 from agentscan.providers.cursor.roots import workspace_dir
@@ -84,6 +84,22 @@ def folder_of(directory: Path, ctx: ScanContext) -> str | None:
         return local_path(uri)
     named = _named_workspace_file(document)
     return first_folder(named, ctx) if named is not None else None
+
+
+def folders_of(directory: Path, ctx: ScanContext) -> tuple[str, ...]:
+    """Every folder of the multi-root workspace a workspace dir stands for, in its order;
+    ``()`` for a window on one folder (or on none known)."""
+    named = _named_workspace_file(_workspace_document(directory, ctx))
+    return folders(named, ctx) if named is not None else ()
+
+
+def folders_by_id(workspace_id: str | None, ctx: ScanContext) -> tuple[str, ...]:
+    """``folders_of`` ``workspaceStorage/<workspace_id>`` (as ``folder_by_id`` finds it)."""
+    root = workspace_dir(ctx)
+    if root is None or workspace_id is None or not _HASH.fullmatch(workspace_id):
+        return ()
+    directory = root / workspace_id
+    return () if ctx.linked_outside(directory) else folders_of(directory, ctx)
 
 
 def folder_files(directory: Path, ctx: ScanContext) -> tuple[Path, ...]:

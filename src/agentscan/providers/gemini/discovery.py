@@ -267,13 +267,16 @@ def _chat_file(path: Path, project: Path, ctx: ScanContext, *, legacy: bool) -> 
 #: ``ctx.memo`` key: project dir -> its part of a fingerprint (``cwd_stamp``), and the registries'
 _CWD_STAMPS = "gemini-cwd-stamps"
 _REGISTRIES = "gemini-registry-stamp"
+_SLUGS = "gemini-registered-slugs"
 
 
 def cwd_stamp(provider: Provider, ref: SessionRef, ctx: ScanContext) -> str:
     """The identity of what settles ``ref``'s cwd besides its chats (``ProjectIndex.cwd_for``):
     its project dir's ``.project_root`` when there is one (it wins), else the registries
     (``projects.json``, which a new project anywhere rewrites: only the rows it may settle
-    are renewed).  Memoised per project dir for the scan: a stat per dir, not per chat."""
+    are renewed; of a dir whose slug it registers, only the root registered counts).  A ``.project_root`` that holds no path (empty, junk: ``projects._one_path``)
+    settles nothing, so the registries count beside it.  Memoised per project dir for the
+    scan: a stat per dir, not per chat (and a marker's read once per change of it)."""
     project = _project_dir(ref)
     stamps: dict[Path | None, str] = ctx.memo.setdefault(_CWD_STAMPS, {})
     known = stamps.get(project)
@@ -285,18 +288,78 @@ def cwd_stamp(provider: Provider, ref: SessionRef, ctx: ScanContext) -> str:
         stat = ctx.stat(marker) if marker is not None else None
         if marker is not None and stat is not None:
             known = file_identity(marker, stat)
+            if not _marker_settles(provider, marker, stat, ctx):
+                known += "\n" + _registry_part(provider, project, ctx)
         else:
-            if _REGISTRIES not in ctx.memo:
-                from agentscan.providers.gemini.roots import registry_files
-
-                parts = []
-                for registry in registry_files(provider.roots(ctx)):
-                    found = ctx.stat(registry)
-                    parts.append(file_identity(registry, found) if found is not None else f"{registry}\0-")
-                ctx.memo[_REGISTRIES] = "\n".join(parts)
-            known = f"{marker}\0-\n{ctx.memo[_REGISTRIES]}"
+            known = f"{marker}\0-\n{_registry_part(provider, project, ctx)}"
         stamps[project] = known
     return known
+
+
+def _registry_part(provider: Provider, project: Path | None, ctx: ScanContext) -> str:
+    """What of the registries settles ``project``'s cwd: the root its slug is registered to,
+    when it is (another project's entry, added or gone, changes nothing of it), else the
+    registries whole (a hash dir may be any registered root's)."""
+    if project is not None:
+        root = _registered_slugs(provider, ctx).get(project.name)
+        if root is not None:
+            return f"registered\0{root}"
+    return _registries_stamp(provider, ctx)
+
+
+def _registered_slugs(provider: Provider, ctx: ScanContext) -> dict[str, str]:
+    """``ProjectIndex.slugs`` without building it: each registry's entries remembered until it
+    changes, read quietly (a row's pass says what is wrong with one); memoised for the scan."""
+    found = ctx.memo.get(_SLUGS)
+    if not isinstance(found, dict):
+        from agentscan.providers.gemini.projects import registry_slugs
+        from agentscan.providers.gemini.roots import registry_files
+
+        facts = ctx.remembered("gemini.registry-slugs/1")
+        found = {}
+        for registry in registry_files(provider.roots(ctx)):
+            stat = ctx.stat(registry)
+            if stat is None:
+                continue
+            slugs = facts.get(str(registry), stat)
+            if not (isinstance(slugs, dict) and all(isinstance(v, str) for v in slugs.values())):
+                with ctx.held_warnings():
+                    slugs = registry_slugs(registry, ctx)
+                facts.put(str(registry), stat, slugs)
+            for slug, root in slugs.items():
+                found.setdefault(slug, root)
+        ctx.memo[_SLUGS] = found
+    return found
+
+
+def _registries_stamp(provider: Provider, ctx: ScanContext) -> str:
+    """The registries' identity (memoised for the scan)."""
+    if _REGISTRIES not in ctx.memo:
+        from agentscan.providers.base import file_identity
+        from agentscan.providers.gemini.roots import registry_files
+
+        parts = []
+        for registry in registry_files(provider.roots(ctx)):
+            found = ctx.stat(registry)
+            parts.append(file_identity(registry, found) if found is not None else f"{registry}\0-")
+        ctx.memo[_REGISTRIES] = "\n".join(parts)
+    return str(ctx.memo[_REGISTRIES])
+
+
+def _marker_settles(provider: Provider, marker: Path, stat: os.stat_result, ctx: ScanContext) -> bool:
+    """Whether ``marker`` holds one path (``ProjectIndex.marker`` takes it): remembered until
+    the file changes, read quietly (the row's pass says what is wrong with it)."""
+    from agentscan.providers.gemini.projects import marker_path
+
+    facts = ctx.remembered("gemini.marker-settles/1")
+    text = str(marker)
+    settles = facts.get(text, stat)
+    if not isinstance(settles, bool):
+        ctx.confine_to(root.path for root in provider.roots(ctx))  # a side file: only inside the roots
+        with ctx.held_warnings():
+            settles = marker_path(marker, ctx) is not None
+        facts.put(text, stat, settles)
+    return settles
 
 
 def _project_dir(ref: SessionRef) -> Path | None:

@@ -52,18 +52,27 @@ def _by_hash(paths: set[str]) -> dict[str, str]:
     return {project_hash(path): path for path in sorted(paths)}
 
 
+def registry_slugs(registry: Path, ctx: ScanContext) -> dict[str, str]:
+    """The ``slug -> project root`` entries of one ``projects.json`` (``{}``: none, or not read;
+    what is wrong with it is a warning)."""
+    if not os.path.lexists(registry):
+        return {}  # no registry (older Gemini CLI): nothing to say
+    projects = as_dict(as_dict(load_json_file(registry, ctx, max_bytes=MAX_SIDE_FILE_BYTES)).get("projects"))
+    slugs: dict[str, str] = {}
+    for root, slug in projects.items():
+        if isinstance(root, str) and root and isinstance(slug, str) and slug:
+            slugs.setdefault(slug, root)
+    return slugs
+
+
 class ProjectIndex:
     """What one scan knows about project dirs; built once per scan."""
 
     def __init__(self, registries: list[Path], ctx: ScanContext) -> None:
         self.slugs: dict[str, str] = {}  # slug -> project root
         for registry in registries:
-            if not os.path.lexists(registry):
-                continue  # no registry (older Gemini CLI): nothing to say
-            projects = as_dict(as_dict(load_json_file(registry, ctx, max_bytes=MAX_SIDE_FILE_BYTES)).get("projects"))
-            for root, slug in projects.items():
-                if isinstance(root, str) and root and isinstance(slug, str) and slug:
-                    self.slugs.setdefault(slug, root)
+            for slug, root in registry_slugs(registry, ctx).items():
+                self.slugs.setdefault(slug, root)
         self._registered = _by_hash(set(self.slugs.values()))
         self._others: dict[str, str] | None = None
         self._markers: dict[Path, tuple[str | None, list[Said]]] = {}
@@ -76,7 +85,7 @@ class ProjectIndex:
         known = self._markers.get(project_dir)
         if known is None:
             with ctx.held_warnings() as held:
-                owner = _read_marker(project_dir / PROJECT_ROOT_FILE, ctx)
+                owner = marker_path(project_dir / PROJECT_ROOT_FILE, ctx)
             known = self._markers[project_dir] = (owner, held.said)
         say(ctx, known[1])
         return known[0]
@@ -130,7 +139,7 @@ class ProjectIndex:
         return None
 
 
-def _read_marker(path: Path, ctx: ScanContext) -> str | None:
+def marker_path(path: Path, ctx: ScanContext) -> str | None:
     """A ``.project_root`` file's path: a small regular file inside the roots, else nothing."""
     if not os.path.lexists(path) or ctx.outside_roots(path):
         return None
