@@ -87,6 +87,7 @@ def _temp_dir(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
 
     monkeypatch.setenv("TMPDIR", str(folder))
     monkeypatch.setattr(tempfile, "tempdir", None)  # gettempdir() reads TMPDIR again
+    monkeypatch.delenv("AGENTSCAN_LOCK_DIR")  # (which would name the folder instead)
 
 
 def test_an_export_takes_its_lock_in_a_private_temp_folder_when_the_cache_cannot_be_written(

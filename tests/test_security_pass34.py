@@ -259,6 +259,7 @@ def test_the_temp_lock_folder_is_0700_whatever_the_umask(tmp_path: Path, monkeyp
 
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     monkeypatch.setattr(tempfile, "tempdir", None)
+    monkeypatch.delenv("AGENTSCAN_LOCK_DIR")  # (which would name the folder instead)
     old = os.umask(0o170)  # mkdir(0700) alone gives 0600: a folder no one may enter
     try:
         locks = fallback_dir()

@@ -3,7 +3,7 @@
 Exports, the cache, hook events, the live-export counters and every lock
 file hold titles, prompts or paths, so each is created ``0600`` (each
 directory agentscan creates, ``0700``, parents included), whatever the
-umask.  An export that exists already keeps its mode (through a symlink, the
+umask.  An export that exists already keeps its mode and group (through a symlink, the
 mode of the file it leads to), replaced (``toolkit.atomicfile``) or updated in
 place (SQLite, with its ``-wal``/``-shm``): its owner chose it (a team share,
 a dashboard running as another user); ``atomicfile.output_target`` refuses one

@@ -171,6 +171,13 @@ def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, st
     for message in cache.get("warnings", ()):
         if not message.startswith("AGENTSCAN_CACHE_DIR is relative"):  # (the note above says it)
             out += _lines(f"warning: {message}", term, "  ")
+    if (locks := report.get("locks") or {}).get("problem"):
+        # Another user's /tmp/agentscan-<uid>: exports warn of it, and a cron job's doctor says it.
+        out += _lines(f"export locks: {locks['problem']}; until then, runs of one output with other "
+                      "AGENTSCAN_CACHE_DIRs are not kept apart", term, "  ")
+    if locks.get("ignored"):  # as a relative AGENTSCAN_CACHE_DIR is said
+        out += _lines(f"note: AGENTSCAN_LOCK_DIR is a relative path ({locks['ignored']}), so it was ignored: "
+                      f"exports meet in {locks['path']}; set an absolute path", term, "  ")
     labels = {provider["provider"]: provider["label"] for provider in report["providers"]}
     for windows in report.get("windows_homes", ()):
         # WSL: agents run on the Windows side too, and agentscan reads one home (``scan.wslhomes``).

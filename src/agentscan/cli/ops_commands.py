@@ -265,12 +265,30 @@ def doctor_command(
         print_doctor(report, term, short_ids)
     if state.strict:  # a named home or root that cannot be read fails as in every other command
         _fail_unreadable_named(state, scanner)
+        _fail_unsafe_cache(report)
     if state.strict and warnings:  # the report all the same, then --strict's exit 1 (docs/cli.md)
         from agentscan.errors import StrictWarnings
         from agentscan.settling import strict_count
 
         if failing := strict_count(warnings):
             raise StrictWarnings(failing)
+
+
+def _fail_unsafe_cache(report: dict) -> None:
+    """``doctor --strict``: exit 1 (after the report) for what its report finds wrong with
+    agentscan's own files: an index SQLite's quick check finds damaged (every command reads
+    around it, slower, and says nothing), or a lock folder another user made (exports warn of
+    it, so ``export --strict`` fails on it too)."""
+    from agentscan.errors import AgentscanError
+
+    problems = []
+    cache = report["cache"]
+    if cache["enabled"] and str(cache.get("problem") or "").startswith("damaged"):
+        problems.append(f"the index {cache['path']} is {cache['problem']}: remove it (see `next:` in the report)")
+    if (locks := report.get("locks") or {}).get("problem"):
+        problems.append(f"export locks: {locks['problem']}")
+    if problems:
+        raise AgentscanError("; ".join(problems))
 
 
 def _fail_unreadable_named(state, scanner) -> None:  # noqa: ANN001 - a State and a Scanner, imported lazily

@@ -141,4 +141,40 @@ def write_lines(path: Path, lines: Callable[[BinaryIO], int], *, before_rename: 
         count = lines(handle)
 
     atomic_write(path, write, before_rename)
+    remove_stale_temps(path)
     return count
+
+
+#: how old a temp file of another run's must be to be taken for a killed run's
+STALE_TEMP_S = 600
+
+
+def remove_stale_temps(path: Path) -> None:
+    """Remove the temp files (``.<name>.XXXXXXXX.tmp``, ``atomic_write``'s) that runs killed
+    while writing ``path`` left in its folder: each such run (a cron ``timeout -s KILL``, an
+    OOM kill, a reboot) left one, as big as the export, in a team's folder, for good.  Called
+    under the output's lock, once this run's file is in place; only this user's, and only
+    those untouched for ``STALE_TEMP_S`` (a library call may write the same path unlocked)."""
+    import re
+    import time
+
+    from agentscan.toolkit.atomicfile import output_target
+
+    try:
+        target = output_target(path)
+        names = os.listdir(target.parent)
+    except OSError:
+        return
+    pattern = re.compile(r"\." + re.escape(target.name) + r"\.[A-Za-z0-9_]{8}\.tmp")
+    uid = os.geteuid() if hasattr(os, "geteuid") else None
+    for name in names:
+        if not pattern.fullmatch(name):
+            continue
+        stale = target.parent / name
+        try:
+            found = os.lstat(stale)
+            if (stat.S_ISREG(found.st_mode) and (uid is None or found.st_uid == uid)
+                    and time.time() - found.st_mtime > STALE_TEMP_S):
+                stale.unlink()
+        except OSError:
+            continue

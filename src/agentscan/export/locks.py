@@ -6,13 +6,13 @@ the temporary directory."""
 from __future__ import annotations
 
 import os
-import stat
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Mapping
+from typing import Callable, Iterator, Mapping
 
-from agentscan.filemodes import DIR_MODE, FILE_MODE, make_private_dirs, open_private
+from agentscan.export.lockdir import LOCK_DIR_VAR, NotPrivate, ignored_lock_dir, locks_dir, named_dir
+from agentscan.filemodes import FILE_MODE, make_private_dirs, open_private
 
 
 def lock_path(output: Path, env: Mapping[str, str]) -> Path:
@@ -30,7 +30,8 @@ def usable_lock(output: Path, env: Mapping[str, str]) -> Path:
     """``lock_path``, its folder made (0700) and the file openable for writing; else the same
     name in ``fallback_dir`` (a cron job under ``ProtectHome``; it and a run in a shell,
     which locks in the cache, meet at ``meeting_path``, when the temporary folder is ``/tmp``).
-    ``OSError`` (naming the cache's folder) when neither can be made."""
+    ``OSError`` (naming the cache's folder, and why the fallback could not be used) when
+    neither can be made."""
     lock = lock_path(output, env)
     try:
         _make_dirs(lock.parent)
@@ -42,45 +43,49 @@ def usable_lock(output: Path, env: Mapping[str, str]) -> Path:
         return lock
     except OSError as first:
         try:
-            return fallback_dir() / lock.name
-        except OSError:
-            raise first from None
+            return fallback_dir(env=env) / lock.name
+        except OSError as second:
+            # Both said: "cannot create the lock directory" alone hid a /tmp folder another
+            # user had made first (``lockdir.NotPrivate``), the one thing to fix.
+            why = str(second) if isinstance(second, NotPrivate) else f"{second.strerror or second}"
+            raise OSError(first.errno, f"{first.strerror or first}; nor could the temporary lock folder "
+                                       f"be used: {why}") from None
 
 
-def fallback_dir(temp: str | None = None) -> Path:
-    """``<tmp>/agentscan-<uid>/locks`` (``temp``: another temporary folder than the system's),
-    only ever a folder of this user's that no one else may enter: another user could make the
-    name first, or a symlink to their own folder."""
+def fallback_dir(temp: str | None = None, env: Mapping[str, str] | None = None) -> Path:
+    """``AGENTSCAN_LOCK_DIR``, else ``<tmp>/agentscan-<uid>/locks`` (``temp``: another temporary
+    folder than the system's), only ever a folder of this user's that no one else may enter:
+    another user could make the name first, or a symlink to their own folder
+    (``lockdir.NotPrivate``)."""
     import tempfile
 
-    uid = os.getuid() if hasattr(os, "getuid") else None
-    base = Path(temp or tempfile.gettempdir()) / (f"agentscan-{uid}" if uid is not None else "agentscan")
-    for folder in (base, base / "locks"):  # each checked before anything is made inside it
-        try:
-            folder.mkdir(mode=DIR_MODE)
-        except FileExistsError:
-            pass
-        else:
-            os.chmod(folder, DIR_MODE)  # mkdir's mode is masked by the umask
-        found = os.lstat(folder)
-        if not stat.S_ISDIR(found.st_mode) or found.st_mode & 0o077 or (uid is not None and found.st_uid != uid):
-            raise PermissionError(f"{folder} is not a private folder of this user's")
-    return base / "locks"
+    return locks_dir(os.environ if env is None else env, temp or tempfile.gettempdir())
 
 
-def meeting_path(cache_lock: Path) -> Path | None:
+def meeting_path(cache_lock: Path, env: Mapping[str, str] | None = None,
+                 warn: Callable[[str, str], None] | None = None) -> Path | None:
     """The lock every run of this user meets at (``export.meetlock``) for the output whose
     cache lock is ``cache_lock``, its folder made private; ``None`` when there is none to take:
-    no such folder of this user's alone, or the cache's lock is already there."""
+    no such folder of this user's alone (``warn`` is told of one another user made)."""
     from agentscan.export.meetlock import MEETING_BASE
 
-    if os.name == "nt" or not os.path.isdir(MEETING_BASE):
+    environ = os.environ if env is None else env
+    if os.name == "nt" or (named_dir(environ) is None and not os.path.isdir(MEETING_BASE)):
         return None
     try:
-        lock = fallback_dir(MEETING_BASE) / cache_lock.name
+        # Named apart from a cache lock that fell back to this folder (``usable_lock``): that
+        # one is filelock's, whose file must stay, while this one's is removed as each run ends
+        # (``export.meetlock``); so a run whose cache cannot be written meets here too.
+        lock = locks_dir(environ, MEETING_BASE) / ("meet-" + cache_lock.name.removeprefix("export-"))
+    except NotPrivate as exc:
+        if warn is not None:
+            # Said, not failed: the cache's lock still keeps runs of one cache apart.
+            warn(str(exc.folder), f"not used for the lock every export of one output meets at (runs with other "
+                                  f"AGENTSCAN_CACHE_DIRs may overlap): it {exc.why}")
+        return None
     except OSError:
         return None
-    return None if os.path.realpath(lock) == os.path.realpath(cache_lock) else lock
+    return lock
 
 
 def _make_dirs(folder: Path) -> None:
@@ -90,20 +95,62 @@ def _make_dirs(folder: Path) -> None:
 
 
 @contextmanager
-def output_lock(output: Path, env: Mapping[str, str] | None, lock_timeout: float) -> Iterator[None]:
+def output_lock(output: Path, env: Mapping[str, str] | None, lock_timeout: float,
+                warn: Callable[[str, str], None] | None = None) -> Iterator[None]:
     """The output's lock held: overlapping runs of one output wait for each other,
-    the scan included (``run_export``), or fail after ``lock_timeout`` seconds."""
-    from filelock import FileLock, Timeout
-
+    the scan included (``run_export``), or fail after ``lock_timeout`` seconds.  ``warn``
+    (a path, a message): told when the lock every run meets at cannot be taken safely."""
     from agentscan.errors import ExportFailed
 
     environ = os.environ if env is None else env
+    if warn is not None and (relative := ignored_lock_dir(environ)):
+        # As a relative AGENTSCAN_CACHE_DIR is said: a cron job's directory is another one.
+        warn(relative, f"{LOCK_DIR_VAR} is relative, so it was ignored (only absolute paths are used)")
     try:
         lock_file = usable_lock(output, environ)
     except OSError as exc:
         folder = lock_path(output, environ).parent
         raise ExportFailed(f"cannot create the lock directory {folder}: {exc.strerror or exc}") from None
     began = time.monotonic()
+    with _terminated_cleanly():
+        yield from _held(output, environ, lock_file, lock_timeout, began, warn)
+
+
+#: the exit status of a run ended by ``SIGTERM`` (128 + 15, as a shell reports one)
+TERMINATED = 143
+
+
+@contextmanager
+def _terminated_cleanly() -> Iterator[None]:
+    """``SIGTERM`` (cron's ``timeout``, systemd stopping a unit) raises ``SystemExit(143)``
+    while an export holds its lock, as Ctrl-C raises ``KeyboardInterrupt``: by default it
+    ended the process at once, leaving the temp file (as big as the export) beside the
+    output and the meeting lock's file behind.  Only in the main thread, and only where
+    ``SIGTERM`` is left to its default (a caller's own handler is theirs)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        yield
+        return
+
+    def terminated(signum: int, frame: object) -> None:
+        raise SystemExit(TERMINATED)
+
+    signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _held(output: Path, environ: Mapping[str, str], lock_file: Path, lock_timeout: float, began: float,
+          warn: Callable[[str, str], None] | None) -> Iterator[None]:
+    """``output_lock``'s two locks, taken and held while the caller's block runs."""
+    from filelock import FileLock, Timeout
+
+    from agentscan.errors import ExportFailed
+
     lock = FileLock(str(lock_file), timeout=lock_timeout, mode=FILE_MODE)
     try:
         lock.acquire()
@@ -120,7 +167,7 @@ def output_lock(output: Path, env: Mapping[str, str] | None, lock_timeout: float
         # The cache's lock first, then the meeting one, in every run: no two wait for each
         # other in turn.  (A cron job and a shell of other AGENTSCAN_CACHE_DIRs take two
         # cache locks, and meet only there: ``export.meetlock``.)
-        with meeting_lock(meeting_path(lock_file), max(0.0, lock_timeout - (time.monotonic() - began))):
+        with meeting_lock(meeting_path(lock_file, environ, warn), max(0.0, lock_timeout - (time.monotonic() - began))):
             yield
     except MeetingBusy as exc:
         raise ExportFailed(

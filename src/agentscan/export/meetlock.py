@@ -3,19 +3,23 @@
 The lock in agentscan's cache directory (``export.locks``) is found through
 ``AGENTSCAN_CACHE_DIR``: a cron job and a shell that set it apart took two locks of one
 output, and the slower run's older scan, written after the newer one's, marked a session
-that had just appeared gone.  This one is named as that one is, in ``/tmp/agentscan-<uid>/locks``
+that had just appeared gone.  This one is named after the output as that one is
+(``meet-<hash>.lock``), in ``/tmp/agentscan-<uid>/locks``
 (``locks.meeting_path``, with ``locks.fallback_dir``'s checks: a folder of this user's that no one else may enter), and
 in ``/tmp`` itself, not ``$TMPDIR``: a macOS shell's ``TMPDIR`` is a folder of its own, which
-cron's environment does not name.  Nothing is left beside the output.
+cron's environment does not name (``AGENTSCAN_LOCK_DIR`` names another folder: ``export.lockdir``).  Nothing is left beside the output.
 
-Best effort, never a failure of its own: no such private folder (another user's, a
-read-only ``/tmp``), no ``flock`` (Windows), or the cache's lock already there (a cache that
-cannot be written locks in that folder too) leave the cache's lock alone.  Runs of one output
-as two users, or under systemd's ``PrivateTmp``, do not meet here (docs/cron.md).
+Best effort, never a failure of its own: no such private folder (another user's, said as a
+warning; a read-only ``/tmp``) or no ``flock`` (Windows) leave the cache's lock alone.  Runs of one output
+as two users, or under systemd's ``PrivateTmp`` (unless both name one ``AGENTSCAN_LOCK_DIR``), do
+not meet here (docs/cron.md).
 
 ``flock``, not ``fcntl``'s POSIX locks, which are the process's and would be dropped when
-any of its descriptors of the file closed.  The file stays after the run: removing a lock
-file another run waits on lets a third take a new one of the same name.
+any of its descriptors of the file closed.  The file is removed as the run ends, still
+held: a file per output ever exported piled up in ``/tmp``.  A run that waited on it
+then holds a file no longer at that name, and a third could take a new one: so each run,
+once it has the lock, checks that its file is still the one the name leads to, and opens
+the name again when it is not.
 """
 
 from __future__ import annotations
@@ -64,20 +68,43 @@ def meeting_lock(lock: Path | None, timeout: float) -> Iterator[Path | None]:
     if lock is None or fd is None:
         yield None
         return
+    held: Path | None = None  # (set once the lock is this run's: only then is its file removed)
     try:
         deadline = time.monotonic() + max(0.0, timeout)
-        held: Path | None = lock
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
             except BlockingIOError:
                 if time.monotonic() >= deadline:
                     raise MeetingBusy(str(lock)) from None
                 time.sleep(_POLL)
+                continue
             except OSError:  # a file system without flock
-                held = None
+                break
+            if _same_file(fd, lock):
+                held = lock
+                break
+            # The run it waited for removed the file as it ended: the name's file now.
+            os.close(fd)
+            fd = _open(lock)
+            if fd is None:
                 break
         yield held
     finally:
-        os.close(fd)  # (releases the lock)
+        if fd is not None:
+            if held is not None:
+                try:
+                    os.unlink(lock)  # while held: a run waiting on it opens the name again
+                except OSError:
+                    pass
+            os.close(fd)  # (releases the lock)
+
+
+def _same_file(fd: int, lock: Path) -> bool:
+    """Whether ``lock`` names the file ``fd`` has open (not removed, nor made anew since)."""
+    try:
+        named = os.lstat(lock)
+    except OSError:
+        return False
+    mine = os.fstat(fd)
+    return (named.st_dev, named.st_ino) == (mine.st_dev, mine.st_ino)

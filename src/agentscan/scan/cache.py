@@ -41,6 +41,8 @@ file is 0600.  Anything wrong with it only costs speed:
 
 from __future__ import annotations
 
+import shlex
+
 import sqlite3
 from typing import Any, Iterable, Sequence
 
@@ -67,7 +69,17 @@ class Cache(IndexConnection):
     def open(cls, ctx: ScanContext) -> Cache | None:
         """The index of ``ctx``'s environment, opened or made (``None``: this run goes without)."""
         opened = open_index(ctx)
-        return None if opened is None else cls(*opened)
+        if opened is None:
+            return None
+        cache = cls(*opened)
+        folder = cache.path.parent
+        # Worded as ``cache disabled: …`` is (``cachefile.open_index``): a warning, so a cron
+        # job's --strict hears that its runs will all be cold until there is room.
+        cache.refused = lambda why: ctx.warn(cache.path, (
+            f"cache not updated: the system refused a write ({why}: a full disk, a quota or a size limit); "
+            f"answers are not kept, so every run reads the files again: free space in {folder} "
+            f"(`df -h {shlex.quote(str(folder))}`)"))
+        return cache
 
     # -- rows ----------------------------------------------------------------
 

@@ -236,7 +236,19 @@ def diagnose(scanner: Scanner) -> dict[str, Any]:
             "home_exists": scanner.ctx.home.is_dir(),
             "providers": [r.to_json() for r in reports],
             "cache": {**cache_report(scanner), "warnings": list(dict.fromkeys(w.message for w in cache_warnings))},
+            "locks": locks_report(scanner.ctx.env),
             "windows_homes": _windows_homes(scanner)}
+
+
+def locks_report(env: Mapping[str, str]) -> dict[str, Any]:
+    """The folder every export of an output meets at (``export.lockdir``), and why it cannot
+    be used (another user made ``/tmp/agentscan-<uid>`` first): checked, nothing made."""
+    from agentscan.export import meetlock
+    from agentscan.export.lockdir import LOCK_DIR_VAR, ignored_lock_dir, lock_dir_problem, named_dir
+
+    path, problem = lock_dir_problem(env, meetlock.MEETING_BASE)
+    return {"path": path, "source": LOCK_DIR_VAR if named_dir(env) is not None else "default", "problem": problem,
+            "ignored": ignored_lock_dir(env)}
 
 
 def _windows_homes(scanner: Scanner) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from agentscan.scan.cachefile import is_busy
 
@@ -24,6 +24,9 @@ class IndexConnection:
         #: ``False`` once a write found the index locked by another agentscan: this run
         #: writes nothing more (each write would wait the busy timeout again, for nothing)
         self.writing = True
+        #: told (once) of a write the system refused: a full disk, a quota, ``ulimit -f``
+        #: (``Cache.open`` makes it a warning); unsaid, every run was cold and nothing said why
+        self.refused: Callable[[str], None] | None = None
 
     def close(self) -> None:
         self.commit()
@@ -92,19 +95,34 @@ class IndexConnection:
         is left to it for the rest of this run (docs/security.md), not waited for again at
         every write. The lock is taken by a transaction's first write, so nothing this
         transaction wrote is lost by ending it."""
-        if is_busy(exc):
+        if is_busy(exc) or _no_room(exc):
             self.writing = False
             try:
                 self.conn.execute("ROLLBACK")
             except sqlite3.DatabaseError:
                 pass
+            if not is_busy(exc):
+                self._say_refused(exc)
+
+    def _say_refused(self, exc: sqlite3.DatabaseError) -> None:
+        if self.refused is not None:
+            said, self.refused = self.refused, None  # once a run
+            said(str(exc))
 
     def commit(self) -> None:
         try:
             if self.conn.in_transaction:
                 self.conn.execute("COMMIT")
-        except sqlite3.DatabaseError:
+        except sqlite3.DatabaseError as exc:
+            if _no_room(exc):
+                self._say_refused(exc)
             try:
                 self.conn.execute("ROLLBACK")
             except sqlite3.DatabaseError:
                 pass
+
+
+def _no_room(exc: sqlite3.DatabaseError) -> bool:
+    """A write the system refused: ``database or disk is full`` (``SQLITE_FULL``), or a
+    ``disk I/O error`` (``SQLITE_IOERR``: a file-size limit, a quota, a failing disk)."""
+    return getattr(exc, "sqlite_errorcode", 0) & 0xFF in (10, 13)

@@ -54,8 +54,10 @@ def atomic_write(path: Path, write: Callable[[io.BufferedWriter], object], befor
             write(handle)
             handle.flush()
             os.fsync(handle.fileno())
+        if found is not None and stat.S_ISREG(found.st_mode):
+            _keep_owner(temp, found)
         if mode is not None:
-            os.chmod(temp, mode)
+            os.chmod(temp, mode)  # (after the chown, which may clear set-id bits)
         if before_rename is not None:
             before_rename()
         os.replace(temp, path)
@@ -72,6 +74,21 @@ def atomic_write(path: Path, write: Callable[[io.BufferedWriter], object], befor
         pass
     finally:
         os.close(dir_fd)
+
+
+def _keep_owner(temp: Path, found: os.stat_result) -> None:
+    """Give the new file the replaced one's owner and group, as far as this user may (as
+    ``sed -i`` does): a CSV in a team folder, ``chgrp team`` and ``chmod 640`` once, was
+    the user's primary group's after the next run, and the team could no longer read it.
+    Root keeps both; anyone else a group they belong to; else it is left as made."""
+    if not hasattr(os, "chown"):
+        return
+    for owner in (found.st_uid, -1):
+        try:
+            os.chown(temp, owner, found.st_gid)
+            return
+        except OSError:
+            continue
 
 
 def output_target(path: Path) -> Path:

@@ -1,0 +1,133 @@
+"""The folder an export's locks go in when not in the cache: ``AGENTSCAN_LOCK_DIR``, else
+``/tmp/agentscan-<uid>/locks`` (``export.meetlock``; ``locks.fallback_dir`` with another
+temporary folder), only ever a folder of this user's that no one else may enter.
+
+``/tmp`` is shared: another user can make ``/tmp/agentscan-<uid>`` first (or a symlink of
+that name to their folder).  Such a folder is never used, and ``NotPrivate`` says whose it
+is and what to do, for the export's warning and ``doctor``'s line (``squat_problem``):
+silently, the lock every run meets at was off and a later error named only the cache.
+
+``AGENTSCAN_LOCK_DIR`` names the folder itself: for runs that see different ``/tmp``s
+(systemd's ``PrivateTmp``), and for tests, whose CLI subprocesses must not write the real
+``/tmp``.  A relative one is ignored, as a relative ``AGENTSCAN_CACHE_DIR`` is.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import stat
+from pathlib import Path
+from typing import Mapping
+
+from agentscan.filemodes import DIR_MODE, make_private_dirs
+
+LOCK_DIR_VAR = "AGENTSCAN_LOCK_DIR"
+
+
+class NotPrivate(PermissionError):
+    """A lock folder another user made, or may enter: not used (``why`` says why and what to do)."""
+
+    def __init__(self, folder: Path, why: str) -> None:
+        super().__init__(f"{folder} {why}")
+        self.folder = folder
+        self.why = why
+
+
+def named_dir(env: Mapping[str, str]) -> Path | None:
+    """An absolute ``AGENTSCAN_LOCK_DIR`` (a leading ``~``: the home), else ``None``."""
+    value = env.get(LOCK_DIR_VAR)
+    if not value:
+        return None
+    path = Path(value).expanduser()
+    # Its links followed: a folder the user named through one is theirs to name so (the
+    # checks below refuse a link only in a shared /tmp).
+    return Path(os.path.realpath(path)) if path.is_absolute() else None
+
+
+def ignored_lock_dir(env: Mapping[str, str]) -> str | None:
+    """The relative ``AGENTSCAN_LOCK_DIR`` that was ignored, for the warning that says so."""
+    from agentscan.datadir import relative_setting
+
+    return relative_setting(env, LOCK_DIR_VAR)
+
+
+def _uid() -> int | None:
+    return os.getuid() if hasattr(os, "getuid") else None
+
+
+def default_base(temp: str) -> Path:
+    """``<temp>/agentscan-<uid>``: the folder ``<temp>/agentscan-<uid>/locks`` is made in."""
+    uid = _uid()
+    return Path(temp) / (f"agentscan-{uid}" if uid is not None else "agentscan")
+
+
+def squat_problem(folder: Path, *, loose: int = 0o077) -> str | None:
+    """Why ``folder`` (which exists) is no folder of this user's alone (``<folder> is …``), or
+    ``None``: it is.  ``loose``: the mode bits others must not have (entering, for ``/tmp``'s;
+    writing, for one a user named)."""
+    why = _why(folder, loose)
+    return None if why is None else f"{folder} {why}"
+
+
+def _why(folder: Path, loose: int) -> str | None:
+    found = os.lstat(folder)
+    uid = _uid()
+    quoted = shlex.quote(str(folder))
+    if stat.S_ISLNK(found.st_mode) or not stat.S_ISDIR(found.st_mode):
+        kind = "a symlink" if stat.S_ISLNK(found.st_mode) else "not a folder"
+        owner = f" of uid {found.st_uid}" if uid is not None and found.st_uid != uid else ""
+        return f"is {kind}{owner}, not a folder of this user's: remove it (`rm {quoted}`, as its owner or root)"
+    if uid is not None and found.st_uid != uid:
+        return (f"belongs to another user (uid {found.st_uid}), who made it first: remove it "
+                f"(`sudo rm -r {quoted}`) or set {LOCK_DIR_VAR} to a folder of this user's")
+    mode = stat.S_IMODE(found.st_mode)
+    if mode & loose:
+        return (f"can be entered or written by other users (mode {mode:04o}): "
+                f"`chmod 700 {quoted}` (and check what is in it)")
+    return None
+
+
+def _checked(folder: Path, loose: int) -> None:
+    why = _why(folder, loose)
+    if why is not None:
+        raise NotPrivate(folder, why)
+
+
+def locks_dir(env: Mapping[str, str], temp: str) -> Path:
+    """The lock folder, made private if missing and checked (``NotPrivate``; ``OSError``
+    when it cannot be made): ``AGENTSCAN_LOCK_DIR``, else ``<temp>/agentscan-<uid>/locks``."""
+    named = named_dir(env)
+    if named is not None:
+        make_private_dirs(named)
+        # A folder the user named may be readable by others (0755), never writable by them.
+        _checked(named, 0o022)
+        return named
+    base = default_base(temp)
+    for folder in (base, base / "locks"):  # each checked before anything is made inside it
+        try:
+            folder.mkdir(mode=DIR_MODE)
+        except FileExistsError:
+            pass
+        else:
+            os.chmod(folder, DIR_MODE)  # mkdir's mode is masked by the umask
+        _checked(folder, 0o077)
+    return base / "locks"
+
+
+def lock_dir_problem(env: Mapping[str, str], temp: str) -> tuple[str, str | None]:
+    """``doctor``'s view, changing nothing: the lock folder and why it cannot be used (``None``:
+    it can, or it is not made yet)."""
+    named = named_dir(env)
+    folders = [named] if named is not None else [default_base(temp), default_base(temp) / "locks"]
+    shown = folders[-1]
+    for folder in folders:
+        try:
+            problem = squat_problem(folder, loose=0o022 if named is not None else 0o077)
+        except FileNotFoundError:
+            return str(shown), None
+        except OSError as exc:
+            return str(shown), f"{folder}: {exc.strerror or exc}"
+        if problem is not None:
+            return str(shown), problem
+    return str(shown), None
