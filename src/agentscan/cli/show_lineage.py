@@ -77,6 +77,13 @@ def resumed_text(detail: SessionDetail, side: str) -> str | None:
         return (f"from {clean_path(resumed)}, whose transcript is not found: its records, copied at the start of this "
                 "transcript, are listed below with this session's (the counts are this session's own); "
                 "their calls count here, or in another session resumed from it, as tokens counts them")
+    holder = detail.extra.get("resumed_copies_in")
+    if isinstance(holder, str) and holder:
+        # (a gone session resumed twice: its conversation listed, and its calls counted, in the
+        # nearer copy, then the one of the smaller id: ``providers/claude/copyholders``)
+        return (f"from {clean_path(resumed)}, whose transcript is not found: its records are copied at the start of "
+                f"this transcript and of {clean_path(holder)}'s, whose card lists them and where their calls count, "
+                "as tokens counts them")
     # (its card's figures leave the copied calls to that session when it is found, as
     # ``tokens`` does: ``scan.creditedrows``)
     # (in a chain A → B → C, C's copy of B's transcript holds B's copy of A's records too: each

@@ -49,8 +49,18 @@ def copied_from(scanner: Scanner, refs: Sequence[SessionRef]) -> tuple[SessionRe
             # (each session's folder taken once: ``list --all`` of hundreds of resumed sessions
             # asks this of every folder they are in)
             for other in scanner.refs([provider]):
-                if (other.path is not None and other.id not in asked and other.id not in found
-                        and os.path.dirname(other.path) in places
+                if other.id in asked or other.id in found:
+                    continue
+                if other.path is None:
+                    # A session of the folder whose transcript is gone and whose own folder of
+                    # subagents is left (``<folder>/<id>/subagents/``): its runs' calls may be
+                    # copied in a chain's middle (A → B → C, B gone, C's head naming A), which
+                    # no head names; read, its calls count there, as ``tokens`` of every
+                    # session counts them (``tokens C`` counted them in C as well).
+                    if any(str(file).startswith(os.path.join(place, other.native_id, ""))
+                           for place in places for file in other.files[:1]):
+                        found[other.id] = other
+                elif (os.path.dirname(other.path) in places
                         and any(f"{provider}:{native}" in firsts for native in copied_from(other, scanner.ctx))):
                     found[other.id] = other
     return tuple(found.values())

@@ -50,12 +50,16 @@ def subagent_types(files: SessionFiles, ctx: ScanContext, runs: Collection[str])
 def copied_task_types(files: SessionFiles, ctx: ScanContext, runs: Collection[str]) -> dict[str, str]:
     """With the session's transcript gone (Claude Code deletes old ones) and its subagents'
     folder left, the ``Task`` calls that started its runs survive only in the copies of its
-    records a session resumed from it begins with (``discovery.resumed_as``): their kinds
+    records a later session of its chain of resumes begins with: their kinds
     (``FileSummary.task_types``, which notes the copies' too), from the smallest such
     transcript first (the nearest resume: a later one copies the same records and more),
     until each of ``runs`` is named.  ``{}``: no such transcript.  (``show`` of the session
-    names its runs' kinds by the same copies: ``tokens --by agent`` counted them ``unknown``.)"""
-    from agentscan.providers.claude.discovery import resumed_as
+    names its runs' kinds by the same copies: ``tokens --by agent`` counted them ``unknown``.)
+    A chain's middle session is copied by transcripts whose heads name the chain's first: every
+    resumed transcript of the folder is a candidate, kept when its copies name the session
+    (``copyholders.resumed_into``), and read up to its own first record alone (the copies end there:
+    the rest of a 1 GB transcript was read for them)."""
+    from agentscan.providers.claude.copyholders import remembered_head, resumed_into
     from agentscan.providers.claude.gonesession import gone_main
     from agentscan.providers.claude.row import summarize
 
@@ -63,14 +67,16 @@ def copied_task_types(files: SessionFiles, ctx: ScanContext, runs: Collection[st
     if main is None:
         return {}  # (only legacy ``agent-*.jsonl`` files: no ``<id>/`` folder to find the project by)
     copies = []
-    for name in resumed_as(files.native_id, main, ctx):
+    for name in resumed_into(files.native_id, main, ctx, gone=True):
         path = main.with_name(f"{name}.jsonl")
         stat = ctx.stat(path)
         if stat is not None:
             copies.append((stat.st_size, name, path))
     found: dict[str, str] = {}
-    for _, _, path in sorted(copies):
-        types = summarize(path, ctx).task_types
+    for _, name, path in sorted(copies):
+        head = remembered_head(path, name, ctx)
+        end = None if head is None else head[1]
+        types = summarize(path, ctx, end=end).task_types if end != 0 else {}
         found.update({run: types[run] for run in runs if run in types and run not in found})
         if len(found) == len(runs):
             break

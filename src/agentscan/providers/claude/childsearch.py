@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 #: heavy user ~0.1 s more, not seconds (2 GiB took 3.6 s warm on the bench's scale-10 home)
 BUDGET = 96 << 20
 _AGENT_ID = b'"agentId":"'
-_SESSION_ID = b'"sessionId":"'
 _SIDECHAIN = b'"isSidechain":true'
 #: an agent id is short: anything longer after the key is no id
 _MAX_ID = 128
@@ -64,7 +63,7 @@ def recorded_children(refs: Sequence[SessionRef], wanted: str, key: Callable[[st
 
 def _named_in(main: Path, ctx: ScanContext) -> dict[str, set[str]]:
     """The agent ids the main transcript's records name -> the sessions those records name
-    (their top-level ``sessionId``, the first in a line; ``""`` for a record naming none)."""
+    (their top-level ``sessionId``; ``""`` for a record naming none)."""
     data = _bytes_of(main, ctx)
     ids: dict[str, set[str]] = {}
     if data is None:
@@ -83,14 +82,15 @@ def _named_in(main: Path, ctx: ScanContext) -> dict[str, set[str]]:
 
 
 def _session_named(data: mmap.mmap, line_start: int, at: int) -> str:
-    """The session the record of the line starting at ``line_start`` names, if it does so
-    before ``at`` (Claude Code writes ``sessionId`` among a record's first keys)."""
-    key = data.find(_SESSION_ID, line_start, at)
-    if key < 0:
-        return ""
-    start = key + len(_SESSION_ID)
-    end = data.find(b'"', start, start + _MAX_ID)
-    return data[start:end].decode("utf-8", "replace") if end > start else ""
+    """The session the record of the line starting at ``line_start`` (holding ``at``) names at
+    its top level (``resumes.line_session``), ``""`` for none.  Not only before ``at``: 2.1.x
+    writes a progress record's ``data`` (its run's ``agentId``) before its ``sessionId``, and
+    a resumed session's copy of a run of the session it was resumed from was taken for a run
+    of its own (``show <run>`` was ambiguous between the two)."""
+    from agentscan.providers.claude.resumes import line_session
+
+    close = data.find(b"\n", at)
+    return line_session(data, line_start, len(data) if close < 0 else close) or ""
 
 
 def _inline_runs(main: Path, ctx: ScanContext) -> set[str]:

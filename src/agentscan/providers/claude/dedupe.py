@@ -135,12 +135,12 @@ _NEAREST = 1 << 16
 
 
 def packed_entries(calls: list[Call], session: str, transcripts: Collection[str] = (),
-                   main: str | os.PathLike[str] | None = None) -> Iterator[list]:
+                   main: str | os.PathLike[str] | None = None, chain: list[str] | None = None) -> Iterator[list]:
     """Calls as packed usage entries (``UsageEntry.pack``'s layout), keyed like ``entries_from``;
     ``transcripts`` are the session's subagents that have a transcript of their own; ``main``
-    the session's transcript, whose records tell the chain of resumes (``_nearness``).
-    A generator: the caller sums them as they come (a 1 GB transcript has 450k)."""
-    nearness = _nearness(calls, session, main)
+    the session's transcript, whose records tell the chain of resumes (``_nearness``; ``chain``:
+    as they were read already, ``incremental.calls_and_chain``).  A generator: the caller sums them as they come (a 1 GB transcript has 450k)."""
+    nearness = _nearness(calls, session, main, chain)
     for c in calls:
         # The rank across sessions' files (``sharedcalls``): between copies alike, the one in
         # the file of the session its record names wins.  Claude Code copies a resumed
@@ -161,7 +161,8 @@ def packed_entries(calls: list[Call], session: str, transcripts: Collection[str]
         yield entry
 
 
-def _nearness(calls: list[Call], session: str, main: str | os.PathLike[str] | None = None) -> dict[str, int]:
+def _nearness(calls: list[Call], session: str, main: str | os.PathLike[str] | None = None,
+              copied: list[str] | None = None) -> dict[str, int]:
     """How near ``session`` each session whose copied calls ``calls`` hold is, as a rank's low
     bits (``_NEAREST - 1`` its own).  A chain A → B → C → D begins D's file with A's records,
     then B's, then C's (each resume copies the transcript resumed, copies and all): C's copies
@@ -170,23 +171,35 @@ def _nearness(calls: list[Call], session: str, main: str | os.PathLike[str] | No
     conversation (``resumedshow``), not in whichever of B, C, D sorts first by id (the copies
     keep their times: all three began together).  Fixed once the copies are written: the
     session's own calls come after them, and a copy's rank does not move as the file grows.
-    The chain is every session the records of ``main`` name (``resumes.copied_sessions``), as
-    ``show`` finds it (``resumedshow.detail_pass``): a session resumed and left before its
-    first reply made no call, yet is a step (A → B → C with B's turn interrupted: C's copies
-    of A are two resumes away, B's one, and B lists them).  The calls' sessions are the chain
-    when the records cannot be read (a compressed transcript)."""
+    The chain is every session the records of ``main`` name (``resumes.copied_sessions``; or
+    ``copied``, read already), as ``show`` finds it (``resumedshow.detail_pass``): a session
+    resumed and left before its first reply made no call, yet is a step (A → B → C with B's
+    turn interrupted: C's copies of A are two resumes away, B's one, and B lists them).  The
+    calls' sessions are the chain when the records cannot be read (a compressed transcript)."""
+    chain = _named_sessions(calls, session)
+    # (Only a gone session's copies rank by nearness: a found one's own copy outranks them all.
+    # So only then are the records read, record by record: 0.6 s for a 500 MB head of copies.)
+    if chain and main is not None and (copied is not None or any(is_gone(named, main) for named in chain)):
+        from agentscan.providers.claude.resumes import copied_sessions
+
+        found = copied if copied is not None else copied_sessions(main, session)
+        if found is not None:
+            chain = dict.fromkeys([*found, *chain])  # (a named call's session missing from the records: last)
+    steps = len(chain)
+    return {named: max(0, _NEAREST - 1 - (steps - at)) for at, named in enumerate(chain)}
+
+
+def chain_wanted(calls: list[Call], session: str, main: str | os.PathLike[str]) -> bool:
+    """Whether ``_nearness`` reads the records of ``main`` for the chain: a session its calls'
+    copies name is gone."""
+    return any(is_gone(named, main) for named in _named_sessions(calls, session))
+
+
+def _named_sessions(calls: list[Call], session: str) -> dict[str, None]:
+    """The other sessions ``calls``' records name, in the order they come."""
     chain: dict[str, None] = {}
     for c in calls:
         named = c[C_SESSION_ID]
         if named is not None and named != session and named not in chain:
             chain[named] = None
-    # (Only a gone session's copies rank by nearness: a found one's own copy outranks them all.
-    # So only then are the records read, record by record: 0.6 s for a 500 MB head of copies.)
-    if chain and main is not None and any(is_gone(named, main) for named in chain):
-        from agentscan.providers.claude.resumes import copied_sessions
-
-        found = copied_sessions(main, session)
-        if found is not None:
-            chain = dict.fromkeys([*found, *chain])  # (a named call's session missing from the records: last)
-    steps = len(chain)
-    return {named: max(0, _NEAREST - 1 - (steps - at)) for at, named in enumerate(chain)}
+    return chain

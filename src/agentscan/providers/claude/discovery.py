@@ -341,19 +341,21 @@ def resumed_from(native_id: str, main: Path | None, ctx: ScanContext) -> str | N
     return first if first is not None and first != native_id and first.isprintable() else None
 
 
-def resumed_as(native_id: str, main: Path | None, ctx: ScanContext) -> list[str]:
+def resumed_as(native_id: str, main: Path | None, ctx: ScanContext, *, every: bool = False) -> list[str]:
     """The sessions resumed from this one (``resumed_from`` names it): the other transcripts of
     its folder whose head names it, by name.  Their heads are remembered per file, so only a
-    first ``show`` reads them."""
+    first ``show`` reads them.  ``every``: every resumed one of the folder (a chain's middle
+    session is copied by later ones whose heads name the chain's first)."""
     if main is None:
         return []
     folder = os.path.dirname(main)
     found = []
     for entry in _entries(folder, ctx):
         name = entry.name
-        if (name.endswith(".jsonl") and not name.startswith("agent-") and name != main.name
-                and is_file(entry) and _header_field(Path(entry.path), ctx, "sessionId") == native_id):
-            found.append(name[: -len(".jsonl")])
+        if name.endswith(".jsonl") and not name.startswith("agent-") and name != main.name and is_file(entry):
+            first = _header_field(Path(entry.path), ctx, "sessionId")
+            if first == native_id or (every and first is not None and first != name[: -len(".jsonl")]):
+                found.append(name[: -len(".jsonl")])
     return sorted(found)
 
 

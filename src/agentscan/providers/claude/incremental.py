@@ -66,36 +66,84 @@ def session_calls(
 ) -> tuple[list[Call], bytes | None]:
     """The session's deduplicated calls, in file order, and (``keep_state``) a resume state;
     ``call_times``: each call's first and last record times too (``dedupe.CallDeduper``)."""
+    calls, state, _ = calls_and_chain(files, ctx, resume=resume, keep_state=keep_state, call_times=call_times)
+    return calls, state
+
+
+def calls_and_chain(
+    files: SessionFiles, ctx: ScanContext, *, resume: bytes | None = None, keep_state: bool = False,
+    call_times: bool = False,
+) -> tuple[list[Call], bytes | None, list[str] | None]:
+    """``session_calls``, and the chain of resumes the main transcript's copies name when a
+    session they name is gone (``dedupe.packed_entries``' nearness; ``None``: not read).  That
+    chain is kept in the resume state: read from the copies, it took 1.1 s a GB of them on each
+    run of a growing session, whose copies stay as they were (``_chain``)."""
     parts = files.parts()
     previous = _load_state(resume, parts)
     calls: list[Call] = []
     state_files: list[dict] = []
+    kept_upto = 0  # the main transcript's bytes the state was found to hold as they are
     for index, (path, subagent) in enumerate(parts):
         text = str(path)
         stat = files.stats.get(text) or ctx.stat(text)
         known = previous.get(text) if previous is not None else None
-        file_calls, entry = _update(path, ctx, subagent, index << FILE_BITS, stat, known, keep_state, files.native_id)
+        file_calls, entry, upto = _update(path, ctx, subagent, index << FILE_BITS, stat, known, keep_state,
+                                          files.native_id)
+        if subagent is None:
+            kept_upto = upto
         calls += file_calls
         if entry is not None:
             state_files.append(entry)
     deduper = CallDeduper(call_times=call_times)
     deduper.add_all(calls)
+    chain, kept = _chain(files, calls, previous.get(_CHAIN) if previous is not None else None, kept_upto)
     state = None
     if keep_state and len(state_files) == len(parts):
-        state = orjson.dumps({"v": VERSION, "files": state_files})
-    return deduper.winners(), state
+        doc: dict = {"v": VERSION, "files": state_files}
+        if kept is not None:
+            doc["chain"] = kept
+        state = orjson.dumps(doc)
+    return deduper.winners(), state, chain
+
+
+#: the key ``_load_state`` gives the kept chain under (no file's path is empty)
+_CHAIN = ""
+
+
+def _chain(files: SessionFiles, calls: list[Call], known: object, kept_upto: int) -> tuple[list[str] | None, dict | None]:
+    """The chain of resumes the main transcript's copies name (``resumes.copied_head``), read
+    only when a session they name is gone (``dedupe.chain_wanted``), and what of it the state
+    keeps: the chain and where the session's own first record begins.  Kept while the bytes
+    up to that record are the ones the state was made from (``kept_upto``: the transcript only
+    grew): the copies come before it, and are never written again."""
+    from agentscan.providers.claude.dedupe import chain_wanted
+    from agentscan.providers.claude.resumes import copied_head
+
+    main = files.main
+    if main is None or not chain_wanted(calls, files.native_id, main):
+        return None, None
+    if (isinstance(known, dict) and type(known.get("end")) is int and 0 <= known["end"] < kept_upto
+            and isinstance(known.get("chain"), list) and all(isinstance(name, str) for name in known["chain"])):
+        return list(known["chain"]), known
+    head = copied_head(main, files.native_id)
+    if head is None:
+        return None, None
+    chain, end = head
+    # (No record of its own yet: the copies may not all be written.)
+    return chain, None if end is None else {"chain": chain, "end": end}
 
 
 def _update(
     path: Path, ctx: ScanContext, subagent: str | None, base: int, stat: os.stat_result | None,
     known: dict | None, keep_state: bool, own: str,
-) -> tuple[list[Call], dict | None]:
-    """One file's calls, from its last state where that still holds, and its new state."""
+) -> tuple[list[Call], dict | None, int]:
+    """One file's calls, from its last state where that still holds, its new state, and how
+    many of its first bytes the state held as they are (0: read from the start)."""
     if known is not None and stat is not None and (stat.st_dev, stat.st_ino) == (known["dev"], known["ino"]):
         if _stamp(stat) == known["stamp"]:
             # Unchanged since the state was made: everything stands, its tail included.
             _replay(ctx, known["warnings"] + known["tail_warnings"])
-            return [tuple(call) for call in known["calls"]], known
+            return [tuple(call) for call in known["calls"]], known, known["offset"]
         if stat.st_size >= known["offset"] and crc_between(path, 0, known["offset"]) == known["crc"]:
             # Only appended to: keep what lay before the resume point, parse the rest.
             cut = base + known["offset"]
@@ -112,11 +160,11 @@ def _update(
                 from agentscan.providers.claude.sidechains import attribute
 
                 attribute(path, ctx, calls, base)
-            return calls, _state_entry(path, stat, scan, calls, _warnings_of(earlier))
+            return calls, _state_entry(path, stat, scan, calls, _warnings_of(earlier)), known["offset"]
     whole = _whole_file(path, ctx, subagent, base, stat, keep_state, own)
     if not keep_state or stat is None:
-        return whole.calls, None
-    return whole.calls, _state_entry(path, stat, whole, whole.calls, [])
+        return whole.calls, None, 0
+    return whole.calls, _state_entry(path, stat, whole, whole.calls, []), 0
 
 
 def _whole_file(path: Path, ctx: ScanContext, subagent: str | None, base: int, stat: os.stat_result | None,
@@ -171,7 +219,10 @@ def _load_state(resume: bytes | None, parts: list[tuple[Path, str | None]]) -> d
                 return None
             _warnings_of(entry["warnings"] + entry["tail_warnings"])  # raises on a bad shape
             ValueCounts.from_state(entry["values"])  # (one kept before it was: parse from the start)
-        return {entry["path"]: entry for entry in files}
+        found = {entry["path"]: entry for entry in files}
+        if "chain" in state:
+            found[_CHAIN] = state["chain"]  # (checked where it is used: ``_chain``)
+        return found
     except (orjson.JSONDecodeError, AttributeError, KeyError, TypeError, ValueError):
         return None  # a damaged state is no state: parse from the start
 

@@ -40,7 +40,7 @@ class ClaudeProvider(Provider):
     env_vars = ("CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME")
     # Bumped whenever a row's or a call's rules change (cached rows and calls are then read
     # again); what each version changed: docs/providers/claude.md, "Parser versions".
-    parser_version = "27"
+    parser_version = "28"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)
@@ -283,7 +283,7 @@ class ClaudeProvider(Provider):
         from agentscan.providers.claude.detail import subagent_infos, subagent_models
 
         files: SessionFiles = ref.hint
-        collector, (main, subs, totals, extra_tools), listed = resumedshow.detail_pass(ref, ctx, bounds)
+        collector, (main, subs, totals, extra_tools), listed, holder = resumedshow.detail_pass(ref, ctx, bounds)
         assert totals is not None  # counted: ``count`` is left as it is
         row = self._row_from(ref, main, subs, totals.total(), totals.by_subagent())
         # (The transcript gone, the Task calls that name its runs' kinds are in the copies of a
@@ -297,7 +297,7 @@ class ClaudeProvider(Provider):
                        "errors": collector.errors()}
         if main is None:
             extra["parent_missing"] = True
-        extra.update(resumedshow.extra(ref, ctx, listed))
+        extra.update(resumedshow.extra(ref, ctx, listed, holder))
         return collector.build(row, subagents=infos, extra_tools=extra_tools, extra=extra)
 
     # -- show of a huge transcript from its end (hugeshow.py, tail.py) ---------
@@ -364,25 +364,25 @@ class ClaudeProvider(Provider):
         # session (a resume, a fork) counted once by the rule ``tokens`` follows
         # (``sharedcalls``): the same credit whatever the order of ``refs``.
         from agentscan.model import UsageEntry
-        from agentscan.providers.claude.incremental import session_calls
+        from agentscan.providers.claude.incremental import calls_and_chain
         from agentscan.providers.claude.dedupe import packed_entries
         from agentscan.sharedcalls import merge_duplicates
 
         packed: list[list] = []
         for ref in refs:
             files: SessionFiles = ref.hint
-            calls, _ = session_calls(files, ctx)
-            packed.extend(packed_entries(calls, ref.native_id, files.subagents, files.main))
+            calls, _, chain = calls_and_chain(files, ctx)
+            packed.extend(packed_entries(calls, ref.native_id, files.subagents, files.main, chain))
         return [UsageEntry.unpack(entry) for entry in merge_duplicates(packed)]
 
     def session_usage(self, ref: SessionRef, ctx: ScanContext, resume: bytes | None = None, *,
                       keep_state: bool = False, call_times: bool = False) -> tuple[Iterable[list], bytes | None]:
-        from agentscan.providers.claude.incremental import session_calls
+        from agentscan.providers.claude.incremental import calls_and_chain
         from agentscan.providers.claude.dedupe import packed_entries
 
         files: SessionFiles = ref.hint
-        calls, state = session_calls(files, ctx, resume=resume, keep_state=keep_state, call_times=call_times)
-        return packed_entries(calls, ref.native_id, files.subagents, files.main), state
+        calls, state, chain = calls_and_chain(files, ctx, resume=resume, keep_state=keep_state, call_times=call_times)
+        return packed_entries(calls, ref.native_id, files.subagents, files.main, chain), state
 
 
 def _shown_from_end(main: Path | str, stat: os.stat_result | None) -> bool:

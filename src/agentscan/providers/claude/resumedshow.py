@@ -14,6 +14,7 @@ must not change when another session's file is deleted.
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agentscan.providers.claude.gonesession import gone_main, is_gone
@@ -87,34 +88,43 @@ def resumed_guess(ref: SessionRef, ctx: ScanContext) -> str | None:
     return first
 
 
-def extra(ref: SessionRef, ctx: ScanContext, copies_listed: bool | None = None) -> dict[str, Any]:
+def extra(ref: SessionRef, ctx: ScanContext, copies_listed: bool | None = None, holder: str | None = None) -> dict[str, Any]:
     """``show``'s ``resumed_as`` (the sessions resumed from this one, as ``claude:<id>``) and,
     for a resumed session, ``resumed_copies_listed``: whether its copies are listed (the
-    session it was resumed from is its row's ``resumed_from``, found by its row's pass)."""
-    from agentscan.providers.claude.discovery import resumed_as
+    session it was resumed from is its row's ``resumed_from``, found by its row's pass), and
+    ``resumed_copies_in``: the session that lists them instead (``detail_pass``)."""
+    from agentscan.providers.claude.copyholders import resumed_into
 
     found: dict[str, Any] = {}
     if copies_listed is not None:
         found["resumed_copies_listed"] = copies_listed
-    # (A session whose transcript is gone: those resumed from it hold its conversation.)
-    later = resumed_as(ref.native_id, ref.path or gone_main(getattr(ref, "hint", None)), ctx)
+    if holder is not None:
+        found["resumed_copies_in"] = f"claude:{holder}"
+    # (A session whose transcript is gone: those that copied it hold its conversation.)
+    main = ref.path or gone_main(getattr(ref, "hint", None))
+    later = resumed_into(ref.native_id, Path(main), ctx, gone=ref.path is None) if main is not None else []
     if later:
         found["resumed_as"] = [f"claude:{native}" for native in later]
     return found
 
 
-def detail_pass(ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> tuple[DetailCollector, Summaries, bool | None]:
+def detail_pass(ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> tuple[DetailCollector, Summaries, bool | None, str | None]:
     """``show``'s pass over a session's files (``rowpass.summaries``), its collector, and for a
-    resumed session whether its copies are listed (``None``: not a resumed one).  Whether the
+    resumed session whether its copies are listed (``None``: not a resumed one), and the
+    session whose transcript lists them instead (``copyholders``; ``None``: none).  Whether the
     session resumed is gone is guessed before the pass (``resumed_guess``) and known from it
     (the last session its copies name): read again when the guess was wrong.  Of the copies,
     those of a session that is gone are listed: in a chain whose middle session alone is gone,
-    the first one's are listed there."""
+    the first one's are listed there; a gone session resumed twice is listed in the nearer
+    copy, then the one of the smaller id, where ``tokens`` counts its calls."""
+    from agentscan.providers.claude.copyholders import nearer_holders
     from agentscan.providers.claude.rowpass import summaries
     from agentscan.toolkit.detail import DetailCollector
 
     files = ref.hint
     gone = functools.lru_cache(maxsize=64)(lambda named: is_gone(named, files.main))
+    # (read once, when a copy of a gone session is met: ``copyholders``)
+    holders = functools.lru_cache(maxsize=1)(lambda: nearer_holders(ref.native_id, files.main, ctx))
     guess = resumed_guess(ref, ctx)
     listed = is_gone(guess, files.main)
     chain: list[str] = []  # the sessions the copies name, in the order they come
@@ -122,7 +132,7 @@ def detail_pass(ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> tuple[Deta
     def listing(named: str) -> bool:
         if not chain or chain[-1] != named:
             chain.append(named)
-        return gone(named)
+        return gone(named) and named not in holders()
 
     while True:
         collector = DetailCollector(bounds)
@@ -132,29 +142,33 @@ def detail_pass(ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> tuple[Deta
         main = found[0]
         resumed = None if main is None else main.resumed_last or main.resumed_from
         if resumed is None:
-            return collector, found, None
+            return collector, found, None, None
         if is_gone(resumed, files.main) == listed or listed != is_gone(guess, files.main):
             # (the guess, or the pass that mended it: a file that changes between two passes is
             # not read a third time, and the card says what this pass listed)
             if listed:
-                return _listing_after_the_found(files, ctx, bounds, chain, gone) or (collector, found, listed)
-            return collector, found, listed
+                holder = holders().get(resumed)
+                if holder is not None:
+                    return collector, found, False, holder
+                return _listing_after_the_found(files, ctx, bounds, chain, gone, holders()) or \
+                    (collector, found, listed, None)
+            return collector, found, listed, None
         listed = not listed
 
 
 def _listing_after_the_found(files: Any, ctx: ScanContext, bounds: Bounds, chain: list[str],
-                             gone: Any) -> tuple[DetailCollector, Summaries, bool] | None:
+                             gone: Any, held: dict[str, str]) -> tuple[DetailCollector, Summaries, bool, None] | None:
     """The pass again when the copies listed hold those of a session gone before one found: a
     chain A → B → C → D whose A and C are gone lists A's records in B, which copied them
     first, and C's in D; D lists C's alone (before, it listed A's as well: A's conversation
     was on two cards).  ``None``: what was listed stands (no found session among the copies'
-    after a gone one)."""
+    after a gone one).  ``held``: gone sessions another transcript lists (``copyholders``)."""
     from agentscan.providers.claude.rowpass import summaries
     from agentscan.toolkit.detail import DetailCollector
 
     found_at = [at for at, named in enumerate(chain) if not gone(named)]
     if not found_at or not any(gone(named) for named in chain[:found_at[-1]]):
         return None
-    kept = {named for named in chain[found_at[-1] + 1:] if gone(named)}
+    kept = {named for named in chain[found_at[-1] + 1:] if gone(named) and named not in held}
     collector = DetailCollector(bounds)
-    return collector, summaries(files, ctx, collector, list_copies=kept.__contains__), True
+    return collector, summaries(files, ctx, collector, list_copies=kept.__contains__), True, None

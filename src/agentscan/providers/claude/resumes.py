@@ -12,6 +12,12 @@ from __future__ import annotations
 
 import os
 import re
+from typing import TYPE_CHECKING
+
+import orjson
+
+if TYPE_CHECKING:
+    import mmap
 
 #: a session id as Claude Code names a transcript by it (a UUID)
 _SESSION_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
@@ -54,10 +60,17 @@ _NAMES = b'"sessionId":"'
 def copied_sessions(path: str | os.PathLike[str], own: str) -> list[str] | None:
     """The sessions the records of ``own``'s transcript ``path`` name before its own first, in
     the order they come: the chain of resumes its copies hold (A → B → C: C's file copies A's
-    records, then B's), a session whose turn made no call (interrupted) included.  Found in
-    the bytes without decoding a record: each line's first ``"sessionId":"`` (a record's own
-    comes before its message; a copied record's text escapes its quotes).  ``None``: not read
-    (a compressed transcript, an unreadable one)."""
+    records, then B's), a session whose turn made no call (interrupted) included.  ``None``:
+    not read (a compressed transcript, an unreadable one).  (``copied_head``.)"""
+    head = copied_head(path, own)
+    return None if head is None else head[0]
+
+
+def copied_head(path: str | os.PathLike[str], own: str) -> tuple[list[str], int | None] | None:
+    """``copied_sessions``' chain, and where the line of ``own``'s first record begins (the
+    copies end there; ``None``: no record of its own yet).  Found in the bytes, each line's
+    own ``"sessionId":"`` (a copied record's text escapes its quotes), decoding a line only
+    when an object or array opens before it on the line (``_own_session``)."""
     import mmap
 
     from agentscan.toolkit.fsutil import open_regular
@@ -65,21 +78,55 @@ def copied_sessions(path: str | os.PathLike[str], own: str) -> list[str] | None:
     if os.fspath(path).endswith(".zst"):
         return None
     found: dict[str, None] = {}
+    mine = _NAMES + own.encode() + b'"'
     try:
         with open_regular(path) as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            end = data.find(_NAMES + own.encode() + b'"')
-            end = len(data) if end < 0 else end
-            at, line = data.find(_NAMES, 0, end), -1
+            end, stop = len(data), None
+            at = data.find(mine)
+            while at >= 0:  # (the first line whose own record is ``own``'s: its copies end there)
+                line = data.rfind(b"\n", 0, at) + 1
+                close = data.find(b"\n", at)
+                close = len(data) if close < 0 else close
+                if _own_session(data, line, at, close) == own:
+                    end = stop = line
+                    break
+                at = data.find(mine, close)
+            at = data.find(_NAMES, 0, end)
             while at >= 0:
-                if at > line:  # (the line's first: a later one on it is a nested record's)
-                    start = at + len(_NAMES)
-                    close = data.find(b'"', start, start + 256)
-                    if close > start:
-                        found[data[start:close].decode("utf-8", "replace")] = None
-                    line = data.find(b"\n", at, end)
-                    line = end if line < 0 else line
-                at = data.find(_NAMES, at + 1, end)
+                line = data.rfind(b"\n", 0, at) + 1
+                close = data.find(b"\n", at, end)
+                close = end if close < 0 else close
+                named = _own_session(data, line, at, close)
+                if named is not None:
+                    found[named] = None
+                at = data.find(_NAMES, close, end)  # (the next line's)
     except (OSError, ValueError):
         return None  # (an empty file cannot be mapped)
     found.pop(own, None)
-    return list(found)
+    return list(found), stop
+
+
+def line_session(data: bytes | mmap.mmap, line: int, close: int) -> str | None:
+    """The session the record on the line ``data[line:close]`` names at its top level
+    (``None``: none), as ``copied_head`` reads each line."""
+    at = data.find(_NAMES, line, close)
+    return None if at < 0 else _own_session(data, line, at, close)
+
+
+def _own_session(data: bytes | mmap.mmap, line: int, at: int, close: int) -> str | None:
+    """The session the record on the line ``data[line:close]`` names (its top-level
+    ``sessionId``), its first ``"sessionId":"`` at ``at``.  That one is the record's own
+    unless an object or array opens before it: an object nested before it names another (a
+    ``worktree-state``'s ``worktreeSession`` names the session the worktree was entered in),
+    and 2.1.x writes ``message`` before ``sessionId``: then the line is decoded (orjson reads
+    one ten times faster than a scan of its strings would skip them)."""
+    if data.find(b"{", line + 1, at) < 0 and data.find(b"[", line, at) < 0:
+        start = at + len(_NAMES)
+        end = data.find(b'"', start, min(start + 256, close))
+        return data[start:end].decode("utf-8", "replace") if end > start else None
+    try:
+        record = orjson.loads(data[line:close])
+    except orjson.JSONDecodeError:
+        return None  # (a broken line is no record: the readers skip it)
+    named = record.get("sessionId") if record.__class__ is dict else None
+    return named if named.__class__ is str and named else None
