@@ -69,4 +69,4 @@ def test_the_card_says_where_the_found_thread_s_calls_count(isolated_home: Path)
     assert shown["forked_from"] == f"codex:{B}" and shown["forked_through"] == f"codex:{A}"
     assert shown["forked_counted_there"] is False and shown["forked_copies_listed"] is True
     text = " ".join(invoke("show", C).stdout.split())
-    assert f"count here (or in an earlier fork of it), those it copied from codex:{A} there, as tokens" in text
+    assert f"count here, but those it copied from codex:{A} count there, as tokens" in text

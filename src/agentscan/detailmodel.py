@@ -154,4 +154,8 @@ class SessionDetail:
             }
         )
         doc.update(self.extra)
+        if isinstance(doc.get("compactions"), list):
+            # (a compaction's place in reading order is the card's, as a prompt's ``seq`` is)
+            doc["compactions"] = [{key: value for key, value in entry.items() if key != "seq"}
+                                  if isinstance(entry, dict) else entry for entry in doc["compactions"]]
         return doc

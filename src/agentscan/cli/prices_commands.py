@@ -84,7 +84,7 @@ def prices_command(
     guesses: list[tuple[str, list[str]]] = []  # (a name with no price, the names like it the data has)
     if models:
         from agentscan.pricing.aliases import agent_alias
-        from agentscan.pricing.lookup import fast_mode_gap, look_up
+        from agentscan.pricing.lookup import fast_mode_gap, look_up, tier_gap
 
         for name in models:
             found = look_up(data, name, provider, when)
@@ -94,6 +94,10 @@ def prices_command(
                 base = fast_mode_gap(data, name, provider, when)
                 gap = (f": it has no fast-mode price for {legible(base)} (a fast-mode call is not billed"
                        " at its standard price)" if base is not None else "")
+                tiered = tier_gap(data, name, provider, when)
+                if tiered is not None:  # (a Codex service tier's name: ``aliases.service_tier_name``)
+                    gap = (f": it has no {tiered[1]}-tier price for {legible(tiered[0])} (a {tiered[1]}-tier call"
+                           " is not billed at its standard price)")
                 alias = agent_alias(provider or "codex", name) if provider in (None, "codex") else None
                 if alias is not None:  # as ``tokens`` says it (``book.PriceBook._report``)
                     gap = f": {legible(name)} is {alias}: left unpriced"

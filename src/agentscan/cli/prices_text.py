@@ -101,7 +101,7 @@ def _priced(found: dict[str, Any]) -> tuple[str, str, list[tuple[int, list[str]]
     fields = found["price_fields"] or {}
     bases = [_base(fields.get(name)) for _, name in PRICE_COLUMNS]
     # A fast-mode price is said, as the rates are the model's own no longer.
-    answer = clean(f"{found['provider']}/{found['model_id']}") + (" (fast mode)" if _fast_mode(found) else "")
+    answer = clean(f"{found['provider']}/{found['model_id']}") + (f" ({_variant(found)})" if _variant(found) else "")
     lines = [(0, ["-" if base is None else money(base) for base in bases])]
     tiers = [_tiers(fields.get(name)) for _, name in PRICE_COLUMNS]
     current = list(bases)  # each price as it stands at the size reached so far
@@ -117,18 +117,23 @@ def answers_name_them(looked_up: list[dict[str, Any]]) -> bool:
     """Whether each row's PRICED AS names it: every name has a price, and no two the same
     (``sonnet-4.5`` and ``claude-sonnet-4-5`` both priced as ``anthropic/claude-sonnet-4-5``
     are told apart by MODEL alone)."""
-    answers = [(found["provider"], found["model_id"], _fast_mode(found)) for found in looked_up]
+    answers = [(found["provider"], found["model_id"], _variant(found)) for found in looked_up]
     return all(model_id is not None for _, model_id, _ in answers) and len(set(answers)) == len(answers)
 
 
-def _fast_mode(found: dict[str, Any]) -> bool:
-    """Whether a name was priced at its model's fast-mode rates (``opus-4.8-fast``: Claude
-    Code's fast mode, ``anthropic/claude-opus-4-8``'s price variant), not as a model of its
-    own whose name ends so (``grok-4-fast``): ``library.describe_lasting`` names it so."""
+def _variant(found: dict[str, Any]) -> str | None:
+    """The price variant a name was priced at (``fast mode``: ``opus-4.8-fast``, Claude Code's
+    fast mode, ``anthropic/claude-opus-4-8``'s; ``priority tier``: ``gpt-5.5-priority``, a
+    Codex call's service tier), not a model of its own whose name ends so (``grok-4-fast``):
+    ``library.describe_lasting`` names it so.  ``None``: the model's standard price."""
     from agentscan.pricing.aliases import fast_mode_base
 
-    return found["model_id"] is not None and (str(found.get("name") or "").endswith(", fast mode")
-                                              or fast_mode_base(str(found["query"])) is not None)
+    if found["model_id"] is None:
+        return None
+    named = str(found.get("name") or "").rpartition(", ")[2]
+    if named == "fast mode" or fast_mode_base(str(found["query"])) is not None:
+        return "fast mode"
+    return named if named.endswith(" tier") else None
 
 
 def tiers_under_answer(rows: list[Row]) -> list[Row]:

@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from agentscan.cli.term import clean
-from agentscan.detailmodel import SessionDetail
+from agentscan.detailmodel import Prompt, SessionDetail
 from agentscan.timeutil import parse_iso
 
 
@@ -20,6 +20,9 @@ class Compaction(NamedTuple):
     timestamp: datetime | None
     trigger: str | None
     pre_tokens: int | None
+    #: its place in reading order (``DetailCollector.add_compaction``): one of no time (a
+    #: trimmed or garbled ``timestamp``) is placed among the prompts by it; 0: unknown
+    seq: int = 0
 
 
 #: how a compaction's ``trigger`` is said: ``manual`` is the user's ``/compact``
@@ -32,10 +35,18 @@ def recorded_compactions(detail: SessionDetail) -> list[Compaction]:
     found = []
     for entry in detail.extra.get("compactions") or ():
         if isinstance(entry, dict):
-            trigger, before = entry.get("trigger"), entry.get("pre_tokens")
+            trigger, before, seq = entry.get("trigger"), entry.get("pre_tokens"), entry.get("seq")
             found.append(Compaction(parse_iso(entry.get("timestamp")), trigger if isinstance(trigger, str) else None,
-                                    before if type(before) is int else None))
+                                    before if type(before) is int else None, seq if type(seq) is int else 0))
     return found
+
+
+def came_before(compaction: Compaction, prompt: Prompt) -> bool:
+    """Whether ``compaction`` came before ``prompt``: by their times, else (either has none) by
+    where each was read (a compaction of no time stood after every prompt, placed nowhere)."""
+    if compaction.timestamp is not None and prompt.timestamp is not None:
+        return compaction.timestamp < prompt.timestamp
+    return 0 < compaction.seq < prompt.seq
 
 
 def compacted_count(detail: SessionDetail) -> int:

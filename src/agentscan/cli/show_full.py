@@ -152,6 +152,9 @@ def full_lines(detail: SessionDetail, term: Terminal, home: str = "", *, zone: t
         *((compaction, "compacted") for compaction in recorded_compactions(detail))]
     timed = sorted(((e.timestamp.timestamp(), e, what) for e, what in marks if e.timestamp is not None),
                    key=lambda found: found[0])
+    # A compaction of no time (a trimmed timestamp) goes where it was read among the items.
+    placed = sorted((mark for mark, what in marks if what == "compacted" and mark.timestamp is None
+                     and isinstance(mark, Compaction) and mark.seq), key=lambda mark: mark.seq)
     yield ""
     note = truncation_note(detail.truncated)
     if note:
@@ -171,12 +174,16 @@ def full_lines(detail: SessionDetail, term: Terminal, home: str = "", *, zone: t
         while timed and timed[0][0] < item.when:  # (an item of no time before any has ``-inf``)
             _, mark, what = timed.pop(0)
             yield from _error_item(mark, term, zone, what)
+        while placed and 0 < placed[0].seq < item.seq:
+            yield from _error_item(placed.pop(0), term, zone, "compacted")
         yield from _item_lines(item, term, "", zone)
         for sub in anchored.get(index, ()):
             yield from _subagent_lines(sub, term, names, "    ", zone)
         for sub in standing.get(index, ()):
             yield from _subagent_lines(sub, term, names, "", zone)
-    for mark, what in [*((e, what) for _, e, what in timed), *((e, what) for e, what in marks if e.timestamp is None)]:
+    for mark, what in [*((e, what) for _, e, what in timed), *((e, "compacted") for e in placed),
+                       *((e, what) for e, what in marks if e.timestamp is None
+                         and not (what == "compacted" and isinstance(e, Compaction) and e.seq))]:
         yield from _error_item(mark, term, zone, what)
     if note:
         yield ""

@@ -43,17 +43,31 @@ def forked_gone_text(detail: SessionDetail, said_as: Callable[[int, str], str]) 
     """The ``forked`` line's value of a Codex fork whose parent is not found (its
     ``forked_from``): no ``show`` of it to suggest; its copy of that conversation, the only
     one left, is listed with the fork's own (``forked_copies_listed``), and its copied calls
-    count in the fork, or in an earlier fork of that parent (``providers/codex/goneparent``),
+    count in the fork, but for those each thread ``forked_counted_in`` names copied too and
+    those of the thread found up the chain (``forked_through``: ``providers/codex/goneshow``),
     as ``tokens`` counts them.  ``said_as``: how a count is said with its noun (the card's)."""
     parent = clean_path(str(detail.extra.get("forked_from")))
     prompts = said_as(detail.extra.get("forked_after_prompts", 0), "prompt")
+    through = detail.extra.get("forked_through")
+    through = clean_path(through) if isinstance(through, str) else None
+    # (a fork of a gone fork: the part of the thread found up the chain is listed by its show)
+    whose = (f"its history past {through}'s part" if through is not None
+             and detail.extra.get("forked_through_listed") is False else "its history")
     listed = (" is listed below with this fork's (the counts are this fork's own); its calls"
               if detail.extra.get("forked_copies_listed") else "'s calls")
-    through = detail.extra.get("forked_through")
-    # (a fork of a gone fork: the calls its copy shares with the thread found up the chain count there)
-    there = f", those it copied from {clean_path(through)} there" if isinstance(through, str) else ""
-    return (f"from {parent} after its {prompts}, which is not found: its history, copied at the start of this "
-            f"rollout,{listed} count here (or in an earlier fork of it){there}, as tokens counts them")
+    elsewhere = []
+    forks = [fork for fork in detail.extra.get("forked_counted_in") or () if isinstance(fork, dict)]
+    if forks:
+        named = ", ".join(
+            f"{clean_path(str(fork.get('session')))} (an earlier fork of "
+            f"{'it' if fork.get('forked_from') == detail.extra.get('forked_from') else clean_path(str(fork.get('forked_from')))})"
+            for fork in forks)
+        elsewhere.append(f"those {named} copied too count there")
+    if through is not None:
+        elsewhere.append(f"those it copied from {through} count there")
+    but = f", but {' and '.join(elsewhere)}" if elsewhere else ""
+    return (f"from {parent} after its {prompts}, which is not found: {whose}, copied at the start of this "
+            f"rollout,{listed} count here{but}, as tokens counts them")
 
 
 def resumed_text(detail: SessionDetail, side: str) -> str | None:
@@ -118,3 +132,16 @@ def copies_text(copied: dict[str, int], said_as: Callable[[int, str], str], n: C
     if copied["compactions"]:
         parts.append(said_as(copied["compactions"], "compaction"))
     return "; copies listed: " + ", ".join(parts)
+
+
+def tiers_text(detail: SessionDetail) -> str:
+    """`` (2 of its 3 calls on the priority tier)``: the calls of a Codex session billed on a
+    service tier (``service_tiers``, the standard one ``default``), after its cost (``""``: none)."""
+    tiers = detail.extra.get("service_tiers")
+    if not isinstance(tiers, dict):
+        return ""
+    counts = {str(tier): count for tier, count in tiers.items() if type(count) is int and count > 0}
+    said = [f"{count:,} on the {clean(tier)} tier" for tier, count in counts.items() if tier != "default"]
+    if not said:
+        return ""
+    return f" ({', '.join(said)}, of its {sum(counts.values()):,} calls)"

@@ -10,13 +10,14 @@ from agentscan.cli import render
 from agentscan.cli.render import human_usd, plural
 from agentscan.cli.show_errors import error_words, interrupted_count, recorded_errors
 from agentscan.cli.show_lineage import (copied_listed, copies_text, forked_as_text, forked_gone_text, resumed_text,
-                                        source_text)
+                                        source_text, tiers_text)
 from agentscan.cli.copyhint import card_command
 from agentscan.cli.show_subagents import subagent_call_count, subagent_lines, subagent_names, subagent_tokens
 from agentscan.cli.showfit import (FocusedCalls, focused_talk, heading_lines, leading_path, talk_clause, tokens_field,
                                    tools_heading)
 from agentscan.cli.term import Terminal, clean, clean_path, cut, title_text, cut_left, home_short, width_of, wrap_columns, write_out
-from agentscan.cli.show_compactions import Compaction, compacted_count, compaction_text, recorded_compactions
+from agentscan.cli.show_compactions import (Compaction, came_before, compacted_count, compaction_text,
+                                            recorded_compactions)
 from agentscan.cli.show_truncated import truncation_note
 from agentscan.detailmodel import Prompt, SessionDetail, ToolEvent
 from agentscan.model import TokenUsage
@@ -96,15 +97,21 @@ def _plain_plural(count: int, word: str) -> str:
 
 def _prompt_lines(prompts: Sequence[Prompt], compactions: list[Compaction], every: bool, term: Terminal,
                   zone: tzinfo | None) -> list[str]:
-    """The prompts shown, each compaction among them at its time (one before the oldest
-    shown, unless ``every`` prompt is shown, is not: the ``counts`` line counts it)."""
-    oldest = prompts[0].timestamp if prompts and not every else None
-    marks = [c for c in compactions if c.timestamp is not None and (oldest is None or c.timestamp >= oldest)]
+    """The prompts shown, each compaction among them at its time, or one of no time (a trimmed
+    timestamp) where it was read among them (one before the oldest shown, unless ``every``
+    prompt is shown, is not: the ``counts`` line counts it)."""
+    first = prompts[0] if prompts and not every else None
+    marks = [c for c in compactions if first is None or not came_before(c, first)]
+    marks = [c for c in marks if c.timestamp is not None or c.seq or first is None]
     marks = marks[-PROMPTS_SHOWN:]  # (a file of thousands of them: no more marks than prompts)
+    if all(mark.seq for mark in marks):
+        marks.sort(key=lambda mark: mark.seq)  # in reading order: the dated and the undated alike
     lines = []
     for prompt in prompts:
-        while marks and prompt.timestamp is not None and marks[0].timestamp < prompt.timestamp:  # type: ignore[operator]
-            lines.append(_compaction_line(marks.pop(0), term, zone))
+        due = [mark for mark in marks if came_before(mark, prompt)]
+        for mark in due:
+            marks.remove(mark)
+            lines.append(_compaction_line(mark, term, zone))
         # A prompt with no time (Cursor's) says ``-`` in a time's width: its text lines up.
         head = f"  {render.time_column(prompt.timestamp, zone)}  "
         lines.append(head + _fit(prompt.text, term.width - len(head), term, PIPE_PROMPT))
@@ -236,7 +243,8 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         ("updated", shown_time(row.updated_at, zone).named),
         ("path", clean_path(home_short(row.path) if term.tty else row.path)),
         ("tokens", tokens_line(row.tokens, grouped=term.tty, by_subagents=subagent_tokens(detail))),
-        ("cost", None if row.tokens is None else human_usd(row.cost, row.cost_priced, grouped=term.tty)),
+        ("cost", None if row.tokens is None else human_usd(row.cost, row.cost_priced, grouped=term.tty)
+         + tiers_text(detail)),
     ):
         lines.extend(_field(label, value if value else "-", term))
     if row.tokens is None and detail.extra.get("context_tokens") is not None:

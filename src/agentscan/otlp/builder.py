@@ -117,11 +117,13 @@ class TurnBuilder:
     ) -> Span:
         # The API's id and speed (``cost`` was priced on the name agentscan gave the call).
         model, speed = sc.api_model(model, self.facts.provider)
+        model, tier = sc.api_tier(model, self.facts.provider)
         span = self._span(f"chat|{key}", parent, f"chat {model}" if model else "chat", KIND_CLIENT, start_ns, end_ns)
         span.set(sc.OPERATION, "chat")
         span.set(sc.PROVIDER, sc.provider_name(model or self.facts.model, self.facts.provider))
         span.set(sc.REQUEST_MODEL, model)
         span.set(sc.SPEED, speed)
+        span.set(sc.SERVICE_TIER, tier)
         span.attributes.update(sc.usage_attributes(usage, self.facts.provider))
         span.set(sc.COST, None if cost is None else float(cost))
         self.usage.setdefault(parent.span_id, []).append(usage)

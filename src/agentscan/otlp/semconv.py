@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentscan.model import TokenUsage
-from agentscan.pricing.aliases import fast_mode_base
+from agentscan.pricing.aliases import fast_mode_base, service_tier_base
 
 OPERATION = "gen_ai.operation.name"
 PROVIDER = "gen_ai.provider.name"
@@ -34,6 +34,9 @@ COST = "agentscan.cost_usd"
 #: the speed a call ran at when it was not the standard one (Anthropic's fast mode: ``fast``);
 #: no GenAI semantic convention names it
 SPEED = "agentscan.request.speed"
+#: the service tier an OpenAI call was billed at when not the standard one (Codex's
+#: ``priority``, ``flex``): OTel's OpenAI semantic conventions name it so
+SERVICE_TIER = "openai.request.service_tier"
 
 #: the agent each provider / hook agent is, as ``gen_ai.agent.name`` and ``service.name``
 AGENT_NAMES = {"claude": "claude-code", "codex": "codex", "gemini": "gemini-cli", "cursor": "cursor"}
@@ -74,6 +77,16 @@ def api_model(model: str | None, agent: str) -> tuple[str | None, str | None]:
     ``speed: fast``.  Another agent's name is as recorded (Cursor's ``…-fast`` is its own)."""
     base = fast_mode_base(model) if agent == "claude" and model is not None else None
     return (model, None) if base is None else (base, "fast")
+
+
+def api_tier(model: str | None, agent: str) -> tuple[str | None, str | None]:
+    """The model id a Codex call asked the API for, and its service tier when not the standard
+    one: agentscan prices and groups a call on the priority tier as ``gpt-5.5-priority``
+    (``pricing.aliases.service_tier_name``); its request named ``gpt-5.5``."""
+    if agent != "codex" or model is None:
+        return model, None
+    base = service_tier_base(model)
+    return (model, None) if base == model else (base, model[len(base) + 1:])
 
 
 def usage_attributes(usage: TokenUsage, agent: str) -> dict[str, int]:

@@ -105,7 +105,8 @@ VARIANT_WORDS = frozenset({"fast", "max"})
 #: 4: Bedrock's names of Claude models are priced at Bedrock's rates; and since 4 any "no
 #: price" remembered under an older rule is asked again (a rule that prices more names
 #: would otherwise never reach a name the index already holds as unpriced).
-PRICE_RULES = 4
+#: 5: Codex's calls on a service tier (``SERVICE_TIER_WORDS``) are priced at the tier's rates.
+PRICE_RULES = 5
 
 #: what Claude Code's calls made in fast mode (``message.usage.speed == "fast"``) have after
 #: their model (``claude-opus-4-8-fast``, as ccusage names them): fast mode is billed at other
@@ -150,6 +151,53 @@ def fast_mode_model(provider_hint: str | None, ref: str) -> str | None:
     (``claude-4.6-opus-high-thinking-fast``) have no hint: their ``-fast`` stays a variant
     word (``library.find``)."""
     return fast_mode_base(ref) if provider_hint in _FAST_MODE_PROVIDERS else None
+
+
+#: Codex's service tiers billed at other rates than the standard one, as Codex records them
+#: (``thread_settings.service_tier``).  A call on one is counted and priced under
+#: ``<model>-<tier>`` (``gpt-5.5-priority``: another ``--by model`` row, as a Claude fast-mode
+#: call's), at the library's price variant ``when == {"service_tier": tier}``; ``default`` (or
+#: none) is the standard price.  OpenAI names no model so, and a row's MODEL is the model
+#: alone (``service_tier_base``).
+SERVICE_TIER_WORDS = ("priority", "flex", "ultrafast")
+#: Codex's older name of a tier: its ``/fast`` mode, sent to the API as ``priority``
+#: (Codex translates a ``fast`` in its settings to that request value)
+_TIER_SPELLINGS = {"fast": "priority"}
+def service_tier_name(model: str, tier: str | None) -> str:
+    """The name a Codex call of ``model`` on service tier ``tier`` is counted and priced under
+    (``gpt-5.5-priority``); ``model`` itself on the standard tier (``default``, or none)."""
+    tier = _TIER_SPELLINGS.get(tier, tier) if tier is not None else None
+    if tier not in SERVICE_TIER_WORDS or model.endswith("-" + tier):
+        return model
+    return f"{model}-{tier}"
+
+
+def service_tier_base(model: str) -> str:
+    """The model a ``service_tier_name`` was made of (``gpt-5.5`` for ``gpt-5.5-priority``);
+    any other name as it is."""
+    base, dash, tier = model.rpartition("-")
+    return base if dash and base and tier in SERVICE_TIER_WORDS else model
+
+
+#: an OpenAI model's name: ``gpt-…``, or a reasoning model's (``o3``, ``o4-mini``)
+_OPENAI_NAME = re.compile(r"(?:gpt-|o[0-9])", re.IGNORECASE)
+
+
+def codex_fast_name(name: str) -> str:
+    """``name`` as Codex counts its fast mode when it ends ``-fast`` and no Claude model's
+    (``gpt-5.5-fast``: ``gpt-5.5-priority``), else as it is: only ``prices``' guesses use it,
+    a name ending ``-fast`` being another vendor's model as often (xAI's ``grok-4-fast``)."""
+    if name.endswith(FAST_MODE_SUFFIX) and _OPENAI_NAME.match(name):
+        return service_tier_name(name[: -len(FAST_MODE_SUFFIX)], "fast")
+    return name
+
+
+def service_tier_model(ref: str) -> tuple[str, str] | None:
+    """(the model, the tier) a ``service_tier_name`` was made of; ``None`` for a standard-tier
+    name.  Whatever the agent: no price list names a model so (``prices gpt-5-nano-priority``,
+    asked as any agent records it, is never ``gpt-5-nano``'s standard price by its start)."""
+    base = service_tier_base(ref)
+    return (base, ref[len(base) + 1:]) if base != ref else None
 
 
 def variant_words(ref: str) -> list[str]:

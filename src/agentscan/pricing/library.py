@@ -17,7 +17,8 @@ from typing import Any
 import orjson
 from genai_prices import data_snapshot, types
 
-from agentscan.pricing.aliases import BEDROCK_PROVIDER, bedrock_ref, fast_mode_model, variant_words
+from agentscan.pricing.aliases import (BEDROCK_PROVIDER, bedrock_ref, fast_mode_model, service_tier_model,
+                                      variant_words)
 from agentscan.pricing.periods import EXACT, Coefficients, NotPriceable, Period
 from agentscan.pricing.source import PriceData
 
@@ -71,6 +72,9 @@ def find(data: PriceData, provider_hint: str | None, ref: str) -> Match:
     fast = fast_mode_model(provider_hint, ref)
     if fast is not None:
         return _fast_mode(find(data, provider_hint, fast))
+    tiered = service_tier_model(ref)
+    if tiered is not None:
+        return _service_tier(find(data, provider_hint, tiered[0]), tiered[1])
     snap = snapshot(data)
     attempts: list[str | None] = [provider_hint, None] if provider_hint else [None]
     bedrock = bedrock_ref(ref)
@@ -115,6 +119,24 @@ def _fast_mode(match: Match) -> Match:
     return Match(match.provider, match.model, FAST_MODE)
 
 
+def _service_tier(match: Match, tier: str) -> Match:
+    """``match`` at its ``tier`` price (a Codex call on a service tier), when the library has
+    one.  Without one, the library answers the context with the standard price, silently: the
+    priority tier bills more (a guess, and a low one), flex less, so that is "no price"."""
+    context = {"service_tier": tier}
+    own = any(model is match.model for model in match.provider.models)
+    if not own or not any(variant.when == context for variant in match.model.price_variants or ()):
+        raise NotPriceable(f"genai-prices has no {tier}-tier price for {match.model.id!r} (the {tier} tier is "
+                           "billed at other rates than the standard price)")
+    return Match(match.provider, match.model, context)
+
+
+def _context_words(context: dict[str, str] | None) -> str:
+    """How a price variant's request context is said: ``fast-mode``, ``priority-tier``."""
+    tier = (context or {}).get("service_tier")
+    return f"{tier}-tier" if tier is not None else "fast-mode"
+
+
 def _variants(match: Match) -> list[types.PriceVariant]:
     """The library's price variants ``match``'s request context selects."""
     if match.context is None:
@@ -150,7 +172,8 @@ def period_at(match: Match, ts: float | None) -> Period:
     variants = _variants(match)
     if variants and not any(v.constraint is None or v.constraint.active(when) for v in variants):
         # (the library would price the call at the standard rate)
-        raise NotPriceable(f"genai-prices has no fast-mode price for {match.model.id!r} at the call's time")
+        raise NotPriceable(f"genai-prices has no {_context_words(match.context)} price for {match.model.id!r}"
+                           " at the call's time")
     prices = match.model.get_prices(when, match.context)
     thresholds = sorted({
         tier.start for value in vars(prices).values() if isinstance(value, types.TieredPrices) for tier in value.tiers
@@ -267,7 +290,8 @@ def _described(match: Match, when: datetime) -> dict[str, Any]:
     return {
         "provider": match.provider.id,
         "model_id": match.model.id,
-        "name": match.model.name if match.context is None or not match.model.name else f"{match.model.name}, fast mode",
+        "name": match.model.name if match.context is None or not match.model.name
+        else f"{match.model.name}, {_context_words(match.context).replace('-', ' ')}",
         "prices": str(prices),
         "price_fields": fields,
     }

@@ -59,6 +59,18 @@ def fast_mode_gap(data: PriceData, name: str, provider: str | None, when: dateti
     return None
 
 
+def tier_gap(data: PriceData, name: str, provider: str | None, when: datetime | None) -> tuple[str, str] | None:
+    """(the model, the tier) a Codex service tier's name with no price was made of
+    (``gpt-5.1-codex-mini``, ``priority``), when that model has a standard price: the data
+    lacks that tier's price alone, and "no price" says so."""
+    from agentscan.pricing import aliases
+
+    base = aliases.service_tier_base(name)
+    if base == name or _priced(data, base, provider, when) is None:
+        return None
+    return base, name[len(base) + 1:]
+
+
 def _priced(data: PriceData, name: str, provider: str | None,
             when: datetime | None) -> tuple[dict[str, Any], float | None] | None:
     """``library.describe_lasting``'s answer for the first way ``name`` is priced, or ``None``.
@@ -95,11 +107,40 @@ def _recorded_forms(name: str) -> list[str]:
     alone, that family's (``sonnet``: ``claude-sonnet``); none for a name that is no short one."""
     from agentscan.pricing.modelnames import recorded_names
 
-    if name.lower().startswith("claude-"):
+    if name.lower().startswith("claude-") or not _claude_family(name):
         return []
     if _FAMILY.fullmatch(name):
         return [f"claude-{name}"]
     return [recorded for _, recorded in recorded_names(name, ["claude"])]
+
+
+#: the Claude families a short name starts with (``sonnet-4.5``), and how like one a mistyped
+#: family must be (``sonet``, ``opsu``): another vendor's name (``gpt-5.5-fast``) is no Claude
+#: short name, and its Claude spellings (``claude-gpt-5-5-fast``) only drew Claude guesses
+_CLAUDE_FAMILIES, _FAMILY_LIKE = ("haiku", "sonnet", "opus", "instant"), 0.6
+
+
+def _claude_family(name: str) -> bool:
+    """Whether ``name`` starts with a Claude family's word, or one mistyped."""
+    import difflib
+
+    word = _FAMILY.match(name)
+    return word is not None and any(difflib.SequenceMatcher(a=word[0].lower(), b=family).ratio() >= _FAMILY_LIKE
+                                    for family in _CLAUDE_FAMILIES)
+
+
+def _leading_forms(model_id: str) -> list[str]:
+    """The shorter names a model id starts with, cut at a dash, of two words or more
+    (``grok-4-fast`` and ``grok-4`` of ``grok-4-fast-reasoning``): offered only where the
+    library prices them (``close_names``)."""
+    words = model_id.split("-")
+    return ["-".join(words[:end]) for end in range(2, len(words))]
+
+
+def _spelling(name: str) -> str:
+    """``name`` with its version's dots as dashes: ``claude-opus-4.8-fast`` and
+    ``claude-opus-4-8-fast`` are one model's names."""
+    return name.lower().replace(".", "-")
 
 
 #: how like the name asked a model's name must be to be offered (``difflib``'s ratio), and how
@@ -121,12 +162,42 @@ def close_names(data: PriceData, provider: str | None, name: str, *spelt: str, s
     from agentscan.pricing.modelnames import short_name, undated
 
     vendor = aliases.PROVIDER_HINTS.get(provider) if provider else None
-    ids = {model.id.lower(): model.id for each in library.snapshot(data).providers
-           if vendor is None or each.id == vendor for model in each.models}
+    ids: dict[str, str] = {}
+    # A Codex service tier's name (``gpt-5.1-codex-mini-priority``) is offered that tier's
+    # names alone, as a fast-mode name is fast-mode names (below).
+    codex = aliases.codex_fast_name(name)  # (``gpt-5.5-fast``: Codex's fast mode, ``gpt-5.5-priority``)
+    base = aliases.service_tier_base(codex)
+    tier = codex[len(base) + 1:].lower() if base != codex else None
+    if codex != name:
+        spelt = (*spelt, codex)
+    for each in library.snapshot(data).providers:
+        if vendor is not None and each.id != vendor:
+            continue
+        for model in each.models:
+            ids.setdefault(model.id.lower(), model.id)
+            # A name the library matches by its start (``grok-4-fast`` for xAI's
+            # ``grok-4-fast-reasoning``) is what a person types, and mistypes (``grok-4-fat``).
+            for form in _leading_forms(model.id):
+                ids.setdefault(form.lower(), form)
+            if each.id == "anthropic" and any(variant.when == library.FAST_MODE
+                                              for variant in model.price_variants or ()):
+                # Claude Code's fast-mode name of it, as Anthropic spells it (``claude-opus-4-8-fast``),
+                # not a reseller's (Copilot's ``claude-opus-4.8-fast``)
+                fast = aliases.fast_mode_name(model.id)
+                ids.setdefault(fast.lower(), fast)
+            if tier is not None and any(variant.when == {"service_tier": tier}
+                                        for variant in model.price_variants or ()):
+                tiered = aliases.service_tier_name(model.id, tier)  # (``gpt-5.5-priority``)
+                ids.setdefault(tiered.lower(), tiered)
     ratios: dict[str, float] = {}
+    # The name asked, however spelt, has no price: never a guess of itself (a shorter name
+    # the data's ids start with, ``claude-sonnet`` for ``sonnet``, would crowd out the rest).
+    asked_as = {asked.lower() for asked in (name, *spelt)} - {codex.lower()}  # (Codex's spelling is priced)
     for asked in (name, *spelt):
         matcher = difflib.SequenceMatcher(b=asked.lower())
         for lowered, model_id in ids.items():
+            if lowered in asked_as:
+                continue
             matcher.set_seq1(lowered)
             if matcher.real_quick_ratio() >= _CLOSE_ENOUGH and matcher.quick_ratio() >= _CLOSE_ENOUGH:
                 ratio = matcher.ratio()
@@ -138,12 +209,18 @@ def close_names(data: PriceData, provider: str | None, name: str, *spelt: str, s
     if any(aliases.fast_mode_base(asked) is not None for asked in (name, *spelt)):
         ratios = {model_id: ratio for model_id, ratio in ratios.items()
                   if model_id.lower().endswith(aliases.FAST_MODE_SUFFIX)}
+    if tier is not None:
+        ratios = {model_id: ratio for model_id, ratio in ratios.items() if model_id.lower().endswith("-" + tier)}
     scored = sorted(ratios.items(), key=lambda pair: (-pair[1], pair[0]))
     best = scored[0][1] if scored else 0.0
     offered: list[str] = []
+    spelt_as: set[str] = set()  # the names offered, each as ``_spelling`` has it
     for model_id, ratio in scored:
         if ratio < best - _NEARLY_AS_CLOSE or len(offered) == _OFFERED:
             break
+        if _spelling(model_id) in spelt_as:
+            continue  # one model spelt two ways (``claude-opus-4-8-fast``, ``claude-opus-4.8-fast``): the closer
+        spelt_as.add(_spelling(model_id))
         # The short name if it is priced as asked, else the id (``v1`` alone is no ``claude-v1``);
         # a name the library lists but prices only with a context it is not asked with, neither.
         for shown in dict.fromkeys((short_name(undated(model_id)), model_id) if short else (model_id,)):

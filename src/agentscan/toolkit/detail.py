@@ -199,8 +199,10 @@ class DetailCollector:
             self._compactions = NewestErrors(COMPACTIONS_KEPT)
         self.copied.compactions += self.copied.copying
         stamp = to_iso(timestamp)
+        # ``seq``: its place in reading order, which places one of no time among the prompts
+        # (``show``); not in JSON (``SessionDetail.to_json``), as a prompt's is not.
         self._compactions.add(stamp, {"timestamp": stamp, "trigger": None if trigger is None else trigger[:TRIGGER_CHARS],
-                                      "pre_tokens": pre_tokens})
+                                      "pre_tokens": pre_tokens, "seq": next(self._seq)})
 
     def count_dropped(self, kind: str, *, subagent: str | None = None) -> None:
         """One prompt (``kind`` "prompts") or reply ("responses") left unread because it is

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 from agentscan.model import TokenUsage
+from agentscan.pricing.aliases import service_tier_name
 from agentscan.providers.codex.counters import (ZERO, Counters, add, counters_of, spent_on, step, to_tokens, token_info,
                                                total_counters, unsummed)
 from agentscan.providers.codex.modeluse import ModelUse, Pairs, model_use
@@ -59,7 +60,7 @@ class FileUsageScanner:
     """
 
     __slots__ = ("replay", "started", "thread_id", "events", "records", "boundary", "baseline", "copied_floor",
-                 "turns", "carried", "timed", "garbled", "overspent", "_previous", "_model", "_searches")
+                 "turns", "carried", "timed", "garbled", "overspent", "_previous", "_model", "_searches", "_tier")
 
     def __init__(self, replay: bool = False, started: datetime | None = None, thread_id: str | None = None,
                  *, timed: bool = True) -> None:
@@ -93,6 +94,8 @@ class FileUsageScanner:
         self._model: str | None = None
         #: completed ``web_search_call`` items since the last call: the next call's (``_web_search``)
         self._searches = 0
+        #: the service tier the thread's settings name (``_settings``): its calls' price
+        self._tier: str | None = None
 
     def resume(self, model: str | None, previous: Counters | None, carried: Counters = ZERO) -> None:
         """Go on from where an earlier pass over the same file stopped (``fullcounts``):
@@ -130,7 +133,11 @@ class FileUsageScanner:
     def feed(self, record: Mapping[str, Any]) -> None:
         kind = record.get("type")
         if kind == "turn_context":
-            model = as_str(payload_of(record).get("model"))
+            context = payload_of(record)
+            tier = as_str(context.get("service_tier"))
+            if tier is not None:  # (a turn's own tier, where a build writes one; none: the thread's)
+                self._tier = tier
+            model = as_str(context.get("model"))
             if model is not None:
                 self._model = model
                 turns = self.turns
@@ -154,6 +161,12 @@ class FileUsageScanner:
             self._marker(time_value(payload.get("started_at")))
         elif ptype == "token_count":
             self._token_count(record)
+        elif ptype == "thread_settings_applied":
+            settings = as_dict(payload.get("thread_settings"))
+            if settings and "service_tier" in settings:
+                # Codex 0.146+ says the tier here (``"default"``, ``"priority"``, ``"fast"``,
+                # ``"flex"``), at the start and on each change: the calls after it are billed so.
+                self._tier = as_str(settings.get("service_tier"))
 
     def _marker(self, started_at: datetime | None) -> None:
         if started_at is None:
@@ -190,6 +203,8 @@ class FileUsageScanner:
         if delta[1] + delta[2] > delta[0]:
             self.overspent += 1
         model = as_str(info.get("model")) or as_str(payload_of(record).get("model")) or self._model
+        if model is not None and self._tier is not None:
+            model = service_tier_name(model, self._tier)
         raw_ts = record.get("timestamp")
         self.events.append(
             UsageEvent(raw_ts if isinstance(raw_ts, str) else None, parse_iso(raw_ts) if self.timed else None, model,
@@ -208,6 +223,8 @@ class FileUsageScanner:
         key = as_str(payload.get("response_id")) or f"{timestamp}\x1f{counters}"
         if key not in self.records:
             model = as_str(payload.get("model")) or self._model
+            if model is not None and self._tier is not None:
+                model = service_tier_name(model, self._tier)
             self.records[key] = UsageEvent(timestamp, parse_iso(timestamp) if self.timed else None, model, counters)
 
     def _unmatched_records(self, own: list[UsageEvent]) -> list[UsageEvent]:

@@ -70,7 +70,9 @@ class CodexProvider(Provider):
     #     its cache read is: ``input`` leaves both out (``counters.to_tokens``)
     # 27: a file of calls whose cached input and cache write exceed their input says so, once
     #     (``callscan.split_warning``): a row's split of the total may differ from ``tokens``'
-    parser_version = "27"
+    # 28: a call on a service tier (`thread_settings_applied`, `turn_context` `service_tier`:
+    #     priority, fast, flex, ultrafast) is counted under `<model>-<tier>` (`aliases.service_tier_name`)
+    parser_version = "28"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)

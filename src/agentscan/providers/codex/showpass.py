@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from agentscan.context import ScanContext
 from agentscan.detailmodel import SubagentInfo
 from agentscan.model import Counts, sum_usage
-from agentscan.providers.codex.ancestry import nearest_found
+from agentscan.pricing.aliases import service_tier_base
 from agentscan.providers.codex.callscan import FileUsageScanner
 from agentscan.providers.codex.detail import TranscriptReader
 from agentscan.providers.codex.header import thread_header
@@ -24,6 +24,7 @@ from agentscan.providers.codex.facts import LineFacts
 from agentscan.providers.codex.forkpart import ForkPart, fork_part
 from agentscan.providers.codex.fullcounts import remember
 from agentscan.providers.codex.goneparent import parent_found
+from agentscan.providers.codex.goneshow import GoneParent, gone_parent
 from agentscan.providers.codex.lineage import SourceNote, forks_extra
 from agentscan.providers.codex.messages import add_kind, counts_of, line_kind
 from agentscan.providers.codex.headtail import TailSummary
@@ -62,6 +63,8 @@ class ShowPass:
         #: whether the fork's parent is found (its copied calls count there); else the copy is the
         #: only record of that conversation, listed with the fork's own, whose calls count here
         self.parent_found = True
+        #: with the parent gone: where the copy counts, and what of it is listed (``goneshow``)
+        self.gone: GoneParent | None = None
         #: how Codex was run (``codex exec``, …): the main thread's own meta says (``lineage``)
         self.source = SourceNote(session.main.thread_id) if session.main is not None else None
 
@@ -86,8 +89,12 @@ class ShowPass:
             if fork is not None:
                 self.fork, self.parent_found = fork, parent_found(fork.parent, ctx)
                 # With the parent gone, the copy's conversation is listed too (as its calls
-                # count here: ``goneparent``); the counts stay the own part's, as the row's.
-                own_from = fork.start if self.parent_found else 0
+                # count here: ``goneparent``), but for the part of a thread up the chain that
+                # is found (its own show lists it); the counts stay the own part's, as the row's.
+                own_from = fork.start
+                if not self.parent_found:
+                    self.gone = gone_parent(thread, fork.parent, path, ctx)
+                    own_from = self.gone.listed_from
             #: a fork's own live lines' kinds: its counts (the file's, in the tally ``remember`` keeps)
             own_kinds: dict[str, int] | None = {} if fork is not None else None
             source = self.source if subagent is None and self.source is not None and not self.source.found else None
@@ -172,12 +179,24 @@ class ShowPass:
             # the copy's conversation is listed with its own.
             extra["forked_counted_there"] = self.parent_found
             extra["forked_copies_listed"] = not self.parent_found
-            if not self.parent_found and session.main is not None:
+            if self.gone is not None:
                 # The nearest thread the copy came through that is found keeps its own calls
-                # (``ancestry``): the card says where they count.
-                found = nearest_found(session.main, self.fork.parent, ctx).found
-                if found is not None:
-                    extra["forked_through"] = f"codex:{found.thread_id}"
+                # (``ancestry``), and the earlier forks their copies': the card says where.
+                if self.gone.through is not None:
+                    extra["forked_through"] = f"codex:{self.gone.through}"
+                    # (its part of the copy is its own show's to list, when a turn marker tells it)
+                    extra["forked_through_listed"] = self.gone.listed_from == 0
+                extra["forked_counted_in"] = [{"session": f"codex:{fork}", "forked_from": f"codex:{gone}"}
+                                              for fork, gone in self.gone.counted_in]
+        # The calls per service tier (``gpt-5.5-priority``: ``priority``; the standard one
+        # ``default``), when any was on another: the card's cost says how many.
+        tiers: dict[str, int] = {}
+        for entry in entries:
+            base = service_tier_base(entry.model) if entry.model else entry.model
+            tier = entry.model[len(base) + 1:] if entry.model and base and base != entry.model else "default"
+            tiers[tier] = tiers.get(tier, 0) + 1
+        if set(tiers) - {"default"}:
+            extra["service_tiers"] = tiers
         extra["source"] = self.source.source if self.source is not None else None
         extra.update(forks_extra(session, ctx))  # the sessions forked from this one
         return collector.build(row, subagents=subagents, extra_tools=self.extra_tools, extra=extra)

@@ -51,7 +51,7 @@ from agentscan.providers.codex.messages import add_kind, line_kind
 #: the only records ``FileUsageScanner.feed`` reacts to carry one of these (keep
 #: them in step with ``feed``); the rest (most of a rollout) are skipped undecoded
 USAGE_MARKERS = (b'"token_count"', b'"turn_context"', b'"task_started"', b'token_usage_record"', b'"compacted"',
-                 b'"web_search_call"')
+                 b'"web_search_call"', b'"thread_settings_applied"')
 
 
 def scan_file(
