@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import sys
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -321,3 +322,11 @@ def lay_out_progress_session(home: Path) -> Path:
     shutil.copyfile(REAL / "claude" / "spotter-agent-progress-v2.1.38.trimmed.jsonl", target)
     return target
 
+
+
+def console_env(**extra: str) -> dict[str, str]:
+    """The environment of ``python -m agentscan`` run as an installed agentscan is: this
+    Python's ``bin``, where its console script is, first on ``PATH``, so that its hints say
+    bare ``agentscan`` (``invocation.program_word``), as ``CliRunner``'s do."""
+    path = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
+    return {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PATH": path, **extra}

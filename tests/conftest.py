@@ -55,9 +55,9 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(tmp_path / "agentscan-cache"))
     monkeypatch.setenv("AGENTSCAN_DATA_DIR", str(tmp_path / "agentscan-data"))
-    # An export's second lock (``export.meetlock``) is taken in /tmp whatever TMPDIR says:
+    # An export's second lock (``toolkit.meetlock``) is taken in /tmp whatever TMPDIR says:
     # the variable for the CLI run as a subprocess, which must not write the real /tmp either.
-    monkeypatch.setattr("agentscan.export.meetlock.MEETING_BASE", str(tmp_path))
+    monkeypatch.setattr("agentscan.toolkit.meetlock.MEETING_BASE", str(tmp_path))
     monkeypatch.setenv("AGENTSCAN_LOCK_DIR", str(tmp_path / "agentscan-locks"))
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "200")

@@ -9,12 +9,13 @@ help line after it.  docs/ccusage.md has them in a table.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from builders import console_env
 from typer.testing import CliRunner
 
 from agentscan.cli import app, fastpath
@@ -30,7 +31,7 @@ def run(*argv: str) -> tuple[int, str, str]:
 def script(*argv: str) -> tuple[int, str, str]:
     """``argv`` as the console script runs it: the fast path first, one command module registered."""
     done = subprocess.run([sys.executable, "-m", "agentscan", *argv], capture_output=True, text=True,
-                          env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+                          env=console_env())
     return done.returncode, done.stdout, done.stderr
 
 

@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import subprocess
@@ -19,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from builders import console_env
 import typer.main
 from typer.testing import CliRunner
 
@@ -44,7 +45,7 @@ def fast_run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, 
 def console_run(*argv: str) -> tuple[int, str, str]:
     """As the console script runs it (the fast path first, then Typer), in a process of its own."""
     done = subprocess.run([sys.executable, "-m", "agentscan", *argv], capture_output=True, text=True,
-                          env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+                          env=console_env())
     return done.returncode, done.stdout, done.stderr
 
 

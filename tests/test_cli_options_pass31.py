@@ -22,7 +22,7 @@ import pytest
 from typer.testing import CliRunner
 
 from agentscan.cli import app, fastpath
-from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+from builders import console_env, claude_assistant, claude_session_file, claude_usage, claude_user
 from otlp_builders import Receiver, no_proxy  # noqa: F401 - a fixture
 
 runner = CliRunner()
@@ -37,7 +37,7 @@ def cli(*argv: str):  # noqa: ANN201 - click's Result
 def script(*argv: str) -> tuple[int, str, str]:
     """``argv`` as the console script runs it: the fast path first, one command module registered."""
     done = subprocess.run([sys.executable, "-m", "agentscan", *argv], capture_output=True, text=True,
-                          env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+                          env=console_env())
     return done.returncode, done.stdout, done.stderr
 
 

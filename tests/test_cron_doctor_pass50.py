@@ -182,7 +182,7 @@ def test_no_private_meeting_folder_leaves_the_cache_lock_alone(
     shared = tmp_path / "shared-tmp"
     shared.mkdir()
     (shared / f"agentscan-{os.getuid()}").write_text("planted")
-    monkeypatch.setattr("agentscan.export.meetlock.MEETING_BASE", str(shared))
+    monkeypatch.setattr("agentscan.toolkit.meetlock.MEETING_BASE", str(shared))
     monkeypatch.delenv("AGENTSCAN_LOCK_DIR")  # (which would name the folder instead)
     assert invoke("export", "-o", str(tmp_path / "idx.sqlite")).exit_code == 0
     assert (shared / f"agentscan-{os.getuid()}").read_text() == "planted"

@@ -22,7 +22,7 @@ from typer.testing import CliRunner, Result
 
 from agentscan.cli import app
 from agentscan.export.locks import lock_path, meeting_path
-from agentscan.export.meetlock import MeetingBusy, meeting_lock
+from agentscan.toolkit.meetlock import MeetingBusy, meeting_lock
 from agentscan.scan import cachefile
 
 posix = pytest.mark.skipif(os.name == "nt", reason="POSIX owners and modes, flock")
@@ -104,7 +104,7 @@ def _squatted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: int = 0o777
     folder = shared / f"agentscan-{os.getuid()}"
     folder.mkdir()
     os.chmod(folder, mode)
-    monkeypatch.setattr("agentscan.export.meetlock.MEETING_BASE", str(shared))
+    monkeypatch.setattr("agentscan.toolkit.meetlock.MEETING_BASE", str(shared))
     monkeypatch.delenv("AGENTSCAN_LOCK_DIR")
     return folder
 

@@ -99,7 +99,7 @@ def test_a_relative_cache_dir_is_ignored_with_a_warning(
         isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     a_codex_session(isolated_home)
     default = tmp_path / "default-cache"
-    monkeypatch.setattr("agentscan.toolkit.userdirs.user_cache_dir", lambda: str(default))
+    monkeypatch.setattr("agentscan.toolkit.userdirs.user_cache_dir", lambda env=None: str(default))
     workdir = tmp_path / "cwd"
     workdir.mkdir()
     monkeypatch.chdir(workdir)

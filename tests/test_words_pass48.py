@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from agentscan.cli import app
 from agentscan.cli.fastpath import parse
-from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+from builders import console_env, claude_assistant, claude_session_file, claude_usage, claude_user
 
 runner = CliRunner()
 
@@ -62,7 +62,7 @@ def test_short_options_and_their_glued_values_still_work(isolated_home: Path, wo
 
 def test_the_fast_path_leaves_one_dash_to_typer_and_the_console_says_the_same(isolated_home: Path) -> None:
     assert parse(["tokens", "-by", "day"]) is None and parse(["list", "-all"]) is None
-    env = {**os.environ, "HOME": str(isolated_home), "PYTHONPATH": os.pathsep.join(sys.path)}
+    env = console_env(HOME=str(isolated_home), PYTHONPATH=os.pathsep.join(sys.path))
     run = subprocess.run([sys.executable, "-m", "agentscan", "tokens", "-by", "day"], env=env,
                          capture_output=True, text=True, check=False)
     assert run.returncode == 2

@@ -184,10 +184,10 @@ class ScanContext(FileSystemView):
         """``agentscan <rest>`` reading this scan's home (`` --demo``, `` --home DIR`` quoted for
         the shell), for a message that suggests it: bare, it would read ``$HOME``'s files, not
         those of the home that said it (``cli.state.home_option``'s rule)."""
-        from agentscan.invocation import home_words
+        from agentscan.invocation import command
 
         home = self.home if self.home_source == "--home" else None
-        return f"agentscan{home_words(demo=self.home_source == '--demo', home=home)} {rest}"
+        return command(rest, demo=self.home_source == "--demo", home=home)
 
     def for_worker(self) -> ScanContext:
         """A context of a worker process's own (``toolkit.workers``), made in the worker: this

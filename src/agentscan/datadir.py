@@ -15,7 +15,8 @@ ENV_VAR = "AGENTSCAN_DATA_DIR"
 
 
 def data_dir(env: Mapping[str, str] | None = None) -> str:
-    """``$AGENTSCAN_DATA_DIR``, else ``platformdirs.user_data_dir("agentscan")`` (``toolkit.userdirs``).
+    """``$AGENTSCAN_DATA_DIR``, else ``platformdirs.user_data_dir("agentscan")`` (``toolkit.userdirs``),
+    read in ``env`` (``HOME``, ``XDG_DATA_HOME``) when given, as the cache's is (``scan.cachefile``).
 
     A relative ``AGENTSCAN_DATA_DIR`` is ignored (``ignored``), as a relative provider
     setting is: each hook runs in the directory the agent runs it from, so the events
@@ -27,7 +28,7 @@ def data_dir(env: Mapping[str, str] | None = None) -> str:
         return os.path.expanduser(override)
     from agentscan.toolkit.userdirs import user_data_dir  # only when needed: the override is the common case in tests
 
-    return user_data_dir()
+    return user_data_dir(env)
 
 
 def ignored(env: Mapping[str, str] | None = None) -> str | None:

@@ -4,6 +4,7 @@ The library raises these; only ``agentscan.cli`` maps them to exit codes::
 
     AgentscanError                 base; exit 1 unless a subclass says otherwise
     ├── UsageProblem               the user's input cannot be used (exit 2)
+    │   └── UnknownProvider        a --provider name that is not registered (exit 2)
     ├── SessionNotFound            no session matches an id (exit 1)
     │   ├── IdTooShort             a prefix too short to look up (exit 1)
     │   ├── ProviderNotId          a provider's name given as an id (exit 1)
@@ -11,7 +12,6 @@ The library raises these; only ``agentscan.cli`` maps them to exit codes::
     ├── AmbiguousSessionId         a prefix matches several sessions (exit 1)
     ├── SessionUnreadable          a session could not be read at all (exit 1)
     │   └── TranscriptUnreadable   its transcript could not be opened or read (exit 1)
-    ├── UnknownProvider            a --provider name that is not registered (exit 2)
     ├── NoReadableRoot             an explicitly named root cannot be read (exit 1)
     ├── ScannerClosed              a question asked of a closed ``Scanner`` (exit 1)
     ├── StrictWarnings             --strict and warnings were reported (exit 1)
@@ -26,6 +26,9 @@ The library raises these; only ``agentscan.cli`` maps them to exit codes::
 
 Bad input inside provider files is never an exception: it becomes a
 ``ScanWarning`` and the scan goes on.
+
+Every one pickles (``AgentscanError.__reduce__``): a worker process's error reaches its
+parent (``concurrent.futures``, ``multiprocessing``), whatever its ``__init__`` takes.
 """
 
 from __future__ import annotations
@@ -42,6 +45,18 @@ class AgentscanError(Exception):
 
     exit_code = 1
     details: tuple[str, ...] = ()
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Pickle's default calls ``cls(*self.args)``: ``args`` is the message, which no
+        # ``__init__`` of another signature takes (``ScannerClosed()``, ``UnknownProvider(name,
+        # known)``).  Made again as it is instead: its message and its attributes.
+        return (_rebuilt, (type(self), self.args, self.__dict__))
+
+
+def _rebuilt(cls: type[AgentscanError], args: tuple[object, ...], state: dict[str, object]) -> AgentscanError:
+    error = cls.__new__(cls, *args)  # (``BaseException.__new__`` keeps ``args``; no ``__init__``)
+    error.__dict__.update(state)
+    return error
 
 
 class UsageProblem(AgentscanError):
@@ -105,14 +120,37 @@ class ProviderNotId(SessionNotFound):
 
 
 class NoHookEvents(SessionNotFound):
-    """``demo``: the demo's events store was read (``--demo``), which no install fills."""
+    """``demo``: the demo's events store was read (``--demo``), which no install fills;
+    ``installed``: the agents whose config has agentscan's hook (``Claude Code``), when the
+    caller looked: an empty store is then not for want of an install (``empty_store_advice``)."""
 
-    def __init__(self, query: str, *, store_empty: bool, demo: bool = False) -> None:
+    def __init__(self, query: str, *, store_empty: bool, demo: bool = False, installed: tuple[str, ...] = ()) -> None:
         where = "no hook events have been captured yet" if store_empty else f"no hook events for {query!r}"
-        advice = ("`agentscan --demo trace --list` shows the demo's sessions" if demo else
-                  "see `agentscan hooks install` (and `agentscan trace --list` for the sessions captured)")
+        from agentscan.invocation import command
+
+        if demo:
+            advice = f"`{command('trace --list', demo=True)}` shows the demo's sessions"
+        elif store_empty:
+            advice = empty_store_advice(installed)
+        else:
+            advice = f"see `{command('hooks install')}` (and `{command('trace --list')}` for the sessions captured)"
         AgentscanError.__init__(self, f"{where}; {advice}")
         self.query = query
+        self.store_empty = store_empty
+
+
+def empty_store_advice(installed: tuple[str, ...] | list[str]) -> str:
+    """What to do about an events store with no event: install the hooks, or, when they are
+    installed already (``installed``: the agents), restart the agent, which loads its hooks
+    when it starts, and see where the hook stores its events (``hooks status``)."""
+    from agentscan.invocation import command
+
+    if not installed:
+        return f"see `{command('hooks install')}`"
+    names = " and ".join(installed)
+    return (f"agentscan's hook is installed for {names}: restart {'it' if len(installed) == 1 else 'them'} "
+            f"(a session already running keeps the hooks it started with), then run a prompt; "
+            f"`{command('hooks status')}` says where the events go")
 
 
 class AmbiguousSessionId(AgentscanError):
@@ -141,7 +179,9 @@ class AmbiguousSessionId(AgentscanError):
 
 class SessionUnreadable(AgentscanError):
     def __init__(self, session_id: str, reason: str) -> None:
-        super().__init__(f"could not read {session_id} ({reason}); please report this with `agentscan doctor`")
+        from agentscan.invocation import command
+
+        super().__init__(f"could not read {session_id} ({reason}); please report this with `{command('doctor')}`")
 
 
 class TranscriptUnreadable(SessionUnreadable):
@@ -152,15 +192,20 @@ class TranscriptUnreadable(SessionUnreadable):
         AgentscanError.__init__(self, f"cannot read {session_id}: {path}: {reason}")
 
 
-class UnknownProvider(AgentscanError):
-    exit_code = 2
+class UnknownProvider(UsageProblem):
+    """A provider's name that is not registered: a ``UsageProblem`` (exit 2) whose
+    ``parameter`` is the one that named it (``providers``; ``provider_names`` for a
+    ``Scanner``'s); ``name`` is the name, ``known`` the registered ones."""
+
     project_hint = False
 
-    def __init__(self, name: str, known: list[str]) -> None:
+    def __init__(self, name: str, known: list[str], parameter: str = "providers") -> None:
         from agentscan.toolkit.words import close_names, unknown_choice
 
         close = close_names(name, known)
-        super().__init__(unknown_choice("provider", name, known, meant=close[0] if close else ""))
+        super().__init__(unknown_choice("provider", name, known, meant=close[0] if close else ""), parameter=parameter)
+        self.name = name
+        self.known = list(known)
         #: no slip for a provider's name: maybe ccusage's ``-p``, a project, which the CLI says
         #: it has as ``--cwd`` (a hint about options, not for a library caller: ``cli.state.say_error``)
         self.project_hint = not close

@@ -222,8 +222,10 @@ def one_grouping(by: str | List[str] | None) -> GroupBy:
     given = [by] if isinstance(by, str) else list(by or ["session"])
     groups = list(dict.fromkeys(parse_group(value, "--by") for value in given))
     if len(groups) > 1:
+        from agentscan.invocation import command
+
         raise UsageProblem(f"--by takes one grouping, not {len(groups)} ({', '.join(groups)}): tokens groups by one "
-                           "key at a time; to cross them, `agentscan export -f sqlite` and GROUP BY both (docs/cron.md)")
+                           f"key at a time; to cross them, `{command('export -f sqlite')}` and GROUP BY both (docs/cron.md)")
     return groups[0]
 
 

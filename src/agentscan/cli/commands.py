@@ -22,13 +22,14 @@ from agentscan.cli.options import (
     state_of,
 )
 from agentscan.cli.usagewords import grouping_names, sort_key_names
+from agentscan.invocation import program_word
 # WHEN's forms, as every --since and --until says them; this module is read only when Typer
 # parses list, show or tokens (the fast path does not), so their runs import nothing more.
 from agentscan.whentext import UNTIL_READING, WHEN_FORMS
 
 
 class ShowCommand(MissingHintCommand):
-    missing = {"session_id": lambda home: f"give a session ID (`agentscan{home} list` shows the newest sessions' ids)"}
+    missing = {"session_id": lambda home: f"give a session ID (`{program_word()}{home} list` shows the newest sessions' ids)"}
 
 
 def register(app: typer.Typer) -> None:

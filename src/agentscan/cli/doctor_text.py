@@ -8,7 +8,7 @@ from typing import Any, Callable, Sequence
 
 from agentscan.cli import render
 from agentscan.cli.state import home_option
-from agentscan.hooks.program import agentscan_word
+from agentscan.invocation import program_word
 from agentscan.cli.table import render as render_table
 from agentscan.cli.tablefit import layout
 from agentscan.cli.tableparts import GAP, Column, Row
@@ -100,7 +100,7 @@ def _warning_lines(provider: dict[str, Any], term: Terminal, read_flag: str) -> 
             out.append(f"    and {render.plural(len(files) - SHOWN_FILES, 'more file')}")
     if any(files_of.get(kind) for kind in provider["warnings"]):
         out += _lines("every warning with its file and line (on stderr):", term, "  ")
-        out += _verbatim([f"agentscan list -v --provider {provider['provider']}{read_flag}"])
+        out += _verbatim([f"{program_word()} list -v --provider {provider['provider']}{read_flag}"])
     return out
 
 
@@ -261,7 +261,7 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
     for text in problems + narrowed:
         lines += _lines(text, term, "  ")
     if not hooks["installed"] and demo:
-        lines += _lines("not installed in the demo home (`agentscan hooks install` changes your own home's "
+        lines += _lines(f"not installed in the demo home (`{program_word()} hooks install` changes your own home's "
                         "config, never the demo's)", term, "  ")
     elif not hooks["installed"]:
         # One real command an agent: "--agent cursor|claude" pasted piped agentscan into `claude`.
@@ -269,7 +269,7 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
         # Optional, and said so: no hook reads like something broken.  One wording in ``doctor``
         # and ``hooks status`` (which reads no session: each agent that has hooks), worded for
         # the commands under it.
-        commands = [f"{agentscan_word()} hooks install {agent}{home_flag}" for agent in here or HOOK_AGENTS]
+        commands = [f"{program_word()} hooks install {agent}{home_flag}" for agent in here or HOOK_AGENTS]
         lines += _lines(HOOKS_OPTIONAL, term, "  ")
         lines += _lines("to install, run:" if len(commands) == 1 else "to install, for each agent you use, run:",
                         term, "  ")
@@ -283,6 +283,12 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
     size = f", {size_text(store['bytes'])}" if store["exists"] else ""
     lines += _lines(f"events store: {where} (from {store['source']}): "
                     f"{held + size if store['exists'] else 'not created yet'}", term, "  ")
+    if store.get("default_store"):
+        other = store["default_store"]
+        lines += _lines(f"note: the default store {render.path_text(other['path'], term)} holds "
+                        f"{render.plural(other['sessions'], 'session')} too: a hook the agent runs without "
+                        "AGENTSCAN_DATA_DIR (an agent started from the desktop does not get your shell's variables) "
+                        "stores there, where trace does not look while it is set", term, "  ")
     if store.get("ignored"):
         lines += _lines(f"note: AGENTSCAN_DATA_DIR is a relative path ({store['ignored']}), so it was ignored: each "
                         "hook runs in the agent's directory, and the events would be scattered; set an "
@@ -330,9 +336,9 @@ def _both_scopes_text(config: dict[str, Any], home_flag: str, term: Terminal) ->
     name = {"claude": "Claude Code", "cursor": "Cursor"}.get(agent, agent)
     user = clean_path(render.path_text(config["also_installed"], term))
     return (f"agentscan's hook is also installed in {user}: {name} runs the hooks of both files, so each "
-            f"event can be captured twice; to keep only the user's, run `{agentscan_word()} hooks uninstall {agent} "
+            f"event can be captured twice; to keep only the user's, run `{program_word()} hooks uninstall {agent} "
             f"--scope project` in {_project_dir(config, term)}; to keep only this project's, run "
-            f"`{agentscan_word()} hooks uninstall {agent}{home_flag}`")
+            f"`{program_word()} hooks uninstall {agent}{home_flag}`")
 
 
 def _project_dir(config: dict[str, Any], term: Terminal | None) -> str:
@@ -379,7 +385,7 @@ def _install_fix(config: dict[str, Any], home_flag: str, term: Terminal | None) 
     """``run `agentscan hooks install …```: the command that leaves one entry seeing every tool
     (a project's, with the directory to run it in)."""
     agent, scope = config["agent"], config["scope"]
-    word = agentscan_word()
+    word = program_word()
     install = f"{word} hooks install {agent}" + (" --scope project" if scope == "project" else home_flag)
     where = f" in {_project_dir(config, term)}" if scope == "project" else ""
     if config.get("legacy"):

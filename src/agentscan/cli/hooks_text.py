@@ -108,11 +108,11 @@ def elsewhere_warnings(agent: str, scope: str, path: Path, home: Path, cwd: Path
     from agentscan.cli.render import plural
     from agentscan.cli.state import home_option
     from agentscan.hooks.install import installed_elsewhere
-    from agentscan.hooks.program import agentscan_word
+    from agentscan.invocation import program_word
     from agentscan.model import ScanWarning
 
     def uninstall(where: str) -> str:
-        command = f"`{agentscan_word()} hooks uninstall {agent} --scope {where}{home_option(home_given) if where == 'user' else ''}`"
+        command = f"`{program_word()} hooks uninstall {agent} --scope {where}{home_option(home_given) if where == 'user' else ''}`"
         return command if where == "user" else f"{command} in {cwd}"  # a project's config is the current directory's
 
     name = {"claude": "Claude Code", "cursor": "Cursor"}[agent]

@@ -186,14 +186,14 @@ def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_te
             files = "1 session file holds" if page.blank == 1 else f"{page.blank:,} session files hold"
             return (f"no session recorded anything: {files} no conversation (empty, unreadable lines, "
                     "or only snapshots and other sessions' summaries)")
-        from agentscan.cli.state import doctor_command
-        from agentscan.hooks.program import agentscan_word
+        from agentscan.invocation import doctor_command
+        from agentscan.invocation import program_word
 
         if filters.providers and others:
             names = ", ".join(filters.providers)
             return (f"no {names} sessions found ({render.plural(others, 'session')} from other providers; "
                     f"`{doctor_command()}` shows where agentscan looked for {names})")
-        return f"no sessions found; `{doctor_command()}` shows where agentscan looked (or try `{agentscan_word()} --demo list`)"
+        return f"no sessions found; `{doctor_command()}` shows where agentscan looked (or try `{program_word()} --demo list`)"
     stage = page.emptied_by
     count = page.reached.get(stage, page.discovered) if stage else page.discovered
     of = f"of {render.plural(count, 'session')}" if stage else ""

@@ -119,7 +119,9 @@ def ccusage_command(typed: str, ctx: Any) -> str | None:
     given = list(ctx.meta.get("agentscan.given", ()))
     at = _command_index(given, ctx.command)
     before, after = given[:at], given[at + 1:]
-    agentscan = shlex.join(["agentscan", *before])
+    from agentscan.invocation import program_word
+
+    agentscan = " ".join([program_word(), *map(shlex.quote, before)])
     provider, report = "", typed.casefold()
     if report in available_names():  # ``ccusage codex daily``: a provider's own reports
         provider = f" -p {report}"
@@ -163,7 +165,9 @@ def session_id_command(typed: str, ctx: Any) -> str | None:
         return None
     given = list(ctx.meta.get("agentscan.given", ()))
     before = given[:_command_index(given, ctx.command)]
-    return f"Try: {shlex.join(['agentscan', *before, 'show', typed])} (a session's id goes after show)"
+    from agentscan.invocation import program_word
+
+    return f"Try: {' '.join([program_word(), *map(shlex.quote, [*before, 'show', typed])])} (a session's id goes after show)"
 
 
 #: what a left-out ccusage word comes to where ``CCUSAGE_WAYS``' form would read as an order
@@ -240,7 +244,9 @@ def _ccusage_option(option: str, ctx: Any, where: str, own: set[str]) -> str | N
     if counterpart in own:
         return f"{where} has {counterpart}"
     if option in ("--offline", "-O"):
-        return "agentscan prices calls offline, always: with the data it ships with, or what `agentscan prices --update` fetched"
+        from agentscan.invocation import command
+
+        return f"agentscan prices calls offline, always: with the data it ships with, or what `{command('prices --update')}` fetched"
     if option == "--order" or (option == "-o" and str(_value_of(option, ctx)).casefold() in ("asc", "desc")):
         if where == "tokens":
             return ("tokens shows sessions newest first; days, weeks and months oldest first; the other groupings "
@@ -248,8 +254,10 @@ def _ccusage_option(option: str, ctx: Any, where: str, own: set[str]) -> str | N
         if where == "list":
             return "list shows the newest sessions first"
     if "--by" in own and option in ("-b", "--breakdown"):
+        from agentscan.invocation import command
+
         return ("--by model totals each model; for each model per day, "
-                "`agentscan export -f sqlite` and GROUP BY both (docs/cron.md)")
+                f"`{command('export -f sqlite')}` and GROUP BY both (docs/cron.md)")
     if "--cwd" in own and option in ("--instances", "--project"):
         how = "--by cwd totals each project" if option == "--instances" and "--by" in own else f"{where} has --cwd PATH"
         return f"{how}: a project is its working directory"

@@ -167,8 +167,10 @@ def _say_none_recorded(sessions: int, provider: str | None) -> None:
            else f"no models recorded in this home's {render.plural(sessions, kind + 'session')}")
     # Names as ``list`` shows them on a terminal, which ``prices`` takes back (``pricing.lookup``).
     render.note(why)
-    render.note("`agentscan prices MODEL` gives a model's prices (`agentscan prices sonnet-4.5 gpt-5`);"
-                " or try `agentscan --demo prices`")
+    from agentscan.invocation import command
+
+    render.note(f"`{command('prices MODEL')}` gives a model's prices (`{command('prices sonnet-4.5 gpt-5')}`);"
+                f" or try `{command('prices', demo=True)}`")
 
 
 def _recorded(scanner: Scanner, data: PriceData) -> list[dict[str, Any]]:

@@ -17,6 +17,7 @@ from agentscan.toolkit.words import plural  # noqa: F401 - the CLI's own name fo
 from agentscan.cli import term as _term
 from agentscan.cli.term import Terminal, home_short, terminal, write_out
 from agentscan.pricing.modelnames import short_name, undated  # noqa: F401 - ``undated``: tables' name for it
+from agentscan.invocation import doctor_command
 from agentscan.timeutil import local_date, shown_time
 
 if TYPE_CHECKING:
@@ -97,7 +98,7 @@ def warn_summary(warnings: Sequence[ScanWarning | SinkWarning], *, verbose: bool
     if empty:
         # A warning, not a note: ``--strict`` fails on them, and its count reads against these lines.
         _say_warning(f"warning: {plural(empty, EMPTY_FILE)} (an agent leaves one after an aborted start; "
-                     f"`agentscan doctor` or --verbose names {'it' if empty == 1 else 'them'})", width)
+                     f"`{doctor_command()}` or --verbose names {'it' if empty == 1 else 'them'})", width)
 
 
 def _said_where(path: str) -> str:

@@ -15,6 +15,7 @@ from agentscan.cli.copyhint import card_command
 from agentscan.cli.show_subagents import subagent_call_count, subagent_lines, subagent_names, subagent_tokens
 from agentscan.cli.showfit import (FocusedCalls, focused_talk, heading_lines, leading_path, talk_clause, tokens_field,
                                    tools_heading)
+from agentscan.invocation import program_word
 from agentscan.cli.term import Terminal, clean, clean_path, cut, title_text, cut_left, home_short, width_of, wrap_columns, write_out
 from agentscan.cli.show_compactions import (Compaction, came_before, compacted_count, compaction_text,
                                             recorded_compactions)
@@ -272,7 +273,8 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         parent = clean_path(forked)
         said = f"  {'forked':<8} from {parent} after its {said_as(detail.extra.get('forked_after_prompts', 0), 'prompt')}"
         # Too wide, the command goes on its own line, whole (to be copied), as the hooks line's does.
-        lines.extend(card_command(said, ": ", "", lambda shown: f"agentscan{home} show {shown}", parent, term, short_id))
+        run = f"{program_word()}{home} show"
+        lines.extend(card_command(said, ": ", "", lambda shown: f"{run} {shown}", parent, term, short_id))
     for side in ("from", "as"):  # (a Claude session's resumes, each way)
         resumes = resumed_text(detail, side)
         if resumes:
@@ -388,8 +390,10 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone:
         from agentscan.cli.copyhint import fitted
         from agentscan.cli.render import note
 
+        run = f"{program_word()}{home} show"
+
         def command(shown: str) -> str:
-            return f"agentscan{home} show {shown} --full"
+            return f"{run} {shown} --full"
 
         # The command on a line of its own, never wrapped inside: it is there to be copied.
         said = fitted([lambda shown: [f"the whole conversation: {command(shown)}"],

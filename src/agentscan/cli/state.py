@@ -13,14 +13,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Collection, Optional
 
 from agentscan.errors import AgentscanError, NoReadableRoot, ProviderNotId, StrictWarnings
+from agentscan.invocation import doctor_command, running_home
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
 
 
-#: the running command's ``State.home_options``, for an error's hint (``say_error``: the
-#: errors of a command reach it with no ``State``)
-_home_options = [""]
 
 #: the running command, ``agentscan hooks install``, for the line under a usage error
 #: (``say_error``; set by ``cli.fastpath`` and ``cli.options`` before a command runs)
@@ -46,7 +44,11 @@ def usage_error_text(message: str, command_path: str | None = None) -> str:
 
 
 def help_hint(command_path: str | None = None) -> str:
-    return f"Try '{command_path or _command_path[0]} --help' for help."
+    """Where the command's help is, run as this agentscan is (``invocation.program_word``)."""
+    from agentscan.invocation import program_word
+
+    path = command_path or _command_path[0]
+    return f"Try '{program_word()}{path.removeprefix('agentscan')} --help' for help."
 
 
 class State:
@@ -65,7 +67,7 @@ class State:
         self.quiet = quiet  # --quiet: no progress, hints or warning summary on stderr
         self._refuse_demo_with_home()
         self._apply_quiet()
-        _home_options[0] = self.home_options()
+        running_home[0] = self.home_options()
 
     def merge(self, values: dict[str, Any]) -> None:
         """Global options given after the command name add to those given before it."""
@@ -76,7 +78,7 @@ class State:
                 setattr(self, name, True)
         self._refuse_demo_with_home()
         self._apply_quiet()
-        _home_options[0] = self.home_options()
+        running_home[0] = self.home_options()
 
     def home_options(self) -> str:
         """`` --demo`` or `` --home DIR`` (``home_option``): what a command agentscan suggests
@@ -248,15 +250,6 @@ def reject_blank(**options: Optional[str]) -> None:
             raise UsageProblem(f"{flag} is empty (is a variable unset?): {_wanted_when() if flag in _WHEN_FLAGS else _WANTED[flag]}")
 
 
-def doctor_command() -> str:
-    """``agentscan doctor`` with the running command's `` --home DIR`` (``_home_options``): a
-    "no sessions found" that sent the reader to a bare ``agentscan doctor`` had it inspect
-    ``$HOME``, not the home that held nothing."""
-    from agentscan.hooks.program import agentscan_word
-
-    return f"{agentscan_word()}{_home_options[0]} doctor"
-
-
 def home_option(home: Optional[Path | str]) -> str:
     """`` --home DIR``, quoted for the shell, to end a command agentscan tells the user to run
     when the command telling it was given ``--home`` (``State.home``); ``""`` without one.
@@ -302,11 +295,11 @@ def say_error(exc: AgentscanError) -> int:
     reply or what was typed, and none of them may move the cursor or write the clipboard.
     A usage error (exit 2) ends with where the command's help is, as click's do (``help_hint``)."""
     from agentscan.cli.term import clean, printable_line
-    from agentscan.invocation import hint
+    from agentscan.invocation import hint, program_word
 
     print(f"error: {clean(str(exc))}", file=sys.stderr)
     if getattr(exc, "empty_home", False):
-        print(printable_line(f"no sessions were found in this home: `agentscan{_home_options[0]} doctor` shows "
+        print(printable_line(f"no sessions were found in this home: `{doctor_command()}` shows "
                              "where agentscan looked"), file=sys.stderr)
     for line in exc.details:  # candidates to pick from, a hint: each its own line, made printable
         print(printable_line(line), file=sys.stderr)
@@ -318,13 +311,13 @@ def say_error(exc: AgentscanError) -> int:
 
         print(printable_line(demo_hint(demo_query, _command_path[0].rpartition(" ")[2])), file=sys.stderr)
     if isinstance(exc, ProviderNotId) and exc.shown_by is None:  # ``show gemini``: where its sessions' ids are
-        print(printable_line(hint(f"agentscan{_home_options[0]} list -p {exc.provider}", "lists its sessions")),
+        print(printable_line(hint(f"{program_word()}{running_home[0]} list -p {exc.provider}", "lists its sessions")),
               file=sys.stderr)
     if getattr(exc, "list_hint", False):
         # ``--grep``: the default 25 may not reach an old session, and ``--all`` alone scrolled
         # a heavy user's 1,500 ids past; the home this run read, not the user's own (``--demo
         # show 000000`` is answered with the demo's ids).
-        print(printable_line(hint(f"agentscan{_home_options[0]} list --grep TEXT",
+        print(printable_line(hint(f"{program_word()}{running_home[0]} list --grep TEXT",
                                   "finds it by title, cwd, model or path (`--all` lists every id)")), file=sys.stderr)
     if exc.exit_code == USAGE_EXIT:  # last, as under click's usage errors (``usage_error_text``)
         print(help_hint(), file=sys.stderr)

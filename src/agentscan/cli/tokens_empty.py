@@ -61,12 +61,12 @@ def explain_empty(count: int, *, asked_for: bool, providers: Sequence[str], sinc
     ``until``; ``None``: no filter did it (every session recorded no usage, which the
     table says)."""
     if count == 0 and not asked_for:
-        from agentscan.cli.state import doctor_command
-        from agentscan.hooks.program import agentscan_word
+        from agentscan.invocation import doctor_command
+        from agentscan.invocation import program_word
 
         if providers:
             return (f"no {', '.join(providers)} sessions found; `{doctor_command()}` shows where agentscan looked")
-        return f"no sessions found; `{doctor_command()}` shows where agentscan looked (or try `{agentscan_word()} --demo tokens`)"
+        return f"no sessions found; `{doctor_command()}` shows where agentscan looked (or try `{program_word()} --demo tokens`)"
     if since is None and until is None:
         return None
     if since is not None and until is not None:

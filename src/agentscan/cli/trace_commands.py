@@ -76,19 +76,26 @@ def trace_command(
         print_trace_list(as_json, root, redact=redact)
         return
     if not session_id:
-        shown_by = "agentscan --demo trace --list" if state.demo else "agentscan trace --list"
-        raise UsageProblem(f"give a session ID (`{shown_by}` shows the captured ones)")
+        from agentscan.invocation import trace_words
+
+        raise UsageProblem(f"give a session ID (`{trace_words(demo=state.demo)} --list` shows the captured ones)")
     from agentscan.hooks.text import chosen_turns
 
     chosen_turns(None, last, turn)  # a bad N is said before the store is read
     try:
         trace = trace_session(session_id, root=root, demo=state.demo)
     except NoHookEvents as exc:
+        if exc.store_empty and not state.demo:  # installed already? Then "see hooks install" misleads
+            from agentscan.cli.trace_list import installed_agents
+
+            installed = installed_agents()
+            if installed:
+                exc = NoHookEvents(session_id, store_empty=True, installed=tuple(installed))
         if not state.demo and _demo_captured(session_id):  # the README's ``trace 7f3c9a12``, without --demo
             from agentscan.scan.notfound import demo_hint
 
             exc.details = (*exc.details, demo_hint(session_id, "trace"))
-        raise
+        raise exc from None
     shown = chosen_turns(len(trace.turns), last, turn)
     if state.demo:
         trace = _found_in_demo_home(trace)

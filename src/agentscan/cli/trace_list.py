@@ -53,7 +53,9 @@ def print_trace_list(as_json: bool, root: str | None = None, *, redact: bool = F
                           "sessions": [s.to_json() for s in found], "warnings": []})
         return
     if not found:
-        render.note(f"no hook events captured yet in {root}; see `agentscan hooks install`")
+        from agentscan.errors import empty_store_advice
+
+        render.note(f"no hook events captured yet in {root}; {empty_store_advice(installed_agents())}")
         return
     term = render.terminal()
     sessions = [s.summary.session for s in found]
@@ -76,3 +78,23 @@ def print_trace_list(as_json: bool, root: str | None = None, *, redact: bool = F
                                         term, None, laid_out)
     hidden = print_table(columns, rows, term=term, planned=planned)
     left_out_note(hidden, columns, term)
+
+
+def installed_agents() -> list[str]:
+    """The agents (``Claude Code``, ``Cursor``) whose config, the user's or this project's, has
+    agentscan's hook: said when no event has arrived, for the advice to fit (``errors.
+    empty_store_advice``).  ``trace`` takes no ``--home``: this account's home."""
+    import os
+    from pathlib import Path
+
+    from agentscan.context import ScanContext
+    from agentscan.hooks.status import hooks_report
+
+    env = dict(os.environ)
+    try:
+        cwd = Path.cwd()
+    except OSError:  # a directory removed under the shell
+        cwd = ScanContext.create(env=env).home
+    report = hooks_report(home=ScanContext.create(env=env).home, cwd=cwd, env=env)
+    names = {"claude": "Claude Code", "cursor": "Cursor"}
+    return list(dict.fromkeys(names.get(config["agent"], config["agent"]) for config in report["installed"]))

@@ -59,7 +59,9 @@ class _Group(TyperGroup):
             if not ctx._protected_args and not ctx.args:
                 import shlex
 
-                given = shlex.join(["agentscan", *ctx.meta.get("agentscan.given", ()), "list"])
+                from agentscan.invocation import program_word
+
+                given = " ".join([program_word(), shlex.join([*ctx.meta.get("agentscan.given", ()), "list"])])
                 ctx.fail(f"Missing command. Try: {given}")
             return super().invoke(ctx)
         except UsageError as exc:

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, Mapping
 
-from agentscan.export.lockdir import LOCK_DIR_VAR, NotPrivate, ignored_lock_dir, locks_dir, named_dir
+from agentscan.toolkit.lockdir import LOCK_DIR_VAR, NotPrivate, ignored_lock_dir, locks_dir, named_dir
 from agentscan.filemodes import FILE_MODE, make_private_dirs, open_private
 
 
@@ -64,10 +64,10 @@ def fallback_dir(temp: str | None = None, env: Mapping[str, str] | None = None) 
 
 def meeting_path(cache_lock: Path, env: Mapping[str, str] | None = None,
                  warn: Callable[[str, str], None] | None = None) -> Path | None:
-    """The lock every run of this user meets at (``export.meetlock``) for the output whose
+    """The lock every run of this user meets at (``toolkit.meetlock``) for the output whose
     cache lock is ``cache_lock``, its folder made private; ``None`` when there is none to take:
     no such folder of this user's alone (``warn`` is told of one another user made)."""
-    from agentscan.export.meetlock import MEETING_BASE
+    from agentscan.toolkit.meetlock import MEETING_BASE
 
     environ = os.environ if env is None else env
     if os.name == "nt" or (named_dir(environ) is None and not os.path.isdir(MEETING_BASE)):
@@ -75,7 +75,7 @@ def meeting_path(cache_lock: Path, env: Mapping[str, str] | None = None,
     try:
         # Named apart from a cache lock that fell back to this folder (``usable_lock``): that
         # one is filelock's, whose file must stay, while this one's is removed as each run ends
-        # (``export.meetlock``); so a run whose cache cannot be written meets here too.
+        # (``toolkit.meetlock``); so a run whose cache cannot be written meets here too.
         lock = locks_dir(environ, MEETING_BASE) / ("meet-" + cache_lock.name.removeprefix("export-"))
     except NotPrivate as exc:
         if warn is not None:
@@ -161,12 +161,12 @@ def _held(output: Path, environ: Mapping[str, str], lock_file: Path, lock_timeou
         ) from None
     except OSError as exc:
         raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}") from None
-    from agentscan.export.meetlock import MeetingBusy, meeting_lock
+    from agentscan.toolkit.meetlock import MeetingBusy, meeting_lock
 
     try:
         # The cache's lock first, then the meeting one, in every run: no two wait for each
         # other in turn.  (A cron job and a shell of other AGENTSCAN_CACHE_DIRs take two
-        # cache locks, and meet only there: ``export.meetlock``.)
+        # cache locks, and meet only there: ``toolkit.meetlock``.)
         with meeting_lock(meeting_path(lock_file, environ, warn), max(0.0, lock_timeout - (time.monotonic() - began))):
             yield
     except MeetingBusy as exc:

@@ -208,6 +208,7 @@ class StdinReader:
         self.size = 0
         #: reading past the limit inside the payload's ``"content"`` string (``contentcut``)
         self.cut: Any = None
+        self.key_waits = 0  # reads taken on since the limit passed inside a "content" key
 
     @property
     def cut_bytes(self) -> int | None:
@@ -249,9 +250,9 @@ class StdinReader:
                     return b"", f"stdin still open after {seconds:g}s; payload of {self.size} bytes so far dropped"
             chunk = os.read(fd, 1024 * 1024)
             if not chunk:
-                if self.cut is None:
+                if self.cut is None and self.size <= self.limit:
                     return b"".join(self.chunks), None
-                payload = self.cut.payload()
+                payload = None if self.cut is None else self.cut.payload()  # (None: it ended in a key cut short)
                 return (payload, None) if payload is not None else (b"", f"payload larger than {self.limit} bytes, dropped")
             self.size += len(chunk)
             if self.cut is not None:
@@ -260,13 +261,19 @@ class StdinReader:
                 continue
             self.chunks.append(chunk)
             if self.size > self.limit:
-                from agentscan.hooks.contentcut import begin
+                from agentscan.hooks.contentcut import KEY_WAITS, begin, key_cut_short
 
                 # Past the limit inside a file's content (a Cursor beforeReadFile): read on
                 # without it; ``capture_envelope`` decides whether the event may be stored so.
                 data = b"".join(self.chunks)
+                cut = begin(data, _REDACTED_CONTENT_EVENTS, self.limit)  # the limit's byte: where it passed
+                if (cut is None or cut.after is not None) and key_cut_short(data) and self.key_waits < KEY_WAITS:
+                    # Ended inside a ``"content"`` key (a cut found is an earlier string's): read on.
+                    self.key_waits += 1
+                    self.chunks = [data]
+                    continue
                 self.chunks = [data[:HEAD_BYTES]]  # for ``head``
-                self.cut = begin(data, _REDACTED_CONTENT_EVENTS, self.limit)  # the limit's byte: where it passed
+                self.cut = cut
                 if self.cut is None:
                     return b"", f"payload larger than {self.limit} bytes, dropped"
 

@@ -25,9 +25,22 @@ _BODY = re.compile(rb'(?:[^"\\]++|\\.)*+', re.S)
 _BACKSLASH = 0x5C
 #: what may follow the cut string (the payload's other fields); more and the payload is dropped
 AFTER_LIMIT = 1024 * 1024
+#: a start of that key that may still become it, at the end of what was read: ``"``, ``"cont``,
+#: ``"content": `` (the spaces bounded: JSON writers put one at most)
+_KEY_START = re.compile(rb'"(?:c(?:o(?:n(?:t(?:e(?:n(?:t(?:"[ \t\r\n]{0,8}(?::[ \t\r\n]{0,8})?)?)?)?)?)?)?)?)?\Z')
+#: how many more reads a key cut short waits for (each of 1 byte, from a pipe that gives them so)
+KEY_WAITS = 16
 #: the event a payload's start names (the agents send it before their large fields)
 _EVENT = re.compile(rb'"hook_event_name"\s*:\s*"([A-Za-z]{1,64})"')
 _HEAD = 64 * 1024
+
+
+def key_cut_short(data: bytes) -> bool:
+    """Whether ``data`` ends inside what may be a ``"content"`` key (``…"conte``): the read that
+    passed the limit ended there, and ``begin`` could tell neither the string to cut nor that
+    there is none.  The reader reads on (``KEY_WAITS`` times at most) and asks ``begin`` again:
+    dropped there, a file of just the size that put its key across the limit lost its event."""
+    return _KEY_START.search(data, max(0, len(data) - 32)) is not None
 
 
 def begin(data: bytes, events: tuple[str, ...], limit_at: int | None = None) -> ContentCut | None:

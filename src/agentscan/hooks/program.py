@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import shutil
 import sys
 from pathlib import Path, PurePath
 from typing import Mapping
@@ -53,11 +52,36 @@ def agentscan_word() -> str:
     program, module = this_program()
     if not os.path.isabs(program):
         return "agentscan"
-    found = shutil.which("agentscan")
+    found = which("agentscan")
     if found is not None and (os.path.normcase(install_dir(found, False)) == os.path.normcase(install_dir(program, module))
                               or _run_by_this_python(found)):
         return "agentscan"
     return hook_program()
+
+
+def which(name: str) -> str | None:
+    """``shutil.which(name)``, without importing ``shutil`` on POSIX (with ``bz2`` and ``lzma``:
+    1.6 ms of a ``show`` that names a command to copy, ``invocation.program_word``): the
+    first executable file of that name in a ``PATH`` folder, as ``shutil`` looks."""
+    if os.name == "nt":  # PATHEXT, the current folder first: shutil's rules
+        import shutil
+
+        return shutil.which(name)
+    path = os.environ.get("PATH")
+    if path is None:
+        try:
+            path = os.confstr("CS_PATH")
+        except (AttributeError, ValueError):  # (shutil's own fallback)
+            path = os.defpath
+    seen: set[str] = set()
+    for folder in path.split(os.pathsep) if path else ():
+        if folder in seen:
+            continue
+        seen.add(folder)
+        candidate = os.path.join(folder, name)
+        if os.path.exists(candidate) and os.access(candidate, os.F_OK | os.X_OK) and not os.path.isdir(candidate):
+            return candidate
+    return None
 
 
 def _run_by_this_python(script: str) -> bool:
@@ -94,7 +118,7 @@ def this_program() -> tuple[str, bool]:
         python = sys.executable
         if python and os.path.isabs(python):
             return python, True
-        program = shutil.which("agentscan") or "agentscan"  # an embedded Python: no better guess
+        program = which("agentscan") or "agentscan"  # an embedded Python: no better guess
     if os.name == "nt" and program[-4:].lower() == ".exe":
         # shutil.which spells it as PATHEXT does; ``agentscan.exe`` is how an entry is known as ours
         program = program[:-4] + ".exe"

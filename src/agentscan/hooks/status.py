@@ -178,21 +178,21 @@ def _by_name(program: str, search: str) -> str | None:
     ``PATH`` (an editor started from the desktop has another than the shell's)."""
     import shutil
 
-    from agentscan.hooks.program import agentscan_word
+    from agentscan.invocation import program_word
 
     if os.sep in program or (os.altsep and os.altsep in program) or shutil.which(program, path=search):
         return None  # a relative path depends on the directory the agent runs it from
     return (f"the hook runs {program} by name, and this PATH has none: unless the agent's PATH has it, "
-            f"nothing is captured (`{agentscan_word()} hooks install` again writes this agentscan's full path)")
+            f"nothing is captured (`{program_word()} hooks install` again writes this agentscan's full path)")
 
 
 def _reinstall(agent: str, scope: str, legacy: bool, again: str = " again") -> str:
     """The command that writes this agentscan's path into the config (``hooks install``
     updates the command of its entries in place); a project's shared settings.json, which
     installs no longer write, is cleaned by an uninstall first."""
-    from agentscan.hooks.program import agentscan_word
+    from agentscan.invocation import program_word
 
-    word = agentscan_word()
+    word = program_word()
     install = f"{word} hooks install {agent}" + (" --scope project" if scope == "project" else "")
     if legacy:
         return f"`{word} hooks uninstall {agent} --scope project`, then `{install}`"
@@ -269,9 +269,25 @@ def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str]) -> dict[str, 
         "configs": configs,
         "store": {"path": root, "source": "default" if ignored or not env.get(store.ENV_VAR) else store.ENV_VAR,
                   "exists": os.path.isdir(root), "sessions": len(summaries), "by_agent": per_agent,
-                  "bytes": _events_bytes(root), "ignored": ignored},
+                  "bytes": _events_bytes(root), "ignored": ignored, "default_store": _default_store(root, env)},
         "errors": {"path": os.path.join(root, store.DIAGNOSTICS_LOG), "last": _tail(os.path.join(root, store.DIAGNOSTICS_LOG))},
     }
+
+
+def _default_store(root: str, env: Mapping[str, str]) -> dict[str, Any] | None:
+    """The default store (``AGENTSCAN_DATA_DIR`` unset) when ``AGENTSCAN_DATA_DIR`` chose
+    another and the default one holds sessions: an agent started from the desktop runs its
+    hook without the variables of the shell that set it, and stores there, where ``trace``
+    does not look; ``None`` otherwise."""
+    if not env.get(store.ENV_VAR) or store.ignored_setting(env) is not None:
+        return None
+    from agentscan.toolkit.userdirs import user_data_dir
+
+    default = user_data_dir({name: value for name, value in env.items() if name != store.ENV_VAR})
+    if os.path.realpath(default) == os.path.realpath(root):
+        return None
+    sessions = len(store.stored_sessions(default))
+    return {"path": default, "sessions": sessions} if sessions else None
 
 
 def hook_status(*, home: Path, cwd: Path, env: Mapping[str, str], demo: bool = False) -> dict[str, Any]:
@@ -316,9 +332,9 @@ def _note_both_project_files(configs: list[dict[str, Any]]) -> None:
     """A project's shared settings.json, which the first agentscan installed to, beside the
     settings.local.json installs write now: Claude Code runs the hooks of both files, so each
     event can be stored twice (``hooks install`` warns so; doctor said nothing)."""
-    from agentscan.hooks.program import agentscan_word
+    from agentscan.invocation import program_word
 
-    word = agentscan_word()
+    word = program_word()
     local = [c for c in configs if c["agent"] == "claude" and c["scope"] == "project" and not c["legacy"] and c["events"]]
     for config in configs:
         if config["legacy"] and config["events"] and local:

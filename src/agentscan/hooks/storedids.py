@@ -35,7 +35,9 @@ def resolve(query: str, sessions: Iterable[StoredSession], *, demo: bool = False
         return exact[0]
     if len(exact) > 1:
         raise _ambiguous(query, exact)
-    shown_by = "agentscan --demo trace --list" if demo else "agentscan trace --list"
+    from agentscan.invocation import trace_words
+
+    shown_by = f"{trace_words(demo=demo)} --list"
     if len(bare) < MIN_PREFIX:
         _refuse_a_provider(query, shown_by)
         raise IdTooShort(query, MIN_PREFIX, shown_by=shown_by)

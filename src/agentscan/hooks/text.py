@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator, NamedTuple
 
+from agentscan.invocation import program_word
 from agentscan.toolkit.words import plural
 from agentscan.hooks.model import EVENT, FILE, MCP, NATIVE, RESPONSE, SHELL, THOUGHT, TOOL, WAVE, Node, Trace
 
@@ -89,7 +90,7 @@ def _lines(trace: Trace, clean: Clean, show_options: str, layout: Layout | None,
         # On a line of its own: the command, whole, to be copied (by the short id, where the
         # whole one does not fit, and so is the line above it; at the header's indent, where
         # even that does not).
-        command = _command(f"agentscan{show_options} show {{}}", transcript, layout, short_id)
+        command = _command(f"{program_word()}{show_options} show {{}}", transcript, layout, short_id)
         named = transcript if transcript in command else short_id(transcript)
         yield _fitted("  transcript  {}", named, layout, short_id), True
         yield command, True

@@ -207,9 +207,12 @@ class TurnBuilder:
         by_id = {span.span_id: span for span in self.spans}
         for span in self.spans:
             if span.name.startswith("invoke_agent"):
-                usage = sum_usage(self._usage_below(span, by_id))
-                if span is self.root and usage is None:
-                    usage = turn_usage  # Cursor's stop snapshot, when no per-call usage was found
+                # A hook turn's root: Cursor's stop snapshot, when it sent one, whatever calls the
+                # transcript adds below it.  The live sender (``otlp.live``), which sees no call,
+                # sends this root with the snapshot: a batch export's copy of it, under the same
+                # ids, must say the same, or a backend's turn changes with whichever came last.
+                use_turn = span is self.root and turn_usage is not None
+                usage = turn_usage if use_turn else sum_usage(self._usage_below(span, by_id))
                 if usage is not None:
                     span.attributes.update(sc.usage_attributes(usage, self.facts.provider))
                 # The rule of every cost total (pricing.spend.combined): an unpriced chat with no tokens adds nothing.

@@ -51,8 +51,10 @@ class InProcess:
         try:
             library.snapshot(data)
         except Exception as exc:  # noqa: BLE001 - a damaged fetched file must not stop the command
+            from agentscan.invocation import command
+
             return (f"the price data at {data.path} is unreadable ({type(exc).__name__}); "
-                    "run `agentscan prices --update` or `agentscan prices --reset`")
+                    f"run `{command('prices --update')}` or `{command('prices --reset')}`")
         return None
 
     def find(self, data: PriceData, provider_hint: str | None, ref: str) -> Found:

@@ -212,7 +212,9 @@ class PriceBook:
         if alias is not None and reason != _UNTIMED:
             then = f"; {ref} is {alias}: left unpriced"
         elif ref is not None and reason != _UNTIMED and aliases.public_family(ref):
-            then = "; for a model newer than this data, agentscan prices --update fetches newer prices"
+            from agentscan.invocation import command
+
+            then = f"; for a model newer than this data, {command('prices --update')} fetches newer prices"
         elif ref is not None and reason.startswith(_LIBRARY):
             then = "; a name of one's own (a gateway's, a local model's) is in no public price list"
         else:

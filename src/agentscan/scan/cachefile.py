@@ -65,7 +65,10 @@ CACHE_DIR_VAR = "AGENTSCAN_CACHE_DIR"
 
 
 def cache_dir(env: Mapping[str, str]) -> Path:
-    """``$AGENTSCAN_CACHE_DIR``, else ``platformdirs.user_cache_dir("agentscan")``.
+    """``$AGENTSCAN_CACHE_DIR``, else ``platformdirs.user_cache_dir("agentscan")``, read in
+    ``env`` (``HOME``, ``XDG_CACHE_HOME``: ``toolkit.userdirs.given_env_dir``) when it is not
+    this process's own: a library ``Scanner(env=…)`` keeps its index where agentscan run with
+    that environment does, not in the caller's ``~/.cache``.
 
     A relative ``AGENTSCAN_CACHE_DIR`` is ignored (``ignored_cache_dir``), as a relative
     ``AGENTSCAN_DATA_DIR`` is: taken as it is, each directory agentscan is run from (a
@@ -75,7 +78,7 @@ def cache_dir(env: Mapping[str, str]) -> Path:
         return Path(override).expanduser()
     from agentscan.toolkit.userdirs import user_cache_dir
 
-    return Path(user_cache_dir())
+    return Path(user_cache_dir(env))
 
 
 def ignored_cache_dir(env: Mapping[str, str]) -> str | None:
@@ -132,7 +135,7 @@ def open_index(ctx: ScanContext) -> tuple[sqlite3.Connection, Path] | None:
         make_private_dirs(directory)
     except OSError as exc:
         problem = write_problem(directory) or f"cannot be written: its directory cannot be created ({_plain(exc)})"
-        ctx.warn(path, f"cache disabled: it {problem}{NOT_KEPT}")
+        ctx.warn(path, f"cache disabled: it {problem}{not_kept()}")
         return None
     for attempt in (1, 2):
         try:
@@ -148,7 +151,7 @@ def open_index(ctx: ScanContext) -> tuple[sqlite3.Connection, Path] | None:
             if _read_only(exc, path) or _write_refused(exc):  # a cache dir of mode 0500, a read-only mount
                 # Nothing to rebuild; said as ``doctor`` says it (``write_problem``), not in Python's words.
                 ctx.warn(path, f"cache disabled: it {write_problem(directory) or 'cannot be written (read-only)'}"
-                               f"{NOT_KEPT}")
+                               f"{not_kept()}")
                 return None
             denied = _denied(exc, path)
             if denied is not None:  # another user's index (a `sudo agentscan` that kept HOME): not ours to move
@@ -190,7 +193,12 @@ def damaged(exc: BaseException) -> bool:
 
 
 #: what a cache disabled costs, said after why
-NOT_KEPT = "; answers are not kept, so every run reads the files again (see `agentscan doctor`)"
+def not_kept() -> str:
+    """What a disabled cache costs, and the command that says why (the index is every home's:
+    no ``--home`` needed)."""
+    from agentscan.invocation import command
+
+    return f"; answers are not kept, so every run reads the files again (see `{command('doctor')}`)"
 
 
 def _plain(exc: OSError) -> str:

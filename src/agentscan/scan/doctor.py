@@ -241,10 +241,10 @@ def diagnose(scanner: Scanner) -> dict[str, Any]:
 
 
 def locks_report(env: Mapping[str, str]) -> dict[str, Any]:
-    """The folder every export of an output meets at (``export.lockdir``), and why it cannot
+    """The folder every export of an output meets at (``toolkit.lockdir``), and why it cannot
     be used (another user made ``/tmp/agentscan-<uid>`` first): checked, nothing made."""
-    from agentscan.export import meetlock
-    from agentscan.export.lockdir import LOCK_DIR_VAR, ignored_lock_dir, lock_dir_problem, named_dir
+    from agentscan.toolkit import meetlock
+    from agentscan.toolkit.lockdir import LOCK_DIR_VAR, ignored_lock_dir, lock_dir_problem, named_dir
 
     path, problem = lock_dir_problem(env, meetlock.MEETING_BASE)
     return {"path": path, "source": LOCK_DIR_VAR if named_dir(env) is not None else "default", "problem": problem,

@@ -90,9 +90,9 @@ def demo_hint(query: str, command: str) -> str:
     more than the id (``otlp``'s ``-o FILE``) is told the option to add instead."""
     if command in _COPIED_WHOLE:
         from agentscan.hooks.program import shell_word
-        from agentscan.invocation import hint
+        from agentscan.invocation import command as run, hint
 
-        return hint(f"agentscan --demo {command} {shell_word(query)}", "reads it from the demo home")
+        return hint(run(f"{command} {shell_word(query)}", demo=True), "reads it from the demo home")
     return f"hint: {query!r} is a session of the demo home: give --demo to read it"
 
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 from agentscan.bounds import DEFAULT_BOUNDS, DEFAULT_LIMIT, Bounds
 from agentscan.scan.cache import Cache
 from agentscan.context import ScanContext, check_home
-from agentscan.errors import UsageProblem
+from agentscan.errors import UnknownProvider, UsageProblem
 from agentscan.scan.oncescan import OncePerScan
 from agentscan.providers import get_provider, iter_providers
 from agentscan.providers.base import Provider
@@ -53,7 +53,9 @@ class Scanner(OncePerScan):
         memo_discovery: bool = False,
     ) -> None:
         """``use_cache`` opts into the persistent index (the CLI turns it on
-        unless ``--no-cache``); a library caller gets no writes by default.
+        unless ``--no-cache``); a library caller gets no writes by default.  The index is
+        where agentscan run with ``env`` keeps it (its ``AGENTSCAN_CACHE_DIR``,
+        ``XDG_CACHE_HOME`` or ``HOME``; an ``env`` naming none of them: this user's own).
         ``memo_discovery`` (with the cache) takes a provider's sessions from
         the index while nothing under its roots changed (``scan.memo``).  A ``home`` must be a
         directory, unless ``providers`` (which may read no file) are given."""
@@ -79,7 +81,11 @@ class Scanner(OncePerScan):
             self.providers = list(providers)
             self._witnesses = self.providers
         else:
-            self.providers = iter_providers([provider_names] if isinstance(provider_names, str) else provider_names)
+            try:
+                self.providers = iter_providers([provider_names] if isinstance(provider_names, str) else provider_names)
+            except UnknownProvider as exc:
+                exc.parameter = "provider_names"  # the caller's word for it, as every UsageProblem has
+                raise
             # A session's cwd must not depend on --provider: every registered
             # provider may know the directory a hash-named one stands for.
             self._witnesses = iter_providers(None) if provider_names else self.providers

@@ -1,5 +1,5 @@
 """The folder an export's locks go in when not in the cache: ``AGENTSCAN_LOCK_DIR``, else
-``/tmp/agentscan-<uid>/locks`` (``export.meetlock``; ``locks.fallback_dir`` with another
+``/tmp/agentscan-<uid>/locks`` (``toolkit.meetlock``; ``locks.fallback_dir`` with another
 temporary folder), only ever a folder of this user's that no one else may enter.
 
 ``/tmp`` is shared: another user can make ``/tmp/agentscan-<uid>`` first (or a symlink of

@@ -7,7 +7,7 @@ that had just appeared gone.  This one is named after the output as that one is
 (``meet-<hash>.lock``), in ``/tmp/agentscan-<uid>/locks``
 (``locks.meeting_path``, with ``locks.fallback_dir``'s checks: a folder of this user's that no one else may enter), and
 in ``/tmp`` itself, not ``$TMPDIR``: a macOS shell's ``TMPDIR`` is a folder of its own, which
-cron's environment does not name (``AGENTSCAN_LOCK_DIR`` names another folder: ``export.lockdir``).  Nothing is left beside the output.
+cron's environment does not name (``AGENTSCAN_LOCK_DIR`` names another folder: ``toolkit.lockdir``).  Nothing is left beside the output.
 
 Best effort, never a failure of its own: no such private folder (another user's, said as a
 warning; a read-only ``/tmp``) or no ``flock`` (Windows) leave the cache's lock alone.  Runs of one output
