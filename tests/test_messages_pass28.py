@@ -145,9 +145,10 @@ def test_a_command_s_warning_wraps_on_a_terminal(isolated_home: Path, tty) -> No
     _, _, err = run("list", "--verbose")  # (without it an empty file is only counted: pass 44)
     lines = err.splitlines()
     at = lines.index("warning:")  # the path, longer than a line, goes on one of its own
-    assert lines[at + 1:at + 3] == [f"  {rollout}:", "  empty file"], err
+    shown = "~" + str(rollout)[len(str(isolated_home)):]  # (from home, as ``show`` names a path: pass 51)
+    assert lines[at + 1:at + 3] == [f"  {shown}:", "  empty file"], err
     _, _, err = run("list", "--verbose", env={"COLUMNS": "400"})
-    assert f"warning: {rollout}: empty file" in err.splitlines(), err
+    assert f"warning: {shown}: empty file" in err.splitlines(), err
 
 
 # -- 6. an unreadable root named explicitly: the error alone --------------------------

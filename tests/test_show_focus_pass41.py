@@ -57,7 +57,7 @@ def test_the_focused_subagent_s_calls_are_shown_marked(isolated_home: Path) -> N
     assert f"its tool calls marked [{AGENT}]" in out
     heading, *calls = _section(out, "tool calls")
     assert heading == f"tool calls (20 own, 3 by subagents; 3 by {AGENT}, all shown)"
-    assert calls == [f"  ok  Bash [{AGENT}]: subagent step {n}" for n in range(3)]
+    assert calls == [f"  ok     Bash [{AGENT}]: subagent step {n}" for n in range(3)]
 
 
 def test_the_parent_s_own_id_still_shows_the_session_s_newest(isolated_home: Path) -> None:
@@ -65,7 +65,7 @@ def test_the_parent_s_own_id_still_shows_the_session_s_newest(isolated_home: Pat
     out = CliRunner().invoke(app, ["--no-cache", "show", S[:8]]).stdout
     heading, *calls = _section(out, "tool calls")
     assert heading == "tool calls (20 own, 3 by subagents, newest 15 shown)"
-    assert calls == [f"  ok  Bash: parent step {n}" for n in range(5, 20)]
+    assert calls == [f"  ok     Bash: parent step {n}" for n in range(5, 20)]
 
 
 def test_a_busy_subagent_shows_its_newest_15(isolated_home: Path) -> None:
@@ -73,7 +73,7 @@ def test_a_busy_subagent_shows_its_newest_15(isolated_home: Path) -> None:
     out = CliRunner().invoke(app, ["--no-cache", "show", AGENT]).stdout
     heading, *calls = _section(out, "tool calls")
     assert heading == f"tool calls (20 own, 18 by subagents; 18 by {AGENT}, its newest 15 shown)"
-    assert calls == [f"  ok  Bash [{AGENT}]: subagent step {n}" for n in range(3, 18)]
+    assert calls == [f"  ok     Bash [{AGENT}]: subagent step {n}" for n in range(3, 18)]
 
 
 def test_a_subagent_with_no_calls_says_so_and_the_session_s_newest_are_shown(isolated_home: Path) -> None:
@@ -82,7 +82,7 @@ def test_a_subagent_with_no_calls_says_so_and_the_session_s_newest_are_shown(iso
     assert "marked [" not in out and "its part is listed under subagents; no tool call of its recorded" in out
     heading, *calls = _section(out, "tool calls")
     assert heading == f"tool calls (20 own, newest 15 shown; none by {AGENT})"
-    assert calls[-1] == "  ok  Bash: parent step 19"
+    assert calls[-1] == "  ok     Bash: parent step 19"
 
 
 def test_full_says_where_it_puts_the_subagent(isolated_home: Path) -> None:
@@ -115,7 +115,7 @@ def test_calls_beyond_the_bound_are_counted_and_the_focused_run_s_said(capsys: p
     print_detail(_detail(), PLAIN)
     heading, *calls = _section(capsys.readouterr().out, "tool calls")
     assert heading == "tool calls (2,027 in all; 30 of the newest 2,000 by subagents; 30 of them by s1, its newest 15 shown)"
-    assert calls == [f"  ok  Bash [s1]: theirs {n}" for n in range(15, 30)]
+    assert calls == [f"  ok     Bash [s1]: theirs {n}" for n in range(15, 30)]
 
 
 def test_a_long_heading_wraps_inside_its_parenthesis_on_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:

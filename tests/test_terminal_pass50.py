@@ -111,8 +111,8 @@ def test_one_word_for_each_thing_across_commands(tty, monkeypatch: pytest.Monkey
     trace = runner.invoke(app, ["--demo", "trace", "claude:7f3c9a12"]).stdout.splitlines()
     assert "  cwd         /home/demo/src/weather-app" in trace and not any("workspace" in line for line in trace)
     card = runner.invoke(app, ["--demo", "show", "claude:7f3c9a12"]).stdout.splitlines()
-    assert "  error Bash: pytest -q tests/test_forecast.py" in card
-    assert "  ok    Read: /home/demo/src/weather-app/app/routes.py" in card  # (aligned with it)
+    assert "  error  Bash: pytest -q tests/test_forecast.py" in card
+    assert "  ok     Read: /home/demo/src/weather-app/app/routes.py" in card  # (aligned with it)
     assert not any(" ERR " in line for line in card)
 
 
@@ -129,7 +129,9 @@ def test_show_full_subagent_and_compaction_heads_fit_a_40_column_pane(isolated_h
     at = lines.index("2026-02-11 21:18  ── context compacted")
     assert lines[at + 1:at + 3] == ["                  automatically (167,094", "                  tokens before)"]
     # Its type left out (the card names it), its id whole: it opens the run.
-    assert "2026-02-11 21:17  ↳ subagent acompact-fffbd0" in lines
+    # (44 columns on one line: since pass 51 its id goes whole under ``↳ subagent``)
+    at = lines.index("2026-02-11 21:17  ↳ subagent")
+    assert lines[at + 1] == "    acompact-fffbd0"
     assert "    ↳ subagent a881341" in lines
     tty(120)
     wide = runner.invoke(app, ["show", "258c7280", "--full", "--no-pager"]).stdout.splitlines()

@@ -91,7 +91,10 @@ def warn_summary(warnings: Sequence[ScanWarning | SinkWarning], *, verbose: bool
     # Wrapped on a terminal as a hint is (``note``); in a pipe each warning stays one line, for grep.
     width = _term.terminal_width() if _term.stderr_is_tty() else None
     for warning in shown:
-        where = f"{warning.path}:{warning.line}" if warning.line else _said_where(warning.path)
+        # On a terminal ``$HOME/…`` reads ``~/…``, as ``show`` and ``doctor`` name a path: a
+        # transcript's 117 columns folded over three lines of a 40-column pane; a pipe's stays whole.
+        path = _term.home_short(warning.path) if width is not None else warning.path
+        where = f"{path}:{warning.line}" if warning.line else _said_where(path)
         _say_warning(f"warning: {where}: {warning.message}", width)
     if len(warnings) > len(shown):
         _say_warning(f"warning: … {len(warnings) - len(shown)} more (use --verbose or --json to see all)", width)

@@ -201,10 +201,17 @@ def _subagent_lines(sub: _Subagent, term: Terminal, names: dict[str, str], inden
     when = "" if indent else render.time_column(sub.items[0].value.timestamp, zone) + "  "
     if term.tty and width_of(when + named + kind) > term.width:
         kind = ""  # its type is on the card's subagents line; its id, to open it, is never cut
+    under = ""
+    if term.tty and width_of(when + named) > term.width:
+        # A long id (``aprompt_suggestion-…``) on a line of its own under ``↳ subagent``, as the
+        # card puts a long path under its label: whole, to be copied, and within the pane.
+        named, under = f"{indent}↳ subagent", named[len(f"{indent}↳ subagent "):]
     head = term.style(named + kind, "cyan")
     if not indent:
         head = _when(sub.items[0].value.timestamp, term, zone) + "  " + head
     yield head
+    if under:
+        yield f"{indent}    " + term.style(under, "cyan")
     for item in sub.items:
         yield from _item_lines(item, term, "    ", zone)
 
@@ -214,11 +221,15 @@ def _error_item(error: ShownError | Compaction, term: Terminal, zone: tzinfo | N
     dated as an event is, its text in full below; a compaction (``compacted``) on its line."""
     if isinstance(error, Compaction):
         text = compaction_text(error, grouped=term.tty)
-        lead = " " * (width_of(render.time_column(error.timestamp, zone)) + 2)
+        first = " " * (width_of(render.time_column(error.timestamp, zone)) + 2)
+        lead = first
+        if term.tty and max(map(width_of, text.split())) > term.width - len(lead):
+            lead = "    "  # (at 30 columns ``automatically`` had 12 beside the time: under it, as a body)
         # Wrapped under itself on a narrow terminal, as a body's text is (76 columns in a 40-column pane).
-        lines = wrap_columns(text, term.width, indent=lead, subsequent=lead) if term.tty else [lead + text]
+        lines = wrap_columns(text, term.width, indent=first, subsequent=lead) if term.tty else [first + text]
         for index, line in enumerate(lines):
-            shown = term.style(line[len(lead):], "yellow")
+            at = len(first if index == 0 else lead)
+            shown = term.style(line[at:], "yellow")
             yield f"{_when(error.timestamp, term, zone)}  {shown}" if index == 0 else lead + shown
         return
     yield f"{_when(error.timestamp, term, zone)}  {term.style(what, 'red' if what == 'error' else 'yellow')}"
@@ -285,6 +296,10 @@ def _body(text: str, term: Terminal, indent: str) -> Iterator[str]:
             yield (indent + line).rstrip()
             continue
         lead = line[:len(line) - len(line.lstrip())]
+        # A line's own indentation is kept while it leaves 20 columns; deeper (the 31 spaces of
+        # a compaction prompt's list, under a subagent) it is cut to that, as the terminal's width
+        # is kept: the line no longer wrapped 20 columns at a time past a 40-column pane's edge.
+        lead = lead[:max(0, term.width - len(indent) - 20)]
         yield from wrap_columns(line.lstrip(), max(term.width, len(indent + lead) + 20), indent=indent + lead,
                                 subsequent=indent + lead)
 

@@ -13,8 +13,8 @@ from agentscan.cli.show_lineage import (copied_listed, copies_text, forked_as_te
                                         source_text, tiers_text)
 from agentscan.cli.copyhint import card_command
 from agentscan.cli.show_subagents import subagent_call_count, subagent_lines, subagent_names, subagent_tokens
-from agentscan.cli.showfit import (FocusedCalls, focused_talk, heading_lines, leading_path, talk_clause, tokens_field,
-                                   tools_heading)
+from agentscan.cli.showfit import (WORDS, FocusedCalls, focused_talk, heading_lines, leading_path, talk_clause,
+                                   tokens_field, tools_heading, word_field)
 from agentscan.invocation import program_word
 from agentscan.cli.term import Terminal, clean, clean_path, cut, title_text, cut_left, home_short, width_of, wrap_columns, write_out
 from agentscan.cli.show_compactions import (Compaction, came_before, compacted_count, compaction_text,
@@ -44,6 +44,8 @@ UNKNOWN_MEANING = "no result recorded: how the call ended is not known"
 #: what the card's ``denied`` means, said as ``?``'s is: beside "ok" and "error" it read as
 #: a permission error
 DECLINED_MARKER = "denied"
+#: the card's marker column: its widest marker's width, whichever calls a card shows
+MARKER_WIDTH = max(len(marker) for marker in (*_MARKERS.values(), UNKNOWN_MARKER))
 DECLINED_MEANING = "declined by the user: the call never ran"
 
 
@@ -162,10 +164,12 @@ def _field(label: str, value: str, term: Terminal) -> list[str]:
     # A path stays whole whatever it holds (spaces, CJK): it is copied from here.  One too
     # wide for its line (the transcript's, the cwd) goes on a line of its own under its label,
     # as ``doctor`` puts one (the terminal folds it there, and a triple click copies it alone).
-    # One word (a model, a branch) stays whole too; only text of wide characters without a
-    # space (CJK) is broken by columns.
+    # One word (a model, a branch) goes under its label too, else is cut (``word_field``);
+    # only text of wide characters without a space (CJK) is broken by columns.
     if term.tty and label in _PATHS and width_of(line) > term.width:
         return [f"  {label}", f"    {value}"]
+    if term.tty and label in WORDS and width_of(line) > term.width and " " not in value and value.isascii():
+        return word_field(label, value, term)
     if not term.tty or width_of(line) <= term.width or label in _PATHS or (" " not in value and value.isascii()):
         return [line]
     if value.isascii():
@@ -365,12 +369,11 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone:
         heading = tools_heading(detail, len(shown_tools),
                                 None if focused is None else FocusedCalls(clean_path(names.get(run, run)), len(focused)))
         lines += ["", *heading_lines(f"tool calls ({heading})", term)]
-        # The markers in a column as wide as the widest shown (3 at least: ``ok``, `` ? ``), so
-        # each call's name starts in one column.
-        marked = [_MARKERS.get(tool.status, UNKNOWN_MARKER) for tool in shown_tools]
-        wide = max(3, *map(len, marked))
-        for tool, marker in zip(shown_tools, marked):
-            marker = marker.ljust(wide)
+        # The markers in a column as wide as the widest there is (``denied``), on every card:
+        # sized by the calls shown, the names moved 3 columns right once an ``error`` came in
+        # among the newest 15, and two cards side by side did not line up.
+        for tool in shown_tools:
+            marker = _MARKERS.get(tool.status, UNKNOWN_MARKER).ljust(MARKER_WIDTH)
             who = f" [{clean_path(names.get(tool.subagent, tool.subagent))}]" if tool.subagent else ""
             name = clean(tool.name)
             if term.tty:  # a long name (an MCP tool's) is cut, leaving its summary the 10 columns it keeps

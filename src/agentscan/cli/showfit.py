@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable, NamedTuple
 
-from agentscan.cli.render import plural
+from agentscan.cli.render import model_text, plural
 from agentscan.cli.show_lineage import copied_listed
-from agentscan.cli.term import Terminal, clean, width_of, wrap_columns
+from agentscan.cli.term import Terminal, clean, cut, width_of, wrap_columns
 
 if TYPE_CHECKING:
     from agentscan.detailmodel import Prompt, Response, SessionDetail
@@ -160,3 +160,21 @@ def talk_clause(detail: SessionDetail, talk: FocusedTalk) -> str:
     dropped = any(detail.truncated.get(f"subagent_{kind}") for kind in missing.values())
     where = "kept" if dropped else "recorded"
     return f"; no {' or '.join(missing)} of its {where}"
+
+
+#: the card's fields whose value is one word to copy (``agentscan prices MODEL``, ``git switch BRANCH``)
+WORDS = frozenset({"model", "branch"})
+
+
+def word_field(label: str, value: str, term: Terminal) -> list[str]:
+    """A model or branch of one word too wide for its line: whole on a line of its own under
+    its label, as a path goes, where it fits there; else a model as ``list`` names it
+    (``sonnet-4.5``); else cut with ``…`` (a pipe and ``--json`` have it whole).  Kept whole
+    whatever its width, it ran past a 40-column pane, the one line of the card that did."""
+    if width_of(f"    {value}") <= term.width:
+        return [f"  {label}", f"    {value}"]
+    if label == "model":
+        short = model_text(value, term)
+        if width_of(f"  {label:<8} {short}") <= term.width:
+            return [f"  {label:<8} {short}"]
+    return [f"  {label:<8} {cut(value, term.width - 11)}"]

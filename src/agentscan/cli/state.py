@@ -38,9 +38,9 @@ def usage_error_text(message: str, command_path: str | None = None) -> str:
     """A usage error as every path says it, agentscan's own and click's alike, as gh and git
     do: the error on one line, then where the command's help is (click put its usage line
     and hint first, agentscan's own had neither)."""
-    from agentscan.cli.term import clean
+    from agentscan.cli.term import clean, fitted_error
 
-    return f"error: {clean(message)}\n{help_hint(command_path)}\n"
+    return f"{fitted_error(f'error: {clean(message)}')}\n{help_hint(command_path)}\n"
 
 
 def help_hint(command_path: str | None = None) -> str:
@@ -294,13 +294,13 @@ def say_error(exc: AgentscanError) -> int:
     candidates, a hint) one more: they may quote a path from the home read, a collector's
     reply or what was typed, and none of them may move the cursor or write the clipboard.
     A usage error (exit 2) ends with where the command's help is, as click's do (``help_hint``)."""
-    from agentscan.cli.term import clean, printable_line
+    from agentscan.cli.term import clean, fitted_error, printable_line
     from agentscan.invocation import hint, program_word
 
-    print(f"error: {clean(str(exc))}", file=sys.stderr)
+    print(fitted_error(f"error: {clean(str(exc))}"), file=sys.stderr)
     if getattr(exc, "empty_home", False):
-        print(printable_line(f"no sessions were found in this home: `{doctor_command()}` shows "
-                             "where agentscan looked"), file=sys.stderr)
+        print(fitted_error(printable_line(f"no sessions were found in this home: `{doctor_command()}` "
+                                          "shows where agentscan looked")), file=sys.stderr)
     for line in exc.details:  # candidates to pick from, a hint: each its own line, made printable
         print(printable_line(line), file=sys.stderr)
     if getattr(exc, "project_hint", False):  # an unknown provider: maybe ccusage's -p, a project
@@ -309,16 +309,18 @@ def say_error(exc: AgentscanError) -> int:
     if demo_query is not None:  # the README's ``show 7f3c9a12`` without --demo: the command to copy
         from agentscan.scan.notfound import demo_hint
 
-        print(printable_line(demo_hint(demo_query, _command_path[0].rpartition(" ")[2])), file=sys.stderr)
+        print(fitted_error(printable_line(demo_hint(demo_query, _command_path[0].rpartition(" ")[2]))), file=sys.stderr)
     if isinstance(exc, ProviderNotId) and exc.shown_by is None:  # ``show gemini``: where its sessions' ids are
-        print(printable_line(hint(f"{program_word()}{running_home[0]} list -p {exc.provider}", "lists its sessions")),
+        print(fitted_error(printable_line(hint(f"{program_word()}{running_home[0]} list -p {exc.provider}",
+                                               "lists its sessions"))),
               file=sys.stderr)
     if getattr(exc, "list_hint", False):
         # ``--grep``: the default 25 may not reach an old session, and ``--all`` alone scrolled
         # a heavy user's 1,500 ids past; the home this run read, not the user's own (``--demo
         # show 000000`` is answered with the demo's ids).
-        print(printable_line(hint(f"{program_word()}{running_home[0]} list --grep TEXT",
-                                  "finds it by title, cwd, model or path (`--all` lists every id)")), file=sys.stderr)
+        print(fitted_error(printable_line(hint(f"{program_word()}{running_home[0]} list --grep TEXT",
+                                               "finds it by title, cwd, model or path (`--all` lists every id)"))),
+              file=sys.stderr)
     if exc.exit_code == USAGE_EXIT:  # last, as under click's usage errors (``usage_error_text``)
         print(help_hint(), file=sys.stderr)
     return exc.exit_code

@@ -34,7 +34,8 @@ from agentscan.cli.tableparts import Row
 from agentscan.cli.term import write_out
 from agentscan.cli.tablebasis import (COMMAND, CWD, NOTHING, PARTS, Kept, Spliceable, count_paths, kept_row,
                                       recorded_nothing_rows, spliceable)
-from agentscan.cli.tokens_columns import SESSION_LEAD, reasoning_unreported, session_columns, zero_first, zero_headers
+from agentscan.cli.tokens_columns import (SESSION_LEAD, reasoning_partial, reasoning_unreported, session_columns, zero_first,
+                                          zero_headers)
 from agentscan.cli.tokens_notes import Drawn, Folded, fold_kind, named_folds, print_notes
 from agentscan.cli.tokens_sessions import (NO_DATE, date_in, files_empty, recorded_nothing, says_nothing, session_facts,
                                            sort_key, updated_of)
@@ -83,13 +84,14 @@ def patched(scanner: Scanner, question: Mapping[str, Any], providers: list[str],
     total = (patch.total, patch.cost, patch.cost)
     # TOTAL's REASONING ``-`` when no session's agent records it apart, as a whole table's (``tokens_text``)
     unreported = reasoning_unreported(ref.provider for ref in patch.refs)
+    mixed = reasoning_partial(ref.provider for ref in patch.refs)  # (a lower bound, ``≥``, and its note)
     # The table's sessions by their DATE, newest first, as ``tokens_table.newest_first``
     # sorts a whole table's rows (stable: equal dates keep the report's order).
     order = sorted(sessions, key=lambda session: session.when, reverse=True)
     named = named_folds((session.key, session.fold) for session in order)
     parts = any(session.parts for session in sessions)
     if splice is not None and _print_spliced(patch, splice, sessions, order, total, named, parts, term, zone,
-                                             unreported):
+                                             unreported, mixed):
         return True
     lines: list[list[Row]] = []
     rounded: list[list[Row]] = []
@@ -105,7 +107,7 @@ def patched(scanner: Scanner, question: Mapping[str, Any], providers: list[str],
     # Off a terminal a table is never fitted, so never rounded (``tablefit.layout``).
     folded, empty, unrecorded = named
     print_lines("session", lines, lambda: rounded, total, folded, [], term, empty=empty, unrecorded=unrecorded,
-                parts=parts, zone=zone, unreported=unreported)
+                parts=parts, zone=zone, unreported=unreported, mixed=mixed)
     return True
 
 
@@ -196,12 +198,12 @@ def _unrecorded(patch: answerpatch.Patch, index: int) -> bool:
 
 def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[_Session], order: list[_Session],
                    total: Total, named: tuple[list[str], list[str], list[str]], parts: bool, term: Terminal,
-                   zone: tzinfo | None, unreported: bool = False) -> bool:
+                   zone: tzinfo | None, unreported: bool = False, mixed: bool = False) -> bool:
     """Print the table from the kept text when its layout comes out as the kept one;
     ``False`` (nothing printed): it does not.  ``named``: the folded sessions, those that
     recorded nothing and those that recorded no usage; ``parts``: a session shown has
     delegated calls (``print_notes``); ``zone``: the dates' (``--tz``); ``unreported``: TOTAL's
-    REASONING is ``-`` (``tokens_rows.total_row``)."""
+    REASONING is ``-`` (``tokens_rows.total_row``); ``mixed``: a lower bound."""
     if total[0] is None:
         return False  # "not recorded" alone: laid out with no number column (``tokens_text.print_lines``)
     full = splice.full.copy()
@@ -228,11 +230,11 @@ def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[
     # Its CWD fitted as a whole table's is, to the paths it shows (the kept text's fitted alike).
     shown = [path for path, count in paths.items() if count]
     columns = tablepaths.named_floors(session_columns(), lambda index: shown if index == CWD else [])
-    whole_total = total_row("session", total, term, compact=False, unreported=unreported)
+    whole_total = total_row("session", total, term, compact=False, unreported=unreported, partial=mixed)
     columns = zero_first(columns, list(whole_total.cells))  # as a whole table's (``tokens_text.print_lines``)
     full.add([whole_total])
     if rounded is not None:
-        rounded.add([total_row("session", total, term, compact=True, unreported=unreported)])
+        rounded.add([total_row("session", total, term, compact=True, unreported=unreported, partial=mixed)])
     natural = full.natural(columns)
     chosen = choose_layout(columns, natural, lambda: rounded.natural(columns) if rounded is not None else None,
                            term) if natural is not None else None
@@ -269,7 +271,8 @@ def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[
         assert lines is not None
         pieces.append("\n".join(table.render(columns, lines, term, planned)[0][1:]))
     flush()
-    head, *last = table.render(columns, [total_row("session", total, term, compact=compact, unreported=unreported)],
+    head, *last = table.render(columns, [total_row("session", total, term, compact=compact, unreported=unreported,
+                                                            partial=mixed)],
                                term, planned)[0]
     write_out("\n".join([head, *pieces, *last]) + "\n")
     folded, empty, unrecorded = named
@@ -283,7 +286,7 @@ def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[
     dates += ["-"] if len(known) < len(whens) else []
     print_notes("session", term, Folded(folded, empty, unrecorded),
                 drawn=Drawn(tablefit.hidden(columns, planned), compact, total[0], parts, len(whens), dates, zone,
-                            zero=zero_headers(columns)))
+                            zero=zero_headers(columns), partial=mixed))
     return True
 
 

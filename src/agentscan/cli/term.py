@@ -333,3 +333,16 @@ def home_short(path: str | None) -> str:
         if path.startswith(home + sep):
             return "~" + path[len(home):]
     return path
+
+
+def fitted_error(line: str) -> str:
+    """An ``error: …`` line (or a ``hint:`` under it) wrapped to the terminal when stderr is
+    one, as a note is (the bare-id hint was 103 columns in a 40-column pane); a command to
+    copy (``Try: agentscan --demo show 7f3c9a12``, a `quoted` one) and a path kept whole; a
+    pipe gets it on one line."""
+    if not stderr_is_tty():
+        return line
+    import re
+
+    glued = re.sub(r"(?<=Try: )agentscan[^()\n]*?(?= \(|$)", lambda m: m.group(0).replace(" ", _GLUE), line)
+    return "\n".join(wrap(glued, terminal_width(), break_long_words=False))

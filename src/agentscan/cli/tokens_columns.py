@@ -42,6 +42,15 @@ def reasoning_unreported(providers: Iterable[str]) -> bool:
         seen = True
     return seen
 
+def reasoning_partial(providers: Iterable[str]) -> bool:
+    """Whether ``providers`` mix agents that record reasoning apart with agents that never do
+    (Claude Code, Cursor: their thinking is inside OUTPUT): a figure for them is a lower bound."""
+    from agentscan.providers import REASONING_NOT_REPORTED
+
+    kinds = {provider in REASONING_NOT_REPORTED for provider in providers}
+    return len(kinds) == 2
+
+
 #: a grouped table's column of its rows' subagent runs' tokens, after TOTAL (``tokens_runs.subagents_cell``):
 #: the part of TOTAL delegated, shown apart on the row's one line (the own part is TOTAL less it;
 #: by session each run has a line of its own instead).  A part shown again, as REASONING is: left

@@ -124,6 +124,9 @@ REASONING_NOTE = "REASONING is part of OUTPUT, counted once in TOTAL"
 SUBAGENTS_NOTE = "SUBAGENTS is the subagents' part of TOTAL, counted once in it"
 #: both at once, in one line
 BOTH_PARTS_NOTE = "REASONING is part of OUTPUT and SUBAGENTS part of TOTAL, each counted once"
+#: under a table whose REASONING is a lower bound somewhere (``≥``): what it leaves out
+PARTIAL_REASONING_NOTE = ("REASONING ≥N: at least N, the other agents' alone: Claude Code and Cursor "
+                          "record no reasoning apart (theirs is inside OUTPUT)")
 
 
 def parts_note(total: TokenUsage | None, runs: TokenUsage | None, hidden: Collection[str]) -> str | None:
@@ -192,6 +195,9 @@ class Drawn(NamedTuple):
     runs: TokenUsage | None = None
     #: the parts nothing in every row, which went first to fit (``tokens_columns.zero_first``)
     zero: Collection[str] = ()
+    #: its REASONING is a lower bound (``≥``): its agents mix those that record it apart and
+    #: those that never do (``tokens_columns.reasoning_partial``)
+    partial: bool = False
 
 
 def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Unpriced(),
@@ -236,6 +242,8 @@ def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Un
         # A note on the table's columns, for the one who reads them: a pipe's reader (stdout
         # to ``awk``, stderr still a terminal) was told of a table they never saw.
         render.note(parts, tty_only=True)
+    if drawn.partial and term.tty and reasoning_counted_once(drawn.total, hidden):
+        render.note(PARTIAL_REASONING_NOTE, tty_only=True)
     if hidden or compact:
         from agentscan.cli.table import left_out_text
 

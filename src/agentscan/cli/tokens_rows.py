@@ -28,20 +28,29 @@ _VALUES = attrgetter(*(name for _, name, _ in NUMBER_COLUMNS))
 
 
 def number_cells(usage: TokenUsage | None, cost: Decimal | None, term: Terminal, *, compact: bool,
-             part: bool = False, at_least: Decimal | None = None, unreported: bool = False) -> list[str]:
+             part: bool = False, at_least: Decimal | None = None, unreported: bool = False,
+             partial: bool = False) -> list[str]:
     """The number cells and the cost; a session with no recorded usage says so, a part with none is ``-``.
 
     ``compact``: ``75.4k`` instead of ``75,433``, when that keeps columns a narrow terminal would lose.
     ``at_least``: for an unknown cost, what its priced calls cost (shown ``≥$…``).
     ``unreported``: its agents never record reasoning apart (``reasoning_unreported``): REASONING is ``-``.
+    ``partial``: some of its agents do not (``reasoning_partial``): REASONING is a lower bound,
+    ``≥1,234`` (``-`` for 0, as an agent's that records none), as a cost is one (``≥$0.43``).
     """
     if usage is None and part:
         return [""] * (len(NUMBER_COLUMNS) - 1) + ["-", ""]
     if usage is None:  # laid over the row's number and cost columns (``Row.span``)
         return [NOT_RECORDED] + [""] * len(NUMBER_COLUMNS)
     cells = [*map(number_form(term, compact), _VALUES(usage)), render.human_usd(cost, at_least, grouped=term.tty)]
-    if unreported and not usage.reasoning:
+    # (A pipe keeps a partial figure a number, for ``awk``; the note saying so is a terminal's.)
+    partial = partial and term.tty
+    if (unreported or partial) and not usage.reasoning:
         cells[REASONING_AT] = "-"
+    elif partial:
+        # A day of Claude and Codex calls showed Codex's reasoning alone, 0 beside Claude's
+        # thinking inside OUTPUT: read as all of it, or as none.
+        cells[REASONING_AT] = "≥" + cells[REASONING_AT]
     return cells
 
 
@@ -56,11 +65,12 @@ Total = tuple[TokenUsage | None, Decimal | None, Decimal | None]
 
 
 def total_row(by: str, total: Total, term: Terminal, *, compact: bool, runs: TokenUsage | None = None,
-              unreported: bool = False) -> Row:
+              unreported: bool = False, partial: bool = False) -> Row:
     """The TOTAL line; grouped, ``runs``: the subagent runs' tokens of every row (its SUBAGENTS);
-    ``unreported``: no session of the table's agents records reasoning apart (REASONING ``-``)."""
+    ``unreported``: no session of the table's agents records reasoning apart (REASONING ``-``);
+    ``partial``: some do not (a lower bound, ``number_cells``)."""
     usage, cost, priced = total
-    values = number_cells(usage, cost, term, compact=compact, at_least=priced, unreported=unreported)
+    values = number_cells(usage, cost, term, compact=compact, at_least=priced, unreported=unreported, partial=partial)
     lead = SESSION_LEAD if by == "session" else 1
     # "not recorded" laid over the number columns, as a row's is (in INPUT alone it widened it).
     span = (lead, lead + len(NUMBER_COLUMNS) + (by != "session")) if usage is None else None
@@ -72,7 +82,7 @@ def total_row(by: str, total: Total, term: Terminal, *, compact: bool, runs: Tok
 
 def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *, compact: bool,
               session: TableSession | None = None, unreported: bool | None = None,
-              known: Known | None = None) -> list[Row]:
+              known: Known | None = None, partial: bool = False) -> list[Row]:
     """A row's lines: its own, then, by session on a terminal, its parts (own and each
     subagent's; a pipe gets a line a row, as ``awk`` sums them: ``--json`` has the parts);
     grouped, one line, its runs' tokens in its SUBAGENTS cell (``tokens_runs.subagents_cell``;
@@ -81,8 +91,8 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
     as a grouping names them; one that recorded nothing at all in one of its own:
     ``recorded_nothing``).  ``key``: its first cell; ``facts``: a session's date, project
     and title (``[]`` but by session), of ``session``; ``unreported``: its agents never record
-    reasoning apart (REASONING ``-``; ``None``: by session, told by its id's agent); ``known``:
-    as ``tokens_text.print_report``'s."""
+    reasoning apart (REASONING ``-``; ``None``: by session, told by its id's agent); ``partial``:
+    grouped, some of them do not (``number_cells``); ``known``: as ``tokens_text.print_report``'s."""
     if token_row.tokens is not None and token_row.tokens.total == 0:
         return []  # nothing spent: folded into one line after the table
     by_session = bool(facts)
@@ -93,7 +103,8 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
 
     def numbers(usage: TokenUsage | None, cost: Decimal | None, *, part: bool = False,
                 at_least: Decimal | None = None) -> list[str]:
-        return number_cells(usage, cost, term, compact=compact, part=part, at_least=at_least, unreported=unreported)
+        return number_cells(usage, cost, term, compact=compact, part=part, at_least=at_least, unreported=unreported,
+                            partial=partial)
 
     def cells(first: str, numbers: list[str], title: str = "") -> list[str]:
         return session_cells(first, ["", "", title], numbers) if by_session else [first, *numbers]

@@ -25,7 +25,7 @@ from agentscan.cli.tableparts import Column, Row
 from agentscan.cli.tablewidths import natural as natural_widths
 from agentscan.cli.term import Terminal, clean_path, write_out
 from agentscan.cli import tokens_models
-from agentscan.cli.tokens_columns import (FIGURES, columns_of, dated_week, reasoning_unreported, zero_first,
+from agentscan.cli.tokens_columns import (FIGURES, columns_of, dated_week, reasoning_partial, reasoning_unreported, zero_first,
                                           zero_headers, zoned)
 from agentscan.cli.tokens_notes import (Drawn, Folded, Unpriced, fold_kind, named_folds, names_nothing, no_price,
                                         print_notes, shows_parts)
@@ -107,16 +107,25 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
 
     # REASONING ``-`` where no agent behind the figure records it apart (``reasoning_unreported``):
     # a session's, a provider's by its key; any other row's, and TOTAL, when none of the table's does.
-    unreported = reasoning_unreported(ref.provider for ref in report.selection.covered)
+    covered = {ref.provider for ref in report.selection.covered}
+    unreported = reasoning_unreported(covered)
+    # A grouped row by its own agents (``TokenRow.providers``): a day of Claude calls alone
+    # is ``-``, a day of Claude's and Codex's a lower bound (``reasoning_partial``).
     row_unreported = [reasoning_unreported((row.key,)) if report.by == "provider" else None if by_session
-                      else unreported for row in report.rows]
+                      else reasoning_unreported(row.providers) if row.providers else unreported
+                      for row in report.rows]
+    row_partial = [not by_session and report.by != "provider" and reasoning_partial(row.providers or covered)
+                   for row in report.rows]
     if cut is not None:
         row_unreported[-1] = unreported  # (the sessions left out, summed)
+        row_partial[-1] = reasoning_partial(report.rows[-1].providers or covered)
+    mixed = reasoning_partial(covered)
 
     def lines(compact: bool) -> list[list[Row]]:
         made = [row_lines(row, row.key if own_keys else key, row_facts, term, compact=compact, session=session,
-                          unreported=silent, known=known)
-                for row, key, row_facts, session, silent in zip(report.rows, keys, facts, sessions, row_unreported)]
+                          unreported=silent, known=known, partial=row_mixed)
+                for row, key, row_facts, session, silent, row_mixed in zip(report.rows, keys, facts, sessions,
+                                                                        row_unreported, row_partial)]
         # A week's Monday goes before a figure does, as a runs' count (``tokens_runs.tail_at``).
         return [tail_at(group, len(row.key)) for group, row in zip(made, report.rows)] if dated else made
 
@@ -138,7 +147,7 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     laid = print_lines(report.by, full, lambda: lines(True), total, folded, models, term,
                        unrecorded=shown_keys(said_unrecorded(report), short_ids, term) + unrecorded, unknown=unknown,
                        empty=empty, unreadable=shown_keys(report.unreadable, short_ids, term), parts=parts, zone=zone,
-                       sort=sort, cut=cut, runs=runs, tails=tails, unreported=unreported)
+                       sort=sort, cut=cut, runs=runs, tails=tails, unreported=unreported, mixed=mixed)
     return Printed(keys, facts, full, laid)
 
 
@@ -173,7 +182,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
                 unknown: Collection[str] = (), empty: Sequence[str] = (), parts: bool = False,
                 zone: tzinfo | None = None, sort: SortKey = "date", cut: Cut | None = None,
                 runs: TokenUsage | None = None, tails: dict[str, int] | None = None,
-                unreadable: Sequence[str] = (), unreported: bool = False) -> Laid:
+                unreadable: Sequence[str] = (), unreported: bool = False, mixed: bool = False) -> Laid:
     """The table of rows' ``full`` lines (or their ``compact_lines``, when rounded numbers keep
     more columns; in a summary, its keys' droppable tails left out when that keeps a figure), the
     ``total`` (tokens, cost, cost priced; grouped, ``runs``: its subagent runs'), and the notes under it: the
@@ -183,7 +192,9 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     (by session, its parts' lines, left out of a pipe: ``row_lines``); ``zone``: ``--tz``, the dates' zone;
     ``sort``: the rows' order (``--sort``); ``cut``: the last of ``full`` sums the sessions
     left out (``tokens_sessions.Cut``), which a note says; ``tails``: the model names whose
-    agents a cut keeps (``tokens_models``); ``unreported``: TOTAL's REASONING is ``-`` (``total_row``)."""
+    agents a cut keeps (``tokens_models``); ``unreported``: TOTAL's REASONING is ``-`` (``total_row``);
+    ``mixed``: its REASONING a lower bound, the table's agents mixing those that record it apart and those
+    that do not (``reasoning_partial``), which a note says."""
     named = Folded(folded, empty, unrecorded, unreadable)
     if not any(full):
         # No row (an empty home, a window no call fell in: stderr says why, ``tokens_empty``,
@@ -193,7 +204,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
         print_notes(by, term, named, Unpriced(models, unknown))
         return Laid(([], []), False, [], [])
     rows = [row for group in full for row in group] + [total_row(by, total, term, compact=False, runs=runs,
-                                                                                 unreported=unreported)]
+                                                                                 unreported=unreported, partial=mixed)]
     shown_rows = sum(map(bool, full))  # the rows with lines (a folded one is named under the table)
     # Its CWD no narrower than the names of the paths it shows, as ``list``'s (or left out):
     # the rows' own (``--by cwd``'s key; a part's line, by session, names none).
@@ -213,7 +224,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     def rounded_rows() -> list[Row]:
         if not rounded:
             rounded[:] = [row for group in compact_lines() for row in group] + [
-                total_row(by, total, term, compact=True, runs=runs, unreported=unreported)]
+                total_row(by, total, term, compact=True, runs=runs, unreported=unreported, partial=mixed)]
         return rounded
 
     # The rows told with exact numbers, then rounded ones (taken only to keep a figure of
@@ -247,7 +258,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     write_out("\n".join(lines) + "\n")
     print_notes(by, term, named, Unpriced(models, unknown),
                 Drawn(hidden, compact, total[0], parts, sessions=shown_rows, dates=_dates(by, full), zone=zone,
-                      sort=sort, cut=cut, runs=runs, zero=zero_headers(columns)))
+                      sort=sort, cut=cut, runs=runs, zero=zero_headers(columns), partial=mixed))
     return Laid(planned, compact, lines, shown[1])
 
 

@@ -12,9 +12,12 @@ class Bucket:
     """One group's spend: the own part and each subagent's part, each a ``Spend``
     (token sums per price key), added to without an object per entry."""
 
-    __slots__ = ("own", "subagents", "recovered", "last")
+    __slots__ = ("own", "subagents", "recovered", "last", "providers")
 
     def __init__(self) -> None:
+        #: the agents whose calls the group holds (a group's REASONING is partial when one of
+        #: them records none apart: ``TokenRow.providers``)
+        self.providers: set[str] = set()
         self.own = Spend()
         self.subagents: dict[str, Spend] = {}
         self.recovered: dict[str, str] = {}
@@ -63,5 +66,6 @@ class Bucket:
         recovered = tuple(sorted(self.recovered.items()))
         row = TokenRow(key, tokens, own_tokens, sub_tokens, whole.cost, own_priced.cost,
                        tuple(p.cost for p in sub_priced), recovered, whole.priced, whole.unpriced, runs.cost,
-                       own_priced.priced, tuple(p.priced for p in sub_priced), runs.priced)
+                       own_priced.priced, tuple(p.priced for p in sub_priced), runs.priced,
+                       tuple(sorted(self.providers)))
         return row, whole

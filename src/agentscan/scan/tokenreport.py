@@ -50,6 +50,10 @@ class TokenRow:
     subagent_costs_priced: tuple[Decimal | None, ...] = ()
     #: the same for all subagent parts together (``subagents_cost``'s lower bound)
     subagents_cost_priced: Decimal | None = None
+    #: a group's (not a session's) agents, by name: whether its reasoning is known whole, as
+    #: Claude Code and Cursor record none apart (``providers.REASONING_NOT_REPORTED``); not in
+    #: its JSON, where a row is not a session's (``()``: not known, as a session's row)
+    providers: tuple[str, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
         # A row made with known costs only (``scan.rowmemo`` keeps no row with an unpriced
@@ -206,4 +210,5 @@ def summed_row(rows: Iterable[TokenRow], key: str) -> TokenRow:
     whole = combined(Priced(row.cost, row.cost if row.cost is not None else row.cost_priced, row.unpriced_models,
                             True) for row in rows)
     return TokenRow(key, sum_usage(row.tokens for row in rows), None, cost=whole.cost, cost_priced=whole.priced,
-                    unpriced_models=whole.unpriced)
+                    unpriced_models=whole.unpriced,
+                    providers=tuple(sorted({name for row in rows for name in row.providers})))

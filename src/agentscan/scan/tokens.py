@@ -304,6 +304,7 @@ def _add_sums(buckets: dict[str, Bucket], sums: SessionSums, session_id: str, pr
         found = buckets.get(key)
         if found is None:
             found = buckets[key] = Bucket()
+        found.providers.add(provider_name)
         if windowed and bucket is not None and (found.last is None or bucket > found.last):
             found.last = bucket  # (its calls' date in any zone of whole quarter hours: every zone in use)
         price_key = keys[index] if keys is not None else prices.key(provider_name, model, bucket, tier)
@@ -354,6 +355,7 @@ def _add_entries(buckets: dict[str, Bucket], entries: list[list], provider_name:
         bucket = buckets.get(key)
         if bucket is None:
             bucket = buckets[key] = Bucket()
+        bucket.providers.add(provider_name)
         if windowed and (bucket.last is None or ts > bucket.last):
             bucket.last = ts
         found = fast_keys.get(entry[MODEL])  # see PriceBook.fast_keys
