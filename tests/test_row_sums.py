@@ -113,6 +113,14 @@ def test_damaged_kept_sums_are_read_again(isolated_home: Path, parses: list[str]
                                      "WHERE kind = 'claude-row-sums'").rowcount
     assert changed == 1 and parses == []
     forget_remembered_answers()  # the page itself is unchanged: it would be printed again
+    # (Pass 51: the row's pass kept the session's usage row too, the sums ``tokens`` reads:
+    # priced from those, the session is not read again.)
+    assert _costs(run("list"), "id") == cold
+    assert parses == []
+    with sqlite3.connect(database) as connection:
+        connection.execute("DELETE FROM usage")  # the damaged kept sums alone: read again
+        connection.execute("DELETE FROM snapshots")  # (and the sums remembered from that row)
+    forget_remembered_answers()
     assert _costs(run("list"), "id") == cold
     assert parses == [key.partition(":")[2]]
 
@@ -139,6 +147,8 @@ def test_rows_read_their_kept_sums_together(isolated_home: Path, parses: list[st
         with sqlite3.connect(database) as connection:
             connection.execute("UPDATE files SET state = substr(state, 1, 8) || x'00' || substr(state, 10) "
                                "WHERE kind = 'claude-row-sums' AND path LIKE '%00000003-%'")
+            # (Pass 51: and the usage row its pass kept, else its cost is priced from that.)
+            connection.execute("DELETE FROM usage WHERE session_id LIKE '%00000003-%'")
     asked: list[str] = []
     real = Cache.get_file
 

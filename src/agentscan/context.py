@@ -164,6 +164,9 @@ class ScanContext(FileSystemView):
         self.file_cache: Any = None
         # Set by the Scanner: the cwds every provider knows, for hash-named dirs.
         self.cwd_candidates: Callable[[], set[str]] = set
+        # Set by the Scanner when its cache is open: a row's pass keeps the session's usage
+        # row through it (``scan.rowusage.keep_row_usage``), as ``tokens`` would have.
+        self.keep_row_usage: Callable[..., None] | None = None
         # Told how many sessions a long scan reads; the CLI shows it on a terminal.
         self.progress = Progress()
 
@@ -196,6 +199,7 @@ class ScanContext(FileSystemView):
         only read there); nothing else of this scan."""
         ctx = ScanContext(home=self.home, env=dict(self.env), home_source=self.home_source)
         ctx.memo["_confined_roots"] = set(self.memo.get("_confined_roots", ()))
+        ctx.keep_row_usage = self.keep_row_usage  # (into the worker's view of the index)
         if SUMS_READ in self.memo:
             ctx.memo[SUMS_READ] = self.memo[SUMS_READ]  # only read there
         return ctx

@@ -48,12 +48,19 @@ class IndexView:
         cache = self._cache()
         return cache.get_files(kind, paths) if cache is not None else {}
 
+    def get_usage(self, session_ids: list[str]) -> dict:
+        cache = self._cache()
+        return cache.get_usage(session_ids) if cache is not None else {}
+
     def get_facts(self, kind: str) -> dict:
         cache = self._cache()
         return cache.get_facts(kind) if cache is not None else {}
 
     def put_file(self, *args: Any) -> None:
         self.writes.append(("put_file", args))
+
+    def put_usage(self, *args: Any) -> None:
+        self.writes.append(("put_usage", args))
 
     def put_facts(self, *args: Any) -> None:
         self.writes.append(("put_facts", args))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from functools import cached_property
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from agentscan.bounds import DEFAULT_BOUNDS, DEFAULT_LIMIT, Bounds
 from agentscan.scan.cache import Cache
@@ -125,6 +125,8 @@ class Scanner(OncePerScan):
             self._cache_opened = True
             self._cache = Cache.open(self.ctx)
             self.ctx.file_cache = self._cache
+            if self._cache is not None:
+                self.ctx.keep_row_usage = _keep_row_usage
         return self._cache
 
     def _open(self) -> None:
@@ -146,6 +148,7 @@ class Scanner(OncePerScan):
             self._cache.close()
             self._cache = None
             self.ctx.file_cache = None
+            self.ctx.keep_row_usage = None
 
     def refresh(self) -> None:
         """Forget what this scanner found, so that its next question sees the sessions
@@ -371,3 +374,10 @@ class Scanner(OncePerScan):
 
         show_options(bounds, prices)
         return with_cost(self, session_detail(self, session_query(query), bounds), prices)
+
+
+def _keep_row_usage(*args: Any) -> None:
+    """``rowusage.keep_row_usage``, imported when a row's pass first asks (a warm run reads no file)."""
+    from agentscan.scan.rowusage import keep_row_usage
+
+    keep_row_usage(*args)

@@ -51,14 +51,59 @@ def send_pickled(fd: int, value: Any) -> None:
 
 
 def receive_pickled(fd: int) -> Any:
-    """The next value ``send_pickled`` wrote; ``EOFError`` when the other end closed first."""
+    """The next value ``send_pickled`` wrote; ``EOFError`` when the other end closed first.
+    Unpickled as it is read (``_Payload``): read whole first, a large answer (a 1 GB
+    ``show``'s helper's, 4.8 MB) was held beside the objects made from it."""
     header = _read_exactly(fd, _HEADER.size)
     if header is None:
         raise EOFError("worker went away")
-    payload = _read_exactly(fd, _HEADER.unpack(header)[0])
-    if payload is None:
-        raise EOFError("worker went away")
-    return pickle.loads(payload)
+    payload = _Payload(fd, _HEADER.unpack(header)[0])
+    try:
+        value = pickle.load(payload)
+    except EOFError:
+        raise
+    except Exception:
+        payload.drain()  # the next value starts where this one's bytes end, whatever they held
+        raise
+    payload.drain()
+    return value
+
+
+class _Payload:
+    """The ``size`` bytes of one pickled value on ``fd``, as ``pickle.load`` reads a file: never
+    past them.  ``readinto``: a large ``bytes`` is read straight into the object made for it."""
+
+    def __init__(self, fd: int, size: int) -> None:
+        self._fd = fd
+        self._left = size
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        wanted = min(len(view), self._left)
+        done = 0
+        while done < wanted:
+            read = os.readv(self._fd, [view[done:wanted]])
+            if not read:
+                raise EOFError("worker went away")
+            done += read
+        self._left -= done
+        return done
+
+    def read(self, size: int = -1) -> bytes:
+        data = bytearray(self._left if size is None or size < 0 else min(size, self._left))
+        self.readinto(data)
+        return bytes(data)
+
+    def readline(self) -> bytes:
+        # (Only a text protocol reads lines: ``send_pickled`` writes the highest, binary.)
+        line = bytearray()
+        while self._left and not line.endswith(b"\n"):
+            line += self.read(1)
+        return bytes(line)
+
+    def drain(self) -> None:
+        while self._left:
+            self.read(min(self._left, 1 << 20))
 
 
 def _die_with_parent(parent: int, watch: int) -> None:

@@ -153,6 +153,8 @@ class ClaudeProvider(Provider):
             from agentscan.providers.claude import rowsums
 
             rowsums.keep(ctx, files.main, fingerprint, totals.groups(set(files.subagents)))
+            if not captured:
+                rowsums.keep_usage(ctx, ref, fingerprint, totals)
         return self._row_from(ref, main, subs, totals.total(), totals.by_subagent())
 
     def _sums_read(self, ref: SessionRef, ctx: ScanContext, fingerprint: str | None) -> list[list] | None:

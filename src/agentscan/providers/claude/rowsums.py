@@ -10,16 +10,24 @@ tens of thousands of calls), its groups are exactly those sums
 the session's fingerprint (as its row is) and for the rest of the scan, and
 the cost is priced from them.  A huge transcript's sums are kept with its
 ``show`` facts instead (``tailfacts``).
+
+``keep_usage`` keeps what ``tokens`` reads of the session too (its usage row: the
+same sums and its calls' key hashes, made by ``tokens``' own code from the same
+calls), so a ``tokens`` after a cold ``list --all`` parses nothing it read.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from agentscan.context import ScanContext
 from agentscan.toolkit import keptjson
 from agentscan.usagegroups import are_groups
+
+if TYPE_CHECKING:
+    from agentscan.model import SessionRef
+    from agentscan.providers.claude.windowed import WindowedTotals
 
 KIND = "claude-row-sums"
 VERSION = "1"
@@ -45,3 +53,20 @@ def _groups(document: object) -> list[list] | None:
     if are_groups(document):
         return document  # type: ignore[return-value]
     return None  # damaged: the sums are read from the session again
+
+
+def keep_usage(ctx: ScanContext, ref: SessionRef, fingerprint: str | None, totals: WindowedTotals) -> None:
+    """Keep the session's usage row (``scan.collect`` reads it) from the row pass's ``totals``,
+    when that pass said no warning (``tokens``' parse would say its own: only none is alike)
+    and every counted call is at hand (``scan.rowusage`` says whether it is kept)."""
+    keep = ctx.keep_row_usage
+    stats = getattr(ref.hint, "stats", None)
+    if keep is None or fingerprint is None or not stats:
+        return
+    calls = totals.counted_calls()
+    if calls is None:
+        return
+    from agentscan.providers.claude.dedupe import packed_entries
+
+    # ``session_usage``'s own steps (``main`` left out: it only ranks copies across sessions).
+    keep(ctx, ref, fingerprint, stats, lambda: packed_entries(calls, ref.native_id, ref.hint.subagents))

@@ -214,6 +214,16 @@ class WindowedTotals:
                     group[5 + index] += value
         return list(found.values())
 
+    def counted_calls(self) -> list[Call] | None:
+        """The calls these totals count, in file order: ``dedupe.CallDeduper.winners``' for the same
+        calls.  ``None`` unless all are at hand: one that left the window or had no message id
+        was added to the sums and let go (all of ``SettledTotals``' are)."""
+        if not self.exact or self._sums:
+            return None
+        return sorted((call for (message_id, request_id), call in self._recent.items()
+                       if not (call[SIDECHAIN] and self._replays_parent(message_id, request_id))),
+                      key=lambda call: call[C_ORDER])
+
     # -- a resume state (``rowresume``) ---------------------------------------
 
     def to_state(self) -> tuple[dict[str, Any], bytes]:

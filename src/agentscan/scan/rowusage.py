@@ -1,0 +1,43 @@
+"""A session's usage row kept by its row's pass (``providers/claude/rowsums.keep_usage``).
+
+``tokens`` reads a session's usage row (its sums and its calls' key hashes, ``collect``)
+and parses the session only when the index has none at its fingerprint.  A row's pass
+that counted every call of the session can make that row with ``tokens``' own steps, so
+that a ``tokens`` after a cold ``list --all`` parses nothing the list read.  The provider
+reaches this through ``ScanContext.keep_row_usage`` (set by the ``Scanner``): providers
+import nothing of the scan.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping
+
+if TYPE_CHECKING:
+    import os
+
+    from agentscan.context import ScanContext
+    from agentscan.model import SessionRef
+
+
+def keep_row_usage(ctx: ScanContext, ref: SessionRef, fingerprint: str, stats: Mapping[str, os.stat_result],
+                   entries: Callable[[], Iterable[list]]) -> None:
+    """Keep, in the index (or a worker's view of it, which lists the write), the usage row
+    of the session whose files' stats are ``stats``, from ``entries`` (as its provider's
+    ``session_usage`` gives them; made only if the row is kept).  Not for a session
+    ``tokens``' parse keeps a resume state for (``usageparse.UsageParser.keeps_state``: a
+    large one, or one written lately whose sums the index held before): taken from here, it
+    would keep none, and its next growth would be parsed whole."""
+    from agentscan.scan.sessionsums import SessionSums, sums_and_keys
+    from agentscan.scan.usageparse import RESUME_ACTIVE_DAYS, RESUME_MIN_BYTES
+
+    cache = ctx.file_cache
+    if cache is None or sum(stat.st_size for stat in stats.values()) >= RESUME_MIN_BYTES:
+        return
+    now = time.time()
+    # (As ``keeps_state``: a file dated over a minute ahead was not written by an agent at work.)
+    if any(now - RESUME_ACTIVE_DAYS * 86400 < stat.st_mtime <= now + 60 for stat in stats.values()) and (
+            cache.get_usage([ref.id])):
+        return
+    groups, keys, _ = sums_and_keys(entries(), False)
+    cache.put_usage([(ref.id, ref.provider, fingerprint, SessionSums(groups, []).to_bytes(), keys)])
