@@ -7,7 +7,6 @@ sums, as worded (``cut_sessions``: the library sums them, ``scan.tokenreport.fir
 
 from __future__ import annotations
 
-import os
 from datetime import datetime, timezone, tzinfo
 from typing import TYPE_CHECKING, Mapping, NamedTuple, Sequence
 
@@ -57,11 +56,10 @@ def files_empty(ref: SessionRef | None) -> bool:
     """Whether every file of the session ``ref`` is empty (an aborted start: ``list`` leaves it
     out, and a warning under the table names each such file).  Asked of the sessions that
     recorded nothing alone: a few ``stat`` calls."""
-    paths = ref.read_files if ref is not None else ()
-    try:
-        return bool(paths) and all(os.stat(path).st_size == 0 for path in paths)
-    except OSError:
-        return False
+    from agentscan.scan.leftout import every_file_empty
+    from agentscan.toolkit.fsutil import stat_now
+
+    return ref is not None and every_file_empty(ref.read_files, stat_now)
 
 
 def says_nothing(facts: list[str], session: TableSession | None) -> bool:

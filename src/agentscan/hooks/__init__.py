@@ -3,6 +3,7 @@
 Modules, in the order data flows through them::
 
     capture.py     the `agentscan hook` command: stdin -> one envelope line (hot path)
+    payloads.py    a payload's agent, event and ids, what is kept of it, its envelope line
     store.py       where envelopes live, how they are read back, id resolution
     install.py     planning and writing `hooks install` / `uninstall` of an agent's config
     merging.py     our entry merged into Cursor's hooks.json / Claude's settings.json
@@ -15,6 +16,7 @@ Modules, in the order data flows through them::
     skills.py      skills, slash commands and thought mentions
     summary.py     per-turn and per-session summaries
     text.py        the human-readable tree
+    tracetimes.py  its durations and capture times
     crosscheck.py  transcript path -> agentscan session id; `has_hook_events`
     eventcounts.py `hook_event_counts`: a session's events as `trace` counts them (for `show`)
     listing.py     `trace --list`: each session's count, time, first workspace and prompt

@@ -20,8 +20,15 @@ from typing import Any, Sequence
 from agentscan.hooks import store
 from agentscan.hooks.arguments import has_unknown, unknown_arguments
 from agentscan.hooks.diagnostics import log_once, log_problem
-from agentscan.hooks.events import CURSOR_EVENTS
-from agentscan.hooks.ids import canonical_generation_id
+from agentscan.hooks.payloads import (
+    REDACTED_CONTENT_EVENTS,
+    VIA,
+    detect_agent,
+    encode_line,
+    identify,
+    is_cursor_payload,
+    redact,
+)
 from agentscan.hooks.sanitize import sanitize
 
 MAX_PAYLOAD = 8 * 1024 * 1024
@@ -35,7 +42,6 @@ REPLIES = {"cursor": b"{}\n"}  # Cursor parses stdout as JSON; Claude wants noth
 #: the agents ``--agent`` may name; any other name writes nothing at all
 AGENTS = ("cursor", "claude")
 ENVELOPE_VERSION = 1
-_REDACTED_CONTENT_EVENTS = ("beforeReadFile", "beforeTabFileRead")
 
 
 def run(agent: str | None, otlp_endpoint: str | None = None, arguments: Sequence[str] = ()) -> None:
@@ -97,8 +103,6 @@ def run(agent: str | None, otlp_endpoint: str | None = None, arguments: Sequence
             log_problem(root, name, f"otlp: cannot start the live sender: {type(exc).__name__}: {exc}")
     if detached:
         os._exit(0)  # the child: nothing of the parent's (buffers, atexit) may run twice
-
-
 
 
 def _detach(agent: str) -> str | None:
@@ -166,7 +170,7 @@ def capture_envelope(root: str, agent: str, raw: bytes, received_at_ns: int,
     event, session_id, turn_id = identify(agent, payload)
     if cut is not None:
         # Kept only where the content would not be stored anyway: any other payload lost a part of itself.
-        if event not in _REDACTED_CONTENT_EVENTS or payload.get("content") != "":
+        if event not in REDACTED_CONTENT_EVENTS or payload.get("content") != "":
             log_problem(root, agent, f"payload larger than {MAX_PAYLOAD} bytes, dropped" + _whose(raw[:HEAD_BYTES]))
             return agent, None
         log_problem(root, agent, f"payload larger than {MAX_PAYLOAD} bytes: the file content of {event} "
@@ -266,7 +270,7 @@ class StdinReader:
                 # Past the limit inside a file's content (a Cursor beforeReadFile): read on
                 # without it; ``capture_envelope`` decides whether the event may be stored so.
                 data = b"".join(self.chunks)
-                cut = begin(data, _REDACTED_CONTENT_EVENTS, self.limit)  # the limit's byte: where it passed
+                cut = begin(data, REDACTED_CONTENT_EVENTS, self.limit)  # the limit's byte: where it passed
                 if (cut is None or cut.after is not None) and key_cut_short(data) and self.key_waits < KEY_WAITS:
                     # Ended inside a ``"content"`` key (a cut found is an earlier string's): read on.
                     self.key_waits += 1
@@ -308,70 +312,6 @@ def read_stdin(limit: int = MAX_PAYLOAD, seconds: float = READ_SECONDS) -> tuple
     return StdinReader(limit).read(seconds)
 
 
-def detect_agent(payload: dict[str, Any]) -> str:
-    """When ``--agent`` is missing: the payload's own signature (docs/hooks.md, "The tree")."""
-    if "cursor_version" in payload or ("conversation_id" in payload and "generation_id" in payload):
-        return "cursor"
-    if any(key in payload for key in ("prompt_id", "permission_mode", "effort")):
-        return "claude"
-    if _CLAUDE_TRANSCRIPT in str(payload.get("transcript_path") or "").replace("\\", "/"):
-        # A SessionStart, or an older build's payload, has none of those fields; its transcript
-        # is under ``~/.claude/projects/`` (Cursor's under ``~/.cursor/projects/``; VS Code,
-        # Gemini and Codex, whose events are named as Claude's, keep theirs elsewhere).
-        return "claude"
-    return "unknown"
-
-
-#: where Claude Code writes the transcript a payload's ``transcript_path`` names
-_CLAUDE_TRANSCRIPT = "/.claude/projects/"
-
-
-def is_cursor_payload(payload: dict[str, Any]) -> bool:
-    """A payload in Cursor's shape, whichever hook it reached: its ``cursor_version``, or its
-    ``conversation_id`` with one of Cursor's own (camelCase) event names.  Claude Code sends
-    neither field."""
-    if "cursor_version" in payload:
-        return True
-    return "conversation_id" in payload and payload.get("hook_event_name") in CURSOR_EVENTS
-
-
-#: the envelope field naming the agent whose hook stored a payload of another (docs/hooks.md)
-VIA = "via"
-
-
-def identify(agent: str, payload: dict[str, Any]) -> tuple[str | None, str | None, str | None]:
-    """(event, session id, turn id) as each agent names them."""
-    if agent == "cursor":
-        session = _text(payload, "conversation_id", "session_id")
-        turn = canonical_generation_id(_text(payload, "generation_id"))
-    elif agent == "claude":
-        session = _text(payload, "session_id")
-        turn = _text(payload, "prompt_id")
-    else:
-        session = _text(payload, "session_id", "conversation_id", "sessionId")
-        turn = _text(payload, "prompt_id", "generation_id")
-    return _text(payload, "hook_event_name"), session, turn
-
-
-def redact(event: str | None, payload: dict[str, Any], cut: int | None = None) -> dict[str, Any]:
-    """Drop what the tree never needs and should not keep: e-mail, whole file contents
-    (``cut``: the content was left out as it was read, ``cut`` bytes of JSON text)."""
-    if payload.get("user_email") is not None:
-        payload["user_email"] = "[redacted]"
-    content = payload.get("content")
-    if event in _REDACTED_CONTENT_EVENTS and isinstance(content, str):
-        payload["content"] = f"[redacted: {len(content)} chars]" if cut is None else f"[redacted: {cut} bytes, cut]"
-    return payload
-
-
-def encode_line(envelope: dict[str, Any]) -> bytes:
-    try:
-        text = json.dumps(envelope, ensure_ascii=False, separators=(",", ":"))
-        return text.encode("utf-8") + b"\n"
-    except UnicodeEncodeError:  # a lone surrogate from a "\ud800" escape
-        return json.dumps(envelope, separators=(",", ":")).encode("ascii") + b"\n"
-
-
 def reply(agent: str) -> None:
     """What the agent reads on stdout; a closed stdout must not turn into exit 120."""
     answer = REPLIES.get(agent)
@@ -391,11 +331,3 @@ def _silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (AttributeError, OSError, ValueError):
         pass
-
-
-def _text(payload: dict[str, Any], *keys: str) -> str | None:
-    for key in keys:
-        value = payload.get(key)
-        if isinstance(value, str) and value:
-            return value
-    return None

@@ -1,7 +1,7 @@
 """A payload larger than the hook reads, cut inside its file content as it arrives.
 
 Cursor's ``beforeReadFile`` sends the whole file the agent is about to read as
-``content``, which agentscan never keeps (``capture.redact`` stores its length
+``content``, which agentscan never keeps (``payloads.redact`` stores its length
 only).  A file of more than ``capture.MAX_PAYLOAD`` made the payload too large,
 and the event was dropped: the read then missed from its call.  So when a
 payload passes the limit inside a ``"content"`` string (or just after one, in

@@ -55,7 +55,7 @@ def _may_hold_repeats(path: str) -> bool:
     return False
 
 
-#: what follows the capture time in a line stored through another agent's hook (``capture.VIA``)
+#: what follows the capture time in a line stored through another agent's hook (``payloads.VIA``)
 _VIA = b'"via":'
 
 

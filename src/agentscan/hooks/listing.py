@@ -17,7 +17,7 @@ from typing import Any
 from agentscan.hooks import store
 from agentscan.hooks.events import PROMPTS
 
-#: how ``agentscan hook`` writes an envelope's event name (``capture.encode_line``)
+#: how ``agentscan hook`` writes an envelope's event name (``payloads.encode_line``)
 _PROMPT_MARKS = tuple(f'"event":"{name}"'.encode() for name in PROMPTS)
 #: how much of an events file is looked at for them (``trace --list`` reads every session's)
 HEAD_BYTES = 1024 * 1024

@@ -295,7 +295,7 @@ def hook_status(*, home: Path, cwd: Path, env: Mapping[str, str], demo: bool = F
     hook's live OTLP export counted beside its events store (``live_export``: ``None``
     before its first span).  ``demo``: the demo's own events store (as ``trace`` reads it),
     never the user's."""
-    from agentscan.otlp.live import read_counts
+    from agentscan.otlp.livecounts import read_counts
 
     if demo:
         from agentscan.demo import with_demo_events

@@ -179,7 +179,7 @@ def summaries(root: str) -> list[StoredSummary]:
     return sorted(found, key=lambda s: (s.updated_ns, s.session.id), reverse=True)
 
 
-#: how ``agentscan hook`` starts every line it writes (``capture.encode_line``)
+#: how ``agentscan hook`` starts every line it writes (``payloads.encode_line``)
 _WRITTEN_START = b'{"v":1,"received_at_ns":'
 
 

@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterator, NamedTuple
 from agentscan.invocation import program_word
 from agentscan.toolkit.words import plural
 from agentscan.hooks.model import EVENT, FILE, MCP, NATIVE, RESPONSE, SHELL, THOUGHT, TOOL, WAVE, Node, Trace
+from agentscan.hooks.tracetimes import captured_between, duration_ms, seconds_text
 
 WIDTH = 100
 _SHOWN_KEYS = ("command", "pattern", "query", "search_term", "file_path", "path", "target_notebook", "url", "skill", "description")
@@ -35,6 +36,9 @@ _MIN_SHOWN = 12
 _MIN_INPUT = 8
 SEPARATOR = ", "
 
+
+#: its name here before tracetimes.py (tests/test_trace_ux_pass42f.py imports it)
+_seconds = seconds_text
 
 Clean = Callable[[str], str]
 
@@ -99,7 +103,7 @@ def _lines(trace: Trace, clean: Clean, show_options: str, layout: Layout | None,
         # The path the agent named, not an id made from its name (``claude:nope`` for
         # ``/tmp/nope.jsonl``): no session has that id.
         yield _missing_transcript(clean(session.transcript_path or session.transcript_session_id), layout), False
-    start, joint, end = _captured(session.started_ns, session.ended_ns).partition(" .. ")
+    start, joint, end = captured_between(session.started_ns, session.ended_ns).partition(" .. ")
     for line in _wrapped("  captured    ", [*start.split(" "), *([f".. {end}"] if joint else [])], _VALUE_INDENT,
                          layout, separator=" "):
         yield line, True  # times are never cut: the end goes on to the next line
@@ -285,9 +289,9 @@ def _label(node: Node, clean: Clean) -> tuple[str, str, list[str]]:
     tail = []
     if node.status:
         tail.append(clean(node.status))
-    duration = _duration_ms(node)
+    duration = duration_ms(node)
     if duration is not None:
-        tail.append(_seconds(duration))
+        tail.append(seconds_text(duration))
     if node.provenance != NATIVE:
         tail.append(f"[{node.provenance}]")
     return head, shown, tail
@@ -318,15 +322,6 @@ def _input_text(node: Node, clean: Clean) -> str:
     return _one_line(str(value), 60, clean) if value is not None else ""
 
 
-def _duration_ms(node: Node) -> float | None:
-    value = node.detail.get("duration_ms")
-    if isinstance(value, (int, float)):
-        return float(value)  # the agent's own measure (a wave's is its span)
-    if node.started_ns is not None and node.ended_ns is not None and node.ended_ns > node.started_ns:
-        return (node.ended_ns - node.started_ns) / 1e6
-    return None
-
-
 def _summary_parts(summary: Any, clean: Clean, grouped: bool = False) -> list[str]:
     """``grouped``: on a terminal, a count with thousands separators (``2,370,118 tokens``), as
     ``show`` and ``tokens`` write them there; in a pipe, plain digits, as theirs."""
@@ -340,7 +335,7 @@ def _summary_parts(summary: Any, clean: Clean, grouped: bool = False) -> list[st
     if summary.commands:
         parts.append("commands " + ",".join(sorted({"/" + clean(f.name) for f in summary.commands})))
     if summary.wall_time_ms is not None:
-        parts.append(_seconds(summary.wall_time_ms))
+        parts.append(seconds_text(summary.wall_time_ms))
     if summary.tokens is not None:
         parts.append(f"{summary.tokens.total:,} tokens" if grouped else f"{summary.tokens.total} tokens")
     if summary.status:
@@ -358,39 +353,6 @@ def _missing_transcript(path: str, layout: Layout | None) -> str:
         if layout.measure(path) > room:
             path = layout.cut_left(path, room)
     return f"{head}{path}{tail}"
-
-
-def _seconds(ms: float) -> str:
-    """``41 ms``, ``12.5 s``; from a minute on, ``2m12s`` (and ``1h05m``): ``132.0 s`` is read
-    slowly.  ``--json`` keeps the milliseconds."""
-    if ms < 999.5:  # what ``.0f`` would round up to 1000 ms is said as 1.0 s
-        return f"{ms:.0f} ms"
-    if ms < 59_950:  # what ``.1f`` would round up to 60.0 s is said as 1m00s
-        return f"{ms / 1000:.1f} s"
-    seconds = round(ms / 1000)
-    if seconds < 3600:
-        return f"{seconds // 60}m{seconds % 60:02d}s"
-    minutes = round(seconds / 60)
-    return f"{minutes // 60}h{minutes % 60:02d}m"
-
-
-def _captured(start_ns: int | None, end_ns: int | None) -> str:
-    """Local time to the second, as ``trace --list`` and every other table shows time (to the
-    minute there): ``2026-12-04 23:31:10 .. 23:31:11``, the end's date only when it differs.
-    ``--json`` keeps the UTC instants."""
-    from datetime import datetime, timezone
-
-    def local(ns: int) -> datetime:
-        return datetime.fromtimestamp(ns / 1e9, timezone.utc).astimezone()
-
-    if start_ns is None and end_ns is None:
-        return "-"
-    start = local(start_ns).strftime("%Y-%m-%d %H:%M:%S") if start_ns is not None else "-"
-    if end_ns is None:
-        return f"{start} .. -"
-    end = local(end_ns)
-    same_day = start_ns is not None and local(start_ns).date() == end.date()
-    return f"{start} .. {end.strftime('%H:%M:%S' if same_day else '%Y-%m-%d %H:%M:%S')}"
 
 
 def _one_line(text: str, width: int, clean: Clean, *, from_left: bool = False) -> str:

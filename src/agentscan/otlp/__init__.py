@@ -18,6 +18,7 @@ Modules, in the order data flows through them::
     live.py             `agentscan hook --otlp-endpoint`: the detached live sender
     livetail.py         what it reads: the events since a mark, not the whole file
     livequeue.py        its slots, and the queue a sender that found no slot leaves its job in
+    livecounts.py       its outcomes counted in otlp-live.json (what doctor shows)
 
 Nothing is imported here: ``agentscan hook`` imports ``live`` on its hot path.
 """

@@ -33,21 +33,22 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from typing import Any
 
-from agentscan.filemodes import make_private_dirs, open_private
+from agentscan.filemodes import make_private_dirs
 from agentscan.hooks import events
 from agentscan.toolkit.words import plural
 
 from agentscan.otlp import livequeue
+from agentscan.otlp.livecounts import COUNTER_FILE as COUNTER_FILE
+from agentscan.otlp.livecounts import FileLock, count_outcome
+from agentscan.otlp.livecounts import read_counts as read_counts
 from agentscan.otlp.livequeue import SLOT_STALE_S as SLOT_STALE_S
 from agentscan.otlp.livequeue import SLOTS as SLOTS
 from agentscan.otlp.livequeue import SPOOL_DIR as SPOOL_DIR
 
 SEND_TIMEOUT_S = 2.0
 MAX_EVENTS_BYTES = 16 * 1024 * 1024  # more to read (since the session's mark) is not read on every event
-COUNTER_FILE = "otlp-live.json"
 #: queue rounds one sender works through after letting its slot go (a bound, never reached in use)
 MAX_ROUNDS = 64
 
@@ -57,6 +58,8 @@ SUBAGENT_CLOSES = frozenset(events.SUBAGENT_STOPS)
 INNER_CLOSES = frozenset(events.INNER_COMPLETIONS)
 TURN_CLOSES = frozenset(events.TURN_STOPS)
 CLOSING_EVENTS = TOOL_CLOSES | SUBAGENT_CLOSES | INNER_CLOSES | TURN_CLOSES
+#: its name here before livecounts.py (tests/test_hardening_leaks.py counts through it)
+_count = count_outcome
 
 
 def dispatch(root: str, envelope: dict[str, Any], endpoint: str) -> bool:
@@ -108,7 +111,7 @@ def main(argv: list[str]) -> int:
     try:
         _run(root, livequeue.Job(tuple(args), livequeue.otel_env(os.environ)))
     except Exception as exc:  # noqa: BLE001 - a detached observer never fails loudly
-        _count(root, "failed", f"{type(exc).__name__}: {exc}")
+        count_outcome(root, "failed", f"{type(exc).__name__}: {exc}")
     return 0
 
 
@@ -118,8 +121,8 @@ def _run(root: str, job: livequeue.Job) -> None:
     own: livequeue.Job | None = job
     if slot is None:
         if not livequeue.defer(root, job):
-            _count(root, "dropped", f"{SLOTS} senders already busy and {livequeue.MAX_PENDING} spans queued; "
-                                    f"span of {job.args[3]} dropped")
+            count_outcome(root, "dropped", f"{SLOTS} senders already busy and {livequeue.MAX_PENDING} spans queued; "
+                                           f"span of {job.args[3]} dropped")
             return
         # A sender may have let its slot go since this one looked, after its last look at the
         # queue: looking once more, this one takes the job itself, or a sender at work will.
@@ -136,8 +139,8 @@ def _run(root: str, job: livequeue.Job) -> None:
                 livequeue.keep(slot)
                 queued, stale = livequeue.claim(root)
                 if stale:
-                    _count(root, "dropped", f"{stale} queued span job(s) older than {livequeue.PENDING_STALE_S:.0f} s "
-                                            "dropped", times=stale)
+                    count_outcome(root, "dropped", f"{stale} queued span job(s) older than "
+                                                   f"{livequeue.PENDING_STALE_S:.0f} s dropped", times=stale)
                 if queued is None:
                     break
                 healthy = _serve(root, queued)
@@ -155,7 +158,7 @@ def _serve(root: str, job: livequeue.Job) -> bool:
         spans = closed_spans(root, agent, session_id, int(received), event, turn_id, env=job.env)
         return spans is None or _send(root, spans, endpoint, event, job.env)
     except Exception as exc:  # noqa: BLE001 - one job that fails is counted; the others still go
-        _count(root, "failed", f"{type(exc).__name__}: {exc}")
+        count_outcome(root, "failed", f"{type(exc).__name__}: {exc}")
         return True
 
 
@@ -178,8 +181,8 @@ def closed_spans(root: str, agent: str, session_id: str, received_ns: int, event
         tail = None if moved is None else livetail.read_tail(session, moved, MAX_EVENTS_BYTES)
         if tail is None:
             if moved is not None:  # (a mark another sender moved, still too far back)
-                _count(root, "skipped", f"{path} has over {MAX_EVENTS_BYTES} bytes to read since its mark; "
-                                        f"the span of {event} is not sent live")
+                count_outcome(root, "skipped", f"{path} has over {MAX_EVENTS_BYTES} bytes to read since its mark; "
+                                               f"the span of {event} is not sent live")
             return None
         return _from_tail(root, agent, session_id, tail, received_ns, event, turn_id, env)
     found = _from_tail(root, agent, session_id, tail, received_ns, event, turn_id, env)
@@ -188,8 +191,8 @@ def closed_spans(root: str, agent: str, session_id: str, received_ns: int, event
     tail = livetail.read_tail(session, None, MAX_EVENTS_BYTES)  # the tail did not find it: the whole file
     if tail is not None:
         return _from_tail(root, agent, session_id, tail, received_ns, event, turn_id, env)
-    _count(root, "skipped", f"{path}: the span of {event} belongs to a turn before the session's mark, and the "
-                            f"file has over {MAX_EVENTS_BYTES} bytes to read whole; not sent live")
+    count_outcome(root, "skipped", f"{path}: the span of {event} belongs to a turn before the session's mark, and the "
+                                   f"file has over {MAX_EVENTS_BYTES} bytes to read whole; not sent live")
     return None
 
 
@@ -203,7 +206,7 @@ def _move_past(root: str, session: Any, read: Any) -> Any:
 
     agent, session_id = session.agent, session.session_id
     make_private_dirs(os.path.join(root, SPOOL_DIR))
-    with _locked(os.path.join(root, SPOOL_DIR, "marks.lock")):
+    with FileLock(os.path.join(root, SPOOL_DIR, "marks.lock")):
         mark = livetail.load_mark(root, agent, session_id)
         if mark is not None and mark != read:
             return mark  # another sender moved it meanwhile
@@ -212,10 +215,10 @@ def _move_past(root: str, session: Any, read: Any) -> Any:
             livetail.save_mark(root, agent, session_id, moved[0])
     message = f"{session.path} has over {MAX_EVENTS_BYTES} bytes to read since its last quiet turn"
     if moved is None:
-        _count(root, "skipped", f"{message}; not read for live spans")
+        count_outcome(root, "skipped", f"{message}; not read for live spans")
         return None
-    _count(root, "skipped", f"{message}: live export goes on from a later prompt, {moved[1]} bytes of events "
-                            "not sent live (`agentscan otlp` exports them)", extra={"skipped_bytes": moved[1]})
+    count_outcome(root, "skipped", f"{message}: live export goes on from a later prompt, {moved[1]} bytes of events "
+                                   "not sent live (`agentscan otlp` exports them)", extra={"skipped_bytes": moved[1]})
     return moved[0]
 
 
@@ -303,87 +306,10 @@ def _send(root: str, trace: Any, endpoint: str, event: str, env: Any = None) -> 
              timeout_option=None)
     except SendFailed as exc:
         count = len(trace.spans)
-        _count(root, "failed", f"{plural(count, 'span')} of {event}: {exc}")
+        count_outcome(root, "failed", f"{plural(count, 'span')} of {event}: {exc}")
         return False
-    _count(root, "sent", None, spans=len(trace.spans))
+    count_outcome(root, "sent", None, spans=len(trace.spans))
     return True
-
-
-def _count(root: str, outcome: str, message: str | None, *, spans: int = 0, times: int = 1,
-           extra: dict[str, int] | None = None) -> None:
-    """Add to ``otlp-live.json`` (under a lock where the platform has one) and log failures."""
-    try:
-        import json
-
-        if message and outcome != "sent":
-            # Logged before it is counted: whoever sees the count (``agentscan doctor``,
-            # a test waiting on it) finds its line in the log too.
-            from agentscan.hooks.diagnostics import log_problem
-
-            log_problem(root, "otlp", f"live export {outcome}: {message}")
-        make_private_dirs(os.path.join(root, SPOOL_DIR))
-        with _locked(os.path.join(root, SPOOL_DIR, "counters.lock")):
-            path = os.path.join(root, COUNTER_FILE)
-            try:
-                with open(path, encoding="utf-8") as handle:
-                    counters = json.load(handle)
-                if not isinstance(counters, dict):
-                    counters = {}
-            except (OSError, ValueError):
-                counters = {}
-            counters[outcome] = int(counters.get(outcome) or 0) + times
-            for key, value in {"spans_sent": spans, **(extra or {})}.items():
-                if value:
-                    counters[key] = int(counters.get(key) or 0) + value
-            if message:
-                counters["last_problem"] = message
-            counters["updated_at"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-            temp = f"{path}.{os.getpid()}.tmp"
-            with os.fdopen(open_private(temp), "w", encoding="utf-8") as handle:  # 0600, as every file we write
-                json.dump(counters, handle, sort_keys=True)
-            os.replace(temp, path)
-    except Exception:  # noqa: BLE001 - counting is best effort, like the diagnostics log
-        return
-
-
-def read_counts(root: str) -> dict[str, Any] | None:
-    """``otlp-live.json``'s counts (a count not written yet is 0), with ``pending``: the senders
-    at work now (slots taken, not stale) and the jobs queued for them; ``None`` before the
-    first live span (sent or not)."""
-    import json
-
-    try:
-        with open(os.path.join(root, COUNTER_FILE), encoding="utf-8") as handle:
-            doc = json.load(handle)
-    except (OSError, ValueError):
-        return None
-    if not isinstance(doc, dict):
-        return None
-    found: dict[str, Any] = {key: doc[key] if type(doc.get(key)) is int and doc[key] >= 0 else 0
-                             for key in ("sent", "spans_sent", "failed", "dropped", "skipped")}
-    problem = doc.get("last_problem")
-    found["last_problem"] = problem if isinstance(problem, str) else None
-    found["pending"] = livequeue.busy_slots(root) + livequeue.waiting(root)  # at work, and queued for them
-    return found
-
-
-class _locked:
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.fd: int | None = None
-
-    def __enter__(self) -> None:
-        self.fd = open_private(self.path, os.O_WRONLY | os.O_CREAT)
-        try:
-            import fcntl
-
-            fcntl.flock(self.fd, fcntl.LOCK_EX)
-        except ImportError:  # Windows: counters are best effort there
-            pass
-
-    def __exit__(self, *exc: object) -> None:
-        if self.fd is not None:
-            os.close(self.fd)  # closing releases the flock
 
 
 if __name__ == "__main__":

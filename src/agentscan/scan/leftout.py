@@ -9,9 +9,12 @@ failed (``count_failed``, ``count_rest``), for ``SessionPage.emptied_by``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 if TYPE_CHECKING:
+    import os
+    from pathlib import Path
+
     from agentscan.context import Said
     from agentscan.model import SessionRef, SessionRow
     from agentscan.scan.listing import ListFilter
@@ -45,8 +48,20 @@ def read_row(scanner: Scanner, ref: SessionRef, liveness: Liveness, *, hold: boo
 def files_empty(scanner: Scanner, ref: SessionRef) -> bool:
     """Whether every file of the session is empty (an aborted start): it holds no field a
     filter tests, so a filter that left it out did not leave it out for want of one."""
-    stats = [scanner.ctx.stat(path) for path in ref.read_files]
-    return bool(stats) and all(stat is not None and stat.st_size == 0 for stat in stats)
+    return every_file_empty(ref.read_files, scanner.ctx.stat)
+
+
+def every_file_empty(paths: Sequence[Path], stat: Callable[[Path], os.stat_result | None]) -> bool:
+    """Whether ``paths`` are some files, each of them empty by ``stat`` (``None``: it cannot be
+    read, so it is not known to be empty).  The one rule for ``list``, which stats through the
+    scan, and ``tokens``' table, which stats the files as they are now."""
+    if not paths:
+        return False
+    for path in paths:
+        found = stat(path)
+        if found is None or found.st_size:
+            return False
+    return True
 
 
 def still_ours(said: Sequence[Said], ref: SessionRef, row: SessionRow, failed: str, *, empty: bool = False) -> Sequence[Said]:

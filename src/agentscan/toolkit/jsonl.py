@@ -20,7 +20,7 @@ import functools
 import io
 import zlib
 from pathlib import Path
-from typing import IO, Any, Generator, Iterator, NamedTuple
+from typing import IO, Any, Callable, Generator, Iterator, NamedTuple
 
 import orjson
 
@@ -30,7 +30,7 @@ from agentscan.toolkit.fsutil import open_regular
 from agentscan.toolkit.jsonerrors import line_json_error
 from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit.laxjson import reparse
-from agentscan.toolkit.shrinkline import read_long_line, shrink
+from agentscan.toolkit.shrinkline import long_line_value, read_long_line, shrink
 from agentscan.toolkit.valuewarnings import FileTally, ValueCounts, tallied
 from agentscan.settling import TRUNCATED_LAST_LINE, unfinished_line
 
@@ -332,6 +332,29 @@ def too_long(max_line: int, ended: bool = True) -> str:
     ``ended`` (no newline yet): the last line, being written (a pasted screenshot's, caught
     mid-write), said as any unfinished last line is, which ``--strict`` does not count."""
     return f"line longer than {max_line // (1024 * 1024)} MiB skipped" if ended else TRUNCATED_LAST_LINE
+
+
+def long_line_record(line: bytes | None, *, first: bool, max_line: int, ended: bool,
+                     say: Callable[[str], None]) -> dict | None:
+    """The record of a line over the cap, for the readers that find such a line whole before
+    reading it (``reverse``, ``linescan``): ``line`` is it without its long strings (``None``:
+    that could not be done), decoded as a line within the cap is.  ``None`` once ``say`` has
+    said why: it cannot be read so (``too_long``; ``ended``: a newline ends it), or holds no
+    object.  ``first``: the file's first line, whose BOM goes."""
+    if line is not None:
+        if first:
+            line = line.removeprefix(BOM)
+        try:
+            record = long_line_value(line, say)
+        except orjson.JSONDecodeError:
+            pass
+        else:
+            if type(record) is dict:
+                return record
+            say(f"JSON line is {json_kind(record)}, not an object; skipped")
+            return None
+    say(too_long(max_line, ended))
+    return None
 
 
 def fitted(line: bytes) -> bytes | None:

@@ -31,9 +31,9 @@ from agentscan.context import EMPTY_FILE, ScanContext
 from agentscan.toolkit.laxjson import reparse
 from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit.jsonerrors import line_json_error
-from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, carried_values, decompression_capped, open_at, too_long
+from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, carried_values, decompression_capped, long_line_record, open_at, too_long
 from agentscan.toolkit.lineblocks import Block, LongLine, Upto, after_newline, long_lines
-from agentscan.toolkit.shrinkline import long_line_value, shrink
+from agentscan.toolkit.shrinkline import shrink
 from agentscan.settling import unfinished_line
 from agentscan.toolkit.valuewarnings import FileTally, ValueCounts, tallied
 
@@ -138,10 +138,6 @@ class _Scan:
 
     def _too_long(self, number: int) -> None:
         self.ctx.warn(self.path, too_long(self.max_line), number)
-
-    def _unreadable_long(self, number: int, ended: bool) -> None:
-        """A line over the cap that cannot be read even without its long strings (``too_long``)."""
-        self.ctx.warn(self.path, too_long(self.max_line, ended), number)
 
     def run(self, handle) -> Iterator[tuple[int, dict]]:
         path, ctx, max_line = self.path, self.ctx, self.max_line
@@ -299,21 +295,12 @@ class _Scan:
         marker (as the line reader's prefilter, on the shrunk line); the warning if it cannot
         be read so.  ``ended``: a newline ends it (else it is the last, and read again)."""
         line = long.result()
-        if line is None:
-            self._unreadable_long(long.number, ended)
-            return
         markers = (self.marker,) if isinstance(self.marker, bytes) else self.marker
-        if not any(one in line for one in markers):
+        if line is not None and not any(one in line for one in markers):
             return
-        if long.first:
-            line = line.removeprefix(BOM)
-        try:
-            record = long_line_value(line, lambda note: self.ctx.warn(self.path, note, long.number))
-        except orjson.JSONDecodeError:
-            self._unreadable_long(long.number, ended)
-            return
-        if type(record) is not dict:
-            self.ctx.warn(self.path, f"JSON line is {json_kind(record)}, not an object; skipped", long.number)
+        record = long_line_record(line, first=long.first, max_line=self.max_line, ended=ended,
+                                  say=lambda note: self.ctx.warn(self.path, note, long.number))
+        if record is None:
             return
         if self.tally is not None:
             self.tally.locate, self.tally.line, self.tally.unfinished = None, long.number, not ended

@@ -31,9 +31,9 @@ from agentscan.context import EMPTY_FILE, ScanContext
 from agentscan.toolkit.fsutil import open_regular
 from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit.jsonerrors import line_json_error
-from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, too_long
+from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, long_line_record
 from agentscan.toolkit.laxjson import reparse
-from agentscan.toolkit.shrinkline import long_line_value, shrink_span
+from agentscan.toolkit.shrinkline import shrink_span
 from agentscan.settling import unfinished_line
 
 #: bytes read per step: a few hundred records of a typical transcript
@@ -147,9 +147,6 @@ class _Backwards:
             self._newlines = _count_newlines(self.handle, self.size)
         return self._newlines - self.ended - (0 if last_open else 1) + 1
 
-    def _too_long(self, last_open: bool) -> None:
-        self.ctx.warn(self.path, too_long(self.max_line, not last_open), self._number(last_open))
-
     def _long(self, line_start: int, line_end: int, last_open: bool) -> dict | None:
         """The record of the line over the cap at ``line_start``..``line_end``, read forward
         without its long strings as the forward reader reads it (``shrinkline``); ``None``,
@@ -159,20 +156,9 @@ class _Backwards:
         except OSError as exc:
             self.ctx.warn(self.path, f"read failed: {exc.strerror or exc}", passing=True)
             return None
-        if line is not None and line_start == 0:
-            line = line.removeprefix(BOM)
-        try:
-            record = None if line is None else long_line_value(
-                line, lambda note: self.ctx.warn(self.path, note, self._number(last_open)))
-        except orjson.JSONDecodeError:
-            record = None
-        if record is None:
-            self._too_long(last_open)
-            return None
-        if type(record) is not dict:
-            self.ctx.warn(self.path, f"JSON line is {json_kind(record)}, not an object; skipped", self._number(last_open))
-            return None
-        return record
+        # (the line's number counts the file's newlines: only asked for when something is said)
+        return long_line_record(line, first=line_start == 0, max_line=self.max_line, ended=not last_open,
+                                say=lambda note: self.ctx.warn(self.path, note, self._number(last_open)))
 
     def _decode(self, line: bytes, line_start: int, last_open: bool) -> dict | None:
         stripped = line.strip()
