@@ -93,6 +93,15 @@ class FileFacts:
             return None
         return unseal_json(found[1])
 
+    def last(self, path: str) -> Any:
+        """What was last remembered of ``path``, whatever its stamp then: for a fact that still
+        holds once the file has changed in a way its reader checks (a transcript that only
+        grew: ``claude.copyholders.remembered_head``).  ``None``: nothing."""
+        if self._known is None:
+            self._known = self._backend.get_facts(self.kind) if self._backend is not None else {}
+        found = self._new.get(path) or self._known.get(path)
+        return None if found is None else unseal_json(found[1])
+
     def put(self, path: str, stat: os.stat_result, value: Any) -> None:
         import orjson
 

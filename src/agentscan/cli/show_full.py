@@ -156,7 +156,7 @@ def full_lines(detail: SessionDetail, term: Terminal, home: str = "", *, zone: t
     placed = sorted((mark for mark, what in marks if what == "compacted" and mark.timestamp is None
                      and isinstance(mark, Compaction) and mark.seq), key=lambda mark: mark.seq)
     yield ""
-    note = truncation_note(detail.truncated)
+    note = truncation_note(detail.truncated, grouped=term.tty)
     if note:
         # Said first too: a pager opens on the top, where the oldest replies kept may stand
         # without the prompts the bounds dropped before them; the end says it again.

@@ -28,13 +28,15 @@ def source_text(detail: SessionDetail) -> str | None:
     return _SOURCES.get(source) or clean(source)
 
 
-def forked_as_text(detail: SessionDetail) -> str | None:
-    """The reverse ``forked`` line's value (``as codex:<id>, …: …``); ``None``: no fork."""
+def forked_as_text(detail: SessionDetail, *, grouped: bool = True) -> str | None:
+    """The reverse ``forked`` line's value (``as codex:<id>, …: …``); ``None``: no fork.
+    ``grouped``: the count with thousands separators (a terminal's; a pipe's plain)."""
     forks = [name for name in detail.extra.get("forked_as") or () if isinstance(name, str)]
     if not forks:
         return None
     total = detail.extra.get("forked_as_total")
-    more = f" (newest {len(forks)} of {total:,})" if type(total) is int and total > len(forks) else ""
+    more = (f" (newest {len(forks)} of {f'{total:,}' if grouped else total})"
+            if type(total) is int and total > len(forks) else "")
     whose = "its rollout begins" if len(forks) == 1 and not more else "their rollouts begin"
     return f"as {', '.join(clean_path(name) for name in forks)}{more}: {whose} with a copy of this one's history"
 

@@ -283,7 +283,7 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         resumes = resumed_text(detail, side)
         if resumes:
             lines.extend(_field("resumed", resumes, term))
-    forks = forked_as_text(detail)
+    forks = forked_as_text(detail, grouped=term.tty)
     if forks:
         lines.extend(_field("forked", forks, term))  # (the other way: Codex sessions forked from this one)
     if detail.extra.get("hook_events"):
@@ -331,7 +331,9 @@ def _error_lines(detail: SessionDetail, term: Terminal, zone: tzinfo | None = No
     if not errors:
         return []
     shown = errors[-ERRORS_SHOWN:]
-    which = f"newest {len(shown)} of {len(errors):,}" if len(shown) < len(errors) else f"{len(errors)}"
+    # (plain in a pipe, grouped on a terminal, as the card's counts: docs/cli.md)
+    which = (f"newest {len(shown)} of {_grouped(len(errors)) if term.tty else len(errors)}" if len(shown) < len(errors)
+             else f"{len(errors)}")
     lines = ["", f"errors ({which})"]
     for error in shown:
         head = f"  {render.time_column(error.timestamp, zone)}  "
@@ -354,7 +356,7 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone:
         # Of every prompt read, the older ones the bounds dropped included: "of 696" read as a
         # total.  (A run's dropped ones are counted with every other run's: not added.)
         seen = len(prompts) + (0 if whose else detail.truncated.get("prompts", 0))
-        which = f"newest {len(shown)} of {seen:,}" if len(shown) < seen else f"{len(shown)}"
+        which = f"newest {len(shown)} of {_grouped(seen) if term.tty else seen}" if len(shown) < seen else f"{len(shown)}"
         lines += ["", f"prompts{whose} ({which})"]
         # The session's compactions among its prompts; not among a focused subagent's.
         lines += _prompt_lines(shown, [] if whose else recorded_compactions(detail), len(shown) == seen, term, zone)
@@ -367,7 +369,8 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone:
         shown_tools = (focused or detail.tools)[-TOOLS_SHOWN:]
         run = (detail.focused_id or "") if focused is not None else ""
         heading = tools_heading(detail, len(shown_tools),
-                                None if focused is None else FocusedCalls(clean_path(names.get(run, run)), len(focused)))
+                                None if focused is None else FocusedCalls(clean_path(names.get(run, run)), len(focused)),
+                                grouped=term.tty)
         lines += ["", *heading_lines(f"tool calls ({heading})", term)]
         # The markers in a column as wide as the widest there is (``denied``), on every card:
         # sized by the calls shown, the names moved 3 columns right once an ``error`` came in
@@ -384,7 +387,7 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone:
     lines += _error_lines(detail, term, zone)
     if responses:
         lines += ["", f"last response{whose}", "  " + _fit(responses[-1].text, term.width - 2, term, PIPE_RESPONSE)]
-    lines += _truncated_lines(detail)
+    lines += _truncated_lines(detail, term)
     write_out("\n".join(lines) + "\n")
     # (A run in focus leaves the parent's prompts and replies out: the whole conversation has them.)
     left_out = len(prompts) > PROMPTS_SHOWN or len(shown_tools) < len(detail.tools) or bool(
@@ -406,6 +409,6 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone:
             note(line, tty_only=True, wrap=False)
 
 
-def _truncated_lines(detail: SessionDetail) -> list[str]:
-    note = truncation_note(detail.truncated)
+def _truncated_lines(detail: SessionDetail, term: Terminal) -> list[str]:
+    note = truncation_note(detail.truncated, grouped=term.tty)
     return ["", note] if note else []

@@ -17,12 +17,17 @@ _TRUNCATED: dict[str, tuple[str, ...]] = {
 }
 
 
-def truncation_note(truncated: dict[str, int]) -> str | None:
-    """What the bounds left out, in words: ``bounded: 304 older prompts dropped, 1 message cut at 64 KiB``."""
+def truncation_note(truncated: dict[str, int], *, grouped: bool = True) -> str | None:
+    """What the bounds left out, in words: ``bounded: 304 older prompts dropped, 1 message cut at 64 KiB``.
+    ``grouped``: counts with thousands separators, for a terminal (a pipe's are plain, as the
+    card's counts and tokens are there: docs/cli.md)."""
     parts = []
     for key, count in truncated.items():
         if not count:
             continue
         word, what, *words = _TRUNCATED.get(key, (key, ""))
-        parts.append(f"{plural(count, word, *words)} {what}".rstrip())
+        said = plural(count, word, *words)
+        if not grouped:
+            said = f"{count}{said[len(f'{count:,}'):]}"
+        parts.append(f"{said} {what}".rstrip())
     return "bounded: " + ", ".join(parts) if parts else None

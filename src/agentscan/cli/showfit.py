@@ -5,7 +5,7 @@ whose prompts and reply the card shows when a subagent is in focus."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, NamedTuple
+from typing import TYPE_CHECKING, Callable, Iterable, NamedTuple
 
 from agentscan.cli.render import model_text, plural
 from agentscan.cli.show_lineage import copied_listed
@@ -60,17 +60,19 @@ class FocusedCalls(NamedTuple):
     calls: int
 
 
-def tools_heading(detail: SessionDetail, shown: int, focus: FocusedCalls | None = None) -> str:
+def tools_heading(detail: SessionDetail, shown: int, focus: FocusedCalls | None = None, *, grouped: bool = True) -> str:
     """``4,000 own, newest 15 shown``: how many calls were read, as the prompts' heading says
     (``newest 10 of 4,001``), those the bounds dropped included (``bounded:`` says how many);
-    ``focus``: the calls shown are that subagent's (``…; 30 by aec1623e, its newest 15 shown``)."""
+    ``focus``: the calls shown are that subagent's (``…; 30 by aec1623e, its newest 15 shown``).
+    ``grouped``: counts with thousands separators, a terminal's (a pipe's plain, as the card's)."""
+    n = _grouped if grouped else str
     kept = len(detail.tools)
     theirs = sum(1 for tool in detail.tools if tool.subagent)
     own = kept - theirs
     dropped = detail.truncated.get("tools", 0)
     # The shown calls are the focused run's, not the session's newest: that is said instead.
     focus_shown = focus is not None and focus.calls > 0
-    tail = "" if focus is None else "; " + _focus_clause(focus, shown, kept, dropped)
+    tail = "" if focus is None else "; " + _focus_clause(focus, shown, kept, dropped, n)
     # With the parent transcript gone there is no "own" to speak of: the counts above
     # are the subagents' (``parent``), and "0 own" beside them read as a contradiction.
     orphans = bool(detail.extra.get("parent_missing")) and not own
@@ -81,8 +83,8 @@ def tools_heading(detail: SessionDetail, shown: int, focus: FocusedCalls | None 
     elif dropped and orphans:
         theirs += dropped
     elif dropped:
-        their_part = f"; {theirs:,} of the newest {kept:,} by subagents" if theirs else ""
-        return (f"{kept + dropped:,} in all" if focus_shown else f"newest {shown} of {kept + dropped:,}") + their_part + tail
+        their_part = f"; {n(theirs)} of the newest {n(kept)} by subagents" if theirs else ""
+        return (f"{n(kept + dropped)} in all" if focus_shown else f"newest {shown} of {n(kept + dropped)}") + their_part + tail
     # A resumed session's copies of a gone one's records, listed: not its own calls, nor its
     # subagents' (the card's counts are its own: ``show_lineage.copied_listed``).
     copies = 0
@@ -93,24 +95,28 @@ def tools_heading(detail: SessionDetail, shown: int, focus: FocusedCalls | None 
         copies, own, theirs = own - mine + theirs - mine_theirs, mine, mine_theirs
     if not theirs and not copies and not detail.subagents and not orphans and focus is None:
         # No subagent: "25 own" said "own" as against nothing; said as the prompts' heading says it.
-        return f"newest {shown} of {own:,}" if shown < own else f"{own:,}"
-    parts = [] if orphans else [plural(own, "own", "own")]
+        return f"newest {shown} of {n(own)}" if shown < own else f"{n(own)}"
+    parts = [] if orphans else [plural(own, "own", "own") if grouped else f"{own} own"]
     if theirs:
-        parts.append(f"{theirs:,} by subagents")
+        parts.append(f"{n(theirs)} by subagents")
     if copies:
-        parts.append(f"{copies:,} copied")
+        parts.append(f"{n(copies)} copied")
     if shown < own + theirs + copies and not focus_shown:
         parts.append(f"newest {shown} shown")
     return ", ".join(parts) + tail
 
 
-def _focus_clause(focus: FocusedCalls, shown: int, kept: int, dropped: int) -> str:
+def _focus_clause(focus: FocusedCalls, shown: int, kept: int, dropped: int, n: Callable[[int], str] = str) -> str:
     """``30 by aec1623e, its newest 15 shown``; ``none by aec1623e`` (the session's newest shown)."""
     if not focus.calls:
         # A dropped call's run is not known: its calls may be among them.
-        return f"none of the newest {kept:,} by {focus.name}" if dropped else f"none by {focus.name}"
+        return f"none of the newest {n(kept)} by {focus.name}" if dropped else f"none by {focus.name}"
     which = f"its newest {shown} shown" if shown < focus.calls else "all shown" if shown > 1 else "shown"
-    return f"{focus.calls:,} {'of them ' if dropped else ''}by {focus.name}, {which}"
+    return f"{n(focus.calls)} {'of them ' if dropped else ''}by {focus.name}, {which}"
+
+
+def _grouped(value: int) -> str:
+    return f"{value:,}"
 
 
 def heading_lines(heading: str, term: Terminal) -> list[str]:

@@ -12,10 +12,12 @@ and the other's names where it is (``resumedshow``).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agentscan.providers.claude.gonesession import is_gone
+from agentscan.toolkit.fsutil import open_regular
 
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
@@ -55,23 +57,85 @@ def nearer_holders(native_id: str, main: Path, ctx: ScanContext) -> dict[str, st
 
 
 def remembered_head(path: Path, own: str, ctx: ScanContext) -> tuple[list[str], int | None] | None:
-    """``resumes.copied_head`` of ``path``, remembered per file until its stat changes: every
-    transcript of a chain is read for its copies when one of its sessions is gone (``show``
-    of each, ``tokens --by agent``), a 1 GB head of copies 1.1 s each time."""
+    """``resumes.copied_head`` of ``path``, remembered per file: every transcript of a chain is
+    read for its copies when one of its sessions is gone (``show`` of each, ``tokens --by
+    agent``), a 1 GB head of copies 1.1 s each time.  Kept while the file is unchanged, and
+    while it only grew (``_still_holds``): Claude Code appends to a transcript, and its copies,
+    written when it was resumed, come before its own first record (a live session's ``show``
+    read its own copies again after each of its replies, and a sibling's after each of
+    theirs)."""
     from agentscan.providers.claude.resumes import copied_head
 
-    facts = ctx.remembered("claude.copied_head/1")
+    facts = ctx.remembered(FACTS)
     text = str(path)
     stat = ctx.stat(text)
-    known = facts.get(text, stat) if stat is not None else None
-    if (isinstance(known, dict) and isinstance(known.get("chain"), list)
-            and all(isinstance(name, str) for name in known["chain"])
-            and (known.get("end") is None or type(known.get("end")) is int)):
+    if stat is None:
+        return copied_head(path, own)
+    known = facts.get(text, stat)
+    if _well_formed(known):
+        return known["chain"], known["end"]
+    known = facts.last(text)
+    if _well_formed(known) and _still_holds(path, own, stat, known):
+        facts.put(text, stat, {**known, "size": stat.st_size})
         return known["chain"], known["end"]
     head = copied_head(path, own)
-    if head is not None and stat is not None:
-        facts.put(text, stat, {"chain": head[0], "end": head[1]})
+    if head is not None:
+        chain, end = head
+        facts.put(text, stat, {"chain": chain, "end": end, **({} if end is None else _marks(path, stat, end))})
     return head
+
+
+#: the facts' kind (2: the marks that let a grown file keep its head)
+FACTS = "claude.copied_head/2"
+#: how many bytes at each end of the copies a grown file must still hold (``_still_holds``)
+_MARK_BYTES = 64 << 10
+
+
+def _well_formed(known: object) -> bool:
+    return (isinstance(known, dict) and isinstance(known.get("chain"), list)
+            and all(isinstance(name, str) for name in known["chain"])
+            and (known.get("end") is None or type(known.get("end")) is int))
+
+
+def _marks(path: Path, stat: os.stat_result, end: int) -> dict:
+    """What tells a grown transcript's copies from others (``_still_holds``): the file's
+    device, inode and size, and a CRC-32 of the copies' first and last ``_MARK_BYTES``."""
+    crc = _end_crc(path, end)
+    return {} if crc is None else {"dev": stat.st_dev, "ino": stat.st_ino, "size": stat.st_size, "crc": crc}
+
+
+def _end_crc(path: Path, end: int) -> int | None:
+    from agentscan.toolkit.jsonl import crc_between
+
+    first = crc_between(path, 0, min(end, _MARK_BYTES))
+    return None if first is None else crc_between(path, max(_MARK_BYTES, end - _MARK_BYTES), end, first)
+
+
+def _still_holds(path: Path, own: str, stat: os.stat_result, known: dict) -> bool:
+    """Whether ``path``, changed since ``known`` (its head) was read, only grew after its own
+    first record: the same file (device and inode: one replaced is another), no smaller than
+    it was (one written again from its start may be, for a moment), the copies' ends
+    as they were (their CRC) and ``own``'s record still where they end.  Not every byte of
+    the copies is compared: they are written once, when the session is resumed, and a
+    transcript is only appended to (the comparison took 0.4 s a GB: a ``show`` of a live
+    session would pay it after each reply).  A head read before its own first record was
+    written (``end`` ``None``) is read again: its copies may not all be written."""
+    from agentscan.providers.claude.resumes import line_session
+
+    end = known.get("end")
+    if (type(end) is not int or (stat.st_dev, stat.st_ino) != (known.get("dev"), known.get("ino"))
+            or type(known.get("crc")) is not int or type(known.get("size")) is not int
+            or stat.st_size < known["size"] or stat.st_size <= end):
+        return False
+    if _end_crc(path, end) != known["crc"]:
+        return False
+    try:
+        with open_regular(path) as handle:
+            handle.seek(end)
+            line = handle.readline(1 << 20)
+    except OSError:
+        return False
+    return line.endswith(b"\n") and line_session(line, 0, len(line)) == own
 
 
 def resumed_into(native_id: str, main: Path, ctx: ScanContext, *, gone: bool) -> list[str]:

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from agentscan.detailmodel import SessionDetail
 
 
 def is_gone(native_id: str | None, main: str | os.PathLike[str] | None) -> bool:
@@ -31,3 +34,17 @@ def gone_main(files: Any) -> Path | None:
     if where is None or os.path.basename(where) != files.native_id:
         return None
     return Path(os.path.dirname(where), f"{files.native_id}.jsonl")
+
+
+def in_time_order(detail: SessionDetail) -> SessionDetail:
+    """The card of a session whose transcript is gone, its prompts and replies in the order
+    they were made: its conversation is its subagents', read one file after another (a run
+    started at 21:24 was listed above a compaction of 21:17, and its last reply, the newest,
+    was not the card's ``last response``).  An item with no time goes last, in file order."""
+    from dataclasses import replace
+
+    def when(item: Any) -> tuple[bool, float]:
+        return (item.timestamp is None, item.timestamp.timestamp() if item.timestamp is not None else 0.0)
+
+    return replace(detail, prompts=tuple(sorted(detail.prompts, key=when)),
+                   responses=tuple(sorted(detail.responses, key=when)))

@@ -96,7 +96,7 @@ def calls_and_chain(
             state_files.append(entry)
     deduper = CallDeduper(call_times=call_times)
     deduper.add_all(calls)
-    chain, kept = _chain(files, calls, previous.get(_CHAIN) if previous is not None else None, kept_upto)
+    chain, kept = _chain(files, ctx, calls, previous.get(_CHAIN) if previous is not None else None, kept_upto)
     state = None
     if keep_state and len(state_files) == len(parts):
         doc: dict = {"v": VERSION, "files": state_files}
@@ -110,14 +110,17 @@ def calls_and_chain(
 _CHAIN = ""
 
 
-def _chain(files: SessionFiles, calls: list[Call], known: object, kept_upto: int) -> tuple[list[str] | None, dict | None]:
+def _chain(files: SessionFiles, ctx: ScanContext, calls: list[Call], known: object,
+           kept_upto: int) -> tuple[list[str] | None, dict | None]:
     """The chain of resumes the main transcript's copies name (``resumes.copied_head``), read
     only when a session they name is gone (``dedupe.chain_wanted``), and what of it the state
     keeps: the chain and where the session's own first record begins.  Kept while the bytes
     up to that record are the ones the state was made from (``kept_upto``: the transcript only
-    grew): the copies come before it, and are never written again."""
+    grew): the copies come before it, and are never written again.  Else read as ``show`` reads
+    it, remembered per file (``copyholders.remembered_head``): a ``show``'s pass read them, and
+    its card's tokens read them again."""
+    from agentscan.providers.claude.copyholders import remembered_head
     from agentscan.providers.claude.dedupe import chain_wanted
-    from agentscan.providers.claude.resumes import copied_head
 
     main = files.main
     if main is None or not chain_wanted(calls, files.native_id, main):
@@ -125,7 +128,7 @@ def _chain(files: SessionFiles, calls: list[Call], known: object, kept_upto: int
     if (isinstance(known, dict) and type(known.get("end")) is int and 0 <= known["end"] < kept_upto
             and isinstance(known.get("chain"), list) and all(isinstance(name, str) for name in known["chain"])):
         return list(known["chain"]), known
-    head = copied_head(main, files.native_id)
+    head = remembered_head(Path(main), files.native_id, ctx)
     if head is None:
         return None, None
     chain, end = head

@@ -272,6 +272,11 @@ class ClaudeProvider(Provider):
         # (A transcript gone copies nothing: its header is not read, which would warn.)
         return path is not None and os.path.isfile(path) and resumed_from(native_id, Path(path), ctx) is not None
 
+    def known_gone(self, prefix: str, ctx: ScanContext) -> list[str]:
+        from agentscan.providers.claude.gonehint import known_gone
+
+        return known_gone(prefix, self.roots(ctx), ctx)
+
     def copied_from(self, ref: SessionRef, ctx: ScanContext) -> list[str]:
         from agentscan.providers.claude.discovery import resumed_from
 
@@ -283,6 +288,7 @@ class ClaudeProvider(Provider):
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
         from agentscan.providers.claude import resumedshow
         from agentscan.providers.claude.detail import subagent_infos, subagent_models
+        from agentscan.providers.claude.gonesession import in_time_order
 
         files: SessionFiles = ref.hint
         collector, (main, subs, totals, extra_tools), listed, holder = resumedshow.detail_pass(ref, ctx, bounds)
@@ -300,7 +306,8 @@ class ClaudeProvider(Provider):
         if main is None:
             extra["parent_missing"] = True
         extra.update(resumedshow.extra(ref, ctx, listed, holder))
-        return collector.build(row, subagents=infos, extra_tools=extra_tools, extra=extra)
+        detail = collector.build(row, subagents=infos, extra_tools=extra_tools, extra=extra)
+        return detail if main is not None else in_time_order(detail)
 
     # -- show of a huge transcript from its end (hugeshow.py, tail.py) ---------
 

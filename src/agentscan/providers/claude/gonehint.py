@@ -1,0 +1,65 @@
+"""What ``show <id>`` says of a Claude session whose every file is gone, when another
+session's transcript holds a copy of its conversation (``Provider.known_gone``).
+
+Claude Code deletes old transcripts (``cleanupPeriodDays``); a session resumed from one
+begins with a copy of its records.  A session with nothing of its own left (no
+``<id>/subagents/`` folder either) is no session discovery finds, and ``show`` said only
+"no session matches", though ``show`` of the resumed one lists that conversation.  Only what
+is cheap is read, as every mistyped id asks: each transcript's head (the session its first
+record names, the chain's first, remembered per file, as ``list`` reads it) and the chains
+of copies already read for a ``show`` or ``tokens`` (``copyholders.remembered_head``'s, not
+read again here: a middle session's copies are named when one was read once).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agentscan.context import ScanContext
+    from agentscan.toolkit.roots import Root
+
+#: how many gone sessions, and how many transcripts holding each, a "no session matches" names
+_SHOWN = 3
+
+
+def known_gone(prefix: str, roots: list[Root], ctx: ScanContext) -> list[str]:
+    """One line for each gone session whose id starts with ``prefix`` (lower-cased) that the
+    transcripts under ``roots`` copied: the transcripts (``claude:<id>``) whose cards list it."""
+    from agentscan.providers.claude.copyholders import FACTS
+    from agentscan.providers.claude.discovery import _entries, resumed_from
+    from agentscan.toolkit.fsutil import is_dir, is_file
+
+    chains = ctx.remembered(FACTS)
+    holders: dict[str, list[str]] = {}
+    for root in roots:
+        for project in _entries(str(root.path), ctx, report=False):
+            if not is_dir(project):
+                continue
+            for entry in _entries(project.path, ctx, report=False):
+                name = entry.name
+                if not name.endswith(".jsonl") or name.startswith("agent-") or not is_file(entry):
+                    continue
+                own = name[: -len(".jsonl")]
+                path = Path(entry.path)
+                first = resumed_from(own, path, ctx)
+                if first is None:
+                    continue  # (no copies: not resumed)
+                known = chains.last(entry.path)
+                chain = known.get("chain") if isinstance(known, dict) else None
+                named = [first, *(n for n in chain if isinstance(n, str))] if isinstance(chain, list) else [first]
+                for session in dict.fromkeys(named):
+                    if (session != own and session.lower().startswith(prefix)
+                            and not os.path.lexists(os.path.join(project.path, f"{session}.jsonl"))):
+                        holders.setdefault(session, []).append(own)
+    lines = []
+    for session, held in sorted(holders.items())[:_SHOWN]:
+        held = sorted(set(held))
+        more = f" and {len(held) - _SHOWN} more" if len(held) > _SHOWN else ""
+        names = ", ".join(f"claude:{native}" for native in held[:_SHOWN]) + more
+        lines.append(f"claude:{session}'s transcript is gone (Claude Code deletes old ones); its records are copied "
+                     f"at the start of {names}'s: `agentscan show` of {'it' if len(held) == 1 else 'one'} lists them"
+                     f"{'' if len(held) == 1 else ', or names the one that does'}")
+    return lines
