@@ -58,3 +58,39 @@ def test_with_no_cache_the_folder_is_not_judged(tmp_path: Path, monkeypatch: pyt
     _cache(tmp_path, monkeypatch, 0o777)  # not used this run: its text says "disabled", no step
     cache = orjson.loads(runner.invoke(app, ["--no-cache", "doctor", "--json"]).stdout)["cache"]
     assert cache["problem"] is None and cache["next_step"] is None
+
+
+# -- pass 51 (export2): exports warn of it, doctor --strict fails on it ----------------------
+
+@posix_only
+def test_export_warns_of_a_cache_folder_others_can_write_and_strict_fails(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _cache(tmp_path, monkeypatch, 0o777)
+    out = tmp_path / "out.csv"
+    result = runner.invoke(app, ["--demo", "export", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.stderr.split())
+    assert f"{folder / 'index.sqlite'}: others can write its folder (mode 0777)" in said
+    assert f"chmod 700 {folder}" in said
+    strict = runner.invoke(app, ["--demo", "--strict", "export", "-o", str(out)])
+    assert strict.exit_code == 1, strict.output
+    done = orjson.loads(runner.invoke(app, ["--demo", "export", "-o", str(out), "--json"]).stdout)
+    assert [w["path"] for w in done["warnings"]] == [str(folder / "index.sqlite")]
+
+
+@posix_only
+def test_doctor_strict_fails_on_a_cache_folder_others_can_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _cache(tmp_path, monkeypatch, 0o777)
+    result = runner.invoke(app, ["--demo", "--strict", "doctor"])
+    assert result.exit_code == 1, result.output
+    assert "others can write its folder (mode 0777)" in " ".join(result.stderr.split())
+    os.chmod(folder, 0o700)
+    assert runner.invoke(app, ["--demo", "--strict", "doctor"]).exit_code == 0
+    assert runner.invoke(app, ["--demo", "--strict", "export", "-o", str(tmp_path / "o.csv")]).exit_code == 0
+
+
+@posix_only
+def test_with_no_cache_an_export_says_nothing_of_its_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _cache(tmp_path, monkeypatch, 0o777)
+    result = runner.invoke(app, ["--demo", "--no-cache", "--strict", "export", "-o", str(tmp_path / "o.csv")])
+    assert result.exit_code == 0, result.output

@@ -301,3 +301,135 @@ def test_the_sigterm_handler_is_put_back_after_an_export(isolated_home: Path, tm
     before = signal.getsignal(signal.SIGTERM)
     assert run("--demo", "export", "-o", str(tmp_path / "x.csv")).exit_code == 0
     assert signal.getsignal(signal.SIGTERM) is before
+
+
+# -- export2: an older install's meeting lock, during an upgrade ------------------------------
+
+def _older_meeting_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``/tmp/agentscan-<uid>/locks`` (here under a private stand-in for ``/tmp``), where an
+    older agentscan met at ``export-<hash>.lock``, a file it made and kept."""
+    shared = tmp_path / "tmp"
+    folder = shared / f"agentscan-{os.getuid()}" / "locks"
+    folder.mkdir(parents=True, mode=0o700)
+    os.chmod(folder.parent, 0o700)
+    monkeypatch.setattr("agentscan.toolkit.meetlock.MEETING_BASE", str(shared))
+    monkeypatch.delenv("AGENTSCAN_LOCK_DIR")
+    return folder
+
+
+@posix
+def test_an_older_install_s_meeting_lock_is_waited_for(
+        isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An upgrade while cron runs: the older agentscan's export (another cache dir) holds
+    ``export-<hash>.lock`` in the meeting folder; this one took only ``meet-<hash>.lock`` and
+    wrote the output beside it."""
+    import fcntl
+
+    folder = _older_meeting_folder(tmp_path, monkeypatch)
+    out = tmp_path / "out.csv"
+    older = folder / lock_path(out, os.environ).name
+    fd = os.open(older, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # (another open file: as another process's)
+        result = run("--demo", "export", "-o", str(out), "--lock-timeout", "0.3")
+        assert result.exit_code == 1, result.output
+        assert f"another agentscan export of {out} is running (lock {older})" in " ".join(result.stderr.split())
+        assert not out.exists()
+    finally:
+        os.close(fd)
+    assert run("--demo", "export", "-o", str(out)).exit_code == 0
+    assert older.exists()  # kept: an older run may be waiting on the file it opened
+    assert sorted(path.name for path in folder.iterdir()) == [older.name]  # (no meet- file left)
+
+
+@posix
+def test_no_older_lock_file_none_is_made(isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _older_meeting_folder(tmp_path, monkeypatch)
+    assert run("--demo", "export", "-o", str(tmp_path / "out.csv")).exit_code == 0
+    assert list(folder.iterdir()) == []
+
+
+def test_the_older_lock_is_not_taken_twice_when_it_is_the_cache_s(tmp_path: Path) -> None:
+    """A cache that cannot be written locks in the meeting folder under the older name: held
+    already (a second flock of it would wait for itself)."""
+    from agentscan.export.locks import legacy_meeting_path
+
+    meeting = tmp_path / "locks" / "meet-abc.lock"
+    assert legacy_meeting_path(meeting, tmp_path / "locks" / "export-abc.lock") is None
+    assert legacy_meeting_path(meeting, tmp_path / "cache" / "locks" / "export-abc.lock") == \
+        tmp_path / "locks" / "export-abc.lock"
+    assert legacy_meeting_path(None, tmp_path / "cache" / "locks" / "export-abc.lock") is None
+
+
+# -- export2: the cache's locks/ folder stays small ------------------------------------------
+
+@posix
+def test_stale_cache_lock_files_are_removed_held_and_fresh_ones_kept(isolated_home: Path, tmp_path: Path) -> None:
+    """One ``export-<hash>.lock`` per output ever exported (a dated ``-o``) piled up in the
+    cache's ``locks/``: those no run took for a week go, a held one or a recent one stays."""
+    import fcntl
+    import time
+
+    out = tmp_path / "today.csv"
+    folder = lock_path(out, os.environ).parent
+    folder.mkdir(parents=True, exist_ok=True)
+    week_ago = time.time() - 8 * 86_400
+    names = {kind: folder / f"export-{digit * 32}.lock" for kind, digit in
+             (("stale", "a"), ("held", "b"), ("recent", "c"))}
+    for path in names.values():
+        path.touch()
+    for kind in ("stale", "held"):
+        os.utime(names[kind], (week_ago, week_ago))
+    other = folder / "notes.txt"  # (not a lock of ours: left)
+    other.touch()
+    os.utime(other, (week_ago, week_ago))
+    fd = os.open(names["held"], os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # (an export running now)
+        assert run("--demo", "export", "-o", str(out)).exit_code == 0
+    finally:
+        os.close(fd)
+    left = sorted(path.name for path in folder.iterdir())
+    assert left == sorted([names["held"].name, names["recent"].name, lock_path(out, os.environ).name, other.name])
+    own = lock_path(out, os.environ)
+    os.utime(own, (week_ago, week_ago))
+    assert run("--demo", "export", "-o", str(out)).exit_code == 0
+    assert own.stat().st_mtime > week_ago + 86_400  # its own file marked used, not removed
+
+
+# -- export2: an AGENTSCAN_LOCK_DIR that cannot be made is said ------------------------------
+
+@posix
+def test_a_lock_dir_that_cannot_be_made_is_said_and_fails_strict(
+        isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The folder the user named for the lock every run meets at (a typo under a file): the
+    lock was silently not taken, and ``--strict`` passed."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    named = blocker / "locks"
+    monkeypatch.setenv("AGENTSCAN_LOCK_DIR", str(named))
+    out = tmp_path / "out.csv"
+    result = run("--demo", "export", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.stderr.split())
+    assert f"{named}: AGENTSCAN_LOCK_DIR cannot be used for the lock every export of one output meets at" in said
+    assert run("--demo", "--strict", "export", "-o", str(out)).exit_code == 1
+
+
+@posix
+def test_doctor_says_a_named_lock_dir_that_cannot_be_made(
+        isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Missing, under a folder this user may not write (``os.access`` stands in: root may)."""
+    parent = tmp_path / "read-only"
+    parent.mkdir()
+    named = parent / "agentscan" / "locks"
+    monkeypatch.setenv("AGENTSCAN_LOCK_DIR", str(named))
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if Path(path) == parent
+                        else real_access(path, mode, **kw))
+    locks = orjson.loads(run("doctor", "--json").stdout)["locks"]
+    assert locks["problem"] == f"{named} cannot be made: {parent} cannot be written"
+    assert run("--strict", "doctor").exit_code == 1
+    monkeypatch.setattr(os, "access", real_access)
+    assert orjson.loads(run("doctor", "--json").stdout)["locks"]["problem"] is None  # (made by the first export)
+    assert run("--strict", "doctor").exit_code == 0

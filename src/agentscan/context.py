@@ -14,6 +14,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
+# Imported here, before any session is read: the class that says an upgrade happened mid-run
+# must not itself be loaded from the new version's files.
+from agentscan.errors import CodeChanged, own_import_failed
 from agentscan.fsview import FileSystemView, legible
 from agentscan.progress import Progress
 from agentscan.sealing import seal, unseal_json
@@ -294,7 +297,10 @@ def check_home(home: str | Path, label: str = "home") -> Path:
 
 
 def internal_error(ctx: ScanContext, ref: SessionRef, exc: Exception) -> None:
-    """A provider bug must cost one session, never the whole command."""
+    """A provider bug must cost one session, never the whole command.  But agentscan's own
+    code changed on disk mid-run (an upgrade in place) fails the command: ``CodeChanged``."""
+    if own_import_failed(exc):
+        raise CodeChanged(exc) from exc  # type: ignore[arg-type]  # (an ImportError: checked)
     where = ref.path or (ref.files[0] if ref.files else ref.id)
     ctx.warn(where, f"skipped: agentscan could not read this session ({type(exc).__name__}); please report it")
 

@@ -22,6 +22,7 @@ The library raises these; only ``agentscan.cli`` maps them to exit codes::
     ├── StdoutUnwritable           stdout refused the output (a full disk, an I/O error) (exit 1)
     ├── SendFailed                 the OTLP collector refused a batch (exit 1)
     ├── HookConfigError            a hook config agentscan will not change (exit 1)
+    ├── CodeChanged                agentscan's own files changed while it ran: an upgrade (exit 1)
     └── DatabaseUnavailable        a provider DB cannot be used (caught by providers)
 
 Bad input inside provider files is never an exception: it becomes a
@@ -292,3 +293,21 @@ class DatabaseUnavailable(AgentscanError):
 
     Never reaches the CLI: providers catch it and fall back to the files, with a warning.
     """
+
+
+class CodeChanged(AgentscanError):
+    """An import of agentscan's own code failed mid-run (exit 1): its files were replaced while
+    it ran (``pip install -U`` while a cron export was scanning), and the running process
+    loaded a module of the new version that lacks what the old one asks for.  No session is
+    to blame, and every one would be skipped: an export wrote a third of its usage rows with
+    exit 0.  The run stops before writing its output; the next one runs the new version whole."""
+
+    def __init__(self, exc: ImportError) -> None:
+        super().__init__(f"agentscan's files changed while this command ran (an upgrade in place?): {exc}; "
+                         "run it again")
+
+
+def own_import_failed(exc: BaseException) -> bool:
+    """Whether ``exc`` is an import of agentscan's own code failing (``CodeChanged``), not of
+    an optional library a provider uses."""
+    return isinstance(exc, ImportError) and (exc.name or "").partition(".")[0] == "agentscan"

@@ -161,6 +161,7 @@ def export_command(
         # A warning as the scan's are (its summary, --json's ``warnings``, --strict fails on it,
         # --quiet hides it): a cron job run with --strict hears of a setting to fix.
         scanner.ctx.warn(result.path, f"written as {result.format} (--format), though its extension says {said}")
+    _warn_shared_cache(scanner)
     end_progress()
     if to_stdout and not result.sessions:
         # Nothing on stdout, and a pipe's reader would get an empty file without a word: why,
@@ -183,6 +184,20 @@ def export_command(
         print(f"wrote {_what(result, days)} to {result.path} ({result.format}{gone}){_why_none(result, filters)}")
     # What the run did to the output (rows left as they were, spend lost, …) said first.
     finish(state, scanner, as_json=as_json, first=() if to_stdout else (str(result.path),))
+
+
+def _warn_shared_cache(scanner) -> None:  # noqa: ANN001 - a Scanner, imported lazily
+    """A warning (``--strict`` fails on it) when the index's folder can be written by other users:
+    they could swap in an index whose answers the export writes.  ``doctor`` reported it, but a
+    cron job reads only the export's own lines."""
+    if not scanner.use_cache:
+        return
+    from agentscan.scan import cachecheck
+    from agentscan.scan.cache import FILE_NAME, cache_dir
+
+    folder = cache_dir(scanner.ctx.env)
+    if shared := cachecheck.shared(folder):
+        scanner.ctx.warn(str(folder / FILE_NAME), f"{shared[0]} (this export read its answers from it): {shared[1]}")
 
 
 def _why_none(result, filters) -> str:  # noqa: ANN001 - an ExportResult and a ListFilter, imported lazily
@@ -278,13 +293,17 @@ def _fail_unsafe_cache(report: dict) -> None:
     """``doctor --strict``: exit 1 (after the report) for what its report finds wrong with
     agentscan's own files: an index SQLite's quick check finds damaged (every command reads
     around it, slower, and says nothing), or a lock folder another user made (exports warn of
-    it, so ``export --strict`` fails on it too)."""
+    it, so ``export --strict`` fails on it too), or an index's folder others can write (they
+    could replace the answers an export writes: ``export`` warns of it too)."""
     from agentscan.errors import AgentscanError
+    from agentscan.scan import cachecheck
 
     problems = []
     cache = report["cache"]
     if cache["enabled"] and str(cache.get("problem") or "").startswith("damaged"):
         problems.append(f"the index {cache['path']} is {cache['problem']}: remove it (see `next:` in the report)")
+    elif cache["enabled"] and (shared := cachecheck.shared(Path(cache["path"]).parent)):
+        problems.append(f"the index {cache['path']}: {shared[0]}: {shared[1]}")
     if (locks := report.get("locks") or {}).get("problem"):
         problems.append(f"export locks: {locks['problem']}")
     if problems:

@@ -342,6 +342,13 @@ def run_guarded(body: Callable[..., Any], *args: Any, **kwargs: Any) -> int:
     except KeyboardInterrupt:
         end_progress()  # a Ctrl-C in a long read leaves no progress line for the prompt to follow
         raise
+    except ImportError as exc:  # agentscan's own: upgraded in place mid-run (``errors.CodeChanged``)
+        from agentscan.errors import CodeChanged, own_import_failed
+
+        if not own_import_failed(exc):
+            raise
+        end_progress()
+        return say_error(CodeChanged(exc))  # one line, exit 1, not a traceback
     except OSError as exc:
         # A report's reader that stopped reading (``agentscan list --all | head -1``) is no
         # failure: exit 0, saying nothing (exit 1 is the contract's "failure", which a script

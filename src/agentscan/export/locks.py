@@ -83,9 +83,28 @@ def meeting_path(cache_lock: Path, env: Mapping[str, str] | None = None,
             warn(str(exc.folder), f"not used for the lock every export of one output meets at (runs with other "
                                   f"AGENTSCAN_CACHE_DIRs may overlap): it {exc.why}")
         return None
-    except OSError:
+    except OSError as exc:
+        named = named_dir(environ)
+        if warn is not None and named is not None:
+            # A folder the user named for it: that the lock was not taken is said (a read-only
+            # /tmp, the default, stays silent: best effort).
+            warn(str(named), f"{LOCK_DIR_VAR} cannot be used for the lock every export of one output meets at "
+                             f"(runs with other AGENTSCAN_CACHE_DIRs may overlap): {exc.strerror or exc}")
         return None
     return lock
+
+
+def legacy_meeting_path(meeting: Path | None, cache_lock: Path) -> Path | None:
+    """Where an older agentscan (before ``meet-<hash>.lock``) met every run of the output:
+    ``export-<hash>.lock`` beside ``meeting``, a file it made and kept.  While an upgrade
+    leaves an older install's cron job running beside this one, both take it, so they still
+    wait for each other.  ``None`` when there is no meeting folder, or when it is
+    ``cache_lock`` itself (a cache that cannot be written locks there): already held, and a
+    second ``flock`` of it by this process would wait for itself."""
+    if meeting is None:
+        return None
+    legacy = meeting.parent / cache_lock.name
+    return None if os.path.realpath(legacy) == os.path.realpath(cache_lock) else legacy
 
 
 def _make_dirs(folder: Path) -> None:
@@ -161,13 +180,23 @@ def _held(output: Path, environ: Mapping[str, str], lock_file: Path, lock_timeou
         ) from None
     except OSError as exc:
         raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}") from None
+    if lock_file.parent == lock_path(output, environ).parent:  # the cache's (not a shared fallback's)
+        from agentscan.export.lockprune import mark_used, prune
+
+        mark_used(lock_file)
+        prune(lock_file.parent, lock_file)
     from agentscan.toolkit.meetlock import MeetingBusy, meeting_lock
 
+    def left() -> float:
+        return max(0.0, lock_timeout - (time.monotonic() - began))
+
     try:
-        # The cache's lock first, then the meeting one, in every run: no two wait for each
-        # other in turn.  (A cron job and a shell of other AGENTSCAN_CACHE_DIRs take two
-        # cache locks, and meet only there: ``toolkit.meetlock``.)
-        with meeting_lock(meeting_path(lock_file, environ, warn), max(0.0, lock_timeout - (time.monotonic() - began))):
+        # The cache's lock first, then an older agentscan's meeting lock, then this one's, in
+        # every run: no two wait for each other in turn.  (A cron job and a shell of other
+        # AGENTSCAN_CACHE_DIRs take two cache locks, and meet only there: ``toolkit.meetlock``.)
+        meeting = meeting_path(lock_file, environ, warn)
+        with meeting_lock(legacy_meeting_path(meeting, lock_file), left(), legacy=True), \
+                meeting_lock(meeting, left()):
             yield
     except MeetingBusy as exc:
         raise ExportFailed(

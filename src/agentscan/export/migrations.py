@@ -143,3 +143,14 @@ def m004_gone_runs(db: Database) -> None:
     for table in ("subagents", "token_days"):
         if "gone_at" not in db.table(table).columns_dict:
             db.table(table).add_column("gone_at", str)
+
+
+@migration
+def m005_workspace_folders(db: Database) -> None:
+    """``workspace_folders`` (TEXT, a JSON array) on ``sessions``: every folder of a multi-root
+    Cursor workspace, of which ``cwd`` holds only the first, so ``WHERE cwd LIKE …`` missed a
+    chat of the workspace's other folders (``json_each`` finds it: docs/cron.md).  Rows written
+    before it stay NULL until an export rewrites them; every export rewrites the sessions it
+    exports, so one run fills them."""
+    if "workspace_folders" not in db.table("sessions").columns_dict:
+        db.table("sessions").add_column("workspace_folders", str)

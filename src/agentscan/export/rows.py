@@ -7,6 +7,8 @@ from datetime import datetime, timezone, tzinfo
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from agentscan.bounds import token_sum
 from agentscan.model import MODEL, SESSION, SUBAGENT, TS, SessionRow, TokenUsage, usage_json, usd
 
@@ -18,6 +20,8 @@ CSV_COLUMNS = (
     "id", "provider", "native_id", "path", "title", "cwd", "model", "git_branch", "started_at", "updated_at",
     "tokens_input", "tokens_cache_read", "tokens_cache_write", "tokens_output", "tokens_reasoning", "tokens_total",
     "cost_usd", "prompts", "responses", "tool_calls", "subagents", "running",
+    # Added last, so columns read by position before it stay where they were (docs/cron.md).
+    "workspace_folders",
 )
 #: the CSV columns of ``export --days`` (the SQLite ``token_days`` columns; docs/cron.md, kept in sync by a test)
 DAY_CSV_COLUMNS = (
@@ -67,6 +71,11 @@ def flat_row(row: SessionRow) -> dict[str, Any]:
     for field in ("input", "cache_read", "cache_write", "output", "reasoning", "total"):
         flat[f"tokens_{field}"] = tokens.get(field)
     flat.update(prompts=counts["prompts"], responses=counts["responses"], tool_calls=counts["tool_calls"])
+    # A multi-root Cursor chat's every folder, as one JSON array (``cwd`` is only its first):
+    # a path may hold any character but none is lost, and SQLite's ``json_each`` and
+    # ``json.loads`` read it back.  Empty (NULL) for a session of one folder, as JSON leaves it out.
+    folders = doc.get("workspace_folders")
+    flat["workspace_folders"] = orjson.dumps(folders).decode() if folders else None
     return {key: flat.get(key) for key in CSV_COLUMNS}
 
 

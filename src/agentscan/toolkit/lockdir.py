@@ -125,9 +125,24 @@ def lock_dir_problem(env: Mapping[str, str], temp: str) -> tuple[str, str | None
         try:
             problem = squat_problem(folder, loose=0o022 if named is not None else 0o077)
         except FileNotFoundError:
-            return str(shown), None
+            # Made by the first export; one the user named that cannot be made (a typo under a
+            # file, a read-only mount) is said: every export would go without it, silently.
+            return str(shown), None if named is None else cannot_make(named)
         except OSError as exc:
             return str(shown), f"{folder}: {exc.strerror or exc}"
         if problem is not None:
             return str(shown), problem
     return str(shown), None
+
+
+def cannot_make(folder: Path) -> str | None:
+    """Why ``folder`` (missing) could not be made, in words, or ``None``: its nearest existing
+    parent is a folder this user may write.  ``os.access``: nothing is made."""
+    parent = folder.parent
+    while not os.path.lexists(parent) and parent.parent != parent:
+        parent = parent.parent
+    if not os.path.isdir(parent):
+        return f"{folder} cannot be made: {parent} is not a folder"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"{folder} cannot be made: {parent} cannot be written"
+    return None

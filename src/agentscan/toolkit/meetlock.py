@@ -20,6 +20,12 @@ held: a file per output ever exported piled up in ``/tmp``.  A run that waited o
 then holds a file no longer at that name, and a third could take a new one: so each run,
 once it has the lock, checks that its file is still the one the name leads to, and opens
 the name again when it is not.
+
+An earlier agentscan (before ``meet-`` files) met at ``export-<hash>.lock`` in the same
+folder, a file it kept, and waited on the file it had opened.  A run takes that one too, before its own, when it is there
+(``legacy``): a cron job of an older install, still running through an upgrade in place,
+and a run of this one then wait for each other.  It is never made (an older run makes it as
+it starts) nor removed (an older run waiting on it would not open the name again).
 """
 
 from __future__ import annotations
@@ -43,10 +49,11 @@ class MeetingBusy(Exception):
     """Another run held the meeting lock past the timeout (its path, the message)."""
 
 
-def _open(lock: Path) -> int | None:
-    """The lock file opened (made 0600), or ``None`` when it cannot be used."""
+def _open(lock: Path, create: bool = True) -> int | None:
+    """The lock file opened (made 0600 unless ``create`` is false), or ``None`` when it cannot
+    be used (or, not to be created, is not there)."""
     try:
-        fd = open_private(lock, os.O_RDWR | os.O_CREAT)
+        fd = open_private(lock, os.O_RDWR | (os.O_CREAT if create else 0))
     except OSError:
         return None
     if not stat.S_ISREG(os.fstat(fd).st_mode):
@@ -56,15 +63,19 @@ def _open(lock: Path) -> int | None:
 
 
 @contextmanager
-def meeting_lock(lock: Path | None, timeout: float) -> Iterator[Path | None]:
+def meeting_lock(lock: Path | None, timeout: float, *, legacy: bool = False) -> Iterator[Path | None]:
     """Hold ``lock`` (``locks.meeting_path``): its path, or ``None`` when it is left to the
-    cache's lock alone; ``MeetingBusy`` when another run held it ``timeout`` seconds."""
+    cache's lock alone; ``MeetingBusy`` when another run held it ``timeout`` seconds.
+
+    ``legacy``: the name an older agentscan met at (``locks.legacy_meeting_path``), taken only
+    when there (never made: a file per output would pile up again) and never removed (an older
+    run waits on the file it opened, and would hold it alongside a run that made it anew)."""
     try:
         import fcntl
     except ImportError:  # Windows
         yield None
         return
-    fd = _open(lock) if lock is not None else None
+    fd = _open(lock, create=not legacy) if lock is not None else None
     if lock is None or fd is None:
         yield None
         return
@@ -81,7 +92,7 @@ def meeting_lock(lock: Path | None, timeout: float) -> Iterator[Path | None]:
                 continue
             except OSError:  # a file system without flock
                 break
-            if _same_file(fd, lock):
+            if legacy or _same_file(fd, lock):
                 held = lock
                 break
             # The run it waited for removed the file as it ended: the name's file now.
@@ -92,7 +103,7 @@ def meeting_lock(lock: Path | None, timeout: float) -> Iterator[Path | None]:
         yield held
     finally:
         if fd is not None:
-            if held is not None:
+            if held is not None and not legacy:
                 try:
                     os.unlink(lock)  # while held: a run waiting on it opens the name again
                 except OSError:
