@@ -53,9 +53,11 @@ def test_an_io_error_leaves_a_healthy_cache_in_place(monkeypatch: pytest.MonkeyP
         messages = cache_messages(runner.invoke(app, ["--demo", "list", "--json"]))
         if code == 5:  # busy: skipped quietly, as before
             assert messages == []
-        else:
-            assert messages == [f"cache not used this run ({text}); the file is left as it is, and this run "
-                                "reads the files again"]
+        else:  # no room: named as a refused write is (``cachefile.refused_write``), where to free space too
+            folder = index.parent
+            assert messages == [f"cache not used this run: the system refused a write ({text}: a full disk, a quota "
+                                "or a size limit); the file is left as it is, and this run reads the files again: "
+                                f"free space in {folder} (`df -h {folder}`)"]
     assert index.read_bytes() == kept and not list(index.parent.glob("*.corrupt*"))
     monkeypatch.undo()
 

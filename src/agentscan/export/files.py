@@ -140,32 +140,38 @@ def write_lines(path: Path, lines: Callable[[BinaryIO], int], *, before_rename: 
         nonlocal count
         count = lines(handle)
 
-    atomic_write(path, write, before_rename)
-    remove_stale_temps(path)
+    target = atomic_write(path, write, before_rename)
+    try:
+        remove_stale_temps(target)
+    except Exception:  # noqa: BLE001 - the export is written: tidying up never fails it
+        pass
     return count
 
 
 #: how old a temp file of another run's must be to be taken for a killed run's
 STALE_TEMP_S = 600
 
+#: ``atomic_write``'s temp names: ``tempfile.mkstemp``'s 8 characters, from its alphabet
+#: (``tempfile._RandomNameSequence``: lowercase letters, digits, underscore) and no other,
+#: so that fewer of a user's own names (``.r.csv.Backup-1.tmp``) are taken for one
+_TEMP_RANDOM = r"[a-z0-9_]{8}"
 
-def remove_stale_temps(path: Path) -> None:
+
+def remove_stale_temps(target: Path) -> None:
     """Remove the temp files (``.<name>.XXXXXXXX.tmp``, ``atomic_write``'s) that runs killed
-    while writing ``path`` left in its folder: each such run (a cron ``timeout -s KILL``, an
-    OOM kill, a reboot) left one, as big as the export, in a team's folder, for good.  Called
-    under the output's lock, once this run's file is in place; only this user's, and only
-    those untouched for ``STALE_TEMP_S`` (a library call may write the same path unlocked)."""
+    while writing ``target`` (the file ``atomic_write`` wrote, links resolved) left in its
+    folder: each such run (a cron ``timeout -s KILL``, an OOM kill, a reboot) left one, as
+    big as the export, in a team's folder, for good.  Called under the output's lock, once
+    this run's file is in place; only this user's regular files, and only those untouched
+    for ``STALE_TEMP_S`` (a library call may write the same path unlocked)."""
     import re
     import time
 
-    from agentscan.toolkit.atomicfile import output_target
-
     try:
-        target = output_target(path)
         names = os.listdir(target.parent)
     except OSError:
         return
-    pattern = re.compile(r"\." + re.escape(target.name) + r"\.[A-Za-z0-9_]{8}\.tmp")
+    pattern = re.compile(r"\." + re.escape(target.name) + r"\." + _TEMP_RANDOM + r"\.tmp")
     uid = os.geteuid() if hasattr(os, "geteuid") else None
     for name in names:
         if not pattern.fullmatch(name):

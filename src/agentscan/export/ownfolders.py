@@ -27,9 +27,17 @@ def refuse_own_folders(output: Path, ctx: ScanContext, failure: type[Exception],
     the user's environment (default ``os.environ``)."""
     from agentscan.toolkit.paths import is_within
 
-    real = os.path.realpath(output.expanduser())
+    def resolved(path: Path) -> str:
+        try:
+            return os.path.realpath(path)
+        except OSError as exc:
+            # A link changed while realpath read it (EINVAL from readlink): said, no traceback.
+            raise failure(f"cannot tell where {path} leads ({exc.strerror or exc}; it changed while being "
+                          "read?): try again") from None
+
+    real = resolved(output.expanduser())
     for provider, folder in _folders(ctx, os.environ if env is None else env):
-        if is_within(real, os.path.realpath(folder)):
+        if is_within(real, resolved(folder)):
             via = f"{output} leads to {real}; " if real != str(output) else ""
             raise failure(f"refusing to write inside {provider}'s own folder {folder} ({via}the agent may read a "
                           "file there as its own, so agentscan never writes there): give another --output")

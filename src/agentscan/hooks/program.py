@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import stat
 import sys
 from pathlib import Path, PurePath
 from typing import Mapping
@@ -89,11 +90,20 @@ def _run_by_this_python(script: str) -> bool:
     runs this agentscan too, from another folder (``pip install --user``'s ``~/.local/bin``
     beside a ``python3 -m agentscan`` of ``/usr/bin``).  Not resolved: every venv's
     ``python`` links to the one interpreter it was made from."""
+    # Non-blocking, and a regular file only: an executable FIFO named agentscan on PATH
+    # (another user's, in a shared folder) made a plain open() wait for a writer, for good.
     try:
-        with open(script, "rb") as handle:
-            first = handle.readline(4096)
+        fd = os.open(script, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError:
         return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        first = os.read(fd, 4096).split(b"\n", 1)[0]
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
     program = first[2:].strip().decode(errors="replace") if first.startswith(b"#!") else ""
     return bool(program) and bool(sys.executable) and os.path.normcase(program) == os.path.normcase(sys.executable)
 

@@ -41,13 +41,12 @@ file is 0600.  Anything wrong with it only costs speed:
 
 from __future__ import annotations
 
-import shlex
 
 import sqlite3
 from typing import Any, Iterable, Sequence
 
 from agentscan.context import ScanContext
-from agentscan.scan.cachefile import FILE_NAME, cache_dir, open_index
+from agentscan.scan.cachefile import FILE_NAME, cache_dir, open_index, refused_write
 from agentscan.scan.indexconn import IndexConnection
 
 # The index's file and directory are named here too: callers ask this module for them.
@@ -75,10 +74,8 @@ class Cache(IndexConnection):
         folder = cache.path.parent
         # Worded as ``cache disabled: …`` is (``cachefile.open_index``): a warning, so a cron
         # job's --strict hears that its runs will all be cold until there is room.
-        cache.refused = lambda why: ctx.warn(cache.path, (
-            f"cache not updated: the system refused a write ({why}: a full disk, a quota or a size limit); "
-            f"answers are not kept, so every run reads the files again: free space in {folder} "
-            f"(`df -h {shlex.quote(str(folder))}`)"))
+        cache.refused = lambda why: ctx.warn(cache.path, "cache not updated: " + refused_write(
+            why, folder, "answers are not kept, so every run reads the files again"))
         return cache
 
     # -- rows ----------------------------------------------------------------

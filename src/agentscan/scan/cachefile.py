@@ -93,6 +93,22 @@ def cache_source(env: Mapping[str, str]) -> str:
     return CACHE_DIR_VAR if env.get(CACHE_DIR_VAR) and ignored_cache_dir(env) is None else "default"
 
 
+def no_room(exc: BaseException) -> bool:
+    """A write the system refused: ``database or disk is full`` (``SQLITE_FULL``), or a
+    ``disk I/O error`` (``SQLITE_IOERR``: a file-size limit, a quota, a failing disk)."""
+    return isinstance(exc, sqlite3.DatabaseError) and getattr(exc, "sqlite_errorcode", 0) & 0xFF in (10, 13)
+
+
+def refused_write(why: str, folder: Path, cost: str) -> str:
+    """The one wording of a write the system refused, whether the index was being opened
+    (``open_index``) or kept (``Cache.open``'s ``refused``): what happened, what it costs,
+    then the step (free space, where, and how to see it)."""
+    import shlex
+
+    return (f"the system refused a write ({why}: a full disk, a quota or a size limit); {cost}: "
+            f"free space in {folder} (`df -h {shlex.quote(str(folder))}`)")
+
+
 def is_busy(exc: BaseException) -> bool:
     """Whether ``exc`` says another connection holds the lock SQLite waited for."""
     text = str(exc).lower()
@@ -164,8 +180,10 @@ def open_index(ctx: ScanContext) -> tuple[sqlite3.Connection, Path] | None:
                 # A disk I/O error, a disk full, a lock: the file may be whole, and is the
                 # only copy of what a cold run takes minutes to read again.  Moved aside, a
                 # second such run moved the empty file made in its place over it.
-                ctx.warn(path, f"cache not used this run ({exc}); the file is left as it is, and this run "
-                               "reads the files again")
+                left = "the file is left as it is, and this run reads the files again"
+                # A full disk named as the write case names it: where to free space, not only "I/O".
+                ctx.warn(path, f"cache not used this run: {refused_write(str(exc), directory, left)}" if no_room(exc)
+                         else f"cache not used this run ({exc}); {left}")
                 return None
             ctx.warn(path, f"cache was unreadable ({exc}); moved aside to {path.name}.corrupt and rebuilt")
             _move_aside(path)

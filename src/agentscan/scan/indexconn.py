@@ -13,7 +13,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
-from agentscan.scan.cachefile import is_busy
+from agentscan.scan.cachefile import is_busy, no_room
 
 
 class IndexConnection:
@@ -95,7 +95,7 @@ class IndexConnection:
         is left to it for the rest of this run (docs/security.md), not waited for again at
         every write. The lock is taken by a transaction's first write, so nothing this
         transaction wrote is lost by ending it."""
-        if is_busy(exc) or _no_room(exc):
+        if is_busy(exc) or no_room(exc):
             self.writing = False
             try:
                 self.conn.execute("ROLLBACK")
@@ -114,15 +114,9 @@ class IndexConnection:
             if self.conn.in_transaction:
                 self.conn.execute("COMMIT")
         except sqlite3.DatabaseError as exc:
-            if _no_room(exc):
+            if no_room(exc):
                 self._say_refused(exc)
             try:
                 self.conn.execute("ROLLBACK")
             except sqlite3.DatabaseError:
                 pass
-
-
-def _no_room(exc: sqlite3.DatabaseError) -> bool:
-    """A write the system refused: ``database or disk is full`` (``SQLITE_FULL``), or a
-    ``disk I/O error`` (``SQLITE_IOERR``: a file-size limit, a quota, a failing disk)."""
-    return getattr(exc, "sqlite_errorcode", 0) & 0xFF in (10, 13)

@@ -23,8 +23,9 @@ _MAX_LINKS = 40
 
 
 def atomic_write(path: Path, write: Callable[[io.BufferedWriter], object], before_rename: Callable[[], None] | None = None,
-                 *, mode: int | None = None) -> None:
-    """Write via a temp file in the same dir, fsync, then rename over ``path``.
+                 *, mode: int | None = None) -> Path:
+    """Write via a temp file in the same dir, fsync, then rename over ``path``; returns the
+    file written (``path``, or where its links led).
 
     A ``path`` that is a symlink (an export kept in a synced folder, a config a dotfile
     manager links) is written through when ``output_target`` trusts it: its target is
@@ -41,11 +42,11 @@ def atomic_write(path: Path, write: Callable[[io.BufferedWriter], object], befor
     except OSError:
         found = None
     if found is not None and not stat.S_ISREG(found.st_mode) and not stat.S_ISDIR(found.st_mode):
-        with open(path, "wb") as handle:
-            write(handle)
-        return
+        _write_into(path, found, write)
+        return path
     if mode is None and found is not None and stat.S_ISREG(found.st_mode):
-        mode = stat.S_IMODE(found.st_mode)
+        # Never the set-id or sticky bits: a set-uid export of root's would be a gift.
+        mode = stat.S_IMODE(found.st_mode) & ~(stat.S_ISUID | stat.S_ISGID | stat.S_ISVTX)
     directory = path.parent
     fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     temp = Path(temp_name)
@@ -54,10 +55,17 @@ def atomic_write(path: Path, write: Callable[[io.BufferedWriter], object], befor
             write(handle)
             handle.flush()
             os.fsync(handle.fileno())
-        if found is not None and stat.S_ISREG(found.st_mode):
-            _keep_owner(temp, found)
-        if mode is not None:
-            os.chmod(temp, mode)  # (after the chown, which may clear set-id bits)
+            # On the descriptor, never the name: whoever may write the directory could
+            # swap the temp for a link, and a chown/chmod by name would follow it.
+            if found is not None and stat.S_ISREG(found.st_mode):
+                _keep_owner(handle.fileno(), found)
+            if mode is not None:
+                _set_mode(handle.fileno(), temp, mode)  # (after the chown, which may clear set-id bits)
+            written = os.fstat(handle.fileno())
+        if hasattr(os, "geteuid") and not _same_file(temp, written):  # (Windows: no owners, no one to fear)
+            # Renamed into place, what was swapped in (their link) would stand as the output.
+            raise UnsafeOutput(f"{temp} was replaced while being written (by someone else who can write "
+                               f"{directory}): {path} is left as it was")
         if before_rename is not None:
             before_rename()
         os.replace(temp, path)
@@ -67,28 +75,69 @@ def atomic_write(path: Path, write: Callable[[io.BufferedWriter], object], befor
     try:
         dir_fd = os.open(directory, os.O_RDONLY)
     except OSError:
-        return
+        return path
     try:
         os.fsync(dir_fd)  # make the rename itself durable
     except OSError:
         pass
     finally:
         os.close(dir_fd)
+    return path
 
 
-def _keep_owner(temp: Path, found: os.stat_result) -> None:
+def _write_into(path: Path, found: os.stat_result, write: Callable[[io.BufferedWriter], object]) -> None:
+    """Write into the FIFO or device ``found`` at ``path``, never through a link or into a
+    file swapped in since it was found: ``open(path, "wb")`` would follow a link planted
+    after the checks and truncate what it leads to.  No ``O_CREAT``/``O_TRUNC``; the file
+    opened must be the very one found."""
+    flags = os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise UnsafeOutput(f"{path} became a symbolic link while being written: not followed; try again") from error
+        raise
+    try:
+        opened = os.fstat(fd)
+        if (not (stat.S_ISFIFO(opened.st_mode) or stat.S_ISCHR(opened.st_mode))
+                or (opened.st_dev, opened.st_ino) != (found.st_dev, found.st_ino)):
+            raise UnsafeOutput(f"{path} was replaced while being written (it is no longer the FIFO or device "
+                               "it was): not written into; try again")
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "wb") as handle:
+        write(handle)
+
+
+def _same_file(name: Path, written: os.stat_result) -> bool:
+    try:
+        found = os.lstat(name)
+    except OSError:
+        return False
+    return (found.st_dev, found.st_ino) == (written.st_dev, written.st_ino)
+
+
+def _keep_owner(fd: int, found: os.stat_result) -> None:
     """Give the new file the replaced one's owner and group, as far as this user may (as
     ``sed -i`` does): a CSV in a team folder, ``chgrp team`` and ``chmod 640`` once, was
     the user's primary group's after the next run, and the team could no longer read it.
     Root keeps both; anyone else a group they belong to; else it is left as made."""
-    if not hasattr(os, "chown"):
+    if not hasattr(os, "fchown"):
         return
     for owner in (found.st_uid, -1):
         try:
-            os.chown(temp, owner, found.st_gid)
+            os.fchown(fd, owner, found.st_gid)
             return
         except OSError:
             continue
+
+
+def _set_mode(fd: int, temp: Path, mode: int) -> None:
+    if hasattr(os, "fchmod"):
+        os.fchmod(fd, mode)
+    else:  # Windows: no descriptor call (before 3.13), and no other user's links to fear there
+        os.chmod(temp, mode)
 
 
 def output_target(path: Path) -> Path:
@@ -117,7 +166,7 @@ def output_target(path: Path) -> Path:
         if not stat.S_ISLNK(found.st_mode):
             _check_planted(current, found)
             return current
-        _check_link(current, found)
+        refuse_planted_link(current, found)
         # Not normalised: ``..`` after a linked directory is the kernel's to resolve.
         current = Path(os.path.join(os.path.dirname(current), os.readlink(current)))
     raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path))
@@ -161,7 +210,9 @@ def sticky_owner(path: Path) -> int | None:
     return None
 
 
-def _check_link(link: Path, found: os.stat_result) -> None:
+def refuse_planted_link(link: Path, found: os.stat_result) -> None:
+    """``UnsafeOutput`` for a link another user may have made (``output_target``'s rule; the
+    lock folder a user names follows it too)."""
     me = os.geteuid()
     if found.st_uid not in (me, 0):
         raise UnsafeOutput(f"{link} is a symbolic link of another user's (uid {found.st_uid}): not followed, "

@@ -35,14 +35,80 @@ class NotPrivate(PermissionError):
 
 
 def named_dir(env: Mapping[str, str]) -> Path | None:
-    """An absolute ``AGENTSCAN_LOCK_DIR`` (a leading ``~``: the home), else ``None``."""
+    """An absolute ``AGENTSCAN_LOCK_DIR`` (a leading ``~``: the home), else ``None``; its links
+    are followed only by ``trusted_named`` (``realpath`` here followed any, another user's
+    in ``/tmp`` too)."""
     value = env.get(LOCK_DIR_VAR)
     if not value:
         return None
     path = Path(value).expanduser()
-    # Its links followed: a folder the user named through one is theirs to name so (the
-    # checks below refuse a link only in a shared /tmp).
-    return Path(os.path.realpath(path)) if path.is_absolute() else None
+    return Path(os.path.abspath(path)) if path.is_absolute() else None
+
+
+def trusted_named(named: Path) -> Path:
+    """``named`` with its links resolved, or ``NotPrivate``: each link by the rule an export's
+    output follows (``atomicfile.refuse_planted_link``: the user's or root's, and in a sticky
+    ``/tmp`` the user's or its owner's), and every folder above the one reached no one else
+    may replace it in: this user's or root's, and not writable by others unless sticky
+    (``/tmp``, where only an entry's owner may rename it).  A folder the user named through
+    a link of their own is theirs to name so."""
+    from agentscan.errors import UnsafeOutput
+    from agentscan.toolkit.atomicfile import refuse_planted_link
+
+    if not hasattr(os, "geteuid"):  # Windows: no owners to compare, links as before
+        return Path(os.path.realpath(named))
+    current = Path(named.anchor or "/")
+    pending = list(named.parts[1:])
+    links = 0
+    while pending:
+        name = pending.pop(0)
+        if name in ("", "."):
+            continue
+        if name == "..":
+            current = current.parent  # a link before it is already resolved: the kernel's meaning
+            continue
+        candidate = current / name
+        try:
+            found = os.lstat(candidate)
+        except FileNotFoundError:
+            current = candidate.joinpath(*pending)  # made by ``locks_dir``, under what was checked
+            break
+        if not stat.S_ISLNK(found.st_mode):
+            current = candidate
+            continue
+        try:
+            refuse_planted_link(candidate, found)
+        except UnsafeOutput:
+            raise NotPrivate(named, f"leads through {candidate}, a symbolic link another user may have made "
+                                    f"(uid {found.st_uid}): not followed, since they could point it anywhere; "
+                                    f"set {LOCK_DIR_VAR} to a folder of this user's, not through it") from None
+        links += 1
+        if links > 40:
+            raise NotPrivate(named, "leads through too many symbolic links (a loop?)")
+        target = Path(os.readlink(candidate))
+        if target.is_absolute():
+            current = Path(target.anchor)
+        pending[:0] = list(target.parts[1:] if target.is_absolute() else target.parts)
+    _check_above(named, current)
+    return current
+
+
+def _check_above(named: Path, folder: Path) -> None:
+    uid = _uid()
+    if uid is None:
+        return
+    for above in folder.parents:
+        try:
+            found = os.stat(above)
+        except OSError:
+            continue  # not made yet
+        mode = stat.S_IMODE(found.st_mode)
+        if found.st_uid not in (uid, 0):
+            raise NotPrivate(named, f"is inside {above}, which belongs to another user (uid {found.st_uid}), who could "
+                                    f"replace it: set {LOCK_DIR_VAR} to a folder under folders only you (or root) own")
+        if mode & 0o022 and not mode & stat.S_ISVTX:
+            raise NotPrivate(named, f"is inside {above}, which other users can write (mode {mode:04o}), so they "
+                                    f"could replace it: set {LOCK_DIR_VAR} to a folder under folders only you can write")
 
 
 def ignored_lock_dir(env: Mapping[str, str]) -> str | None:
@@ -62,23 +128,29 @@ def default_base(temp: str) -> Path:
     return Path(temp) / (f"agentscan-{uid}" if uid is not None else "agentscan")
 
 
-def squat_problem(folder: Path, *, loose: int = 0o077) -> str | None:
+def squat_problem(folder: Path, *, loose: int = 0o077, named: bool = False) -> str | None:
     """Why ``folder`` (which exists) is no folder of this user's alone (``<folder> is …``), or
     ``None``: it is.  ``loose``: the mode bits others must not have (entering, for ``/tmp``'s;
-    writing, for one a user named)."""
-    why = _why(folder, loose)
+    writing, for one a user named); ``named``: the user named it (``AGENTSCAN_LOCK_DIR``)."""
+    why = _why(folder, loose, named)
     return None if why is None else f"{folder} {why}"
 
 
-def _why(folder: Path, loose: int) -> str | None:
+def _why(folder: Path, loose: int, named: bool = False) -> str | None:
     found = os.lstat(folder)
     uid = _uid()
     quoted = shlex.quote(str(folder))
     if stat.S_ISLNK(found.st_mode) or not stat.S_ISDIR(found.st_mode):
         kind = "a symlink" if stat.S_ISLNK(found.st_mode) else "not a folder"
         owner = f" of uid {found.st_uid}" if uid is not None and found.st_uid != uid else ""
+        if named:
+            return f"is {kind}{owner}, not a folder of this user's: set {LOCK_DIR_VAR} to a folder of this user's"
         return f"is {kind}{owner}, not a folder of this user's: remove it (`rm {quoted}`, as its owner or root)"
     if uid is not None and found.st_uid != uid:
+        if named:
+            # Someone else's folder the user pointed at: theirs to keep, not to be removed.
+            return (f"belongs to another user (uid {found.st_uid}): set {LOCK_DIR_VAR} to a folder of this "
+                    "user's (or leave it unset)")
         return (f"belongs to another user (uid {found.st_uid}), who made it first: remove it "
                 f"(`sudo rm -r {quoted}`) or set {LOCK_DIR_VAR} to a folder of this user's")
     mode = stat.S_IMODE(found.st_mode)
@@ -88,8 +160,8 @@ def _why(folder: Path, loose: int) -> str | None:
     return None
 
 
-def _checked(folder: Path, loose: int) -> None:
-    why = _why(folder, loose)
+def _checked(folder: Path, loose: int, named: bool = False) -> None:
+    why = _why(folder, loose, named)
     if why is not None:
         raise NotPrivate(folder, why)
 
@@ -99,10 +171,11 @@ def locks_dir(env: Mapping[str, str], temp: str) -> Path:
     when it cannot be made): ``AGENTSCAN_LOCK_DIR``, else ``<temp>/agentscan-<uid>/locks``."""
     named = named_dir(env)
     if named is not None:
-        make_private_dirs(named)
+        folder = trusted_named(named)
+        make_private_dirs(folder)
         # A folder the user named may be readable by others (0755), never writable by them.
-        _checked(named, 0o022)
-        return named
+        _checked(folder, 0o022, named=True)
+        return folder
     base = default_base(temp)
     for folder in (base, base / "locks"):  # each checked before anything is made inside it
         try:
@@ -119,11 +192,18 @@ def lock_dir_problem(env: Mapping[str, str], temp: str) -> tuple[str, str | None
     """``doctor``'s view, changing nothing: the lock folder and why it cannot be used (``None``:
     it can, or it is not made yet)."""
     named = named_dir(env)
+    if named is not None:
+        try:
+            named = trusted_named(named)
+        except NotPrivate as exc:
+            return str(named), str(exc)
+        except OSError as exc:
+            return str(named), f"{named}: {exc.strerror or exc}"
     folders = [named] if named is not None else [default_base(temp), default_base(temp) / "locks"]
     shown = folders[-1]
     for folder in folders:
         try:
-            problem = squat_problem(folder, loose=0o022 if named is not None else 0o077)
+            problem = squat_problem(folder, loose=0o022 if named is not None else 0o077, named=named is not None)
         except FileNotFoundError:
             # Made by the first export; one the user named that cannot be made (a typo under a
             # file, a read-only mount) is said: every export would go without it, silently.
