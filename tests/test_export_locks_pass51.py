@@ -223,9 +223,9 @@ def test_a_killed_runs_temp_file_is_removed_by_the_next_run(isolated_home: Path,
     """Each run killed while writing (a cron ``timeout -s KILL``) left a temp file as big as
     the export in the output's folder, for good; a fresh one may be another writer's."""
     out = tmp_path / name
-    killed = tmp_path / f".{name}.4df6legq.tmp"
-    fresh = tmp_path / f".{name}.k2j4h5g6.tmp"
-    other = tmp_path / ".other.csv.4df6legq.tmp"
+    killed = tmp_path / f".{name}.agentscan-4df6legq.tmp"
+    fresh = tmp_path / f".{name}.agentscan-k2j4h5g6.tmp"
+    other = tmp_path / ".other.csv.agentscan-4df6legq.tmp"
     for left in (killed, fresh, other):
         left.write_text("half an export")
     hour_ago = killed.stat().st_mtime - 3600

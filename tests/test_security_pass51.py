@@ -138,17 +138,19 @@ def test_cleaning_up_after_a_written_export_never_fails_it(tmp_path: Path, monke
 
 
 def test_a_users_own_dot_file_not_named_as_mkstemp_names_is_kept(tmp_path: Path) -> None:
-    """Any 8 letters, digits or underscores were taken for a temp: mkstemp's are lowercase."""
+    """Any 8 letters, digits or underscores were taken for a temp: mkstemp's are lowercase,
+    and agentscan's carry its mark (``backup01`` fits mkstemp's alphabet and length)."""
     from agentscan.export.files import write_lines
 
     out = tmp_path / "r.csv"
     own = tmp_path / ".r.csv.Backup_1.tmp"
-    killed = tmp_path / ".r.csv.k2j4h5g6.tmp"
-    for left in (own, killed):
+    own_lowercase = tmp_path / ".r.csv.backup01.tmp"
+    killed = tmp_path / ".r.csv.agentscan-k2j4h5g6.tmp"
+    for left in (own, own_lowercase, killed):
         left.write_bytes(b"mine")
         os.utime(left, (1_000_000_000, 1_000_000_000))
     write_lines(out, lambda handle: handle.write(b"a\n") and 1)
-    assert own.exists() and not killed.exists()
+    assert own.exists() and own_lowercase.exists() and not killed.exists()
 
 
 needs_root = pytest.mark.skipif(not ROOT, reason="a file of another user's needs root to make")
@@ -260,3 +262,27 @@ def test_an_output_whose_link_changes_while_resolved_is_an_error_not_a_traceback
     monkeypatch.setattr(os.path, "realpath", racing)
     with pytest.raises(ExportFailed, match="cannot tell where"):
         refuse_own_folders(out, ScanContext.create(), ExportFailed)
+
+
+def test_an_export_whose_output_link_changes_while_resolved_exits_with_an_error(
+        isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same race met first by the export's lock (``locks.lock_path``), before the folder
+    check: a traceback, not an error message."""
+    import errno
+
+    from typer.testing import CliRunner
+
+    from agentscan.cli import app
+
+    out = tmp_path / "r.csv"
+    real = os.path.realpath
+
+    def racing(path: Any, *args: Any, **kwargs: Any) -> str:
+        if str(path) == str(out):
+            raise OSError(errno.EINVAL, os.strerror(errno.EINVAL), str(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(os.path, "realpath", racing)
+    result = CliRunner().invoke(app, ["--demo", "export", "-o", str(out)])
+    assert result.exit_code == 1 and not isinstance(result.exception, OSError)
+    assert "cannot tell where" in result.output

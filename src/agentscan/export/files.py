@@ -12,6 +12,7 @@ from typing import Any, BinaryIO, Callable, Collection, Iterable, Sequence, Type
 
 import orjson
 
+from agentscan.toolkit.atomicfile import TEMP_MARK
 from agentscan.export.rows import CSV_COLUMNS, DAY_CSV_COLUMNS, UsageDay, flat_row
 from agentscan.toolkit.atomicfile import atomic_write
 from agentscan.model import SessionRow
@@ -158,7 +159,7 @@ _TEMP_RANDOM = r"[a-z0-9_]{8}"
 
 
 def remove_stale_temps(target: Path) -> None:
-    """Remove the temp files (``.<name>.XXXXXXXX.tmp``, ``atomic_write``'s) that runs killed
+    """Remove the temp files (``.<name>.agentscan-XXXXXXXX.tmp``, ``atomic_write``'s) that runs killed
     while writing ``target`` (the file ``atomic_write`` wrote, links resolved) left in its
     folder: each such run (a cron ``timeout -s KILL``, an OOM kill, a reboot) left one, as
     big as the export, in a team's folder, for good.  Called under the output's lock, once
@@ -171,7 +172,7 @@ def remove_stale_temps(target: Path) -> None:
         names = os.listdir(target.parent)
     except OSError:
         return
-    pattern = re.compile(r"\." + re.escape(target.name) + r"\." + _TEMP_RANDOM + r"\.tmp")
+    pattern = re.compile(r"\." + re.escape(target.name) + r"\." + re.escape(TEMP_MARK) + _TEMP_RANDOM + r"\.tmp")
     uid = os.geteuid() if hasattr(os, "geteuid") else None
     for name in names:
         if not pattern.fullmatch(name):

@@ -21,7 +21,12 @@ def lock_path(output: Path, env: Mapping[str, str]) -> Path:
 
     from agentscan.scan.cache import cache_dir
 
-    real = os.path.realpath(output)
+    try:
+        real = os.path.realpath(output)
+    except OSError:
+        # A link replaced while realpath read it (EINVAL): the path as given still names
+        # this output for every run given it; the write's own checks then say what changed.
+        real = os.path.abspath(output)
     digest = hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:32]
     return cache_dir(env) / "locks" / f"export-{digest}.lock"
 

@@ -18,6 +18,10 @@ from typing import Callable
 
 from agentscan.errors import UnsafeOutput
 
+#: in every temp file's name (``.<name>.agentscan-XXXXXXXX.tmp``): a killed run's is then
+#: told from a user's own ``.<name>.backup01.tmp`` by its name (``export.files.remove_stale_temps``)
+TEMP_MARK = "agentscan-"
+
 #: links one output may lead through, as the kernel allows (then ``ELOOP``)
 _MAX_LINKS = 40
 
@@ -48,7 +52,7 @@ def atomic_write(path: Path, write: Callable[[io.BufferedWriter], object], befor
         # Never the set-id or sticky bits: a set-uid export of root's would be a gift.
         mode = stat.S_IMODE(found.st_mode) & ~(stat.S_ISUID | stat.S_ISGID | stat.S_ISVTX)
     directory = path.parent
-    fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.{TEMP_MARK}", suffix=".tmp", dir=directory)
     temp = Path(temp_name)
     try:
         with os.fdopen(fd, "wb") as handle:
