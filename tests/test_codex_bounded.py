@@ -133,10 +133,12 @@ def test_tokens_reads_it_all_and_reports_the_middle(isolated_home: Path) -> None
     report = token_report(scanner)
     # The two calls written: (1000, 0, 100) and (5000, 4000, 200, reasoning 100); the
     # re-emitted count is skipped.  Only 2 of the cumulative 90000 were logged in this
-    # made-up file, so tokens (calls) and list (cumulative) differ here on purpose.
+    # made-up file: the calls count (a row read whole counts them too), and the file is
+    # told of its running total that moved past its call (``callscan.total_warning``).
     assert (report.total.input, report.total.cache_read, report.total.output) == (2000, 4000, 300)
     number = data[:middle].count(b"\n") + 1
-    assert [(w.message[:20], w.line) for w in scanner.warnings] == [("invalid JSON skipped", number)]
+    assert [(w.message[:20], w.line) for w in scanner.warnings] == [("invalid JSON skipped", number),
+                                                                    ("running total_token_", None)]
 
 
 def test_the_tail_summary_is_cached_by_size_and_mtime(isolated_home: Path, counted: list[int]) -> None:

@@ -177,9 +177,10 @@ def test_cached_input_past_input_is_clamped_per_call_as_tokens_does(isolated_hom
 
 
 def test_totals_that_turn_to_garbage_in_appended_lines_are_not_mixed_with_the_calls(isolated_home: Path) -> None:
-    """A tally of a file of counts goes on with appended lines whose totals are garbage: its
-    count (the totals, which counted a call no ``token_count`` logged) is not mixed with the
-    appended calls; the row counts every call from the first line, as ``tokens``."""
+    """A tally goes on with appended lines whose totals are garbage: the row counts every
+    call from the first line, as ``tokens``.  (Pass 51: a total that moved past its call, 500
+    more than it, is no running count either, so the row counts the calls from the start, as
+    ``tokens`` and ccusage do; it took the totals' 2,700 before.)"""
     codex = isolated_home / ".codex"
     records = [meta(S, at(0)), turn_context(at(1), "gpt-5"),
                token_count(at(10), usage(1000, output=100), usage(1000, output=100)),
@@ -189,7 +190,7 @@ def test_totals_that_turn_to_garbage_in_appended_lines_are_not_mixed_with_the_ca
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"".join(orjson.dumps(record) + b"\n" for record in records))
     assert _json("tokens", S)["total"]["total"] == 2 * 1100  # (the tally kept: its totals say 2,700)
-    assert _row()["tokens"]["total"] == 2700
+    assert _row()["tokens"]["total"] == 2 * 1100
     garbage = usage(3500, output=300)
     garbage["output_tokens"] = 2.5
     with path.open("ab") as handle:

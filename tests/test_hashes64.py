@@ -128,7 +128,7 @@ def test_a_resume_state_keeps_its_format() -> None:
     assert {blob[i:i + 8] for i in range(0, cut, 8)} == keys
     assert {blob[i:i + 8] for i in range(cut, len(blob), 8)} == parents
     # A state is read from the index (a document parsed for it), whose sums' lists the totals
-    # take over (``_sums_of_state``): given one of its own, as the index gives it.
+    # take over (``windowstate.sums_of_state``): given one of its own, as the index gives it.
     again = WindowedTotals.from_state(orjson.loads(orjson.dumps(doc)), blob)
     assert again.to_state() == (doc, blob)
     for call in calls[:5]:

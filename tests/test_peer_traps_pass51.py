@@ -198,11 +198,6 @@ def test_a_valid_json_line_that_is_not_an_object_skips_only_itself(isolated_home
     assert {row["key"]: row["tokens"]["total"] for row in report["rows"]} == {f"claude:{B}": 2, f"codex:{CODEX}": 3400}
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open (providers/claude/dedupe.py, another helper's area): a stream copy that lost its "
-    "requestId (a gateway, ccusage #976) is keyed (message.id, None), apart from the copy that "
-    "has it, so the call counts twice; docs/providers/claude.md rule 3 says such a record is "
-    "deduplicated by message.id"))
 def test_a_stream_copy_without_request_id_joins_the_copy_that_has_one(isolated_home: Path) -> None:
     claude_session_file(isolated_home, B, [
         claude_user(B, "2026-11-02T10:00:00Z", "mixed request ids"),
@@ -245,11 +240,6 @@ def test_a_rollout_named_in_local_time_counts_on_its_utc_day(isolated_home: Path
     assert cli_json("tokens", "--by", "day", "--since", "2026-10-31", "--until", "2026-10-31", "--tz", "UTC")["rows"] == []
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open (providers/codex/*, another helper's area): a list row's TOKENS is the latest "
-    "cumulative total_token_usage, tokens' (and the row's own cost) the sum of last_token_usage; "
-    "a rollout whose two disagree (a total that jumps past its call) gets two answers, "
-    "1,000,076 tokens at <$0.01 in list and 1,187 in tokens and show"))
 def test_a_codex_row_and_tokens_agree_when_a_running_total_jumps_past_its_call(isolated_home: Path) -> None:
     cx.write_rollout(cx.rollout_path(isolated_home / ".codex", CODEX, cx.at(0)), [
         cx.meta(CODEX, cx.at(0)), cx.turn_context(cx.at(1)), cx.user_message(cx.at(1), "disagree"),

@@ -149,27 +149,61 @@ def _resume_states(cache: Path) -> list[str]:
     return found
 
 
+def _grow(path: Path, number: int, when: float) -> None:
+    """An agent at work: a new call appended, the file dated ``when``."""
+    with path.open("ab") as handle:
+        handle.write(orjson.dumps(claude_assistant(FIRST, f"2026-05-01T10:0{number}:00.000Z", msg_id=f"m9{number}",
+                                                   request_id=f"r9{number}", usage=claude_usage(5, 5),
+                                                   uuid=f"a9{number}")) + b"\n")
+    os.utime(path, (when, when))
+
+
 @pytest.mark.parametrize("ahead", [0, 86400])
-def test_a_session_at_work_is_left_to_tokens(isolated_home: Path, parses: list[str], ahead: int) -> None:
-    """A session written lately whose sums the index held before: ``tokens``' parse keeps a
-    resume state for it (``usageparse.UsageParser.keeps_state``), so that its next growth is
-    parsed from where it stopped, so the list keeps no usage row for it.  A file dated a day
-    ahead was not written by an agent at work (as ``keeps_state`` says): kept by the list."""
+def test_a_session_summed_before_is_left_to_tokens(isolated_home: Path, parses: list[str], ahead: int) -> None:
+    """A session whose sums the index held before: ``tokens``' parse may keep a resume state
+    for it (``usageparse.UsageParser.keeps_state``: one written lately), so that its next
+    growth is parsed from where it stopped, so the list keeps no usage row for it.  A file
+    dated a day ahead was not written by an agent at work (``keeps_state`` keeps none)."""
     cache = Path(os.environ["AGENTSCAN_CACHE_DIR"])
     path = claude_session_file(isolated_home, FIRST, _history(FIRST))
     os.utime(path, (OLD, OLD))
     _tokens()
-    with path.open("ab") as handle:  # an agent at work: a new call
-        handle.write(orjson.dumps(claude_assistant(FIRST, "2026-05-01T10:01:00.000Z", msg_id="m9", request_id="r9",
-                                                   usage=claude_usage(5, 5), uuid="a9")) + b"\n")
-    os.utime(path, (time.time() + ahead, time.time() + ahead))
+    _grow(path, 1, time.time() + ahead)
     before = _usage_rows(cache)
     parses.clear()
     assert invoke("list", "--all", "--json").exit_code == 0
-    assert (_usage_rows(cache) == before) == (not ahead)
+    assert _usage_rows(cache) == before
     _tokens()
-    assert parses == ([] if ahead else [FIRST])
+    assert parses == [FIRST]
     assert _resume_states(cache) == ([] if ahead else [f"claude:{FIRST}"])
+
+
+def test_a_session_with_a_resume_state_keeps_it_current_after_a_list(isolated_home: Path, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A session with a resume state that grew again, its file dated ten days back (a
+    restore, ``touch -d``): the list kept its usage row and ``tokens`` then left the old
+    state behind, which a cold ``tokens`` renews (review, pass 51)."""
+    caches = {name: tmp_path / name for name in ("tokens", "listed")}
+
+    def each(step) -> None:  # noqa: ANN001 - a step run over both caches, one after the other
+        for name, cache in caches.items():
+            monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(cache))
+            step(name)
+
+    path = claude_session_file(isolated_home, FIRST, _history(FIRST))
+    os.utime(path, (OLD, OLD))
+    each(lambda name: _tokens())
+    _grow(path, 1, time.time())
+    each(lambda name: _tokens())  # written lately: a resume state kept
+    _grow(path, 2, time.time() - 10 * 86400)
+    each(lambda name: name == "listed" and invoke("list", "--all", "--json"))
+    each(lambda name: _tokens())
+    indexes = {}
+    for name, cache in caches.items():
+        with sqlite3.connect(cache / "index.sqlite") as connection:
+            indexes[name] = connection.execute("SELECT session_id, state FROM resume").fetchall()
+        connection.close()
+    assert indexes["listed"] == indexes["tokens"] and indexes["tokens"]
 
 
 def test_a_new_session_written_lately_is_kept_by_the_list(isolated_home: Path, parses: list[str]) -> None:

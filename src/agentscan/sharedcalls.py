@@ -14,19 +14,57 @@ from __future__ import annotations
 
 from agentscan.model import KEY, RANK, SESSION, TS
 
+#: Providers whose call keys are ``<id>\x1f<qualifier>`` and whose copies may lack the
+#: qualifier, keyed ``<id>\x1f`` (Claude: ``message.id`` and ``requestId``, which a gateway
+#: strips from some records).  Such a copy is the call of the one qualified key its id has
+#: among the calls merged (``joined_keys``), so which sessions may share a call is told by
+#: the id alone (``sharing_part``).
+PARTIAL_KEYS = frozenset({"claude"})
+_MARK = "\x1f"
+
+
+def sharing_part(key: str, provider: str) -> str:
+    """The part of a call's key that two sessions holding a copy of the call both have: what
+    its key hash is taken of (``scan.sessionsums``)."""
+    if provider in PARTIAL_KEYS:
+        return key[: key.find(_MARK) + 1] or key
+    return key
+
+
+def joined_keys(entries: list[list]) -> dict[str, str]:
+    """Each key that lacks its qualifier (``PARTIAL_KEYS``: it ends with the mark) -> the one
+    qualified key of its id among ``entries``, when there is exactly one (with two or more, as
+    with none, its copies count once apart): decided on all of them, whatever their order,
+    as ``claude.dedupe`` decides within one session's files."""
+    bare = {key for entry in entries if (key := entry[KEY]) is not None and key.endswith(_MARK)}
+    if not bare:
+        return {}
+    found: dict[str, set[str]] = {}
+    for entry in entries:
+        key = entry[KEY]
+        if key is not None and not key.endswith(_MARK):
+            head = key[: key.find(_MARK) + 1]
+            if head in bare:
+                found.setdefault(head, set()).add(key)
+    return {head: next(iter(keys)) for head, keys in found.items() if len(keys) == 1}
+
 
 def merge_duplicates(entries: list[list]) -> list[list]:
     """Keep one copy of each keyed call across sessions: the highest rank, then the copy of
-    the session that comes first in ``session_order`` (in the place of the first copy)."""
+    the session that comes first in ``session_order`` (in the place of the first copy).  A
+    copy without its key's qualifier is a copy of the call ``joined_keys`` names."""
     kept: list[list] = []
     best: dict[str, int] = {}
     order: dict[str, tuple] | None = None  # made at the first tie between two sessions
     append = kept.append
+    joined = joined_keys(entries)
     for entry in entries:
         key = entry[KEY]
         if key is None:
             append(entry)
             continue
+        if joined:
+            key = joined.get(key, key)
         slot = best.get(key)
         if slot is None:
             best[key] = len(kept)

@@ -81,7 +81,7 @@ def _export_days(scanner: Scanner, refs: Sequence[SessionRef], chosen: Sequence[
         costs.update(costs_of(per_session, batch, book))
         for ref in batch:
             if ref.id not in keys:
-                keys[ref.id] = key_hashes(per_session.get(ref.id, ()))
+                keys[ref.id] = key_hashes(per_session.get(ref.id, ()), ref.provider)
             alone[ref.id] = usage_days(merge_by_provider([ref], per_session), book, zone)
             advance()
         del per_session

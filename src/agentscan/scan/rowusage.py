@@ -10,7 +10,6 @@ import nothing of the scan.
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
 if TYPE_CHECKING:
@@ -24,20 +23,18 @@ def keep_row_usage(ctx: ScanContext, ref: SessionRef, fingerprint: str, stats: M
                    entries: Callable[[], Iterable[list]]) -> None:
     """Keep, in the index (or a worker's view of it, which lists the write), the usage row
     of the session whose files' stats are ``stats``, from ``entries`` (as its provider's
-    ``session_usage`` gives them; made only if the row is kept).  Not for a session
-    ``tokens``' parse keeps a resume state for (``usageparse.UsageParser.keeps_state``: a
-    large one, or one written lately whose sums the index held before): taken from here, it
-    would keep none, and its next growth would be parsed whole."""
+    ``session_usage`` gives them; made only if the row is kept).  Only for a session the
+    index never held sums of, and under ``RESUME_MIN_BYTES``: ``tokens``' parse of any other
+    may keep a resume state (``usageparse.UsageParser.keeps_state``: a large one, one with a
+    state, one written lately that changed), and taken from here it would keep none, or
+    leave the old one behind, and its next growth would be parsed whole.  (The one rule
+    that never keeps a state is ``keeps_state``'s ``ref.id not in stale`` with no state;
+    a session new to the index is always that, whatever its file's date.)"""
     from agentscan.scan.sessionsums import SessionSums, sums_and_keys
-    from agentscan.scan.usageparse import RESUME_ACTIVE_DAYS, RESUME_MIN_BYTES
+    from agentscan.scan.usageparse import RESUME_MIN_BYTES
 
     cache = ctx.file_cache
-    if cache is None or sum(stat.st_size for stat in stats.values()) >= RESUME_MIN_BYTES:
+    if cache is None or sum(stat.st_size for stat in stats.values()) >= RESUME_MIN_BYTES or cache.get_usage([ref.id]):
         return
-    now = time.time()
-    # (As ``keeps_state``: a file dated over a minute ahead was not written by an agent at work.)
-    if any(now - RESUME_ACTIVE_DAYS * 86400 < stat.st_mtime <= now + 60 for stat in stats.values()) and (
-            cache.get_usage([ref.id])):
-        return
-    groups, keys, _ = sums_and_keys(entries(), False)
+    groups, keys, _ = sums_and_keys(entries(), False, ref.provider)
     cache.put_usage([(ref.id, ref.provider, fingerprint, SessionSums(groups, []).to_bytes(), keys)])

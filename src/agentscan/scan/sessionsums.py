@@ -31,6 +31,7 @@ from agentscan.model import (
     SessionRef,
 )
 from agentscan.sealing import seal, unseal_json
+from agentscan.sharedcalls import PARTIAL_KEYS, sharing_part
 from agentscan.usagegroups import BUCKET, GROUP_WIDTH, TIER_BOUNDS
 from agentscan.digests import blake2b
 
@@ -120,9 +121,10 @@ def tier_range(tier: int) -> tuple[int, int | None]:
     return low, (TIER_BOUNDS[tier] + 1 if tier < len(TIER_BOUNDS) else None)
 
 
-def sums_and_keys(entries: Iterable[list], keep: bool) -> tuple[list[list], bytes, list[list] | None]:
+def sums_and_keys(entries: Iterable[list], keep: bool, provider: str) -> tuple[list[list], bytes, list[list] | None]:
     """``sums_of``, ``key_hashes`` and (``keep``) the entries, in one pass over an iterable:
     a 1 GB transcript's calls need not be held twice."""
+    partial = provider in PARTIAL_KEYS
     kept: list[list] | None = [] if keep else None
     hashes: list[bytes] = []
     def walk() -> Iterable[list]:
@@ -131,6 +133,8 @@ def sums_and_keys(entries: Iterable[list], keep: bool) -> tuple[list[list], byte
                 kept.append(entry)
             key = entry[KEY]
             if key is not None:
+                if partial:
+                    key = sharing_part(key, provider)
                 hashes.append(blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).digest())
             yield entry
 
@@ -138,9 +142,10 @@ def sums_and_keys(entries: Iterable[list], keep: bool) -> tuple[list[list], byte
     return groups, seal(b"".join(hashes)), kept
 
 
-def key_hashes(entries: Iterable[list]) -> bytes:
-    """8 bytes per keyed call, sealed: a filter for sharing (a collision only costs a decode)."""
-    return seal(b"".join(blake2b(entry[KEY].encode("utf-8", "surrogatepass"), digest_size=8).digest()
+def key_hashes(entries: Iterable[list], provider: str) -> bytes:
+    """8 bytes per keyed call, sealed: a filter for sharing (a collision only costs a decode),
+    of the part of its key every copy of the call has (``sharedcalls.sharing_part``)."""
+    return seal(b"".join(blake2b(sharing_part(entry[KEY], provider).encode("utf-8", "surrogatepass"), digest_size=8).digest()
                          for entry in entries if entry[KEY] is not None))
 
 
@@ -160,7 +165,7 @@ def parse_session(provider: Provider, ref: SessionRef, ctx: ScanContext, resume:
         try:
             # Sums alone need no call's first and last times (only ``otlp``'s spans, from entries).
             entries, state = provider.session_usage(ref, ctx, resume, keep_state=keep_state, call_times=keep_entries)
-            groups, keys, kept = sums_and_keys(entries, keep_entries)
+            groups, keys, kept = sums_and_keys(entries, keep_entries, provider.name)
         except Exception as exc:  # noqa: BLE001 - a provider bug costs one session, not the command
             from agentscan.context import internal_error
 

@@ -102,6 +102,7 @@ class CallDeduper:
 
     def winners(self) -> list[Call]:
         best, times = self._best, self._times
+        _join_unrequested(best, times if self._call_times else None)
         kept = list(self._loose)
         parents: dict[str, set[str | None]] | None = None
         for key, call in best.items():
@@ -124,6 +125,49 @@ class CallDeduper:
             kept.append(call)
         kept.sort(key=lambda call: call[C_ORDER])
         return kept
+
+
+def better_copy(call: Call, other: Call) -> bool:
+    """Whether ``call`` is kept over ``other``, a copy of the same call: the higher
+    ``call_rank``, then the one that comes first in file order."""
+    rank, other_rank = call_rank(call), call_rank(other)
+    return rank > other_rank or (rank == other_rank and call[C_ORDER] < other[C_ORDER])
+
+
+def with_request(call: Call, request_id: str) -> Call:
+    """``call`` (a copy without ``requestId``) under the one request its message was made in."""
+    return (*call[:REQUEST_ID], request_id, *call[REQUEST_ID + 1:])
+
+
+def _join_unrequested(best: dict[tuple[str, str | None], Call],
+                      times: dict[tuple[str, str | None], list[float]] | None) -> None:
+    """Rule 3 (docs/providers/claude.md): a copy without ``requestId`` (a gateway strips it
+    from some records) is the call its message was made in when that message has exactly one
+    ``requestId`` among the copies: its best copy joins that key's (``better_copy``), re-keyed.
+    With none, the copies without one count once by ``message.id``; with two or more (a
+    ``/btw`` replay under a request of its own), which of them it belongs to is not known and
+    it counts once apart, as before.  Decided on the best copies, after every copy is in:
+    whatever the order of the files or records."""
+    loose = [key for key in best if key[1] is None]
+    if not loose:
+        return
+    requests: dict[str, list[str]] = {}
+    unrequested = {key[0] for key in loose}
+    for message_id, request_id in best:
+        if request_id is not None and message_id in unrequested:
+            requests.setdefault(message_id, []).append(request_id)
+    for key in loose:
+        found = requests.get(key[0])
+        if found is None or len(found) != 1:
+            continue
+        joined = (key[0], found[0])
+        call, other = best.pop(key), best[joined]
+        if better_copy(call, other):
+            best[joined] = with_request(call, found[0])
+        if times is not None:  # the span of times the copies under both keys were written in
+            both = [t for t in (*times.pop(key, ()), *times.get(joined, ()), call[C_TS], other[C_TS]) if t is not None]
+            if both:
+                times[joined] = [min(both), max(both)]
 
 
 #: how many steps of a chain of resumes the rank across sessions' files tells apart

@@ -191,8 +191,14 @@ def _join_totals(first: HalfTotals, inserted: int, sums: list[list], window_sums
     """The whole file's sums, in the order the one pass settles them: the first half's settled
     calls, those of its window the second half's calls pushed out, the second half's settled
     calls, then the first half's window left and the second's (``_all_sums``)."""
-    for _ in range(min(len(first._recent), max(0, len(first._recent) + inserted - first._window))):
+    # As the one pass goes on with the second half's new keys: each one past the window pushes
+    # the oldest out (a pair of copies with and without ``requestId`` leaves as two).
+    size, left = len(first._recent), inserted
+    while first._recent and left > first._window - size:
+        left -= max(0, first._window - size) + 1
+        before = len(first._recent)
         first._evict_oldest()
+        size = first._window + 1 - (before - len(first._recent))
     first._everything = None  # (``add`` drops it; the evictions here come from no ``add``)
     first_window = first.window_sums()
     joined, first_exact = first.spent()  # (its lists: the first half's totals are not used again)

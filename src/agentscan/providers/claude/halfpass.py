@@ -45,11 +45,12 @@ class HalfTotals(WindowedTotals):
         super().add(call)
 
     def _evict_oldest(self) -> None:
-        self.evictions += 1
-        key = self._order[0]
+        key = self._oldest_key()
         if self._recent[key][SIDECHAIN]:  # (a parent's is among the settled parents)
             self._sidechains.add(hash(key[0]))
+        before = len(self._recent)
         super()._evict_oldest()
+        self.evictions += before - len(self._recent)  # (a pair's two: ``WindowedTotals._partner``)
 
     def message_ids(self) -> array:
         """Every message id met, hashed (some twice)."""
@@ -71,9 +72,8 @@ class HalfTotals(WindowedTotals):
         ones.  Added up apart (each winner adds a call to its group, so the groups it touches are
         exactly those that differ): ``_all_sums`` copied every settled group, the helper's peak."""
         added: dict[tuple, list[int]] = {}
-        for (message_id, request_id), call in self._recent.items():
-            if not (call[SIDECHAIN] and self._replays_parent(message_id, request_id)):
-                self._add_to(added, call)
+        for call in self._counted():
+            self._add_to(added, call)
         settled = self._sums
         ordered = {key: added[key] for key in settled if key in added}
         ordered.update((key, parts) for key, parts in added.items() if key not in settled)

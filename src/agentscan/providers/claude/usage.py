@@ -11,7 +11,9 @@ summarised in ``toolUseResult.usage``.  So (docs/providers/claude.md):
   the same call (the subagent file is gone); ``toolUseResult.usage`` never;
 * each ``(message.id, requestId)`` counts once across every file, keeping the
   copy with the largest total (keep-first undercounts output: ``dedupe``);
-* a record without ``requestId`` is deduplicated by ``message.id`` alone;
+* a record without ``requestId`` is deduplicated by ``message.id`` alone, and is a copy
+  of the call its message was made in when the other copies carry exactly one
+  ``requestId`` (``dedupe._join_unrequested``, ``sharedcalls.joined_keys``);
 * a sidechain replay of a parent message (same ``message.id``, another
   ``requestId``) loses to the parent;
 * a record without ``message.id`` cannot be deduplicated and counts as is;

@@ -29,7 +29,7 @@ import orjson
 
 from agentscan.bounds import token_sum
 from agentscan.model import PROGRESS_ORIGIN, TokenUsage
-from agentscan.providers.claude.dedupe import call_rank
+from agentscan.providers.claude.dedupe import better_copy, call_rank
 from agentscan.providers.claude.usage import (
     C_CACHE_READ,
     C_CACHE_WRITE,
@@ -39,11 +39,9 @@ from agentscan.providers.claude.usage import (
     C_MODEL,
     C_ORDER,
     C_OUTPUT,
-    C_SESSION_ID,
     C_SUBAGENT,
     C_TS,
     C_WEB_SEARCHES,
-    HAS_SPEED,
     MESSAGE_ID,
     REQUEST_ID,
     SIDECHAIN,
@@ -52,6 +50,9 @@ from agentscan.providers.claude.usage import (
 from agentscan.usagegroups import BUCKET, TIER_BOUNDS
 from agentscan.digests import blake2b
 from agentscan.toolkit.hashes64 import Hashes64, from_digest
+from agentscan.providers.claude.windowstate import calls_of_state, sums_of_state, checked_items
+
+__all__ = ["WINDOW", "SettledTotals", "WindowedTotals", "checked_items"]
 
 
 #: calls compared in full before they are settled (copies of one call are written close together)
@@ -121,10 +122,58 @@ class WindowedTotals:
                 return True
         return False
 
+    def _partner(self, message_id: str, request_id: str | None) -> str | None | bool:
+        """The other request of a message whose copies in the window are under exactly one
+        ``requestId`` and none (rule 3: ``dedupe._join_unrequested``): the two are one call.
+        ``False`` when they are not such a pair."""
+        requests = self._requests.get(message_id)
+        if isinstance(requests, set) and len(requests) == 2 and None in requests:
+            (other,) = requests - {request_id}
+            return other
+        return False
+
+    def _counted(self) -> Iterator[Call]:
+        """The window's calls that count: all but a sidechain replay of a parent (rule 4) and
+        the lesser of a pair of copies with and without ``requestId`` (``_partner``)."""
+        recent = self._recent
+        for (message_id, request_id), call in recent.items():
+            other = self._partner(message_id, request_id)
+            if other is not False:
+                if not better_copy(recent[(message_id, other)], call):  # type: ignore[index]
+                    yield call
+            elif not (call[SIDECHAIN] and self._replays_parent(message_id, request_id)):
+                yield call
+
+    def _oldest_key(self) -> tuple[str, str | None]:
+        """The key of the window's oldest call, passing over the keys a pair's eviction took
+        out of the window (``_evict_oldest``; removing them from ``_order`` there would make a
+        pass quadratic)."""
+        order, recent = self._order, self._recent
+        while order[0] not in recent:
+            order.popleft()
+        return order[0]
+
     def _evict_oldest(self) -> None:
-        key = self._order.popleft()
+        key = self._oldest_key()
+        self._order.popleft()
         call = self._recent.pop(key)
         message_id, request_id = key
+        other = self._partner(message_id, request_id)
+        if other is not False:
+            # A pair (``_partner``) leaves together: its better copy settles, both keys'
+            # hashes are kept (a later copy under either is that call's), and no replay rule.
+            partner = self._recent.pop((message_id, other))  # type: ignore[arg-type]
+            del self._requests[message_id]
+            if self._settled_keys is None:
+                self._settled_keys = Hashes64()
+            self._settled_keys.add(self._hash(key))
+            self._settled_keys.add(self._hash((message_id, other)))
+            if not (call[SIDECHAIN] and partner[SIDECHAIN]):
+                if self._settled_parents is None:
+                    self._settled_parents = Hashes64()
+                self._settled_parents.add(self._hash(message_id))
+            self._settle(partner if better_copy(partner, call) else call)
+            return
         replay = call[SIDECHAIN] and self._replays_parent(message_id, request_id)
         requests = self._requests[message_id]
         if isinstance(requests, set):
@@ -169,9 +218,8 @@ class WindowedTotals:
         if self._everything is not None:
             return self._everything
         sums = {key: list(parts) for key, parts in self._sums.items()}
-        for (message_id, request_id), call in self._recent.items():
-            if not (call[SIDECHAIN] and self._replays_parent(message_id, request_id)):
-                self._add_to(sums, call)
+        for call in self._counted():
+            self._add_to(sums, call)
         self._everything = sums
         return sums
 
@@ -220,9 +268,9 @@ class WindowedTotals:
         was added to the sums and let go (all of ``SettledTotals``' are)."""
         if not self.exact or self._sums:
             return None
-        return sorted((call for (message_id, request_id), call in self._recent.items()
-                       if not (call[SIDECHAIN] and self._replays_parent(message_id, request_id))),
-                      key=lambda call: call[C_ORDER])
+        if any(isinstance(requests, set) and None in requests for requests in self._requests.values()):
+            return None  # a copy without ``requestId`` (rule 3): joined in ``tokens``' own steps, not here
+        return sorted(self._counted(), key=lambda call: call[C_ORDER])
 
     # -- a resume state (``rowresume``) ---------------------------------------
 
@@ -258,7 +306,7 @@ class WindowedTotals:
         doc = orjson.loads(body)
         if type(doc["exact"]) is not bool:
             raise ValueError("ill-shaped answer")
-        return SettledTotals(_sums_of_state(doc["sums"]), doc["exact"], stable=stable)
+        return SettledTotals(sums_of_state(doc["sums"]), doc["exact"], stable=stable)
 
     def _state(self) -> tuple[dict[str, Any], bytes]:
         # Counted from the packed bytes: a set still packed (a helper's answer) is not unpacked for it.
@@ -282,14 +330,14 @@ class WindowedTotals:
                 and type(keys) is int and 0 <= keys * 8 <= len(hashes) and len(hashes) % 8 == 0):
             raise ValueError("ill-shaped window")
         totals = cls(window, stable=stable)
-        for call in _calls_of_state(doc["recent"], calls):
+        for call in calls_of_state(doc["recent"], calls):
             key = (call[MESSAGE_ID], call[REQUEST_ID])
             if key in totals._recent:
                 raise ValueError("a key twice in the window")
             totals._recent[key] = call
             totals._order.append(key)
             totals._requests[call[MESSAGE_ID]] = _with_request(totals._requests.get(call[MESSAGE_ID]), call[REQUEST_ID])
-        totals._sums = _sums_of_state(sums)
+        totals._sums = sums_of_state(sums)
         cut = keys * 8
         # Kept packed until a pass goes on from them (``Hashes64.from_bytes``).
         totals._settled_keys = Hashes64.from_bytes(hashes[:cut]) if cut else None
@@ -322,32 +370,6 @@ class SettledTotals(WindowedTotals):
         raise TypeError("settled totals have no window or hashes to keep")
 
 
-def _sums_of_state(sums: object) -> dict[tuple, list[int]]:
-    """``_state``'s sums (or ``settled``'s) back as the sums' dict, every field's type checked.
-    Each item's list becomes its parts (its key taken off in place): a copy of each was held
-    beside the items until the caller let go of them."""
-    found: dict[tuple, list[int]] = {}
-    for item in checked_items(sums):
-        found[tuple(item[:5])] = item
-        del item[:5]
-    return found
-
-
-def checked_items(sums: object) -> list[list]:
-    """``_state``'s sums as written (``[*key, *parts]`` each), every field's type checked
-    (raises ``ValueError``): a half's join adds them up as they are (``halfjoin``)."""
-    if not isinstance(sums, list):
-        raise ValueError("ill-shaped sums")
-    for item in sums:
-        if not (isinstance(item, list) and len(item) == 12 and all(type(v) is int and v >= 0 for v in item[5:])):
-            raise ValueError("ill-shaped sums")
-        subagent, model, bucket, tier, from_progress = item[:5]
-        if not (_str_or_none(subagent) and _str_or_none(model) and (bucket is None or type(bucket) is int)
-                and type(tier) is int and type(from_progress) is bool):
-            raise ValueError("ill-shaped sums")
-    return sums
-
-
 def _with_request(requests: tuple[str | None] | set[str | None] | None,
                   request_id: str | None) -> tuple[str | None] | set[str | None]:
     """A message's requests in the window with ``request_id`` (not among them) added: a tuple
@@ -369,35 +391,6 @@ def _stable_hash(value: object) -> int:
     """64 bits of BLAKE2b of a dedupe key or a message id (JSON tells the two apart), kept
     as the digest's bytes in a resume state (``hashes64.from_digest``)."""
     return from_digest(blake2b(orjson.dumps(value), digest_size=8).digest())
-
-
-def _str_or_none(value: object) -> bool:
-    return value is None or isinstance(value, str)
-
-
-_NONE = type(None)
-#: the types each field of a call tuple may have (``usage.call_of`` makes them)
-_CALL_FIELD_TYPES: dict[int, frozenset[type]] = {
-    MESSAGE_ID: frozenset({str}), REQUEST_ID: frozenset({str, _NONE}), SIDECHAIN: frozenset({bool}),
-    HAS_SPEED: frozenset({bool}), C_INPUT: frozenset({int}), C_CACHE_READ: frozenset({int}),
-    C_CACHE_WRITE: frozenset({int}), C_OUTPUT: frozenset({int}), C_TS: frozenset({float, _NONE}),
-    C_MODEL: frozenset({str, _NONE}), C_SUBAGENT: frozenset({str, _NONE}), C_ORDER: frozenset({int}),
-    C_CACHE_WRITE_1H: frozenset({int}), C_WEB_SEARCHES: frozenset({int}), C_FROM_PROGRESS: frozenset({bool}),
-    C_SESSION_ID: frozenset({str, _NONE}),
-}
-_COUNTS = (C_INPUT, C_CACHE_READ, C_CACHE_WRITE, C_OUTPUT, C_CACHE_WRITE_1H, C_WEB_SEARCHES)
-
-
-def _calls_of_state(columns: object, count: int) -> Iterator[Call]:
-    """Call tuples from ``to_state``'s columns, every field's type checked (a column in one sweep)."""
-    if not (isinstance(columns, list) and len(columns) == (len(_CALL_FIELD_TYPES) if count else 0)):
-        raise ValueError("ill-shaped calls")
-    for index, column in enumerate(columns):
-        if not (isinstance(column, list) and len(column) == count and set(map(type, column)) <= _CALL_FIELD_TYPES[index]):
-            raise ValueError("ill-shaped calls")
-        if index in _COUNTS and min(column) < 0:
-            raise ValueError("ill-shaped calls")
-    return zip(*columns)
 
 
 def _usage(parts: list[int]) -> TokenUsage:

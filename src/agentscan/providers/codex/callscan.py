@@ -11,8 +11,8 @@ from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 from agentscan.model import TokenUsage
 from agentscan.pricing.aliases import service_tier_name
-from agentscan.providers.codex.counters import (ZERO, Counters, add, counters_of, spent_on, step, to_tokens, token_info,
-                                               total_counters, unsummed)
+from agentscan.providers.codex.counters import (ZERO, Counters, add, counters_of, jumped, spent_on, step, to_tokens,
+                                               token_info, total_counters, unsummed)
 from agentscan.providers.codex.modeluse import ModelUse, Pairs, model_use
 from agentscan.providers.codex.records import MARKER_SLACK, as_dict, as_str, payload_of, time_value
 from agentscan.timeutil import parse_iso
@@ -60,7 +60,7 @@ class FileUsageScanner:
     """
 
     __slots__ = ("replay", "started", "thread_id", "events", "records", "boundary", "baseline", "copied_floor",
-                 "turns", "carried", "timed", "garbled", "overspent", "_previous", "_model", "_searches", "_tier")
+                 "turns", "carried", "timed", "garbled", "overspent", "jumps", "_previous", "_model", "_searches", "_tier")
 
     def __init__(self, replay: bool = False, started: datetime | None = None, thread_id: str | None = None,
                  *, timed: bool = True) -> None:
@@ -88,6 +88,9 @@ class FileUsageScanner:
         #: with none (``counters.unsummed``): the totals are no running count of the calls, so a
         #: row counts the calls as ``tokens`` does (``spent``)
         self.garbled = False
+        #: calls whose running total moved by other than the call (``counters.jumped``,
+        #: ``total_warning``): the totals are then no count of the calls (``garbled``)
+        self.jumps = 0
         #: calls whose cached input and cache write exceed their input (``split_warning``)
         self.overspent = 0
         self._previous: Counters | None = None
@@ -197,6 +200,9 @@ class FileUsageScanner:
         last = counters_of(info.get("last_token_usage"))
         if garbage or unsummed(total, last):
             self.garbled = True
+        elif jumped(self._previous, total, last):
+            self.garbled = True
+            self.jumps += 1
         self._previous, self.carried, delta = step(self._previous, self.carried, total, last)
         if delta is None:
             return
@@ -335,6 +341,19 @@ def split_warning(scanner: FileUsageScanner) -> str | None:
     calls = "1 call" if count == 1 else f"{count:,} calls"
     return (f"cached input + cache write exceed input in {calls}: tokens and show cap each call's split at"
             " its input, list caps the running total's, so their input/cache splits may differ")
+
+
+def total_warning(scanner: FileUsageScanner) -> str | None:
+    """The warning, once a file, of running totals that do not add up to their calls
+    (``counters.jumped``; ``None``: none).  No build is known to write one; the calls are
+    what every report counts (``tokens``, ``show``, and ``list``, whose row would otherwise
+    take the latest total: two answers for one file)."""
+    count = scanner.jumps
+    if not count:
+        return None
+    calls = "1 call" if count == 1 else f"{count:,} calls"
+    return (f"running total_token_usage moved by other than last_token_usage at {calls}: the calls are counted"
+            " (last_token_usage), not the file's running total")
 
 
 def _leading_burst(events: list[UsageEvent]) -> int:

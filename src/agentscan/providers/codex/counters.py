@@ -99,6 +99,16 @@ def unsummed(total: Counters | None, last: Counters | None) -> bool:
     return total is None and last is not None and any(last[:5])
 
 
+def jumped(previous: Counters | None, total: Counters | None, last: Counters | None) -> bool:
+    """Whether a running total moved by other than its call's count (``last_token_usage``):
+    past it (999,999 where the call was 1,000) or short of it, neither a repeat nor a restart.
+    Codex's totals are the sum of its calls (formats.md: the 0.39 sample's 19 calls add up to
+    its last total), so such a total counts no call: the calls are what was spent, as
+    ``tokens`` and ccusage count them, and a row counts them too (as of totals of garbage)."""
+    return (previous is not None and total is not None and last is not None and total != previous
+            and not restarted(total, previous, last) and minus(total, previous) != last)
+
+
 def step(previous: Counters | None, carried: Counters, total: Counters | None,
          last: Counters | None) -> tuple[Counters | None, Counters, Counters | None]:
     """One ``token_count`` event, as every reader of a rollout takes it: from the running

@@ -63,13 +63,16 @@ KIND = "codex.counts"
 #: (no window can tell), so its row is the window's (``counts_partial``) until a whole pass
 #: keeps an "8", rather than a count of prompts ``show`` contradicts.  (Those of ``_PREVIOUS``
 #: and ``_COUNTS_ONLY``, of builds further back, are taken as before, this gap among theirs.)
-VERSION = "8"
+#: "9": a running total that moved by other than its call (``counters.jumped``) makes the file's
+#: count its calls, as totals of garbage do; an "8" took such totals for a running count
+#: (``_PREVIOUS``)
+VERSION = "9"
 #: tallies whose line counts, model use and copy end hold, and whose count is what ``counters.step``
 #: reaches now of a file of counts, but a "6" took a file's totals of garbage for a running count
 #: (or, keeping a ``recount``, added up its calls another way: not believed), and nothing in it
 #: tells which: ``Tally.previous``.  Its count is kept on as the file grows (a "7" that says
 #: ``previous``) until the appended lines show garbage or a whole pass keeps another
-_PREVIOUS = frozenset({"6"})
+_PREVIOUS = frozenset({"6", "8"})
 #: older tallies whose line counts and model use still hold, taken for those alone while the
 #: file is unchanged (an upgrade would otherwise send every large rollout's row back to
 #: ``counts_partial`` until a whole pass): not their count's runs nor where a copy ended.
@@ -344,7 +347,8 @@ def _recount(document: dict, version: str) -> Counters | str | None:
     garbage totals; ``UNCOUNTED``; or ``PREVIOUS``, its totals as a tally of ``_PREVIOUS``
     counted them (one of those that kept a ``recount`` knew garbage: ``UNCOUNTED``)."""
     if version in _PREVIOUS:
-        return UNCOUNTED if document.get("recount") is not None else PREVIOUS
+        # (An "8" that knew garbage, ``uncounted`` or a ``recount``, is read again: ``runs``.)
+        return UNCOUNTED if document.get("recount") is not None or document.get("uncounted") is True else PREVIOUS
     if document.get("uncounted") is True:
         return UNCOUNTED
     if document.get("previous") is True:

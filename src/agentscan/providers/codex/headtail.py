@@ -39,7 +39,7 @@ from agentscan.providers.codex.messages import REPLY_KINDS, line_kind, turn_prom
 from agentscan.providers.codex.names import RolloutNames
 from agentscan.providers.codex.records import (TITLE_CHARS, collapse, context_cwd, enveloped, event_prompt, item_prompt,
                                               payload_of)
-from agentscan.providers.codex.callscan import FileUsageScanner, split_warning
+from agentscan.providers.codex.callscan import FileUsageScanner, split_warning, total_warning
 from agentscan.settling import unfinished_line
 from agentscan.toolkit.imagetext import is_images_text
 
@@ -123,9 +123,10 @@ class _TailFold:
         # The row's count caps the total's split, not each call's: said, of a file read whole.  Of
         # a larger one the usage pass that prices the row (``scan.costs``) says it of every call;
         # a window's count beside it would be a second, smaller one.
-        split = split_warning(calls) if path is not None and whole_file else None
-        if split is not None:
-            warnings = (*warnings, ScanWarning(str(path), split))
+        if path is not None and whole_file:
+            for said in (split_warning(calls), total_warning(calls)):
+                if said is not None:
+                    warnings = (*warnings, ScanWarning(str(path), said))
         # Totals of garbage (a negative one reads as a restart, each adding a run) are no
         # running count: the calls are, the deltas ``tokens`` adds up.  Of a window that cut
         # the file, that is the window's part only, not the whole count (``whole_count``):

@@ -72,7 +72,9 @@ class CodexProvider(Provider):
     #     (``callscan.split_warning``): a row's split of the total may differ from ``tokens``'
     # 28: a call on a service tier (`thread_settings_applied`, `turn_context` `service_tier`:
     #     priority, fast, flex, ultrafast) is counted under `<model>-<tier>` (`aliases.service_tier_name`)
-    parser_version = "28"
+    # 29: a running total that moved by other than its call (``counters.jumped``) is no running
+    #     count: the row counts the calls, as ``tokens`` does, and the file says so (``callscan.total_warning``)
+    parser_version = "29"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)

@@ -33,21 +33,23 @@ from typing import NamedTuple
 import orjson
 
 from agentscan.context import ScanContext, say
-from agentscan.providers.codex.counters import (ZERO, Counters, add, counters_of, kept_counters, spent_on, step,
-                                               token_info, total_counters, unsummed)
+from agentscan.providers.codex.counters import (ZERO, Counters, add, counters_of, jumped, kept_counters, spent_on,
+                                               step, token_info, total_counters, unsummed)
 from agentscan.providers.codex.fullcounts import head_digest
 from agentscan.toolkit.linescan import ScanProgress, matching_records
 
 KIND = "codex.runs"
 #: "2": a file of garbage totals is counted by its calls (``recount``); one kept before took
 #: its totals, and the one 0.1.x build that kept a ``recount`` added it up another way
-VERSION = "2"
+#: "3": a running total that moved by other than its call (``counters.jumped``) is garbage too;
+#: a "2" took it for a running count, so it is one of ``_PREVIOUS``
+VERSION = "3"
 #: a state the build before kept of a file of counts reached what ``step`` reaches now, but one
 #: of a file of garbage totals (no ``recount``) took them for a running count, and nothing in
 #: the state tells which.  Taken only where the file cannot be read again in one run (past
 #: ``MAX_READ_BYTES``: the row would otherwise say it read only its window until ``tokens``)
 #: and its window shows no garbage; a file within the budget is read again, once
-_PREVIOUS = "1"
+_PREVIOUS = frozenset({"1", "2"})
 #: at most this much of a file is read here in one run (a first ``list`` of a heavy user's
 #: newest sessions must not read gigabytes): past it the row keeps the window's count and
 #: says so (``counts_partial``) until ``tokens`` or ``show`` read the file whole
@@ -96,12 +98,11 @@ def _kept(path: Path, ctx: ScanContext, size_now: int, mtime_now: int,
     if state is None:
         return None
     size, mtime_ns, version, head, offset, blob = state
-    taken = (VERSION, _PREVIOUS) if previous else (VERSION,)
-    if version not in taken or size_now < size or type(offset) is not int:
+    if not (version == VERSION or (previous and version in _PREVIOUS)) or size_now < size or type(offset) is not int:
         return None
     try:
         document = orjson.loads(blob)
-        if version == _PREVIOUS and document.get("recount") is not None:
+        if version in _PREVIOUS and document.get("recount") is not None:
             return None  # (the one build that kept one added it up another way)
         last = None if document["last"] is None else kept_counters(document["last"])
         carried = kept_counters(document["carried"])
@@ -125,7 +126,7 @@ def _read(path: Path, ctx: ScanContext, runs: _Runs, start: int) -> ScanProgress
         info = token_info(record) or {}
         total, garbage = total_counters(info.get("total_token_usage"))
         last = counters_of(info.get("last_token_usage"))
-        if (garbage or unsummed(total, last)) and runs.recount is None:
+        if (garbage or unsummed(total, last) or jumped(runs.last, total, last)) and runs.recount is None:
             raise _Garbled
         runs.feed(total, last)
     return progress

@@ -42,7 +42,7 @@ from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
 from agentscan.toolkit.linescan import ScanProgress, matching_records
 from agentscan.model import TokenUsage, UsageEntry
-from agentscan.providers.codex.callscan import FileUsageScanner, UsageEvent, split_warning
+from agentscan.providers.codex.callscan import FileUsageScanner, UsageEvent, split_warning, total_warning
 from agentscan.providers.codex.fullcounts import remember, shared_scanner, wants_tally
 from agentscan.providers.codex.counters import Counters, counters_of, minus, token_info
 from agentscan.providers.codex.modeluse import ModelUse
@@ -58,9 +58,9 @@ def scan_file(
     path: Path, ctx: ScanContext, *, replay: bool, started: datetime | None, thread_id: str | None = None
 ) -> FileUsageScanner:
     scanner = _scan_file(path, ctx, replay=replay, started=started, thread_id=thread_id)
-    split = split_warning(scanner)
-    if split is not None:
-        ctx.warn(path, split)
+    for said in (split_warning(scanner), total_warning(scanner)):
+        if said is not None:
+            ctx.warn(path, said)
     return scanner
 
 
