@@ -3,7 +3,7 @@
 ``"priority"``/``"fast"``/``"flex"`` when the user chose one (``/fast``, ``service_tier`` in
 config.toml).  OpenAI bills those tiers at other rates (genai-prices 0.2.5: ``gpt-5.5``'s
 priority tier 2.5x, flex half, from 2026-10-12).  A call on one is counted under
-``<model>-<tier>`` and priced at the tier's price variant; with no such price (before the
+``<model> (<tier>)`` and priced at the tier's price variant; with no such price (before the
 variant starts, or a model the data gives none) it has no price and a warning, never the
 standard rate."""
 
@@ -54,8 +54,8 @@ def test_a_call_is_named_by_its_tier() -> None:
     for record in _thread(LATE, ["default", "priority", "flex", "fast"]):
         scanner.feed(record)
     # Codex sends its older "fast" as the priority tier
-    assert [event.model for event in scanner.events] == ["gpt-5.5", "gpt-5.5-priority", "gpt-5.5-flex",
-                                                         "gpt-5.5-priority"]
+    assert [event.model for event in scanner.events] == ["gpt-5.5", "gpt-5.5 (priority)", "gpt-5.5 (flex)",
+                                                         "gpt-5.5 (priority)"]
     assert scanner.model_use().calls == (("gpt-5.5", 4),)  # a row's MODEL: the model
 
 
@@ -63,9 +63,10 @@ def test_tokens_prices_each_tier_at_its_rate(isolated_home: Path) -> None:
     write_rollout(rollout_path(isolated_home / ".codex", T, LATE), _thread(LATE, ["default", "priority", "flex"]))
     doc = cli_json("tokens", "--by", "model")
     rows = {row["key"]: row for row in doc["rows"]}
-    assert set(rows) == {"gpt-5.5", "gpt-5.5-priority", "gpt-5.5-flex"}
+    assert set(rows) == {"gpt-5.5", "gpt-5.5 (priority)", "gpt-5.5 (flex)"}
     assert Decimal(str(rows["gpt-5.5"]["cost_usd"])) == _genai(LATE, None)
-    priority, flex = Decimal(str(rows["gpt-5.5-priority"]["cost_usd"])), Decimal(str(rows["gpt-5.5-flex"]["cost_usd"]))
+    priority = Decimal(str(rows["gpt-5.5 (priority)"]["cost_usd"]))
+    flex = Decimal(str(rows["gpt-5.5 (flex)"]["cost_usd"]))
     assert priority == _genai(LATE, "priority") == _genai(LATE, None) * Decimal("2.5")
     assert flex == _genai(LATE, "flex") < _genai(LATE, None)
     assert not doc["warnings"]
@@ -75,13 +76,13 @@ def test_a_tier_the_data_has_no_price_for_is_unpriced_and_said(isolated_home: Pa
     write_rollout(rollout_path(isolated_home / ".codex", T, EARLY), _thread(EARLY, ["priority"]))
     doc = cli_json("tokens", "--by", "model")
     (row,) = doc["rows"]
-    assert row["key"] == "gpt-5.5-priority"
+    assert row["key"] == "gpt-5.5 (priority)"
     assert row["cost_usd"] is None  # not the standard rate: priority bills more
     assert any("priority-tier price" in warning["message"] for warning in doc["warnings"]), doc["warnings"]
 
 
 def test_prices_names_the_tier(isolated_home: Path) -> None:
-    doc = cli_json("prices", "gpt-5.5-priority", "--at", "2026-11-02")
+    doc = cli_json("prices", "gpt-5.5 (priority)", "--at", "2026-11-02")
     (found,) = doc["models"]
     assert (found["provider"], found["model_id"]) == ("openai", "gpt-5.5")
     assert found["name"].endswith(", priority tier")
@@ -98,25 +99,33 @@ def test_a_row_names_the_model_and_costs_the_tiers(isolated_home: Path) -> None:
 def test_otlp_names_the_api_model_and_its_tier() -> None:
     from agentscan.otlp import semconv
 
-    assert semconv.api_tier("gpt-5.5-priority", "codex") == ("gpt-5.5", "priority")
-    assert semconv.api_tier("gpt-5.5-flex", "codex") == ("gpt-5.5", "flex")
+    assert semconv.api_tier("gpt-5.5 (priority)", "codex") == ("gpt-5.5", "priority")
+    assert semconv.api_tier("gpt-5.5 (flex)", "codex") == ("gpt-5.5", "flex")
     assert semconv.api_tier("gpt-5.5", "codex") == ("gpt-5.5", None)
     assert semconv.api_tier("some-priority", "cursor") == ("some-priority", None)
 
 
 def test_a_tier_name_is_never_its_model_s_standard_price(isolated_home: Path) -> None:
-    """``gpt-5-nano`` has a flex price but no priority one: asked as any agent records it, the
-    priority name is not matched to ``gpt-5-nano`` by its start, and the warning says what is
-    missing; the names offered are other models' priority-tier names."""
+    """``gpt-5-nano`` has a flex price but no priority one: its priority-tier name has no price,
+    the warning says what is missing, and no other model's priority price is offered in its
+    place (``gpt-5-mini (priority)`` bills at other rates than ``gpt-5-nano``'s would)."""
     from builders import invoke
 
-    doc = cli_json("prices", "gpt-5-nano-priority", "gpt-5-nano-flex", "--at", "2026-11-02")
+    doc = cli_json("prices", "gpt-5-nano (priority)", "gpt-5-nano (flex)", "--at", "2026-11-02")
     priority, flex = doc["models"]
     assert priority["model_id"] is None
-    assert priority["suggestions"] and all(name.endswith("-priority") for name in priority["suggestions"])
+    assert priority["suggestions"] == []
     assert (flex["model_id"], flex["name"].rpartition(", ")[2]) == ("gpt-5-nano", "flex tier")
-    said = " ".join(invoke("prices", "gpt-5-nano-priority").stderr.split())
-    assert "it has no priority-tier price for gpt-5-nano (a priority-tier call is not billed at its standard price)" in said
+    said = invoke("prices", "gpt-5-nano (priority)")
+    assert "did you mean" not in said.stderr
+    assert ("it has no priority-tier price for gpt-5-nano (a priority-tier call is not billed at its standard price)"
+            in " ".join(said.stderr.split()))
+
+
+def test_a_mistyped_tier_name_is_offered_that_tier_s_names(isolated_home: Path) -> None:
+    """A tier name whose model has no price at all (``gpt-5.9``) is offered that tier's names."""
+    offered = cli_json("prices", "gpt-5.9 (priority)", "--at", "2026-11-02")["models"][0]["suggestions"]
+    assert offered and all(name.endswith(" (priority)") for name in offered), offered
 
 
 def test_otlp_chat_spans_carry_the_tier(isolated_home: Path, tmp_path: Path) -> None:
@@ -140,7 +149,7 @@ def test_otlp_chat_spans_carry_the_tier(isolated_home: Path, tmp_path: Path) -> 
 
 def test_the_ultrafast_tier_is_priced_too(isolated_home: Path) -> None:
     """genai-prices 0.2.5 lists an ``ultrafast`` tier for ``gpt-6.2-sol`` (4x its input rate)."""
-    doc = cli_json("prices", "gpt-6.2-sol", "gpt-6.2-sol-ultrafast", "--at", "2026-11-02")
+    doc = cli_json("prices", "gpt-6.2-sol", "gpt-6.2-sol (ultrafast)", "--at", "2026-11-02")
     standard, ultrafast = doc["models"]
     assert ultrafast["model_id"] == "gpt-6.2-sol" and ultrafast["name"].endswith(", ultrafast tier")
     assert ultrafast["price_fields"]["input_mtok"]["base"] > standard["price_fields"]["input_mtok"]["base"]
@@ -171,4 +180,4 @@ def test_a_turn_context_s_tier_counts_and_its_null_changes_nothing() -> None:
                    dict(context, payload={**context["payload"], "service_tier": "flex"}),
                    calls.call(LATE + timedelta(seconds=2), 100)]:
         scanner.feed(record)
-    assert [event.model for event in scanner.events] == ["gpt-5.5-priority", "gpt-5.5-flex"]
+    assert [event.model for event in scanner.events] == ["gpt-5.5 (priority)", "gpt-5.5 (flex)"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from typing import TYPE_CHECKING, Any, List, Optional
 
 import typer
@@ -82,6 +83,7 @@ def prices_command(
     stale = source.stale_fetch(env)
     looked_up = []
     guesses: list[tuple[str, list[str]]] = []  # (a name with no price, the names like it the data has)
+    as_written: list[str] = []  # what a tier's word at the end of a name priced as written is not
     if models:
         from agentscan.pricing.aliases import agent_alias
         from agentscan.pricing.lookup import fast_mode_gap, look_up, tier_gap
@@ -92,18 +94,18 @@ def prices_command(
                 # A fast-mode name whose model is priced: the gap is its fast-mode price alone,
                 # and the standard one (shown by ``prices <model>``) is not what it is billed at.
                 base = fast_mode_gap(data, name, provider, when)
-                gap = (f": it has no fast-mode price for {legible(base)} (a fast-mode call is not billed"
-                       " at its standard price)" if base is not None else "")
+                gap = _variant_gap(data, name, provider, when, "fast-mode", base) if base is not None else ""
                 tiered = tier_gap(data, name, provider, when)
                 if tiered is not None:  # (a Codex service tier's name: ``aliases.service_tier_name``)
-                    gap = (f": it has no {tiered[1]}-tier price for {legible(tiered[0])} (a {tiered[1]}-tier call"
-                           " is not billed at its standard price)")
+                    gap = _variant_gap(data, name, provider, when, f"{tiered[1]}-tier", tiered[0])
                 alias = agent_alias(provider or "codex", name) if provider in (None, "codex") else None
                 if alias is not None:  # as ``tokens`` says it (``book.PriceBook._report``)
                     gap = f": {legible(name)} is {alias}: left unpriced"
                 scan.warn(f"model:{provider or '-'}/{name}", f"no price for {legible(name)!r} in {data.label}{gap}")
                 if found["suggestions"]:
                     guesses.append((name, found["suggestions"]))
+            else:
+                as_written.extend(_tier_word_note(data, name, found, provider, when))
             looked_up.append(found)
     elif scanner is not None:
         looked_up = _recorded(scanner, data)
@@ -151,9 +153,43 @@ def prices_command(
     if scan.warnings.items and not as_json:
         render.warn_summary(scan.warnings.items, verbose=state.verbose)
         for name, suggestions in guesses:
-            render.note(f"{name}: did you mean {either(suggestions)}?")
+            # (quoted as a shell takes it back: ``'gpt-5.5 (priority)'``)
+            render.note(f"{name}: did you mean {either([shlex.quote(each) for each in suggestions])}?")
+    if not as_json:
+        for line in as_written:
+            render.note(line)
     if state.strict and scan.warnings.items:
         raise StrictWarnings(len(scan.warnings.items))
+
+
+def _variant_gap(data: Any, name: str, provider: str | None, when: Any, variant: str, base: str) -> str:
+    """What the warning for a fast-mode or tier name with no price adds: the data lacks that
+    variant's price for ``base``, or has none yet at ``when`` (``--at`` before it starts)."""
+    from datetime import UTC, datetime
+
+    from agentscan.pricing.aliases import codex_tier_spelling
+    from agentscan.pricing.lookup import variant_start
+
+    start = variant_start(data, codex_tier_spelling(name), provider)
+    if start is not None and start > (when or datetime.now(UTC)).date():
+        return (f": its {variant} prices for {legible(base)} start {start.isoformat()}, after that time (a {variant}"
+                " call is not billed at its standard price)")
+    return f": it has no {variant} price for {legible(base)} (a {variant} call is not billed at its standard price)"
+
+
+def _tier_word_note(data: Any, name: str, found: dict[str, Any], provider: str | None, when: Any) -> list[str]:
+    """What ``prices gpt-5-nano-flex`` priced as written (genai-prices matches ``gpt-5-nano`` by
+    its start: the standard price) is not: a Codex call on that tier, ``gpt-5-nano (flex)``,
+    which has a price of its own (``aliases.codex_tier_spelling``)."""
+    from agentscan.pricing.aliases import codex_tier_spelling, service_tier_of
+    from agentscan.pricing.lookup import look_up
+
+    spelt = codex_tier_spelling(name)
+    tier = service_tier_of(spelt)[1]
+    if tier is None or spelt == name or look_up(data, spelt, provider, when)["model_id"] is None:
+        return []
+    return [f"{name} is priced as written, at {found['provider']}/{found['model_id']}'s standard price;"
+            f" a Codex call on the {tier} tier is {shlex.quote(spelt)}"]
 
 
 def _say_none_recorded(sessions: int, provider: str | None) -> None:

@@ -123,17 +123,18 @@ def answers_name_them(looked_up: list[dict[str, Any]]) -> bool:
 
 def _variant(found: dict[str, Any]) -> str | None:
     """The price variant a name was priced at (``fast mode``: ``opus-4.8-fast``, Claude Code's
-    fast mode, ``anthropic/claude-opus-4-8``'s; ``priority tier``: ``gpt-5.5-priority``, a
+    fast mode, ``anthropic/claude-opus-4-8``'s; ``priority tier``: ``gpt-5.5 (priority)``, a
     Codex call's service tier), not a model of its own whose name ends so (``grok-4-fast``):
     ``library.describe_lasting`` names it so.  ``None``: the model's standard price."""
-    from agentscan.pricing.aliases import fast_mode_base
+    from agentscan.pricing.aliases import fast_mode_base, service_tier_of
 
     if found["model_id"] is None:
         return None
     named = str(found.get("name") or "").rpartition(", ")[2]
     if named == "fast mode" or fast_mode_base(str(found["query"])) is not None:
         return "fast mode"
-    return named if named.endswith(" tier") else None
+    tier = service_tier_of(str(found["query"]))[1]
+    return f"{tier} tier" if tier is not None else None
 
 
 def tiers_under_answer(rows: list[Row]) -> list[Row]:

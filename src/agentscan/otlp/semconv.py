@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentscan.model import TokenUsage
-from agentscan.pricing.aliases import fast_mode_base, service_tier_base
+from agentscan.pricing.aliases import fast_mode_base, service_tier_of
 
 OPERATION = "gen_ai.operation.name"
 PROVIDER = "gen_ai.provider.name"
@@ -81,12 +81,11 @@ def api_model(model: str | None, agent: str) -> tuple[str | None, str | None]:
 
 def api_tier(model: str | None, agent: str) -> tuple[str | None, str | None]:
     """The model id a Codex call asked the API for, and its service tier when not the standard
-    one: agentscan prices and groups a call on the priority tier as ``gpt-5.5-priority``
+    one: agentscan prices and groups a call on the priority tier as ``gpt-5.5 (priority)``
     (``pricing.aliases.service_tier_name``); its request named ``gpt-5.5``."""
     if agent != "codex" or model is None:
         return model, None
-    base = service_tier_base(model)
-    return (model, None) if base == model else (base, model[len(base) + 1:])
+    return service_tier_of(model)
 
 
 def usage_attributes(usage: TokenUsage, agent: str) -> dict[str, int]:

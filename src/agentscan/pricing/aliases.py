@@ -106,7 +106,9 @@ VARIANT_WORDS = frozenset({"fast", "max"})
 #: price" remembered under an older rule is asked again (a rule that prices more names
 #: would otherwise never reach a name the index already holds as unpriced).
 #: 5: Codex's calls on a service tier (``SERVICE_TIER_WORDS``) are priced at the tier's rates.
-PRICE_RULES = 5
+#: 6: only a tier name agentscan built (``gpt-5.5 (priority)``) is priced at a tier's rates: a
+#: name ending in a tier's word (``gemini-2.5-pro-flex``) is priced as written, as before 5.
+PRICE_RULES = 6
 
 #: what Claude Code's calls made in fast mode (``message.usage.speed == "fast"``) have after
 #: their model (``claude-opus-4-8-fast``, as ccusage names them): fast mode is billed at other
@@ -155,49 +157,56 @@ def fast_mode_model(provider_hint: str | None, ref: str) -> str | None:
 
 #: Codex's service tiers billed at other rates than the standard one, as Codex records them
 #: (``thread_settings.service_tier``).  A call on one is counted and priced under
-#: ``<model>-<tier>`` (``gpt-5.5-priority``: another ``--by model`` row, as a Claude fast-mode
-#: call's), at the library's price variant ``when == {"service_tier": tier}``; ``default`` (or
-#: none) is the standard price.  OpenAI names no model so, and a row's MODEL is the model
-#: alone (``service_tier_base``).
+#: ``<model> (<tier>)`` (``gpt-5.5 (priority)``: another ``--by model`` row, as a Claude
+#: fast-mode call's), at the library's price variant ``when == {"service_tier": tier}``;
+#: ``default`` (or none) is the standard price.  A row's MODEL is the model alone.
 SERVICE_TIER_WORDS = ("priority", "flex", "ultrafast")
 #: Codex's older name of a tier: its ``/fast`` mode, sent to the API as ``priority``
 #: (Codex translates a ``fast`` in its settings to that request value)
 _TIER_SPELLINGS = {"fast": "priority"}
+#: a name ``service_tier_name`` built.  A space and parentheses, which no model id has (an
+#: API's ids, genai-prices' 4,000): a name that itself ends in a tier's word
+#: (``…-flash-1017-ultrafast``, ``gemini-2.5-pro-flex``) is never read as a tier.
+_TIERED = re.compile(r"(?P<model>\S.*?) \((?P<tier>" + "|".join(SERVICE_TIER_WORDS) + r")\)")
+
+
 def service_tier_name(model: str, tier: str | None) -> str:
     """The name a Codex call of ``model`` on service tier ``tier`` is counted and priced under
-    (``gpt-5.5-priority``); ``model`` itself on the standard tier (``default``, or none)."""
+    (``gpt-5.5 (priority)``); ``model`` itself on the standard tier (``default``, or none).
+    ``service_tier_of`` reads it back."""
     tier = _TIER_SPELLINGS.get(tier, tier) if tier is not None else None
-    if tier not in SERVICE_TIER_WORDS or model.endswith("-" + tier):
-        return model
-    return f"{model}-{tier}"
+    return f"{model} ({tier})" if tier in SERVICE_TIER_WORDS else model
 
 
-def service_tier_base(model: str) -> str:
-    """The model a ``service_tier_name`` was made of (``gpt-5.5`` for ``gpt-5.5-priority``);
-    any other name as it is."""
-    base, dash, tier = model.rpartition("-")
-    return base if dash and base and tier in SERVICE_TIER_WORDS else model
+def service_tier_of(name: str) -> tuple[str, str | None]:
+    """(the model, the tier) a ``service_tier_name`` was made of (``("gpt-5.5", "priority")``);
+    any other name as it is, with ``None``.  The one place a tier is read from a name."""
+    if not name.endswith(")"):
+        return name, None  # (nearly every name, once per call: no pattern run)
+    tiered = _TIERED.fullmatch(name)
+    return (tiered["model"], tiered["tier"]) if tiered is not None else (name, None)
+
+
+def tier_worded(ref: str) -> bool:
+    """Whether ``ref`` ends in a tier's word (``gpt-5-nano-flex``): ``PRICE_RULES`` 5 priced
+    such a name at that tier, so ``book`` asks its remembered answer again."""
+    return ref.rpartition("-")[2].lower() in SERVICE_TIER_WORDS
 
 
 #: an OpenAI model's name: ``gpt-…``, or a reasoning model's (``o3``, ``o4-mini``)
 _OPENAI_NAME = re.compile(r"(?:gpt-|o[0-9])", re.IGNORECASE)
 
 
-def codex_fast_name(name: str) -> str:
-    """``name`` as Codex counts its fast mode when it ends ``-fast`` and no Claude model's
-    (``gpt-5.5-fast``: ``gpt-5.5-priority``), else as it is: only ``prices``' guesses use it,
-    a name ending ``-fast`` being another vendor's model as often (xAI's ``grok-4-fast``)."""
-    if name.endswith(FAST_MODE_SUFFIX) and _OPENAI_NAME.match(name):
-        return service_tier_name(name[: -len(FAST_MODE_SUFFIX)], "fast")
+def codex_tier_spelling(name: str) -> str:
+    """``name`` as Codex counts a call on a service tier when it is an OpenAI model's name ending
+    ``-fast`` (Codex's fast mode) or in a tier's word (``gpt-5.5-fast``, ``gpt-5.5-priority``:
+    ``gpt-5.5 (priority)``), else as it is.  Only for what ``prices`` says of a name with no
+    price as written (its guesses, the gap it names): never a price, a name ending so being
+    another model as often (xAI's ``grok-4-fast``, Fireworks' ``…-1017-ultrafast``)."""
+    model, dash, word = name.rpartition("-")
+    if dash and model and _OPENAI_NAME.match(name) and (word == "fast" or word in SERVICE_TIER_WORDS):
+        return service_tier_name(model, word)
     return name
-
-
-def service_tier_model(ref: str) -> tuple[str, str] | None:
-    """(the model, the tier) a ``service_tier_name`` was made of; ``None`` for a standard-tier
-    name.  Whatever the agent: no price list names a model so (``prices gpt-5-nano-priority``,
-    asked as any agent records it, is never ``gpt-5-nano``'s standard price by its start)."""
-    base = service_tier_base(ref)
-    return (base, ref[len(base) + 1:]) if base != ref else None
 
 
 def variant_words(ref: str) -> list[str]:
@@ -236,8 +245,9 @@ AGENT_ALIASES = {
 
 
 def agent_alias(provider: str, ref: str) -> str | None:
-    """What ``ref`` is when it is an agent's alias of its own (``AGENT_ALIASES``), else ``None``."""
-    return AGENT_ALIASES.get((provider, ref.lower()))
+    """What ``ref`` is when it is an agent's alias of its own (``AGENT_ALIASES``), on any
+    service tier (``codex-auto-review (priority)``), else ``None``."""
+    return AGENT_ALIASES.get((provider, service_tier_of(ref)[0].lower()))
 
 
 def public_family(ref: str) -> bool:

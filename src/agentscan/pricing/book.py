@@ -211,6 +211,9 @@ class PriceBook:
         alias = aliases.agent_alias(provider, ref) if ref is not None else None
         if alias is not None and reason != _UNTIMED:
             then = f"; {ref} is {alias}: left unpriced"
+        elif reason.endswith(periods.NOT_YET):
+            # (a Codex tier call of August: no update gives it a price the tier had not yet)
+            then = "; a call made before then is left unpriced, not priced at the standard rate"
         elif ref is not None and reason != _UNTIMED and aliases.public_family(ref):
             from agentscan.invocation import command
 
@@ -238,11 +241,12 @@ class PriceBook:
             assert model is not None
             doc = self._cached_docs().get((provider, model))
             if doc is None or (doc.get("variants") != aliases.PRICE_RULES
-                               and (doc.get("unpriced") or aliases.variant_words(ref))):
+                               and (doc.get("unpriced") or aliases.variant_words(ref) or aliases.tier_worded(ref))):
                 # An answer remembered under an older rule is asked again when it may
                 # differ now: "no price" (a Claude fast-mode name, a Bedrock id, priced
                 # since), and a variant's price (one from before ``library.find`` told
-                # variants apart may be its base model's) (``aliases.PRICE_RULES``).
+                # variants apart may be its base model's; one ending in a tier's word, which
+                # rule 5 priced at that tier's rates) (``aliases.PRICE_RULES``).
                 doc = self._resolve(provider, model, ref)
             if doc.get("unpriced"):
                 state = self._unpriced_key(provider, model, doc["unpriced"])

@@ -17,9 +17,8 @@ from typing import Any
 import orjson
 from genai_prices import data_snapshot, types
 
-from agentscan.pricing.aliases import (BEDROCK_PROVIDER, bedrock_ref, fast_mode_model, service_tier_model,
-                                      variant_words)
-from agentscan.pricing.periods import EXACT, Coefficients, NotPriceable, Period
+from agentscan.pricing.aliases import BEDROCK_PROVIDER, bedrock_ref, fast_mode_model, service_tier_of, variant_words
+from agentscan.pricing.periods import EXACT, NOT_YET, Coefficients, NotPriceable, Period
 from agentscan.pricing.source import PriceData
 
 _snapshots: dict[str, data_snapshot.DataSnapshot] = {}
@@ -68,13 +67,16 @@ def find(data: PriceData, provider_hint: str | None, ref: str) -> Match:
     A name with a variant word (``aliases.VARIANT_WORDS``: ``claude-4.6-opus-max``) is
     priced only by a rule that names the variant: a rule for the base model's name start
     would price it at the base rate, a guess (and a low one).  A fast-mode name of Claude
-    Code's (``aliases.fast_mode_model``) is its model at the library's fast-mode price."""
+    Code's (``aliases.fast_mode_model``) is its model at the library's fast-mode price, and a
+    Codex call's service tier name (``aliases.service_tier_name``: ``gpt-5.5 (priority)``,
+    which no model id is) its model at that tier's price; any other name as written."""
     fast = fast_mode_model(provider_hint, ref)
     if fast is not None:
         return _fast_mode(find(data, provider_hint, fast))
-    tiered = service_tier_model(ref)
-    if tiered is not None:
-        return _service_tier(find(data, provider_hint, tiered[0]), tiered[1])
+    model_ref, tier = service_tier_of(ref)
+    if tier is not None:
+        # (tried as written, the library would match ``gpt-5.5`` by its start: the standard price)
+        return _service_tier(find(data, provider_hint, model_ref), tier)
     snap = snapshot(data)
     attempts: list[str | None] = [provider_hint, None] if provider_hint else [None]
     bedrock = bedrock_ref(ref)
@@ -169,17 +171,31 @@ def period_at(match: Match, ts: float | None) -> Period:
     start, end = _bounds(match, when)
     if ts is None and (start is not None or end is not None):
         raise NotPriceable("its price changed over time and the call has no timestamp")
-    variants = _variants(match)
-    if variants and not any(v.constraint is None or v.constraint.active(when) for v in variants):
-        # (the library would price the call at the standard rate)
-        raise NotPriceable(f"genai-prices has no {_context_words(match.context)} price for {match.model.id!r}"
-                           " at the call's time")
+    _in_force(match, when)
     prices = match.model.get_prices(when, match.context)
     thresholds = sorted({
         tier.start for value in vars(prices).values() if isinstance(value, types.TieredPrices) for tier in value.tiers
     })
     coefficients = tuple(_coefficients(match, when, low, high) for low, high in _regions(thresholds))
     return Period(start, end, tuple(thresholds), coefficients)
+
+
+def _in_force(match: Match, when: datetime) -> None:
+    """Raise ``NotPriceable`` when ``match``'s price variant holds at no time around ``when``
+    (``gpt-5.5``'s priority tier before 2026-10-12): the library would answer with the
+    standard price, silently."""
+    variants = _variants(match)
+    if variants and not any(v.constraint is None or v.constraint.active(when) for v in variants):
+        start = variant_start(match)
+        raise NotPriceable(f"genai-prices has no {_context_words(match.context)} price for {match.model.id!r}"
+                           + (f" before {start.isoformat()}{NOT_YET}" if start is not None and start > when.date()
+                              else " at the call's time"))
+
+
+def variant_start(match: Match) -> date | None:
+    """The first day ``match``'s price variant holds (``None``: none said, or no variant)."""
+    starts = [start for v in _variants(match) if isinstance(start := getattr(v.constraint, "start_date", None), date)]
+    return min(starts, default=None)
 
 
 def _regions(thresholds: list[int]) -> list[tuple[int, float]]:
@@ -272,6 +288,7 @@ def describe_lasting(data: PriceData, provider_hint: str | None, ref: str,
     until then (``pricing.ownmodels``).  A condition it cannot read ends it at ``when``."""
     match = find(data, provider_hint, ref)
     when = when or datetime.now(UTC)
+    _in_force(match, when)  # (``prices "gpt-5.5 (priority)" --at`` August: not the standard price)
     try:
         end = _bounds(match, when)[1]
     except NotPriceable:

@@ -10,7 +10,7 @@ stands for (``sonet-4.5``: ``sonnet-4.5``), each one ``prices`` finds a price fo
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -38,6 +38,10 @@ def look_up_lasting(data: PriceData, name: str, provider: str | None,
     if priced is not None:
         found.update(priced[0])
         return found, priced[1]
+    if fast_mode_gap(data, name, provider, when) is not None or tier_gap(data, name, provider, when) is not None:
+        # Its model is priced, and the data lacks that variant's price alone (``prices`` says so):
+        # another model's fast-mode or tier price (``opus-4.8-fast`` for ``sonnet-4.5-fast``) is no answer.
+        return found, None
     # Only a name with no price costs a look at the library's names.  A short name
     # (``sonet-4.5``) is misspelt as Anthropic's names are (``claude-sonet-4-5``), and its
     # guesses are offered as it was asked, in short (``sonnet-4.5``).
@@ -62,13 +66,32 @@ def fast_mode_gap(data: PriceData, name: str, provider: str | None, when: dateti
 def tier_gap(data: PriceData, name: str, provider: str | None, when: datetime | None) -> tuple[str, str] | None:
     """(the model, the tier) a Codex service tier's name with no price was made of
     (``gpt-5.1-codex-mini``, ``priority``), when that model has a standard price: the data
-    lacks that tier's price alone, and "no price" says so."""
+    lacks that tier's price alone, and "no price" says so.  So for an OpenAI model's name ending
+    in a tier's word (``gpt-5.1-codex-mini-priority``) whose tier has no price; one whose tier
+    has (``gpt-5.5-priority``) has no gap: ``close_names`` offers ``gpt-5.5 (priority)``."""
     from agentscan.pricing import aliases
 
-    base = aliases.service_tier_base(name)
-    if base == name or _priced(data, base, provider, when) is None:
+    spelt = aliases.codex_tier_spelling(name)
+    base, tier = aliases.service_tier_of(spelt)
+    if tier is None or _priced(data, base, provider, when) is None:
         return None
-    return base, name[len(base) + 1:]
+    if spelt != name and _priced(data, spelt, provider, when) is not None:
+        return None
+    return base, tier
+
+
+def variant_start(data: PriceData, name: str, provider: str | None) -> date | None:
+    """The first day the price variant a fast-mode or tier name asks for holds
+    (``gpt-5.5 (priority)``: 2026-10-12), as ``name`` is first found; ``None``: none said."""
+    from agentscan.pricing import aliases, library
+
+    agents = [provider] if provider is not None else ["", *aliases.PROVIDER_HINTS]
+    for agent, ref in _refs(agents, name):
+        try:
+            return library.variant_start(library.find(data, aliases.PROVIDER_HINTS.get(agent), ref))
+        except library.NotPriceable:
+            pass
+    return None
 
 
 def _priced(data: PriceData, name: str, provider: str | None,
@@ -163,11 +186,10 @@ def close_names(data: PriceData, provider: str | None, name: str, *spelt: str, s
 
     vendor = aliases.PROVIDER_HINTS.get(provider) if provider else None
     ids: dict[str, str] = {}
-    # A Codex service tier's name (``gpt-5.1-codex-mini-priority``) is offered that tier's
-    # names alone, as a fast-mode name is fast-mode names (below).
-    codex = aliases.codex_fast_name(name)  # (``gpt-5.5-fast``: Codex's fast mode, ``gpt-5.5-priority``)
-    base = aliases.service_tier_base(codex)
-    tier = codex[len(base) + 1:].lower() if base != codex else None
+    # A Codex service tier's name (``gpt-5.9 (priority)``) is offered that tier's names alone,
+    # as a fast-mode name is fast-mode names (below).
+    codex = aliases.codex_tier_spelling(name)  # (``gpt-5.5-fast``: Codex's fast mode, ``gpt-5.5 (priority)``)
+    tier = aliases.service_tier_of(codex)[1]
     if codex != name:
         spelt = (*spelt, codex)
     for each in library.snapshot(data).providers:
@@ -187,7 +209,7 @@ def close_names(data: PriceData, provider: str | None, name: str, *spelt: str, s
                 ids.setdefault(fast.lower(), fast)
             if tier is not None and any(variant.when == {"service_tier": tier}
                                         for variant in model.price_variants or ()):
-                tiered = aliases.service_tier_name(model.id, tier)  # (``gpt-5.5-priority``)
+                tiered = aliases.service_tier_name(model.id, tier)  # (``gpt-5.5 (priority)``)
                 ids.setdefault(tiered.lower(), tiered)
     ratios: dict[str, float] = {}
     # The name asked, however spelt, has no price: never a guess of itself (a shorter name
@@ -203,14 +225,15 @@ def close_names(data: PriceData, provider: str | None, name: str, *spelt: str, s
                 ratio = matcher.ratio()
                 if ratio >= max(_CLOSE_ENOUGH, ratios.get(model_id, 0.0)):
                     ratios[model_id] = ratio
-    # A Claude fast-mode name (``claude-opus-4-6-fast``, short ``opus-4.6-fast``) is offered
+    # A Claude fast-mode name (``claude-opus-4-9-fast``, short ``opsu-4.6-fast``) is offered
     # fast-mode names alone: its model's standard price (``claude-opus-4-6``) is not what a
     # fast-mode call is billed at.
     if any(aliases.fast_mode_base(asked) is not None for asked in (name, *spelt)):
         ratios = {model_id: ratio for model_id, ratio in ratios.items()
                   if model_id.lower().endswith(aliases.FAST_MODE_SUFFIX)}
     if tier is not None:
-        ratios = {model_id: ratio for model_id, ratio in ratios.items() if model_id.lower().endswith("-" + tier)}
+        ratios = {model_id: ratio for model_id, ratio in ratios.items()
+                  if aliases.service_tier_of(model_id)[1] == tier}
     scored = sorted(ratios.items(), key=lambda pair: (-pair[1], pair[0]))
     best = scored[0][1] if scored else 0.0
     offered: list[str] = []

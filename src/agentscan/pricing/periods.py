@@ -37,6 +37,11 @@ class NotPriceable(Exception):
     """genai-prices has no usable price for a model (the message says why)."""
 
 
+#: how a reason for no price ends when the call came before its price variant's prices start
+#: (``book`` words its hint so: the call's date is the gap, not a model newer than the data)
+NOT_YET = ", when those prices start"
+
+
 class Period(NamedTuple):
     """Prices valid from ``start`` (inclusive) to ``end`` (exclusive), epoch seconds; ``None`` is open.
 

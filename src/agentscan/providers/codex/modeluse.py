@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping, NamedTuple
 
-from agentscan.pricing.aliases import service_tier_base
+from agentscan.pricing.aliases import service_tier_of
 
 #: (model, count) pairs
 Pairs = tuple[tuple[str, int], ...]
@@ -36,9 +36,9 @@ def model_use(call_models: Iterable[str | None], turns: Mapping[str, int]) -> Mo
     calls: dict[str, int] = {}
     for model in call_models:
         if model is not None:
-            # A call on a service tier (``gpt-5.5-priority``) ran the model: the row's MODEL is
-            # the model's, whichever tier a call was billed at (``tokens --by model`` tells them).
-            model = service_tier_base(model)
+            # A call on a service tier (``gpt-5.5 (priority)``) ran the model: the row's MODEL
+            # is the model's, whichever tier a call was billed at (``tokens --by model`` tells them).
+            model = service_tier_of(model)[0]
             calls[model] = calls.get(model, 0) + 1
     return ModelUse(tuple(calls.items()), tuple(turns.items()))
 

@@ -74,7 +74,9 @@ class CodexProvider(Provider):
     #     priority, fast, flex, ultrafast) is counted under `<model>-<tier>` (`aliases.service_tier_name`)
     # 29: a running total that moved by other than its call (``counters.jumped``) is no running
     #     count: the row counts the calls, as ``tokens`` does, and the file says so (``callscan.total_warning``)
-    parser_version = "29"
+    # 30: that name is `<model> (<tier>)` (`gpt-5.5 (priority)`), which no model's own name is:
+    #     a model whose name ends in a tier's word (`…-ultrafast`) was read as a tier
+    parser_version = "30"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from agentscan.context import ScanContext
 from agentscan.detailmodel import SubagentInfo
 from agentscan.model import Counts, sum_usage
-from agentscan.pricing.aliases import service_tier_base
+from agentscan.pricing.aliases import service_tier_of
 from agentscan.providers.codex.callscan import FileUsageScanner
 from agentscan.providers.codex.detail import TranscriptReader
 from agentscan.providers.codex.header import thread_header
@@ -188,12 +188,11 @@ class ShowPass:
                     extra["forked_through_listed"] = self.gone.listed_from == 0
                 extra["forked_counted_in"] = [{"session": f"codex:{fork}", "forked_from": f"codex:{gone}"}
                                               for fork, gone in self.gone.counted_in]
-        # The calls per service tier (``gpt-5.5-priority``: ``priority``; the standard one
+        # The calls per service tier (``gpt-5.5 (priority)``: ``priority``; the standard one
         # ``default``), when any was on another: the card's cost says how many.
         tiers: dict[str, int] = {}
         for entry in entries:
-            base = service_tier_base(entry.model) if entry.model else entry.model
-            tier = entry.model[len(base) + 1:] if entry.model and base and base != entry.model else "default"
+            tier = (service_tier_of(entry.model)[1] if entry.model else None) or "default"
             tiers[tier] = tiers.get(tier, 0) + 1
         if set(tiers) - {"default"}:
             extra["service_tiers"] = tiers
