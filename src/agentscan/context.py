@@ -125,6 +125,11 @@ def _stamp(stat: os.stat_result) -> str:
     return f"{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ino}:{stat.st_ctime_ns}"
 
 
+#: ``memo``: set while ``tokens``' parse (``scan.usageparse``) runs, here or in a worker: what a
+#: provider remembers of a file (``remembered``) is then read, never added, since a worker's
+#: would not be kept (``claude.incremental._chain``)
+PARSE_ADDS_NO_FACTS = "parse_adds_no_facts"
+
 #: ``memo``: the token sums this scan read, by session (``readsums``): a worker's context
 #: has them too, for the rows it reads (``for_worker``)
 SUMS_READ = "sums_read"

@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Callable
 
-from agentscan.context import ScanContext
+from agentscan.context import PARSE_ADDS_NO_FACTS, ScanContext
 from agentscan.model import SessionRef
 from agentscan.scan.sessionsums import Parsed, SessionSums, parse_session
 from agentscan.sealing import seal, unseal
@@ -72,6 +72,9 @@ class UsageParser:
 
         def job(ref: SessionRef, ctx: ScanContext, keep: bool) -> Parsed:
             provider = self.scanner.provider(ref.provider)
+            # (A worker's facts are not kept: this parse adds none here either, so the index
+            # is the same wherever it ran: ``claude.incremental._chain``.)
+            ctx.memo[PARSE_ADDS_NO_FACTS] = True
             return parse_session(provider, ref, ctx, resume.get(ref.id), keep_state[ref.id], keep)
 
         with self.ctx.progress.named(ADDING_UP):

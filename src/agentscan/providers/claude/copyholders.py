@@ -56,14 +56,16 @@ def nearer_holders(native_id: str, main: Path, ctx: ScanContext) -> dict[str, st
     return {named: other for named, (_, other) in best.items()}
 
 
-def remembered_head(path: Path, own: str, ctx: ScanContext) -> tuple[list[str], int | None] | None:
+def remembered_head(path: Path, own: str, ctx: ScanContext, *, keep: bool = True) -> tuple[list[str], int | None] | None:
     """``resumes.copied_head`` of ``path``, remembered per file: every transcript of a chain is
     read for its copies when one of its sessions is gone (``show`` of each, ``tokens --by
     agent``), a 1 GB head of copies 1.1 s each time.  Kept while the file is unchanged, and
     while it only grew (``_still_holds``): Claude Code appends to a transcript, and its copies,
     written when it was resumed, come before its own first record (a live session's ``show``
     read its own copies again after each of its replies, and a sibling's after each of
-    theirs)."""
+    theirs).  ``keep=False``: what is remembered is used, nothing is added (``tokens``' parse:
+    it runs in worker processes too, whose facts are not kept, and the index it leaves must
+    not depend on where it ran)."""
     from agentscan.providers.claude.resumes import copied_head
 
     facts = ctx.remembered(FACTS)
@@ -76,10 +78,11 @@ def remembered_head(path: Path, own: str, ctx: ScanContext) -> tuple[list[str], 
         return known["chain"], known["end"]
     known = facts.last(text)
     if _well_formed(known) and _still_holds(path, own, stat, known):
-        facts.put(text, stat, {**known, "size": stat.st_size})
+        if keep:
+            facts.put(text, stat, {**known, "size": stat.st_size})
         return known["chain"], known["end"]
     head = copied_head(path, own)
-    if head is not None:
+    if head is not None and keep:
         chain, end = head
         facts.put(text, stat, {"chain": chain, "end": end, **({} if end is None else _marks(path, stat, end))})
     return head

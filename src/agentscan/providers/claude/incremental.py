@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 import orjson
 
-from agentscan.context import ScanContext
+from agentscan.context import PARSE_ADDS_NO_FACTS, ScanContext
 from agentscan.model import ScanWarning
 from agentscan.providers.claude.filescan import FileScan, scan_file
 from agentscan.providers.claude.dedupe import CallDeduper
@@ -118,7 +118,7 @@ def _chain(files: SessionFiles, ctx: ScanContext, calls: list[Call], known: obje
     up to that record are the ones the state was made from (``kept_upto``: the transcript only
     grew): the copies come before it, and are never written again.  Else read as ``show`` reads
     it, remembered per file (``copyholders.remembered_head``): a ``show``'s pass read them, and
-    its card's tokens read them again."""
+    its card's tokens read them again (``tokens``' parse adds nothing: ``PARSE_ADDS_NO_FACTS``)."""
     from agentscan.providers.claude.copyholders import remembered_head
     from agentscan.providers.claude.dedupe import chain_wanted
 
@@ -128,7 +128,7 @@ def _chain(files: SessionFiles, ctx: ScanContext, calls: list[Call], known: obje
     if (isinstance(known, dict) and type(known.get("end")) is int and 0 <= known["end"] < kept_upto
             and isinstance(known.get("chain"), list) and all(isinstance(name, str) for name in known["chain"])):
         return list(known["chain"]), known
-    head = remembered_head(Path(main), files.native_id, ctx)
+    head = remembered_head(Path(main), files.native_id, ctx, keep=not ctx.memo.get(PARSE_ADDS_NO_FACTS))
     if head is None:
         return None, None
     chain, end = head

@@ -109,6 +109,20 @@ def extra(ref: SessionRef, ctx: ScanContext, copies_listed: bool | None = None, 
 
 
 def detail_pass(ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> tuple[DetailCollector, Summaries, bool | None, str | None]:
+    """``_detail_pass``, and the chain of a resumed session's copies remembered (``copyholders.
+    remembered_head``) when one it names is gone: ``show`` of a gone session with nothing left
+    names the card that lists it from what was remembered (``gonehint``), and ``tokens``' parse
+    remembers nothing (``context.PARSE_ADDS_NO_FACTS``)."""
+    from agentscan.providers.claude.copyholders import remembered_head
+
+    answer = _detail_pass(ref, ctx, bounds)
+    main = ref.hint.main
+    if answer[2] is not None and main is not None:
+        remembered_head(Path(main), ref.native_id, ctx)
+    return answer
+
+
+def _detail_pass(ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> tuple[DetailCollector, Summaries, bool | None, str | None]:
     """``show``'s pass over a session's files (``rowpass.summaries``), its collector, and for a
     resumed session whether its copies are listed (``None``: not a resumed one), and the
     session whose transcript lists them instead (``copyholders``; ``None``: none).  Whether the
