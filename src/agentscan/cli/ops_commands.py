@@ -106,11 +106,14 @@ def export_command(
     from agentscan.cli import render
     from agentscan.cli.state import parse_window, provider_names, reject_blank
     from agentscan.errors import UsageProblem
+    from agentscan.export.files import names_stdout
     from agentscan.export.run import STDOUT, parse_format, run_export
     from agentscan.timeutil import zone
 
     state = state_of(ctx)
     reject_blank(output=output_text, since=since, until=until)
+    if output_text is not None and names_stdout(output_text):  # -o /dev/stdout | duckdb: as -o -
+        output_text = "-"
     # Any case (-f CSV), as --provider takes it; none given, --output's extension says it
     # (``-o usage.sqlite``), and a --format given always wins, with a warning when the
     # extension says another (``-f jsonl -o s.sqlite3``: JSONL in a file named for SQLite).

@@ -74,8 +74,11 @@ def otlp_command(
     from agentscan.otlp.sources import Selection
     from agentscan.cli.state import parse_window
 
+    from agentscan.export.files import names_stdout
+
     state = state_of(ctx)
-    to_stdout = output_text == "-"
+    # -o /dev/stdout into a pipe: as -o - (written as a file, it failed: its link leads to pipe:[N])
+    to_stdout = output_text == "-" or (output_text is not None and names_stdout(output_text))
     reject_blank(output=output_text, since=since, until=until)
     provider = provider_names(provider)
     if to_stdout and as_json:

@@ -73,6 +73,27 @@ def day_csv_lines(handle: BinaryIO, days: Iterable[UsageDay]) -> int:
 T = TypeVar("T")
 
 
+#: the names a shell user gives for this process's stdout (``/proc/self`` is Linux's)
+_STDOUT_NAMES = ("/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
+
+
+def names_stdout(text: str) -> bool:
+    """``text`` (an ``--output``) names this process's stdout, as ``-`` does: ``/dev/stdout``,
+    ``/dev/fd/1``, ``/proc/self/fd/1`` (``/proc/<pid>/fd/1``), where fd 1 is open.  Written as
+    to a file they failed into a pipe (``cannot write /dev/stdout``: its link leads to
+    ``pipe:[N]``, no file), and into a redirected file they replaced it, a ``>>`` file's old
+    lines lost."""
+    if os.name == "nt":
+        return False
+    path = os.path.abspath(os.path.expanduser(text))
+    if path not in _STDOUT_NAMES and path != f"/proc/{os.getpid()}/fd/1":
+        return False
+    try:
+        return os.path.samestat(os.stat(path), os.fstat(1))
+    except OSError:
+        return False  # fd 1 closed: written as a file, whose write says why
+
+
 def to_stdout(write: Callable[[BinaryIO], T], failure: Callable[[str], Exception]) -> T:
     """``write``'s result, having written to stdout's bytes (``-o -``) and flushed them: a closed
     stdout or a full disk raises ``failure(message)`` (one line, exit 1), not a traceback; so

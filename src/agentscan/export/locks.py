@@ -140,16 +140,19 @@ def output_lock(output: Path, env: Mapping[str, str] | None, lock_timeout: float
         yield from _held(output, environ, lock_file, lock_timeout, began, warn)
 
 
-#: the exit status of a run ended by ``SIGTERM`` (128 + 15, as a shell reports one)
-TERMINATED = 143
+class _Terminated(BaseException):
+    """``SIGTERM`` while an export held its lock: raised to run the cleanup on the way out,
+    then caught by ``_terminated_cleanly`` alone (never seen by a caller)."""
 
 
 @contextmanager
 def _terminated_cleanly() -> Iterator[None]:
-    """``SIGTERM`` (cron's ``timeout``, systemd stopping a unit) raises ``SystemExit(143)``
-    while an export holds its lock, as Ctrl-C raises ``KeyboardInterrupt``: by default it
-    ended the process at once, leaving the temp file (as big as the export) beside the
-    output and the meeting lock's file behind.  Only in the main thread, and only where
+    """``SIGTERM`` (cron's ``timeout``, systemd stopping a unit) while an export holds its lock
+    unwinds it, as Ctrl-C does: by default it ended the process at once, leaving the temp file
+    (as big as the export) beside the output and the meeting lock's file behind.  Then the
+    process ends by the signal itself, as it would have: an exit status (143) made systemd
+    count a ``systemctl stop`` as a failure (``OnFailure=``), and a library caller's ``except
+    BaseException`` could swallow a ``SystemExit``.  Only in the main thread, and only where
     ``SIGTERM`` is left to its default (a caller's own handler is theirs)."""
     import signal
     import threading
@@ -159,13 +162,31 @@ def _terminated_cleanly() -> Iterator[None]:
         return
 
     def terminated(signum: int, frame: object) -> None:
-        raise SystemExit(TERMINATED)
-
-    signal.signal(signal.SIGTERM, terminated)
-    try:
-        yield
-    finally:
+        # A second SIGTERM while the cleanup runs ends the process at once, as it asks.
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        raise _Terminated
+
+    # Nested so that a SIGTERM between any two steps (the handler put in, or back as the block
+    # ends) is caught here: the ``_Terminated`` it raises never reaches the caller.
+    try:
+        try:
+            signal.signal(signal.SIGTERM, terminated)
+            yield
+        finally:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    except _Terminated:
+        _end_by_sigterm()
+        raise SystemExit(1) from None  # (unreached: the signal ended the process)
+
+
+def _end_by_sigterm() -> None:
+    """The signal sent again, its default action restored: the process dies by it (a parent
+    sees ``WIFSIGNALED``, a shell ``$?`` 143), as Python ends on an unhandled Ctrl-C."""
+    import signal
+
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 def _held(output: Path, environ: Mapping[str, str], lock_file: Path, lock_timeout: float, began: float,

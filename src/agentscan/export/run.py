@@ -329,8 +329,12 @@ def _check_output(fmt: str, output: Path) -> None:
     from agentscan.toolkit.atomicfile import output_target
 
     output = output.expanduser()
-    if not output.parent.is_dir() or output.is_dir():
-        return  # said by ``export``, as it always was
+    # As ``export`` says them, but before the scan: a mistyped folder was heard of only
+    # after every session had been read (5 s on a heavy home, minutes on a slow disk).
+    if output.is_dir():
+        raise ExportFailed(f"{output} is a directory; give a file path")
+    if not output.parent.is_dir():
+        raise ExportFailed(f"{output.parent} does not exist")
     try:
         target = output_target(output)
     except OSError:

@@ -94,7 +94,9 @@ def _write_into(path: Path, found: os.stat_result, write: Callable[[io.BufferedW
     file swapped in since it was found: ``open(path, "wb")`` would follow a link planted
     after the checks and truncate what it leads to.  No ``O_CREAT``/``O_TRUNC``; the file
     opened must be the very one found."""
-    flags = os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    flags = os.O_WRONLY | getattr(os, "O_CLOEXEC", 0)
+    if not (os.path.islink(path) and _own_fd_pipe(path, os.readlink(path))):
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(path, flags)
     except OSError as error:
@@ -112,6 +114,18 @@ def _write_into(path: Path, found: os.stat_result, write: Callable[[io.BufferedW
         raise
     with os.fdopen(fd, "wb") as handle:
         write(handle)
+
+
+def _own_fd_pipe(link: Path, leads: str) -> bool:
+    """``link`` is one of this process's descriptors in ``/proc`` (``/dev/fd/63``, bash's
+    ``-o >(gzip > x.gz)``, ``/dev/stderr`` into a pipe) open on a pipe or socket: a link
+    only the kernel makes, to no file (``pipe:[N]``), opened through it as a FIFO is.
+    Followed by name it failed: ``cannot write /dev/fd/63: No such file or directory``."""
+    if not leads.startswith(("pipe:[", "socket:[")):
+        return False
+    folder = os.path.realpath(os.path.dirname(link))
+    own = f"/proc/{os.getpid()}"
+    return folder == f"{own}/fd" or (folder.startswith(f"{own}/task/") and folder.endswith("/fd"))
 
 
 def _same_file(name: Path, written: os.stat_result) -> bool:
@@ -171,8 +185,11 @@ def output_target(path: Path) -> Path:
             _check_planted(current, found)
             return current
         refuse_planted_link(current, found)
+        leads = os.readlink(current)
+        if _own_fd_pipe(current, leads):
+            return current  # the kernel opens it (``_write_into``); ``pipe:[N]`` names no file
         # Not normalised: ``..`` after a linked directory is the kernel's to resolve.
-        current = Path(os.path.join(os.path.dirname(current), os.readlink(current)))
+        current = Path(os.path.join(os.path.dirname(current), leads))
     raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path))
 
 

@@ -166,48 +166,60 @@ def _checked(folder: Path, loose: int, named: bool = False) -> None:
         raise NotPrivate(folder, why)
 
 
+def lock_folders(env: Mapping[str, str], temp: str) -> tuple[Path | None, list[Path]]:
+    """The folders the lock folder is made of, each checked before anything is made inside
+    it, the lock folder last: ``AGENTSCAN_LOCK_DIR``'s (its links resolved, ``NotPrivate``
+    when one cannot be trusted), else ``<temp>/agentscan-<uid>`` and its ``locks``.  With the
+    folder the user named (``None``: none), which is checked as one they chose (``_checked``'s
+    ``named``).  One list for ``locks_dir``, which makes them, and ``lock_dir_problem``, which
+    only looks: ``doctor`` checks the folders an export uses."""
+    named = named_dir(env)
+    if named is not None:
+        return named, [trusted_named(named)]
+    base = default_base(temp)
+    return None, [base, base / "locks"]
+
+
+def _loose(named: Path | None) -> int:
+    # A folder the user named may be readable by others (0755), never writable by them.
+    return 0o022 if named is not None else 0o077
+
+
 def locks_dir(env: Mapping[str, str], temp: str) -> Path:
     """The lock folder, made private if missing and checked (``NotPrivate``; ``OSError``
     when it cannot be made): ``AGENTSCAN_LOCK_DIR``, else ``<temp>/agentscan-<uid>/locks``."""
-    named = named_dir(env)
-    if named is not None:
-        folder = trusted_named(named)
-        make_private_dirs(folder)
-        # A folder the user named may be readable by others (0755), never writable by them.
-        _checked(folder, 0o022, named=True)
-        return folder
-    base = default_base(temp)
-    for folder in (base, base / "locks"):  # each checked before anything is made inside it
-        try:
-            folder.mkdir(mode=DIR_MODE)
-        except FileExistsError:
-            pass
+    named, folders = lock_folders(env, temp)
+    for folder in folders:
+        if named is not None:
+            make_private_dirs(folder)  # and any folder above it: the user named it, wherever
         else:
-            os.chmod(folder, DIR_MODE)  # mkdir's mode is masked by the umask
-        _checked(folder, 0o077)
-    return base / "locks"
+            try:
+                folder.mkdir(mode=DIR_MODE)
+            except FileExistsError:
+                pass
+            else:
+                os.chmod(folder, DIR_MODE)  # mkdir's mode is masked by the umask
+        _checked(folder, _loose(named), named=named is not None)
+    return folders[-1]
 
 
 def lock_dir_problem(env: Mapping[str, str], temp: str) -> tuple[str, str | None]:
     """``doctor``'s view, changing nothing: the lock folder and why it cannot be used (``None``:
     it can, or it is not made yet)."""
-    named = named_dir(env)
-    if named is not None:
-        try:
-            named = trusted_named(named)
-        except NotPrivate as exc:
-            return str(named), str(exc)
-        except OSError as exc:
-            return str(named), f"{named}: {exc.strerror or exc}"
-    folders = [named] if named is not None else [default_base(temp), default_base(temp) / "locks"]
+    try:
+        named, folders = lock_folders(env, temp)
+    except NotPrivate as exc:
+        return str(named_dir(env)), str(exc)
+    except OSError as exc:
+        return str(named_dir(env)), f"{named_dir(env)}: {exc.strerror or exc}"
     shown = folders[-1]
     for folder in folders:
         try:
-            problem = squat_problem(folder, loose=0o022 if named is not None else 0o077, named=named is not None)
+            problem = squat_problem(folder, loose=_loose(named), named=named is not None)
         except FileNotFoundError:
             # Made by the first export; one the user named that cannot be made (a typo under a
             # file, a read-only mount) is said: every export would go without it, silently.
-            return str(shown), None if named is None else cannot_make(named)
+            return str(shown), None if named is None else cannot_make(folder)
         except OSError as exc:
             return str(shown), f"{folder}: {exc.strerror or exc}"
         if problem is not None:
