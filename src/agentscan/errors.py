@@ -304,7 +304,7 @@ class CodeChanged(AgentscanError):
 
     def __init__(self, exc: ImportError) -> None:
         super().__init__(f"agentscan's files changed while this command ran (an upgrade in place?): {exc}; "
-                         "run it again")
+                         "run it again (if it fails the same way again, agentscan's install is broken: reinstall it)")
 
 
 def own_import_failed(exc: BaseException) -> bool:

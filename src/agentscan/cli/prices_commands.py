@@ -85,10 +85,10 @@ def prices_command(
     guesses: list[tuple[str, list[str]]] = []  # (a name with no price, the names like it the data has)
     as_written: list[str] = []  # what a tier's word at the end of a name priced as written is not
     if models:
-        from agentscan.pricing.aliases import agent_alias
+        from agentscan.pricing.aliases import agent_alias, typed_tier_name
         from agentscan.pricing.lookup import fast_mode_gap, look_up, tier_gap
 
-        for name in models:
+        for name in map(typed_tier_name, models):
             found = look_up(data, name, provider, when)
             if found["model_id"] is None:
                 # A fast-mode name whose model is priced: the gap is its fast-mode price alone,

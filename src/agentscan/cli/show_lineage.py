@@ -146,4 +146,5 @@ def tiers_text(detail: SessionDetail) -> str:
     said = [f"{count:,} on the {clean(tier)} tier" for tier, count in counts.items() if tier != "default"]
     if not said:
         return ""
-    return f" ({', '.join(said)}, of its {sum(counts.values()):,} calls)"
+    total = sum(counts.values())
+    return f" ({', '.join(said)}, of its {total:,} {'call' if total == 1 else 'calls'})"

@@ -187,6 +187,25 @@ def service_tier_of(name: str) -> tuple[str, str | None]:
     return (tiered["model"], tiered["tier"]) if tiered is not None else (name, None)
 
 
+#: a tier typed by a person: any case and spacing, Codex's ``fast`` and the standard tier's names
+_TYPED_TIER = re.compile(r"\s*(?P<model>\S.*?)\s*\(\s*(?P<tier>[A-Za-z]+)\s*\)\s*")
+
+
+def typed_tier_name(name: str) -> str:
+    """A ``prices`` query's tier spelt as ``service_tier_name`` spells it: ``gpt-5.5  (Priority)``
+    and ``gpt-5.5 (fast)`` are ``gpt-5.5 (priority)``, ``gpt-5.5 (default)`` is ``gpt-5.5``
+    (said "no price" with no hint, or read the model as ``gpt-5.5 `` with its space).  Any
+    other name as it is."""
+    typed = _TYPED_TIER.fullmatch(name) if name.endswith(")") or name.rstrip().endswith(")") else None
+    if typed is None:
+        return name
+    tier = typed["tier"].lower()
+    if tier in ("default", "standard", "auto"):
+        return typed["model"]
+    tier = _TIER_SPELLINGS.get(tier, tier)
+    return service_tier_name(typed["model"], tier) if tier in SERVICE_TIER_WORDS else name
+
+
 def tier_worded(ref: str) -> bool:
     """Whether ``ref`` ends in a tier's word (``gpt-5-nano-flex``): ``PRICE_RULES`` 5 priced
     such a name at that tier, so ``book`` asks its remembered answer again."""

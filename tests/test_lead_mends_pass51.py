@@ -1,0 +1,54 @@
+"""Small mends after the reviews of pass 51: a tier typed any way a person types it, a
+one-call tier session's cost line, and an import failure's advice."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from agentscan.cli.show_lineage import tiers_text
+from agentscan.errors import CodeChanged
+from builders import invoke
+
+
+def _priced(query: str) -> list[dict]:
+    result = invoke("prices", query, "--json")
+    assert result.exit_code == 0, result.output
+    return [{key: model[key] for key in ("model_id", "name", "prices")} for model in orjson.loads(result.stdout)["models"]]
+
+
+@pytest.mark.parametrize(("typed", "meant"), [
+    ("gpt-5.5  (Priority)", "gpt-5.5 (priority)"),  # two spaces, a capital: "no priority-tier price for 'gpt-5.5 '"
+    ("gpt-5.5 (fast)", "gpt-5.5 (priority)"),  # Codex's older name of the tier
+    ("gpt-5.5 (default)", "gpt-5.5"),  # the standard tier: the model's own price
+    (" gpt-5.5 ( flex ) ", "gpt-5.5 (flex)"),
+])
+def test_a_tier_typed_any_way_is_priced_as_its_name(isolated_home: Path, typed: str, meant: str) -> None:
+    assert _priced(typed) == _priced(meant)
+    assert _priced(typed)[0]["model_id"] is not None
+
+
+def test_a_name_with_parentheses_that_are_no_tier_is_looked_up_as_written(isolated_home: Path) -> None:
+    from agentscan.pricing.aliases import typed_tier_name
+
+    assert typed_tier_name("gpt-5.5 (preview)") == "gpt-5.5 (preview)"
+    assert typed_tier_name("claude-sonnet-4-5") == "claude-sonnet-4-5"
+
+
+
+@pytest.mark.parametrize(("tiers", "said"), [
+    ({"priority": 1}, " (1 on the priority tier, of its 1 call)"),
+    ({"priority": 1, "default": 2}, " (1 on the priority tier, of its 3 calls)"),
+])
+def test_a_tier_session_s_cost_line_counts_its_calls_in_words(tiers: dict[str, int], said: str) -> None:
+    class Detail:
+        extra = {"service_tiers": tiers}
+
+    assert tiers_text(Detail()) == said  # type: ignore[arg-type]
+
+
+def test_an_import_failure_says_what_to_do_when_it_comes_again() -> None:
+    said = str(CodeChanged(ImportError("cannot import name 'x' from 'agentscan.y'")))
+    assert "run it again" in said and "reinstall" in said
