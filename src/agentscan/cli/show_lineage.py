@@ -86,14 +86,27 @@ def resumed_text(detail: SessionDetail, side: str) -> str | None:
     resumed = detail.row.resumed_from
     if not resumed:
         return None
+    held = _held_parts(detail)
     if detail.extra.get("resumed_copies_listed"):
         # (that session's transcript is gone, Claude Code's clean-up the likeliest cause: this
         # one holds the only copy of its conversation, listed here: ``resumedshow``)
         # ("whose transcript": a session whose subagents' files are left is still listed)
+        if held:
+            # (a gone session resumed again after it went on: the start of what this one
+            # copied is counted, and listed, in a sibling's copy too: ``resumedshow.HeldCopies``)
+            return (f"from {clean_path(resumed)}, whose transcript is not found: its records, copied at the start of "
+                    "this transcript, are listed below with this session's (the counts are this session's own), "
+                    f"but for {_parts_text(held)}, which copied them too and where their calls count; "
+                    "the calls of those listed here count here, as tokens counts them")
         return (f"from {clean_path(resumed)}, whose transcript is not found: its records, copied at the start of this "
                 "transcript, are listed below with this session's (the counts are this session's own); "
                 "their calls count here, or in another session resumed from it, as tokens counts them")
     holder = detail.extra.get("resumed_copies_in")
+    if len(held) > 1:
+        # (parts of it held by different siblings, each where its calls count)
+        return (f"from {clean_path(resumed)}, whose transcript is not found: its records, copied at the start of "
+                f"this transcript, are not listed here: {_parts_text(held)}, which copied them too and where "
+                "their calls count, as tokens counts them")
     if isinstance(holder, str) and holder:
         # (a gone session resumed twice: its conversation listed, and its calls counted, in the
         # nearer copy, then the one of the smaller id: ``providers/claude/copyholders``)
@@ -108,6 +121,27 @@ def resumed_text(detail: SessionDetail, side: str) -> str | None:
                else "that session is not found: counted here, or in another session resumed from it, "
                     "as tokens counts them")
     return f"from {clean_path(resumed)}: its first records are a copy of that session's transcript, not listed here; {counted}"
+
+
+def _held_parts(detail: SessionDetail) -> list[tuple[str, int]]:
+    """``resumed_copies_held``: the parts of the copies other cards list, in order, each by
+    its session and its prompts."""
+    parts = detail.extra.get("resumed_copies_held")
+    return [(part["session"], part["prompts"] if type(part.get("prompts")) is int else 0)
+            for part in parts if isinstance(part, dict) and isinstance(part.get("session"), str)
+            ] if isinstance(parts, list) else []
+
+
+def _parts_text(held: list[tuple[str, int]]) -> str:
+    """``those of its first 2 prompts, listed on claude:<B>'s card, and those of its next 1
+    prompt, listed on claude:<D>'s card``: a part of the copies for each card that lists it."""
+    said = []
+    for at, (holder, prompts) in enumerate(held):
+        which = "first" if at == 0 else "next"
+        part = (f"those of its {which} {prompts} prompt{'' if prompts == 1 else 's'}" if prompts
+                else f"its {which} records (no prompt)")
+        said.append(f"{part}, listed on {clean_path(holder)}'s card")
+    return ", and ".join(said)
 
 
 #: what ``copied_listed`` counts (``toolkit.detailcounts.CopiedItems``), none where nothing was copied

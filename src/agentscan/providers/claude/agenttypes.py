@@ -132,5 +132,5 @@ _INTERNAL_RUNS = ("acompact", _SUGGESTION)
 def is_internal_run(run: str) -> bool:
     """Whether ``run`` is one of Claude Code's own workers (``_INTERNAL_RUNS``): its prompt is
     Claude Code's instruction, not the user's words, so it names no session
-    (``provider._row_from``).  (An ``aside_question`` run's prompt is the user's own ``/btw``.)"""
+    (``sessionrow.session_row``).  (An ``aside_question`` run's prompt is the user's own ``/btw``.)"""
     return run.startswith(_INTERNAL_RUNS)

@@ -5,9 +5,10 @@ two transcripts that each begin with a copy of its records: siblings.  With its 
 transcript gone, ``tokens`` counts its calls once, in the copy of the nearest session of
 its chain (``dedupe._nearness``: the fewest resumes from it), and between copies as near, in
 the session whose first call came first, then by id (``sharedcalls.session_order``): the
-copies begin with the same calls at the same times, so the id decides.  ``show`` lists that
-conversation on that session's card alone (both cards listed it, and only one counted it),
-and the other's names where it is (``resumedshow``).
+copies begin with the same calls at the same times, so the id decides.  ``show`` lists each
+copied record on the card of the best copy that holds it (both cards listed it, and only one
+counted it), and the other's names where that part is (``resumedshow.HeldCopies``): a sibling
+resumed before the gone session went on copied only the start of what a later one did.
 """
 
 from __future__ import annotations
@@ -23,12 +24,16 @@ if TYPE_CHECKING:
     from agentscan.context import ScanContext
 
 
-def nearer_holders(native_id: str, main: Path, ctx: ScanContext) -> dict[str, str]:
+def nearer_holders(native_id: str, main: Path, ctx: ScanContext) -> dict[str, list[tuple[str, str | None]]]:
     """Each gone session the copies at the head of ``native_id``'s transcript ``main`` name
-    -> the other transcript of the folder that holds its copy nearer (fewer resumes from it),
-    or as near with a smaller id: where ``tokens`` counts its calls.  Only transcripts whose
-    head names the same first session are read (a chain's copies all begin with its first's),
-    each up to its own first record (``resumes.copied_head``)."""
+    -> the other transcripts of the folder that hold a copy of it nearer (fewer resumes from
+    it), or as near with a smaller id, best first: where ``tokens`` counts the calls they
+    share.  Each with the ``uuid`` of the last of that session's records it copied
+    (``last_copied``; ``None``: not known, taken to hold all of this one's): a sibling resumed
+    before the gone session went on holds only the start of what a later one copied, and the
+    rest is counted, and listed, in the later one (``resumedshow.HeldCopies``).  Only
+    transcripts whose head names the same first session are read (a chain's copies all begin
+    with its first's), each up to its own first record (``resumes.copied_head``)."""
     from agentscan.providers.claude.discovery import resumed_as, resumed_from
 
     first = resumed_from(native_id, main, ctx)
@@ -43,17 +48,49 @@ def nearer_holders(native_id: str, main: Path, ctx: ScanContext) -> dict[str, st
         return {}
     chain = head[0]
     mine = {named: len(chain) - at for at, named in enumerate(chain) if is_gone(named, main)}
-    best: dict[str, tuple[int, str]] = {}
+    better: dict[str, list[tuple[tuple[int, str], Path, int | None]]] = {}
     for other, path in others if mine else ():
         theirs = remembered_head(path, other, ctx)
         if theirs is None:
             continue
         steps = len(theirs[0])
         for at, named in enumerate(theirs[0]):
-            if named in mine and (steps - at, other) < min(best.get(named, (mine[named], native_id)),
-                                                           (mine[named], native_id)):
-                best[named] = (steps - at, other)
-    return {named: other for named, (_, other) in best.items()}
+            if named in mine and (steps - at, other) < (mine[named], native_id):
+                better.setdefault(named, []).append(((steps - at, other), path, theirs[1]))
+    found: dict[str, list[tuple[str, str | None]]] = {}
+    for named, holders in better.items():
+        found[named] = [(rank[1], last_copied(path, rank[1], end, named)) for rank, path, end in sorted(holders)]
+    return found
+
+
+def last_copied(path: Path, own: str, end: int | None, named: str) -> str | None:
+    """The ``uuid`` of the last record of ``named`` the copies at the head of ``own``'s
+    transcript ``path`` hold (they end at ``end``, ``None``: the file's end), read back from
+    there line by line (the gone session resumed is the last the copies name: a line or two);
+    ``None``: none found (a record without a ``uuid``, an unreadable file)."""
+    import mmap
+
+    from agentscan.providers.claude.resumes import is_copy, line_session
+    from agentscan.toolkit import laxjson
+
+    try:
+        with open_regular(path) as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            close = len(data) if end is None else end
+            while close > 0:
+                line = data.rfind(b"\n", 0, close - 1) + 1
+                stop = close - 1 if data[close - 1] == 10 else close
+                if line_session(data, line, stop) == named:
+                    try:
+                        record = laxjson.loads(data[line:stop])
+                    except ValueError:
+                        record = None
+                    uuid = record.get("uuid") if isinstance(record, dict) and is_copy(record, own) else None
+                    if isinstance(uuid, str) and uuid:
+                        return uuid
+                close = line
+    except (OSError, ValueError):
+        pass  # (an empty file cannot be mapped)
+    return None
 
 
 def remembered_head(path: Path, own: str, ctx: ScanContext, *, keep: bool = True) -> tuple[list[str], int | None] | None:

@@ -1,7 +1,7 @@
 """The Claude Code provider (docs/providers/claude.md).
 
 Only discovery is imported with the provider: a command imports what it runs
-(``rowpass`` and the ``row``/``detail`` modules for ``list``/``show``,
+(``rowpass``, ``sessionrow`` and the ``row``/``detail`` modules for ``list``/``show``,
 ``hugeshow`` for a transcript large enough to be shown from its end, the
 usage reader for a ``tokens`` that must parse), so a warm run pays for none
 of them.
@@ -20,11 +20,10 @@ from agentscan.toolkit.roots import Root
 from agentscan.digests import blake2b
 
 if TYPE_CHECKING:
-    from agentscan.model import SessionRef, SessionRow, TableFacts, TokenUsage, UsageEntry
+    from agentscan.model import SessionRef, SessionRow, TableFacts, UsageEntry
     from agentscan.providers.claude.discovery import SessionFiles
     from agentscan.bounds import Bounds
     from agentscan.detailmodel import SessionDetail
-    from agentscan.providers.claude.filesummary import FileSummary
     from agentscan.providers.claude.showfacts import ShowFacts
 
 
@@ -132,6 +131,7 @@ class ClaudeProvider(Provider):
 
     def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         from agentscan.providers.claude.rowpass import summaries
+        from agentscan.providers.claude.sessionrow import session_row
 
         facts = self._facts_worth_keeping(ref, ctx)
         fingerprint = self.fingerprint(ref, ctx)
@@ -143,7 +143,7 @@ class ClaudeProvider(Provider):
             from agentscan.readsums import total_of
 
             assert read is not None  # ``count`` was false
-            return self._row_from(ref, main, subs, *total_of(read))
+            return session_row(self.name, ref, main, subs, *total_of(read))
         if facts is not None and main is not None:
             from agentscan.providers.claude.hugeshow import keep_facts
 
@@ -155,7 +155,7 @@ class ClaudeProvider(Provider):
             rowsums.keep(ctx, files.main, fingerprint, totals.groups(set(files.subagents)))
             if not captured:
                 rowsums.keep_usage(ctx, ref, fingerprint, totals)
-        return self._row_from(ref, main, subs, totals.total(), totals.by_subagent())
+        return session_row(self.name, ref, main, subs, totals.total(), totals.by_subagent())
 
     def _sums_read(self, ref: SessionRef, ctx: ScanContext, fingerprint: str | None) -> list[list] | None:
         """The session's own sums as this scan read them (``tokens``' table reads its rows
@@ -208,58 +208,6 @@ class ClaudeProvider(Provider):
 
         return isinstance(ref.hint, SessionFiles) and not self._tail_worthy(ref, ctx)
 
-    def _row_from(self, ref: SessionRef, main: FileSummary | None, subs: dict[str, FileSummary], tokens: TokenUsage | None,
-                  counted_subagents: Collection[str]) -> SessionRow:
-        """``tokens``: the session's; ``counted_subagents``: those its calls name (one whose
-        transcript is gone counts too, from its calls copied into the parent's records)."""
-        from collections import Counter
-
-        from agentscan.model import Counts, SessionRow
-        from agentscan.providers.claude.agenttypes import is_internal_run
-        from agentscan.providers.claude.discovery import parentless_path
-        from agentscan.providers.claude.resumedshow import resumed_from
-        from agentscan.providers.claude.titles import title_of
-        from agentscan.timeutil import from_epoch, newest, oldest
-
-        if main is not None and main.inline:
-            subs = {**subs, **main.inline}  # runs written inline in the parent (``sidechains``)
-        everything = ([main] if main else []) + list(subs.values())
-        models = main.models if main and main.models else sum((s.models for s in subs.values()), start=Counter())
-        # With the parent transcript gone, the subagents' own content is all
-        # there is: the earliest one names the session, and their counts add up.
-        # A compaction or suggestion run's prompt is Claude Code's instruction, not the
-        # user's words: the earliest of the other runs names it, else nothing does.
-        orphans = sorted(subs.items(), key=lambda item: (item[1].first_ts is None, item[1].first_ts or 0, str(item[1].path)))
-        primary = main or (orphans[0][1] if orphans else None)
-        titled = main or next((sub for run, sub in orphans if not is_internal_run(run)), None)
-        started = oldest(*(s.first_ts for s in everything))
-        # The newest time the transcript recorded; the mtime only when it recorded none
-        # (a copied home has every mtime at the copy time).
-        updated = newest(*(s.last_ts for s in everything)) or (from_epoch(ref.recency) if ref.recency else None)
-        if main is not None:
-            counts = Counts(main.prompts, main.responses, main.tool_calls)
-        else:
-            counts = Counts(sum(s.prompts for s in subs.values()), sum(s.responses for s in subs.values()),
-                            sum(s.tool_calls for s in subs.values()))
-        return SessionRow(
-            provider=self.name,
-            native_id=ref.native_id,
-            path=str(ref.path) if ref.path else parentless_path(ref.native_id, ref.files),
-            title=title_of(titled) if titled else None,
-            cwd=primary.cwd if primary else None,
-            model=models.most_common(1)[0][0] if models else None,
-            git_branch=primary.git_branch if primary else None,
-            resumed_from=resumed_from(main),
-            started_at=started,
-            updated_at=updated,
-            tokens=tokens,
-            counts=counts,
-            subagents=len(set(subs) | set(counted_subagents)),
-            # (Sorted: a row read again, or by halves, is the same row.)
-            copied_runs=tuple(sorted(run for run in main.copied_runs if run in counted_subagents and run not in subs))
-            if main is not None and main.copied_runs else (),
-        )
-
     def copied_elsewhere(self, native_id: str, path: str | None, ctx: ScanContext) -> bool:
         from agentscan.providers.claude.discovery import resumed_as
 
@@ -289,11 +237,12 @@ class ClaudeProvider(Provider):
         from agentscan.providers.claude import resumedshow
         from agentscan.providers.claude.detail import subagent_infos, subagent_models
         from agentscan.providers.claude.gonesession import in_time_order
+        from agentscan.providers.claude.sessionrow import session_row
 
         files: SessionFiles = ref.hint
-        collector, (main, subs, totals, extra_tools), listed, holder = resumedshow.detail_pass(ref, ctx, bounds)
+        collector, (main, subs, totals, extra_tools), listed, held = resumedshow.detail_pass(ref, ctx, bounds)
         assert totals is not None  # counted: ``count`` is left as it is
-        row = self._row_from(ref, main, subs, totals.total(), totals.by_subagent())
+        row = session_row(self.name, ref, main, subs, totals.total(), totals.by_subagent())
         # (The transcript gone, the Task calls that name its runs' kinds are in the copies of a
         # session resumed from it: ``agenttypes.copied_task_types``.)
         kinds = main.task_types if main else self.subagent_types(ref, ctx, set(files.subagents) | set(totals.by_subagent()))
@@ -305,7 +254,7 @@ class ClaudeProvider(Provider):
                        "errors": collector.errors()}
         if main is None:
             extra["parent_missing"] = True
-        extra.update(resumedshow.extra(ref, ctx, listed, holder))
+        extra.update(resumedshow.extra(ref, ctx, listed, held))
         detail = collector.build(row, subagents=infos, extra_tools=extra_tools, extra=extra)
         return detail if main is not None else in_time_order(detail)
 

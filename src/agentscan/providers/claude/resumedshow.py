@@ -88,18 +88,22 @@ def resumed_guess(ref: SessionRef, ctx: ScanContext) -> str | None:
     return first
 
 
-def extra(ref: SessionRef, ctx: ScanContext, copies_listed: bool | None = None, holder: str | None = None) -> dict[str, Any]:
+def extra(ref: SessionRef, ctx: ScanContext, copies_listed: bool | None = None,
+          held: list[tuple[str, int]] | None = None) -> dict[str, Any]:
     """``show``'s ``resumed_as`` (the sessions resumed from this one, as ``claude:<id>``) and,
     for a resumed session, ``resumed_copies_listed``: whether its copies are listed (the
     session it was resumed from is its row's ``resumed_from``, found by its row's pass), and
-    ``resumed_copies_in``: the session that lists them instead (``detail_pass``)."""
+    ``resumed_copies_in``: the session that lists them instead, or the first part of them
+    (``detail_pass``), and ``resumed_copies_held``: each part another card lists, in order,
+    by its session and its prompts (``held``)."""
     from agentscan.providers.claude.copyholders import resumed_into
 
     found: dict[str, Any] = {}
     if copies_listed is not None:
         found["resumed_copies_listed"] = copies_listed
-    if holder is not None:
-        found["resumed_copies_in"] = f"claude:{holder}"
+    if held:
+        found["resumed_copies_in"] = f"claude:{held[0][0]}"
+        found["resumed_copies_held"] = [{"session": f"claude:{holder}", "prompts": prompts} for holder, prompts in held]
     # (A session whose transcript is gone: those that copied it hold its conversation.)
     main = ref.path or gone_main(getattr(ref, "hint", None))
     later = resumed_into(ref.native_id, Path(main), ctx, gone=ref.path is None) if main is not None else []
@@ -108,7 +112,49 @@ def extra(ref: SessionRef, ctx: ScanContext, copies_listed: bool | None = None, 
     return found
 
 
-def detail_pass(ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> tuple[DetailCollector, Summaries, bool | None, str | None]:
+class HeldCopies:
+    """Which copied records of a gone session a sibling's card lists, record by record: a
+    ``list_copies`` of ``rowpass.summaries``.  A gone session A resumed as B, then again as
+    C after it went on: B's copies are the start of C's.  ``tokens`` counts each call in the
+    best copy that holds it (``copyholders.nearer_holders``' order): A's first calls in B (the
+    smaller id), the later ones in C alone.  So a record is held elsewhere while a better
+    sibling's copy has not ended (its last record's ``uuid`` not passed), else listed here
+    (before, C listed none of A's records once B held any, and A's later turns were on no card)."""
+
+    def __init__(self, holders: dict[str, list[tuple[str, str | None]]], gone: Any) -> None:
+        self._pending = {named: list(held) for named, held in holders.items()}
+        self._gone = gone
+        #: per gone session, the parts held elsewhere in order: [holder, prompts]
+        self.held: dict[str, list[list]] = {}
+        #: the gone sessions some of whose records this card lists
+        self.listed: set[str] = set()
+
+    def __call__(self, named: str, record: dict) -> bool:
+        if not self._gone(named):
+            return False
+        pending = self._pending.get(named)
+        if not pending:
+            self.listed.add(named)
+            return True
+        from agentscan.providers.claude.records import real_prompt_text
+
+        parts = self.held.setdefault(named, [])
+        holder = pending[0][0]  # (the best of those whose copy holds it: all still pending do)
+        if not parts or parts[-1][0] != holder:
+            parts.append([holder, 0])
+        if record.get("type") == "user" and real_prompt_text(record) is not None:
+            parts[-1][1] += 1
+        uuid = record.get("uuid")
+        if uuid is not None:
+            pending[:] = [(other, last) for other, last in pending if last != uuid]
+        return False
+
+    def parts(self, named: str) -> list[tuple[str, int]]:
+        return [(holder, prompts) for holder, prompts in self.held.get(named, ())]
+
+
+def detail_pass(ref: SessionRef, ctx: ScanContext, bounds: Bounds
+                ) -> tuple[DetailCollector, Summaries, bool | None, list[tuple[str, int]] | None]:
     """``_detail_pass``, and the chain of a resumed session's copies remembered (``copyholders.
     remembered_head``) when one it names is gone: ``show`` of a gone session with nothing left
     names the card that lists it from what was remembered (``gonehint``), and ``tokens``' parse
@@ -122,15 +168,17 @@ def detail_pass(ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> tuple[Deta
     return answer
 
 
-def _detail_pass(ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> tuple[DetailCollector, Summaries, bool | None, str | None]:
+def _detail_pass(ref: SessionRef, ctx: ScanContext, bounds: Bounds
+                 ) -> tuple[DetailCollector, Summaries, bool | None, list[tuple[str, int]] | None]:
     """``show``'s pass over a session's files (``rowpass.summaries``), its collector, and for a
-    resumed session whether its copies are listed (``None``: not a resumed one), and the
-    session whose transcript lists them instead (``copyholders``; ``None``: none).  Whether the
-    session resumed is gone is guessed before the pass (``resumed_guess``) and known from it
-    (the last session its copies name): read again when the guess was wrong.  Of the copies,
-    those of a session that is gone are listed: in a chain whose middle session alone is gone,
-    the first one's are listed there; a gone session resumed twice is listed in the nearer
-    copy, then the one of the smaller id, where ``tokens`` counts its calls."""
+    resumed session whether its copies are listed (``None``: not a resumed one; ``True``: some
+    of them), and the parts of them other sessions' cards list instead (``HeldCopies``;
+    ``None``: none).  Whether the session resumed is gone is guessed before the pass
+    (``resumed_guess``) and known from it (the last session its copies name): read again when
+    the guess was wrong.  Of the copies, those of a session that is gone are listed: in a chain
+    whose middle session alone is gone, the first one's are listed there; a gone session
+    resumed twice is listed, record by record, in the nearer copy, then the one of the smaller
+    id, where ``tokens`` counts its calls."""
     from agentscan.providers.claude.copyholders import nearer_holders
     from agentscan.providers.claude.rowpass import summaries
     from agentscan.toolkit.detail import DetailCollector
@@ -142,16 +190,18 @@ def _detail_pass(ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> tuple[Det
     guess = resumed_guess(ref, ctx)
     listed = is_gone(guess, files.main)
     chain: list[str] = []  # the sessions the copies name, in the order they come
+    state = HeldCopies({}, gone)
 
-    def listing(named: str) -> bool:
+    def listing(named: str, record: dict) -> bool:
         if not chain or chain[-1] != named:
             chain.append(named)
-        return gone(named) and named not in holders()
+        return state(named, record)
 
     while True:
         collector = DetailCollector(bounds)
         # (a chain A → B → C whose B alone is gone: C lists B's copies, not A's, which A lists)
         chain.clear()
+        state = HeldCopies(holders() if listed else {}, gone)
         found = summaries(files, ctx, collector, list_copies=listing if listed else None)
         main = found[0]
         resumed = None if main is None else main.resumed_last or main.resumed_from
@@ -161,28 +211,31 @@ def _detail_pass(ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> tuple[Det
             # (the guess, or the pass that mended it: a file that changes between two passes is
             # not read a third time, and the card says what this pass listed)
             if listed:
-                holder = holders().get(resumed)
-                if holder is not None:
-                    return collector, found, False, holder
+                held = state.parts(resumed) or None
+                if held is not None and resumed not in state.listed:
+                    return collector, found, False, held
                 return _listing_after_the_found(files, ctx, bounds, chain, gone, holders()) or \
-                    (collector, found, listed, None)
+                    (collector, found, listed, held)
             return collector, found, listed, None
         listed = not listed
 
 
-def _listing_after_the_found(files: Any, ctx: ScanContext, bounds: Bounds, chain: list[str],
-                             gone: Any, held: dict[str, str]) -> tuple[DetailCollector, Summaries, bool, None] | None:
+def _listing_after_the_found(files: Any, ctx: ScanContext, bounds: Bounds, chain: list[str], gone: Any,
+                             held: dict[str, list[tuple[str, str | None]]]
+                             ) -> tuple[DetailCollector, Summaries, bool, list[tuple[str, int]] | None] | None:
     """The pass again when the copies listed hold those of a session gone before one found: a
     chain A → B → C → D whose A and C are gone lists A's records in B, which copied them
     first, and C's in D; D lists C's alone (before, it listed A's as well: A's conversation
     was on two cards).  ``None``: what was listed stands (no found session among the copies'
-    after a gone one).  ``held``: gone sessions another transcript lists (``copyholders``)."""
+    after a gone one).  ``held``: gone sessions other transcripts list a part of (``copyholders``)."""
     from agentscan.providers.claude.rowpass import summaries
     from agentscan.toolkit.detail import DetailCollector
 
     found_at = [at for at, named in enumerate(chain) if not gone(named)]
     if not found_at or not any(gone(named) for named in chain[:found_at[-1]]):
         return None
-    kept = {named for named in chain[found_at[-1] + 1:] if gone(named) and named not in held}
+    kept = {named for named in chain[found_at[-1] + 1:] if gone(named)}
+    state = HeldCopies(held, gone)
     collector = DetailCollector(bounds)
-    return collector, summaries(files, ctx, collector, list_copies=kept.__contains__), True, None
+    found = summaries(files, ctx, collector, list_copies=lambda named, record: named in kept and state(named, record))
+    return collector, found, True, (state.parts(chain[-1]) or None) if chain else None

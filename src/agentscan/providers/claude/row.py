@@ -53,7 +53,7 @@ def summarize(
     end: int | None = None,
     seam: bool = False,
     tell_values: bool = True,
-    list_copies: Callable[[str], bool] | None = None,
+    list_copies: Callable[[str, dict], bool] | None = None,
 ) -> FileSummary:
     """``observer`` sees every record too (``show`` builds its detail in the same pass);
     ``progress`` learns how many lines were read; ``facts`` gathers what ``show`` of a
@@ -66,7 +66,8 @@ def summarize(
     for the caller to say, joined with another read's: a half's (``halves``, ``halfpass``),
     a pass without totals beside a side pass (``sidepass``).  ``list_copies``: which of a
     resumed session's copies of other sessions' records are shown to ``observer`` too, by the
-    session each names (one that is gone: ``show`` lists them), though they are not this row's."""
+    session each names and the record (one that is gone: ``show`` lists them, but for those a
+    sibling's card lists: ``resumedshow.HeldCopies``), though they are not this row's."""
     start, first_line, size = 0, 1, None
     if resumed is not None and progress is not None:
         summary = resumed
@@ -133,7 +134,7 @@ def summarize(
                 # The last session the copies name is the one resumed: a chain A → B → C
                 # copies A's records, then B's, at C's head.
                 named = summary.resumed_last = record["sessionId"]
-                if list_copies is not None and observer is not None and list_copies(named):
+                if list_copies is not None and observer is not None and list_copies(named, record):
                     observer(record)
                 if summary._summaries:
                     note_leaf(summary, record, read.complete_offset)  # (a summary's leaf may be a copied record)

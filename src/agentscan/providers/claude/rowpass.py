@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 def summaries(
     files: SessionFiles, ctx: ScanContext, collector: DetailCollector | None = None, facts: ShowFacts | None = None,
-    *, count: bool = True, list_copies: Callable[[str], bool] | None = None,
+    *, count: bool = True, list_copies: Callable[[str, dict], bool] | None = None,
 ) -> tuple[FileSummary | None, dict[str, FileSummary], WindowedTotals | None, list]:
     """One pass per file: row facts, token sums, and (for ``show``) the detail, or the
     main transcript's ``facts`` for a later ``show`` from its end.  Not ``count``: the
@@ -49,7 +49,7 @@ def summaries(
 
 
 def _summarize_files(files: SessionFiles, ctx: ScanContext, collector: DetailCollector | None,
-                     facts: ShowFacts | None, count: bool, list_copies: Callable[[str], bool] | None = None,
+                     facts: ShowFacts | None, count: bool, list_copies: Callable[[str, dict], bool] | None = None,
                      ) -> tuple[FileSummary | None, dict[str, FileSummary], WindowedTotals | None, list]:
     from agentscan.providers.claude.row import summarize
     from agentscan.providers.claude.windowed import WindowedTotals

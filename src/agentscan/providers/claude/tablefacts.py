@@ -69,7 +69,7 @@ _UUID = re.compile(rb'"uuid"\s*:\s*"([ !#-\[\]-~]*)"')
 
 
 def table_facts(files: SessionFiles, recency: float | None, *, models: bool = False) -> TableFacts | None:
-    """The row's ``updated_at``, ``cwd`` and ``title`` (``provider._row_from``), or ``None``:
+    """The row's ``updated_at``, ``cwd`` and ``title`` (``sessionrow.session_row``), or ``None``:
     read the row.  ``recency``: the session's ref's, the date of a session that recorded no time.
     ``models``: every model any of the session's files names too (``TableFacts.models``)."""
     if files.main is None:
