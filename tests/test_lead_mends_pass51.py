@@ -3,6 +3,7 @@ one-call tier session's cost line, and an import failure's advice."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import orjson
@@ -10,7 +11,7 @@ import pytest
 
 from agentscan.cli.show_lineage import tiers_text
 from agentscan.errors import CodeChanged
-from builders import invoke
+from builders import claude_session_file, invoke
 
 
 def _priced(query: str) -> list[dict]:
@@ -52,3 +53,18 @@ def test_a_tier_session_s_cost_line_counts_its_calls_in_words(tiers: dict[str, i
 def test_an_import_failure_says_what_to_do_when_it_comes_again() -> None:
     said = str(CodeChanged(ImportError("cannot import name 'x' from 'agentscan.y'")))
     assert "run it again" in said and "reinstall" in said
+
+
+def test_a_gone_sessions_hint_trusts_no_head_of_a_replaced_transcript(isolated_home: Path) -> None:
+    """``show B`` said B's records were copied in C from what ``show C`` remembered, after C was
+    replaced by another transcript (a new file) that copies none of B's (review, pass 51)."""
+    from test_claude_chain_show_pass51b import A, B, C, _lines, _turn
+
+    E = "eeeeeeee-0000-4000-8000-000000000051"
+    path = claude_session_file(isolated_home, C, _turn(A, 1, 100) + _turn(B, 2, 200) + _turn(C, 4, 400), mtime=1.7e9)
+    assert invoke("show", C, "--json").exit_code == 0  # its chain remembered
+    assert f"claude:{B}'s transcript is gone" in invoke("show", B).stderr
+    other = path.with_name("other.tmp")
+    other.write_bytes(_lines(_turn(A, 1, 100) + _turn(E, 2, 200) + _turn(C, 4, 400)))
+    os.replace(other, path)
+    assert f"claude:{B}'s transcript is gone" not in invoke("show", B).stderr

@@ -48,7 +48,7 @@ def known_gone(prefix: str, roots: list[Root], ctx: ScanContext) -> list[str]:
                 if first is None:
                     continue  # (no copies: not resumed)
                 known = chains.last(entry.path)
-                chain = known.get("chain") if isinstance(known, dict) else None
+                chain = known.get("chain") if _same_file(known, ctx.stat(entry.path)) else None
                 named = [first, *(n for n in chain if isinstance(n, str))] if isinstance(chain, list) else [first]
                 for session in dict.fromkeys(named):
                     if (session != own and session.lower().startswith(prefix)
@@ -63,3 +63,12 @@ def known_gone(prefix: str, roots: list[Root], ctx: ScanContext) -> list[str]:
                      f"at the start of {names}'s: `agentscan show` of {'it' if len(held) == 1 else 'one'} lists them"
                      f"{'' if len(held) == 1 else ', or names the one that does'}")
     return lines
+
+
+def _same_file(known: object, stat: os.stat_result | None) -> bool:
+    """Whether a remembered head (``copyholders.remembered_head``) is still of the file there:
+    the same device and inode, and no smaller (a transcript replaced by another, or cut, holds
+    other copies).  Cheaper than ``copyholders._still_holds`` (no read): a hint, not a count."""
+    return (isinstance(known, dict) and stat is not None
+            and (known.get("dev"), known.get("ino")) == (stat.st_dev, stat.st_ino)
+            and type(known.get("size")) is int and known["size"] <= stat.st_size)
