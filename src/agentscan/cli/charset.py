@@ -82,10 +82,19 @@ def cannot_encode_all(stream: object) -> bool:
     """Whether ``stream`` fails on a character its encoding cannot hold: Python's default
     handlers (``strict``, ``surrogateescape``) on an encoding that is not a UTF.  Stderr's
     ``backslashreplace``, and a handler the user chose (``PYTHONIOENCODING=ascii:replace``), never fail."""
+    errors = getattr(stream, "errors", None)
+    if errors not in ("strict", "surrogateescape") or not hasattr(stream, "reconfigure"):
+        return False
+    return cannot_hold(stream)
+
+
+def cannot_hold(stream: object) -> bool:
+    """Whether ``stream``'s encoding (named, and known) is not a UTF: some characters have no
+    bytes in it (``PYTHONIOENCODING=ascii``), whatever its handler then writes for them."""
     import codecs  # loaded with the interpreter
 
-    encoding, errors = getattr(stream, "encoding", None), getattr(stream, "errors", None)
-    if not encoding or errors not in ("strict", "surrogateescape") or not hasattr(stream, "reconfigure"):
+    encoding = getattr(stream, "encoding", None)
+    if not encoding:
         return False
     try:
         return not codecs.lookup(encoding).name.startswith("utf-")

@@ -112,4 +112,4 @@ def write(out: str, err: str) -> None:
     """Print what ``recording`` kept."""
     terminal.write_out(out)
     sys.stdout.flush()
-    sys.stderr.write(err)
+    sys.stderr.write(render.for_stderr(err))

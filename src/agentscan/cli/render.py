@@ -140,7 +140,23 @@ def note(text: str, *, tty_only: bool = False, wrap: bool = True) -> None:
         text = "\n".join(_term.wrap(text, _term.terminal_width()))
     else:
         text = text.replace(glue, " ")  # (``unbroken``'s spaces: wrapping gives them back)
-    print(text, file=sys.stderr)
+    print(for_stderr(text), file=sys.stderr)
+
+
+def for_stderr(text: str) -> str:
+    """``text`` as stderr can show it: on one that cannot hold ``≥`` (``PYTHONIOENCODING=ascii``),
+    each such character as a table writes it (``streams.stood_in``), not as stderr's own
+    ``\\u2265``.  A note recorded for a remembered answer (``cli.recorded``) keeps its
+    characters: it is fitted as it is printed."""
+    if text.isascii():
+        return text
+    from agentscan.cli.charset import cannot_hold
+
+    if not cannot_hold(sys.stderr):
+        return text
+    from agentscan.cli.streams import stood_in
+
+    return stood_in(text, sys.stderr)
 
 
 def unbroken(text: str) -> str:

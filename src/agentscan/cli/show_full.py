@@ -25,7 +25,8 @@ from agentscan.cli import render
 from agentscan.cli.show_errors import ShownError, error_words, recorded_errors, recorded_interruptions
 from agentscan.cli.show_compactions import Compaction, compaction_text, recorded_compactions
 from agentscan.cli.show_subagents import subagent_names
-from agentscan.cli.show_text import card_lines, unknown_legend
+from agentscan.cli.show_text import card_lines
+from agentscan.cli.show_tools import unknown_legend
 from agentscan.cli.show_truncated import truncation_note
 from agentscan.cli.term import Terminal, clean, clean_path, cut, printable_line, width_of, wrap_columns, write_out
 from agentscan.detailmodel import Prompt, Response, SessionDetail, SubagentInfo, ToolEvent

@@ -4,7 +4,7 @@ bounded conversation in order (``show_full``)."""
 from __future__ import annotations
 
 from datetime import tzinfo
-from typing import TYPE_CHECKING, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from agentscan.cli import render
 from agentscan.cli.render import human_usd, plural
@@ -13,13 +13,16 @@ from agentscan.cli.show_lineage import (copied_listed, copies_text, forked_as_te
                                         source_text, tiers_text)
 from agentscan.cli.copyhint import card_command
 from agentscan.cli.show_subagents import subagent_call_count, subagent_lines, subagent_names, subagent_tokens
-from agentscan.cli.showfit import (WORDS, FocusedCalls, focused_talk, heading_lines, leading_path, talk_clause,
+from agentscan.cli.showfit import (WORDS, FocusedCalls, focused_talk, heading_lines, talk_clause,
                                    tokens_field, tools_heading, word_field)
 from agentscan.invocation import program_word
-from agentscan.cli.term import Terminal, clean, clean_path, cut, title_text, cut_left, home_short, width_of, wrap_columns, write_out
+from agentscan.cli.term import Terminal, clean, clean_path, cut, title_text, home_short, width_of, wrap_columns, write_out
 from agentscan.cli.show_compactions import (Compaction, came_before, compacted_count, compaction_text,
                                             recorded_compactions)
 from agentscan.cli.show_truncated import truncation_note
+from agentscan.cli.show_tools import tool_call_lines
+# (the names ``show_text`` had before the card's tool calls were given ``show_tools``)
+from agentscan.cli.show_tools import UNKNOWN_MEANING, tool_summary as _tool_summary, unknown_legend  # noqa: F401
 from agentscan.detailmodel import Prompt, SessionDetail, ToolEvent
 from agentscan.model import TokenUsage
 from agentscan.timeutil import shown_time
@@ -33,45 +36,7 @@ TOOLS_SHOWN = 15
 #: the newest errors the card names (``--full`` prints every one the provider kept)
 ERRORS_SHOWN = 3
 #: line lengths in a pipe, where there is no terminal width to fit
-PIPE_PROMPT, PIPE_TOOL, PIPE_RESPONSE, PIPE_ERROR = 100, 90, 400, 200
-#: how the card marks a tool call by its status (``ToolCall.status``), in the words ``--full``
-#: and ``--json`` use (the card's ``ERR`` and ``NO`` were a second spelling of each);
-#: ``denied``: the user declined the call, which never ran, so it did not fail either
-_MARKERS = {"ok": "ok", "error": "error", "denied": "denied"}
-#: a call whose result was not recorded (status ``unknown``), and the note that says so
-UNKNOWN_MARKER = " ? "
-UNKNOWN_MEANING = "no result recorded: how the call ended is not known"
-#: what the card's ``denied`` means, said as ``?``'s is: beside "ok" and "error" it read as
-#: a permission error
-DECLINED_MARKER = "denied"
-#: the card's marker column: its widest marker's width, whichever calls a card shows
-MARKER_WIDTH = max(len(marker) for marker in (*_MARKERS.values(), UNKNOWN_MARKER))
-DECLINED_MEANING = "declined by the user: the call never ran"
-
-
-def unknown_legend(tools: Iterable[ToolEvent], term: Terminal, indent: str) -> list[str]:
-    """The line that says what ``?`` means, when a call of ``tools`` is shown with one (none:
-    ``[]``), at ``indent``: a bare "?" beside "error" or "ok"
-    read as a glitch.  Cursor records no result for most calls, so its sessions show it on
-    nearly every line: said once."""
-    if all(tool.status in _MARKERS for tool in tools):
-        return []
-    return _legend_lines(UNKNOWN_MARKER.strip(), UNKNOWN_MEANING, term, indent)
-
-
-def declined_legend(tools: Iterable[ToolEvent], term: Terminal, indent: str) -> list[str]:
-    """The line that says what the card's ``denied`` means, when a call of ``tools`` is shown
-    with one (``--full`` puts the call at its time, under the prompt that asked for it)."""
-    if not any(tool.status == "denied" for tool in tools):
-        return []
-    return _legend_lines(DECLINED_MARKER, DECLINED_MEANING, term, indent)
-
-
-def _legend_lines(marker: str, meaning: str, term: Terminal, indent: str) -> list[str]:
-    legend = f"{marker} = {meaning}"
-    # Wrapped under the meaning, past "? = ", on a terminal; one line in a pipe, for grep.
-    return (wrap_columns(legend, term.width, indent=indent, subsequent=indent + " " * (len(marker) + 3)) if term.tty
-            else [indent + legend])
+PIPE_PROMPT, PIPE_RESPONSE, PIPE_ERROR = 100, 400, 200
 
 
 def tokens_line(usage: TokenUsage | None, *, grouped: bool = True, by_subagents: int = 0) -> str:
@@ -133,26 +98,6 @@ def _fit(text: str | None, room: int, term: Terminal, pipe_limit: int) -> str:
 
 #: the card's fields whose value is a path: never split (it is copied whole from the screen)
 _PATHS = frozenset({"cwd", "path"})
-
-
-def _tool_summary(tool: ToolEvent, room: int, term: Terminal) -> str:
-    """A tool call's summary in ``room`` columns.  One that is a path, or starts with one
-    (``Write: /home/me/src/app/handlers/refund_flow.py``), keeps the path's end, as
-    ``list``'s CWD does: ``…/handlers/refund_flow.py``, not ``/home/me/src/app/handl…``,
-    which lost the file the call was about.  A pipe gets it as before."""
-    text = clean(tool.summary) or "-"
-    room = max(room, 10)
-    if not term.tty or width_of(text) <= room:
-        return _fit(tool.summary, room, term, PIPE_TOOL)
-    path = leading_path(text, tool.paths)
-    if path is None:
-        return cut(text, room)
-    rest = text[len(path):]
-    if not rest:
-        return cut_left(path, room)
-    if width_of(path) + 2 <= room:  # the path whole, and a glimpse of what follows it
-        return path + cut(rest, room - width_of(path))
-    return cut_left(path, room - 2) + " …"
 
 
 def _field(label: str, value: str, term: Terminal) -> list[str]:
@@ -372,18 +317,7 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone:
                                 None if focused is None else FocusedCalls(clean_path(names.get(run, run)), len(focused)),
                                 grouped=term.tty)
         lines += ["", *heading_lines(f"tool calls ({heading})", term)]
-        # The markers in a column as wide as the widest there is (``denied``), on every card:
-        # sized by the calls shown, the names moved 3 columns right once an ``error`` came in
-        # among the newest 15, and two cards side by side did not line up.
-        for tool in shown_tools:
-            marker = _MARKERS.get(tool.status, UNKNOWN_MARKER).ljust(MARKER_WIDTH)
-            who = f" [{clean_path(names.get(tool.subagent, tool.subagent))}]" if tool.subagent else ""
-            name = clean(tool.name)
-            if term.tty:  # a long name (an MCP tool's) is cut, leaving its summary the 10 columns it keeps
-                name = cut(name, max(term.width - width_of(f"  {marker} {who}: ") - 10, 7))
-            head = f"  {marker} {name}{who}: "
-            lines.append(head + _tool_summary(tool, term.width - width_of(head), term))
-        lines += declined_legend(shown_tools, term, "  ") + unknown_legend(shown_tools, term, "  ")
+        lines += tool_call_lines(shown_tools, names, term)
     lines += _error_lines(detail, term, zone)
     if responses:
         lines += ["", f"last response{whose}", "  " + _fit(responses[-1].text, term.width - 2, term, PIPE_RESPONSE)]

@@ -40,7 +40,7 @@ def usage_error_text(message: str, command_path: str | None = None) -> str:
     and hint first, agentscan's own had neither)."""
     from agentscan.cli.term import clean, fitted_error
 
-    return f"{fitted_error(f'error: {clean(message)}')}\n{help_hint(command_path)}\n"
+    return f"{fitted_error(f'error: {clean(message)}')}\n{fitted_error(help_hint(command_path))}\n"
 
 
 def help_hint(command_path: str | None = None) -> str:
@@ -292,37 +292,33 @@ def say_error(exc: AgentscanError) -> int:
     """``error: <message>`` on stderr, and the contract's exit code.  The message is one line
     of printable text (``term.clean``), and each of the error's ``details`` (an ambiguous id's
     candidates, a hint) one more: they may quote a path from the home read, a collector's
-    reply or what was typed, and none of them may move the cursor or write the clipboard.
-    A usage error (exit 2) ends with where the command's help is, as click's do (``help_hint``)."""
-    from agentscan.cli.term import clean, fitted_error, printable_line
+    reply or what was typed: each is said by ``term.error_line``.  A usage error (exit 2) ends
+    with where the command's help is, as click's do (``help_hint``)."""
+    from agentscan.cli.term import clean, error_line as say
     from agentscan.invocation import hint, program_word
 
-    print(fitted_error(f"error: {clean(str(exc))}"), file=sys.stderr)
+    say(f"error: {clean(str(exc))}")
     if getattr(exc, "empty_home", False):
-        print(fitted_error(printable_line(f"no sessions were found in this home: `{doctor_command()}` "
-                                          "shows where agentscan looked")), file=sys.stderr)
-    for line in exc.details:  # candidates to pick from, a hint: each its own line, made printable
-        print(printable_line(line), file=sys.stderr)
+        say(f"no sessions were found in this home: `{doctor_command()}` shows where agentscan looked")
+    for line in exc.details:  # candidates to pick from, a hint: each its own line
+        say(line)
     if getattr(exc, "project_hint", False):  # an unknown provider: maybe ccusage's -p, a project
-        print("hint: -p is the provider (the agent); `list` and `tokens` pick a project with --cwd PATH", file=sys.stderr)
+        say("hint: -p is the provider (the agent); `list` and `tokens` pick a project with --cwd PATH")
     demo_query = getattr(exc, "demo_query", None)
     if demo_query is not None:  # the README's ``show 7f3c9a12`` without --demo: the command to copy
         from agentscan.scan.notfound import demo_hint
 
-        print(fitted_error(printable_line(demo_hint(demo_query, _command_path[0].rpartition(" ")[2]))), file=sys.stderr)
+        say(demo_hint(demo_query, _command_path[0].rpartition(" ")[2]))
     if isinstance(exc, ProviderNotId) and exc.shown_by is None:  # ``show gemini``: where its sessions' ids are
-        print(fitted_error(printable_line(hint(f"{program_word()}{running_home[0]} list -p {exc.provider}",
-                                               "lists its sessions"))),
-              file=sys.stderr)
+        say(hint(f"{program_word()}{running_home[0]} list -p {exc.provider}", "lists its sessions"))
     if getattr(exc, "list_hint", False):
         # ``--grep``: the default 25 may not reach an old session, and ``--all`` alone scrolled
         # a heavy user's 1,500 ids past; the home this run read, not the user's own (``--demo
         # show 000000`` is answered with the demo's ids).
-        print(fitted_error(printable_line(hint(f"{program_word()}{running_home[0]} list --grep TEXT",
-                                               "finds it by title, cwd, model or path (`--all` lists every id)"))),
-              file=sys.stderr)
+        say(hint(f"{program_word()}{running_home[0]} list --grep TEXT",
+                  "finds it by title, cwd, model or path (`--all` lists every id)"))
     if exc.exit_code == USAGE_EXIT:  # last, as under click's usage errors (``usage_error_text``)
-        print(help_hint(), file=sys.stderr)
+        say(help_hint())
     return exc.exit_code
 
 

@@ -69,6 +69,32 @@ def _stand_in(error: UnicodeError, *, escaped: bool) -> tuple[str | bytes, int]:
     return _STAND_INS.get(ch) or "?" * width_of(ch), error.start + 1
 
 
+def stood_in(text: str, stream: Any) -> str:
+    """``text`` with each character ``stream``'s encoding cannot hold written as a table's is
+    (``_stand_in``: ``>`` for ``≥``, a ``?`` a column): for stderr, whose ``backslashreplace``
+    never fails, so the stream is left as it is (``settle``), and a note under a table said
+    ``REASONING \\u2265N`` where the table showed ``>2,117,717``.  A lone surrogate (a path's
+    byte under ``LC_ALL=C``) is left to the stream's own handler, as before."""
+    encoding = getattr(stream, "encoding", None)
+    try:
+        text.encode(encoding or "utf-8")
+        return text
+    except UnicodeEncodeError:
+        pass
+    except LookupError:
+        return text
+    assert encoding is not None  # (a missing one is UTF-8, which holds every non-surrogate)
+
+    def fits(ch: str) -> bool:
+        try:
+            ch.encode(encoding)
+            return True
+        except UnicodeEncodeError:
+            return 0xD800 <= ord(ch) <= 0xDFFF
+
+    return "".join(ch if ch.isascii() or fits(ch) else _STAND_INS.get(ch) or "?" * width_of(ch) for ch in text)
+
+
 class _Closed:
     """``sys.stdout`` or ``sys.stderr`` when it was closed before the process began: nothing
     is written.  ``fails``: the first text printed raises ``StdoutClosed`` (stdout: the

@@ -336,13 +336,25 @@ def home_short(path: str | None) -> str:
 
 
 def fitted_error(line: str) -> str:
-    """An ``error: …`` line (or a ``hint:`` under it) wrapped to the terminal when stderr is
-    one, as a note is (the bare-id hint was 103 columns in a 40-column pane); a command to
-    copy (``Try: agentscan --demo show 7f3c9a12``, a `quoted` one) and a path kept whole; a
-    pipe gets it on one line."""
+    """An ``error: …`` line (or a ``hint:`` or a candidate under it) wrapped to the terminal
+    when stderr is one, as a note is (the bare-id hint was 103 columns in a 40-column pane); a
+    command to copy (``Try: agentscan --demo show 7f3c9a12``, a `quoted` one, ``Try 'agentscan
+    list --help' for help``), an id and a path kept whole; a line's own indent (an ambiguous id's
+    candidate, ``  claude:…``) kept, its continuation lines two spaces further in.  A pipe
+    gets it on one line."""
     if not stderr_is_tty():
         return line
     import re
 
-    glued = re.sub(r"(?<=Try: )agentscan[^()\n]*?(?= \(|$)", lambda m: m.group(0).replace(" ", _GLUE), line)
-    return "\n".join(wrap(glued, terminal_width(), break_long_words=False))
+    glued = re.sub(r"(?<=Try: )agentscan[^()\n]*?(?= \(|$)|(?<=^Try ')[^'\n]*(?=' for help)",
+                   lambda m: m.group(0).replace(" ", _GLUE), line)
+    body = glued.lstrip(" ")
+    return "\n".join(wrap(body, terminal_width(), indent=glued[: len(glued) - len(body)], break_long_words=False))
+
+
+def error_line(line: str) -> None:
+    """One line of an error on stderr (``state.say_error``'s every line): printable (a detail
+    may quote a path or a reply: none may move the cursor or write the clipboard), and
+    ``fitted_error``; an ambiguous id's hint, printed apart, ran 68 columns wide in a
+    40-column pane under its wrapped ``error:`` line."""
+    print(fitted_error(printable_line(line)), file=sys.stderr)
