@@ -111,7 +111,13 @@ def test_codex_digit_strings_some_builds_wrote_are_no_warning(isolated_home: Pat
     _codex(isolated_home, CODEX_GOOD, [2, 5], start=100)
     report = cli_json("tokens")
     assert _rows(report)[CODEX] == _rows(report)[CODEX_GOOD]
-    assert report["warnings"] == []
+    # (Both files' totals grow by more than their calls' one output token: each says so, since
+    # pass 51 (``counters.jumped``); the digit strings add no warning of their own.)
+    said = {}
+    for warning in report["warnings"]:
+        said.setdefault(CODEX if CODEX in warning["path"] else CODEX_GOOD, []).append(warning["message"])
+    assert said.get(CODEX) == said.get(CODEX_GOOD)
+    assert not [message for message in said.get(CODEX, []) if "running total" not in message]
 
 
 def test_codex_time_past_the_range_is_told_and_unknown(isolated_home: Path) -> None:

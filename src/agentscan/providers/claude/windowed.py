@@ -6,8 +6,9 @@ the full keep-the-best comparison (``dedupe.CallDeduper``'s rules: ``call_rank``
 runs over a window of the most recent ``window`` calls; a call that leaves
 the window is settled into the sums and only a 64-bit hash of its key is
 kept (``toolkit.hashes64``: 16 bytes a call, not a ``set``'s ~90), so a
-much later copy is still never counted twice (it just cannot replace the
-settled one).  ``tokens`` keeps every call exactly.
+much later copy is still never counted twice, under the same key or rule 3's
+other one (``windowkeys``); it just cannot replace the settled one.  ``tokens``
+keeps every call exactly.
 
 A pass whose state will outlive the process (a row's resume state,
 ``rowresume``: ``to_state``/``from_state``) hashes with BLAKE2b (``stable``):
@@ -50,6 +51,7 @@ from agentscan.providers.claude.usage import (
 from agentscan.usagegroups import BUCKET, TIER_BOUNDS
 from agentscan.digests import blake2b
 from agentscan.toolkit.hashes64 import Hashes64, from_digest
+from agentscan.providers.claude.windowkeys import copy_of_settled, settle_keys
 from agentscan.providers.claude.windowstate import calls_of_state, sums_of_state, checked_items
 
 __all__ = ["WINDOW", "SettledTotals", "WindowedTotals", "checked_items"]
@@ -78,6 +80,9 @@ class WindowedTotals:
         # under another request, however much later (a subagent file is read after the
         # whole main transcript), is still rule 4's replay and counts nothing.
         self._settled_parents: Hashes64 | None = None
+        # A copy without ``requestId`` settled alone (``windowkeys.settle_keys``): rare, so only
+        # then do the calls under a request pay a lookup for it.
+        self._bare_settled = False
         # (subagent, model, bucket, tier class, from a progress copy) -> [input, cache read,
         # cache write, output, calls, one-hour cache write]
         self._sums: dict[tuple, list[int]] = {}
@@ -95,10 +100,10 @@ class WindowedTotals:
         if current is None:
             # Nothing is settled before the window first fills: no hash to take.
             settled = self._settled_keys
-            if settled is not None and self._hash(key) in settled:
-                return
-            parents = self._settled_parents
-            if call[SIDECHAIN] and parents is not None and self._hash(message_id) in parents:
+            if settled is not None and (self._hash(key) in settled or (
+                    (call[SIDECHAIN] or key[1] is None or self._bare_settled)  # (most calls: nothing more to look up)
+                    and copy_of_settled(settled, self._settled_parents, self._bare_settled, self._hash, key,
+                                        call[SIDECHAIN]))):
                 return
             recent[key] = call
             self._order.append(key)
@@ -176,15 +181,18 @@ class WindowedTotals:
             return
         replay = call[SIDECHAIN] and self._replays_parent(message_id, request_id)
         requests = self._requests[message_id]
+        alone = not isinstance(requests, set)  # (a tuple: its one request, this one)
         if isinstance(requests, set):
             requests.discard(request_id)
             if not requests:
                 del self._requests[message_id]
         else:
-            del self._requests[message_id]  # its one request: this one
+            del self._requests[message_id]
         if self._settled_keys is None:
             self._settled_keys = Hashes64()
         self._settled_keys.add(self._hash(key))
+        if alone and (request_id is None or call[SIDECHAIN]):  # (rule 3's other key: most calls have none to keep)
+            self._bare_settled |= settle_keys(self._settled_keys, self._hash, message_id, request_id)
         if not call[SIDECHAIN]:
             if self._settled_parents is None:
                 self._settled_parents = Hashes64()
@@ -318,6 +326,7 @@ class WindowedTotals:
             "calls": len(self._recent),
             "sums": [[*key, *parts] for key, parts in self._sums.items()],
             "keys": len(keys) // 8,
+            "bare": self._bare_settled,
         }
         return doc, keys + parents
 
@@ -325,8 +334,8 @@ class WindowedTotals:
     def from_state(cls, doc: dict[str, Any], hashes: bytes, *, stable: bool = True) -> WindowedTotals:
         """The totals ``to_state`` saw; raises ``ValueError``/``TypeError``/``KeyError`` on an ill-shaped state.
         ``doc`` is consumed: its sums' lists become the totals' (a state is parsed for this alone)."""
-        window, calls, sums, keys = doc["window"], doc["calls"], doc["sums"], doc["keys"]
-        if not (type(window) is int and window >= 1 and type(calls) is int and 0 <= calls <= window
+        window, calls, sums, keys, bare = doc["window"], doc["calls"], doc["sums"], doc["keys"], doc["bare"]
+        if not (type(window) is int and window >= 1 and type(calls) is int and 0 <= calls <= window and type(bare) is bool
                 and type(keys) is int and 0 <= keys * 8 <= len(hashes) and len(hashes) % 8 == 0):
             raise ValueError("ill-shaped window")
         totals = cls(window, stable=stable)
@@ -342,6 +351,7 @@ class WindowedTotals:
         # Kept packed until a pass goes on from them (``Hashes64.from_bytes``).
         totals._settled_keys = Hashes64.from_bytes(hashes[:cut]) if cut else None
         totals._settled_parents = Hashes64.from_bytes(hashes[cut:]) if len(hashes) > cut else None
+        totals._bare_settled = bare
         return totals
 
 
