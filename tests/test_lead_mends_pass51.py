@@ -68,3 +68,20 @@ def test_a_gone_sessions_hint_trusts_no_head_of_a_replaced_transcript(isolated_h
     other.write_bytes(_lines(_turn(A, 1, 100) + _turn(E, 2, 200) + _turn(C, 4, 400)))
     os.replace(other, path)
     assert f"claude:{B}'s transcript is gone" not in invoke("show", B).stderr
+
+
+def test_an_output_that_is_this_process_s_descriptor_on_a_file_is_not_replaced(tmp_path: Path) -> None:
+    """``-o /dev/stderr 2>>log.txt``: the log was replaced by the export (a new file, its old
+    lines gone), as ``-o /dev/stdout >>`` was before pass 51's mend (last read)."""
+    import subprocess
+    import sys
+
+    log = tmp_path / "log.txt"
+    log.write_text("OLD LOG LINE\n")
+    before = log.stat().st_ino
+    with log.open("ab") as stderr:
+        done = subprocess.run([sys.executable, "-m", "agentscan", "--demo", "export", "-f", "jsonl", "-o", "/dev/stderr"],
+                              stdout=subprocess.DEVNULL, stderr=stderr, env={**os.environ, "COLUMNS": "200"}, check=False)
+    assert done.returncode == 1
+    assert log.stat().st_ino == before and log.read_text().startswith("OLD LOG LINE\n")
+    assert "not replaced" in log.read_text()

@@ -121,8 +121,11 @@ def _own_fd_pipe(link: Path, leads: str) -> bool:
     ``-o >(gzip > x.gz)``, ``/dev/stderr`` into a pipe) open on a pipe or socket: a link
     only the kernel makes, to no file (``pipe:[N]``), opened through it as a FIFO is.
     Followed by name it failed: ``cannot write /dev/fd/63: No such file or directory``."""
-    if not leads.startswith(("pipe:[", "socket:[")):
-        return False
+    return leads.startswith(("pipe:[", "socket:[")) and _own_fd(link)
+
+
+def _own_fd(link: Path) -> bool:
+    """``link`` is one of this process's descriptors in ``/proc`` (``/dev/stderr``, ``/dev/fd/N``)."""
     folder = os.path.realpath(os.path.dirname(link))
     own = f"/proc/{os.getpid()}"
     return folder == f"{own}/fd" or (folder.startswith(f"{own}/task/") and folder.endswith("/fd"))
@@ -188,6 +191,12 @@ def output_target(path: Path) -> Path:
         leads = os.readlink(current)
         if _own_fd_pipe(current, leads):
             return current  # the kernel opens it (``_write_into``); ``pipe:[N]`` names no file
+        if _own_fd(current):
+            # A shell's redirection (``2>>log.txt``, then ``-o /dev/stderr``): followed by name,
+            # the file was replaced by a new one, its lines gone, and the shell's writes after
+            # it went to the old one.  (stdout itself is ``-``: ``export.files.names_stdout``.)
+            raise UnsafeOutput(f"{path} is a descriptor of this process open on {leads}: not replaced; "
+                               "give that file's path, or write to stdout (-o -)")
         # Not normalised: ``..`` after a linked directory is the kernel's to resolve.
         current = Path(os.path.join(os.path.dirname(current), leads))
     raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path))
