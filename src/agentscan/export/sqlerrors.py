@@ -13,14 +13,14 @@ import shlex
 import sqlite3
 from pathlib import Path
 
-#: SQLite's primary result codes (``sqlite_errorcode & 0xFF``)
-_BUSY, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 5, 8, 10, 11, 13, 14, 26
+from agentscan.toolkit.sqlitecodes import BUSY as _BUSY, CANTOPEN as _CANTOPEN, CORRUPT as _CORRUPT, FULL as _FULL
+from agentscan.toolkit.sqlitecodes import IOERR as _IOERR, NOTADB as _NOTADB, READONLY as _READONLY, primary
 
 
 def next_step(exc: sqlite3.Error, path: Path, busy_timeout: float, *, fresh: bool = False) -> str:
     """``; <what to do>`` for ``exc``, raised writing the index at ``path`` (``fresh``: made by
     this run), or ``''``."""
-    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+    code = primary(exc)
     if code == _CORRUPT:
         return (f"; the index is damaged, and is left as it is: move it aside (`mv {path} {path}.damaged`) and "
                 f"export again to make it anew from what is on disk (sessions no longer there, and their "

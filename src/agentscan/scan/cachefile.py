@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Mapping
 
 from agentscan.filemodes import FILE_MODE, make_private_dirs
+from agentscan.toolkit import sqlitecodes
 
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
@@ -96,7 +97,7 @@ def cache_source(env: Mapping[str, str]) -> str:
 def no_room(exc: BaseException) -> bool:
     """A write the system refused: ``database or disk is full`` (``SQLITE_FULL``), or a
     ``disk I/O error`` (``SQLITE_IOERR``: a file-size limit, a quota, a failing disk)."""
-    return isinstance(exc, sqlite3.DatabaseError) and getattr(exc, "sqlite_errorcode", 0) & 0xFF in (10, 13)
+    return isinstance(exc, sqlite3.DatabaseError) and sqlitecodes.primary(exc) in (sqlitecodes.IOERR, sqlitecodes.FULL)
 
 
 def refused_write(why: str, folder: Path, cost: str) -> str:
@@ -192,7 +193,6 @@ def open_index(ctx: ScanContext) -> tuple[sqlite3.Connection, Path] | None:
 
 #: SQLite's primary result codes of a file that is damaged or is no database: the only
 #: failures that move the index aside (``damaged``)
-_SQLITE_ERROR, _SQLITE_CORRUPT, _SQLITE_NOTADB = 1, 11, 26
 
 
 def damaged(exc: BaseException) -> bool:
@@ -201,12 +201,12 @@ def damaged(exc: BaseException) -> bool:
     index (``ValueError``): only then is it moved aside and rebuilt.  Any other failure
     (``disk I/O error``, ``database or disk is full``, a lock) says nothing about the file."""
     if isinstance(exc, sqlite3.Error):
-        code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+        code = sqlitecodes.primary(exc)
         # A plain SQLITE_ERROR while the schema is made (``no such column``, ``no such table``):
         # tables of another shape under this index's identity, which every run would fail on
         # the same way: no lock or full disk says that.
-        schema = code == _SQLITE_ERROR and str(exc).startswith(("no such column", "no such table"))
-        return code in (_SQLITE_CORRUPT, _SQLITE_NOTADB) or schema
+        schema = code == sqlitecodes.ERROR and str(exc).startswith(("no such column", "no such table"))
+        return code in (sqlitecodes.CORRUPT, sqlitecodes.NOTADB) or schema
     return isinstance(exc, ValueError)
 
 
@@ -258,15 +258,14 @@ def _refusal(path: Path) -> str:
 
 #: SQLite's primary result codes of a write refused (the file), and of a file it could not
 #: open (a WAL index: its ``-shm`` and ``-wal`` files cannot be made in a read-only folder)
-_SQLITE_READONLY, _SQLITE_CANTOPEN = 8, 14
 
 
 def _read_only(exc: BaseException, path: Path) -> bool:
     """Whether the index failed as one that cannot be written: nothing to move aside."""
-    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF if isinstance(exc, sqlite3.Error) else 0
-    if code == _SQLITE_READONLY:
+    code = sqlitecodes.primary(exc)
+    if code == sqlitecodes.READONLY:
         return True
-    return code == _SQLITE_CANTOPEN and path.is_file() and not os.access(path.parent, os.W_OK)
+    return code == sqlitecodes.CANTOPEN and path.is_file() and not os.access(path.parent, os.W_OK)
 
 
 def _denied(exc: BaseException, path: Path) -> Path | None:

@@ -50,6 +50,7 @@ from urllib.parse import quote
 
 from agentscan import bounds
 from agentscan.errors import DatabaseUnavailable
+from agentscan.toolkit import sqlitecodes
 from agentscan.toolkit.fsutil import open_regular
 
 #: every URI this process opened, for the read-only guarantee tests
@@ -226,22 +227,17 @@ def connect_readonly(path: Path, *, immutable: bool = False) -> sqlite3.Connecti
         raise DatabaseUnavailable(f"{path}: {exc}") from None
 
 
-#: SQLite's primary result code of a file it could not open
-_SQLITE_CANTOPEN = 14
-#: SQLITE_READONLY_ROLLBACK: a hot ``-journal`` (its writer stopped mid-transaction) must be
-#: rolled back before anyone reads, and a read-only connection may not
-_SQLITE_READONLY_ROLLBACK = 776
 #: said in its place: SQLite's own words, "attempt to write a readonly database", read as
 #: if agentscan had tried to write the agent's database
 HOT_JOURNAL = "an unfinished write, whose -journal only its own program may roll back: agentscan opens it read-only"
 
 
 def _hot_journal(exc: sqlite3.DatabaseError) -> bool:
-    return getattr(exc, "sqlite_errorcode", 0) == _SQLITE_READONLY_ROLLBACK
+    return sqlitecodes.extended(exc) == sqlitecodes.READONLY_ROLLBACK
 
 
 def _cannot_open(exc: sqlite3.DatabaseError) -> bool:
-    return getattr(exc, "sqlite_errorcode", 0) & 0xFF == _SQLITE_CANTOPEN  # one of SQLite's own
+    return sqlitecodes.primary(exc) == sqlitecodes.CANTOPEN  # one of SQLite's own
 
 
 def _open(path: Path, *, immutable: bool) -> sqlite3.Connection:
