@@ -42,7 +42,8 @@ def call_rank(call: Call) -> int:
     # (A field holds at most ``MAX_TOKEN_COUNT``, so total × 4 + 3 < 1.6e13 + 4 < 2**44: the
     # parent's flag at ``_PARENT`` is above any of them, and a rank below 2**46.  The rank
     # across sessions' files, ``packed_entries``', is this times ``_NEAREST`` (2**16) plus a
-    # nearness: below 2**62, stored as a signed 64-bit integer.)
+    # nearness, below 2**62, plus ``_NAMED_HERE`` (2**62) for a copy in the file of the
+    # session its record names: below 2**63, stored as a signed 64-bit integer.)
     return ((0 if call[SIDECHAIN] else _PARENT) + total * 4 + (2 if call[HAS_SPEED] else 0)
             + (0 if call[C_FROM_PROGRESS] else 1))
 
@@ -170,6 +171,13 @@ def _join_unrequested(best: dict[tuple[str, str | None], Call],
                 times[joined] = [min(both), max(both)]
 
 
+#: the rank across sessions' files of a copy in the file of the session its record names
+#: (``packed_entries``): above any other copy's, its total whatever it is.  A resumed copy
+#: larger than its original (it is verbatim as Claude Code writes it) counted in the resumed
+#: session while the first session's row counted its own copy too: ``list`` rows added up
+#: to more than ``tokens``' total.
+_NAMED_HERE = 1 << 62
+
 #: how many steps of a chain of resumes the rank across sessions' files tells apart
 #: (``packed_entries``): a copy further than ``_NEAREST - 1`` resumes from its session ranks
 #: as the furthest.  (It was 8: in a chain of more than 7 gone sessions the credit fell to
@@ -186,14 +194,19 @@ def packed_entries(calls: list[Call], session: str, transcripts: Collection[str]
     as they were read already, ``incremental.calls_and_chain``).  A generator: the caller sums them as they come (a 1 GB transcript has 450k)."""
     nearness = _nearness(calls, session, main, chain)
     for c in calls:
-        # The rank across sessions' files (``sharedcalls``): between copies alike, the one in
-        # the file of the session its record names wins.  Claude Code copies a resumed
-        # session's earlier records into the new session's file with their first session's
-        # ``sessionId``: those calls were made (and paid for) there.  A record naming no
-        # other session is the file's own.  With that session's file gone, the copy of the
-        # session resumed from it wins over a later one's (``_nearness``).
+        # The rank across sessions' files (``sharedcalls``): the copy in the file of the
+        # session its record names wins, whatever its total (``_NAMED_HERE``).  Claude Code
+        # copies a resumed session's earlier records into the new session's file with their
+        # first session's ``sessionId``: those calls were made (and paid for) there, and that
+        # session's own row counts them from its own files.  A record naming no other
+        # session is the file's own.  With that session's file gone, the larger copy wins, and
+        # between copies alike the one of the session resumed from it over a later one's
+        # (``_nearness``).
         named = c[C_SESSION_ID]
-        rank = call_rank(c) * _NEAREST + (_NEAREST - 1 if named is None or named == session else nearness[named])
+        if named is None or named == session:
+            rank = _NAMED_HERE + call_rank(c) * _NEAREST + _NEAREST - 1
+        else:
+            rank = call_rank(c) * _NEAREST + nearness[named]
         entry = [session, c[C_SUBAGENT], c[C_TS], c[C_MODEL], c[C_INPUT], c[C_CACHE_READ], c[C_CACHE_WRITE], c[C_OUTPUT],
                  0, None if c[MESSAGE_ID] is None else f"{c[MESSAGE_ID]}\x1f{c[REQUEST_ID] or ''}", rank,
                  c[C_CACHE_WRITE_1H], c[C_WEB_SEARCHES]]
