@@ -42,14 +42,19 @@ def settle() -> None:
 
 
 def _stand_ins_for(stream: Any) -> None:
-    import codecs
-
     if not cannot_encode_all(stream):
         return
-    errors = stream.errors
+    stream.reconfigure(errors=_stand_in_handler(stream.errors))
+
+
+def _stand_in_handler(errors: str) -> str:
+    """The name of ``_stand_in`` registered as a codec error handler, for a stream whose
+    handler was ``errors``."""
+    import codecs
+
     name = f"agentscan-stand-in-{errors}"
     codecs.register_error(name, functools.partial(_stand_in, escaped=errors == "surrogateescape"))
-    stream.reconfigure(errors=name)
+    return name
 
 
 #: ASCII for marks agentscan prints itself, a column each as they are
@@ -84,15 +89,12 @@ def stood_in(text: str, stream: Any) -> str:
     except LookupError:
         return text
     assert encoding is not None  # (a missing one is UTF-8, which holds every non-surrogate)
+    import re
 
-    def fits(ch: str) -> bool:
-        try:
-            ch.encode(encoding)
-            return True
-        except UnicodeEncodeError:
-            return 0xD800 <= ord(ch) <= 0xDFFF
-
-    return "".join(ch if ch.isascii() or fits(ch) else _STAND_INS.get(ch) or "?" * width_of(ch) for ch in text)
+    handler = _stand_in_handler("strict")
+    # The odd parts: runs of lone surrogates, kept as they are (the stream's own handler's).
+    parts = re.split(r"([\ud800-\udfff]+)", text)
+    return "".join(part if i % 2 else part.encode(encoding, handler).decode(encoding) for i, part in enumerate(parts))
 
 
 class _Closed:

@@ -189,20 +189,11 @@ def remove_stale_temps(target: Path) -> None:
     import re
     import time
 
-    try:
-        names = os.listdir(target.parent)
-    except OSError:
-        return
+    from agentscan.toolkit.fsutil import stale_own_files
+
     pattern = re.compile(r"\." + re.escape(target.name) + r"\." + re.escape(TEMP_MARK) + _TEMP_RANDOM + r"\.tmp")
-    uid = os.geteuid() if hasattr(os, "geteuid") else None
-    for name in names:
-        if not pattern.fullmatch(name):
-            continue
-        stale = target.parent / name
+    for stale, _ in stale_own_files(target.parent, pattern, time.time() - STALE_TEMP_S):
         try:
-            found = os.lstat(stale)
-            if (stat.S_ISREG(found.st_mode) and (uid is None or found.st_uid == uid)
-                    and time.time() - found.st_mtime > STALE_TEMP_S):
-                stale.unlink()
+            stale.unlink()
         except OSError:
             continue

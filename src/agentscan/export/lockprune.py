@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 import time
 from pathlib import Path
 
@@ -40,24 +39,15 @@ def prune(folder: Path, own: Path, now: float | None = None) -> int:
         import fcntl
     except ImportError:  # Windows: filelock removes its file itself there
         return 0
+    from agentscan.toolkit.fsutil import stale_own_files
+
     cutoff = (time.time() if now is None else now) - STALE_S
     removed = 0
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return 0
-    for entry in entries:
+    for path, found in stale_own_files(folder, _NAME, cutoff):
         if removed >= MOST:
             break
-        if entry.name == own.name or not _NAME.fullmatch(entry.name):
-            continue
-        try:
-            found = entry.stat(follow_symlinks=False)
-        except OSError:
-            continue
-        if not stat.S_ISREG(found.st_mode) or found.st_mtime > cutoff or found.st_uid != os.geteuid():
-            continue
-        removed += _remove_if_free(Path(entry.path), found, fcntl)
+        if path.name != own.name:
+            removed += _remove_if_free(path, found, fcntl)
     return removed
 
 
@@ -68,7 +58,7 @@ def _remove_if_free(path: Path, found: os.stat_result, fcntl) -> int:  # noqa: A
         return 0
     try:
         mine = os.fstat(fd)
-        if (mine.st_dev, mine.st_ino) != (found.st_dev, found.st_ino):
+        if not os.path.samestat(mine, found):
             return 0  # replaced since it was listed
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -78,7 +68,7 @@ def _remove_if_free(path: Path, found: os.stat_result, fcntl) -> int:  # noqa: A
             now = os.lstat(path)
         except OSError:
             return 0
-        if (now.st_dev, now.st_ino) != (mine.st_dev, mine.st_ino) or now.st_mtime != found.st_mtime:
+        if not os.path.samestat(now, mine) or now.st_mtime != found.st_mtime:
             return 0  # taken (and marked used) since it was listed
         os.unlink(path)  # while held
         return 1

@@ -37,6 +37,11 @@ def usable_lock(output: Path, env: Mapping[str, str]) -> Path:
     which locks in the cache, meet at ``meeting_path``, when the temporary folder is ``/tmp``).
     ``OSError`` (naming the cache's folder, and why the fallback could not be used) when
     neither can be made."""
+    return _usable_lock(output, env)[0]
+
+
+def _usable_lock(output: Path, env: Mapping[str, str]) -> tuple[Path, bool]:
+    """``usable_lock``, and whether it is the cache's (``False``: it fell back to ``fallback_dir``)."""
     lock = lock_path(output, env)
     try:
         _make_dirs(lock.parent)
@@ -45,10 +50,10 @@ def usable_lock(output: Path, env: Mapping[str, str]) -> Path:
         # another user can write (a shared AGENTSCAN_CACHE_DIR) theirs would make a root run
         # create any file it names (/etc/nologin); refused, the private fallback is used.
         os.close(open_private(lock, os.O_WRONLY | os.O_CREAT))
-        return lock
+        return lock, True
     except OSError as first:
         try:
-            return fallback_dir(env=env) / lock.name
+            return fallback_dir(env=env) / lock.name, False
         except OSError as second:
             # Both said: "cannot create the lock directory" alone hid a /tmp folder another
             # user had made first (``lockdir.NotPrivate``), the one thing to fix.
@@ -131,13 +136,13 @@ def output_lock(output: Path, env: Mapping[str, str] | None, lock_timeout: float
         # As a relative AGENTSCAN_CACHE_DIR is said: a cron job's directory is another one.
         warn(relative, f"{LOCK_DIR_VAR} is relative, so it was ignored (only absolute paths are used)")
     try:
-        lock_file = usable_lock(output, environ)
+        lock_file, in_cache = _usable_lock(output, environ)
     except OSError as exc:
         folder = lock_path(output, environ).parent
         raise ExportFailed(f"cannot create the lock directory {folder}: {exc.strerror or exc}") from None
     began = time.monotonic()
     with _terminated_cleanly():
-        yield from _held(output, environ, lock_file, lock_timeout, began, warn)
+        yield from _held(output, environ, lock_file, in_cache, lock_timeout, began, warn)
 
 
 class _Terminated(BaseException):
@@ -189,9 +194,10 @@ def _end_by_sigterm() -> None:
     os.kill(os.getpid(), signal.SIGTERM)
 
 
-def _held(output: Path, environ: Mapping[str, str], lock_file: Path, lock_timeout: float, began: float,
-          warn: Callable[[str, str], None] | None) -> Iterator[None]:
-    """``output_lock``'s two locks, taken and held while the caller's block runs."""
+def _held(output: Path, environ: Mapping[str, str], lock_file: Path, in_cache: bool, lock_timeout: float,
+          began: float, warn: Callable[[str, str], None] | None) -> Iterator[None]:
+    """``output_lock``'s two locks, taken and held while the caller's block runs (``in_cache``:
+    ``lock_file`` is the cache's, not a shared fallback's)."""
     from filelock import FileLock, Timeout
 
     from agentscan.errors import ExportFailed
@@ -206,7 +212,7 @@ def _held(output: Path, environ: Mapping[str, str], lock_file: Path, lock_timeou
         ) from None
     except OSError as exc:
         raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}") from None
-    if lock_file.parent == lock_path(output, environ).parent:  # the cache's (not a shared fallback's)
+    if in_cache:  # (a shared fallback folder's files are not pruned)
         from agentscan.export.lockprune import mark_used, prune
 
         mark_used(lock_file)

@@ -136,7 +136,7 @@ def _same_file(name: Path, written: os.stat_result) -> bool:
         found = os.lstat(name)
     except OSError:
         return False
-    return (found.st_dev, found.st_ino) == (written.st_dev, written.st_ino)
+    return os.path.samestat(found, written)
 
 
 def _keep_owner(fd: int, found: os.stat_result) -> None:

@@ -22,9 +22,12 @@ import errno
 import io
 import os
 import stat
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, Iterator
 
 if TYPE_CHECKING:
+    import re
+    from pathlib import Path
+
     from agentscan.context import ScanContext
 
 # Added to what ``open()`` asks for.  ``open()`` itself (not ``os.open``) does
@@ -202,6 +205,30 @@ def changed_since(path: str | os.PathLike[str], then: os.stat_result) -> bool:
         then.st_size, then.st_mtime_ns, then.st_ino, then.st_dev)
 
 
+def stale_own_files(folder: str | os.PathLike[str], pattern: re.Pattern[str],
+                    cutoff: float) -> Iterator[tuple[Path, os.stat_result]]:
+    """The files in ``folder`` named wholly by ``pattern`` that are this user's (anyone's where
+    files have no owners) regular files, links not followed, untouched since ``cutoff`` (a
+    time), each with its ``lstat``: left behind, for a caller to remove.  None when the
+    folder cannot be listed; one that vanishes or changes meanwhile is skipped."""
+    from pathlib import Path
+
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    uid = os.geteuid() if hasattr(os, "geteuid") else None
+    for entry in entries:
+        if not pattern.fullmatch(entry.name):
+            continue
+        try:
+            found = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if stat.S_ISREG(found.st_mode) and (uid is None or found.st_uid == uid) and found.st_mtime <= cutoff:
+            yield Path(entry.path), found
+
+
 __all__ = [
     "FileTooLarge",
     "NotRegularFile",
@@ -212,6 +239,7 @@ __all__ = [
     "open_regular",
     "read_capped",
     "special_kind",
+    "stale_own_files",
     "stat_now",
     "warn_special",
 ]

@@ -117,5 +117,4 @@ def _same_file(fd: int, lock: Path) -> bool:
         named = os.lstat(lock)
     except OSError:
         return False
-    mine = os.fstat(fd)
-    return (named.st_dev, named.st_ino) == (mine.st_dev, mine.st_ino)
+    return os.path.samestat(named, os.fstat(fd))
