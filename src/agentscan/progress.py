@@ -72,6 +72,14 @@ class Progress:
         """A long pass over one file (``name``, a huge transcript) has read ``done`` of its
         ``size`` bytes: a session count stands still for as long as it takes."""
 
+    def tells_upgrades(self) -> bool:
+        """Whether ``upgraded`` shows anything (yet): counting them takes fingerprints again."""
+        return False
+
+    def upgraded(self, count: int) -> None:
+        """``count`` sessions are read again only because the index holds them from an older
+        parser (agentscan was upgraded): a run as long as a cold one, once."""
+
     def finish(self) -> None:
         """The phase is over (a result is about to be printed)."""
         self.total = self.done = self._ahead = 0

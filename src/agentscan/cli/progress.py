@@ -30,6 +30,8 @@ class StderrProgress(Progress):
         self._visible = False
         self._file: tuple[str, int, float, int] | None = None  # name, size, when and where its read began
         self._file_done = 0  # where the read of it was when last told
+        self._told_upgrade = False  # ``upgraded``: once a run
+        self._upgraded = 0  # sessions read again after an upgrade, not said yet
 
     def expect(self, count: int) -> None:
         if self._started is None:
@@ -55,7 +57,7 @@ class StderrProgress(Progress):
         self._drawn_at = now
         rate = self.done / max(now - self._started, 1e-6)
         total = max(self.total, self.done)
-        self._write(f"\r\x1b[K{self.phase} {self.done:,}/{total:,} ({rate:,.0f}/s)")
+        self._write(f"{self._say_upgraded()}\r\x1b[K{self.phase} {self.done:,}/{total:,} ({rate:,.0f}/s)")
         self._visible = True
 
     def reading(self, name: str, done: int, size: int) -> None:
@@ -70,10 +72,33 @@ class StderrProgress(Progress):
             return
         self._drawn_at = now
         rate = (done - start) / max(now - began, 1e-6)
-        self._write(f"\r\x1b[Kreading {name}: {_megabytes(done)} of {_megabytes(size)} MB ({_megabytes(rate)} MB/s)")
+        self._write(f"{self._say_upgraded()}\r\x1b[Kreading {name}: {_megabytes(done)} of {_megabytes(size)} MB ({_megabytes(rate)} MB/s)")
         self._visible = True
 
+    def tells_upgrades(self) -> bool:
+        return not self._told_upgrade
+
+    def upgraded(self, count: int) -> None:
+        # Said with the progress line, before it, if the run is long enough to draw one (a
+        # few rows read again in a blink need no word): it counts every session, and the
+        # cache seems not to have helped.  Once a run.  A note, not a warning: nothing is
+        # wrong, and ``--strict`` must not fail on it.
+        if not self._told_upgrade:
+            self._upgraded = count
+
+    def _say_upgraded(self) -> str:
+        """The note ``upgraded`` holds, as the line before the progress line (once)."""
+        count, self._upgraded = self._upgraded, 0
+        if not count or self._told_upgrade:
+            return ""
+        self._told_upgrade = True
+        sessions = "session" if count == 1 else "sessions"
+        erase = "\r\x1b[K" if self._visible else ""
+        return (f"{erase}note: agentscan was upgraded: reading {count:,} {sessions} again, once "
+                "(its index holds them from an older version)\n")
+
     def cleared(self) -> None:
+        self._upgraded = 0  # (its phase is over: a later one is not the upgrade's)
         self._started = None
         self._file = None
         if self._visible:

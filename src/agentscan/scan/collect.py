@@ -118,6 +118,8 @@ class _Collector:
         self.parsed: dict[str, Parsed] = {}
         self.stamps: dict[str, str | None] = {}
         self.unsnapped: list[str] = []  # providers whose snapshot did not hold
+        #: sessions the index holds under another fingerprint, with that one (``scan.upgraded``)
+        self.outdated: list[tuple[SessionRef, str]] = []
         #: session id -> its calls, for the sessions read call by call
         self.calls_by_session: dict[str, list[list]] = {}
 
@@ -187,6 +189,11 @@ class _Collector:
             self.unsnapped.append(name)
             self._sums_of(pairs, sums, keys, misses, stale, snapshot)
         keep_entries = self.all_calls or (self.needs_calls is not None and len(misses) < 64)
+        if self.outdated:
+            from agentscan.scan import upgraded  # here: a warm run has none
+
+            upgraded.tell(self.scanner, self.outdated)
+            self.outdated = []
         if misses:
             self._parser().parse(misses, stale, keep_entries=keep_entries)
         for ref in misses:
@@ -223,6 +230,7 @@ class _Collector:
             if cached_sums is None:
                 misses.append(ref)
                 stale.add(ref_id)  # known before and changed since: an active session
+                self.outdated.append((ref, hit[0]))  # (or an older parser's: ``scan.upgraded``)
                 continue
             for warning in cached_sums.warnings:
                 warn(warning.path, warning.message, warning.line)

@@ -57,6 +57,11 @@ class RowReader:
             self._prefetched = cache.get_rows([ref.id for ref in refs])
             # Those not kept (or kept for other files) are parsed next: no query of their own.
             missing = [ref for ref in refs if (self._prefetched.get(ref.id) or ("",))[0] != scanner.fingerprint(ref)]
+            outdated = [(ref, kept[0]) for ref in missing if (kept := self._prefetched.get(ref.id)) is not None]
+            if outdated:
+                from agentscan.scan import upgraded  # here: a warm run has none
+
+                upgraded.tell(scanner, outdated)
             self._prefetched.update((ref.id, _NOT_KEPT) for ref in missing)
             scanner.expect_parses(missing)
             _note_kept_sums(scanner, missing)
