@@ -99,12 +99,12 @@ def test_a_run_that_waited_on_a_removed_lock_file_takes_the_name_anew(tmp_path: 
 
 def _squatted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: int = 0o777) -> Path:
     """``/tmp/agentscan-<uid>`` made first by someone else (here: open to everyone)."""
-    shared = tmp_path / "shared-tmp"
-    shared.mkdir()
-    folder = shared / f"agentscan-{os.getuid()}"
+    public_tmp = tmp_path / "public-tmp"
+    public_tmp.mkdir()
+    folder = public_tmp / f"agentscan-{os.getuid()}"
     folder.mkdir()
     os.chmod(folder, mode)
-    monkeypatch.setattr("agentscan.toolkit.meetlock.MEETING_BASE", str(shared))
+    monkeypatch.setattr("agentscan.toolkit.meetlock.MEETING_BASE", str(public_tmp))
     monkeypatch.delenv("AGENTSCAN_LOCK_DIR")
     return folder
 

@@ -169,10 +169,10 @@ def test_a_named_lock_folder_through_another_users_link_in_a_sticky_folder_is_re
     to wherever it led (a folder of root's), which then passed as this user's own."""
     from agentscan.toolkit.lockdir import NotPrivate, lock_dir_problem, locks_dir
 
-    shared = _sticky(tmp_path / "shared")
+    public_tmp = _sticky(tmp_path / "public-tmp")  # /tmp's kind
     mine = tmp_path / "mine"
     mine.mkdir(mode=0o700)
-    link = shared / "locks"
+    link = public_tmp / "locks"
     link.symlink_to(mine)
     os.lchown(link, OTHER, OTHER)
     env = {"AGENTSCAN_LOCK_DIR": str(link)}
