@@ -330,3 +330,19 @@ def console_env(**extra: str) -> dict[str, str]:
     bare ``agentscan`` (``invocation.program_word``), as ``CliRunner``'s do."""
     path = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
     return {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PATH": path, **extra}
+
+
+def claude_parses(monkeypatch: Any) -> list[str]:
+    """The Claude sessions read for their sums (``ClaudeProvider.session_usage``), in order,
+    from now on: what a ``tokens`` parsed rather than took from the index."""
+    from agentscan.providers.claude.provider import ClaudeProvider
+
+    seen: list[str] = []
+    real = ClaudeProvider.session_usage
+
+    def counting(self: Any, ref: Any, ctx: Any, *args: Any, **kwargs: Any) -> Any:
+        seen.append(ref.native_id)
+        return real(self, ref, ctx, *args, **kwargs)
+
+    monkeypatch.setattr(ClaudeProvider, "session_usage", counting)
+    return seen

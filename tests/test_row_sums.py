@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from agentscan.cli import app
-from agentscan.context import ScanContext
 from agentscan.providers.claude import windowed
 from agentscan.providers.claude.provider import ClaudeProvider
 from builders import (
+    claude_parses,
     claude_assistant,
     claude_session_file,
     claude_subagent_file,
@@ -63,15 +63,7 @@ def _costs(document: dict, key: str) -> dict:
 @pytest.fixture
 def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The sessions read for their sums (``session_usage``), in order."""
-    seen: list[str] = []
-    real = ClaudeProvider.session_usage
-
-    def counting(self: ClaudeProvider, ref, ctx: ScanContext, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
-        seen.append(ref.native_id)
-        return real(self, ref, ctx, *args, **kwargs)
-
-    monkeypatch.setattr(ClaudeProvider, "session_usage", counting)
-    return seen
+    return claude_parses(monkeypatch)
 
 
 CALLS = st.lists(st.tuples(st.integers(0, 6), st.integers(1, 90_000), st.integers(0, 2), st.booleans()),

@@ -19,9 +19,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from agentscan.context import ScanContext
-from agentscan.providers.claude.provider import ClaudeProvider
 from builders import (
+    claude_parses,
     REAL,
     _first_session_id,
     claude_assistant,
@@ -45,15 +44,7 @@ OLD = time.time() - 30 * 86400
 @pytest.fixture
 def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The Claude sessions ``tokens``' parse read (``session_usage``)."""
-    seen: list[str] = []
-    real = ClaudeProvider.session_usage
-
-    def counting(self: ClaudeProvider, ref, ctx: ScanContext, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
-        seen.append(ref.native_id)
-        return real(self, ref, ctx, *args, **kwargs)
-
-    monkeypatch.setattr(ClaudeProvider, "session_usage", counting)
-    return seen
+    return claude_parses(monkeypatch)
 
 
 def _history(session: str) -> list[dict]:
