@@ -241,17 +241,11 @@ def test_an_executable_fifo_named_agentscan_on_path_does_not_hang_a_hint(tmp_pat
     assert not hung and answers == [False]
 
 
-def test_an_output_whose_link_changes_while_resolved_is_an_error_not_a_traceback(
-        isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``realpath`` raises ``EINVAL`` when a link it met is replaced by a file before it reads
-    it: the agent-folder check let it out as a traceback."""
+def _realpath_races(out: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``realpath`` of ``out`` raises ``EINVAL``, as when a link it met is replaced by a file
+    before it reads it."""
     import errno
 
-    from agentscan.context import ScanContext
-    from agentscan.errors import ExportFailed
-    from agentscan.export.ownfolders import refuse_own_folders
-
-    out = tmp_path / "r.csv"
     real = os.path.realpath
 
     def racing(path: Any, *args: Any, **kwargs: Any) -> str:
@@ -260,6 +254,18 @@ def test_an_output_whose_link_changes_while_resolved_is_an_error_not_a_traceback
         return real(path, *args, **kwargs)
 
     monkeypatch.setattr(os.path, "realpath", racing)
+
+
+def test_an_output_whose_link_changes_while_resolved_is_an_error_not_a_traceback(
+        isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``realpath`` raises ``EINVAL`` when a link it met is replaced by a file before it reads
+    it: the agent-folder check let it out as a traceback."""
+    from agentscan.context import ScanContext
+    from agentscan.errors import ExportFailed
+    from agentscan.export.ownfolders import refuse_own_folders
+
+    out = tmp_path / "r.csv"
+    _realpath_races(out, monkeypatch)
     with pytest.raises(ExportFailed, match="cannot tell where"):
         refuse_own_folders(out, ScanContext.create(), ExportFailed)
 
@@ -268,21 +274,12 @@ def test_an_export_whose_output_link_changes_while_resolved_exits_with_an_error(
         isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The same race met first by the export's lock (``locks.lock_path``), before the folder
     check: a traceback, not an error message."""
-    import errno
-
     from typer.testing import CliRunner
 
     from agentscan.cli import app
 
     out = tmp_path / "r.csv"
-    real = os.path.realpath
-
-    def racing(path: Any, *args: Any, **kwargs: Any) -> str:
-        if str(path) == str(out):
-            raise OSError(errno.EINVAL, os.strerror(errno.EINVAL), str(path))
-        return real(path, *args, **kwargs)
-
-    monkeypatch.setattr(os.path, "realpath", racing)
+    _realpath_races(out, monkeypatch)
     result = CliRunner().invoke(app, ["--demo", "export", "-o", str(out)])
     assert result.exit_code == 1 and not isinstance(result.exception, OSError)
     assert "cannot tell where" in result.output
