@@ -85,3 +85,16 @@ def test_an_output_that_is_this_process_s_descriptor_on_a_file_is_not_replaced(t
     assert done.returncode == 1
     assert log.stat().st_ino == before and log.read_text().startswith("OLD LOG LINE\n")
     assert "not replaced" in log.read_text()
+
+
+def test_a_suggested_command_run_by_its_path_is_kept_whole_when_wrapped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Try: /venv/bin/agentscan --demo show 7f3c9a12`` (``program_word`` names the path when
+    bare ``agentscan`` would not run it) was cut inside the command at 40 columns: only a
+    command beginning with the word ``agentscan`` was kept whole (last read)."""
+    from agentscan.cli import term
+
+    monkeypatch.setattr(term, "stderr_is_tty", lambda: True)
+    monkeypatch.setattr(term, "terminal_width", lambda: 40)
+    command = "/work/venv/bin/agentscan --demo show 7f3c9a12"
+    wrapped = term.fitted_error(f"error: No such command '7f3c9a12'. Try: {command} (a session's id goes after show)")
+    assert any(line.strip() == command for line in wrapped.splitlines()), wrapped

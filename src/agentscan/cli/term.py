@@ -346,7 +346,7 @@ def fitted_error(line: str) -> str:
         return line
     import re
 
-    glued = re.sub(r"(?<=Try: )agentscan[^()\n]*?(?= \(|$)|(?<=^Try ')[^'\n]*(?=' for help)",
+    glued = re.sub(r"(?<=Try: )[^()\n]*?(?= \(|$)|(?<=^Try ')[^'\n]*(?=' for help)",
                    lambda m: m.group(0).replace(" ", _GLUE), line)
     body = glued.lstrip(" ")
     return "\n".join(wrap(body, terminal_width(), indent=glued[: len(glued) - len(body)], break_long_words=False))
