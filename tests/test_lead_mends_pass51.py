@@ -98,3 +98,25 @@ def test_a_suggested_command_run_by_its_path_is_kept_whole_when_wrapped(monkeypa
     command = "/work/venv/bin/agentscan --demo show 7f3c9a12"
     wrapped = term.fitted_error(f"error: No such command '7f3c9a12'. Try: {command} (a session's id goes after show)")
     assert any(line.strip() == command for line in wrapped.splitlines()), wrapped
+
+
+def test_the_upgrade_notes_search_stays_capped_after_a_match(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once one session matched an older parser version, every later one that changed on disk
+    was still tried against every older version: the cap of ``_SEARCHED`` full searches held
+    only while nothing matched (last read)."""
+    from types import SimpleNamespace
+
+    from agentscan.scan import upgraded
+
+    tried: list[str] = []
+
+    def fingerprint_as(provider: object, ref: SimpleNamespace, scanner: object, version: str) -> str:
+        tried.append(version)
+        return "kept" if ref.id == "first" and version == "30" else "other"
+
+    monkeypatch.setattr(upgraded, "_fingerprint_as", fingerprint_as)
+    scanner = SimpleNamespace(provider=lambda name: SimpleNamespace(parser_version="31"))
+    refs = [(SimpleNamespace(id="first", provider="claude"), "kept")]
+    refs += [(SimpleNamespace(id=f"changed{n}", provider="claude"), "kept") for n in range(200)]
+    assert upgraded.read_again_after_upgrade(scanner, refs) == 1  # type: ignore[arg-type]
+    assert len(tried) <= upgraded._SEARCHED * 31 + 200

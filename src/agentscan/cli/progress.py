@@ -31,6 +31,7 @@ class StderrProgress(Progress):
         self._file: tuple[str, int, float, int] | None = None  # name, size, when and where its read began
         self._file_done = 0  # where the read of it was when last told
         self._told_upgrade = False  # ``upgraded``: once a run
+        self._upgrade_searched = False  # ``upgraded`` asked: not again this run
         self._upgraded = 0  # sessions read again after an upgrade, not said yet
 
     def expect(self, count: int) -> None:
@@ -76,14 +77,17 @@ class StderrProgress(Progress):
         self._visible = True
 
     def tells_upgrades(self) -> bool:
-        return not self._told_upgrade
+        # (Asked once a run: a warm run's few changed sessions are searched once, not again
+        # by each phase that reads them.)
+        return not self._told_upgrade and not self._upgrade_searched
 
     def upgraded(self, count: int) -> None:
         # Said with the progress line, before it, if the run is long enough to draw one (a
         # few rows read again in a blink need no word): it counts every session, and the
         # cache seems not to have helped.  Once a run.  A note, not a warning: nothing is
         # wrong, and ``--strict`` must not fail on it.
-        if not self._told_upgrade:
+        self._upgrade_searched = True
+        if not self._told_upgrade and count:
             self._upgraded = count
 
     def _say_upgraded(self) -> str:

@@ -44,8 +44,7 @@ def read_again_after_upgrade(scanner: Scanner, stale: Iterable[tuple[SessionRef,
         searched = 0
         for ref, kept in pairs:
             tried = found if searched >= _SEARCHED else found + [old for old in older if old not in found]
-            if not found:
-                searched += 1
+            searched += 1  # (every session searched counts: one match must not lift the cap)
             for old in tried:
                 if _fingerprint_as(provider, ref, scanner, old) == kept:
                     count += 1
@@ -78,6 +77,4 @@ def tell(scanner: Scanner, stale: Iterable[tuple[SessionRef, str]]) -> None:
     progress = scanner.ctx.progress
     if not progress.tells_upgrades():
         return  # nobody shows it (a pipe, the library): no fingerprint is taken again
-    count = read_again_after_upgrade(scanner, stale)
-    if count:
-        progress.upgraded(count)
+    progress.upgraded(read_again_after_upgrade(scanner, stale))  # (0: none; not searched again this run)
