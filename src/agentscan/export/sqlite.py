@@ -38,6 +38,7 @@ from agentscan.filemodes import create_private
 from agentscan.export.rows import UsageDay, flat_row, utc_now
 from agentscan.export.unread import ELSEWHERE, UNLISTED, LeftAsTheyWere
 from agentscan.model import SessionRow
+from agentscan.toolkit import sqlitecodes
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -132,7 +133,7 @@ def _check_whole(db: Database) -> None:
     found = str(rows[0][0]) if rows else "ok"
     if found != "ok":
         damaged = sqlite3.DatabaseError(f"database disk image is malformed ({found.splitlines()[-1].strip()})")
-        damaged.sqlite_errorcode = 11  # type: ignore[attr-defined]  # SQLITE_CORRUPT
+        damaged.sqlite_errorcode = sqlitecodes.CORRUPT  # type: ignore[attr-defined]
         raise damaged
 
 

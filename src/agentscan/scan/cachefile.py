@@ -111,9 +111,9 @@ def refused_write(why: str, folder: Path, cost: str) -> str:
 
 
 def is_busy(exc: BaseException) -> bool:
-    """Whether ``exc`` says another connection holds the lock SQLite waited for."""
-    text = str(exc).lower()
-    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+    """Whether ``exc`` says another connection holds the lock SQLite waited for (by its code:
+    the words matched a table named ``locked`` as well)."""
+    return sqlitecodes.primary(exc) in (sqlitecodes.BUSY, sqlitecodes.LOCKED)
 
 
 def _create_schema(conn: sqlite3.Connection) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 
 #: primary result codes (``primary``)
-ERROR, BUSY, READONLY, IOERR, CORRUPT, FULL, CANTOPEN, NOTADB = 1, 5, 8, 10, 11, 13, 14, 26
+ERROR, BUSY, LOCKED, READONLY, IOERR, CORRUPT, FULL, CANTOPEN, NOTADB = 1, 5, 6, 8, 10, 11, 13, 14, 26
 #: an extended code: a hot ``-journal`` (its writer stopped mid-transaction) must be rolled
 #: back before anyone reads, and a read-only connection may not
 READONLY_ROLLBACK = 776

@@ -151,6 +151,15 @@ def _end_crc(path: Path, end: int) -> int | None:
     return None if first is None else crc_between(path, max(_MARK_BYTES, end - _MARK_BYTES), end, first)
 
 
+def same_head_file(known: object, stat: os.stat_result | None) -> bool:
+    """Whether a remembered head (``remembered_head``) is still of the file there: the same
+    device and inode, and no smaller (a transcript replaced by another, or cut, holds other
+    copies).  ``_still_holds`` then reads the copies' ends; ``gonehint``, a hint, takes this."""
+    return (isinstance(known, dict) and stat is not None
+            and (known.get("dev"), known.get("ino")) == (stat.st_dev, stat.st_ino)
+            and type(known.get("size")) is int and known["size"] <= stat.st_size)
+
+
 def _still_holds(path: Path, own: str, stat: os.stat_result, known: dict) -> bool:
     """Whether ``path``, changed since ``known`` (its head) was read, only grew after its own
     first record: the same file (device and inode: one replaced is another), no smaller than
@@ -163,9 +172,8 @@ def _still_holds(path: Path, own: str, stat: os.stat_result, known: dict) -> boo
     from agentscan.providers.claude.resumes import line_session
 
     end = known.get("end")
-    if (type(end) is not int or (stat.st_dev, stat.st_ino) != (known.get("dev"), known.get("ino"))
-            or type(known.get("crc")) is not int or type(known.get("size")) is not int
-            or stat.st_size < known["size"] or stat.st_size <= end):
+    if (type(end) is not int or not same_head_file(known, stat) or type(known.get("crc")) is not int
+            or stat.st_size <= end):
         return False
     if _end_crc(path, end) != known["crc"]:
         return False

@@ -28,7 +28,7 @@ _SHOWN = 3
 def known_gone(prefix: str, roots: list[Root], ctx: ScanContext) -> list[str]:
     """One line for each gone session whose id starts with ``prefix`` (lower-cased) that the
     transcripts under ``roots`` copied: the transcripts (``claude:<id>``) whose cards list it."""
-    from agentscan.providers.claude.copyholders import FACTS
+    from agentscan.providers.claude.copyholders import FACTS, same_head_file
     from agentscan.providers.claude.discovery import _entries, resumed_from
     from agentscan.toolkit.fsutil import is_dir, is_file
 
@@ -48,7 +48,7 @@ def known_gone(prefix: str, roots: list[Root], ctx: ScanContext) -> list[str]:
                 if first is None:
                     continue  # (no copies: not resumed)
                 known = chains.last(entry.path)
-                chain = known.get("chain") if _same_file(known, ctx.stat(entry.path)) else None
+                chain = known.get("chain") if same_head_file(known, ctx.stat(entry.path)) else None
                 named = [first, *(n for n in chain if isinstance(n, str))] if isinstance(chain, list) else [first]
                 for session in dict.fromkeys(named):
                     if (session != own and session.lower().startswith(prefix)
@@ -64,11 +64,3 @@ def known_gone(prefix: str, roots: list[Root], ctx: ScanContext) -> list[str]:
                      f"{'' if len(held) == 1 else ', or names the one that does'}")
     return lines
 
-
-def _same_file(known: object, stat: os.stat_result | None) -> bool:
-    """Whether a remembered head (``copyholders.remembered_head``) is still of the file there:
-    the same device and inode, and no smaller (a transcript replaced by another, or cut, holds
-    other copies).  Cheaper than ``copyholders._still_holds`` (no read): a hint, not a count."""
-    return (isinstance(known, dict) and stat is not None
-            and (known.get("dev"), known.get("ino")) == (stat.st_dev, stat.st_ino)
-            and type(known.get("size")) is int and known["size"] <= stat.st_size)
