@@ -197,3 +197,13 @@ def remove_stale_temps(target: Path) -> None:
             stale.unlink()
         except OSError:
             continue
+
+
+def place_problem(path: Path) -> str | None:
+    """What keeps a file from being written at ``path`` before anything is read: a folder in
+    its place, or no folder to hold it (``export``'s and ``otlp``'s one wording)."""
+    if path.is_dir():
+        return f"{path} is a directory; give a file path"
+    if not path.parent.is_dir():
+        return f"{path.parent} does not exist"
+    return None

@@ -102,22 +102,7 @@ def export(
         count = to_stdout(lambda stream: lines(stream) if lines is not None else 0, ExportFailed)
         return _result(STDOUT, fmt, count, per_day, len(rows), usage_days)
     output = output.expanduser()
-    if output.is_dir():
-        raise ExportFailed(f"{output} is a directory; give a file path")
-    if not output.parent.is_dir():
-        raise ExportFailed(f"{output.parent} does not exist")
-    from agentscan.toolkit.atomicfile import output_target
-
-    # SQLite opens a path by name and follows links: the file it updates is the one
-    # ``atomic_write`` would replace, reached only through links no one else planted.
-    try:
-        target = output_target(output)
-    except OSError as exc:  # a loop of links
-        raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}") from None
-    from agentscan.export.target import check_target, check_writable
-
-    check_target(fmt, output)
-    check_writable(fmt, output, target)
+    target = checked_target(fmt, output)
     # (``locked``: ``run_export`` holds it, since before its scan)
     with output_lock(output, env, lock_timeout) if not locked else nullcontext():
         try:
@@ -254,7 +239,7 @@ def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter
         from agentscan.export.ownfolders import refuse_own_folders
 
         refuse_own_folders(output, scanner.ctx, ExportFailed)
-        _check_output(fmt, output)  # before the scan: a cron job hears at once, not minutes later
+        checked_target(fmt, output.expanduser())  # before the scan: a cron job hears at once, not minutes later
     roots = _roots(scanner)
     # Every path this run could not read (``ScanContext.warn(passing=True)``): a session with
     # one of them among its files would be written blank (no tokens, no title, no days).
@@ -322,25 +307,28 @@ def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter
     return replace(result, prices=book.data.to_json(), unread=len(unread))
 
 
-def _check_output(fmt: str, output: Path) -> None:
-    """``export``'s checks of the output that need no lock (``export.target``), made before the
-    scan too: a file or folder this user cannot write, an index a CSV export would replace."""
+def checked_target(fmt: str, output: Path) -> Path:
+    """The file ``output`` (expanded) leads to, once ``export``'s checks that need no lock
+    pass (``ExportFailed``: a folder, a missing folder, a loop of links, a file or folder this
+    user cannot write, an index a CSV export would replace).  Made before the scan too
+    (``run_export``: a mistyped folder was heard of only after every session had been read,
+    5 s on a heavy home), and again by ``export`` (a library caller's, or the output changed)."""
+    from agentscan.export.files import place_problem
     from agentscan.export.target import check_target, check_writable
     from agentscan.toolkit.atomicfile import output_target
 
-    output = output.expanduser()
-    # As ``export`` says them, but before the scan: a mistyped folder was heard of only
-    # after every session had been read (5 s on a heavy home, minutes on a slow disk).
-    if output.is_dir():
-        raise ExportFailed(f"{output} is a directory; give a file path")
-    if not output.parent.is_dir():
-        raise ExportFailed(f"{output.parent} does not exist")
+    problem = place_problem(output)
+    if problem is not None:
+        raise ExportFailed(problem)
+    # SQLite opens a path by name and follows links: the file it updates is the one
+    # ``atomic_write`` would replace, reached only through links no one else planted.
     try:
         target = output_target(output)
-    except OSError:
-        return
+    except OSError as exc:  # a loop of links
+        raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}") from None
     check_target(fmt, output)
     check_writable(fmt, output, target)
+    return target
 
 
 def _roots(scanner: Scanner) -> dict[str, list[str]]:

@@ -64,11 +64,12 @@ def write_file(path: Path, found: Iterable[ExportTrace]) -> Path:
 
         to_stdout(lines, OutputFailed)
         return STDOUT
+    from agentscan.export.files import place_problem
+
     path = path.expanduser()
-    if path.is_dir():
-        raise OutputFailed(f"{path} is a directory; give a file path")
-    if not path.parent.is_dir():
-        raise OutputFailed(f"{path.parent} does not exist")
+    problem = place_problem(path)
+    if problem is not None:
+        raise OutputFailed(problem)
 
     def write(handle: Any) -> None:
         for trace in found:
