@@ -170,7 +170,9 @@ def test_show_of_a_standard_tier_session_says_nothing_of_tiers(isolated_home: Pa
     assert "service_tiers" not in cli_json("show", T)["session"]
 
 
-def test_a_turn_context_s_tier_counts_and_its_null_changes_nothing() -> None:
+def test_a_turn_context_s_tier_counts_and_its_null_is_the_standard_tier() -> None:
+    """Codex's own reader of a rollout (``codex_state``'s config baseline) takes a turn
+    context's ``service_tier`` whole, ``None`` too: a ``null`` is no tier (pass 52)."""
     scanner = FileUsageScanner()
     calls = Calls()
     context = turn_context(LATE, model="gpt-5.5")
@@ -180,4 +182,4 @@ def test_a_turn_context_s_tier_counts_and_its_null_changes_nothing() -> None:
                    dict(context, payload={**context["payload"], "service_tier": "flex"}),
                    calls.call(LATE + timedelta(seconds=2), 100)]:
         scanner.feed(record)
-    assert [event.model for event in scanner.events] == ["gpt-5.5 (priority)", "gpt-5.5 (flex)"]
+    assert [event.model for event in scanner.events] == ["gpt-5.5", "gpt-5.5 (flex)"]

@@ -82,13 +82,16 @@ def prices_command(
     data = source.current(env)
     stale = source.stale_fetch(env)
     looked_up = []
+    typed: list[str] = []  # each MODEL as asked: what ``--json``'s ``query`` echoes (``gpt-5.5  (Priority)``)
     guesses: list[tuple[str, list[str]]] = []  # (a name with no price, the names like it the data has)
     as_written: list[str] = []  # what a tier's word at the end of a name priced as written is not
     if models:
         from agentscan.pricing.aliases import agent_alias, typed_tier_name
         from agentscan.pricing.lookup import fast_mode_gap, look_up, tier_gap
 
-        for name in map(typed_tier_name, models):
+        for asked in models:
+            name = typed_tier_name(asked)
+            typed.append(asked)
             found = look_up(data, name, provider, when)
             if found["model_id"] is None:
                 # A fast-mode name whose model is priced: the gap is its fast-mode price alone,
@@ -112,7 +115,10 @@ def prices_command(
     if as_json:
         from agentscan.timeutil import to_iso
 
-        body = {"prices": data.to_json(), "stale_fetch": stale, "at": to_iso(when), "models": looked_up}
+        # The name as typed, as a script matches its answers to its questions (the text table
+        # shows it as priced: ``gpt-5.5 (priority)`` for ``gpt-5.5 (fast)``, the spelling to use).
+        echoed = [{**found, "query": asked} for found, asked in zip(looked_up, typed, strict=True)] if typed else looked_up
+        body = {"prices": data.to_json(), "stale_fetch": stale, "at": to_iso(when), "models": echoed}
         render.emit_json(render.envelope("prices", body, scan.warnings.items))
     else:
         said = [*notes, f"price data: {data.label}"
@@ -213,6 +219,7 @@ def _recorded(scanner: Scanner, data: PriceData) -> list[dict[str, Any]]:
     """The entries of the models ``scanner``'s sessions recorded, a warning for each agent's
     name that has no price (as ``tokens`` warns of it)."""
     from agentscan.cli.state import end_progress
+    from agentscan.pricing.lookup import tier_gap
     from agentscan.pricing.ownmodels import recorded_prices
     from agentscan.scan.recordedmodels import recorded_models
 
@@ -221,7 +228,11 @@ def _recorded(scanner: Scanner, data: PriceData) -> list[dict[str, Any]]:
     for found in looked_up:
         if found["model_id"] is None:
             for agent in found["recorded_by"]:
-                scanner.ctx.warn(f"model:{agent}/{found['query']}", f"no price for {legible(found['query'])!r} in {data.label}")
+                # A Codex tier's calls (``gpt-5.5 (scale)``) say what is missing, as ``prices MODEL`` does.
+                tiered = tier_gap(data, found["query"], agent, None)
+                gap = _variant_gap(data, found["query"], agent, None, f"{tiered[1]}-tier", tiered[0]) if tiered else ""
+                scanner.ctx.warn(f"model:{agent}/{found['query']}",
+                                 f"no price for {legible(found['query'])!r} in {data.label}{gap}")
     return looked_up
 
 

@@ -108,7 +108,9 @@ VARIANT_WORDS = frozenset({"fast", "max"})
 #: 5: Codex's calls on a service tier (``SERVICE_TIER_WORDS``) are priced at the tier's rates.
 #: 6: only a tier name agentscan built (``gpt-5.5 (priority)``) is priced at a tier's rates: a
 #: name ending in a tier's word (``gemini-2.5-pro-flex``) is priced as written, as before 5.
-PRICE_RULES = 6
+#: 7: ``scale`` and a tier agentscan does not know (``gpt-5.5 (turbo tier)``) are unpriced, and
+#: said why (a "no price" remembered under 6 said the price data lacked them).
+PRICE_RULES = 7
 
 #: what Claude Code's calls made in fast mode (``message.usage.speed == "fast"``) have after
 #: their model (``claude-opus-4-8-fast``, as ccusage names them): fast mode is billed at other
@@ -159,36 +161,72 @@ def fast_mode_model(provider_hint: str | None, ref: str) -> str | None:
 #: (``thread_settings.service_tier``).  A call on one is counted and priced under
 #: ``<model> (<tier>)`` (``gpt-5.5 (priority)``: another ``--by model`` row, as a Claude
 #: fast-mode call's), at the library's price variant ``when == {"service_tier": tier}``;
-#: ``default`` (or none) is the standard price.  A row's MODEL is the model alone.
-SERVICE_TIER_WORDS = ("priority", "flex", "ultrafast")
+#: the standard tier (``STANDARD_TIERS``, or none) is the standard price.  A row's MODEL is the
+#: model alone.  ``scale`` is the API's Scale Tier, paid for by committed units, not by token:
+#: the library has no price for it, so such a call has none (and a warning), never the standard one.
+SERVICE_TIER_WORDS = ("priority", "flex", "ultrafast", "scale")
+#: the tiers billed by the token, which the price data may price (``priced_tier``)
+_PER_TOKEN_TIERS = frozenset(SERVICE_TIER_WORDS) - {"scale"}
+#: the names of the standard tier: ``auto`` is the API's "the project's default", the standard
+#: tier for any project without Scale Tier units; ``standard`` is openai/codex's ``ServiceTier::Standard``
+STANDARD_TIERS = frozenset({"default", "standard", "auto"})
 #: Codex's older name of a tier: its ``/fast`` mode, sent to the API as ``priority``
 #: (Codex translates a ``fast`` in its settings to that request value)
 _TIER_SPELLINGS = {"fast": "priority"}
+#: what a tier agentscan does not know has after its name (``gpt-5.5 (turbo tier)``): its price
+#: is unknown, so its calls have none and a warning, never the standard price a cost-watcher
+#: would take as what they were billed.  The word sets it apart from ``tokens``' agent
+#: suffix (``sonnet-4.5 (cursor)``), which has none.
+UNKNOWN_TIER_SUFFIX = " tier"
+#: a tier's name as it may stand in a name: a word, so no text of a file reaches a price key raw
+_TIER_WORD = re.compile(r"[a-z0-9][a-z0-9_.-]{0,39}")
 #: a name ``service_tier_name`` built.  A space and parentheses, which no model id has (an
 #: API's ids, genai-prices' 4,000): a name that itself ends in a tier's word
 #: (``…-flash-1017-ultrafast``, ``gemini-2.5-pro-flex``) is never read as a tier.
-_TIERED = re.compile(r"(?P<model>\S.*?) \((?P<tier>" + "|".join(SERVICE_TIER_WORDS) + r")\)")
+_TIERED = re.compile(r"(?P<model>\S.*?) \((?:(?P<tier>" + "|".join(SERVICE_TIER_WORDS) + r")|(?P<other>"
+                     + _TIER_WORD.pattern + r")" + UNKNOWN_TIER_SUFFIX + r")\)")
 
 
 def service_tier_name(model: str, tier: str | None) -> str:
     """The name a Codex call of ``model`` on service tier ``tier`` is counted and priced under
-    (``gpt-5.5 (priority)``); ``model`` itself on the standard tier (``default``, or none).
-    ``service_tier_of`` reads it back."""
-    tier = _TIER_SPELLINGS.get(tier, tier) if tier is not None else None
-    return f"{model} ({tier})" if tier in SERVICE_TIER_WORDS else model
+    (``gpt-5.5 (priority)``); ``model`` itself on the standard tier (``STANDARD_TIERS``, or
+    none).  A tier agentscan does not know is named so (``gpt-5.5 (turbo tier)``: no price,
+    said, as it may bill more).  ``service_tier_of`` reads it back."""
+    if tier is None:
+        return model
+    tier = tier.strip().lower()
+    tier = _TIER_SPELLINGS.get(tier, tier)
+    if not tier or tier in STANDARD_TIERS:
+        return model
+    if tier in SERVICE_TIER_WORDS:
+        return f"{model} ({tier})"
+    if _TIER_WORD.fullmatch(tier) is None:
+        tier = "unknown"  # (a text no tier's name is: not carried into a name)
+    return f"{model} ({tier}{UNKNOWN_TIER_SUFFIX})"
 
 
 def service_tier_of(name: str) -> tuple[str, str | None]:
-    """(the model, the tier) a ``service_tier_name`` was made of (``("gpt-5.5", "priority")``);
-    any other name as it is, with ``None``.  The one place a tier is read from a name."""
+    """(the model, the tier) a ``service_tier_name`` was made of (``("gpt-5.5", "priority")``,
+    ``("gpt-5.5", "turbo")`` of ``gpt-5.5 (turbo tier)``); any other name as it is, with
+    ``None``.  The one place a tier is read from a name."""
     if not name.endswith(")"):
         return name, None  # (nearly every name, once per call: no pattern run)
     tiered = _TIERED.fullmatch(name)
-    return (tiered["model"], tiered["tier"]) if tiered is not None else (name, None)
+    if tiered is None:
+        return name, None
+    return tiered["model"], tiered["tier"] or tiered["other"]
+
+
+def priced_tier(tier: str) -> bool:
+    """Whether ``tier`` (of ``service_tier_of``) is billed by the token at rates the price data
+    may have: not ``scale`` (committed units) nor a tier agentscan does not know."""
+    return tier in _PER_TOKEN_TIERS
 
 
 #: a tier typed by a person: any case and spacing, Codex's ``fast`` and the standard tier's names
-_TYPED_TIER = re.compile(r"\s*(?P<model>\S.*?)\s*\(\s*(?P<tier>[A-Za-z]+)\s*\)\s*")
+#: (``turbo tier`` too: a name ``tokens`` keyed a tier it does not know by, in any case)
+_TYPED_TIER = re.compile(r"\s*(?P<model>\S.*?)\s*\(\s*(?P<tier>[A-Za-z][A-Za-z0-9_.-]*)(?P<worded>\s+tier)?\s*\)\s*",
+                         re.IGNORECASE)
 
 
 def typed_tier_name(name: str) -> str:
@@ -200,10 +238,12 @@ def typed_tier_name(name: str) -> str:
     if typed is None:
         return name
     tier = typed["tier"].lower()
-    if tier in ("default", "standard", "auto"):
+    if tier in STANDARD_TIERS:
         return typed["model"]
     tier = _TIER_SPELLINGS.get(tier, tier)
-    return service_tier_name(typed["model"], tier) if tier in SERVICE_TIER_WORDS else name
+    if tier in SERVICE_TIER_WORDS or typed["worded"]:
+        return service_tier_name(typed["model"], tier)
+    return name
 
 
 def tier_worded(ref: str) -> bool:

@@ -214,6 +214,9 @@ class PriceBook:
         elif reason.endswith(periods.NOT_YET):
             # (a Codex tier call of August: no update gives it a price the tier had not yet)
             then = "; a call made before then is left unpriced, not priced at the standard rate"
+        elif ref is not None and (tier := aliases.service_tier_of(ref)[1]) is not None and not aliases.priced_tier(tier):
+            # (no update prices the scale tier, nor one agentscan cannot name to the price data: ``library._service_tier``)
+            then = ""
         elif ref is not None and reason != _UNTIMED and aliases.public_family(ref):
             from agentscan.invocation import command
 

@@ -137,9 +137,11 @@ class FileUsageScanner:
         kind = record.get("type")
         if kind == "turn_context":
             context = payload_of(record)
-            tier = as_str(context.get("service_tier"))
-            if tier is not None:  # (a turn's own tier, where a build writes one; none: the thread's)
-                self._tier = tier
+            if "service_tier" in context:
+                # A turn's own tier, where a build writes one (openai/codex's ``TurnContextItem``
+                # has none: the thread's settings below say it).  The record is the turn's whole
+                # context, so a ``null`` is "no tier": the standard one, as the API is sent none.
+                self._tier = as_str(context.get("service_tier"))
             model = as_str(context.get("model"))
             if model is not None:
                 self._model = model
@@ -166,9 +168,12 @@ class FileUsageScanner:
             self._token_count(record)
         elif ptype == "thread_settings_applied":
             settings = as_dict(payload.get("thread_settings"))
-            if settings and "service_tier" in settings:
+            if settings:
                 # Codex 0.146+ says the tier here (``"default"``, ``"priority"``, ``"fast"``,
                 # ``"flex"``), at the start and on each change: the calls after it are billed so.
+                # It is the thread's whole settings (``ThreadSettingsSnapshot``), whose
+                # ``service_tier`` is left out when there is none: a snapshot without it (``/fast``
+                # turned off) puts the calls after it back on the standard tier.
                 self._tier = as_str(settings.get("service_tier"))
 
     def _marker(self, started_at: datetime | None) -> None:

@@ -76,7 +76,10 @@ class CodexProvider(Provider):
     #     count: the row counts the calls, as ``tokens`` does, and the file says so (``callscan.total_warning``)
     # 30: that name is `<model> (<tier>)` (`gpt-5.5 (priority)`), which no model's own name is:
     #     a model whose name ends in a tier's word (`…-ultrafast`) was read as a tier
-    parser_version = "30"
+    # 31: a `turn_context` `service_tier` of `null`, and thread settings with none, put the calls
+    #     after them on the standard tier (they kept the tier before); `scale` and a tier agentscan
+    #     does not know are counted under `<model> (scale)`, `<model> (<tier> tier)`: no price, said
+    parser_version = "31"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)
