@@ -292,7 +292,16 @@ class DatabaseUnavailable(AgentscanError):
     """A provider database is missing, not SQLite, locked, or has an unknown shape.
 
     Never reaches the CLI: providers catch it and fall back to the files, with a warning.
+    ``sqlite_code``: the primary SQLite result code of the failure it stands for
+    (``toolkit.sqlitecodes``; 0: none), which a provider tells a lock by, not by the words.
     """
+
+    sqlite_code = 0
+
+    def __init__(self, message: str, *, sqlite_code: int = 0) -> None:
+        super().__init__(message)
+        if sqlite_code:
+            self.sqlite_code = sqlite_code
 
 
 class CodeChanged(AgentscanError):

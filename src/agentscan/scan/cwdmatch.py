@@ -83,6 +83,16 @@ def under(cwd: str | None, forms: tuple[Form, ...]) -> bool:
     return False
 
 
+def matched_folder(cwd: str | None, folders: tuple[str, ...], forms: tuple[Form, ...]) -> str | None:
+    """The directory a table shows for a session that ``forms`` (``--cwd``) found: its ``cwd``,
+    but for a chat of a multi-root Cursor workspace found by another of its ``folders``
+    (``SessionRow.workspace_folders``), the first of them at or below ``--cwd``: under
+    ``--cwd ~/src/web`` a row reading ``~/src/api``, the workspace's first, looked unfiltered."""
+    if under(cwd, forms):
+        return cwd
+    return next((folder for folder in folders if under(folder, forms)), cwd)
+
+
 def key(path: str, mode: str) -> str:
     """``path`` spelled for comparing in ``mode``."""
     return _spelled(_composed(path) if not path.isascii() else path, mode)

@@ -23,8 +23,8 @@ from agentscan.scan.cache import FILE_NAME, cache_dir
 from agentscan.scan import cachecheck
 from agentscan.scan.cachefile import cache_source, ignored_cache_dir, write_problem
 from agentscan.context import legible
-from agentscan.toolkit.paths import MISSING, root_check
-from agentscan.toolkit.roots import Root, entry_problem
+from agentscan.toolkit.paths import MISSING, root_check, root_readable
+from agentscan.toolkit.roots import Root, entry_problem, setting_meant
 from agentscan.timeutil import from_epoch, to_iso
 from agentscan.settling import shown_message
 
@@ -205,6 +205,11 @@ def diagnose(scanner: Scanner) -> dict[str, Any]:
             # legible: a setting may name a path that is not UTF-8, which no JSON or terminal takes as is
             report.roots.append(RootReport(legible(str(root.path)), root.kind, root.source, exists, readable, problem,
                                            legible(root.note) if root.note else None))
+        # A setting a level off (``GEMINI_CLI_HOME=~/.gemini``, ``CURSOR_STATE_DB=…/globalStorage``): plain ``doctor`` goes on
+        # past the unread root, so it says the setting meant here, as a failing run's error does.
+        unread = (root for root in roots if not root_readable(root.path, root.kind))
+        meant = dict.fromkeys(filter(None, (setting_meant(root) for root in unread)))
+        report.findings.extend(legible(hint) for hint in meant)
         reports.append(report)
     # A provider variable's list entries are said (``scan.rootcheck``) as the first discovery
     # begins, whichever provider's that is: each is counted for the provider whose variable

@@ -23,7 +23,7 @@ from agentscan.context import say
 from agentscan.model import SessionRef, SessionRow
 from agentscan.pricing.modelnames import spellings
 from agentscan.titles import title_spellings
-from agentscan.scan.cwdmatch import Form, asked_directory, under, wanted_forms
+from agentscan.scan.cwdmatch import Form, asked_directory, matched_folder, under, wanted_forms
 from agentscan.scan.grepmatch import grep_hit, grep_key
 from agentscan.scan.leftout import count_failed, count_rest, files_empty, files_small, read_row, still_ours
 from agentscan.scan.mergedrefs import MergedRefs
@@ -118,7 +118,9 @@ class ListFilter:
         if self.grep:
             # The model as recorded and as ``list`` shows it (``opus-4.6``).
             # The title as recorded and as the tables print it (``Task: read``, its Markdown gone).
-            haystack = (*title_spellings(row.title), row.cwd, *(spellings(row.model) if row.model else ()), row.path)
+            # A multi-root Cursor chat's every folder, as ``--cwd`` matches each: which it worked in is not recorded.
+            haystack = (*title_spellings(row.title), row.cwd, *row.workspace_folders,
+                        *(spellings(row.model) if row.model else ()), row.path)
             if not grep_hit(self.grep_key, haystack):
                 return "grep"
         return None
@@ -131,6 +133,13 @@ class ListFilter:
     def holds_cwd(self, cwd: str | None) -> bool:
         """Whether ``cwd`` passes ``--cwd`` (at or under it)."""
         return self.cwd is None or under(cwd, self._cwd_forms)
+
+    def shown_cwd(self, row: SessionRow) -> str | None:
+        """The cwd a table shows for ``row`` (``cwdmatch.matched_folder``: a multi-root Cursor
+        chat ``--cwd`` found by another of its workspace's folders shows that folder)."""
+        if self.cwd is None or not row.workspace_folders:
+            return row.cwd
+        return matched_folder(row.cwd, row.workspace_folders, self._cwd_forms)
 
     def matches(self, row: SessionRow) -> bool:
         return self.failed_stage(row) is None

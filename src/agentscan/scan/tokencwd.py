@@ -56,7 +56,7 @@ def within(scanner: Scanner, refs: Sequence[SessionRef], cwd: str
     working directory (``None``: it recorded none), in their order, for the sessions asked
     for by id that ``cwd`` leaves out to be named (``tokens ID --cwd OTHER``: silently
     dropped, the id the user typed looked unread); and every one's cwd."""
-    from agentscan.scan.cwdmatch import asked_directory, under, wanted_forms
+    from agentscan.scan.cwdmatch import asked_directory, matched_folder, under, wanted_forms
 
     forms = wanted_forms(asked_directory(cwd))
     cwds, folders = _places(scanner, refs)
@@ -64,8 +64,13 @@ def within(scanner: Scanner, refs: Sequence[SessionRef], cwd: str
     outside: list[tuple[SessionRef, str | None]] = []
     for ref in refs:
         where = cwds.get(ref.id)
-        if under(where, forms) or any(under(folder, forms) for folder in folders.get(ref.id, ())):
+        if under(where, forms):
             inside.append(ref)
+        elif any(under(folder, forms) for folder in folders.get(ref.id, ())):
+            inside.append(ref)
+            # ``--by cwd`` groups it under the folder asked for, not its workspace's first
+            # (as ``list``'s CWD shows it: ``cwdmatch.matched_folder``).
+            cwds[ref.id] = matched_folder(where, folders[ref.id], forms)
         else:
             outside.append((ref, where))
     return inside, outside, cwds

@@ -53,14 +53,40 @@ def unreadable_message(provider: str, roots: list[Root]) -> str:
                    else f"{root.path} ({root.source}: {problem})"] = None
     variables = sorted({root.source for root in roots if root.source.isupper() and root.source not in home_variables()})
     remedy = f"; fix or unset {' and '.join(variables)}" if variables else ""
-    meant = next(filter(None, (_one_level_too_deep(root) for root in roots)), None)
-    return f"{provider}: no readable root among {', '.join(places)}{remedy}{meant or ''}"
+    meant = next(filter(None, (setting_meant(root) for root in roots)), None)
+    return f"{provider}: no readable root among {', '.join(places)}{remedy}{f'; {meant}' if meant else ''}"
 
 
-def _one_level_too_deep(root: Root) -> str | None:
+def setting_meant(root: Root) -> str | None:
+    """The setting meant by one that names the wrong level for ``root`` (``one_level_too_deep``,
+    ``folder_for_a_file``): said by the error of a run that finds none of its roots, and by
+    ``doctor``, which goes on."""
+    return one_level_too_deep(root) or folder_for_a_file(root)
+
+
+#: where, under a folder a file setting names by mistake, the file it meant is (Cursor's
+#: ``globalStorage``, its ``User`` folder, its config folder: each a step up from the DB)
+_FILE_BELOW = {"CURSOR_STATE_DB": ("state.vscdb", "globalStorage/state.vscdb", "User/globalStorage/state.vscdb")}
+
+
+def folder_for_a_file(root: Root) -> str | None:
+    """A setting that names the folder of the database file it should name
+    (``CURSOR_STATE_DB=…/globalStorage``), when that file is there: the setting meant
+    (``CURSOR_STATE_DB names the database file, not its folder: did you mean CURSOR_STATE_DB=…/state.vscdb?``)."""
+    below = _FILE_BELOW.get(root.source, ()) if root.kind == "database" else ()
+    if not below or not root.path.is_dir():
+        return None
+    meant = next((root.path / place for place in below if (root.path / place).is_file()), None)
+    if meant is None:
+        return None
+    return f"{root.source} names the database file, not its folder: did you mean {root.source}={meant}?"
+
+
+def one_level_too_deep(root: Root) -> str | None:
     """A setting that names the folder it should hold (``GEMINI_CLI_HOME=~/.gemini``, whose
     root is ``~/.gemini/.gemini/tmp``), when the root is there one level up: the setting
-    it meant (``; GEMINI_CLI_HOME is the folder that holds .gemini: did you mean GEMINI_CLI_HOME=/home/me?``)."""
+    it meant (``GEMINI_CLI_HOME is the folder that holds .gemini: did you mean GEMINI_CLI_HOME=/home/me?``):
+    the error of a run that finds none of its roots, and a ``doctor`` finding."""
     entry = root.entry
     if entry is None or entry == root.path or not root.source.isupper():
         return None
@@ -70,7 +96,7 @@ def _one_level_too_deep(root: Root) -> str | None:
         return None
     if len(below) < 2 or below[0] != entry.name or not (entry.joinpath(*below[1:])).is_dir():
         return None
-    return f"; {root.source} is the folder that holds {below[0]}: did you mean {root.source}={entry.parent}?"
+    return f"{root.source} is the folder that holds {below[0]}: did you mean {root.source}={entry.parent}?"
 
 
 def entry_problem(root: Root, *, missing: bool = False) -> str | None:

@@ -217,14 +217,14 @@ def connect_readonly(path: Path, *, immutable: bool = False) -> sqlite3.Connecti
         if _hot_journal(exc):
             raise DatabaseUnavailable(f"{path}: {HOT_JOURNAL}") from None
         if immutable or not _cannot_open(exc):
-            raise DatabaseUnavailable(f"{path}: {exc}") from None
+            raise DatabaseUnavailable(f"{path}: {exc}", sqlite_code=sqlitecodes.primary(exc)) from None
     # The writer quit between ``_needs_immutable`` and the open: its clean close deleted
     # -wal and -shm, and SQLite could not make them again read-only (it may have left an
     # empty -wal: docs/security.md).  No writer is left, so the main file is all there is.
     try:
         return _open(path, immutable=True)
     except sqlite3.DatabaseError as exc:
-        raise DatabaseUnavailable(f"{path}: {exc}") from None
+        raise DatabaseUnavailable(f"{path}: {exc}", sqlite_code=sqlitecodes.primary(exc)) from None
 
 
 #: said in its place: SQLite's own words, "attempt to write a readonly database", read as
@@ -271,7 +271,7 @@ def table_columns(conn: sqlite3.Connection, table: str) -> list[str]:
             return []
         return [row[1] for row in conn.execute(f"PRAGMA table_info({_quote_ident(table)})")]
     except sqlite3.DatabaseError as exc:
-        raise DatabaseUnavailable(str(exc)) from None
+        raise DatabaseUnavailable(str(exc), sqlite_code=sqlitecodes.primary(exc)) from None
 
 
 def has_table(conn: sqlite3.Connection, table: str) -> bool:

@@ -66,7 +66,7 @@ class StateDb(StateDbReader):
                 try:
                     columns = set(table_columns(conn, "composerHeaders"))
                 except DatabaseUnavailable as exc:
-                    self._fail(str(exc))
+                    self._fail(exc)
                     columns = set()
                 if "composerId" in columns:
                     self._headers = self._header_table(columns)
@@ -90,7 +90,7 @@ class StateDb(StateDbReader):
             if conn is None or not has_table(conn, "ItemTable"):
                 return found
         except sqlite3.DatabaseError as exc:
-            self._fail(str(exc))
+            self._fail(exc)
             return found
         for (value,) in self._rows("SELECT value FROM ItemTable WHERE key = ?", (_HEADERS_ITEM,)):
             for entry in as_list(as_dict(self._json(value, _HEADERS_ITEM)).get("allComposers")):

@@ -24,7 +24,7 @@ from typing import Any, Iterator
 
 import orjson
 
-from agentscan.toolkit import laxjson
+from agentscan.toolkit import laxjson, sqlitecodes
 
 from agentscan.bounds import MAX_JSON_VALUES
 from agentscan.context import DB_LOCKED, ScanContext, legible
@@ -62,6 +62,7 @@ class StateDbReader:
         self._handle = _Handle()
         self._failed = False
         self._failure: str | None = None
+        self._locked = False  # the failure is another program's lock (``_reason``): it passes
         #: the warning of a read that failed *this time* (``_fail``), said again by every read after it
         self._unread: str | None = None
         self._opened = False
@@ -86,7 +87,7 @@ class StateDbReader:
             try:
                 self._handle.conn = connect_readonly(self.path)
             except DatabaseUnavailable as exc:
-                self._fail(str(exc))
+                self._fail(exc)
         return self._handle.conn
 
     def problem(self) -> str | None:
@@ -108,22 +109,22 @@ class StateDbReader:
         """``(path, why)`` when a read of the DB was tried and failed (locked, corrupt)."""
         if self._failure is None:
             return None
-        hint = "; try again in a moment, or close Cursor" if _LOCKED in self._failure else ""
+        hint = "; try again in a moment, or close Cursor" if self._locked else ""
         return legible(str(self.path)), f"Cursor state DB not used ({self._failure}){hint}"
 
     def locked(self) -> tuple[str, str] | None:
         """``(path, why)`` when a read of the DB failed because another program holds it
         locked (``unread``'s, of a lock alone)."""
-        if self._failure is None or _LOCKED not in self._failure:
+        if self._failure is None or not self._locked:
             return None
         return legible(str(self.path)), f"{self._failure}; try again in a moment, or close Cursor"
 
-    def _fail(self, message: str) -> None:
-        reason = _reason(message, self.path)
+    def _fail(self, exc: Exception) -> None:
+        reason, self._locked = _reason(exc, self.path)
         self._failure = reason
         self._failed = True
         self._handle.close()
-        hint = " (try again in a moment, or close Cursor)" if _LOCKED in reason else ""
+        hint = " (try again in a moment, or close Cursor)" if self._locked else ""
         self._unread = f"Cursor state DB not used ({reason}); transcripts are listed without it{hint}"
         self._remind()
 
@@ -159,7 +160,7 @@ class StateDbReader:
         try:
             yield from conn.execute(sql, params)
         except sqlite3.DatabaseError as exc:  # corrupt page, SQLITE_BUSY past the timeout, …
-            self._fail(str(exc))
+            self._fail(exc)
 
     def _json(self, value: object, where: str) -> dict[str, Any] | None:
         if value is None:  # Cursor leaves NULL values behind; they mean nothing
@@ -182,7 +183,7 @@ class StateDbReader:
             try:
                 self._kv = conn is not None and has_table(conn, "cursorDiskKV")
             except sqlite3.DatabaseError as exc:
-                self._fail(str(exc))
+                self._fail(exc)
                 self._kv = False
             if conn is not None and not self._kv and not self._failed:
                 self._ctx.warn(self.path, "no cursorDiskKV table (not a Cursor state DB?); composers not read")
@@ -214,7 +215,7 @@ class StateDbReader:
             while batch := cursor.fetchmany(512):
                 yield from batch
         except sqlite3.DatabaseError as exc:
-            self._fail(str(exc))
+            self._fail(exc)
 
     def iter_prefix(self, prefix: str, *, limit: int) -> Iterator[tuple[str, object]]:
         """``(key, value)`` of every ``cursorDiskKV`` key under ``prefix``, in
@@ -230,13 +231,16 @@ class StateDbReader:
 _LOCKED = DB_LOCKED
 
 
-def _reason(message: str, path: os.PathLike[str]) -> str:
-    """``message`` without the DB's path (the warning names it already), a lock said
-    with who holds it."""
-    reason = message.removeprefix(f"{path}: ")
-    if "locked" in reason or "busy" in reason:  # SQLITE_BUSY, SQLITE_LOCKED
-        return f"{_LOCKED} by Cursor or another program"
-    return reason
+def _reason(exc: Exception, path: os.PathLike[str]) -> tuple[str, bool]:
+    """``exc``'s message without the DB's path (the warning names it already), a lock said
+    with who holds it; and whether it is a lock.  A lock is told by SQLite's result code (``SQLITE_BUSY``,
+    ``SQLITE_LOCKED``), not by its words: a corrupt schema naming a ``lockedFiles`` table read
+    "locked by Cursor", and "try again in a moment" would never mend it."""
+    reason = str(exc).removeprefix(f"{path}: ")
+    code = exc.sqlite_code if isinstance(exc, DatabaseUnavailable) else sqlitecodes.primary(exc)
+    if code in (sqlitecodes.BUSY, sqlitecodes.LOCKED):
+        return f"{_LOCKED} by Cursor or another program", True
+    return reason, False
 
 
 def _wal_live(path) -> bool:
