@@ -63,6 +63,9 @@ def test_demo_lists_codex_sessions(monkeypatch, tmp_path) -> None:
         DEMO_ARCHIVED: "Summarize the open TODO comments",
     }
     assert {row["native_id"]: row["subagents"] for row in sessions}[DEMO_PARENT] == 1
+    # The demo's archived thread (in archived_sessions/) says so; the others have no key.
+    assert {row["native_id"] for row in sessions if "archived" in row} == {DEMO_ARCHIVED}
+    assert next(row for row in sessions if row["native_id"] == DEMO_ARCHIVED)["archived"] is True
 
 
 def test_demo_tokens_roll_the_subagent_into_its_parent() -> None:

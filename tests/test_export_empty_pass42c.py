@@ -18,7 +18,7 @@ def test_an_empty_export_to_stdout_says_why_as_list_does(isolated_home: Path, fm
     assert result.exit_code == 0, result.output
     assert result.stdout in ("", "id,provider,native_id,path,title,cwd,model,git_branch,started_at,updated_at,"
                              "tokens_input,tokens_cache_read,tokens_cache_write,tokens_output,tokens_reasoning,"
-                             "tokens_total,cost_usd,prompts,responses,tool_calls,subagents,running,workspace_folders\n")
+                             "tokens_total,cost_usd,prompts,responses,tool_calls,subagents,running,workspace_folders,archived\n")
     listed = invoke("--demo", "--no-cache", "list", "--since", "2099-01-01")
     said = result.stderr.strip()
     assert said.startswith("no sessions updated since 2099-01-01 00:00 (11 older")

@@ -41,7 +41,8 @@ def test_csv_names_every_folder_last(isolated_home: Path, tmp_path: Path) -> Non
     _export("-f", "csv", "-o", str(out))
     rows = list(csv.DictReader(io.StringIO(out.read_text("utf-8"))))
     header = out.read_text("utf-8").splitlines()[0].split(",")
-    assert header[-1] == "workspace_folders" and header[-2] == "running"  # added last: positions kept
+    # added after ``running`` (``archived`` after it since, pass 52): positions kept
+    assert header[-2:] == ["workspace_folders", "archived"] and header[-3] == "running"
     assert {row["native_id"]: orjson.loads(row["workspace_folders"]) for row in rows} == {
         A: [api, "/elsewhere/web"], B: [api, "/elsewhere/web"]}
 
@@ -82,8 +83,8 @@ def test_an_older_index_gains_the_column_and_keeps_its_rows(isolated_home: Path,
     with closing(sqlite3.connect(out)) as conn:
         assert conn.execute("SELECT count(*) FROM sessions WHERE workspace_folders IS NOT NULL "
                             "AND first_seen_at = '2020-01-01T00:00:00.000Z'").fetchone() == (2,)
-        assert [name for (name,) in conn.execute("SELECT name FROM _agentscan_migrations ORDER BY rowid")][-1] == \
-            "m005_workspace_folders"
+        assert [name for (name,) in conn.execute("SELECT name FROM _agentscan_migrations ORDER BY rowid")][-1:] == \
+            ["m005_workspace_folders"]  # (the later ones were applied already, by the first run)
 
 
 def test_jsonl_and_redact_keep_the_folders_masked(isolated_home: Path, tmp_path: Path) -> None:

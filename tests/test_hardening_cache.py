@@ -152,7 +152,7 @@ def test_wrongly_typed_numbers_in_a_cached_row_are_a_miss(isolated_home: Path) -
 
 @pytest.mark.parametrize(("field", "value"), [("title", 7), ("cwd", ["/x"]), ("model", {"name": "m"}),
                                               ("git_branch", 1.5), ("path", False), ("running", "yes"),
-                                              ("counts_partial", None)])
+                                              ("counts_partial", None), ("archived", "yes")])
 def test_wrongly_typed_text_in_a_cached_row_is_a_miss(isolated_home: Path, field: str, value: object) -> None:
     """A title that is a number would fail in front of the user (cut, aligned): read again."""
     _warm(isolated_home)

@@ -148,6 +148,9 @@ class SessionRow:
     #: every folder of the multi-root workspace the session ran in (Cursor), ``cwd`` among
     #: them: ``--cwd`` matches any of them.  ``()`` for one folder; in JSON only when set.
     workspace_folders: tuple[str, ...] = ()
+    #: archived by the user (a Codex thread in ``archived_sessions/``, or so marked in the
+    #: thread index); in JSON only when set
+    archived: bool = False
 
     @property
     def id(self) -> str:
@@ -187,6 +190,7 @@ class SessionRow:
             counts_partial=doc.get("counts_partial", False),
             resumed_from=doc.get("resumed_from"),
             workspace_folders=tuple(doc.get("workspace_folders", ())),
+            archived=doc.get("archived", False),
         )
 
     def with_changes(self, **changes: Any) -> SessionRow:
@@ -214,6 +218,7 @@ class SessionRow:
             "counts_partial": self.counts_partial,
             **({"resumed_from": self.resumed_from} if self.resumed_from is not None else {}),
             **({"workspace_folders": list(self.workspace_folders)} if self.workspace_folders else {}),
+            **({"archived": True} if self.archived else {}),
         }
 
 

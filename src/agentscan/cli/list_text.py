@@ -73,7 +73,8 @@ def print_list(sessions: list[SessionRow], short_ids: dict[str, str], term: Term
             render.human_usd(row.cost, row.cost_priced, grouped=term.tty),
             render.model_text(clean(row.model), term),
             render.path_text(clean_path(row.cwd), term),
-            title_text(row.title) or "-",
+            # Archived (a Codex thread): said before the title, as a word, where a cut never hides it.
+            ("(archived) " if row.archived else "") + (title_text(row.title) or "-"),
         ]))
     rows, floored, planned = _timed(columns, rows, sessions, term, zone)
     rounded = False

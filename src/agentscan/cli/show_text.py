@@ -192,6 +192,8 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         ("started", shown_time(row.started_at, zone).named),
         ("updated", shown_time(row.updated_at, zone).named),
         ("path", clean_path(home_short(row.path) if term.tty else row.path)),
+        # (a line only for an archived session: the others' cards stay as they were)
+        *((("archived", "yes"),) if row.archived else ()),
         ("tokens", tokens_line(row.tokens, grouped=term.tty, by_subagents=subagent_tokens(detail))),
         ("cost", None if row.tokens is None else human_usd(row.cost, row.cost_priced, grouped=term.tty)
          + tiers_text(detail)),

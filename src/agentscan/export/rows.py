@@ -20,8 +20,8 @@ CSV_COLUMNS = (
     "id", "provider", "native_id", "path", "title", "cwd", "model", "git_branch", "started_at", "updated_at",
     "tokens_input", "tokens_cache_read", "tokens_cache_write", "tokens_output", "tokens_reasoning", "tokens_total",
     "cost_usd", "prompts", "responses", "tool_calls", "subagents", "running",
-    # Added last, so columns read by position before it stay where they were (docs/cron.md).
-    "workspace_folders",
+    # Added last, so columns read by position before them stay where they were (docs/cron.md).
+    "workspace_folders", "archived",
 )
 #: the CSV columns of ``export --days`` (the SQLite ``token_days`` columns; docs/cron.md, kept in sync by a test)
 DAY_CSV_COLUMNS = (
@@ -76,6 +76,8 @@ def flat_row(row: SessionRow) -> dict[str, Any]:
     # ``json.loads`` read it back.  Empty (NULL) for a session of one folder, as JSON leaves it out.
     folders = doc.get("workspace_folders")
     flat["workspace_folders"] = orjson.dumps(folders).decode() if folders else None
+    # Every row says it (``false`` too): a query for the sessions not archived needs no NULL case.
+    flat["archived"] = row.archived
     return {key: flat.get(key) for key in CSV_COLUMNS}
 
 

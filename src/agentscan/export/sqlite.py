@@ -164,6 +164,7 @@ def _write(
             for row in rows:
                 record = flat_row(row)
                 record["running"] = None if row.running is None else int(row.running)
+                record["archived"] = int(row.archived)
                 record["first_seen_at"] = existing.get(row.id) or now
                 record["last_seen_at"] = now
                 record["gone_at"] = None

@@ -49,7 +49,8 @@ def row_of_document(document: dict) -> tuple[SessionRow, list[ScanWarning]] | No
         if not isinstance(document.get("workspace_folders", []), list) or not all(
                 type(folder) is str for folder in row.workspace_folders):
             return None
-        if not (row.running is None or type(row.running) is bool) or type(row.counts_partial) is not bool:
+        if (not (row.running is None or type(row.running) is bool) or type(row.counts_partial) is not bool
+                or type(row.archived) is not bool):
             return None
         return row, warnings
     except (KeyError, TypeError, ValueError, AttributeError):

@@ -101,6 +101,17 @@ def marked_title(title: str | None, header: RolloutHeader) -> str | None:
 
 
 
+def archived(thread: Thread) -> bool:
+    """Whether Codex archived the thread: its rollout is in ``archived_sessions/`` (where
+    archiving moves it), or the thread index says so of the file found (a row naming
+    another file, ``archived_sessions/``'s while the file is back in ``sessions/``, is
+    stale: the file's place wins)."""
+    if thread.rollout.archived:
+        return True
+    row = thread.indexed
+    return bool(row and row.archived and (row.rollout_path is None or row.rollout_path == thread.rollout.path))
+
+
 def assemble_row(
     session: CodexSession,
     main: ThreadFacts | None,
@@ -137,6 +148,8 @@ def assemble_row(
             counts=sum_counts(facts.tail.counts for facts in children),
             subagents=len(children),
             counts_partial=not all(facts.tail.whole_file for facts in children),
+            # (its parent's rollout gone, the subagents are all there is: archived when each is)
+            archived=bool(children) and all(archived(facts.thread) for facts in children),
         )
     row = main.thread.indexed
     index_wins = index_is_newer(main.thread, main.tail.last_timestamp)
@@ -160,4 +173,5 @@ def assemble_row(
         counts=main.tail.counts,
         subagents=len(children),
         counts_partial=not main.tail.whole_file,
+        archived=archived(main.thread),
     )
