@@ -94,7 +94,7 @@ def test_an_export_waits_for_another_of_the_same_output_before_it_scans(isolated
     _home(isolated_home)
     index = tmp_path / "index.db"
     scans = record_calls(monkeypatch, Scanner, "all_rows", lambda *args, **kwargs: None)
-    with FileLock(str(usable_lock(index, os.environ))):
+    with FileLock(str(usable_lock(index, os.environ)[0])):
         result = invoke("export", "-f", "sqlite", "-o", str(index), "--lock-timeout", "0.2")
     assert result.exit_code == 1 and "another agentscan export" in result.stderr
     assert not scans and not index.exists()

@@ -52,7 +52,7 @@ def test_export_sessions_refuses_a_value_naming_its_parameter(isolated_home: Pat
     ({"tz": 5}, "tz must be a tzinfo", "tz"),
     ({"tz": "Mars/Olympus"}, "unknown time zone 'Mars/Olympus'", "tz"),
     ({"tz": " "}, "an empty time zone", "tz"),
-    ({"since": "2026-01-01"}, "since must be a datetime", "since"),
+    ({"since": "last tuesday"}, "since: cannot read the time 'last tuesday'", "since"),
     ({"until": 5}, "until must be a datetime", "until"),
     ({"cwd": 5}, "cwd must be a str", "cwd"),
     ({"ids": 5}, "names and ids must be a str or several", "ids"),
@@ -70,7 +70,7 @@ def test_token_report_refuses_a_value_naming_its_parameter(isolated_home: Path, 
 
 
 @pytest.mark.parametrize(("given", "parameter"), [
-    ({"since": "yesterday"}, "since"),
+    ({"since": "last tuesday"}, "since"),
     ({"until": 5}, "until"),
     ({"since": datetime(2026, 2, 1), "until": datetime(2026, 1, 1)}, "since"),
     ({"providers": 5}, "providers"),

@@ -43,6 +43,24 @@ UNTIL_READING = "any --since form; a date, week or month counts whole, a time or
 _WHEN_HINT = f"use {WHEN_FORMS}"
 
 
+def read_when(word: str, text: str, tz: tzinfo | None) -> datetime:
+    """``text`` as ``--since`` or ``--until`` (``word``; the library's ``since``, ``until``)
+    reads it (``parse_when``; an ``until`` counts a date whole); a bare number (``tokens
+    --since 3 days``, whose ``days`` ``tokens`` takes for an id) said to want its unit, which
+    ``parse_when``'s forms leave to guess.  One reader for the CLI's options and the
+    library's ``ListFilter``/``token_report`` strings (``scan.arguments.moment``)."""
+    try:
+        return parse_when(text, tz=tz, end_of_day=word.lstrip("-") == "until")
+    except UsageProblem:
+        number = text.strip()
+        if number.isascii() and number.isdigit() and len(number) <= 3:
+            hours, days = (f"{word} {number}h", f"{word} {number}d") if word.startswith("-") else \
+                (f'{word}="{number}h"', f'{word}="{number}d"')
+            raise UsageProblem(f"cannot read the time {text!r}: a duration is one word, the number and its unit, "
+                               f"s, m, h, d or w: {hours} for hours, {days} for days") from None
+        raise
+
+
 def parse_when(text: str, *, now: datetime | None = None, tz: tzinfo | None = None, end_of_day: bool = False) -> datetime:
     """Parse a ``--since``/``--until`` value: a date, ``today``, ``yesterday``, a week, a month,
     an ISO time, or ``3d``.

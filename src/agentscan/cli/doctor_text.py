@@ -211,8 +211,11 @@ def live_export_lines(hooks: dict[str, Any] | None, term: Terminal) -> list[str]
     """One line for the hook's live OTLP export (``hook --otlp-endpoint``), from the counts in
     the events store's folder (the report's ``live_export``); none before its first span."""
     counts = hooks.get("live_export") if hooks is not None else None
-    if counts is None:
-        return []
+    if counts is None:  # none sent yet: where the installed hooks will send, if they do (a setup checked)
+        from agentscan.hooks.status import live_endpoints
+
+        endpoints = live_endpoints(hooks) if hooks is not None else []
+        return _lines(f"live OTLP export: to {', '.join(endpoints)}; nothing sent yet", term, "  ") if endpoints else []
     parts = [f"{counts['sent']:,} sent ({render.plural(counts['spans_sent'], 'span')})", f"{counts['failed']:,} failed"]
     parts += [f"{counts[key]:,} {key}" for key in ("dropped", "skipped", "pending") if counts[key]]
     problem = f"; last problem: {counts['last_problem']}" if counts["last_problem"] and (counts["failed"] or counts["dropped"] or counts["skipped"]) else ""

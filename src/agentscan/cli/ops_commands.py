@@ -106,12 +106,14 @@ def export_command(
     from agentscan.cli import render
     from agentscan.cli.state import parse_window, provider_names, reject_blank
     from agentscan.errors import UsageProblem
-    from agentscan.export.files import names_stdout
+    from agentscan.export.files import names_stdout, refuse_closed_descriptor
     from agentscan.export.run import STDOUT, parse_format, run_export
     from agentscan.timeutil import zone
 
     state = state_of(ctx)
     reject_blank(output=output_text, since=since, until=until)
+    refuse_closed_descriptor(output_text)  # (first: the next file opened would take its number)
+    given = output_text  # as typed, for an error that names it
     if output_text is not None and names_stdout(output_text):  # -o /dev/stdout | duckdb: as -o -
         output_text = "-"
     # Any case (-f CSV), as --provider takes it; none given, --output's extension says it
@@ -133,7 +135,9 @@ def export_command(
     if not 0 <= lock_timeout < float("inf"):
         raise UsageProblem(f"--lock-timeout must be 0 or more seconds (a finite number), not {lock_timeout:g}")
     if to_stdout and as_json:
-        raise UsageProblem("--json and the export would both write to stdout (no --output, or -); give --output PATH")
+        # (``-o /dev/stdout`` is stdout too: named as typed, "no --output, or -" left it a riddle)
+        which = "no --output, or -" if given in (None, "-") else f"--output {given} is stdout"
+        raise UsageProblem(f"--json and the export would both write to stdout ({which}); give --output PATH")
     if to_stdout:
         output = STDOUT
     else:
@@ -204,11 +208,17 @@ def _warn_shared_cache(scanner) -> None:  # noqa: ANN001 - a Scanner, imported l
 
 
 def _why_none(result, filters) -> str:  # noqa: ANN001 - an ExportResult and a ListFilter, imported lazily
-    """For an empty export, which option left nothing (as ``list`` says it): a cron job's
-    log then tells a quiet week from a wrong ``--since`` or ``--provider``.  Sessions that
-    could not be read this run are there (a warning counts them): not "no session"."""
-    if result.sessions or result.unread or (filters.since is None and filters.until is None and not filters.providers):
+    """For an empty export, which option left nothing (as ``list`` says it), or, with none,
+    that no session was found at all: a cron job's log then tells a quiet week from a wrong
+    ``--since``, ``--provider`` or ``HOME``.  Sessions that could not be read this run are
+    there (a warning counts them): not "no session"."""
+    if result.sessions or result.unread:
         return ""
+    if filters.since is None and filters.until is None and not filters.providers:
+        # None at all: a cron job's HOME is another's, or the agents keep their files elsewhere.
+        from agentscan.invocation import doctor_command
+
+        return f": no sessions found (`{doctor_command()}` shows where agentscan looked)"
     from agentscan.cli.render import short_time
 
     which = f"{'/'.join(filters.providers)} " if filters.providers else ""

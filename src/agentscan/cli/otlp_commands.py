@@ -74,15 +74,18 @@ def otlp_command(
     from agentscan.otlp.sources import Selection
     from agentscan.cli.state import parse_window
 
-    from agentscan.export.files import names_stdout
+    from agentscan.errors import OutputFailed
+    from agentscan.export.files import names_stdout, refuse_closed_descriptor
 
+    refuse_closed_descriptor(output_text, OutputFailed)  # (first: the next file opened would take its number)
     state = state_of(ctx)
     # -o /dev/stdout into a pipe: as -o - (written as a file, it failed: its link leads to pipe:[N])
     to_stdout = output_text == "-" or (output_text is not None and names_stdout(output_text))
     reject_blank(output=output_text, since=since, until=until)
     provider = provider_names(provider)
     if to_stdout and as_json:
-        raise UsageProblem("--json and --output - would both write to stdout; choose one")
+        # (named as typed: ``-o /dev/stdout`` is stdout too)
+        raise UsageProblem(f"--json and --output {output_text} would both write to stdout; choose one")
     output: Path | None = None
     if to_stdout:
         output = STDOUT

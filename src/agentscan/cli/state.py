@@ -189,29 +189,15 @@ def parse_window(since: Optional[str], until: Optional[str], zone: Any) -> tuple
     of every session goes without it."""
     if since is None and until is None:
         return None, None
-    since_at = _read_when("--since", since, zone) if since is not None else None
-    until_at = _read_when("--until", until, zone) if until is not None else None
+    from agentscan.whentext import read_when
+
+    since_at = read_when("--since", since, zone) if since is not None else None
+    until_at = read_when("--until", until, zone) if until is not None else None
     from agentscan.scan.arguments import check_window
 
     # Checked here in the options' words: the library's check would name its parameters.
     check_window(since_at, until_at, ("--since", "--until"))
     return since_at, until_at
-
-
-def _read_when(flag: str, text: str, zone: Any) -> Any:
-    """``text`` read by ``whentext``; a bare number (``tokens --since 3 days``, whose ``days``
-    ``tokens`` takes for an id) said to want its unit, which ``whentext``'s forms leave to guess."""
-    from agentscan.errors import UsageProblem
-    from agentscan.whentext import parse_when
-
-    try:
-        return parse_when(text, tz=zone, end_of_day=flag == "--until")
-    except UsageProblem:
-        number = text.strip()
-        if number.isascii() and number.isdigit() and len(number) <= 3:
-            raise UsageProblem(f"cannot read the time {text!r}: a duration is one word, the number and its unit, "
-                               f"s, m, h, d or w: {flag} {number}h for hours, {flag} {number}d for days") from None
-        raise
 
 
 def provider_names(given: Optional[list[str]]) -> Optional[list[str]]:

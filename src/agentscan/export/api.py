@@ -31,6 +31,7 @@ def export_sessions(
     days: bool = False,
     tz: tzinfo | str | None = None,
     redact: bool = False,
+    lock_timeout: float = 30.0,
 ) -> ExportResult:
     """Write every session matching ``filters`` (unclamped), with its cost, to the file
     ``output`` as ``agentscan export -f FORMAT -o PATH`` writes it: an SQLite index kept up to
@@ -38,6 +39,8 @@ def export_sessions(
     or CSV replacing the file whole.  ``days``: a JSON Lines or CSV record per session, day,
     model and run instead (UTC days; in ``tz`` when given: a zone or an IANA name, ``"local"``
     this machine's).  ``redact``: titles, prompts and paths masked, as ``--redact`` does.
+    ``lock_timeout``: seconds to wait for an overlapping export of the same file (a cron
+    job's), as ``--lock-timeout`` (then ``ExportFailed``; 0: do not wait).
     Returns an ``ExportResult`` (``path``, ``format``, ``sessions``, ``gone``, …).  Raises
     ``UsageProblem`` for a value that cannot be used, ``ExportFailed`` when the file cannot be
     written (the previous one is left as it was)."""
@@ -59,6 +62,13 @@ def export_sessions(
     for name, value in (("redact", redact), ("days", days)):
         if not isinstance(value, bool):  # ``redact="no"`` would redact: a str is true
             raise UsageProblem(f"{name} must be True or False, not {type(value).__name__}", parameter=name)
+    # A request handler must not wait 30 s on a cron job's export: its own bound, checked as
+    # ``--lock-timeout`` is (NaN passes no comparison; infinity would never give up).
+    if isinstance(lock_timeout, bool) or not isinstance(lock_timeout, (int, float)) \
+            or not 0 <= lock_timeout < float("inf"):
+        shown = f"{lock_timeout!r}" if isinstance(lock_timeout, (int, float)) else type(lock_timeout).__name__
+        raise UsageProblem(f"lock_timeout must be 0 or more seconds (a finite number), not {shown}",
+                           parameter="lock_timeout")
     check_days(fmt, days, zoned=tz is not None, words=("days=True", "tz"))
     zone = time_zone(tz)
     if tz is not None and zone is None:  # "local": days in this machine's zone, as ``--tz local``
@@ -68,5 +78,8 @@ def export_sessions(
     check_filters(filters)
     # Absolute, not resolved: no symlink followed (``cli.ops_commands``, ``-o``).
     path = Path(os.path.abspath(os.path.expanduser(output)))
+    from agentscan.export.files import refuse_closed_descriptor
+
+    refuse_closed_descriptor(str(path))  # before the export opens its lock, which would take the number
     return run_export(scanner, fmt, path, filters=filters if filters is not None else ListFilter(), redact=redact,
-                      days=days, zone=zone)
+                      days=days, zone=zone, lock_timeout=float(lock_timeout))

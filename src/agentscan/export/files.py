@@ -14,7 +14,7 @@ import orjson
 
 from agentscan.toolkit.atomicfile import TEMP_MARK
 from agentscan.export.rows import CSV_COLUMNS, DAY_CSV_COLUMNS, UsageDay, flat_row
-from agentscan.toolkit.atomicfile import atomic_write
+from agentscan.toolkit.atomicfile import atomic_write, own_descriptor
 from agentscan.model import SessionRow
 
 
@@ -73,25 +73,47 @@ def day_csv_lines(handle: BinaryIO, days: Iterable[UsageDay]) -> int:
 T = TypeVar("T")
 
 
-#: the names a shell user gives for this process's stdout (``/proc/self`` is Linux's)
-_STDOUT_NAMES = ("/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
-
-
 def names_stdout(text: str) -> bool:
     """``text`` (an ``--output``) names this process's stdout, as ``-`` does: ``/dev/stdout``,
-    ``/dev/fd/1``, ``/proc/self/fd/1`` (``/proc/<pid>/fd/1``), where fd 1 is open.  Written as
-    to a file they failed into a pipe (``cannot write /dev/stdout``: its link leads to
-    ``pipe:[N]``, no file), and into a redirected file they replaced it, a ``>>`` file's old
-    lines lost."""
-    if os.name == "nt":
-        return False
-    path = os.path.abspath(os.path.expanduser(text))
-    if path not in _STDOUT_NAMES and path != f"/proc/{os.getpid()}/fd/1":
+    ``/dev/fd/1``, ``/proc/self/fd/1``, or another descriptor open on stdout's file
+    (``-o /dev/stderr >log 2>&1``).  Any other descriptor is written into as a file is
+    (``toolkit.atomicfile.own_descriptor``, the one rule); this one is stdout for the command
+    too: its summary line (``wrote … to PATH``), printed on stdout, would land in the export."""
+    number = own_descriptor(Path(os.path.abspath(os.path.expanduser(text))))
+    if number is None:
         return False
     try:
-        return os.path.samestat(os.stat(path), os.fstat(1))
+        return number == 1 or os.path.samestat(os.fstat(number), os.fstat(1))
     except OSError:
-        return False  # fd 1 closed: written as a file, whose write says why
+        return False  # fd 1 closed: written into as a file
+
+
+def refuse_closed_descriptor(output: str | None, failure: Callable[[str], Exception] | None = None) -> None:
+    """``failure`` (``ExportFailed``) naming an ``--output`` (``output``, as given) that is a
+    descriptor of this process that is not open (``closed_descriptor``)."""
+    if output is None or output.strip() in ("", "-"):
+        return
+    problem = closed_descriptor(Path(os.path.abspath(os.path.expanduser(output))))
+    if problem is not None:
+        if failure is None:
+            from agentscan.errors import ExportFailed
+
+            failure = ExportFailed
+        raise failure(problem)
+
+
+def closed_descriptor(path: Path) -> str | None:
+    """Why ``path`` cannot be written when it names a descriptor of this process that is not
+    open (``-o /dev/stdout >&-``), else ``None``.  Asked as a command begins, before agentscan
+    opens a file of its own: that file would take the number, and the export would be written
+    into it (its lock file, its index)."""
+    from agentscan.toolkit.atomicfile import named_descriptor
+
+    number = named_descriptor(path)
+    if number is None or own_descriptor(path) is not None:
+        return None
+    return (f"{path} names descriptor {number} of this process, which is not open (closed before agentscan "
+            "ran?): nothing to write into; give a file's path")
 
 
 def to_stdout(write: Callable[[BinaryIO], T], failure: Callable[[str], Exception]) -> T:
@@ -123,8 +145,10 @@ def sessions_held(path: Path, fmt: str, providers: Collection[str]) -> dict[str,
     when one of their ids' prefixes is in its bytes.  A file that is not an export (or
     cannot be read) holds none."""
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return {}  # a FIFO or device is written into: reading it would wait for a writer
+        if not stat.S_ISREG(os.stat(path).st_mode) or own_descriptor(path) is not None:
+            # A FIFO or device is written into (reading it would wait for a writer), and so is a
+            # descriptor's file (``2>>log``): nothing it held leaves it.
+            return {}
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError:

@@ -31,17 +31,12 @@ def lock_path(output: Path, env: Mapping[str, str]) -> Path:
     return cache_dir(env) / "locks" / f"export-{digest}.lock"
 
 
-def usable_lock(output: Path, env: Mapping[str, str]) -> Path:
+def usable_lock(output: Path, env: Mapping[str, str]) -> tuple[Path, bool]:
     """``lock_path``, its folder made (0700) and the file openable for writing; else the same
     name in ``fallback_dir`` (a cron job under ``ProtectHome``; it and a run in a shell,
-    which locks in the cache, meet at ``meeting_path``, when the temporary folder is ``/tmp``).
-    ``OSError`` (naming the cache's folder, and why the fallback could not be used) when
-    neither can be made."""
-    return _usable_lock(output, env)[0]
-
-
-def _usable_lock(output: Path, env: Mapping[str, str]) -> tuple[Path, bool]:
-    """``usable_lock``, and whether it is the cache's (``False``: it fell back to ``fallback_dir``)."""
+    which locks in the cache, meet at ``meeting_path``, when the temporary folder is ``/tmp``);
+    and whether it is the cache's (``False``: it fell back).  ``OSError`` (naming the cache's
+    folder, and why the fallback could not be used) when neither can be made."""
     lock = lock_path(output, env)
     try:
         _make_dirs(lock.parent)
@@ -136,7 +131,7 @@ def output_lock(output: Path, env: Mapping[str, str] | None, lock_timeout: float
         # As a relative AGENTSCAN_CACHE_DIR is said: a cron job's directory is another one.
         warn(relative, f"{LOCK_DIR_VAR} is relative, so it was ignored (only absolute paths are used)")
     try:
-        lock_file, in_cache = _usable_lock(output, environ)
+        lock_file, in_cache = usable_lock(output, environ)
     except OSError as exc:
         folder = lock_path(output, environ).parent
         raise ExportFailed(f"cannot create the lock directory {folder}: {exc.strerror or exc}") from None

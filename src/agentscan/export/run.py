@@ -125,13 +125,33 @@ def export(
             return ExportResult(output, fmt, done.sessions, done.gone, usage_days=len(usage_days),
                                 unseen=done.kept, merged=done.merged, shrank=tuple(done.shrank))
         except OSError as exc:
-            from agentscan.export.sqlerrors import NO_ROOM, no_room_step
+            from agentscan.export.sqlerrors import NO_ROOM
 
-            # A JSONL or CSV file is written beside the output and renamed over it: a full disk
-            # leaves the last run's file whole, which an hourly job's reader wants to hear.
-            left = f"{output.name} was left as it was" if output.exists() else "nothing was written"
-            kept = f"; {left}{no_room_step(exc.errno, output)}" if exc.errno in NO_ROOM and lines is not None else ""
+            kept = _no_room_words(output, exc.errno) if exc.errno in NO_ROOM and lines is not None else ""
             raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}{kept}") from None
+
+
+def _no_room_words(output: Path, errno_: int | None) -> str:
+    """What a JSON Lines or CSV export that found no room left, and what to do.  A file is
+    written beside the output and renamed over it: a full disk leaves the last run's file
+    whole, which an hourly job's reader wants to hear.  A FIFO, device or descriptor of this
+    process (``2>>log``) is written into: what it got of the export is cut short."""
+    import os
+    import stat
+
+    from agentscan.export.sqlerrors import no_room_step
+    from agentscan.toolkit.atomicfile import own_descriptor
+
+    try:
+        found = os.stat(output)
+    except OSError:
+        return f"; nothing was written{no_room_step(errno_, output)}"
+    if stat.S_ISREG(found.st_mode) and own_descriptor(output) is None:
+        return f"; {output.name} was left as it was{no_room_step(errno_, output)}"
+    real = Path(os.path.realpath(output))
+    if stat.S_ISREG(found.st_mode):  # a descriptor's file: its folder is where room is wanted
+        return f"; the export added to {real} is cut short{no_room_step(errno_, real)}"
+    return "; what it was given of the export is cut short"
 
 
 def parse_format(fmt: str, what: str = "--format") -> str:
@@ -315,7 +335,7 @@ def checked_target(fmt: str, output: Path) -> Path:
     5 s on a heavy home), and again by ``export`` (a library caller's, or the output changed)."""
     from agentscan.export.files import place_problem
     from agentscan.export.target import check_target, check_writable
-    from agentscan.toolkit.atomicfile import output_target
+    from agentscan.toolkit.atomicfile import output_target, own_descriptor
 
     problem = place_problem(output)
     if problem is not None:
@@ -326,6 +346,10 @@ def checked_target(fmt: str, output: Path) -> Path:
         target = output_target(output)
     except OSError as exc:  # a loop of links
         raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}") from None
+    if fmt == "sqlite" and own_descriptor(output) is not None:
+        # Opened by name beside its journal, ``/proc/<pid>/fd/N-journal``: no such file can be made.
+        raise ExportFailed(f"{output} is a descriptor of this process (a pipe or a shell's redirection): --format "
+                           "sqlite updates a file in place by its name; give that file's path")
     check_target(fmt, output)
     check_writable(fmt, output, target)
     return target

@@ -116,10 +116,17 @@ def writable_problem(fmt: str, target: Path, output: Path | None = None) -> str 
         return None  # a folder above it cannot be searched: the write says so
     if found is not None and not stat.S_ISREG(found.st_mode):
         return None
+    from agentscan.toolkit.atomicfile import own_descriptor
+
+    if own_descriptor(target) is not None:
+        return None  # written into as the shell opened it (``2>>log``): neither its mode nor its folder matters
     if found is not None and not _access(target, os.W_OK):
         which = "the file" if output is None or output == target else f"{target}, where it leads,"
-        return (f"{which} cannot be written ({_refusal(target, found)}): make it writable (chmod u+w), or give "
-                "another --output; it is left as it is")
+        why = _refusal(target, found)
+        # chmod mends only the user's own file's mode: a read-only mount or another's file it cannot.
+        mend = ("make it writable (chmod u+w), or " if why.startswith("permission denied: mode")
+                else "mount it read-write, or " if why == READ_ONLY else "")
+        return f"{which} cannot be written ({why}): {mend}give another --output; it is left as it is"
     folder = target.parent
     if not _access(folder, os.W_OK | os.X_OK):
         beside = ("SQLite writes its journal beside the file" if fmt == "sqlite"
@@ -141,12 +148,16 @@ def writable_problem(fmt: str, target: Path, output: Path | None = None) -> str 
     return None
 
 
+#: ``_refusal``'s words for a file system mounted read-only
+READ_ONLY = "read-only file system"
+
+
 def _refusal(path: Path, found: os.stat_result | None) -> str:
     """Why ``path`` cannot be written, in words: a read-only file system, another user's
     file, or its mode."""
     try:
         if os.statvfs(path).f_flag & os.ST_RDONLY:
-            return "read-only file system"
+            return READ_ONLY
     except (OSError, AttributeError):  # no statvfs on Windows
         pass
     uid = os.geteuid() if hasattr(os, "geteuid") else None

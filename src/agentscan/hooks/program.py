@@ -36,10 +36,12 @@ def hook_program() -> str:
 
 def run_as_command() -> bool:
     """Whether this process is agentscan's command line (its console script, or ``python -m
-    agentscan``), not agentscan used as a library or under a test runner: only then does
-    "this agentscan" name a program to suggest or compare."""
+    agentscan``), or the live sender it starts (``python -m agentscan.otlp.live``, whose hints
+    ``hooks status`` shows), not agentscan used as a library or under a test runner: only then
+    does "this agentscan" name a program to suggest or compare."""
     ran = Path(sys.argv[0] if sys.argv else "")
-    return ran.stem == "agentscan" or (ran.name, ran.parent.name) == ("__main__.py", "agentscan")
+    return (ran.stem == "agentscan" or (ran.name, ran.parent.name) == ("__main__.py", "agentscan")
+            or (ran.name, ran.parent.name, ran.parent.parent.name) == ("live.py", "otlp", "agentscan"))
 
 
 def agentscan_word() -> str:

@@ -308,6 +308,27 @@ def hook_status(*, home: Path, cwd: Path, env: Mapping[str, str], demo: bool = F
     return report
 
 
+def live_endpoints(report: dict[str, Any]) -> list[str]:
+    """The collectors the installed hooks send spans to (``hook --otlp-endpoint URL``), each
+    once, masked as ``otlp`` shows one (``shown_url``: a token in it is a secret)."""
+    import shlex
+
+    from agentscan.otlp.endpoint import shown_url
+
+    found: list[str] = []
+    for config in report.get("installed") or ():
+        try:
+            words = shlex.split(config.get("command") or "")
+        except ValueError:  # an unbalanced quote: the hook's own log says what it ignored
+            continue
+        for at, word in enumerate(words):
+            url = words[at + 1] if word == "--otlp-endpoint" and at + 1 < len(words) else \
+                word.partition("=")[2] if word.startswith("--otlp-endpoint=") else ""
+            if url and shown_url(url) not in found:
+                found.append(shown_url(url))
+    return found
+
+
 def _events_bytes(root: str) -> int:
     """The bytes of every file in the events store (``events/<agent>/*``): what it takes on
     disk, as the hooks append to it on every event of every session."""

@@ -217,8 +217,11 @@ def _move_past(root: str, session: Any, read: Any) -> Any:
     if moved is None:
         count_outcome(root, "skipped", f"{message}; not read for live spans")
         return None
+    from agentscan.invocation import program_word
+
+    # The command as the user runs this agentscan (a venv's by its path), as every hint names it.
     count_outcome(root, "skipped", f"{message}: live export goes on from a later prompt, {moved[1]} bytes of events "
-                                   "not sent live (`agentscan otlp` exports them)", extra={"skipped_bytes": moved[1]})
+                                   f"not sent live (`{program_word()} otlp` exports them)", extra={"skipped_bytes": moved[1]})
     return moved[0]
 
 

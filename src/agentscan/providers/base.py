@@ -277,16 +277,18 @@ class Provider(ABC):
         """
         return [entry.pack() for entry in self.usage([ref], ctx)], None
 
-    def fingerprint(self, ref: SessionRef, ctx: ScanContext) -> str | None:
+    def fingerprint(self, ref: SessionRef, ctx: ScanContext, *, version: str | None = None) -> str | None:
         """A key that changes whenever the session's parsed results could change.
 
         The default covers the session's files (path, size, mtime, inode and
         ctime: a file replaced by ``os.replace`` has another inode, an in-place
         rewrite a new ctime) and the parser version; providers whose rows also
         depend on a database add its identity.  ``None`` means "do not cache".
+        ``version``: the key as that parser version (not ``parser_version``) took it, for
+        the note after an upgrade (``scan.upgraded``).
         """
         files = ref.read_files
-        return files_identity(ctx, files, [self.name, self.parser_version]) if files else None
+        return files_identity(ctx, files, [self.name, version or self.parser_version]) if files else None
 
     def wants_refresh(self, row: SessionRow) -> bool:
         """Whether a cached ``row`` may be out of date in a way ``refresh_row`` can mend

@@ -96,14 +96,24 @@ def case_free(text: str) -> str:
     return text.lower() if HEX_ID.issuperset(text) else text
 
 
-def moment(value: datetime | None, parameter: str, tz: tzinfo | None = None) -> datetime | None:
+def moment(value: datetime | str | None, parameter: str, tz: tzinfo | None = None) -> datetime | None:
     """``value`` as an aware datetime.  A naive one is wall-clock time in ``tz`` when given,
     else in the local zone, as the CLI reads ``--since 2026-01-01`` (``whentext.parse_when``);
-    comparing it with a recorded time, which is aware, would raise ``TypeError``."""
+    comparing it with a recorded time, which is aware, would raise ``TypeError``.  A ``str``
+    is read as ``--since``/``--until`` read it (``"7d"``, ``"2026-11"``, ``"yesterday"``; an
+    ``until`` date counts whole): a cron script's window, written as on the command line."""
     if value is None:
         return None
+    if isinstance(value, str):
+        from agentscan.whentext import read_when
+
+        try:
+            return read_when(parameter, value, tz)
+        except UsageProblem as problem:  # named, as every refused value is (the CLI's names its option)
+            raise UsageProblem(f"{parameter}: {problem}", parameter=parameter) from None
     if not isinstance(value, datetime):
-        raise UsageProblem(f"{parameter} must be a datetime, not {type(value).__name__}", parameter=parameter)
+        raise UsageProblem(f"{parameter} must be a datetime or a str (as --{parameter} takes it: 7d, 2026-11-01), "
+                           f"not {type(value).__name__}", parameter=parameter)
     if value.utcoffset() is not None:
         return value
     if not _EARLIEST.replace(tzinfo=None) <= value < _LATEST.replace(tzinfo=None):

@@ -47,7 +47,9 @@ STAGES = ("running", "since", "until", "cwd", "grep")
 class ListFilter:
     """Which sessions ``Scanner.list_sessions``, ``list_page`` and ``all_rows`` answer with, as
     ``list``'s options choose them: ``providers``, ``since``/``until`` (a naive datetime is
-    local time), ``grep``, ``cwd`` (a project: that directory or below), ``running``, ``pid``."""
+    local time; a str is read as ``--since``/``--until`` read it: ``"7d"``, ``"2026-11"``,
+    held as the time it names), ``grep``, ``cwd`` (a project: that directory or below),
+    ``running``, ``pid``."""
 
     providers: tuple[str, ...] = ()
     since: datetime | None = None
@@ -61,9 +63,17 @@ class ListFilter:
     #: ``cwd``'s spellings, worked out once: ``holds_cwd`` runs on every row (``scan.cwdmatch``)
     _cwd_forms: tuple[Form, ...] = field(default=(), init=False, repr=False, compare=False)
 
+    if TYPE_CHECKING:
+        # What a caller may pass, for type checkers (the dataclass makes the real one): ``since``
+        # and ``until`` are held as datetimes, taken from a str too (``__post_init__``).
+        def __init__(self, providers: str | Sequence[str] = (), since: datetime | str | None = None,
+                     grep: str | None = None, cwd: str | PathLike[str] | None = None, running: bool = False,
+                     pid: int | None = None, until: datetime | str | None = None) -> None: ...
+
     def __post_init__(self) -> None:
-        """A library caller's values as the CLI's: ``providers="claude"`` is one provider, and
-        a naive ``since`` local time (``scan.arguments``, imported only then: ``list`` never needs it)."""
+        """A library caller's values as the CLI's: ``providers="claude"`` is one provider, a
+        naive ``since`` local time, ``since="7d"`` a week back (``scan.arguments``, imported only
+        then: ``list`` never needs it)."""
         if not isinstance(self.providers, tuple) or not all(
                 when is None or (isinstance(when, datetime) and when.utcoffset() is not None)
                 for when in (self.since, self.until)):

@@ -56,8 +56,8 @@ def token_report(
     *,
     ids: str | Iterable[str] = (),
     providers: str | Iterable[str] = (),
-    since: datetime | None = None,
-    until: datetime | None = None,
+    since: datetime | str | None = None,
+    until: datetime | str | None = None,
     by: GroupBy = "session",
     tz: tzinfo | str | None = None,
     cwd: str | PathLike[str] | None = None,
@@ -69,7 +69,8 @@ def token_report(
     ``None``; ``.to_json()``).  Raises ``UsageProblem`` for a value the CLI would refuse,
     ``SessionNotFound`` or ``AmbiguousSessionId`` for an id in ``ids``.
 
-    A library caller's values as the CLI's (``scan.arguments``): one id or name, a zone's name, a naive time.
+    A library caller's values as the CLI's (``scan.arguments``): one id or name, a zone's name, a naive time,
+    a ``since``/``until`` str as ``--since``/``--until`` read it (``"7d"``, ``"2026-11"``; a date in ``tz``).
     ``cwd``: only sessions whose working directory is ``cwd`` or below it (``scan.tokencwd``).
     ``sort``: the rows' order, as ``tokens --json --sort`` prints them (``scan.tokensort``):
     ``date``, the report's own; ``cost`` or ``tokens``, the dearest or largest first, rows

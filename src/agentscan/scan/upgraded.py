@@ -5,7 +5,7 @@ identities (``Provider.fingerprint``), so a new parser version misses every
 session the index holds: the first run after an upgrade reads them all, as long
 as a cold run, and the terminal's progress line alone does not say why.  The
 index keeps only the digest, so a stale one is taken again under the older
-versions (``parser_version`` is a counter): one that matches is a session
+versions (``parser_version`` is a counter; ``Provider.fingerprint(version=)``): one that matches is a session
 unchanged on disk, read again only because agentscan changed.  This runs only
 for sessions that missed already (a warm run has none), only when the progress
 shows it (``Progress.tells_upgrades``: the CLI's, on a terminal; a library's
@@ -57,18 +57,12 @@ def read_again_after_upgrade(scanner: Scanner, stale: Iterable[tuple[SessionRef,
 
 
 def _fingerprint_as(provider: Provider, ref: SessionRef, scanner: Scanner, version: str) -> str | None:
-    """``ref``'s fingerprint as parser ``version`` of ``provider`` took it."""
-    own = provider.__dict__.get("parser_version")
-    provider.parser_version = version  # type: ignore[misc]  # (a ClassVar: this instance's only)
+    """``ref``'s fingerprint as parser ``version`` of ``provider`` took it (asked for that
+    version: the provider, shared by the scan, is left as it is)."""
     try:
-        return provider.fingerprint(ref, scanner.ctx)
+        return provider.fingerprint(ref, scanner.ctx, version=version)
     except Exception:  # noqa: BLE001 - a note's count must never fail the run
         return None
-    finally:
-        if own is None:
-            del provider.parser_version
-        else:
-            provider.parser_version = own  # type: ignore[misc]
 
 
 def tell(scanner: Scanner, stale: Iterable[tuple[SessionRef, str]]) -> None:

@@ -33,14 +33,19 @@ def atomic_write(path: Path, write: Callable[[io.BufferedWriter], object], befor
 
     A ``path`` that is a symlink (an export kept in a synced folder, a config a dotfile
     manager links) is written through when ``output_target`` trusts it: its target is
-    replaced and the link stays.  So is one that is no regular file (a FIFO a reader
-    waits on, ``/dev/null``, ``/dev/stdout``): written into, never renamed over (a root
-    cron job would have replaced ``/dev/null`` with a file).  ``mode``: the new file's
-    (else the mode of the file it replaces, the link's target for a link, which its owner
-    chose; else the temp file's 0600); ``before_rename``: a last check, which may raise
-    to leave ``path`` as it is.  ``UnsafeOutput`` for a link or file another user planted.
+    replaced and the link stays.  One that is no regular file (a FIFO a reader waits on,
+    ``/dev/null``) is written into, never renamed over (a root cron job would have replaced
+    ``/dev/null`` with a file); so is one of this process's descriptors, whatever it is open
+    on (``own_descriptor``).  ``mode``: the new file's (else the mode of the file it
+    replaces, the link's target for a link, which its owner chose; else the temp file's
+    0600); ``before_rename``: a last check, which may raise to leave ``path`` as it is.
+    ``UnsafeOutput`` for a link or file another user planted.
     """
     path = output_target(path)
+    number = _descriptor_number(path)
+    if number is not None:
+        _write_into_descriptor(number, write)
+        return path
     try:
         found = os.stat(path)
     except OSError:
@@ -94,9 +99,7 @@ def _write_into(path: Path, found: os.stat_result, write: Callable[[io.BufferedW
     file swapped in since it was found: ``open(path, "wb")`` would follow a link planted
     after the checks and truncate what it leads to.  No ``O_CREAT``/``O_TRUNC``; the file
     opened must be the very one found."""
-    flags = os.O_WRONLY | getattr(os, "O_CLOEXEC", 0)
-    if not (os.path.islink(path) and _own_fd_pipe(path, os.readlink(path))):
-        flags |= getattr(os, "O_NOFOLLOW", 0)
+    flags = os.O_WRONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(path, flags)
     except OSError as error:
@@ -116,12 +119,53 @@ def _write_into(path: Path, found: os.stat_result, write: Callable[[io.BufferedW
         write(handle)
 
 
-def _own_fd_pipe(link: Path, leads: str) -> bool:
-    """``link`` is one of this process's descriptors in ``/proc`` (``/dev/fd/63``, bash's
-    ``-o >(gzip > x.gz)``, ``/dev/stderr`` into a pipe) open on a pipe or socket: a link
-    only the kernel makes, to no file (``pipe:[N]``), opened through it as a FIFO is.
-    Followed by name it failed: ``cannot write /dev/fd/63: No such file or directory``."""
-    return leads.startswith(("pipe:[", "socket:[")) and _own_fd(link)
+def _write_into_descriptor(number: int, write: Callable[[io.BufferedWriter], object]) -> None:
+    """Write into this process's descriptor ``number`` itself, as the shell that opened it
+    would: a pipe (bash's ``-o >(gzip > x.gz)``, ``/dev/fd/63``: followed by name, its link
+    to ``pipe:[N]`` names no file), a terminal, or a file (``-o /dev/stderr 2>>log.txt``:
+    replaced by name, the log's lines were lost and the shell's later writes went to the old
+    file; written into, the export is added where the shell's next line would go).  A copy
+    of the descriptor, closed after: the caller's stays open."""
+    with os.fdopen(os.dup(number), "wb") as handle:
+        write(handle)
+
+
+def own_descriptor(path: Path) -> int | None:
+    """The number of this process's open descriptor that ``path`` names (``/dev/stdout``,
+    ``/dev/fd/N``, ``/proc/self/fd/N``, or a link of the user's to one), else ``None``: the
+    one rule for such an output, which ``atomic_write`` writes into (never replaces) and an
+    export asks about (``export.files.names_stdout``, SQLite's refusal, its checks)."""
+    number = named_descriptor(path)
+    return number if number is not None and _is_open(number) else None
+
+
+def named_descriptor(path: Path) -> int | None:
+    """The number of the descriptor of this process that ``path`` names, open or not.  One
+    not open when a command begins must be refused then (``export.files.closed_descriptor``):
+    the next file agentscan opens takes its number (``>&-``, then ``-o /dev/stdout``: the
+    export went into the lock file opened as descriptor 1)."""
+    if os.name == "nt":
+        return None
+    try:
+        target = output_target(path)
+    except (OSError, UnsafeOutput):
+        return None
+    return int(target.name) if target.name.isdigit() and _own_fd(target) else None
+
+
+def _descriptor_number(target: Path) -> int | None:
+    """``target`` (``output_target``'s) as the number of this process's open descriptor it is."""
+    if not target.name.isdigit() or not _own_fd(target) or not _is_open(int(target.name)):
+        return None  # (not open: written by name, whose open says why)
+    return int(target.name)
+
+
+def _is_open(number: int) -> bool:
+    try:
+        os.fstat(number)
+    except (OSError, OverflowError):
+        return False
+    return True
 
 
 def _own_fd(link: Path) -> bool:
@@ -188,15 +232,11 @@ def output_target(path: Path) -> Path:
             _check_planted(current, found)
             return current
         refuse_planted_link(current, found)
-        leads = os.readlink(current)
-        if _own_fd_pipe(current, leads):
-            return current  # the kernel opens it (``_write_into``); ``pipe:[N]`` names no file
         if _own_fd(current):
-            # A shell's redirection (``2>>log.txt``, then ``-o /dev/stderr``): followed by name,
-            # the file was replaced by a new one, its lines gone, and the shell's writes after
-            # it went to the old one.  (stdout itself is ``-``: ``export.files.names_stdout``.)
-            raise UnsafeOutput(f"{path} is a descriptor of this process open on {leads}: not replaced; "
-                               "give that file's path, or write to stdout (-o -)")
+            # A descriptor the shell opened (a pipe, ``2>>log.txt``): written into, never
+            # followed to a file to replace (``own_descriptor``); its link may name no file.
+            return current
+        leads = os.readlink(current)
         # Not normalised: ``..`` after a linked directory is the kernel's to resolve.
         current = Path(os.path.join(os.path.dirname(current), leads))
     raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path))

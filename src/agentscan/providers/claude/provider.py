@@ -81,18 +81,18 @@ class ClaudeProvider(Provider):
             return None
         return SessionRef(self.name, native_id, files.main, files.newest_mtime, files.paths(), files, tuple(files.subagents))
 
-    def fingerprint(self, ref: SessionRef, ctx: ScanContext) -> str | None:
+    def fingerprint(self, ref: SessionRef, ctx: ScanContext, *, version: str | None = None) -> str | None:
         # Discovery already holds every file's stat, by path string: no system
         # call and no Path work (a heavy user has 10,000+ sessions).
         from agentscan.providers.claude.discovery import SessionFiles
 
         files = ref.hint
         if not isinstance(files, SessionFiles) or len(files.stats) != len(ref.files):
-            return super().fingerprint(ref, ctx)
-        return self._fingerprint_of(files.stats)
+            return super().fingerprint(ref, ctx, version=version)
+        return self._fingerprint_of(files.stats, version)
 
-    def _fingerprint_of(self, stats: dict[str, os.stat_result]) -> str:
-        parts = [self.name, self.parser_version]
+    def _fingerprint_of(self, stats: dict[str, os.stat_result], version: str | None = None) -> str:
+        parts = [self.name, version or self.parser_version]
         for text, stat in sorted(stats.items()) if len(stats) > 1 else stats.items():
             parts.append(file_identity(text, stat))  # (the stats are discovery's: no ``stat`` again)
         return blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()

@@ -101,11 +101,11 @@ class CodexProvider(Provider):
             for session in discover(ctx).sessions.values()
         ]
 
-    def fingerprint(self, ref: SessionRef, ctx: ScanContext) -> str | None:
+    def fingerprint(self, ref: SessionRef, ctx: ScanContext, *, version: str | None = None) -> str | None:
         # A row also depends on the thread index (titles, freshness), on the session's
         # names in ``session_index.jsonl``, and a fork's calls on its parent's rollout:
         # add their identities.
-        base = super().fingerprint(ref, ctx)
+        base = super().fingerprint(ref, ctx, version=version)
         if base is None:
             return None
         from agentscan.providers.codex.discovery import discover

@@ -149,7 +149,7 @@ class CursorProvider(Provider):
             children=family(ctx).children(native_id),  # ``show <child id>`` opens the parent
         )
 
-    def fingerprint(self, ref: SessionRef, ctx: ScanContext) -> str | None:
+    def fingerprint(self, ref: SessionRef, ctx: ScanContext, *, version: str | None = None) -> str | None:
         """The transcripts' identity plus every store a row also reads.
 
         ``state.vscdb`` (and its ``-wal``) changes whenever Cursor writes, so a
@@ -161,7 +161,7 @@ class CursorProvider(Provider):
 
         db_path = state_db(ctx).path
         chat_dir = chat_dirs(ctx).get(ref.native_id)
-        parts = [self.name, self.parser_version]
+        parts = [self.name, version or self.parser_version]
         stores: tuple[Path, ...] = (db_path, db_path.with_name(db_path.name + "-wal"))
         if chat_dir is not None:
             stores += (chat_dir / "meta.json", chat_dir / "store.db")

@@ -82,7 +82,7 @@ class GeminiProvider(Provider):
                 cwds.add(owner)
         return cwds
 
-    def fingerprint(self, ref: SessionRef, ctx: ScanContext) -> str | None:
+    def fingerprint(self, ref: SessionRef, ctx: ScanContext, *, version: str | None = None) -> str | None:
         """The chats' identity, and that of the files that settle the cwd (``cwd_for``): the
         project dir's ``.project_root``, else the registries (``projects.json``).  Keyed by the
         chats alone, a row (and ``sumsrow``'s) kept the old cwd after either was edited, until
@@ -93,7 +93,7 @@ class GeminiProvider(Provider):
         files = ref.read_files
         if not files:
             return None
-        return files_identity(ctx, files, [self.name, self.parser_version, cwd_stamp(self, ref, ctx)])
+        return files_identity(ctx, files, [self.name, version or self.parser_version, cwd_stamp(self, ref, ctx)])
 
     # -- parsing -----------------------------------------------------------
 
