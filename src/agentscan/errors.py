@@ -201,9 +201,9 @@ class UnknownProvider(UsageProblem):
     project_hint = False
 
     def __init__(self, name: str, known: list[str], parameter: str = "providers") -> None:
-        from agentscan.toolkit.words import close_names, unknown_choice
+        from agentscan.toolkit.words import agent_named_otherwise, close_names, unknown_choice
 
-        close = close_names(name, known)
+        close = close_names(name, known) or agent_named_otherwise(name, known)
         super().__init__(unknown_choice("provider", name, known, meant=close[0] if close else ""), parameter=parameter)
         self.name = name
         self.known = list(known)

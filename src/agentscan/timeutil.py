@@ -177,6 +177,11 @@ def zone(name: str | None) -> tzinfo | None:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
         pass
+    offset = _offset_zone(name)
+    if offset:  # the one trap of these names: Etc/GMT-2 is two hours *ahead* of UTC
+        raise UsageProblem(f"unknown time zone {name!r}: did you mean {offset[0]}? (its sign is inverted, as POSIX "
+                           f"writes it: {offset[0]} is {offset[1]}, with no clock changes; a place's time is its "
+                           "IANA name, such as Europe/Paris)") from None
     guess = closest_zone(name)
     hint = f": did you mean {guess}?" if guess else ""
     raise UsageProblem(f"unknown time zone {name!r}{hint} (use an IANA name such as Europe/Paris, utc, "
@@ -196,8 +201,41 @@ def closest_zone(name: str) -> str | None:
     by_case = {zone_name.lower(): zone_name for zone_name in known}
     if name.strip().lower() in by_case:
         return by_case[name.strip().lower()]
+    folded = name.strip().lower().replace("_", " ")
+    if folded.upper() in _ABBREVIATIONS:
+        return _ABBREVIATIONS[folded.upper()]
+    # a city alone (``Paris``, ``new york``): the zone named for it, as people know their zone;
+    # the regions' names first (``Europe/Paris``, not a backward alias's)
+    by_city = sorted((zone_name.count("/") != 1, zone_name) for zone_name in known
+                     if zone_name.rpartition("/")[2].lower().replace("_", " ") == folded and "/" in zone_name)
+    if by_city:
+        return by_city[0][1]
     found = difflib.get_close_matches(name.strip(), known, n=1, cutoff=0.8)
     return found[0] if found else None
+
+
+#: zone abbreviations people type for ``--tz`` that name no IANA zone (``EST``, ``MST``, ``CET``
+#: do, and are taken as tzdata has them): the zone most who write them live in, offered, never taken
+_ABBREVIATIONS = {
+    "PST": "America/Los_Angeles", "PDT": "America/Los_Angeles", "PT": "America/Los_Angeles",
+    "MDT": "America/Denver", "MT": "America/Denver", "CST": "America/Chicago", "CDT": "America/Chicago",
+    "CT": "America/Chicago", "EDT": "America/New_York", "ET": "America/New_York", "BST": "Europe/London",
+    "CEST": "Europe/Paris", "EEST": "Europe/Athens", "JST": "Asia/Tokyo", "KST": "Asia/Seoul",
+    "AEST": "Australia/Sydney", "AEDT": "Australia/Sydney",
+}
+
+
+def _offset_zone(name: str) -> tuple[str, str] | None:
+    """``+02:00``, ``UTC+2``, ``GMT-5``: a fixed offset of whole hours, which ``--tz`` takes only
+    as its IANA name, ``Etc/GMT-2`` (the sign inverted), with the offset as ``UTC+2``; ``None``
+    for anything else (``+05:30`` has no such name)."""
+    import re
+
+    found = re.fullmatch(r"\s*(?:utc|gmt)?\s*([+-])([0-9]{1,2})(?::?00)?\s*", name, flags=re.IGNORECASE)
+    if found is None or not 0 < int(found[2]) <= 14:
+        return None
+    hours = int(found[2])
+    return f"Etc/GMT{'-' if found[1] == '+' else '+'}{hours}", f"UTC{found[1]}{hours}"
 
 
 class Shown(NamedTuple):

@@ -106,8 +106,49 @@ def _parse_when(text: str, *, now: datetime | None, tz: tzinfo | None, end_of_da
     if parsed is None:
         spelt = _SPELT.match(text)
         meant = f" (did you mean {spelt[1]}{'m' if spelt[2].lower().startswith('min') else spelt[2][0].lower()}?)" if spelt else ""
+        dates = _dates_meant(text)
+        if dates:
+            meant = f" (did you mean {' or '.join(dates)}?)"
         raise UsageProblem(f"cannot read the time {text!r}{meant}: {_WHEN_HINT}")
     return parsed
+
+
+#: a date as other programs write it: ``2026/11/01``, ``2026.11.1``, ``2026-11-1`` (a time after
+#: it, ``T9:00``, kept); ``25/11/2026``, ``11/25/2026``
+_OTHER_DATE = re.compile(r"\s*([0-9]{4})[-/.]([0-9]{1,2})[-/.]([0-9]{1,2})(?:[T ]([0-9]{1,2}):([0-9]{2}))?\s*"
+                         r"|\s*([0-9]{1,2})[/.]([0-9]{1,2})[/.]([0-9]{4})\s*")
+#: an ISO week with one digit: ``2026-W7``
+_SHORT_WEEK = re.compile(r"\s*([0-9]{4})-?[Ww]([1-9])\s*")
+
+
+def _dates_meant(text: str) -> list[str]:
+    """The ISO dates a date written otherwise may be, for an error to offer: one for year
+    first (with its time, padded: ``2026-11-01T09:00``), or a day past 12 (``25/11/2026``);
+    both readings of ``01/11/2026``, the 1st of November in Europe, the 11th of January in
+    the US; ``2026-W07`` for ``2026-W7``."""
+    week = _SHORT_WEEK.fullmatch(text)
+    if week is not None:
+        return [f"{week[1]}-W0{week[2]}"]
+    found = _OTHER_DATE.fullmatch(text)
+    if found is None:
+        return []
+    if found[1]:
+        readings = [(int(found[1]), int(found[2]), int(found[3]))]
+    else:
+        first, second, year = int(found[6]), int(found[7]), int(found[8])
+        readings = [(year, second, first), (year, first, second)]
+    if found[4] and not (int(found[4]) < 24 and int(found[5]) < 60):
+        return []  # (``T25:00``: no time to offer, and the date alone is not what was asked)
+    at = f"T{int(found[4]):02}:{found[5]}" if found[4] else ""
+    meant = []
+    for year, month, day in readings:
+        try:
+            iso = date(year, month, day).isoformat() + at
+        except ValueError:
+            continue
+        if iso not in meant:
+            meant.append(iso)
+    return meant
 
 
 def _days_of(text: str) -> tuple[date, date | None] | None:

@@ -88,6 +88,11 @@ def _hint(option: str, ctx: Any, command_modules: tuple[str, ...]) -> str | None
     ccusage = _ccusage_option(option, ctx, where, own)
     if ccusage is not None:
         return ccusage
+    from agentscan.cli.optionwords import other_word
+
+    other = other_word(option, ctx, where, own, _value_of)  # ``tokens --from``: ``--since``
+    if other is not None:
+        return other
     elsewhere = [path for path, command in _commands(command_modules) if path != where and option in _flags(command)]
     if where:
         global_option = next((param for param in root.command.params if option in _flags_of(param)), None)

@@ -131,7 +131,7 @@ class GlobalOptionsCommand(TyperCommand):
         value = opts.get(param.name)
         if isinstance(value, (list, tuple)):  # a repeatable option: the value it does not take
             value = next((one for one in value if str(one).casefold() not in map(str.casefold, names)), None)
-        from agentscan.toolkit.words import unknown_choice
+        from agentscan.toolkit.words import agent_named_otherwise, close_names, unknown_choice
 
         if value is None:
             return None
@@ -141,7 +141,9 @@ class GlobalOptionsCommand(TyperCommand):
             # agentscan installs (``doctor`` says so), and need none.
             return (f"{str(value).casefold()} has no hooks to install: agentscan reads its sessions from its "
                     f"files; hooks are for {', '.join(names)}")
-        return unknown_choice(flag, value, names)
+        # ``hooks install claude-code``: the agent's product name, which no slip of a letter reaches
+        meant = (close_names(str(value), names) or agent_named_otherwise(str(value), names) or [""])[0]
+        return unknown_choice(flag, value, names, meant=meant)
 
     def invoke(self, ctx: Any) -> Any:
         set_command_path(command_path(ctx))  # for the help line under a usage error (``say_error``)

@@ -84,6 +84,10 @@ def missing_value_error(error: Exception, params: Sequence[Any]) -> str | None:
     if type(error).__name__ != "BadOptionUsage" or not typed:
         return None
     if "does not take a value" in str(getattr(error, "message", "")):  # ``--json=1``
+        # ``doctor --redact=no``: what was meant is the flag's opposite, which its name alone hides
+        opposite = next((getattr(one, "secondary_opts", None) for one in params if typed in getattr(one, "opts", ())), None)
+        if opposite:
+            return f"{typed} takes no value: give {typed}, or {opposite[0]} to turn it off"
         return f"{typed} takes no value: give {typed} alone"
     if "requires" not in str(getattr(error, "message", "")):
         return None

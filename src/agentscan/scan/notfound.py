@@ -4,7 +4,7 @@ it), or a home of no session at all (and whether the id is the demo's)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable
 
 from agentscan.errors import AmbiguousSessionId, SessionNotFound
 from agentscan.scan.arguments import MIN_PREFIX, split_query
@@ -69,6 +69,40 @@ def not_found(scanner: Scanner, query: str) -> SessionNotFound:
     # (the CLI says it, with the home it read; not for the demo's id: ``list --grep`` cannot find that)
     error.list_hint = captured is None and not error.empty_home and not demo_id and not gone
     return error
+
+
+def as_copied(error: SessionNotFound, scanner: Scanner, query: str, find: Callable[[Scanner, str], Any]) -> SessionNotFound:
+    """``error`` (``not_found``'s), with ``hint: did you mean 'claude:7f3c9a12'?`` in place of
+    the ``list --grep`` hint when ``query`` is one session's id with what a copy picked up
+    around it.  ``find``: ``resolve.find_session`` (given, not imported: it imports this module)."""
+    meant = _meant_as_copied(scanner, query, find)
+    if meant is not None:
+        error.details = (*error.details, meant)
+        error.list_hint = False
+    return error
+
+
+#: what a copy picks up around an id: ``list``'s running mark (``claude:7f3c9a12*``), a JSON
+#: string's quotes and comma (``"claude:…",``), a sentence's full stop, an ellipsis
+_AROUND_AN_ID = " \t*,.;:\"'`…"
+
+
+def _meant_as_copied(scanner: Scanner, query: str, find: Callable[[Scanner, str], Any]) -> str | None:
+    """``hint: did you mean 'claude:7f3c9a12'?`` when ``query`` is one session's id with what a
+    copy from a table, a JSON document or a sentence picks up around it; ``None`` otherwise."""
+    provider, colon, bare = query.partition(":")
+    cleaned = (f"{provider.strip()}:{bare.strip(_AROUND_AN_ID)}" if colon and provider.strip().isalpha()
+               else query).strip(_AROUND_AN_ID)
+    if cleaned == query or not cleaned:
+        return None
+    from agentscan.errors import AgentscanError
+
+    try:
+        find(scanner, cleaned)
+    except AgentscanError:  # none, several, or too short: the usual hint
+        return None
+    why = " (the * after an id in `list` marks a running session)" if query.rstrip().endswith("*") else ""
+    return f"hint: did you mean {cleaned!r}?{why}"
 
 
 def home_is_empty(scanner: Scanner) -> bool:

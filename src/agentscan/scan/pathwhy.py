@@ -14,7 +14,7 @@ def why_no_path(scanner: Scanner, query: str) -> str:
     typed = os.path.expanduser(query)
     if not os.path.exists(typed):
         return "no such file or directory"
-    shared = _shared_database(scanner, typed)
+    shared = _shared_database(scanner, typed) or _sessions_folder(scanner, typed)
     if shared is not None:
         return shared
     return f"it is no session's transcript under the roots agentscan reads (`{scanner.ctx.command('doctor')}` lists them)"
@@ -43,4 +43,37 @@ def _shared_database(scanner: Scanner, typed: str) -> str | None:
                 return (f"it is {provider.label}'s database, which holds many sessions (a session's `path` names it "
                         f"when the session has no file of its own), no one session's file: give the session's id "
                         f"(`{listing}` shows them)")
+    return None
+
+
+def _sessions_folder(scanner: Scanner, typed: str) -> str | None:
+    """Why a folder of sessions (a Claude project's ``-home-me-app``, a Codex day's
+    ``2026/11/30``) opens no session: it holds several, which ``list --grep`` finds by their
+    path, as a newcomer who ``cd``-ed there wants; a folder of one session's other files (its
+    ``subagents/``) names that session.  ``None``: no session's file is under ``typed``."""
+    import shlex
+
+    if not os.path.isdir(typed):
+        return None
+    folders = {os.path.abspath(typed), os.path.realpath(typed)}
+    # (only within a root the sessions are found under: ``show /`` or ``show ~`` is no mistaken id)
+    tops = [os.path.realpath(root.path) for provider in scanner.providers for root in provider.roots(scanner.ctx)
+            if root.kind == "sessions"]
+    if not any(folder == top or folder.startswith(top.rstrip(os.sep) + os.sep) for folder in folders for top in tops):
+        return None
+
+    def under(path: object) -> bool:
+        return path is not None and any(str(path).startswith(folder.rstrip(os.sep) + os.sep) for folder in folders)
+
+    refs = scanner.refs()
+    held = [ref for ref in refs if under(ref.path)]
+    if held:
+        # (the path as typed, made absolute: a session's ``path`` is under the root as read)
+        listing = scanner.ctx.command(f"list --all --grep {shlex.quote(os.path.abspath(typed))}")
+        count = f"{len(held)} session{'s' if len(held) != 1 else ''}"
+        return f"it is a folder that holds {count}, not one session's transcript: `{listing}` lists them"
+    owners = [ref for ref in refs if any(under(path) for path in ref.files)]
+    if len(owners) == 1:
+        return (f"it is a folder of {owners[0].id}'s files, not its transcript: "
+                f"`{scanner.ctx.command(f'show {owners[0].id}')}` opens it")
     return None

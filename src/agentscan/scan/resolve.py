@@ -21,7 +21,7 @@ from agentscan.fsview import legible
 from agentscan.errors import AmbiguousSessionId, IdTooShort, SessionNotFound, UsageProblem
 from agentscan.scan.arguments import HEX_ID, MIN_PREFIX, case_free, split_query
 from agentscan.scan.childnames import RUN_FILE_STEM, Key, child_keys
-from agentscan.scan.notfound import home_is_empty, not_found
+from agentscan.scan.notfound import as_copied, home_is_empty, not_found
 from agentscan.scan.pathwhy import why_no_path
 
 if TYPE_CHECKING:
@@ -176,7 +176,7 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
         if not final:
             raise _Unmatched
         _refuse_a_provider(scanner, query)
-        raise not_found(scanner, query)
+        raise as_copied(not_found(scanner, query), scanner, query, find_session)
     if len(matches) > 1:
         raise _ambiguous(scanner, query, matches)
     # A subagent's label is unique among its session's runs only (``short_ids.child_prefixes``):

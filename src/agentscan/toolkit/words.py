@@ -42,6 +42,27 @@ def close_names(typed: str, names: Iterable[str]) -> list[str]:
     return close
 
 
+#: the vendors whose models each agent is named for: ``-p openai`` is a slip for Codex, whose
+#: sessions are the ones its maker's agent wrote (the providers are agents, not model vendors)
+_VENDORS = {"anthropic": "claude", "openai": "codex", "google": "gemini", "anysphere": "cursor"}
+#: what follows an agent's name in its product's (``Claude Code``, ``Codex CLI``, ``Cursor Agent``)
+_PRODUCT_WORDS = frozenset({"code", "cli", "agent", "ide", "desktop"})
+
+
+def agent_named_otherwise(name: str, known: list[str]) -> list[str]:
+    """The provider an agent's product name (``claude-code``, ``Claude_Code``, ``codex-cli``,
+    ``cursor-agent``: what the README's table calls them) or its vendor's (``openai``) stands
+    for, which no slip of a letter or two reaches (``close_names``)."""
+    folded = name.strip().casefold()
+    for provider in known:
+        rest = folded.removeprefix(provider)
+        # only the products' own words: ``-p claude-dashboard`` is a project (ccusage's ``-p``)
+        if rest != folded and rest.lstrip("-_ .") in _PRODUCT_WORDS:
+            return [provider]
+    vendor = _VENDORS.get(folded)
+    return [vendor] if vendor in known else []
+
+
 def unknown_choice(what: str, given: object, names: list[str], *, meant: str | None = None, aside: str = "") -> str:
     """``unknown --by 'dya' (did you mean day?); choose from: session, day, …``: a value no
     choice is, led by the one it is a slip for (``close_names``), if any; an unlike one
