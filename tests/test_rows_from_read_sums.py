@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from agentscan.context import ScanContext
 from agentscan.providers.claude import windowed
+from agentscan.providers.claude.usage import C_INPUT
 from agentscan.readsums import groups_read, note_read
 from agentscan.scan.scanner import Scanner
 from agentscan.scan.tokens import token_report
@@ -234,7 +235,7 @@ def test_list_all_after_tokens_takes_the_sums_the_index_keeps(isolated_home: Pat
 
     def add(self: windowed.WindowedTotals, call: tuple) -> None:
         with told.open("a") as handle:  # (a worker's memory is its own)
-            handle.write(f"{call[windowed.C_INPUT]}\n")
+            handle.write(f"{call[C_INPUT]}\n")
         real(self, call)
 
     monkeypatch.setattr(windowed.WindowedTotals, "add", add)
@@ -275,7 +276,7 @@ def test_list_all_adds_up_a_session_changed_since_tokens(isolated_home: Path, tm
     real = windowed.WindowedTotals.add
     monkeypatch.setattr(windowed.WindowedTotals, "add", lambda self, call: (seen.append(call), real(self, call))[1])
     listed = orjson.loads(runner.invoke(app, ["list", "--all", "--json"]).stdout)["sessions"]
-    assert sorted(call[windowed.C_INPUT] for call in seen) == [101, 200, 4321]  # only the grown one added up
+    assert sorted(call[C_INPUT] for call in seen) == [101, 200, 4321]  # only the grown one added up
     monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(tmp_path / "fresh"))
     assert listed == orjson.loads(runner.invoke(app, ["list", "--all", "--json"]).stdout)["sessions"]
     assert {row["tokens"]["input"] for row in listed if row["id"].endswith(native)} == {200 + 101 + 4321}

@@ -191,14 +191,14 @@ def resumed_into(native_id: str, main: Path, ctx: ScanContext, *, gone: bool) ->
     name: those whose head names it (``discovery.resumed_as``), and, ``gone`` (``main`` is
     where its transcript was), every other one whose copies name it: in a chain A → B → C
     whose C's head names A, C holds gone B's conversation (B's card named none, and its runs'
-    kinds were not looked for there).  (A found B's card leaves C out: which of a chain's
-    transcripts were resumed from B would take reading all their copies, seconds on the first
-    ``show`` of a long chain of ``--continue``s.)"""
+    kinds were not looked for there).  A found B names C too, whose copies end with B's
+    (``continuations.continued_by``: before, its card named no later session)."""
+    from agentscan.providers.claude.continuations import continued_by
     from agentscan.providers.claude.discovery import resumed_as
 
     found = resumed_as(native_id, main, ctx)
     if not gone:
-        return found
+        return sorted({*found, *continued_by(native_id, main, ctx)})
     for other in resumed_as(native_id, main, ctx, every=True):
         if other not in found:
             head = remembered_head(main.with_name(f"{other}.jsonl"), other, ctx)

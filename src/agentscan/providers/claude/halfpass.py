@@ -18,6 +18,7 @@ from agentscan.providers.claude.showfacts import ShowFacts
 from agentscan.providers.claude.tasklist import PlanFold
 from agentscan.providers.claude.usage import MESSAGE_ID, SIDECHAIN, Call
 from agentscan.providers.claude.windowed import WindowedTotals, _packed
+from agentscan.providers.claude.windowsums import add_to_sums
 from agentscan.toolkit.hashes64 import Hashes64
 from agentscan.toolkit.jsonl import ReadProgress
 
@@ -73,7 +74,7 @@ class HalfTotals(WindowedTotals):
         exactly those that differ): ``_all_sums`` copied every settled group, the helper's peak."""
         added: dict[tuple, list[int]] = {}
         for call in self._counted():
-            self._add_to(added, call)
+            add_to_sums(added, call)
         settled = self._sums
         ordered = {key: added[key] for key in settled if key in added}
         ordered.update((key, parts) for key, parts in added.items() if key not in settled)

@@ -139,6 +139,12 @@ class ClaudeProvider(Provider):
         with ctx.warnings.capture() as captured:
             main, subs, totals, _ = summaries(ref.hint, ctx, facts=facts, count=read is None)
         files: SessionFiles = ref.hint
+        if main is not None and main.resumed_last and files.main is not None \
+                and main.records > main.resumed_copies + main.copies:
+            # (the session it was resumed from, for the card of that one: ``continuations``)
+            from agentscan.providers.claude.continuations import note
+
+            note(files.main, main.resumed_last, ctx)
         if totals is None:
             from agentscan.readsums import total_of
 

@@ -48,44 +48,18 @@ def first_named(ref: SessionRef, ctx: ScanContext) -> str | None:
     return header_named(ref.native_id, ref.path, ctx)
 
 
-#: how far into a transcript its own first record is looked for (``resumed_guess``)
-GUESS_BYTES = 256 << 20
-#: how many lines before it are looked at for the last copy's session
-_GUESS_LINES = 64
-
-
 def resumed_guess(ref: SessionRef, ctx: ScanContext) -> str | None:
     """The session ``ref``'s transcript was resumed from, guessed before its pass: the session
-    the line before its own first record names (Claude Code writes ``"sessionId":"<id>"``
-    without spaces), found in its bytes without decoding them; else the one its head names
-    (a chain's first, ``first_named``).  Only a guess: the pass tells (``detail_pass``)."""
-    import mmap
-
-    from agentscan.toolkit import laxjson
-    from agentscan.toolkit.fsutil import open_regular
+    the line before its own first record names (``continuations.named_before_own``); else the
+    one its head names (a chain's first, ``first_named``).  Only a guess: the pass tells
+    (``detail_pass``)."""
+    from agentscan.providers.claude.continuations import named_before_own
 
     first = first_named(ref, ctx)
     if first is None or ref.path is None:
         return first
-    try:
-        with open_regular(ref.path) as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            own = data.find(b'"sessionId":"' + ref.native_id.encode() + b'"', 0, GUESS_BYTES)
-            end = data.rfind(b"\n", 0, own) if own > 0 else -1
-            for _ in range(_GUESS_LINES):
-                if end <= 0:
-                    break
-                start = data.rfind(b"\n", 0, end) + 1
-                try:
-                    record = laxjson.loads(data[start:end])
-                except ValueError:
-                    record = None
-                named = record.get("sessionId") if isinstance(record, dict) else None
-                if isinstance(named, str) and named and named != ref.native_id:
-                    return named
-                end = start - 1
-    except (OSError, ValueError):
-        pass  # (an empty file cannot be mapped: its head's guess)
-    return first
+    named, _ = named_before_own(ref.path, ref.native_id)
+    return named if named is not None else first
 
 
 def extra(ref: SessionRef, ctx: ScanContext, copies_listed: bool | None = None,

@@ -15,44 +15,30 @@ A pass whose state will outlive the process (a row's resume state,
 a string's ``hash()`` changes from one process to the next.  Other passes
 keep ``hash()``, ten times cheaper (a 1 GB transcript settles 430,000 calls).
 
-The sums are grouped as ``scan.sessionsums.sums_of`` groups a session's calls
-(``agentscan.usagegroups``), so a row's cost can be priced from them: a huge
-transcript's row and cost then come from one pass that never holds its calls.
+The sums, and what a row reads of them (its total, each subagent's, the cost
+groups), are ``windowsums``': this module decides which calls count.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections import deque
-from typing import Any, Callable, Collection, Iterator
+from typing import Any, Callable, Iterator
 
 import orjson
 
-from agentscan.bounds import token_sum
-from agentscan.model import PROGRESS_ORIGIN, TokenUsage
 from agentscan.providers.claude.dedupe import better_copy, call_rank
 from agentscan.providers.claude.usage import (
-    C_CACHE_READ,
-    C_CACHE_WRITE,
-    C_CACHE_WRITE_1H,
-    C_FROM_PROGRESS,
-    C_INPUT,
-    C_MODEL,
     C_ORDER,
-    C_OUTPUT,
-    C_SUBAGENT,
-    C_TS,
-    C_WEB_SEARCHES,
     MESSAGE_ID,
     REQUEST_ID,
     SIDECHAIN,
     Call,
 )
-from agentscan.usagegroups import BUCKET, TIER_BOUNDS
 from agentscan.digests import blake2b
 from agentscan.toolkit.hashes64 import Hashes64, from_digest
 from agentscan.providers.claude.windowkeys import copy_of_settled, settle_keys
 from agentscan.providers.claude.windowstate import calls_of_state, sums_of_state, checked_items
+from agentscan.providers.claude.windowsums import SumsReadout, add_to_sums
 
 __all__ = ["WINDOW", "SettledTotals", "WindowedTotals", "checked_items"]
 
@@ -61,7 +47,7 @@ __all__ = ["WINDOW", "SettledTotals", "WindowedTotals", "checked_items"]
 WINDOW = 20_000
 
 
-class WindowedTotals:
+class WindowedTotals(SumsReadout):
     def __init__(self, window: int | None = None, *, stable: bool = False) -> None:
         self._window = WINDOW if window is None else window
         self.stable = stable
@@ -201,24 +187,7 @@ class WindowedTotals:
             self._settle(call)
 
     def _settle(self, call: Call) -> None:
-        self._add_to(self._sums, call)
-
-    @staticmethod
-    def _add_to(sums: dict[tuple, list[int]], call: Call) -> None:
-        ts = call[C_TS]
-        total_input = call[C_INPUT] + call[C_CACHE_READ] + call[C_CACHE_WRITE]
-        key = (call[C_SUBAGENT], call[C_MODEL], None if ts is None else int(ts // BUCKET) * BUCKET,
-               bisect_left(TIER_BOUNDS, total_input), call[C_FROM_PROGRESS])
-        parts = sums.get(key)
-        if parts is None:
-            parts = sums[key] = [0, 0, 0, 0, 0, 0, 0]
-        parts[0] += call[C_INPUT]
-        parts[1] += call[C_CACHE_READ]
-        parts[2] += call[C_CACHE_WRITE]
-        parts[3] += call[C_OUTPUT]
-        parts[4] += 1
-        parts[5] += call[C_CACHE_WRITE_1H]
-        parts[6] += call[C_WEB_SEARCHES]
+        add_to_sums(self._sums, call)
 
     def _all_sums(self) -> dict[tuple, list[int]]:
         """The settled sums with the window's winners added (the window stays as it is;
@@ -227,48 +196,9 @@ class WindowedTotals:
             return self._everything
         sums = {key: list(parts) for key, parts in self._sums.items()}
         for call in self._counted():
-            self._add_to(sums, call)
+            add_to_sums(sums, call)
         self._everything = sums
         return sums
-
-    def by_subagent(self) -> dict[str, TokenUsage]:
-        return {agent: _usage(parts) for agent, parts in self._per_agent().items() if agent is not None}
-
-    def own(self) -> TokenUsage | None:
-        parts = self._per_agent().get(None)
-        return None if parts is None else _usage(parts)
-
-    def total(self) -> TokenUsage | None:
-        per_agent = self._per_agent()
-        return _usage([sum(column) for column in zip(*per_agent.values())]) if per_agent else None
-
-    def _per_agent(self) -> dict[str | None, list[int]]:
-        """Subagent (``None``: the session's own) -> its input, cache read, cache write and output."""
-        totals: dict[str | None, list[int]] = {}
-        for key, parts in self._all_sums().items():
-            found = totals.get(key[0])
-            if found is None:
-                totals[key[0]] = parts[:4]
-            else:
-                for index in range(4):
-                    found[index] += parts[index]
-        return totals
-
-    def groups(self, transcripts: Collection[str]) -> list[list]:
-        """The sums as ``scan.collect`` groups them (``usagegroups.GROUP_WIDTH`` wide):
-        a subagent call copied from the parent's progress records is marked as such
-        only when the subagent has no transcript of its own (``transcripts``)."""
-        found: dict[tuple, list] = {}
-        for (subagent, model, bucket, tier, from_progress), parts in self._all_sums().items():
-            origin = PROGRESS_ORIGIN if from_progress and subagent not in transcripts else None
-            group = found.get((subagent, model, bucket, tier, origin))
-            if group is None:
-                found[(subagent, model, bucket, tier, origin)] = [subagent, model, bucket, tier, origin, parts[0], parts[1],
-                                                                   parts[2], parts[3], 0, parts[4], parts[5], parts[6]]
-            else:
-                for index, value in enumerate((parts[0], parts[1], parts[2], parts[3], 0, parts[4], parts[5], parts[6])):
-                    group[5 + index] += value
-        return list(found.values())
 
     def counted_calls(self) -> list[Call] | None:
         """The calls these totals count, in file order: ``dedupe.CallDeduper.winners``' for the same
@@ -401,8 +331,3 @@ def _stable_hash(value: object) -> int:
     """64 bits of BLAKE2b of a dedupe key or a message id (JSON tells the two apart), kept
     as the digest's bytes in a resume state (``hashes64.from_digest``)."""
     return from_digest(blake2b(orjson.dumps(value), digest_size=8).digest())
-
-
-def _usage(parts: list[int]) -> TokenUsage:
-    # Sums saturate at MAX_TOKEN_SUM as ``TokenUsage.__add__`` does (the parts only grow).
-    return TokenUsage(token_sum(parts[0]), token_sum(parts[1]), token_sum(parts[2]), token_sum(parts[3]))

@@ -1,0 +1,98 @@
+"""The card of a found Claude session in the middle of a chain of resumes (pass 52).
+
+``claude --resume`` of A made B, of B made C: C's transcript begins with copies of A's records,
+then B's, and its head names A.  B's card named no later session (A's named B and C).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+
+from builders import claude_assistant, claude_session_file, claude_usage, claude_user, invoke, only_row, write_jsonl
+
+A = "aaaaaaaa-1111-4000-8000-000000000052"
+B = "bbbbbbbb-1111-4000-8000-000000000052"
+C = "cccccccc-1111-4000-8000-000000000052"
+D = "dddddddd-1111-4000-8000-000000000052"
+
+
+def _own(session: str, day: int, n: int, used: int) -> list[dict]:
+    return [claude_user(session, f"2026-02-1{day}T10:00:00.000Z", f"step {n}", uuid=f"u{n}"),
+            claude_assistant(session, f"2026-02-1{day}T10:00:05.000Z", msg_id=f"msg_{n}", request_id=f"req_{n}",
+                             usage=claude_usage(used, 7), parentUuid=f"u{n}", uuid=f"a{n}")]
+
+
+def _chain(home: Path, *sessions: str) -> dict[str, list[dict]]:
+    """Each of ``sessions`` resumed from the one before: its transcript the one before's, then its own."""
+    records: list[dict] = []
+    written = {}
+    for at, session in enumerate(sessions):
+        records = records + _own(session, at + 1, at + 1, 10 ** (at + 1))
+        claude_session_file(home, session, records, mtime=1_770_000_000 + at * 100_000)
+        written[session] = records
+    return written
+
+
+def _resumed_as(*args: str) -> list[str] | None:
+    return orjson.loads(invoke("show", *args, "--json").stdout)["session"].get("resumed_as")
+
+
+def test_a_middle_sessions_card_names_the_session_resumed_from_it(isolated_home: Path) -> None:
+    _chain(isolated_home, A, B, C)
+    for cache in ((), ("--no-cache",)):
+        card = invoke(*cache, "show", B).stdout
+        assert f"resumed  as claude:{C}: its transcript begins with a copy of this one's records" in card, card
+        assert _resumed_as(*cache, B) == [f"claude:{C}"]
+        assert _resumed_as(*cache, C) is None  # (the last: none resumed from it)
+        assert _resumed_as(*cache, A) == [f"claude:{B}", f"claude:{C}"]  # (as before: both copy A's records)
+
+
+def test_only_the_sessions_resumed_from_it_are_named(isolated_home: Path) -> None:
+    # A → B → C → D: D's copies end with C's, so B's card names C alone, C's names D.
+    _chain(isolated_home, A, B, C, D)
+    assert _resumed_as(B) == [f"claude:{C}"]
+    assert _resumed_as(C) == [f"claude:{D}"]
+    assert _resumed_as(D) is None
+
+
+def test_a_live_later_session_that_grew_is_still_named(isolated_home: Path) -> None:
+    # What C was resumed from is remembered while its transcript only grows (its copies are
+    # written once): a reply appended to it changes nothing on B's card.
+    written = _chain(isolated_home, A, B, C)
+    assert _resumed_as(B) == [f"claude:{C}"]
+    path = next(isolated_home.rglob(f"{C}.jsonl"))
+    write_jsonl(path, [*written[C], *_own(C, 4, 9, 5)])
+    assert _resumed_as(B) == [f"claude:{C}"]
+
+
+def test_after_list_the_card_searches_no_later_transcript(isolated_home: Path, monkeypatch) -> None:
+    # ``list``'s row pass of C remembers the session it was resumed from: ``show B`` then reads
+    # no later transcript's bytes (a long chain of big transcripts was searched on a first show).
+    from agentscan.providers.claude import continuations
+
+    _chain(isolated_home, A, B, C, D)
+    assert invoke("list").exit_code == 0
+    real = continuations.named_before_own
+    searched: list[str] = []
+
+    def spy(path: Path, own: str) -> tuple[str | None, int | None]:
+        searched.append(own)
+        return real(path, own)
+
+    monkeypatch.setattr(continuations, "named_before_own", spy)
+    assert _resumed_as(B) == [f"claude:{C}"]
+    assert searched == [B]  # (its own transcript, the pass's guess of the session it was resumed from)
+    searched.clear()
+    assert _resumed_as("--no-cache", B) == [f"claude:{C}"]
+    assert C in searched, searched  # (what the check catches: nothing remembered, C is searched)
+
+
+def test_a_later_session_with_no_record_of_its_own_yet_is_named(isolated_home: Path) -> None:
+    # C just resumed from B: its transcript holds only the copies (its row says resumed from B).
+    written = _chain(isolated_home, A, B)
+    claude_session_file(isolated_home, C, written[B], mtime=1_770_300_000)
+    # (its head names A, the chain's first, as a transcript of copies does)
+    assert only_row("--grep", "cccccccc")["resumed_from"] == f"claude:{B}"
+    assert _resumed_as(B) == [f"claude:{C}"]
