@@ -58,5 +58,22 @@ def card_command(said: str, joint: str, close: str, command: Callable[[str], str
     else the short id (``fitted``)."""
     return fitted([lambda shown: [f"{said}{joint}{command(shown)}{close}"],
                    lambda shown: [f"{said}:", f"{'':11}{command(shown)}"],
-                   lambda shown: [f"{said}:", f"  {command(shown)}"]],
+                   lambda shown: [f"{said}:", f"  {command(shown)}"],
+                   # At 30 columns ``  hooks    15 captured hook events:`` was itself too wide:
+                   # wrapped under the card's values, as its other fields are.
+                   lambda shown: [*_field_lines(f"{said}:", term.width), f"  {command(shown)}"]],
                   session_id, short_id, term.width if term.tty else None)
+
+
+def _field_lines(said: str, width: int) -> list[str]:
+    """``said`` (``  hooks    15 captured …``) wrapped to ``width``, its lines after the
+    first under its value; a word (an id) is never broken."""
+    import re
+
+    from agentscan.cli.term import wrap_columns
+
+    label = re.match(r" *\S+ +", said)
+    if label is None:
+        return [said]
+    lead = label.group(0)
+    return wrap_columns(said[len(lead):], width, indent=lead, subsequent=" " * len(lead), break_long_words=False)

@@ -41,6 +41,16 @@ class NarrowHelpFormatter(HelpFormatter):
                 width = max(columns - 2, MIN_WIDTH)
         super().__init__(indent_increment=indent_increment, width=width, max_width=max_width)
 
+    def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+        # Too narrow for the arguments beside it, click ends ``Usage: agentscan hooks install ``
+        # with the space it put before them: at 30 columns a 31st, which the terminal folded
+        # onto a line of its own.
+        start = len(self.buffer)
+        super().write_usage(prog, args, prefix)
+        written = "".join(self.buffer[start:])
+        del self.buffer[start:]
+        self.write("\n".join(line.rstrip(" ") for line in written.split("\n")))
+
     def write_dl(self, rows: Iterable[tuple[str, str]], col_max: int = 30, col_spacing: int = 2) -> None:
         rows = list(rows)
         first = min(max((term_len(term) for term, _ in rows), default=0), col_max) + col_spacing

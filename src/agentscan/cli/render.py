@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, Sequence
 
 from agentscan.toolkit.words import plural  # noqa: F401 - the CLI's own name for it
 from agentscan.cli import term as _term
-from agentscan.cli.term import Terminal, home_short, terminal, write_out
+from agentscan.cli.term import Terminal, for_stderr, home_short, terminal, write_out
 from agentscan.pricing.modelnames import short_name, undated  # noqa: F401 - ``undated``: tables' name for it
 from agentscan.invocation import doctor_command
 from agentscan.timeutil import local_date, shown_time
@@ -121,7 +121,7 @@ def _say_warning(text: str, width: int | None) -> None:
     # A path longer than a line is left whole (the terminal folds it): cut in two, it
     # could not be copied.
     lines = [text] if width is None else _term.wrap(text, width, break_long_words=False)
-    print("\n".join(lines), file=sys.stderr)
+    print(for_stderr("\n".join(lines)), file=sys.stderr)
 
 
 def note(text: str, *, tty_only: bool = False, wrap: bool = True) -> None:
@@ -137,26 +137,13 @@ def note(text: str, *, tty_only: bool = False, wrap: bool = True) -> None:
         # no-break spaces that keep a name whole (``unbroken``).
         text = glue.join("\n".join(map(_term.clean_path, part.split("\n"))) for part in text.split(glue))
     if wrap and _term.stderr_is_tty():
-        text = "\n".join(_term.wrap(text, _term.terminal_width()))
+        # A word wider than a line (a path, a `command` run by its path: ``/venv/bin/agentscan
+        # --demo list``) is left whole, for the terminal to fold, as an error's and a warning's
+        # are: broken, the note's "(or try `" ended a line and the command began the next.
+        text = "\n".join(_term.wrap(text, _term.terminal_width(), break_long_words=False))
     else:
         text = text.replace(glue, " ")  # (``unbroken``'s spaces: wrapping gives them back)
     print(for_stderr(text), file=sys.stderr)
-
-
-def for_stderr(text: str) -> str:
-    """``text`` as stderr can show it: on one that cannot hold ``≥`` (``PYTHONIOENCODING=ascii``),
-    each such character as a table writes it (``streams.stood_in``), not as stderr's own
-    ``\\u2265``.  A note recorded for a remembered answer (``cli.recorded``) keeps its
-    characters: it is fitted as it is printed."""
-    if text.isascii():
-        return text
-    from agentscan.cli.charset import cannot_hold
-
-    if not cannot_hold(sys.stderr):
-        return text
-    from agentscan.cli.streams import stood_in
-
-    return stood_in(text, sys.stderr)
 
 
 def unbroken(text: str) -> str:

@@ -60,6 +60,13 @@ def subagent_lines(detail: SessionDetail, term: Terminal, names: dict[str, str])
         return [heading, *_fit_notes(_rows(cells, unit=True), term)]
     # ... then ``tokens`` said once, over the figures, then narrower type and model columns.
     cells = _narrowed(cells, term.width)
+    left_out = []
+    if cells.costs and not _fits(cells, term.width, unit=False):
+        # Still too wide (a 17-character id, a figure in the millions, at 30 columns): the
+        # costs go, as ``list`` leaves out COST and says so; the card's ``cost`` line has
+        # their sum.  The ids and the figures are never cut.
+        cells = _narrowed(cells._replace(costs=[]), term.width)
+        left_out = ["  (costs left out to fit)"]
     core = max(width_of(row) for row in _rows(cells, unit=False, notes=False))
     cost_width = _cost_width(cells, unit=False)
     if cost_width:
@@ -71,7 +78,7 @@ def subagent_lines(detail: SessionDetail, term: Terminal, names: dict[str, str])
     heading = heading + " " * max(core + pad - width_of(heading) - len(_UNIT), 2) + _UNIT
     if cost_width:
         heading += f"  {_COST:>{cost_width}}"
-    return [heading, *_fit_notes(rows, term)]
+    return [heading, *_fit_notes(rows, term), *left_out]
 
 
 def _cells(detail: SessionDetail, term: Terminal, names: dict[str, str]) -> _Cells:
@@ -208,15 +215,17 @@ def subagent_call_count(detail: SessionDetail) -> int:
 
 
 def subagent_names(detail: SessionDetail, term: Terminal, known: Known | None = None) -> dict[str, str]:
-    """How a subagent is named on a terminal: a thread id (Codex's, Cursor's 36-character
-    UUIDs) by its shortest prefix no other subagent of the session shares, nor any id of
-    ``known`` (every session's and run's the scan knows: ``sessionids.known_ids_of``), 8
-    characters or more, as ``list`` shortens session ids (each still opens the run with
-    ``show``); in a pipe, whole.  A tool call marked with the whole id lost 39 columns of its summary."""
+    """How a subagent is named on a terminal: by its shortest prefix no other subagent of the
+    session shares, nor any id of ``known`` (every session's and run's the scan knows:
+    ``sessionids.known_ids_of``), 8 characters or more, as ``list`` shortens session ids and
+    ``tokens`` its runs (each still opens the run with ``show``); in a pipe, whole.  A tool
+    call marked with a whole thread id (Codex's, Cursor's UUIDs) lost 39 columns of its
+    summary, and Claude's 17-character ids (``a0ad4f44468bdf20d``) ran the subagents' rows
+    past a 30-column terminal, where ``tokens`` named the same run ``a0ad4f44``."""
     if not term.tty:
         return {}
     ids = {sub.id for sub in detail.subagents} | {tool.subagent for tool in detail.tools if tool.subagent}
-    long = [sub_id for sub_id in ids if len(sub_id) == 36 and sub_id.count("-") == 4]
+    long = [sub_id for sub_id in ids if len(sub_id) > 8]
     if not long:
         return {}
     from agentscan.scan.short_ids import child_prefixes

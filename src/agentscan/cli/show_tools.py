@@ -12,6 +12,8 @@ from agentscan.detailmodel import ToolEvent
 
 #: a summary's length in a pipe, where there is no terminal width to fit
 PIPE_TOOL = 90
+#: the fewest columns a summary is shown in on a terminal (fewer: none, the line ends at the name)
+_LEAST_SUMMARY = 6
 #: how the card marks a tool call by its status (``ToolCall.status``), in the words ``--full``
 #: and ``--json`` use (the card's ``ERR`` and ``NO`` were a second spelling of each);
 #: ``denied``: the user declined the call, which never ran, so it did not fail either
@@ -41,7 +43,13 @@ def tool_call_lines(tools: Sequence[ToolEvent], names: Mapping[str, str], term: 
         if term.tty:  # a long name (an MCP tool's) is cut, leaving its summary the 10 columns it keeps
             name = cut(name, max(term.width - width_of(f"  {marker} {who}: ") - 10, 7))
         head = f"  {marker} {name}{who}: "
-        lines.append(head + tool_summary(tool, term.width - width_of(head), term))
+        room = term.width - width_of(head)
+        if term.tty and room < _LEAST_SUMMARY:
+            # At 30 columns a subagent's mark leaves a summary a few columns (``cla…``): the
+            # line ends at the call's name rather than run past the terminal (``--full`` has it).
+            lines.append(f"  {marker} {cut(clean(tool.name), max(term.width - width_of(f'  {marker} {who}'), 7))}{who}")
+            continue
+        lines.append(head + tool_summary(tool, room, term))
     return lines + declined_legend(tools, term, "  ") + unknown_legend(tools, term, "  ")
 
 

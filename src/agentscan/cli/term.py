@@ -12,6 +12,7 @@ import sys
 from typing import NamedTuple
 
 from agentscan.cli.charset import cannot_encode_all, char_width, width_of
+from agentscan.cli.wrapping import no_widows, wrap_columns  # noqa: F401 - ``wrap_columns``: the CLI's name for it
 
 TYPE_CHECKING = False  # typing itself is not imported (as in agentscan/__init__.py)
 if TYPE_CHECKING:
@@ -69,11 +70,12 @@ class Terminal(NamedTuple):
 
 
 def wrap(text: str, width: int, *, indent: str = "", subsequent: str | None = None,
-         break_long_words: bool = True) -> list[str]:
+         break_long_words: bool = True, lead_kept: bool = False) -> list[str]:
     """Prose (a hint, a finding) wrapped to ``width``: never cut.  A word (a path,
     a number), a time, a `command` and an option with its value (``--since 2026-11-01``,
     ``--by day``: ``VALUED``) stay on one line unless longer than a line (then cut, unless
-    not ``break_long_words``: a path to copy is left whole)."""
+    not ``break_long_words``: a path to copy is left whole).  ``lead_kept``: a short word is
+    not left alone above a word wider than a line (``wrapping.no_widows``: an error's ``Try``)."""
     import re
     import textwrap
 
@@ -85,13 +87,13 @@ def wrap(text: str, width: int, *, indent: str = "", subsequent: str | None = No
     # from a note wrapped between ``--since`` and its date, the option came without it.  Only
     # where it fits on a line: a run longer than one keeps each option with its value, and
     # one longer still is wrapped as words (glued, textwrap would cut it mid-word).
-    room = max(width, 20) - max(len(indent), len(subsequent))
+    room = max(width, 20) - max(width_of(indent), width_of(subsequent))
 
     def kept(match: re.Match[str]) -> str:
         found = match.group(0)
-        if len(found) <= room:
+        if width_of(found) <= room:
             return found.replace(" ", _GLUE)
-        return re.sub(_OPTION, lambda one: one.group(0).replace(" ", _GLUE) if len(one.group(0)) <= room
+        return re.sub(_OPTION, lambda one: one.group(0).replace(" ", _GLUE) if width_of(one.group(0)) <= room
                       else one.group(0), found)
 
     glued = re.sub(_OPTION_RUN, kept, glued)
@@ -99,8 +101,17 @@ def wrap(text: str, width: int, *, indent: str = "", subsequent: str | None = No
         # A path to copy stays whole even where a folder's name has a space in it
         # (macOS's "~/Library/Application Support/Cursor/…"): a space between two parts of a path.
         glued = re.sub(r"(/[^\s/]+) (?=[^\s/]+/)", lambda m: m.group(1) + _GLUE, glued)
-    lines = textwrap.wrap(glued, width=max(width, 20), initial_indent=indent, subsequent_indent=subsequent,
-                          break_long_words=break_long_words, break_on_hyphens=False)
+    width = max(width, 20)
+    if text.isascii() and indent.isascii() and subsequent.isascii():
+        lines = textwrap.wrap(glued, width=width, initial_indent=indent, subsequent_indent=subsequent,
+                              break_long_words=break_long_words, break_on_hyphens=False)
+    else:
+        # ``textwrap`` counts characters: a CJK path (two columns a character) ran past the
+        # terminal.  Columns are counted as a table counts them (``charset.width_of``).
+        lines = wrap_columns(re.sub(r"[ \t\n\r\f\v]+", " ", glued).strip(), width, indent=indent, subsequent=subsequent,
+                             break_long_words=break_long_words)
+    if lead_kept:
+        lines = no_widows(lines, width, indent, subsequent)
     return [line.replace(_GLUE, " ") for line in lines] or [indent + text]
 
 
@@ -114,43 +125,6 @@ _OPTION = rf"(?<![\w-])(?:{'|'.join(VALUED)}) (?:[^\s-]\S*|-(?![^\s,;:)]))"  # (
 #: an option and its value, or several in a row (``--since 2026-11-01 --tz UTC``; not across a
 #: comma: ``--since 2026-11-01, --by day`` are two)
 _OPTION_RUN = rf"{_OPTION}(?:(?<![,;:]) {_OPTION})*"
-
-
-def wrap_columns(text: str, width: int, *, indent: str = "", subsequent: str = "",
-                 break_long_words: bool = True) -> list[str]:
-    """``text`` (one line, as ``clean`` makes it) wrapped at its spaces to ``width`` terminal
-    columns, a word wider than a line broken where it must be (unless not
-    ``break_long_words``: an id to copy is left whole, for the terminal to fold):
-    ``textwrap`` counts characters, so a line of CJK or emoji (two columns each, often no
-    space at all) came out twice as wide as the terminal.  ASCII text goes to ``textwrap``."""
-    if text.isascii() and indent.isascii() and subsequent.isascii():
-        import textwrap
-
-        return textwrap.wrap(text, width=width, initial_indent=indent, subsequent_indent=subsequent,
-                             break_long_words=break_long_words, break_on_hyphens=False) or [indent.rstrip()]
-    lines: list[str] = []
-    line, used, empty = indent, width_of(indent), True
-    for word in text.split(" "):
-        if not word:
-            continue
-        size = width_of(word)
-        if not empty and used + 1 + size <= width:
-            line, used = f"{line} {word}", used + 1 + size
-            continue
-        if not empty:
-            lines.append(line)
-            line, used, empty = subsequent, width_of(subsequent), True
-        if not break_long_words:
-            line, used, empty = line + word, used + size, False
-            continue
-        for ch in word:  # a zero-width character stays with the one before it
-            columns = char_width(ch)
-            if columns and not empty and used + columns > width:
-                lines.append(line)
-                line, used = subsequent, width_of(subsequent)
-            line, used, empty = line + ch, used + columns, False
-    lines.append(line)
-    return lines
 
 
 def terminal_width() -> int:
@@ -349,7 +323,8 @@ def fitted_error(line: str) -> str:
     glued = re.sub(r"(?<=Try: )[^()\n]*?(?= \(|$)|(?<=^Try ')[^'\n]*(?=' for help)",
                    lambda m: m.group(0).replace(" ", _GLUE), line)
     body = glued.lstrip(" ")
-    return "\n".join(wrap(body, terminal_width(), indent=glued[: len(glued) - len(body)], break_long_words=False))
+    return "\n".join(wrap(body, terminal_width(), indent=glued[: len(glued) - len(body)], break_long_words=False,
+                          lead_kept=True))
 
 
 def error_line(line: str) -> None:
@@ -357,4 +332,20 @@ def error_line(line: str) -> None:
     may quote a path or a reply: none may move the cursor or write the clipboard), and
     ``fitted_error``; an ambiguous id's hint, printed apart, ran 68 columns wide in a
     40-column pane under its wrapped ``error:`` line."""
-    print(fitted_error(printable_line(line)), file=sys.stderr)
+    print(for_stderr(fitted_error(printable_line(line))), file=sys.stderr)
+
+
+def for_stderr(text: str) -> str:
+    """``text`` as stderr can show it: on one that cannot hold ``≥`` (``PYTHONIOENCODING=ascii``),
+    each such character as a table writes it (``streams.stood_in``), not as stderr's own
+    ``\\u2265``: an error naming a CJK path said ``'/tmp/\\u9879\\u76ee'``.  A note recorded
+    for a remembered answer (``cli.recorded``) keeps its characters: it is fitted as it is printed."""
+    if text.isascii():
+        return text
+    from agentscan.cli.charset import cannot_hold
+
+    if not cannot_hold(sys.stderr):
+        return text
+    from agentscan.cli.streams import stood_in
+
+    return stood_in(text, sys.stderr)

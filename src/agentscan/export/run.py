@@ -238,8 +238,15 @@ def run_export(
                            before_rename=before_rename, redact=redact, days=days, zone=zone)
     _check(fmt, output, days)  # (a usage error before any wait)
     with output_lock(output.expanduser(), scanner.ctx.env, lock_timeout, scanner.ctx.warn):
-        return _run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout,
-                           before_rename=before_rename, redact=redact, days=days, zone=zone, locked=True)
+        try:
+            return _run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout,
+                               before_rename=before_rename, redact=redact, days=days, zone=zone, locked=True)
+        except BaseException:
+            # A SIGTERM ends the process in the lock's cleanup (``locks._terminated_cleanly``),
+            # before the CLI could erase the progress line: the shell's prompt came after
+            # ``reading sessions 812/1,700``.  (Erased only where it was drawn: a terminal.)
+            scanner.ctx.progress.finish()
+            raise
 
 
 def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter, lock_timeout: float,

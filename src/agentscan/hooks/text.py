@@ -83,7 +83,14 @@ def _lines(trace: Trace, clean: Clean, show_options: str, layout: Layout | None,
     times, a node's line: fitted by ``_node_line``)."""
     chosen = range(len(trace.turns)) if shown is None else shown
     session = trace.session
-    yield _fitted(f"session {{}}  ({clean(session.status)})", clean(session.id), layout), True
+    header = _fitted(f"session {{}}  ({clean(session.status)})", clean(session.id), layout)
+    if layout is not None and layout.measure(header) > layout.width:
+        # Too wide even by the short id (34 columns at 30): the status on a line of its own,
+        # labelled as the lines under it are, the id whole.
+        yield _fitted("session {}", clean(session.id), layout), True
+        yield f"  status      {clean(session.status)}", True
+    else:
+        yield header, True
     if session.workspace:
         workspace = clean(session.workspace)
         if layout is not None:  # a path keeps its end: the project
