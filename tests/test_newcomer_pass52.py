@@ -81,7 +81,7 @@ def _error(*argv: str) -> tuple[int, str]:
 def test_an_agents_product_or_vendor_name_is_offered_its_provider(typed: str, meant: str) -> None:
     code, line = _error("--demo", "list", "-p", typed)
     assert code == 2
-    assert line.startswith(f"error: unknown provider {typed.casefold()!r} (did you mean {meant}?")  # (-p is casefolded)
+    assert line.startswith(f"error: unknown provider {typed!r} (did you mean {meant}?")  # (echoed as typed)
     assert "choose from: claude, codex, gemini, cursor" in line
 
 

@@ -55,10 +55,10 @@ def test_show_cuts_a_long_tool_name_to_keep_its_call_on_the_line(isolated_home, 
     tty(40, color=False)
     lines = runner.invoke(app, ["show", "c3c3c3c3"]).stdout.splitlines()
     call = next(line for line in lines if "mcp__" in line)
-    assert width_of(call) == 40 and call.startswith("   ?     mcp__ide__getDiagn…: "), call
+    assert width_of(call) == 40 and call.startswith("  ?      mcp__ide__getDiagn…: "), call
     tty(100, color=False)
     lines = runner.invoke(app, ["show", "c3c3c3c3"]).stdout.splitlines()
-    assert any(line.startswith("   ?     mcp__ide__getDiagnostics: ") for line in lines)  # (whole where it fits)
+    assert any(line.startswith("  ?      mcp__ide__getDiagnostics: ") for line in lines)  # (whole where it fits)
 
 
 def test_a_cwd_too_wide_for_its_line_goes_under_its_label(tty) -> None:  # noqa: ANN001

@@ -42,4 +42,4 @@ def test_tokens_and_export_take_them_too(tmp_path) -> None:  # noqa: ANN001
 
 def test_an_unknown_name_in_a_list_is_named() -> None:
     result = runner.invoke(app, ["--demo", "list", "-p", "claude,Nope"])
-    assert result.exit_code == 2 and "unknown provider 'nope'" in result.stderr
+    assert result.exit_code == 2 and "unknown provider 'Nope'" in result.stderr  # (as typed)

@@ -30,7 +30,7 @@ def test_the_context_line_wraps_to_a_narrow_terminal(tty) -> None:  # noqa: ANN0
 def test_a_call_without_a_result_is_explained_once(tty) -> None:  # noqa: ANN001
     tty(100)
     lines = show(CURSOR)
-    marked = [line for line in lines if line.startswith("   ?     ")]
+    marked = [line for line in lines if line.startswith("  ?      ")]
     legend = [line for line in lines if line.startswith("  ? = ")]
     assert marked and legend == [f"  ? = {UNKNOWN_MEANING}"]
     assert lines.index(legend[0]) > lines.index(marked[-1])

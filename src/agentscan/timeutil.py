@@ -199,6 +199,8 @@ def closest_zone(name: str) -> str | None:
     except OSError:  # pragma: no cover - an unreadable zone directory
         return None
     by_case = {zone_name.lower(): zone_name for zone_name in known}
+    if name.strip().upper() in _FIXED_ABBREVIATIONS:  # ``est``: New York's zone, not tzdata's fixed EST
+        return _FIXED_ABBREVIATIONS[name.strip().upper()][1]
     if name.strip().lower() in by_case:
         return by_case[name.strip().lower()]
     folded = name.strip().lower().replace("_", " ")
@@ -223,6 +225,25 @@ _ABBREVIATIONS = {
     "CEST": "Europe/Paris", "EEST": "Europe/Athens", "JST": "Asia/Tokyo", "KST": "Asia/Seoul",
     "AEST": "Australia/Sydney", "AEDT": "Australia/Sydney",
 }
+
+
+#: tzdata's fixed zones that people type meaning a place whose clocks change: ``EST`` is
+#: UTC-5 all year, so New York's summer times would come out an hour off (``HST`` is
+#: Hawaii's, which keeps it all year: nothing to say)
+_FIXED_ABBREVIATIONS = {
+    "EST": ("UTC-05:00", "America/New_York", "New York's clocks"),
+    "MST": ("UTC-07:00", "America/Denver", "Denver's clocks (Arizona's keep MST all year)"),
+}
+
+
+def fixed_zone_note(name: str | None) -> str | None:
+    """A note for a ``--tz`` that ``zone`` takes but that is likely not what was meant: ``EST``,
+    a fixed offset, for New York's time (``America/New_York``); ``None`` for any other."""
+    if name is None or name.strip() not in _FIXED_ABBREVIATIONS:
+        return None
+    offset, meant, whose = _FIXED_ABBREVIATIONS[name.strip()]
+    return (f"note: --tz {name.strip()} is {offset} all year, with no summer time; for {whose} "
+            f"use --tz {meant}")
 
 
 def _offset_zone(name: str) -> tuple[str, str] | None:

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, List, Optional
 from agentscan.cli.state import State, end_progress, finish, parse_window, provider_names, reject_blank
 
 if TYPE_CHECKING:
+    from datetime import tzinfo
+
     from agentscan.detailmodel import SessionDetail
     from agentscan.scan.groupby import GroupBy
     from agentscan.scan.scanner import Scanner
@@ -36,14 +38,13 @@ def run_list(
     from agentscan.bounds import DEFAULT_LIMIT
     from agentscan.cli.list_answer import print_page
     from agentscan.errors import UsageProblem
-    from agentscan.timeutil import zone
 
     limit = limit_and_all(limit, show_all)
     if pid is not None and pid < 1:
         raise UsageProblem(f"--pid must be a process id of 1 or more, not {pid}")
     reject_blank(tz=tz)
     provider = provider_names(provider)
-    zone_info = zone(tz)
+    zone_info = given_zone(tz)
     note_local_zone(zone_info is None and (not as_json or since is not None or until is not None))
     scanner = state.scanner(provider, memo=True)
     print_page(state, scanner, limit=None if show_all else (limit or DEFAULT_LIMIT), providers=list(provider or ()),
@@ -68,10 +69,9 @@ def run_show(
     from agentscan.pricing import PriceBook
     from agentscan.scan import priceahead
     from agentscan.scan.sessionids import known_ids_of
-    from agentscan.timeutil import zone
 
     reject_blank(tz=tz)
-    zone_info = zone(tz)
+    zone_info = given_zone(tz)
     note_local_zone(zone_info is None and not as_json)
     scanner = state.scanner(memo=True)
     priceahead.start(scanner)
@@ -97,6 +97,20 @@ def run_show(
         print_detail(detail, render.terminal(), home=state.home_options(), zone=zone_info, known=known_ids_of(scanner),
                      short_id=short_ids_of(scanner))
     finish(state, scanner, as_json=as_json)
+
+
+def given_zone(tz: Optional[str]) -> Optional[tzinfo]:
+    """``--tz`` as ``timeutil.zone`` takes it, with a note on stderr for a fixed zone typed
+    for a place whose clocks change (``EST`` for New York: ``timeutil.fixed_zone_note``)."""
+    from agentscan.timeutil import fixed_zone_note, zone
+
+    zone_info = zone(tz)
+    said = fixed_zone_note(tz)
+    if said is not None:
+        from agentscan.cli import render
+
+        render.note(said)
+    return zone_info
 
 
 def note_local_zone(used: bool) -> None:
@@ -148,7 +162,6 @@ def run_tokens(
     show_all: bool = False,
 ) -> None:
     from agentscan.cli.tokens_answer import print_tokens
-    from agentscan.timeutil import zone
 
     limit = limit_and_all(limit, show_all, json_refused=as_json)
     reject_blank(since=since, until=until, tz=tz, cwd=cwd)
@@ -165,7 +178,7 @@ def run_tokens(
         raise UsageProblem(f"{'--all' if show_all else '--limit'} shapes the table by session; --by {group} shows "
                            f"every {GROUPING[group].noun}'s row (--since and --until narrow it)")
     order = one_order(sort)
-    zone_info = zone(tz)
+    zone_info = given_zone(tz)
     note_local_zone(zone_info is None and (not as_json or since is not None or until is not None or group != "session"))
     scanner = state.scanner(provider if not session_ids else None, memo=True)
     since_at, until_at = parse_window(since, until, zone_info)

@@ -140,7 +140,7 @@ def uninstall_command(
 @handle_errors
 def status_command(ctx: typer.Context, as_json: bool = JsonOption) -> None:
     """Which agent configs (user and project scope) run agentscan's hook, and on how many
-    events; where the events store is and what it holds; the last hook errors.  The hooks
+    events; where the events store is and what it holds; the last hook errors. The hooks
     part of `agentscan doctor`, alone. It changes nothing and exits 0."""
     from pathlib import Path
 

@@ -108,6 +108,7 @@ def export_command(
     from agentscan.errors import UsageProblem
     from agentscan.export.files import names_stdout, refuse_closed_descriptor
     from agentscan.export.run import STDOUT, parse_format, run_export
+    from agentscan.cli.actions import given_zone
     from agentscan.timeutil import zone
 
     state = state_of(ctx)
@@ -125,7 +126,7 @@ def export_command(
     # file: ``run_export`` says so).
     to_stdout = output_text in (None, "-")
     provider = provider_names(provider)
-    day_zone = zone(tz)
+    day_zone = given_zone(tz) if days else zone(tz)  # (--tz without --days is refused below: no note first)
     if tz is not None and day_zone is None:  # --tz local: days in this machine's zone (the default is UTC's)
         from agentscan.localzone import LocalDays
 

@@ -18,8 +18,9 @@ _LEAST_SUMMARY = 6
 #: and ``--json`` use (the card's ``ERR`` and ``NO`` were a second spelling of each);
 #: ``denied``: the user declined the call, which never ran, so it did not fail either
 _MARKERS = {"ok": "ok", "error": "error", "denied": "denied"}
-#: a call whose result was not recorded (status ``unknown``), and the note that says so
-UNKNOWN_MARKER = " ? "
+#: a call whose result was not recorded (status ``unknown``), and the note that says so;
+#: left-aligned in the marker column like the others (a centred `` ? `` put it a column right)
+UNKNOWN_MARKER = "?"
 UNKNOWN_MEANING = "no result recorded: how the call ended is not known"
 #: what the card's ``denied`` means, said as ``?``'s is: beside "ok" and "error" it read as
 #: a permission error
@@ -60,7 +61,7 @@ def unknown_legend(tools: Iterable[ToolEvent], term: Terminal, indent: str) -> l
     nearly every line: said once."""
     if all(tool.status in _MARKERS for tool in tools):
         return []
-    return _legend_lines(UNKNOWN_MARKER.strip(), UNKNOWN_MEANING, term, indent)
+    return _legend_lines(UNKNOWN_MARKER, UNKNOWN_MEANING, term, indent)
 
 
 def declined_legend(tools: Iterable[ToolEvent], term: Terminal, indent: str) -> list[str]:

@@ -206,6 +206,8 @@ def provider_names(given: Optional[list[str]]) -> Optional[list[str]]:
     given.  A name no provider has is still refused where the scanner looks it up."""
     if not given:
         return given
+    from agentscan.providers import is_provider_name
+
     names: list[str] = []
     for value in given:
         # ``-p "$AGENT"`` with the variable unset: said as every empty option is, not as an
@@ -217,7 +219,10 @@ def provider_names(given: Optional[list[str]]) -> Optional[list[str]]:
             raise UsageProblem(f"--provider {value!r} names an empty provider (is a variable unset?): give names "
                                "separated by commas (claude,codex), or leave it out")
         for name in value.split(","):
-            name = name.strip().casefold()
+            # folded only when that names a provider: a name none has is refused (by the
+            # scanner) as it was typed, ``'Claude_Code'``, never as ``'claude_code'``
+            folded = name.strip().casefold()
+            name = folded if is_provider_name(folded) else name.strip()
             if name not in names:
                 names.append(name)
     return names

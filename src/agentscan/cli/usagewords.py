@@ -159,7 +159,8 @@ def extra_arguments_error(where: str, params: Sequence[Any], given: list[str], e
     return f"{message}; a value of more than one word is quoted: {flag} {shlex.quote(' '.join([value, *rest]))}"
 
 
-def one_dash_error(args: Sequence[str], params: Sequence[Any], *, up_to_command: bool = False) -> str | None:
+def one_dash_error(args: Sequence[str], params: Sequence[Any], *, up_to_command: bool = False,
+                   line: Sequence[str] = ()) -> str | None:
     """``tokens -by day``, ``export -format csv``: a long option typed with one dash, said as
     the slip it is (``No such option: -by. Did you mean --by?``), before click reads it as
     short options run together (``-b``, ``-f ormat``) and answers about those.  A word is
@@ -199,4 +200,35 @@ def one_dash_error(args: Sequence[str], params: Sequence[Any], *, up_to_command:
             from agentscan.toolkit.words import either
 
             return f"No such option: {flag}. Did you mean {either(sorted(set(meant)))}?"
+        if "-" in name and "=" not in word:
+            return _dashed_word_error(word, params, line)
     return None
+
+
+def _dashed_word_error(word: str, params: Sequence[Any], line: Sequence[str]) -> str:
+    """``list -home-user-misc``: a word with a dash inside that begins with one, which no run
+    of short options is: a value that starts with ``-``, as Claude Code's project folders'
+    names do.  Click read it as ``-h -o -m …`` and named ``-o``; said as the word it is, with
+    the command line that gives it (``--grep=-home-user-misc``, or after ``--`` for an ID), as
+    git hints.  ``line``: the words of the command line, whose others (``--demo``) are kept."""
+    import shlex
+
+    from agentscan.invocation import program_word
+
+    words = list(line)
+    at = words.index(word) if word in words else None
+
+    def retyped(*instead: str, tail: Sequence[str] = ()) -> str:
+        if at is None:  # (no command line to give again: the fix alone)
+            return " ".join([*instead, *tail])
+        return " ".join([program_word(), shlex.join([*words[:at], *instead, *words[at + 1:], *tail])])
+
+    longs = {flag for param in params for flag in getattr(param, "opts", ())}
+    ways = []
+    if "--grep" in longs:
+        ways.append(f"to search for it: {retyped(f'--grep={word}')}")
+    if any(getattr(param, "param_type_name", "") == "argument" for param in params):
+        ways.append(f"as an argument, after --: {retyped(tail=['--', word])}")
+    if not ways:
+        ways.append(f"as an option's value, after =: --OPTION={word}")
+    return f"No such option: {word} (a value that starts with '-' is read as options; {'; '.join(ways)})"

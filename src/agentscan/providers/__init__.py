@@ -51,6 +51,11 @@ def available_names() -> list[str]:
     return names + [name for name in _registered if name not in names]
 
 
+def is_provider_name(name: str) -> bool:
+    """Whether ``name`` is a built-in or registered provider's name, importing none."""
+    return name in BUILTIN_PROVIDERS or name in _registered
+
+
 def provider_named(query: str, also: Iterable[str] = ()) -> str | None:
     """The provider ``query`` names (``gemini``, ``Codex``, ``cursor:``), of those available
     and ``also``, in lower case; ``None``: none.  A provider's name given where a session id
