@@ -244,7 +244,8 @@ def test_truncated_legacy_file_is_listed_from_what_can_be_read(isolated_home: Pa
     # only g1 is complete: (900-300) + 300 + (90+9) = 999
     assert row.tokens == TokenUsage(input=600, cache_read=300, output=99, reasoning=9)
     warnings = [w for w in scanner_warnings(isolated_home) if w.path == str(path)]
-    assert any("truncated" in w.message for w in warnings), warnings
+    # (a file this young is "cut short (file still being written?)", pass 52)
+    assert any("truncated" in w.message or "cut short" in w.message for w in warnings), warnings
 
 
 def test_bad_jsonl_lines_are_warnings(isolated_home: Path) -> None:

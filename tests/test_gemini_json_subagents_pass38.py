@@ -114,6 +114,7 @@ def test_a_broken_legacy_subagent_chat_is_a_warning_never_a_crash(isolated_home:
     (directory / "bbbb2222-0000-4000-8000-000000000002.json").write_text("[1, 2]")
     cut = json.dumps(_subagent_document("bbbb2222-0000-4000-8000-000000000003", 9_000), indent=2)
     (directory / "bbbb2222-0000-4000-8000-000000000003.json").write_text(cut[: cut.index("Found it")])
+    os.utime(directory / "bbbb2222-0000-4000-8000-000000000003.json", (1_772_000_000, 1_772_000_000))  # (still since)
     for extra in ((), ("--no-cache",)):
         doc, row = _tokens_row(*extra)
         # The readable subagent still counts; each broken file says why it counts nothing.
@@ -122,5 +123,5 @@ def test_a_broken_legacy_subagent_chat_is_a_warning_never_a_crash(isolated_home:
         assert by_file["bbbb2222-0000-4000-8000-000000000001.json"].startswith("invalid JSON")
         assert by_file["bbbb2222-0000-4000-8000-000000000002.json"] == "chat file's JSON is an array, not an object; skipped"
         assert by_file["bbbb2222-0000-4000-8000-000000000003.json"] == (
-            "chat file is truncated or corrupt; read the 1 complete messages before the damage")
+            "chat file is truncated or corrupt; read the 1 complete message before the damage")
     assert cli_json("show", ID)["session"]["tokens"]["total"] == 51_200

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from agentscan.context import ScanContext
@@ -27,6 +28,7 @@ def _truncated(home: Path) -> Path:
     })
     data = path.read_bytes()
     path.write_bytes(data[: data.index(b"updated every import")])  # cut inside g2: a half-written rewrite
+    os.utime(path, (1_756_713_600, 1_756_713_600))  # still since: no longer "being written?" (pass 52)
     return path
 
 

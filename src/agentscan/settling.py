@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterable
 from typing import Protocol
 
-from agentscan.warningwords import REWORDED_BY_AGE
+from agentscan.warningwords import CUT_SHORT, REWORDED_BY_AGE
 
 TRUNCATED_LAST_LINE = f"{REWORDED_BY_AGE} skipped (file still being written?)"
 #: ``TRUNCATED_LAST_LINE`` as said of a file still for ``SETTLING_SECONDS``: months after a
@@ -24,6 +24,12 @@ TRUNCATED_LAST_LINE = f"{REWORDED_BY_AGE} skipped (file still being written?)"
 #: and said again on a warm run follows the file's age then.  The leading words are the
 #: same (``doctor`` groups by them, scripts may match them).
 TRUNCATED_SETTLED = f"{REWORDED_BY_AGE} skipped (the file ends mid-record)"
+#: a legacy whole-file chat (Gemini CLI ≤ v0.38 rewrote it in place, ``gemini.legacy``) that
+#: ends mid-document: read while it was being rewritten, maybe.  The salvage's count follows;
+#: as a truncated last line, it counts for ``--strict`` only once the file is still, and is
+#: then said as ``CUT_SHORT_SETTLED`` (the rest of the message kept).
+CUT_SHORT_FRESH = f"{CUT_SHORT} (file still being written?)"
+CUT_SHORT_SETTLED = "chat file is truncated or corrupt"
 #: a last line of NUL bytes alone: what a crash leaves when the file's size was set before
 #: its data reached the disk.  No writer is coming back: it counts for ``--strict`` at once.
 NUL_PADDING = "NUL bytes at the end skipped (left by a crash?)"
@@ -49,12 +55,16 @@ class _Said(Protocol):
 def still_being_written(warning: _Said, now: float | None = None) -> bool:
     """Whether ``warning`` is a truncated last line of a file written to in the last
     ``SETTLING_SECONDS`` (a file that cannot be read now is not: it counts)."""
-    return warning.message == TRUNCATED_LAST_LINE and _written_lately(warning.path, now)
+    message = warning.message
+    return (message == TRUNCATED_LAST_LINE or message.startswith(CUT_SHORT_FRESH)) and _written_lately(warning.path, now)
 
 
 def shown_message(path: str, message: str, now: float | None = None) -> str:
     """``message`` as said now of ``path``: a truncated last line of a file no longer
-    written to is ``TRUNCATED_SETTLED``; any other message as it is."""
+    written to is ``TRUNCATED_SETTLED`` (a chat cut short, ``CUT_SHORT_SETTLED``); any other
+    message as it is."""
+    if message.startswith(CUT_SHORT_FRESH) and not _written_lately(path, now):
+        return CUT_SHORT_SETTLED + message[len(CUT_SHORT_FRESH):]
     if message != TRUNCATED_LAST_LINE or _written_lately(path, now):
         return message
     return TRUNCATED_SETTLED

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
 
 from agentscan.fsview import legible
 from agentscan.warningjson import warning_json
-from agentscan.warningwords import REWORDED_BY_AGE
+from agentscan.warningwords import REWORDED_HEADS
 
 # The model (its dataclasses) is imported where a warning is made: a remembered answer
 # (``scan.answers``) is printed without it (``SinkWarning``).
@@ -154,7 +154,7 @@ class WarningSink:
         return shown + extra
 
     def _as_said(self, warning: SinkWarning) -> SinkWarning:
-        if not warning.message.startswith(REWORDED_BY_AGE):
+        if not warning.message.startswith(REWORDED_HEADS):
             return warning
         key = (warning.path, warning.message)
         worded = self._worded.get(key)

@@ -8,3 +8,8 @@ them for the other without an import cycle.
 #: ``TRUNCATED_SETTLED`` are built on it): the sink imports ``settling`` to say only a warning
 #: so worded (``WarningSink.listed``), which a warm run's other warnings are said without
 REWORDED_BY_AGE = "truncated last line"
+#: how a legacy Gemini chat caught half rewritten is said while its file is young
+#: (``settling.CUT_SHORT_FRESH``), reworded by its age too
+CUT_SHORT = "chat file is cut short"
+#: every head a warning reworded by its file's age begins with (``WarningSink.listed``)
+REWORDED_HEADS = (REWORDED_BY_AGE, CUT_SHORT)

@@ -185,14 +185,22 @@ def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, st
         out += ["", *_lines(f"windows: {render.path_text(windows['home'], term)} holds {names}'s folders too "
                             f"(WSL): agentscan{home_option(windows['home'])} list reads them", term)]
     if not any(provider["sessions"] for provider in report["providers"]):
-        # A page of "does not exist" rows ended without saying what they add up to.
-        out += ["", *_lines("no sessions found for any agent here: if your agents keep their files "
-                            "elsewhere, set the variable that moves them (the README's table of where "
-                            "agentscan looks), or read another home with --home DIR", term)]
+        out += ["", *_lines(_none_found(report), term)]
     # Every line is clean already: the untrusted parts (ids, paths, findings, hook errors)
     # were, in ``_lines``, ``_fitted`` and ``_verbatim``.  Cleaning the finished lines again
     # turned the ESC of the tables' own bold headers into U+FFFD ("\ufffd[1mKIND").
     write_out("\n".join(out) + "\n")
+
+
+def _none_found(report: dict[str, Any]) -> str:
+    """What a page of "does not exist" rows adds up to; a setting a level off: its finding's fix."""
+    from agentscan.toolkit.roots import MEANT
+
+    meant = [f.split(MEANT, 1)[1].removesuffix("?") for p in report["providers"] for f in p["findings"] if MEANT in f]
+    fix = (f"see the finding{'s' if len(meant) > 1 else ''} above (did you mean {listed(meant)}?)" if meant else
+           "if your agents keep their files elsewhere, set the variable that moves them (the README's table of "
+           "where agentscan looks), or read another home with --home DIR")
+    return f"no sessions found for any agent here: {fix}"
 
 
 def zone_lines(term: Terminal) -> list[str]:

@@ -202,6 +202,11 @@ def diagnose(scanner: Scanner) -> dict[str, Any]:
                 # A file that reads is not yet a database that does (garbage, a lock, no table).
                 problem = provider.database_problem(root.path, scanner.ctx)
                 readable = problem is None
+            elif readable and root.kind == "index" and os.path.isfile(root.path):
+                # A file that opens may still not parse (Gemini's projects.json cut short): its
+                # warning under an "ok" read as if nothing were wrong.
+                problem = provider.index_problem(root.path, scanner.ctx)
+                readable = problem is None
             # legible: a setting may name a path that is not UTF-8, which no JSON or terminal takes as is
             report.roots.append(RootReport(legible(str(root.path)), root.kind, root.source, exists, readable, problem,
                                            legible(root.note) if root.note else None))

@@ -57,6 +57,10 @@ def unreadable_message(provider: str, roots: list[Root]) -> str:
     return f"{provider}: no readable root among {', '.join(places)}{remedy}{f'; {meant}' if meant else ''}"
 
 
+#: how a finding of ``setting_meant`` offers the setting meant (``doctor_text`` points at it)
+MEANT = ": did you mean "
+
+
 def setting_meant(root: Root) -> str | None:
     """The setting meant by one that names the wrong level for ``root`` (``one_level_too_deep``,
     ``folder_for_a_file``): said by the error of a run that finds none of its roots, and by
@@ -79,7 +83,7 @@ def folder_for_a_file(root: Root) -> str | None:
     meant = next((root.path / place for place in below if (root.path / place).is_file()), None)
     if meant is None:
         return None
-    return f"{root.source} names the database file, not its folder: did you mean {root.source}={meant}?"
+    return f"{root.source} names the database file, not its folder{MEANT}{root.source}={meant}?"
 
 
 def one_level_too_deep(root: Root) -> str | None:
@@ -96,7 +100,7 @@ def one_level_too_deep(root: Root) -> str | None:
         return None
     if len(below) < 2 or below[0] != entry.name or not (entry.joinpath(*below[1:])).is_dir():
         return None
-    return f"{root.source} is the folder that holds {below[0]}: did you mean {root.source}={entry.parent}?"
+    return f"{root.source} is the folder that holds {below[0]}{MEANT}{root.source}={entry.parent}?"
 
 
 def entry_problem(root: Root, *, missing: bool = False) -> str | None:

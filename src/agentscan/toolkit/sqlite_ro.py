@@ -189,6 +189,16 @@ def _needs_immutable(path: Path, header: bytes) -> bool:
 _WAL_HEADER_BYTES = 32
 
 
+def unavailable_reason(exc: Exception, path: os.PathLike[str] | str) -> str:
+    """Why ``path`` could not be read, without the path ``DatabaseUnavailable`` begins with:
+    the warning that says it names the file already (said twice, the line ran past a screen)."""
+    return str(exc).removeprefix(f"{path}: ")
+
+
+#: why a WAL database read from its main file alone misses its latest changes (``unread_wal``)
+WAL_UNREAD = "its latest changes are in its -wal, which cannot be read read-only without its -shm"
+
+
 def unread_wal(path: Path) -> bool:
     """Whether a WAL database's latest committed changes are in its ``-wal`` file, which a
     read-only open cannot read: its ``-shm`` (the WAL's index) is missing (a writer that
@@ -208,6 +218,10 @@ def connect_readonly(path: Path, *, immutable: bool = False) -> sqlite3.Connecti
     if not os.path.lexists(path):
         raise DatabaseUnavailable(f"{path}: not found")
     header = _header(path)
+    if not header:
+        # (a crash before the first page was written, or a file emptied): "not a SQLite
+        # database" sent the user looking for what else had been put there
+        raise DatabaseUnavailable(f"{path}: an empty file (0 bytes), not a SQLite database")
     if not header.startswith(_MAGIC):
         raise DatabaseUnavailable(f"{path}: not a SQLite database")
     immutable = immutable or _needs_immutable(path, header)

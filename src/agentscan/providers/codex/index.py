@@ -23,7 +23,7 @@ from agentscan.providers.codex.records import TITLE_CHARS, clean_prompt, collaps
 from agentscan.providers.codex.roots import older_state_dbs
 from agentscan.toolkit.roots import Root
 from agentscan.errors import DatabaseUnavailable
-from agentscan.toolkit.sqlite_ro import has_table, readonly, table_columns, unread_wal
+from agentscan.toolkit.sqlite_ro import WAL_UNREAD, has_table, readonly, table_columns, unread_wal
 from agentscan.timeutil import from_epoch
 
 _MEMO_KEY = "codex.index"
@@ -164,10 +164,6 @@ def _read(path: Path, ctx: ScanContext) -> tuple[list[IndexRow] | None, str | No
     if path not in reads:
         reads[path] = _read_database(path)
     return reads[path]
-
-
-#: why a thread index read from its main file alone misses its latest changes (``unread_wal``)
-WAL_UNREAD = "its latest changes are in its -wal, which cannot be read read-only without its -shm"
 
 
 def _read_database(path: Path) -> tuple[list[IndexRow] | None, str | None]:

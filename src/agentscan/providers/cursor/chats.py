@@ -34,7 +34,7 @@ from agentscan.providers.cursor.roots import chat_roots
 from agentscan.providers.sessionnames import usable_id
 from agentscan.providers.cursor.records import as_dict, as_epoch_ms, as_str, model_name
 from agentscan.errors import DatabaseUnavailable
-from agentscan.toolkit.sqlite_ro import has_table, readonly
+from agentscan.toolkit.sqlite_ro import has_table, readonly, unavailable_reason
 from agentscan.timeutil import from_epoch
 from agentscan.toolkit.fsutil import is_dir
 
@@ -134,7 +134,7 @@ def _store_meta(path: Path, ctx: ScanContext) -> dict[str, Any]:
                 return {}
             row = conn.execute("SELECT value FROM meta WHERE key = '0'").fetchone()
     except (DatabaseUnavailable, sqlite3.DatabaseError) as exc:
-        ctx.warn(path, f"Agent CLI store not read: {exc}", passing=True)
+        ctx.warn(path, f"Agent CLI store not read: {unavailable_reason(exc, path)}", passing=True)
         return {}
     if not row:
         return {}

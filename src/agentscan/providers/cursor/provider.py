@@ -51,7 +51,9 @@ class CursorProvider(Provider):
     #     (``toolkit.shrinkline``), not skipped
     # 13: a multi-root workspace's every folder is the row's ``workspace_folders`` (``--cwd``
     #     matches any of them)
-    parser_version = "13"
+    # 14: while the global DB cannot be read, every composer a workspace DB lists is a row
+    #     (tokens null, counts partial)
+    parser_version = "14"
     # The Agent CLI holds its chat's store.db open (SQLite) while it runs; nothing shows Cursor
     # holding an agent transcript open (tools that follow Cursor live watch its mtime), and the
     # state.vscdb it holds is every composer's: only a store tells, else ``running`` is null.
@@ -77,8 +79,14 @@ class CursorProvider(Provider):
     def locked_usage(self, ref: SessionRef, ctx: ScanContext) -> tuple[str, str] | None:
         # Every session's tokens are its composer's bubbles (a transcript records none): while
         # the state DB is locked, whether it has any is not known, whatever its kind.
-        from agentscan.providers.cursor.statedb import locked_state_db
+        from agentscan.providers.cursor.statedb import locked_state_db, unread_state_db
 
+        workspace = getattr(ref.hint, "workspace", None)  # (a ref from the id index has no hint yet)
+        if workspace is not None and not workspace.has_conversation:
+            # Listed from a workspace DB only because the global DB holding its bubbles could not
+            # be read (``discover``): its usage is unknown, not "recorded no usage".
+            unread = unread_state_db(ctx)
+            return unread[0] if unread else None
         return locked_state_db(ctx)
 
     def database_problem(self, path: Path, ctx: ScanContext) -> str | None:
@@ -116,6 +124,7 @@ class CursorProvider(Provider):
     def discover(self, ctx: ScanContext) -> list[SessionRef]:
         from agentscan.providers.cursor.children import family
         from agentscan.providers.cursor.standalone import store_ref, workspace_ref
+        from agentscan.providers.cursor.statedb import state_db
         from agentscan.providers.cursor.workspace import workspace_composers
 
         # Delegated runs (sub-composers, subagent transcripts, CLI subagent chats) are no
@@ -125,9 +134,15 @@ class CursorProvider(Provider):
         refs += [self._ref(native_id, None, ctx) for native_id in found.ide]
         refs += [store_ref(native_id, directory, ctx, found.children(native_id)) for native_id, directory in found.stores]
         listed = {ref.native_id for ref in refs}
-        # A composer only a workspace DB lists, with its conversation inline.
+        # A composer only a workspace DB lists, with its conversation inline.  While the global
+        # DB cannot be read (corrupt, locked) every composer a workspace DB lists is listed too,
+        # from its name, times and folder (its tokens unknown, and the DB's warning says why):
+        # a damaged global DB must not hide sessions the workspace DBs still name.
+        global_unread = state_db(ctx).unread() is not None
         for native_id, composer in workspace_composers(ctx).items():
-            if native_id not in listed and not found.forest.owned(native_id) and composer.has_conversation:
+            if native_id in listed or found.forest.owned(native_id):
+                continue
+            if composer.has_conversation or global_unread:
                 refs.append(workspace_ref(native_id, composer))
         return refs
 

@@ -114,6 +114,9 @@ def workspace_row(native_id: str, composer: WorkspaceComposer) -> SessionRow:
         updated_at=newest(composer.updated, stats.last_ts),
         tokens=stats.tokens(),
         counts=Counts(stats.prompts, stats.responses, stats.tool_calls),
+        # Listed with no inline conversation (the global DB unreadable: ``provider.discover``):
+        # its turns are in that DB, so 0 prompts would be a count nobody made.
+        counts_partial=not composer.has_conversation,
     )
 
 

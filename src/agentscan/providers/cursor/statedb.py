@@ -190,6 +190,12 @@ class StateDb(StateDbReader):
                         tally.at(bubble_id)
                         stats.add(bubble_id, cast(RawBubble, inline), live=True)
             tally.abandoned = self.failed  # (a read that failed part way: not the composer's counts)
+        if live and stats.bubbles == 0 and not self.failed:
+            # Its conversation names bubbles none of which is there (deleted, or the DB damaged):
+            # the row's "0 prompts" would read as an empty chat.  Kept with the stats (``keptstats``).
+            # Worded kind first (``doctor`` groups warnings by what comes before the first colon).
+            self.ctx.warn(self.path, f"conversation missing from the DB: composer {composer_id} lists {len(live):,}"
+                                     " bubbles, none of them there; its turns and tokens are not known")
         return stats
 
 

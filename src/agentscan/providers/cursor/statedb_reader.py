@@ -31,7 +31,7 @@ from agentscan.context import DB_LOCKED, ScanContext, legible
 from agentscan.toolkit.roots import Root
 from agentscan.errors import DatabaseUnavailable
 from agentscan.toolkit.jsondoc import too_many_values
-from agentscan.toolkit.sqlite_ro import connect_readonly, has_table
+from agentscan.toolkit.sqlite_ro import WAL_UNREAD, connect_readonly, has_table, unread_wal
 
 
 def key_range(prefix: str) -> tuple[str, str]:
@@ -88,6 +88,14 @@ class StateDbReader:
                 self._handle.conn = connect_readonly(self.path)
             except DatabaseUnavailable as exc:
                 self._fail(exc)
+            else:
+                if unread_wal(self.path):
+                    # Cursor quit without its -shm (a crash): the composers it wrote last are in
+                    # the -wal, which a read-only open cannot read.  Said to every read (``_remind``):
+                    # a row built without them must not be kept as if whole.
+                    self._unread = (f"state DB read from its main file alone: {WAL_UNREAD} (Cursor makes it "
+                                    "again when it next opens)")
+                    self._remind()
         return self._handle.conn
 
     def problem(self) -> str | None:
@@ -100,6 +108,8 @@ class StateDbReader:
         """One line for doctor: whether the state DB is used, and why not."""
         path = legible(str(self.path))
         if self._conn() is not None:
+            if unread_wal(self.path):
+                return f"state DB: {path} (read-only; used from its main file alone: {WAL_UNREAD})"
             return f"state DB: {path} (read-only; {'in WAL mode, ' if _wal_live(self.path) else ''}used)"
         if self._failure:
             return f"state DB: {path} not used: {self._failure}"

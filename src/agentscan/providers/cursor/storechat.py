@@ -17,7 +17,7 @@ from typing import Iterator
 from agentscan.context import ScanContext
 from agentscan.providers.cursor.events import Event
 from agentscan.providers.cursor.messages import decode_message, message_events
-from agentscan.toolkit.sqlite_ro import DatabaseUnavailable, has_table, readonly
+from agentscan.toolkit.sqlite_ro import DatabaseUnavailable, has_table, readonly, unavailable_reason
 
 #: a store is read at most this many message rows deep (memory and time stay bounded)
 MAX_ROWS = 200_000
@@ -37,4 +37,4 @@ def store_events(path: Path, ctx: ScanContext) -> Iterator[Event]:
                 if message is not None:
                     yield from message_events(message)
     except (DatabaseUnavailable, sqlite3.DatabaseError) as exc:
-        ctx.warn(path, f"Agent CLI store not read: {exc}", passing=True)
+        ctx.warn(path, f"Agent CLI store not read: {unavailable_reason(exc, path)}", passing=True)

@@ -40,7 +40,7 @@ from agentscan.providers.cursor.prompt_text import collapse
 from agentscan.providers.cursor.records import as_dict, as_epoch_ms, as_list, as_str, valid_composer_id
 from agentscan.providers.cursor.roots import workspace_dir
 from agentscan.toolkit.jsondoc import load_json_file
-from agentscan.toolkit.sqlite_ro import DatabaseUnavailable, has_table, readonly
+from agentscan.toolkit.sqlite_ro import DatabaseUnavailable, has_table, readonly, unavailable_reason
 from agentscan.timeutil import from_epoch
 
 if TYPE_CHECKING:
@@ -134,7 +134,7 @@ def composer_entries(db_path: Path, ctx: ScanContext, unread: list[Path] | None 
             marks = ", ".join("?" for _ in _KEYS)
             rows = conn.execute(f"SELECT key, value FROM ItemTable WHERE key IN ({marks})", _KEYS).fetchall()
     except (DatabaseUnavailable, sqlite3.DatabaseError) as exc:
-        ctx.warn(db_path, f"Cursor workspace DB not read: {exc}", passing=True)
+        ctx.warn(db_path, f"Cursor workspace DB not read: {unavailable_reason(exc, db_path)}", passing=True)
         if unread is not None:
             unread.append(db_path)
         return []

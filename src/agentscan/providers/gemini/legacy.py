@@ -18,10 +18,12 @@ import orjson
 
 from agentscan.context import ScanContext, say
 from agentscan.bounds import MAX_JSON_DOCUMENT_BYTES
+from agentscan.settling import CUT_SHORT_FRESH, CUT_SHORT_SETTLED
 from agentscan.toolkit.fsutil import read_capped
 from agentscan.toolkit.jsondoc import load_json_file, too_many_values
 from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit import laxjson
+from agentscan.toolkit.words import plural
 
 _MESSAGES = re.compile(r'"messages"\s*:\s*\[')
 _META_STRING = re.compile(r'"(sessionId|projectHash|startTime|lastUpdated|kind|summary)"\s*:\s*("(?:[^"\\]|\\.)*")')
@@ -134,5 +136,10 @@ def _salvage(path: Path, ctx: ScanContext) -> dict[str, Any] | None:
     messages = [message for _, message in _messages(text, start.end())] if start is not None else []
     document["messages"] = messages
     complete = sum(isinstance(message, dict) for message in messages)
-    ctx.warn(path, f"chat file is truncated or corrupt; read the {complete} complete messages before the damage")
+    # A whole document ends with its object's ``}``: one that stops before it was read while
+    # Gemini CLI rewrote it, maybe (said so while the file is young: ``settling``).  NUL bytes
+    # at its end are a crash's (its size set before its data reached the disk): no writer comes back.
+    cut = not text.rstrip().endswith("}") and not text.endswith("\x00")
+    damage = CUT_SHORT_FRESH if cut else CUT_SHORT_SETTLED
+    ctx.warn(path, f"{damage}; read the {plural(complete, 'complete message')} before the damage")
     return document

@@ -65,6 +65,14 @@ def registry_slugs(registry: Path, ctx: ScanContext) -> dict[str, str]:
     return slugs
 
 
+def registry_problem(registry: Path, ctx: ScanContext) -> str | None:
+    """What is wrong with a ``projects.json`` that can be opened (``invalid JSON: …``, an empty
+    file), as its read's warning says it (``doctor``'s STATUS: not "ok" over that warning)."""
+    with ctx.held_warnings() as held:
+        load_json_file(registry, ctx, max_bytes=MAX_SIDE_FILE_BYTES)
+    return held.said[0][1] if held.said else None
+
+
 class ProjectIndex:
     """What one scan knows about project dirs; built once per scan."""
 

@@ -9,6 +9,7 @@ only headers; ``list`` and ``tokens`` replay each chat without its text;
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
 from agentscan.context import ScanContext
@@ -43,7 +44,9 @@ class GeminiProvider(Provider):
     #     is no response
     # 14: a line over the 4 MiB cap (inline image data) is read without its long strings
     #     (``toolkit.shrinkline``), not skipped
-    parser_version = "14"
+    # 15: a legacy chat cut short is "cut short (file still being written?)" while young, and
+    #     a salvage's count is said in the singular for one message (its warning is kept with the row)
+    parser_version = "15"
     # Gemini CLI appends each record (``fs.appendFileSync``) and closes the chat: no process
     # holds it open while the session runs, so ``/proc`` cannot tell a running one.
     liveness_known = False
@@ -68,6 +71,11 @@ class GeminiProvider(Provider):
             )
             for files in sessions.values()
         ]
+
+    def index_problem(self, path: Path, ctx: ScanContext) -> str | None:
+        from agentscan.providers.gemini.projects import registry_problem
+
+        return registry_problem(path, ctx) if path.name == "projects.json" else None
 
     def known_cwds(self, ctx: ScanContext) -> set[str]:
         # Only what Gemini itself wrote down; hash dirs are resolved elsewhere.
