@@ -59,8 +59,12 @@ def records_of(events: list[tuple]) -> list:
         if kind == "prompt":
             records.append(claude_user(SESSION, ts, text_of(n, event[1]), uuid=f"u{n}"))
         elif kind == "command":
-            records.append(claude_user(SESSION, ts, f"<command-name>{event[1].split()[0]}</command-name>"
-                                       f"<command-args>{' '.join(event[1].split()[1:])}</command-args>", uuid=f"u{n}"))
+            # ``/model`` as Claude Code writes a command it runs itself (name first: no prompt),
+            # ``/review`` as one it sends the model (message first: a prompt)
+            name, args = event[1].split()[0], " ".join(event[1].split()[1:])
+            head = (f"<command-name>{name}</command-name>" if name == "/model"
+                    else f"<command-message>{name[1:]}</command-message>\n<command-name>{name}</command-name>")
+            records.append(claude_user(SESSION, ts, f"{head}<command-args>{args}</command-args>", uuid=f"u{n}"))
         elif kind == "meta":
             records.append(claude_user(SESSION, ts, "injected", uuid=f"u{n}", isMeta=True))
         elif kind in ("text", "tool", "long_tool", "multi", "todo", "task"):

@@ -96,3 +96,31 @@ def test_a_later_session_with_no_record_of_its_own_yet_is_named(isolated_home: P
     # (its head names A, the chain's first, as a transcript of copies does)
     assert only_row("--grep", "cccccccc")["resumed_from"] == f"claude:{B}"
     assert _resumed_as(B) == [f"claude:{C}"]
+
+
+def _card(*args: str) -> dict:
+    return orjson.loads(invoke("show", *args, "--json").stdout)["session"]
+
+
+def test_the_first_sessions_card_names_the_next_then_the_rest_of_the_chain(isolated_home: Path) -> None:
+    # A → B → C → D: A's card said "resumed as B, C, D", as if each were resumed from A.
+    _chain(isolated_home, A, B, C, D)
+    for cache in ((), ("--no-cache",)):
+        card = invoke(*cache, "show", A).stdout
+        assert (f"resumed  as claude:{B} (then claude:{C}, claude:{D}): its transcript begins with a copy of this "
+                "one's records") in card, card
+        shown = _card(*cache, A)
+        assert shown["resumed_as"] == [f"claude:{B}", f"claude:{C}", f"claude:{D}"]  # (its meaning kept)
+        assert shown["resumed_next"] == [f"claude:{B}"]
+    assert "resumed_next" not in _card(B)  # (one later session: resumed_as says it)
+
+
+def test_two_sessions_resumed_from_the_first_are_both_next(isolated_home: Path) -> None:
+    # A resumed twice (B and C, each a copy of A then its own): both are A's next.
+    records = _own(A, 1, 1, 10)
+    claude_session_file(isolated_home, A, records, mtime=1_770_000_000)
+    claude_session_file(isolated_home, B, records + _own(B, 2, 2, 100), mtime=1_770_100_000)
+    claude_session_file(isolated_home, C, records + _own(C, 3, 3, 1000), mtime=1_770_200_000)
+    shown = _card(A)
+    assert shown["resumed_next"] == shown["resumed_as"] == [f"claude:{B}", f"claude:{C}"]
+    assert f"resumed  as claude:{B}, claude:{C}: their transcripts begin" in invoke("show", A).stdout

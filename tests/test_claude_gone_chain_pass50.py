@@ -60,8 +60,9 @@ def test_a_gone_sessions_card_names_the_sessions_that_hold_its_conversation(isol
     # C, resumed from it, whose transcripts hold its conversation (B's card lists it).
     _chain_of_the_real_session(isolated_home)
     shown = orjson.loads(invoke("show", FIRST, "--json").stdout)["session"]
-    assert shown["resumed_as"] == [f"claude:{B}", f"claude:{C}"]
-    assert f"resumed  as claude:{B}, claude:{C}: their transcripts begin" in invoke("show", FIRST).stdout
+    assert shown["resumed_as"] == [f"claude:{B}", f"claude:{C}"] and shown["resumed_next"] == [f"claude:{B}"]
+    # (C was resumed from B: named after it, pass 52)
+    assert f"resumed  as claude:{B} (then claude:{C}): its transcript begins" in invoke("show", FIRST).stdout
 
 
 def test_the_card_of_a_resumed_session_counts_its_own_and_the_copies_listed_apart(isolated_home: Path) -> None:

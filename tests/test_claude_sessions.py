@@ -87,7 +87,7 @@ def test_title_skips_injected_text_and_is_capped(isolated_home: Path) -> None:
     (row,) = Scanner().list_sessions()
     assert row.title.startswith("Refactor the parser word word")
     assert len(row.title) == 180 and row.title.endswith("…")
-    assert row.counts.prompts == 2  # /clear was typed by the user: a prompt, but not the title
+    assert row.counts.prompts == 1  # /clear ran in Claude Code (name first): no prompt of the model's
 
 
 def test_ai_title_used_when_no_custom_title(isolated_home: Path) -> None:

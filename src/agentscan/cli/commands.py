@@ -62,7 +62,7 @@ def list_command(
     provider: Optional[List[str]] = ProviderOption,
     since: Optional[str] = since_option(),
     until: Optional[str] = typer.Option(None, "--until", help=f"Only sessions last updated (UPDATED) before WHEN: {UNTIL_READING}.", metavar="WHEN"),
-    grep: Optional[str] = typer.Option(None, "--grep", help="Case-insensitive match on title, cwd, model (as recorded or as shown: opus-4.6) or path.", metavar="TEXT"),
+    grep: Optional[str] = typer.Option(None, "--grep", help="Case-insensitive match on title, cwd, a model its calls used (subagents too; as recorded or as shown: opus-4.6) or path.", metavar="TEXT"),
     cwd: Optional[str] = typer.Option(None, "--cwd", help="Only sessions whose working directory is PATH or below it (relative to here).", metavar="PATH"),
     running: bool = typer.Option(False, "--running", help="Only sessions a live process writes, or a running Claude Code names (Linux). Sessions that cannot be told (Gemini, Cursor transcripts, a Claude Code with no session registry) are left out and counted on stderr."),
     pid: Optional[int] = typer.Option(None, "--pid", help="Only sessions process PID writes or runs (Linux).", metavar="PID"),

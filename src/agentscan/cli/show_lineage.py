@@ -80,9 +80,13 @@ def resumed_text(detail: SessionDetail, side: str) -> str | None:
         later = [name for name in detail.extra.get("resumed_as") or () if isinstance(name, str)]
         if not later:
             return None
-        # (sessions resumed from this one, whose transcripts begin with its records)
-        whose = "its transcript begins" if len(later) == 1 else "their transcripts begin"
-        return f"as {', '.join(clean_path(name) for name in later)}: {whose} with a copy of this one's records"
+        # (sessions resumed from this one, whose transcripts begin with its records; of a chain
+        # A → B → C, A's card names B, then C, resumed from B: ``resumed_next``)
+        nearest = [name for name in detail.extra.get("resumed_next") or () if name in later] or later
+        then = [name for name in later if name not in nearest]
+        whose = "its transcript begins" if len(nearest) == 1 else "their transcripts begin"
+        chain = f" (then {', '.join(clean_path(name) for name in then)})" if then else ""
+        return f"as {', '.join(clean_path(name) for name in nearest)}{chain}: {whose} with a copy of this one's records"
     resumed = detail.row.resumed_from
     if not resumed:
         return None

@@ -25,6 +25,7 @@ from agentscan.pricing.modelnames import spellings
 from agentscan.titles import title_spellings
 from agentscan.scan.cwdmatch import Form, asked_directory, matched_folder, under, wanted_forms
 from agentscan.scan.grepmatch import grep_hit, grep_key
+from agentscan.scan.grepmodels import Unsure, matching_by_models, may_match_by_models, settle_unsure
 from agentscan.scan.leftout import count_failed, count_rest, files_empty, files_small, read_row, still_ours
 from agentscan.scan.mergedrefs import MergedRefs
 from agentscan.scan.liveness import Liveness
@@ -251,6 +252,17 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
     ruled: dict[str, tuple[str, float | None]] = {}
     narrowing = not filters.needs_liveness and (bool(filters.grep) or filters.cwd is not None
                                                 or filters.until is not None)
+    # Rows that failed ``--grep`` on their own fields, until their calls' models are looked at
+    # (``grepmodels``), a batch at a time: a newer one found so still takes its place.
+    unsure: list[Unsure] = []
+
+    def admit(index: int, ref: SessionRef, row: SessionRow, said) -> None:
+        say(scanner.ctx, said)
+        item = (_place(scanner, ref, row, now), -index, row)
+        if keep is None or len(best) < keep:
+            heapq.heappush(best, item)
+        else:
+            heapq.heappushpop(best, item)
     for index, ref in enumerate(refs):
         bound = ref.recency + CLOCK_SLACK_S if ref.recency else None
         if keep is not None and len(best) >= keep and bound is not None and bound < best[0][0]:
@@ -262,6 +274,7 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
             reached["running"] += 1
             continue  # cheap: no parse for sessions that cannot match
         if index >= fetched:
+            settle_unsure(scanner, unsure, filters, stages, reached, passed, admit)
             # Cached rows, a few per query; not past what the top stored rows decide (``TopRefs``).
             fetched = max(index + 1, refs.decided(index + window)) if isinstance(refs, MergedRefs) else index + window
             batch = refs[index:fetched]
@@ -292,16 +305,15 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
         if row.updated_at is not None:
             newest = max(newest or float("-inf"), row.updated_at.timestamp())
         failed = filters.failed_stage(row)
+        if failed == "grep" and may_match_by_models(row):
+            unsure.append(Unsure(index, ref, row, said))  # (its calls' models are looked at with its batch's)
+            continue
         count_failed(failed, stages, reached, passed)
         if failed is not None:
             say(scanner.ctx, still_ours(said, ref, row, failed))
             continue
-        say(scanner.ctx, said)
-        item = (_place(scanner, ref, row, now), -index, row)
-        if keep is None or len(best) < keep:
-            heapq.heappush(best, item)
-        else:
-            heapq.heappushpop(best, item)
+        admit(index, ref, row, said)
+    settle_unsure(scanner, unsure, filters, stages, reached, passed, admit)
     scanner.end_batch()  # maybe inside one
     if not best and since is not None and refs and next((stage for stage, n in passed.items() if not n), None) == "since":
         # ``since`` left nothing (the hint names the newest then, and only then).  Read on
@@ -363,13 +375,22 @@ def every_row(scanner: Scanner, filters: ListFilter) -> list[SessionRow]:
     scanner.ctx.progress.expect(len(refs))
     scanner.prefetch_rows(refs, every=True)
     rows = []
+    unsure: list[Unsure] = []
     for ref in refs:
         row, said = read_row(scanner, ref, liveness, hold=bool(filters.active_stages))
         scanner.ctx.progress.advance()
         failed = filters.failed_stage(row)
+        if failed == "grep" and may_match_by_models(row):
+            unsure.append(Unsure(0, ref, row, said))  # (looked at together, below: ``grepmodels``)
+            continue
         say(scanner.ctx, said if failed is None else still_ours(said, ref, row, failed, empty=bool(said) and files_empty(scanner, ref)))
         if failed is None:
             rows.append(row)
+    found = matching_by_models(scanner, [item.ref for item in unsure], filters.grep_key)
+    for item in unsure:
+        say(scanner.ctx, item.said if item.ref.id in found else still_ours(item.said, item.ref, item.row, "grep"))
+        if item.ref.id in found:
+            rows.append(item.row)
     rows.sort(key=lambda r: (r.updated_at is not None, r.updated_at or datetime.min), reverse=True)
     return rows
 

@@ -83,6 +83,8 @@ _WRAPPER_PREFIXES = (
     "This session is being continued from a previous conversation",
 )
 _COMMAND_NAME = re.compile(r"<command-name>\s*(.*?)\s*</command-name>", re.DOTALL)
+#: a command Claude Code sends the model as a prompt: ``<command-message>foo is running…``
+_PROMPT_COMMAND = re.compile(r"<command-message>[^<]*is running(?:…|\.\.\.)\s*</command-message>")
 _COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
 _SYSTEM_REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
 # What the IDE extensions (VS Code, JetBrains) attach to a prompt: the file open in the
@@ -173,8 +175,17 @@ def real_prompt_text(record: dict[str, Any]) -> str | None:
     if "<system-reminder>" in text:
         text = _SYSTEM_REMINDER.sub(" ", text)
     text = text.strip()
-    if text.startswith(("<command-name>", "<command-message>")):
+    if text.startswith("<command-message>"):
+        # A command Claude Code sent the model as a prompt (a custom command, a skill,
+        # ``/init``, ``/review``): written message first, its expansion and the reply after.
         return slash_command_text(text)
+    if text.startswith("<command-name>"):
+        # A command Claude Code ran itself (``/clear``, ``/compact``, ``/model``), written name
+        # first, a ``<command-message>`` of its bare name, a ``<local-command-stdout>`` after
+        # it: nothing went to the model, no prompt (a title's last fallback all the same:
+        # ``local_command_text``).  One whose message says ``foo is running…`` was sent as a
+        # prompt, in whichever order a build wrote the tags.
+        return slash_command_text(text) if _PROMPT_COMMAND.search(text) else None
     if not text:
         # An image sent with no words is a prompt all the same: named by what it holds.
         return images_text(images) if images else None
@@ -268,6 +279,19 @@ def branch_point(record: dict[str, Any]) -> tuple[str | None, str] | None:
     if parent is not None and (not isinstance(parent, str) or not parent):
         return None
     return parent, uuid
+
+
+def local_command_text(record: dict[str, Any]) -> str | None:
+    """The ``/name args`` of a command Claude Code ran itself (``real_prompt_text``: no
+    prompt), for a title when nothing else names the session; else ``None``."""
+    if record.get("type") != "user" or record.get("isMeta") is True:
+        return None
+    content = message_of(record).get("content")
+    if content.__class__ is list:
+        content = text_of_blocks(content_blocks(message_of(record)))
+    if content.__class__ is not str or not content.lstrip().startswith("<command-name>"):  # type: ignore[union-attr]
+        return None
+    return None if _PROMPT_COMMAND.search(content) else slash_command_text(content)  # type: ignore[arg-type]
 
 
 def slash_command_text(text: str) -> str | None:

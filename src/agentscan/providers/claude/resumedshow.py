@@ -81,9 +81,22 @@ def extra(ref: SessionRef, ctx: ScanContext, copies_listed: bool | None = None,
     # (A session whose transcript is gone: those that copied it hold its conversation.)
     main = ref.path or gone_main(getattr(ref, "hint", None))
     later = resumed_into(ref.native_id, Path(main), ctx, gone=ref.path is None) if main is not None else []
-    if later:
+    if later and main is not None:
         found["resumed_as"] = [f"claude:{native}" for native in later]
+        if len(later) > 1:
+            # (A of A → B → C: C's head names A too, but C was resumed from B: the card names B,
+            # then C, as the chain goes; B's card names C)
+            found["resumed_next"] = [f"claude:{native}" for native in _resumed_next(Path(main), later, ctx)]
     return found
+
+
+def _resumed_next(main: Path, later: list[str], ctx: ScanContext) -> list[str]:
+    """Those of ``later`` (``resumed_as``) not resumed from another of them (whose copies end
+    with its records: ``continuations.resumed_last``), so resumed from this session itself."""
+    from agentscan.providers.claude.continuations import resumed_last
+
+    direct = [other for other in later if resumed_last(main.with_name(f"{other}.jsonl"), other, ctx) not in later]
+    return direct or later
 
 
 class HeldCopies:

@@ -27,7 +27,7 @@ from agentscan.providers.claude.filesummary import FileSummary
 from agentscan.providers.claude.resumes import is_copy
 from agentscan.providers.claude.seenuuids import copied_calls, copies_before
 from agentscan.providers.claude.sidechains import note_inline, note_inline_result
-from agentscan.providers.claude.titles import TITLE_CHARS, note_leaf, note_prompt, note_summary
+from agentscan.providers.claude.titles import TITLE_CHARS, note_command, note_leaf, note_prompt, note_summary
 from agentscan.providers.claude.usage import Advisors, call_of
 from agentscan.providers.claude.windowed import WindowedTotals
 from agentscan.timeutil import parse_iso
@@ -303,6 +303,8 @@ def _note_user(summary: FileSummary, record: dict, pending_tasks: dict[str, str]
         return
     if facts is not None:
         facts.result(record)  # (a ``TaskCreate``'s result: its task's id, for ``show``'s plan)
+    if summary.first_prompt is None:
+        note_command(summary, record)
     _note_result(summary, record, pending_tasks)
 
 

@@ -263,7 +263,7 @@ class _MainFacts:
         """The first lines, decoded from the top until the directory and the first prompt are
         known (a title found anywhere else makes the prompt needless, but is known only at the
         file's end), at most ``HEAD_BUDGET`` bytes of them."""
-        from agentscan.providers.claude.titles import note_prompt
+        from agentscan.providers.claude.titles import note_command, note_prompt
 
         start = 0
         while start < len(data) and (self.cwd is None or self.first_prompt is None):
@@ -296,6 +296,8 @@ class _MainFacts:
                 text = real_prompt_text(record)
                 if text is not None:
                     note_prompt(self, text)
+                else:
+                    note_command(self, record)
         self.head_open = self.cwd is None or self.first_prompt is None
         self.head_bytes += len(data)
 

@@ -45,6 +45,17 @@ def note_prompt(titles: PromptTitles, text: str) -> None:
         titles.first_prompt = title
 
 
+def note_command(titles: PromptTitles, record: dict) -> None:
+    """A command Claude Code ran itself (``records.local_command_text``: no prompt) names the
+    session as a bare command does, only when nothing was asked (a session of ``/model``)."""
+    if titles.first_prompt is None and titles.first_bare_command is None:
+        from agentscan.providers.claude.records import local_command_text
+
+        text = local_command_text(record)
+        if text is not None:
+            titles.first_bare_command = collapse(text, TITLE_CHARS)
+
+
 def note_summary(summary: FileSummary, record: dict, at: int) -> None:
     """A ``summary`` record (its line ending at ``at``): the latest names the file last
     (``title_of``), each kept by its leaf, pending until its leaf is met (``lateleaves``)."""
