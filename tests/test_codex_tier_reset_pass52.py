@@ -84,7 +84,7 @@ def test_tier_names() -> None:
     assert service_tier_name("gpt-5.5", "standard") == "gpt-5.5"  # (openai/codex's ``ServiceTier::Standard``)
     assert service_tier_name("gpt-5.5", "scale") == "gpt-5.5 (scale)"
     assert service_tier_name("gpt-5.5", "turbo") == "gpt-5.5 (turbo tier)"
-    assert service_tier_name("gpt-5.5", "no such tier!") == "gpt-5.5 (unknown tier)"
+    assert service_tier_name("gpt-5.5", "no such tier!") == "gpt-5.5 (? tier)"  # (``UNNAMED_TIER``)
     assert service_tier_of("gpt-5.5 (turbo tier)") == ("gpt-5.5", "turbo")
     assert service_tier_of("sonnet-4.5 (cursor)") == ("sonnet-4.5 (cursor)", None)  # (``tokens``' agent suffix)
 
@@ -140,8 +140,9 @@ def test_prices_of_one_s_sessions_says_what_a_tier_lacks(isolated_home: Path) ->
     doc = cli_json("prices")
     assert [found["query"] for found in doc["models"]] == ["gpt-5.5 (scale)"]
     (warning,) = doc["warnings"]
-    assert warning["message"].endswith(": it has no scale-tier price for gpt-5.5 (a scale-tier call is not billed at"
-                                       " its standard price)"), warning
+    assert warning["message"] == ("no price for 'gpt-5.5 (scale)': a call on the scale tier, paid for by committed"
+                                  " units, not by the token, has no price per token: it is not priced at the standard"
+                                  " one"), warning  # (``aliases.unpriced_tier``, as ``tokens`` says it)
 
 
 def test_a_tier_typed_as_show_and_tokens_say_it() -> None:

@@ -60,3 +60,18 @@ def test_tokens_under_cwd_names_the_folder_matched(isolated_home: Path) -> None:
     assert table.exit_code == 0, table.stderr
     lines = [line for line in table.stdout.splitlines() if A in line or B in line]
     assert len(lines) == 2 and all(web in line and api not in line for line in lines), table.stdout
+
+
+def test_grep_shows_the_folder_it_matched(isolated_home: Path) -> None:
+    """``list --grep elsewhere`` found the chat by its second folder, and its CWD read the first:
+    the table shows the folder the text is in (``ListFilter.shown_cwd``); a text in the first
+    folder, or in the title alone, keeps the first.  ``--json`` keeps ``cwd`` as recorded."""
+    api, web = _folders(isolated_home)
+    for text, shown in (("elsewhere", web), ("services", api), ("mono", api)):
+        result = invoke("list", "--grep", text)
+        assert result.exit_code == 0, result.stderr
+        lines = [line for line in result.stdout.splitlines() if A in line or B in line]
+        other = api if shown == web else web
+        assert len(lines) == 2 and all(shown in line and other not in line for line in lines), (text, result.stdout)
+    rows = orjson.loads(invoke("list", "--grep", "elsewhere", "--json").stdout)["sessions"]
+    assert {row["cwd"] for row in rows} == {api}

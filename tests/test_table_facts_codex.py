@@ -49,7 +49,8 @@ def _facts(home: Path) -> list[tuple[TableFacts | None, TableFacts]]:
         out = []
         for ref in refs:
             row = provider.row(ref, scanner.ctx)
-            out.append((CodexProvider().table_facts(ref, scanner.ctx), TableFacts(row.updated_at, row.cwd, row.title)))
+            out.append((CodexProvider().table_facts(ref, scanner.ctx), TableFacts(row.updated_at, row.cwd, row.title,
+                                                                                  archived=row.archived)))
         return out
 
 

@@ -27,7 +27,11 @@ def cells(line: str) -> list[str]:
 def demo_titles() -> dict[str, str]:
     result = runner.invoke(app, ["--demo", "list", "--all", "--json"])
     assert result.exit_code == 0, result.output
-    return {row["id"]: row["title"] for row in json.loads(result.stdout)["sessions"]}
+    # An archived thread's title cell begins with the mark ``list`` gives it too.
+    return {
+        row["id"]: ("(archived) " if row.get("archived") else "") + row["title"]
+        for row in json.loads(result.stdout)["sessions"]
+    }
 
 
 @pytest.mark.parametrize(("width", "gone"), [

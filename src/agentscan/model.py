@@ -247,6 +247,9 @@ class TableFacts(NamedTuple):
     cwd: str | None
     title: str | None
     models: tuple[str, ...] | None = None
+    #: ``SessionRow.archived``, where the provider knows it without a read (Codex's discovery:
+    #: the file's place and the thread index): the table's TITLE marks it as ``list``'s does
+    archived: bool = False
 
 
 @dataclass(frozen=True, slots=True)

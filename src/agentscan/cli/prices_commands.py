@@ -86,11 +86,18 @@ def prices_command(
     guesses: list[tuple[str, list[str]]] = []  # (a name with no price, the names like it the data has)
     as_written: list[str] = []  # what a tier's word at the end of a name priced as written is not
     if models:
-        from agentscan.pricing.aliases import agent_alias, typed_tier_name
+        from agentscan.pricing.aliases import agent_alias, typed_tier, typed_tier_name
         from agentscan.pricing.lookup import fast_mode_gap, look_up, tier_gap
 
+        recorded: set[str] | None = None  # the tiers the person's Codex sessions recorded, read once if needed
         for asked in models:
             name = typed_tier_name(asked)
+            if name == asked and provider in (None, "codex") and typed_tier(asked) is not None \
+                    and look_up(data, name, provider, when)["model_id"] is None:
+                # ``gpt-5.5 (Turbo)``, as ``show`` says "on the turbo tier": that tier when the
+                # person's sessions ran on it (a name merely ending so, ``(preview)``, is as written)
+                recorded = _recorded_tiers(state) if recorded is None else recorded
+                name = typed_tier_name(asked, recorded)
             typed.append(asked)
             found = look_up(data, name, provider, when)
             if found["model_id"] is None:
@@ -104,7 +111,7 @@ def prices_command(
                 alias = agent_alias(provider or "codex", name) if provider in (None, "codex") else None
                 if alias is not None:  # as ``tokens`` says it (``book.PriceBook._report``)
                     gap = f": {legible(name)} is {alias}: left unpriced"
-                scan.warn(f"model:{provider or '-'}/{name}", f"no price for {legible(name)!r} in {data.label}{gap}")
+                scan.warn(f"model:{provider or '-'}/{name}", _no_price(data, name, gap))
                 if found["suggestions"]:
                     guesses.append((name, found["suggestions"]))
             else:
@@ -177,10 +184,25 @@ def _variant_gap(data: Any, name: str, provider: str | None, when: Any, variant:
     from agentscan.pricing.lookup import variant_start
 
     start = variant_start(data, codex_tier_spelling(name), provider)
+    article = "an" if variant[0] in "aeiou" else "a"  # (``ultrafast-tier``)
     if start is not None and start > (when or datetime.now(UTC)).date():
-        return (f": its {variant} prices for {legible(base)} start {start.isoformat()}, after that time (a {variant}"
-                " call is not billed at its standard price)")
-    return f": it has no {variant} price for {legible(base)} (a {variant} call is not billed at its standard price)"
+        return (f": its {variant} prices for {legible(base)} start {start.isoformat()}, after that time ({article}"
+                f" {variant} call is not billed at its standard price)")
+    return (f": it has no {variant} price for {legible(base)} ({article} {variant} call is not billed at its standard"
+            " price)")
+
+
+def _no_price(data: Any, name: str, gap: str) -> str:
+    """The warning for ``name`` with no price: the data lacks it (and ``gap``: what of it), or a
+    Codex tier's name has none whatever the data (``aliases.unpriced_tier``), said as ``tokens``
+    says it (``library._service_tier``): "no scale-tier price" read as a gap ``--update`` fills."""
+    from agentscan.pricing.aliases import codex_tier_spelling, service_tier_of, unpriced_tier
+
+    tier = service_tier_of(codex_tier_spelling(name))[1]
+    why = unpriced_tier(tier) if tier is not None else None
+    if why is not None:
+        return f"no price for {legible(name)!r}: {why}"
+    return f"no price for {legible(name)!r} in {data.label}{gap}"
 
 
 def _tier_word_note(data: Any, name: str, found: dict[str, Any], provider: str | None, when: Any) -> list[str]:
@@ -196,6 +218,23 @@ def _tier_word_note(data: Any, name: str, found: dict[str, Any], provider: str |
         return []
     return [f"{name} is priced as written, at {found['provider']}/{found['model_id']}'s standard price;"
             f" a Codex call on the {tier} tier is {shlex.quote(spelt)}"]
+
+
+def _recorded_tiers(state: Any) -> set[str]:
+    """The service tiers the calls of this home's Codex sessions were counted on (``turbo`` of
+    ``gpt-5.5 (turbo tier)``): read only for a ``prices`` name typed with a ``(word)`` no tier
+    agentscan knows, which has no price as written."""
+    from agentscan.cli.state import end_progress
+    from agentscan.pricing.aliases import service_tier_of
+    from agentscan.scan.recordedmodels import recorded_models
+
+    scanner = state.scanner(["codex"], memo=True, home_must_exist=False)
+    try:
+        tiers = {service_tier_of(model)[1] for _, model in recorded_models(scanner, ["codex"])}
+    finally:
+        end_progress()
+        scanner.close()
+    return {tier for tier in tiers if tier is not None}
 
 
 def _say_none_recorded(sessions: int, provider: str | None) -> None:
@@ -231,8 +270,7 @@ def _recorded(scanner: Scanner, data: PriceData) -> list[dict[str, Any]]:
                 # A Codex tier's calls (``gpt-5.5 (scale)``) say what is missing, as ``prices MODEL`` does.
                 tiered = tier_gap(data, found["query"], agent, None)
                 gap = _variant_gap(data, found["query"], agent, None, f"{tiered[1]}-tier", tiered[0]) if tiered else ""
-                scanner.ctx.warn(f"model:{agent}/{found['query']}",
-                                 f"no price for {legible(found['query'])!r} in {data.label}{gap}")
+                scanner.ctx.warn(f"model:{agent}/{found['query']}", _no_price(data, found["query"], gap))
     return looked_up
 
 

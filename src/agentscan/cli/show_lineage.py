@@ -9,6 +9,7 @@ from typing import Callable
 
 from agentscan.cli.term import clean, clean_path
 from agentscan.detailmodel import SessionDetail
+from agentscan.pricing.aliases import UNNAMED_TIER
 
 #: how each source Codex writes in its ``session_meta`` is said; another is said as written
 _SOURCES = {
@@ -181,7 +182,8 @@ def tiers_text(detail: SessionDetail) -> str:
     if not isinstance(tiers, dict):
         return ""
     counts = {str(tier): count for tier, count in tiers.items() if type(count) is int and count > 0}
-    said = [f"{count:,} on the {clean(tier)} tier" for tier, count in counts.items() if tier != "default"]
+    said = [f"{count:,} on a tier whose recorded name is not a word" if tier == UNNAMED_TIER else f"{count:,} on the {clean(tier)} tier"
+            for tier, count in counts.items() if tier != "default"]
     if not said:
         return ""
     total = sum(counts.values())

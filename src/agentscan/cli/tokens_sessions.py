@@ -73,8 +73,9 @@ def session_facts(session: TableSession | None, term: Terminal, zone: tzinfo | N
     the local zone), the zone ``--by day`` counts its days in."""
     if session is None:
         return ["-", "-", "-"]
+    # (archived) as ``list``'s TITLE has it (``list_text``): Codex's facts know it as its row does
     return [date_in(session.updated_at, zone), render.path_text(clean_path(session.cwd), term),
-            title_text(session.title) or "-"]
+            ("(archived) " if session.archived else "") + (title_text(session.title) or "-")]
 
 
 def in_window(sessions: Mapping[str, TableSession], last_calls: Mapping[str, float]) -> dict[str, TableSession]:

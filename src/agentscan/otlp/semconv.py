@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentscan.model import TokenUsage
-from agentscan.pricing.aliases import fast_mode_base, service_tier_of
+from agentscan.pricing.aliases import UNNAMED_TIER, fast_mode_base, service_tier_of
 
 OPERATION = "gen_ai.operation.name"
 PROVIDER = "gen_ai.provider.name"
@@ -85,7 +85,10 @@ def api_tier(model: str | None, agent: str) -> tuple[str | None, str | None]:
     (``pricing.aliases.service_tier_name``); its request named ``gpt-5.5``."""
     if agent != "codex" or model is None:
         return model, None
-    return service_tier_of(model)
+    model, tier = service_tier_of(model)
+    # A tier whose recorded name was no word (``UNNAMED_TIER``): what the request named is not
+    # known, so the attribute is left out rather than given a name the call never sent.
+    return model, None if tier == UNNAMED_TIER else tier
 
 
 def usage_attributes(usage: TokenUsage, agent: str) -> dict[str, int]:

@@ -110,7 +110,8 @@ VARIANT_WORDS = frozenset({"fast", "max"})
 #: name ending in a tier's word (``gemini-2.5-pro-flex``) is priced as written, as before 5.
 #: 7: ``scale`` and a tier agentscan does not know (``gpt-5.5 (turbo tier)``) are unpriced, and
 #: said why (a "no price" remembered under 6 said the price data lacked them).
-PRICE_RULES = 7
+#: 8: that why is ``unpriced_tier``'s, as ``prices`` says it (a "no price" of 7 said it otherwise).
+PRICE_RULES = 8
 
 #: what Claude Code's calls made in fast mode (``message.usage.speed == "fast"``) have after
 #: their model (``claude-opus-4-8-fast``, as ccusage names them): fast mode is billed at other
@@ -180,11 +181,15 @@ _TIER_SPELLINGS = {"fast": "priority"}
 UNKNOWN_TIER_SUFFIX = " tier"
 #: a tier's name as it may stand in a name: a word, so no text of a file reaches a price key raw
 _TIER_WORD = re.compile(r"[a-z0-9][a-z0-9_.-]{0,39}")
+#: the tier a call is counted on when the tier its record names is no word (``_TIER_WORD``):
+#: ``gpt-5.5 (? tier)``, ``show``'s ``service_tiers`` ``{"?": 1}``.  No tier's name can be it
+#: (``unknown``, which this was, could be a real tier's), and no text of a file is carried.
+UNNAMED_TIER = "?"
 #: a name ``service_tier_name`` built.  A space and parentheses, which no model id has (an
 #: API's ids, genai-prices' 4,000): a name that itself ends in a tier's word
 #: (``…-flash-1017-ultrafast``, ``gemini-2.5-pro-flex``) is never read as a tier.
 _TIERED = re.compile(r"(?P<model>\S.*?) \((?:(?P<tier>" + "|".join(SERVICE_TIER_WORDS) + r")|(?P<other>"
-                     + _TIER_WORD.pattern + r")" + UNKNOWN_TIER_SUFFIX + r")\)")
+                     + _TIER_WORD.pattern + "|" + re.escape(UNNAMED_TIER) + r")" + UNKNOWN_TIER_SUFFIX + r")\)")
 
 
 def service_tier_name(model: str, tier: str | None) -> str:
@@ -200,8 +205,8 @@ def service_tier_name(model: str, tier: str | None) -> str:
         return model
     if tier in SERVICE_TIER_WORDS:
         return f"{model} ({tier})"
-    if _TIER_WORD.fullmatch(tier) is None:
-        tier = "unknown"  # (a text no tier's name is: not carried into a name)
+    if _TIER_WORD.fullmatch(tier) is None:  # (``?`` too: typed back, it is that name)
+        tier = UNNAMED_TIER  # (a text no tier's name is: not carried into a name)
     return f"{model} ({tier}{UNKNOWN_TIER_SUFFIX})"
 
 
@@ -223,26 +228,56 @@ def priced_tier(tier: str) -> bool:
     return tier in _PER_TOKEN_TIERS
 
 
+def unpriced_tier(tier: str) -> str | None:
+    """Why a call on ``tier`` (of ``service_tier_of``) has no price whatever the price data holds
+    (no ``prices --update`` gives it one); ``None`` for a tier billed by the token
+    (``priced_tier``).  The one wording ``tokens``, ``list``, ``show``, ``export`` and ``prices``
+    give (``library._service_tier``): ``prices`` said the data lacked a scale-tier price."""
+    if tier == "scale":
+        return ("a call on the scale tier, paid for by committed units, not by the token, has no price per token:"
+                " it is not priced at the standard one")
+    if tier == UNNAMED_TIER:
+        return ("a call on a service tier whose recorded name is not a plain word has unknown rates:"
+                " it is not priced at the standard ones")
+    if not priced_tier(tier):
+        return (f"a call on {tier!r}, a service tier agentscan does not know, has unknown rates:"
+                " it is not priced at the standard ones")
+    return None
+
+
 #: a tier typed by a person: any case and spacing, Codex's ``fast`` and the standard tier's names
-#: (``turbo tier`` too: a name ``tokens`` keyed a tier it does not know by, in any case)
-_TYPED_TIER = re.compile(r"\s*(?P<model>\S.*?)\s*\(\s*(?P<tier>[A-Za-z][A-Za-z0-9_.-]*)(?P<worded>\s+tier)?\s*\)\s*",
+#: (``turbo tier`` too: a name ``tokens`` keyed a tier it does not know by, in any case; and
+#: ``? tier``, its name of a tier whose recorded name is no word)
+_TYPED_TIER = re.compile(r"\s*(?P<model>\S.*?)\s*\(\s*(?P<tier>[A-Za-z][A-Za-z0-9_.-]*|\?)(?P<worded>\s+tier)?\s*\)\s*",
                          re.IGNORECASE)
 
 
-def typed_tier_name(name: str) -> str:
+def typed_tier(name: str) -> tuple[str, str, bool] | None:
+    """(the model, the tier in lower case, whether ``tier`` followed it) of a name typed with a
+    ``(word)`` after it (``gpt-5.5 (Turbo)``: ``("gpt-5.5", "turbo", False)``), else ``None``."""
+    typed = _TYPED_TIER.fullmatch(name) if name.rstrip().endswith(")") else None
+    if typed is None:
+        return None
+    return typed["model"], typed["tier"].lower(), bool(typed["worded"])
+
+
+def typed_tier_name(name: str, recorded: frozenset[str] | set[str] = frozenset()) -> str:
     """A ``prices`` query's tier spelt as ``service_tier_name`` spells it: ``gpt-5.5  (Priority)``
     and ``gpt-5.5 (fast)`` are ``gpt-5.5 (priority)``, ``gpt-5.5 (default)`` is ``gpt-5.5``
-    (said "no price" with no hint, or read the model as ``gpt-5.5 `` with its space).  Any
-    other name as it is."""
-    typed = _TYPED_TIER.fullmatch(name) if name.endswith(")") or name.rstrip().endswith(")") else None
+    (said "no price" with no hint, or read the model as ``gpt-5.5 `` with its space).  A
+    ``(word)`` is read as a tier when it is one agentscan knows, ``tier`` follows it
+    (``gpt-5.5 (turbo tier)``, as ``tokens`` keys it), or it is in ``recorded``, the tiers the
+    person's own Codex sessions recorded (``gpt-5.5 (Turbo)``, as ``show`` says "on the turbo
+    tier"); any other name as it is (``gpt-5.5 (preview)`` is no tier's)."""
+    typed = typed_tier(name)
     if typed is None:
         return name
-    tier = typed["tier"].lower()
+    model, tier, worded = typed
     if tier in STANDARD_TIERS:
-        return typed["model"]
+        return model
     tier = _TIER_SPELLINGS.get(tier, tier)
-    if tier in SERVICE_TIER_WORDS or typed["worded"]:
-        return service_tier_name(typed["model"], tier)
+    if tier in SERVICE_TIER_WORDS or worded or tier in recorded:
+        return service_tier_name(model, tier)
     return name
 
 

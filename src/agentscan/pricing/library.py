@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 from genai_prices import data_snapshot, types
 
-from agentscan.pricing.aliases import (BEDROCK_PROVIDER, bedrock_ref, fast_mode_model, priced_tier, service_tier_of,
+from agentscan.pricing.aliases import (BEDROCK_PROVIDER, bedrock_ref, fast_mode_model, service_tier_of, unpriced_tier,
                                       variant_words)
 from agentscan.pricing.periods import EXACT, NOT_YET, Coefficients, NotPriceable, Period
 from agentscan.pricing.source import PriceData
@@ -126,13 +126,10 @@ def _service_tier(match: Match, tier: str) -> Match:
     """``match`` at its ``tier`` price (a Codex call on a service tier), when the library has
     one.  Without one, the library answers the context with the standard price, silently: the
     priority tier bills more (a guess, and a low one), flex less, so that is "no price"."""
-    if tier == "scale":
-        raise NotPriceable(f"{match.model.id!r} ran on the scale tier, paid for by committed units, not by the token: "
-                           "no price per token, so it is not priced at the standard one")
-    if not priced_tier(tier):
-        # (``aliases.UNKNOWN_TIER_SUFFIX``: a tier of a newer Codex may bill more than the standard rate)
-        raise NotPriceable(f"{match.model.id!r} ran on a service tier agentscan does not know ({tier!r}): "
-                           "its rates are unknown, so it is not priced at the standard ones")
+    unpriced = unpriced_tier(tier)
+    if unpriced is not None:
+        # (scale: committed units; a tier of a newer Codex may bill more than the standard rate)
+        raise NotPriceable(unpriced)
     context = {"service_tier": tier}
     own = any(model is match.model for model in match.provider.models)
     if not own or not any(variant.when == context for variant in match.model.price_variants or ()):

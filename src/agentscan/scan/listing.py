@@ -147,10 +147,15 @@ class ListFilter:
 
     def shown_cwd(self, row: SessionRow) -> str | None:
         """The cwd a table shows for ``row`` (``cwdmatch.matched_folder``: a multi-root Cursor
-        chat ``--cwd`` found by another of its workspace's folders shows that folder)."""
-        if self.cwd is None or not row.workspace_folders:
+        chat ``--cwd`` found by another of its workspace's folders shows that folder; ``--grep``
+        too, when its text is in that folder and not in the first: the row it found shows why)."""
+        if not row.workspace_folders:
             return row.cwd
-        return matched_folder(row.cwd, row.workspace_folders, self._cwd_forms)
+        if self.cwd is not None:
+            return matched_folder(row.cwd, row.workspace_folders, self._cwd_forms)
+        if self.grep and not grep_hit(self.grep_key, (row.cwd,)):
+            return next((folder for folder in row.workspace_folders if grep_hit(self.grep_key, (folder,))), row.cwd)
+        return row.cwd
 
     def matches(self, row: SessionRow) -> bool:
         return self.failed_stage(row) is None

@@ -38,7 +38,7 @@ _BATCH = 32
 #: ``prune`` forgets them with it), at the session's id and fingerprint (two Codex sessions
 #: may name one rollout): bump the version when a provider's ``table_facts`` changes
 KIND = "table-facts"
-VERSION = "1"
+VERSION = "2"  # 2: ``archived`` (facts kept by 1 would leave an archived thread unmarked)
 
 
 def gather(scanner: Scanner, refs: Sequence[SessionRef], *, told: bool = False) -> dict[str, SessionRow | TableFacts]:
@@ -153,17 +153,23 @@ def _to_json(found: TableFacts | None) -> list:
     if found is None:
         return []
     kept = [None if found.updated_at is None else found.updated_at.isoformat(), found.cwd, found.title]
-    return kept if found.models is None else [*kept, list(found.models)]
+    models = None if found.models is None else list(found.models)
+    if found.archived:
+        return [*kept, models, True]
+    return kept if models is None else [*kept, models]
 
 
 def _decode(document: Any) -> tuple[TableFacts | None] | None:
     """``_to_json``'s document read back: ``(facts,)``, ``(None,)`` for the row; ``None``: not as kept."""
     if document == []:
         return (None,)
-    if not (isinstance(document, list) and len(document) in (3, 4)
+    if not (isinstance(document, list) and len(document) in (3, 4, 5)
             and all(text is None or isinstance(text, str) for text in document[:3])):
         return None
-    models = document[3] if len(document) == 4 else None
+    models = document[3] if len(document) >= 4 else None
+    archived = document[4] if len(document) == 5 else False
+    if type(archived) is not bool:
+        return None
     if models is not None and not (isinstance(models, list) and all(isinstance(name, str) for name in models)):
         return None
     from datetime import datetime
@@ -171,7 +177,7 @@ def _decode(document: Any) -> tuple[TableFacts | None] | None:
     updated, cwd, title = document[:3]
     try:
         return (TableFacts(None if updated is None else datetime.fromisoformat(updated), cwd, title,
-                           None if models is None else tuple(models)),)
+                           None if models is None else tuple(models), archived),)
     except ValueError:
         return None
 

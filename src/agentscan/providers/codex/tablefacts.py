@@ -55,7 +55,7 @@ def table_facts(session: CodexSession, ctx: ScanContext, *, models: bool = False
     """The row's ``updated_at``, ``cwd`` and ``title`` (``row.assemble_row``), or ``None``: read the row.
     ``models``: the names its ``model`` is one of too (the module's doc), where they are sure."""
     from agentscan.providers.codex.names import chosen_name, merged
-    from agentscan.providers.codex.row import index_is_newer, marked_title, pick, session_head
+    from agentscan.providers.codex.row import archived, index_is_newer, marked_title, pick, session_head
     from agentscan.providers.codex.header import thread_header
 
     threads = session.threads()
@@ -94,14 +94,16 @@ def table_facts(session: CodexSession, ctx: ScanContext, *, models: bool = False
         return None
     recorded = newest(*lasts)
     mtime = newest(*(from_epoch(thread.rollout.mtime) for thread in threads))
+    main = session.main
+    # As the row has it (``row.assemble_row``), from discovery alone: the files' places and the index
+    shelved = archived(main) if main is not None else bool(session.children) and all(map(archived, session.children))
     if naming is None:
-        return TableFacts(recorded or mtime, None, session_head(session, ctx).title, _sorted(choosing))
+        return TableFacts(recorded or mtime, None, session_head(session, ctx).title, _sorted(choosing), shelved)
     header = naming_header if naming_header is not None else thread_header(naming, ctx)
     # (a fork's title is its own first prompt: ``session_head`` asks its header)
     title = named.name if named else session_head(session, ctx, header).title
-    main = session.main
     if main is None:  # the first subagent names the row
-        return TableFacts(recorded or mtime, _cwd(header, session, ctx), title, _sorted(choosing))
+        return TableFacts(recorded or mtime, _cwd(header, session, ctx), title, _sorted(choosing), shelved)
     row = main.indexed
     if choosing is not None and row is not None and row.model is not None:
         choosing.add(row.model)  # the row's model when no window or tally names one
@@ -109,7 +111,7 @@ def table_facts(session: CodexSession, ctx: ScanContext, *, models: bool = False
     return TableFacts(newest(recorded, row.updated_at if row else None) or mtime,
                       pick(wins, _cwd(header, session, ctx), row.cwd if row else None),
                       marked_title(title if named else pick(wins, title, row.title if row else None), header),
-                      _sorted(choosing))
+                      _sorted(choosing), shelved)
 
 
 def _cwd(header: RolloutHeader, session: CodexSession, ctx: ScanContext) -> str | None:
