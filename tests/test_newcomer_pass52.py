@@ -4,7 +4,7 @@
   ``--by agent`` table's ``REASONING`` column had drifted (``0`` where the table prints ``-``:
   Claude Code and Cursor record no reasoning apart).
 - Names a newcomer gives for what agentscan calls otherwise get the word it takes: an
-  agent's product name or its models' vendor for ``-p`` (``claude-code``, ``openai``), a
+  agent's product name for ``-p`` (``claude-code``), a
   city or a zone's abbreviation for ``--tz`` (``Paris``, ``PST``), a date written with
   slashes (``2026/11/01``), and ``--redact=no`` for ``doctor``'s ``--no-redact``.
 - Another tool's word for an option the command has (``tokens --from``, ``list --search``,
@@ -22,6 +22,7 @@ import json
 import re
 import shlex
 from pathlib import Path
+from typing import Callable
 
 import pytest
 from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
@@ -76,7 +77,7 @@ def _error(*argv: str) -> tuple[int, str]:
 
 @pytest.mark.parametrize("typed, meant", [
     ("claude-code", "claude"), ("Claude_Code", "claude"), ("claudecode", "claude"), ("codex-cli", "codex"),
-    ("cursor-agent", "cursor"), ("anthropic", "claude"), ("openai", "codex"), ("google", "gemini"),
+    ("cursor-agent", "cursor"), ("anysphere", "cursor"),
 ])
 def test_an_agents_product_or_vendor_name_is_offered_its_provider(typed: str, meant: str) -> None:
     code, line = _error("--demo", "list", "-p", typed)
@@ -97,9 +98,11 @@ def test_a_provider_name_unlike_any_gets_no_guess(typed: str) -> None:
 
 @pytest.mark.parametrize("typed, meant", [
     ("Paris", "Europe/Paris"), ("new york", "America/New_York"), ("tokyo", "Asia/Tokyo"),
-    ("PST", "America/Los_Angeles"), ("pdt", "America/Los_Angeles"), ("CEST", "Europe/Paris"),
+    ("PST", "America/Los_Angeles or Asia/Manila"), ("pdt", "America/Los_Angeles"), ("CEST", "Europe/Paris"),
 ])
-def test_a_city_or_a_zones_abbreviation_is_offered_its_iana_name(typed: str, meant: str) -> None:
+def test_a_city_or_a_zones_abbreviation_is_offered_its_iana_name(typed: str, meant: str,
+                                                              local_zone: Callable[[str], None]) -> None:
+    local_zone("UTC")  # (a machine whose zone prints the abbreviation is offered ``local``: tests/test_review_pass52b.py)
     code, line = _error("--demo", "list", "--tz", typed)
     assert code == 2
     assert line.startswith(f"error: unknown time zone {typed!r}: did you mean {meant}?")
@@ -171,7 +174,7 @@ def test_a_folder_of_sessions_says_how_to_list_them(isolated_home: Path) -> None
                              f"files, not its transcript: `agentscan show claude:{sessions[0]}` opens it\n")
 
 
-@pytest.mark.parametrize("typed, meant", [("claude-code", "claude"), ("cursor-agent", "cursor"), ("anthropic", "claude")])
+@pytest.mark.parametrize("typed, meant", [("claude-code", "claude"), ("cursor-agent", "cursor"), ("anysphere", "cursor")])
 def test_hooks_install_offers_the_agent_a_product_name_stands_for(typed: str, meant: str) -> None:
     code, line = _error("hooks", "install", typed, "--dry-run")
     assert (code, line) == (2, f"error: unknown AGENT {typed!r} (did you mean {meant}?); choose from: cursor, claude")

@@ -22,7 +22,7 @@ import typer
 from typer.testing import CliRunner
 
 from agentscan.cli import app
-from agentscan.timeutil import fixed_zone_note
+from agentscan.zoneguess import fixed_zone_note
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[1]

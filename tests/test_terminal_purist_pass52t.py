@@ -221,7 +221,7 @@ def test_a_demo_card_fits_30_columns_but_its_paths_and_commands(tty: Any, sessio
     wide = [line for line in result.stdout.splitlines() if width_of(line) > 30
             and "/demo/home/" not in line and not line.startswith("  agentscan ")]
     assert wide == [], wide
-    assert any(line.endswith("]") and line.startswith("  ok ") or line.startswith("   ? ")
+    assert any(line.endswith("]") and line.startswith("  ok ") or line.startswith("  ? ")
                for line in result.stdout.splitlines() if "[" in line), result.stdout
 
 

@@ -20,14 +20,12 @@ _SNAPSHOT_MIN_COLUMNS = 80
 
 
 def _hook_option(argv: list[str], name: str) -> str | None:
-    """``--name X`` / ``--name=X`` from the hook's arguments; anything odd is ignored here (and
-    said in ``hook-errors.log`` by the capture)."""
-    for index, arg in enumerate(argv):
-        if arg == name and index + 1 < len(argv):
-            return argv[index + 1]
-        if arg.startswith(name + "="):
-            return arg.split("=", 1)[1]
-    return None
+    """``--name X`` / ``--name=X`` from the hook's arguments, read as ``hooks status`` reads
+    them (``hooks.arguments.hook_option``, imported on the hook's path only: it imports ``re``);
+    anything odd is ignored here (and said in ``hook-errors.log`` by the capture)."""
+    from agentscan.hooks.arguments import hook_option
+
+    return hook_option(argv, name)
 
 
 def _hook_agent(argv: list[str]) -> str | None:

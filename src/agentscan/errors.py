@@ -201,15 +201,17 @@ class UnknownProvider(UsageProblem):
     project_hint = False
 
     def __init__(self, name: str, known: list[str], parameter: str = "providers") -> None:
-        from agentscan.toolkit.words import agent_named_otherwise, close_names, unknown_choice
+        from agentscan.toolkit.words import agent_aside, agent_named_otherwise, close_names, unknown_choice
 
         close = close_names(name, known) or agent_named_otherwise(name, known)
-        super().__init__(unknown_choice("provider", name, known, meant=close[0] if close else ""), parameter=parameter)
+        aside = "" if close else agent_aside(name, known)  # (``claude-desktop``, ``openai``: said, not guessed)
+        text = unknown_choice("provider", name, known, meant=close[0] if close else "")
+        super().__init__(f"{text} ({aside})" if aside else text, parameter=parameter)
         self.name = name
         self.known = list(known)
         #: no slip for a provider's name: maybe ccusage's ``-p``, a project, which the CLI says
         #: it has as ``--cwd`` (a hint about options, not for a library caller: ``cli.state.say_error``)
-        self.project_hint = not close
+        self.project_hint = not close and not aside
 
 
 class NoReadableRoot(AgentscanError):

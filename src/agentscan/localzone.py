@@ -37,9 +37,10 @@ def problem(env: Mapping[str, str] | None = None) -> str | None:
     value = (os.environ if env is None else env).get("TZ")
     if value is None or os.name == "nt" or _readable(value, env):
         return None
-    from agentscan.timeutil import closest_zone
+    from agentscan.zoneguess import closest_zone
 
-    guess = closest_zone(value.lstrip(":")) if "/" in value or value[:1].isupper() else None
+    # (not this machine's zone for ``TZ=CST``: that zone is the UTC the C library fell back to)
+    guess = closest_zone(value.lstrip(":"), local=False) if "/" in value or value[:1].isupper() else None
     meant = f" (did you mean {guess}?)" if guess else ""
     return (f"TZ={value} names no time zone this system knows{meant}, so local times are UTC: set TZ to "
             "an IANA name such as Europe/Paris, or unset it for the system's zone")

@@ -175,88 +175,22 @@ def zone(name: str | None) -> tzinfo | None:
 
     try:
         return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # (OSError: ``Europe``, a folder of zones)
         pass
-    offset = _offset_zone(name)
+    from agentscan.localzone import problem
+    from agentscan.zoneguess import closest_zone, offset_zone
+
+    offset = offset_zone(name)
     if offset:  # the one trap of these names: Etc/GMT-2 is two hours *ahead* of UTC
         raise UsageProblem(f"unknown time zone {name!r}: did you mean {offset[0]}? (its sign is inverted, as POSIX "
                            f"writes it: {offset[0]} is {offset[1]}, with no clock changes; a place's time is its "
                            "IANA name, such as Europe/Paris)") from None
-    guess = closest_zone(name)
+    # (this machine's zone is offered for an abbreviation it prints only when ``TZ`` sets a zone:
+    # ``TZ=CST`` sets none, and its "CST" is UTC under that name)
+    guess = closest_zone(name, local=problem() is None)
     hint = f": did you mean {guess}?" if guess else ""
     raise UsageProblem(f"unknown time zone {name!r}{hint} (use an IANA name such as Europe/Paris, utc, "
                        "or local for this machine's)") from None
-
-
-def closest_zone(name: str) -> str | None:
-    """The IANA zone most like a mistyped ``name`` (``Europe/Berln``, ``asia/tokyo``), if
-    one is close; only when a name was refused (listing the zones reads a directory)."""
-    import difflib
-    from zoneinfo import available_timezones
-
-    try:
-        known = available_timezones()
-    except OSError:  # pragma: no cover - an unreadable zone directory
-        return None
-    by_case = {zone_name.lower(): zone_name for zone_name in known}
-    if name.strip().upper() in _FIXED_ABBREVIATIONS:  # ``est``: New York's zone, not tzdata's fixed EST
-        return _FIXED_ABBREVIATIONS[name.strip().upper()][1]
-    if name.strip().lower() in by_case:
-        return by_case[name.strip().lower()]
-    folded = name.strip().lower().replace("_", " ")
-    if folded.upper() in _ABBREVIATIONS:
-        return _ABBREVIATIONS[folded.upper()]
-    # a city alone (``Paris``, ``new york``): the zone named for it, as people know their zone;
-    # the regions' names first (``Europe/Paris``, not a backward alias's)
-    by_city = sorted((zone_name.count("/") != 1, zone_name) for zone_name in known
-                     if zone_name.rpartition("/")[2].lower().replace("_", " ") == folded and "/" in zone_name)
-    if by_city:
-        return by_city[0][1]
-    found = difflib.get_close_matches(name.strip(), known, n=1, cutoff=0.8)
-    return found[0] if found else None
-
-
-#: zone abbreviations people type for ``--tz`` that name no IANA zone (``EST``, ``MST``, ``CET``
-#: do, and are taken as tzdata has them): the zone most who write them live in, offered, never taken
-_ABBREVIATIONS = {
-    "PST": "America/Los_Angeles", "PDT": "America/Los_Angeles", "PT": "America/Los_Angeles",
-    "MDT": "America/Denver", "MT": "America/Denver", "CST": "America/Chicago", "CDT": "America/Chicago",
-    "CT": "America/Chicago", "EDT": "America/New_York", "ET": "America/New_York", "BST": "Europe/London",
-    "CEST": "Europe/Paris", "EEST": "Europe/Athens", "JST": "Asia/Tokyo", "KST": "Asia/Seoul",
-    "AEST": "Australia/Sydney", "AEDT": "Australia/Sydney",
-}
-
-
-#: tzdata's fixed zones that people type meaning a place whose clocks change: ``EST`` is
-#: UTC-5 all year, so New York's summer times would come out an hour off (``HST`` is
-#: Hawaii's, which keeps it all year: nothing to say)
-_FIXED_ABBREVIATIONS = {
-    "EST": ("UTC-05:00", "America/New_York", "New York's clocks"),
-    "MST": ("UTC-07:00", "America/Denver", "Denver's clocks (Arizona's keep MST all year)"),
-}
-
-
-def fixed_zone_note(name: str | None) -> str | None:
-    """A note for a ``--tz`` that ``zone`` takes but that is likely not what was meant: ``EST``,
-    a fixed offset, for New York's time (``America/New_York``); ``None`` for any other."""
-    if name is None or name.strip() not in _FIXED_ABBREVIATIONS:
-        return None
-    offset, meant, whose = _FIXED_ABBREVIATIONS[name.strip()]
-    return (f"note: --tz {name.strip()} is {offset} all year, with no summer time; for {whose} "
-            f"use --tz {meant}")
-
-
-def _offset_zone(name: str) -> tuple[str, str] | None:
-    """``+02:00``, ``UTC+2``, ``GMT-5``: a fixed offset of whole hours, which ``--tz`` takes only
-    as its IANA name, ``Etc/GMT-2`` (the sign inverted), with the offset as ``UTC+2``; ``None``
-    for anything else (``+05:30`` has no such name)."""
-    import re
-
-    found = re.fullmatch(r"\s*(?:utc|gmt)?\s*([+-])([0-9]{1,2})(?::?00)?\s*", name, flags=re.IGNORECASE)
-    if found is None or not 0 < int(found[2]) <= 14:
-        return None
-    hours = int(found[2])
-    return f"Etc/GMT{'-' if found[1] == '+' else '+'}{hours}", f"UTC{found[1]}{hours}"
 
 
 class Shown(NamedTuple):

@@ -101,10 +101,14 @@ def run_show(
 
 def given_zone(tz: Optional[str]) -> Optional[tzinfo]:
     """``--tz`` as ``timeutil.zone`` takes it, with a note on stderr for a fixed zone typed
-    for a place whose clocks change (``EST`` for New York: ``timeutil.fixed_zone_note``)."""
-    from agentscan.timeutil import fixed_zone_note, zone
+    for a place whose clocks change (``EST`` for New York: ``zoneguess.fixed_zone_note``)."""
+    from agentscan.timeutil import zone
 
     zone_info = zone(tz)
+    if tz is None:
+        return zone_info  # (no ``--tz``: nothing to note, and ``zoneguess`` left unimported)
+    from agentscan.zoneguess import fixed_zone_note
+
     said = fixed_zone_note(tz)
     if said is not None:
         from agentscan.cli import render

@@ -106,7 +106,7 @@ def export_command(
     from agentscan.cli import render
     from agentscan.cli.state import parse_window, provider_names, reject_blank
     from agentscan.errors import UsageProblem
-    from agentscan.export.files import names_stdout, refuse_closed_descriptor
+    from agentscan.export.files import mixed_with_warnings, names_stdout, refuse_closed_descriptor
     from agentscan.export.run import STDOUT, parse_format, run_export
     from agentscan.cli.actions import given_zone
     from agentscan.timeutil import zone
@@ -117,6 +117,10 @@ def export_command(
     given = output_text  # as typed, for an error that names it
     if output_text is not None and names_stdout(output_text):  # -o /dev/stdout | duckdb: as -o -
         output_text = "-"
+    elif output_text is not None and not state.quiet and (mixed := mixed_with_warnings(output_text)):
+        from agentscan.errors import ExportFailed
+
+        raise ExportFailed(mixed)  # (``-o /dev/stderr 2>out.jsonl``: a warning is no record)
     # Any case (-f CSV), as --provider takes it; none given, --output's extension says it
     # (``-o usage.sqlite``), and a --format given always wins, with a warning when the
     # extension says another (``-f jsonl -o s.sqlite3``: JSONL in a file named for SQLite).
@@ -189,7 +193,7 @@ def export_command(
         gone = (f", {result.gone} marked gone" if result.gone else "") + _no_usage(result, days)
         if result.merged:  # once: rows an earlier agentscan wrote for what is now part of another session
             gone += f", {result.merged} merged into another session"
-        said = f"wrote {_what(result, days)} to {result.path} ({result.format}{gone}){_why_none(result, filters)}"
+        said = f"wrote {_what(result, days)} to {result.path} ({result.format}{gone}){_why_none(result, filters, scanner)}"
         # Wrapped on a terminal (50 columns at 30), the path whole; a cron log's one line in a pipe.
         from agentscan.cli.term import wrap
 
@@ -213,14 +217,16 @@ def _warn_shared_cache(scanner) -> None:  # noqa: ANN001 - a Scanner, imported l
         scanner.ctx.warn(str(folder / FILE_NAME), f"{shared[0]} (this export read its answers from it): {shared[1]}")
 
 
-def _why_none(result, filters) -> str:  # noqa: ANN001 - an ExportResult and a ListFilter, imported lazily
+def _why_none(result, filters, scanner) -> str:  # noqa: ANN001 - an ExportResult, ListFilter, Scanner: lazily
     """For an empty export, which option left nothing (as ``list`` says it), or, with none,
     that no session was found at all: a cron job's log then tells a quiet week from a wrong
     ``--since``, ``--provider`` or ``HOME``.  Sessions that could not be read this run are
     there (a warning counts them): not "no session"."""
     if result.sessions or result.unread:
         return ""
-    if filters.since is None and filters.until is None and not filters.providers:
+    # None found at all, whatever the filter: a cron job's wrong HOME is no quiet day
+    if not any(True for _ in scanner.refs()) or (filters.since is None and filters.until is None
+                                                  and not filters.providers):
         # None at all: a cron job's HOME is another's, or the agents keep their files elsewhere.
         from agentscan.invocation import doctor_command
 

@@ -16,8 +16,10 @@ _WORDS = {
     "--since": ("--from", "--after", "--start", "--begin"),
     "--until": ("--to", "--before", "--end"),
     "--by": ("--group-by", "--groupby", "--group"),
-    "--grep": ("--search", "--filter", "--query", "--match", "--find"),
-    "--limit": ("--max", "--count", "--head", "--top", "--number", "--num"),
+    # (not ``--filter``, docker's KEY=VALUE: ``other_word`` names the filters; not ``--count``,
+    # which is git's and grep's "print how many", not "show this many")
+    "--grep": ("--search", "--query", "--match", "--find"),
+    "--limit": ("--max", "--head", "--top", "--number", "--num"),
     "--cwd": ("--dir", "--directory", "--path", "--workdir", "--folder", "--repo"),
     "--provider": ("--agent", "--agents", "--tool"),
 }
@@ -50,18 +52,17 @@ def other_word(option: str, ctx: Any, where: str, own: set[str], value_of: Calla
     if option in ("--format", "-f", "--output", "-o") and "--json" in own:
         if str(value_of(option, ctx)).casefold() == "json":  # ``list --format json``, as docker's
             return f"{where} has --json: one JSON document on stdout"
+    if option == "--filter" and "--grep" in own:  # docker's ``--filter status=running``: which of ours
+        from agentscan.toolkit.words import listed
+
+        picks = ["--grep TEXT", *(flag for flag in ("--running", "--provider", "--since", "--cwd") if flag in own)]
+        return f"{where} picks sessions with {listed(picks)}"
     if option in ("--id", "--session", "--session-id") and where in ("show", "trace", "otlp"):
         # (``tokens --id`` is ccusage's, answered in ``cli.misplaced``, and worded as it is)
-        import shlex
-
-        typed = value_of(option, ctx)
-        return f"{where} takes the id as its argument: agentscan {where} {shlex.quote(typed) if typed else 'ID'}"
+        return _as_argument(where, "id", value_of(option, ctx))
     if option in ("--model", "--models"):
         if where == "prices":
-            import shlex
-
-            typed = value_of(option, ctx)
-            return f"prices takes the model as its argument: agentscan prices {shlex.quote(typed) if typed else 'MODEL'}"
+            return _as_argument(where, "model", value_of(option, ctx))
         if "--by" in own:
             return f"{where} has --by model: what each model cost"
         if "--grep" in own:
@@ -71,3 +72,10 @@ def other_word(option: str, ctx: Any, where: str, own: set[str], value_of: Calla
         days = typed if typed and typed.isdigit() else "N"
         return f"{where} has --since: --since {days}d for the last {days} days; export's --days is another thing"
     return None
+
+
+def _as_argument(where: str, what: str, typed: str | None) -> str:
+    """``show takes the id as its argument: agentscan show 'claude:7f3c'``."""
+    import shlex
+
+    return f"{where} takes the {what} as its argument: agentscan {where} {shlex.quote(typed) if typed else what.upper()}"

@@ -75,12 +75,14 @@ def otlp_command(
     from agentscan.cli.state import parse_window
 
     from agentscan.errors import OutputFailed
-    from agentscan.export.files import names_stdout, refuse_closed_descriptor
+    from agentscan.export.files import mixed_with_warnings, names_stdout, refuse_closed_descriptor
 
     refuse_closed_descriptor(output_text, OutputFailed)  # (first: the next file opened would take its number)
     state = state_of(ctx)
     # -o /dev/stdout into a pipe: as -o - (written as a file, it failed: its link leads to pipe:[N])
     to_stdout = output_text == "-" or (output_text is not None and names_stdout(output_text))
+    if not to_stdout and output_text is not None and not state.quiet and (mixed := mixed_with_warnings(output_text)):
+        raise OutputFailed(mixed)  # (``-o /dev/stderr 2>spans.jsonl``: a warning is no span, as for export)
     reject_blank(output=output_text, since=since, until=until)
     provider = provider_names(provider)
     if to_stdout and as_json:

@@ -76,6 +76,10 @@ def export_sessions(
 
         zone = LocalDays()
     check_filters(filters)
+    if filters is not None and tz is not None:  # its dates in ``tz``, as ``export --tz`` reads --since
+        from agentscan.scan.arguments import read_in
+
+        filters = read_in(filters, time_zone(tz))
     # Absolute, not resolved: no symlink followed (``cli.ops_commands``, ``-o``).
     path = Path(os.path.abspath(os.path.expanduser(output)))
     from agentscan.export.files import refuse_closed_descriptor

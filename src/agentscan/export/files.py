@@ -73,13 +73,19 @@ def day_csv_lines(handle: BinaryIO, days: Iterable[UsageDay]) -> int:
 T = TypeVar("T")
 
 
+def typed_path(text: str) -> Path:
+    """An ``--output`` as typed, ``~`` expanded, made absolute (links not followed: the
+    descriptor rules read ``/dev/stderr`` itself)."""
+    return Path(os.path.abspath(os.path.expanduser(text)))
+
+
 def names_stdout(text: str) -> bool:
     """``text`` (an ``--output``) names this process's stdout, as ``-`` does: ``/dev/stdout``,
     ``/dev/fd/1``, ``/proc/self/fd/1``, or another descriptor open on stdout's file
     (``-o /dev/stderr >log 2>&1``).  Any other descriptor is written into as a file is
     (``toolkit.atomicfile.own_descriptor``, the one rule); this one is stdout for the command
     too: its summary line (``wrote … to PATH``), printed on stdout, would land in the export."""
-    number = own_descriptor(Path(os.path.abspath(os.path.expanduser(text))))
+    number = own_descriptor(typed_path(text))
     if number is None:
         return False
     try:
@@ -93,7 +99,7 @@ def refuse_closed_descriptor(output: str | None, failure: Callable[[str], Except
     descriptor of this process that is not open (``closed_descriptor``)."""
     if output is None or output.strip() in ("", "-"):
         return
-    problem = closed_descriptor(Path(os.path.abspath(os.path.expanduser(output))))
+    problem = closed_descriptor(typed_path(output))
     if problem is not None:
         if failure is None:
             from agentscan.errors import ExportFailed
@@ -110,10 +116,44 @@ def closed_descriptor(path: Path) -> str | None:
     from agentscan.toolkit.atomicfile import named_descriptor
 
     number = named_descriptor(path)
-    if number is None or own_descriptor(path) is not None:
+    if number is None:
         return None
-    return (f"{path} names descriptor {number} of this process, which is not open (closed before agentscan "
-            "ran?): nothing to write into; give a file's path")
+    if own_descriptor(path) is None:
+        return (f"{path} names descriptor {number} of this process, which is not open (closed before agentscan "
+                "ran?): nothing to write into; give a file's path")
+    import fcntl
+
+    try:
+        reading_only = fcntl.fcntl(number, fcntl.F_GETFL) & os.O_ACCMODE == os.O_RDONLY
+    except OSError:
+        return None
+    if reading_only:  # (``3</dev/null``, ``/dev/stdin <file``): else refused by the write, after the whole scan
+        return (f"{path} names descriptor {number} of this process, which is open for reading only: "
+                "nothing can be written into it; give a file's path")
+    return None
+
+
+def mixed_with_warnings(text: str) -> str | None:
+    """Why an ``--output`` (as typed) that is stderr's file cannot be written without
+    ``--quiet``: ``-o /dev/stderr 2>out.jsonl`` put the run's warnings between the export's
+    lines.  Not a device (a terminal, read by a person), not a file opened for appending (``2>>log``:
+    a log, where the export follows the log's lines, as docs/cli.md has it), and not stdout
+    (``names_stdout``: written as ``-``)."""
+    number = own_descriptor(typed_path(text))
+    if number is None:
+        return None
+    import fcntl
+
+    try:
+        if number != 2 and not os.path.samestat(os.fstat(number), os.fstat(2)):
+            return None
+        # (a device, a terminal or ``/dev/null``, is read by no program as an export)
+        if stat.S_ISCHR(os.fstat(number).st_mode) or fcntl.fcntl(number, fcntl.F_GETFL) & os.O_APPEND:
+            return None
+    except OSError:
+        return None
+    return (f"{text} is stderr's file, where this run's warnings and notes are written too: they would be "
+            "lines among its records; add --quiet to leave them out, or give the file's path as --output")
 
 
 def to_stdout(write: Callable[[BinaryIO], T], failure: Callable[[str], Exception]) -> T:

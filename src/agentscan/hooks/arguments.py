@@ -41,9 +41,32 @@ def _no_value(arg: str) -> bool:
     return bool(equals) and not value
 
 
+def _given(arguments: Sequence[str]) -> list[tuple[str, str]]:
+    """Each ``VALUED`` option given a value, with it, in order (``--agent X``, ``--agent=X``);
+    a value is never read as an option (``--otlp-endpoint --agent`` gives the endpoint
+    ``--agent``, as click would)."""
+    given = []
+    words = iter(arguments)
+    for arg in words:
+        if arg in VALUED:
+            value = next(words, None)
+            if value is not None:
+                given.append((arg, value))
+        elif arg.partition("=")[0] in VALUED and not _no_value(arg):
+            given.append((arg.partition("=")[0], arg.partition("=")[2]))
+    return given
+
+
+def hook_option(arguments: Sequence[str], name: str) -> str | None:
+    """The value the hook takes for option ``name`` (``--otlp-endpoint``): the first given,
+    as ``hook`` (``entry``) and ``hooks status`` both read it; a second one is ignored, and
+    said in the log (``unknown_arguments``)."""
+    return next((value for option, value in _given(arguments) if option == name), None)
+
+
 def has_unknown(arguments: Sequence[str]) -> bool:
-    """Whether anything but ``--agent X`` and ``--otlp-endpoint X`` (or ``=X``) was given: the
-    installed command's own arguments pass without a look at the rest of this module."""
+    """Whether anything but ``--agent X`` and ``--otlp-endpoint X`` (or ``=X``), each once, was
+    given: the installed command's own arguments pass without a look at the rest of this module."""
     words = iter(arguments)
     for arg in words:
         if arg in VALUED:
@@ -51,7 +74,8 @@ def has_unknown(arguments: Sequence[str]) -> bool:
                 return True
         elif arg.partition("=")[0] not in VALUED or _no_value(arg):  # ``--agent=``: no value either
             return True
-    return False
+    options = [option for option, _ in _given(arguments)]
+    return len(options) != len(set(options))  # (a second ``--otlp-endpoint``: ignored, said)
 
 
 def unknown_arguments(argv: list[str]) -> list[str]:
@@ -62,6 +86,10 @@ def unknown_arguments(argv: list[str]) -> list[str]:
     quoted (an endpoint may hold a token); a stray word is, cut short.
     """
     problems: list[str] = []
+    options = [option for option, _ in _given(argv)]
+    for option in dict.fromkeys(one for one in options if options.count(one) > 1):
+        # (the value is not quoted: an endpoint may hold a token)
+        problems.append(f"option {option} given {options.count(option)} times: only the first is used; {_STORED}")
     index = 0
     while index < len(argv):
         arg = argv[index]

@@ -313,6 +313,7 @@ def live_endpoints(report: dict[str, Any]) -> list[str]:
     once, masked as ``otlp`` shows one (``shown_url``: a token in it is a secret)."""
     import shlex
 
+    from agentscan.hooks.arguments import hook_option
     from agentscan.otlp.endpoint import shown_url
 
     found: list[str] = []
@@ -321,11 +322,10 @@ def live_endpoints(report: dict[str, Any]) -> list[str]:
             words = shlex.split(config.get("command") or "")
         except ValueError:  # an unbalanced quote: the hook's own log says what it ignored
             continue
-        for at, word in enumerate(words):
-            url = words[at + 1] if word == "--otlp-endpoint" and at + 1 < len(words) else \
-                word.partition("=")[2] if word.startswith("--otlp-endpoint=") else ""
-            if url and shown_url(url) not in found:
-                found.append(shown_url(url))
+        # (the hook's own arguments, after ``hook``, read as it reads them: the first endpoint only)
+        url = hook_option(words[words.index("hook") + 1:] if "hook" in words else words, "--otlp-endpoint")
+        if url and shown_url(url) not in found:
+            found.append(shown_url(url))
     return found
 
 

@@ -18,6 +18,7 @@ from agentscan.timeutil import _EARLIEST, _LATEST
 if TYPE_CHECKING:
     from agentscan.bounds import Bounds
     from agentscan.pricing import PriceBook
+    from agentscan.scan.listing import ListFilter
     from agentscan.scan.scanner import Scanner
 
 
@@ -146,3 +147,17 @@ def time_zone(tz: tzinfo | str | None) -> tzinfo | None:
             problem.parameter = "tz"
             raise
     raise UsageProblem(f"tz must be a tzinfo or an IANA zone name, not {type(tz).__name__}", parameter="tz")
+
+
+def read_in(filters: ListFilter, tz: tzinfo | None) -> ListFilter:
+    """``filters`` with the wall times it was given (``since="2026-11-01"``, a naive datetime)
+    read in ``tz`` (``None``: local) rather than the local zone: ``export_sessions(tz=…)``
+    reads them as ``export --tz`` reads ``--since``.  An aware datetime stays as it is."""
+    given = filters._given  # noqa: SLF001 - kept by ListFilter for this
+    if given == (None, None):
+        return filters
+    from dataclasses import replace
+
+    since = moment(given[0], "since", tz) if given[0] is not None else filters.since
+    until = moment(given[1], "until", tz) if given[1] is not None else filters.until
+    return replace(filters, since=since, until=until)

@@ -63,6 +63,9 @@ class ListFilter:
     until: datetime | None = None
     #: ``cwd``'s spellings, worked out once: ``holds_cwd`` runs on every row (``scan.cwdmatch``)
     _cwd_forms: tuple[Form, ...] = field(default=(), init=False, repr=False, compare=False)
+    #: ``since``/``until`` as given when a wall time (a str, a naive datetime), which
+    #: ``export_sessions(tz=…)`` reads again in its zone (``scan.arguments.read_in``)
+    _given: tuple[Any, Any] = field(default=(None, None), init=False, repr=False, compare=False)
 
     if TYPE_CHECKING:
         # What a caller may pass, for type checkers (the dataclass makes the real one): ``since``
@@ -80,6 +83,8 @@ class ListFilter:
                 for when in (self.since, self.until)):
             from agentscan.scan.arguments import moment, names
 
+            object.__setattr__(self, "_given", tuple(when if isinstance(when, str) or (
+                isinstance(when, datetime) and when.utcoffset() is None) else None for when in (self.since, self.until)))
             object.__setattr__(self, "providers", tuple(names(self.providers, "providers")))
             object.__setattr__(self, "since", moment(self.since, "since"))
             object.__setattr__(self, "until", moment(self.until, "until"))

@@ -17,6 +17,11 @@ def why_no_path(scanner: Scanner, query: str) -> str:
     shared = _shared_database(scanner, typed) or _sessions_folder(scanner, typed)
     if shared is not None:
         return shared
+    if os.path.isdir(typed):  # ``show .`` in a project: its sessions are those run there
+        import shlex
+
+        return (f"it is a folder, not a session's transcript: `{scanner.ctx.command(f'list --cwd {shlex.quote(query)}')}` "
+                "lists the sessions run in it")
     return f"it is no session's transcript under the roots agentscan reads (`{scanner.ctx.command('doctor')}` lists them)"
 
 
@@ -55,12 +60,17 @@ def _sessions_folder(scanner: Scanner, typed: str) -> str | None:
 
     if not os.path.isdir(typed):
         return None
-    folders = {os.path.abspath(typed), os.path.realpath(typed)}
-    # (only within a root the sessions are found under: ``show /`` or ``show ~`` is no mistaken id)
-    tops = [os.path.realpath(root.path) for provider in scanner.providers for root in provider.roots(scanner.ctx)
-            if root.kind == "sessions"]
-    if not any(folder == top or folder.startswith(top.rstrip(os.sep) + os.sep) for folder in folders for top in tops):
+    real = os.path.realpath(typed)
+    # Only within a root the sessions are found under (``show /`` or ``show ~`` is no mistaken
+    # id), and as the sessions' paths have it: under a linked ``~/.claude`` they keep the link's
+    # path, so a folder typed by its real path is matched, and listed, by the link's.
+    as_read = [os.path.normpath(os.path.join(str(root.path), os.path.relpath(real, top)))
+               for provider in scanner.providers for root in provider.roots(scanner.ctx) if root.kind == "sessions"
+               for top in [os.path.realpath(root.path)]
+               if real == top or real.startswith(top.rstrip(os.sep) + os.sep)]
+    if not as_read:
         return None
+    folders = {os.path.abspath(typed), real, *as_read}
 
     def under(path: object) -> bool:
         return path is not None and any(str(path).startswith(folder.rstrip(os.sep) + os.sep) for folder in folders)
@@ -68,8 +78,8 @@ def _sessions_folder(scanner: Scanner, typed: str) -> str | None:
     refs = scanner.refs()
     held = [ref for ref in refs if under(ref.path)]
     if held:
-        # (the path as typed, made absolute: a session's ``path`` is under the root as read)
-        listing = scanner.ctx.command(f"list --all --grep {shlex.quote(os.path.abspath(typed))}")
+        # (the folder as the root was read: a session's ``path`` is under it)
+        listing = scanner.ctx.command(f"list --all --grep {shlex.quote(as_read[0])}")
         count = f"{len(held)} session{'s' if len(held) != 1 else ''}"
         return f"it is a folder that holds {count}, not one session's transcript: `{listing}` lists them"
     owners = [ref for ref in refs if any(under(path) for path in ref.files)]

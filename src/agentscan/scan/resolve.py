@@ -265,8 +265,8 @@ def _may_be_a_child_id(query: str) -> bool:
 
 def _looks_like_path(query: str) -> bool:
     """Whether ``query`` was meant as a file: no provider's id holds a path separator or
-    ends as a transcript's file name does."""
-    return "/" in query or os.sep in query or query.startswith("~") or query.endswith(_TRANSCRIPT_ENDINGS)
+    ends as a transcript's file name does, nor is ``.`` (``show .`` in a project's folder)."""
+    return query in (".", "..") or "/" in query or os.sep in query or query.startswith("~") or query.endswith(_TRANSCRIPT_ENDINGS)
 
 
 def _from_path(scanner: Scanner, query: str) -> Found | None:

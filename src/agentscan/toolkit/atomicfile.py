@@ -150,14 +150,20 @@ def named_descriptor(path: Path) -> int | None:
         target = output_target(path)
     except (OSError, UnsafeOutput):
         return None
-    return int(target.name) if target.name.isdigit() and _own_fd(target) else None
+    return _number_of(target)
+
+
+def _number_of(target: Path) -> int | None:
+    """``target`` (``output_target``'s) as the number of this process's descriptor it names.
+    ASCII digits only: ``str.isdigit`` takes ``²`` too, which ``int`` refuses (a traceback)."""
+    name = target.name
+    return int(name) if name.isascii() and name.isdigit() and _own_fd(target) else None
 
 
 def _descriptor_number(target: Path) -> int | None:
     """``target`` (``output_target``'s) as the number of this process's open descriptor it is."""
-    if not target.name.isdigit() or not _own_fd(target) or not _is_open(int(target.name)):
-        return None  # (not open: written by name, whose open says why)
-    return int(target.name)
+    number = _number_of(target)
+    return number if number is not None and _is_open(number) else None  # (not open: written by name)
 
 
 def _is_open(number: int) -> bool:

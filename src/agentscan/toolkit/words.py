@@ -42,17 +42,25 @@ def close_names(typed: str, names: Iterable[str]) -> list[str]:
     return close
 
 
-#: the vendors whose models each agent is named for: ``-p openai`` is a slip for Codex, whose
-#: sessions are the ones its maker's agent wrote (the providers are agents, not model vendors)
-_VENDORS = {"anthropic": "claude", "openai": "codex", "google": "gemini", "anysphere": "cursor"}
-#: what follows an agent's name in its product's (``Claude Code``, ``Codex CLI``, ``Cursor Agent``)
-_PRODUCT_WORDS = frozenset({"code", "cli", "agent", "ide", "desktop"})
+#: the vendors whose models agents run, with the providers whose sessions run them and the word
+#: ``--grep`` finds their models by: ``-p openai`` is no slip for Codex alone (Cursor runs GPT models
+#: too), so the providers are said, and one offered only when it is the vendor's own (``anysphere``)
+_VENDORS = {"anthropic": ("Anthropic", ("claude", "cursor"), "claude"), "openai": ("OpenAI", ("codex", "cursor"), "gpt"),
+            "google": ("Google", ("gemini", "cursor"), "gemini"), "anysphere": ("Anysphere", ("cursor",), "")}
+#: what follows an agent's name in its product's (``Claude Code``, ``Codex CLI``, ``Cursor Agent``);
+#: not ``desktop``: Claude Desktop's chats are not sessions agentscan reads (``_NOT_READ``)
+_PRODUCT_WORDS = frozenset({"code", "cli", "agent", "ide"})
+#: products named like an agent whose chats agentscan does not read: said, never offered
+_NOT_READ = {"claude desktop": "Claude Desktop's chats are not read; claude is Claude Code's sessions",
+             "claude app": "the Claude app's chats are not read; claude is Claude Code's sessions",
+             "chatgpt": "ChatGPT's chats are not read; codex is Codex CLI's sessions"}
 
 
 def agent_named_otherwise(name: str, known: list[str]) -> list[str]:
     """The provider an agent's product name (``claude-code``, ``Claude_Code``, ``codex-cli``,
-    ``cursor-agent``: what the README's table calls them) or its vendor's (``openai``) stands
-    for, which no slip of a letter or two reaches (``close_names``)."""
+    ``cursor-agent``: what the README's table calls them) or its vendor's, when only that
+    provider runs the vendor's models (``anysphere``), stands for, which no slip of a letter
+    or two reaches (``close_names``)."""
     folded = name.strip().casefold()
     for provider in known:
         rest = folded.removeprefix(provider)
@@ -60,7 +68,20 @@ def agent_named_otherwise(name: str, known: list[str]) -> list[str]:
         if rest != folded and rest.lstrip("-_ .") in _PRODUCT_WORDS:
             return [provider]
     vendor = _VENDORS.get(folded)
-    return [vendor] if vendor in known else []
+    return list(vendor[1]) if vendor is not None and len(vendor[1]) == 1 and vendor[1][0] in known else []
+
+
+def agent_aside(name: str, known: list[str]) -> str:
+    """What to say of a product agentscan does not read (``claude-desktop``) or a vendor whose
+    models more than one provider runs (``openai``: codex and cursor), else ``""``."""
+    folded = " ".join(name.strip().casefold().replace("-", " ").replace("_", " ").split())
+    if folded in _NOT_READ:
+        return _NOT_READ[folded]
+    vendor = _VENDORS.get(folded)
+    if vendor is None or len(vendor[1]) == 1:
+        return ""
+    runs = listed([provider for provider in vendor[1] if provider in known])
+    return f"{vendor[0]}'s models run in {runs} sessions: -p picks the agent, --grep {vendor[2]} the model"
 
 
 def unknown_choice(what: str, given: object, names: list[str], *, meant: str | None = None, aside: str = "") -> str:
