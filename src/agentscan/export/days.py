@@ -62,7 +62,6 @@ def _export_days(scanner: Scanner, refs: Sequence[SessionRef], chosen: Sequence[
                  zone: tzinfo | None) -> ExportDays:
     from agentscan.export.rows import usage_days
     from agentscan.scan.collect import key_hashes_by_session, usage_by_session
-    from agentscan.scan.costs import costs_of
     from agentscan.scan.sessionsums import key_hashes
     from agentscan.scan.sharing import merge_by_provider, sharers, sharing
 
@@ -77,12 +76,11 @@ def _export_days(scanner: Scanner, refs: Sequence[SessionRef], chosen: Sequence[
     for start in range(0, len(chosen), BATCH):
         batch = chosen[start:start + BATCH]
         per_session = usage_by_session(scanner, batch)
-        # A row's cost from exactly the calls its tokens count, its own (``usage_by_session``).
-        costs.update(costs_of(per_session, batch, book))
         for ref in batch:
+            own = per_session.get(ref.id, [])
             if ref.id not in keys:
-                keys[ref.id] = key_hashes(per_session.get(ref.id, ()), ref.provider)
-            alone[ref.id] = usage_days(merge_by_provider([ref], per_session), book, zone)
+                keys[ref.id] = key_hashes(own, ref.provider)
+            alone[ref.id], costs[ref.id] = _alone(ref, own, book, zone)
             advance()
         del per_session
     rest = [ref for ref in refs if ref.id not in wanted]
@@ -97,6 +95,31 @@ def _export_days(scanner: Scanner, refs: Sequence[SessionRef], chosen: Sequence[
         days += usage_days(merge_by_provider(together, usage_by_session(scanner, together)), book, zone)
     days.sort(key=lambda day: day.order)
     return ExportDays(days, [ref.id for ref in extra], costs)
+
+
+def _alone(ref: SessionRef, own: list[list], book: PriceBook, zone: tzinfo | None) -> tuple[list[UsageDay], Priced]:
+    """The session's days as if it shared nothing, and its cost: priced from exactly the calls
+    its row's tokens count, its own (``usage_by_session``), as ``costs.costs_of`` prices them.
+    Each call's price key is worked out once for both (it was twice: a warm export's biggest
+    cost after reading the calls)."""
+    from agentscan.export.rows import add_days, days_of
+    from agentscan.pricing import Spend
+    from agentscan.scan.sharing import merge_duplicates
+
+    provider = ref.provider
+    entry_key = book.entry_key
+    price_keys = [entry_key(provider, entry) for entry in own]
+    spend = Spend()
+    for entry, price_key in zip(own, price_keys):
+        spend.add(entry, price_key)
+    cost = spend.priced(book)  # first: a model with no price is said as ``costs_of`` said it
+    kept = merge_duplicates(list(own))  # as ``merge_by_provider([ref], ...)``: its own copies of a call once
+    if len(kept) < len(own):  # (a copy dropped: the others are the same objects, keyed above)
+        key_of = {id(entry): price_key for entry, price_key in zip(own, price_keys)}
+        price_keys = [key_of[id(entry)] for entry in kept]
+    spends: dict[tuple[str, str, str, str | None], Spend] = {}
+    add_days(spends, provider, kept, price_keys, zone)
+    return days_of(spends, book), cost
 
 
 def _kept_keys(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, bytes]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timezone, tzinfo
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import orjson
 
@@ -13,7 +13,7 @@ from agentscan.bounds import token_sum
 from agentscan.model import MODEL, SESSION, SUBAGENT, TS, SessionRow, TokenUsage, usage_json, usd
 
 if TYPE_CHECKING:
-    from agentscan.pricing import PriceBook
+    from agentscan.pricing import PriceBook, Spend
 
 #: the CSV columns, in order (documented in docs/cron.md; a test keeps them in sync)
 CSV_COLUMNS = (
@@ -113,18 +113,30 @@ def zoned_day(ts: float | None, named: dict[float, str], zone: tzinfo) -> str:
 def usage_days(collected: dict[str, list[list]], book: PriceBook, zone: tzinfo | None = None) -> list[UsageDay]:
     """Deduplicated usage (``collect_usage`` output) per session, UTC day (or day in
     ``zone``), model and run, priced."""
+    spends: dict[tuple[str, str, str, str | None], Spend] = {}
+    for provider, entries in collected.items():
+        add_days(spends, provider, entries, [book.entry_key(provider, entry) for entry in entries], zone)
+    return days_of(spends, book)
+
+
+def add_days(spends: dict[tuple[str, str, str, str | None], Spend], provider: str, entries: Iterable[Sequence[Any]],
+             keys: Iterable[int], zone: tzinfo | None) -> None:
+    """``entries`` of ``provider`` added to ``spends`` by session, day, model and run, each
+    under its price key in ``keys`` (worked out once by a caller that also prices a session)."""
     from agentscan.pricing import Spend
 
-    spends: dict[tuple[str, str, str, str | None], Spend] = {}
     named: dict[float, str] = {}
-    for provider, entries in collected.items():
-        for entry in entries:
-            day = utc_day(entry[TS], named) if zone is None else zoned_day(entry[TS], named, zone)
-            key = (f"{provider}:{entry[SESSION]}", day, entry[MODEL] or "unknown", entry[SUBAGENT])
-            spend = spends.get(key)
-            if spend is None:
-                spend = spends[key] = Spend()
-            spend.add(entry, book.entry_key(provider, entry))
+    for entry, price_key in zip(entries, keys):
+        day = utc_day(entry[TS], named) if zone is None else zoned_day(entry[TS], named, zone)
+        key = (f"{provider}:{entry[SESSION]}", day, entry[MODEL] or "unknown", entry[SUBAGENT])
+        spend = spends.get(key)
+        if spend is None:
+            spend = spends[key] = Spend()
+        spend.add(entry, price_key)
+
+
+def days_of(spends: dict[tuple[str, str, str, str | None], Spend], book: PriceBook) -> list[UsageDay]:
+    """The priced ``UsageDay`` of each of ``add_days``' spends, in their order."""
     days = []
     for (session_id, day, model, subagent), spend in spends.items():
         tokens = spend.tokens()

@@ -28,8 +28,10 @@ import orjson
 
 from agentscan.model import SESSION, SessionRef
 from agentscan.scan.cache import decode_json
+from agentscan.scan.providerusage import ProviderUsage as ProviderUsage  # (its home was here)
 from agentscan.scan.sessionsums import Parsed, SessionSums, warning_from
 from agentscan.scan.sharing import entries_from, merge_duplicates, sharing
+from agentscan.scan import windowspans
 from agentscan.readsums import note_read
 from agentscan.sealing import seal, unseal_json
 from agentscan.usagegroups import GROUP_WIDTH
@@ -38,24 +40,6 @@ from agentscan.digests import blake2b
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
     from agentscan.scan.usageparse import UsageParser
-
-
-class ProviderUsage:
-    """What ``collect`` found for one provider's sessions.
-
-    ``sums``: native id -> sums, for sessions answered from sums alone;
-    ``entries``: the merged calls of every other session (``exact``);
-    ``elsewhere``: those of them that recorded calls, every one counted in another
-    session's copy (``sharing.merge_duplicates``): spend 0, not "no usage recorded".
-    """
-
-    __slots__ = ("sums", "entries", "exact", "elsewhere")
-
-    def __init__(self) -> None:
-        self.sums: dict[str, SessionSums] = {}
-        self.entries: list[list] = []
-        self.exact: set[str] = set()
-        self.elsewhere: set[str] = set()
 
 
 def collect_usage(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, list[list]]:
@@ -96,19 +80,21 @@ def key_hashes_by_session(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[
 
 def collect(scanner: Scanner, refs: Sequence[SessionRef],
             needs_calls: Callable[[str, SessionSums], bool] | None = None,
-            known: Collection[str] = ()) -> dict[str, ProviderUsage]:
+            known: Collection[str] = (), window: tuple[float | None, float | None] | None = None) -> dict[str, ProviderUsage]:
     """Usage of ``refs`` by provider: sums where they answer, calls where ``needs_calls``
     says a session's sums do not, or its calls may be shared with another's.
 
     ``known``: ids of sessions the caller has an answer for already (``scan.rowmemo``):
     their sums are not read, and they are in neither ``sums`` nor ``exact`` unless their
     calls may be shared with another session's (then ``exact``: the answer does not stand).
+    ``window``: (since, until), epoch seconds: sessions with no call in it may go unread (``outside``).
     """
-    return _Collector(scanner, needs_calls).run(refs, frozenset(known))
+    return _Collector(scanner, needs_calls, window=window).run(refs, frozenset(known))
 
 
 class _Collector:
-    def __init__(self, scanner: Scanner, needs_calls: Callable[[str, SessionSums], bool] | None, *, all_calls: bool = False) -> None:
+    def __init__(self, scanner: Scanner, needs_calls: Callable[[str, SessionSums], bool] | None, *, all_calls: bool = False,
+                 window: tuple[float | None, float | None] | None = None) -> None:
         self.scanner = scanner
         self.ctx = scanner.ctx
         self.cache = scanner.cache
@@ -122,10 +108,15 @@ class _Collector:
         self.outdated: list[tuple[SessionRef, str]] = []
         #: session id -> its calls, for the sessions read call by call
         self.calls_by_session: dict[str, list[list]] = {}
+        self.window = window
+        self.outside: dict[str, set[str]] = {}  # provider -> sessions the window left unread
+        self.picked_shared: dict[str, set[str]] = {}  # provider -> the sharing answer its pick took
 
     def run(self, refs: Sequence[SessionRef], known: frozenset[str] = frozenset()) -> dict[str, ProviderUsage]:
         by_provider, sums, keys = self.sums(refs, known)
         found: dict[str, ProviderUsage] = {name: ProviderUsage() for name in by_provider}
+        for name, outside in self.outside.items():
+            found[name].outside = outside
         exact: dict[str, list[SessionRef]] = {}
         needs = self.needs_calls
         for name, pairs in by_provider.items():
@@ -179,6 +170,13 @@ class _Collector:
                     # A few sessions: read alone, and no snapshot of the provider is made.
                     self._sums_of(pairs, sums, keys, misses, stale)
                     continue
+            picked = windowspans.pick(self.cache, name, stamp, pairs, *self.window) \
+                if self.window is not None and stamp is not None and self.cache is not None else None
+            if picked is not None:  # the stamp stays that of them all: ``_shared`` answers for them all
+                pairs = by_provider[name] = picked[0]
+                self.outside[name], self.picked_shared[name] = picked[1], picked[2]
+                self._sums_of(pairs, sums, keys, misses, stale)
+                continue
             snapshot, whole = self._load_snapshot(name, stamp, pairs)
             if whole:
                 for unchanged in snapshot.values():
@@ -201,6 +199,13 @@ class _Collector:
             sums[ref.id], keys[ref.id] = parsed.sums, parsed.keys
         for name in self.unsnapped:
             self._store_snapshot(name, by_provider[name], sums)
+        if self.window is not None and self.cache is not None:  # for the next window (every session read)
+            for name, pairs in by_provider.items():
+                # Once the census held still for a run (its snapshot answered): one that changes
+                # on every run (an agent at work) would pay for spans never read.
+                stamp = self.stamps.get(name)
+                if name not in self.outside and name not in self.unsnapped and stamp is not None:
+                    windowspans.store(self.cache, name, stamp, pairs, sums)
         note_read(self.ctx, dict(fingerprints), sums)  # for rows read next (``readsums``)
         if self.cache is not None:
             self.cache.commit()
@@ -320,6 +325,8 @@ class _Collector:
         The answer is remembered in the index for the same selection of
         sessions at the same fingerprints; otherwise the key hashes decide.
         """
+        if provider in self.picked_shared:  # what the window's pick read (``windowspans``)
+            return self.picked_shared[provider]
         if len(pairs) < 2:
             return set()
         stamp = self.stamps.get(provider)

@@ -144,7 +144,8 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     kept_rows = SessionRows.for_report(scanner) if per_session else None
     kept = kept_rows.recall(refs, TokenRow, whole=every_session) if kept_rows is not None else {}
     read = [*refs, *(ref for ref in companions if ref.id in hidden)]
-    usage = collect(scanner, read, _needs_calls(by, tz, low, high, prices), kept.keys())
+    usage = collect(scanner, read, _needs_calls(by, tz, low, high, prices), kept.keys(),
+                    window=(low, high) if low is not None or high is not None else None)
     if hidden:
         usage = without(usage, hidden)
     agents = tokenagents.run_types(scanner, refs, usage) if by == "agent" else None
@@ -210,7 +211,7 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
 
 def _recorded_any(usage: dict[str, ProviderUsage], kept: dict[str, KeptRow]) -> bool:
     """Whether any of the report's sessions recorded usage (outside its range, maybe)."""
-    return (any(part.entries or any(sums.groups for sums in part.sums.values()) for part in usage.values())
+    return (any(part.entries or part.outside or any(sums.groups for sums in part.sums.values()) for part in usage.values())
             or any(taken.row.tokens is not None for taken in kept.values()))
 
 

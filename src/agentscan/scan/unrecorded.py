@@ -36,6 +36,8 @@ def unrecorded(refs: Sequence[SessionRef], usage: dict[str, ProviderUsage], low:
         part = usage.get(ref.provider)
         if part is None:
             continue
+        if ref.native_id in part.outside:
+            continue  # it recorded calls, none in the window (``scan.windowspans``)
         sums = part.sums.get(ref.native_id)
         if sums is not None:
             recorded = bool(sums.groups)
