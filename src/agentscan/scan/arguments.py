@@ -53,6 +53,36 @@ def project(cwd: object) -> str | None:
     return cwd
 
 
+def list_filter_fields(filters: ListFilter) -> dict[str, object]:
+    """The fields of ``filters`` a library caller gave otherwise than the CLI does, as the CLI
+    gives them (``providers="claude"``: one provider; a naive ``since``: local time; ``"7d"``:
+    a week back; a path: the str it names); a value of the wrong type, or an empty window, a
+    ``UsageProblem`` naming it, not a ``TypeError`` deep in a match."""
+    taken: dict[str, object] = {}
+    since, until = filters.since, filters.until
+    if not isinstance(filters.providers, tuple) or not all(
+            when is None or (isinstance(when, datetime) and when.utcoffset() is not None) for when in (since, until)):
+        # What was given as text or a naive time, kept for ``read_in`` to read again in an
+        # export's ``tz`` (the CLI reads ``--since`` in ``--tz``; here it was read locally).
+        taken["_given"] = tuple(when if isinstance(when, str) or (isinstance(when, datetime) and when.utcoffset() is None)
+                                else None for when in (since, until))
+        taken["providers"] = tuple(names(filters.providers, "providers"))
+        taken["since"] = since = moment(since, "since")
+        taken["until"] = until = moment(until, "until")
+    if filters.cwd is not None:
+        taken["cwd"] = project(filters.cwd)
+    if filters.grep is not None and not isinstance(filters.grep, str):
+        raise UsageProblem(f"grep must be a str or None, not {type(filters.grep).__name__}", parameter="grep")
+    if not isinstance(filters.running, bool) or (filters.pid is not None and (
+            isinstance(filters.pid, bool) or not isinstance(filters.pid, int))):
+        # ``running="no"`` kept only the running sessions: a str is true.
+        name, kind = ("running", "True or False") if not isinstance(filters.running, bool) else ("pid", "an int or None")
+        raise UsageProblem(f"{name} must be {kind}, not {type(getattr(filters, name)).__name__}", parameter=name)
+    if since is not None and until is not None:  # a window: ``tokens``' rule for one
+        check_window(since, until)
+    return taken
+
+
 def session_query(query: object) -> str:
     """A session id, a ``str`` (``show(None)`` raised ``AttributeError`` from deep in the lookup)."""
     if not isinstance(query, str):

@@ -4,7 +4,7 @@ A row names one model, the one most of its calls ran on; a session whose ``Explo
 subagents ran on Haiku, or that switched model for a few calls, did not match
 ``--grep haiku`` although ``tokens --by model`` counted Haiku in it.  The index keeps each
 session's sums grouped by model already (``sessionsums``, what a row's cost is priced from),
-so a session with calls whose row fails ``--grep`` is held (``Unsure``) and its models are
+so a session with calls whose row fails ``--grep`` is held (``Held``) and its models are
 looked up with the others of its batch: a warm run reads them from the index, a cold one
 parses the calls as ``tokens`` would (and leaves them there for it).  Only a session that
 recorded usage is held: one without has no model to find.
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
 
 
-class Unsure(NamedTuple):
+class Held(NamedTuple):
     """A row that failed ``--grep`` on its own fields, until its models are looked at."""
 
     at: int  # its place in ``list``'s order
@@ -32,9 +32,11 @@ class Unsure(NamedTuple):
     said: Any  # what reading its row had to say (``leftout.read_row``)
 
 
-def may_match_by_models(row: SessionRow) -> bool:
-    """Whether ``row``'s calls could name a model its ``MODEL`` is not: it recorded usage."""
-    return row.tokens is not None and row.tokens.total > 0
+def needs_second_look(failed: str | None, row: SessionRow) -> bool:
+    """Whether ``row``, which ``failed`` that filter (``ListFilter.failed_stage``), is held for
+    its calls' models: it passed all but ``--grep``, and its calls could name a model its
+    ``MODEL`` is not (it recorded usage)."""
+    return failed == "grep" and row.tokens is not None and row.tokens.total > 0
 
 
 def matching_by_models(scanner: Scanner, refs: Sequence[SessionRef], needle: str) -> set[str]:
@@ -53,22 +55,24 @@ def matching_by_models(scanner: Scanner, refs: Sequence[SessionRef], needle: str
     return found
 
 
-def settle_unsure(scanner: Scanner, unsure: list[Unsure], filters: ListFilter, stages: tuple[str, ...],
-                  reached: dict[str, int], passed: dict[str, int],
-                  admit: Callable[[int, SessionRef, SessionRow, Any], None]) -> None:
-    """``list``'s ``unsure`` rows one of whose calls' models ``--grep`` finds admitted, the
-    others left out as failing it (counted so for the empty list's explanation); emptied."""
-    if not unsure:
+def settle_held(scanner: Scanner, held: list[Held], filters: ListFilter,
+               admit: Callable[[int, SessionRef, SessionRow, Any], None],
+               count: Callable[[str | None], None] | None = None) -> None:
+    """The ``held`` rows one of whose calls' models ``--grep`` finds admitted, the others
+    left out as failing it, each ``count``ed so (``list``'s empty-list explanation); emptied.
+    The one second look of ``list`` and ``export`` (``listing.every_row``) alike."""
+    if not held:
         return
     from agentscan.context import say
-    from agentscan.scan.leftout import count_failed, still_ours
+    from agentscan.scan.leftout import still_ours
 
-    found = matching_by_models(scanner, [item.ref for item in unsure], filters.grep_key)
-    for item in unsure:
+    found = matching_by_models(scanner, [item.ref for item in held], filters.grep_key)
+    for item in held:
         failed = None if item.ref.id in found else "grep"
-        count_failed(failed, stages, reached, passed)
+        if count is not None:
+            count(failed)
         if failed is None:
             admit(item.at, item.ref, item.row, item.said)
         else:
             say(scanner.ctx, still_ours(item.said, item.ref, item.row, failed))
-    unsure.clear()
+    held.clear()

@@ -14,6 +14,7 @@ every row is read, on every core (``rowbuild``).
 from __future__ import annotations
 
 import heapq
+from functools import partial
 from os import PathLike, fspath
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -25,7 +26,7 @@ from agentscan.pricing.modelnames import spellings
 from agentscan.titles import title_spellings
 from agentscan.scan.cwdmatch import Form, asked_directory, matched_folder, under, wanted_forms
 from agentscan.scan.grepmatch import grep_hit, grep_key
-from agentscan.scan.grepmodels import Unsure, matching_by_models, may_match_by_models, settle_unsure
+from agentscan.scan.grepmodels import Held, needs_second_look, settle_held
 from agentscan.scan.leftout import count_failed, count_rest, files_empty, files_small, read_row, still_ours
 from agentscan.scan.mergedrefs import MergedRefs
 from agentscan.scan.liveness import Liveness
@@ -75,41 +76,28 @@ class ListFilter:
                      pid: int | None = None, until: datetime | str | None = None) -> None: ...
 
     def __post_init__(self) -> None:
-        """A library caller's values as the CLI's: ``providers="claude"`` is one provider, a
-        naive ``since`` local time, ``since="7d"`` a week back (``scan.arguments``, imported only
-        then: ``list`` never needs it)."""
-        if not isinstance(self.providers, tuple) or not all(
-                when is None or (isinstance(when, datetime) and when.utcoffset() is not None)
-                for when in (self.since, self.until)):
-            from agentscan.scan.arguments import moment, names
+        """A library caller's values as the CLI's (``scan.arguments.list_filter_fields``:
+        ``providers="claude"`` is one provider, a naive ``since`` local time, ``since="7d"`` a
+        week back), and ``cwd``'s spellings worked out once."""
+        if not self._as_the_cli_gives():
+            from agentscan.scan.arguments import list_filter_fields
 
-            object.__setattr__(self, "_given", tuple(when if isinstance(when, str) or (
-                isinstance(when, datetime) and when.utcoffset() is None) else None for when in (self.since, self.until)))
-            object.__setattr__(self, "providers", tuple(names(self.providers, "providers")))
-            object.__setattr__(self, "since", moment(self.since, "since"))
-            object.__setattr__(self, "until", moment(self.until, "until"))
-        if self.cwd is not None:
-            from agentscan.scan.arguments import project
-
-            object.__setattr__(self, "cwd", project(self.cwd))
-        if self.grep is not None and not isinstance(self.grep, str):  # not a TypeError deep in a match
-            from agentscan.errors import UsageProblem
-
-            raise UsageProblem(f"grep must be a str or None, not {type(self.grep).__name__}", parameter="grep")
-        if not isinstance(self.running, bool) or (self.pid is not None and (
-                isinstance(self.pid, bool) or not isinstance(self.pid, int))):
-            # ``running="no"`` kept only the running sessions: a str is true.
-            from agentscan.errors import UsageProblem
-
-            name, kind = ("running", "True or False") if not isinstance(self.running, bool) else ("pid", "an int or None")
-            raise UsageProblem(f"{name} must be {kind}, not {type(getattr(self, name)).__name__}", parameter=name)
-        if self.since is not None and self.until is not None:  # a window: ``tokens``' rule for one
-            from agentscan.scan.arguments import check_window
-
-            check_window(self.since, self.until)
+            for name, value in list_filter_fields(self).items():
+                object.__setattr__(self, name, value)
         if self.cwd is not None:
             # As the CLI takes it (``.``: here, ``~``: the home), for a library caller too.
             object.__setattr__(self, "_cwd_forms", wanted_forms(asked_directory(fspath(self.cwd))))
+
+    def _as_the_cli_gives(self) -> bool:
+        """Whether every field is of the type the CLI gives, which ``list_filter_fields`` would
+        keep as it is: then ``scan.arguments`` is not imported (``list`` and ``export`` never
+        need it).  Anything else, even a subclass, is looked at there."""
+        return (type(self.providers) is tuple and type(self.running) is bool
+                and all(value is None or type(value) is kind
+                        for value, kind in ((self.grep, str), (self.cwd, str), (self.pid, int)))
+                and all(when is None or (type(when) is datetime and when.utcoffset() is not None)
+                        for when in (self.since, self.until))
+                and (self.since is None or self.until is None))  # (a window is checked there)
 
     @property
     def needs_liveness(self) -> bool:
@@ -264,7 +252,8 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
                                                 or filters.until is not None)
     # Rows that failed ``--grep`` on their own fields, until their calls' models are looked at
     # (``grepmodels``), a batch at a time: a newer one found so still takes its place.
-    unsure: list[Unsure] = []
+    held_rows: list[Held] = []
+    count = partial(count_failed, stages=stages, reached=reached, passed=passed)
 
     def admit(index: int, ref: SessionRef, row: SessionRow, said) -> None:
         say(scanner.ctx, said)
@@ -284,7 +273,7 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
             reached["running"] += 1
             continue  # cheap: no parse for sessions that cannot match
         if index >= fetched:
-            settle_unsure(scanner, unsure, filters, stages, reached, passed, admit)
+            settle_held(scanner, held_rows, filters, admit, count)
             # Cached rows, a few per query; not past what the top stored rows decide (``TopRefs``).
             fetched = max(index + 1, refs.decided(index + window)) if isinstance(refs, MergedRefs) else index + window
             batch = refs[index:fetched]
@@ -302,7 +291,7 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
             stage, when = ruled.pop(ref.id)
             progress.advance()
             newest = newest if when is None else max(newest or float("-inf"), when)
-            count_failed(stage, stages, reached, passed)
+            count(stage)
             continue
         row, said = read_row(scanner, ref, liveness, hold=bool(stages))
         progress.advance()
@@ -315,15 +304,15 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
         if row.updated_at is not None:
             newest = max(newest or float("-inf"), row.updated_at.timestamp())
         failed = filters.failed_stage(row)
-        if failed == "grep" and may_match_by_models(row):
-            unsure.append(Unsure(index, ref, row, said))  # (its calls' models are looked at with its batch's)
+        if needs_second_look(failed, row):
+            held_rows.append(Held(index, ref, row, said))  # (its calls' models are looked at with its batch's)
             continue
-        count_failed(failed, stages, reached, passed)
+        count(failed)
         if failed is not None:
             say(scanner.ctx, still_ours(said, ref, row, failed))
             continue
         admit(index, ref, row, said)
-    settle_unsure(scanner, unsure, filters, stages, reached, passed, admit)
+    settle_held(scanner, held_rows, filters, admit, count)
     scanner.end_batch()  # maybe inside one
     if not best and since is not None and refs and next((stage for stage, n in passed.items() if not n), None) == "since":
         # ``since`` left nothing (the hint names the newest then, and only then).  Read on
@@ -384,23 +373,23 @@ def every_row(scanner: Scanner, filters: ListFilter) -> list[SessionRow]:
     refs = scanner.refs(filters.providers)
     scanner.ctx.progress.expect(len(refs))
     scanner.prefetch_rows(refs, every=True)
-    rows = []
-    unsure: list[Unsure] = []
+    rows: list[SessionRow] = []
+    held_rows: list[Held] = []
     for ref in refs:
         row, said = read_row(scanner, ref, liveness, hold=bool(filters.active_stages))
         scanner.ctx.progress.advance()
         failed = filters.failed_stage(row)
-        if failed == "grep" and may_match_by_models(row):
-            unsure.append(Unsure(0, ref, row, said))  # (looked at together, below: ``grepmodels``)
+        if needs_second_look(failed, row):
+            held_rows.append(Held(0, ref, row, said))  # (looked at together, below: ``grepmodels``)
             continue
         say(scanner.ctx, said if failed is None else still_ours(said, ref, row, failed, empty=bool(said) and files_empty(scanner, ref)))
         if failed is None:
             rows.append(row)
-    found = matching_by_models(scanner, [item.ref for item in unsure], filters.grep_key)
-    for item in unsure:
-        say(scanner.ctx, item.said if item.ref.id in found else still_ours(item.said, item.ref, item.row, "grep"))
-        if item.ref.id in found:
-            rows.append(item.row)
+
+    def admit(_at: int, _ref: SessionRef, row: SessionRow, said: Any) -> None:
+        say(scanner.ctx, said)
+        rows.append(row)
+    settle_held(scanner, held_rows, filters, admit)
     rows.sort(key=lambda r: (r.updated_at is not None, r.updated_at or datetime.min), reverse=True)
     return rows
 
