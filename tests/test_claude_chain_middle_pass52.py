@@ -124,3 +124,20 @@ def test_two_sessions_resumed_from_the_first_are_both_next(isolated_home: Path) 
     shown = _card(A)
     assert shown["resumed_next"] == shown["resumed_as"] == [f"claude:{B}", f"claude:{C}"]
     assert f"resumed  as claude:{B}, claude:{C}: their transcripts begin" in invoke("show", A).stdout
+
+
+def test_a_copy_written_after_its_own_records_changes_nothing(isolated_home: Path) -> None:
+    # C's transcript: copies of A, of B, C's own records, then one more record naming A.  The
+    # row pass took the last copy anywhere (A), the card's search the one before C's own first
+    # record (B): B's card named C until a ``list`` remembered the pass's answer, then none.
+    written = _chain(isolated_home, A, B, C)
+    late = claude_user(A, "2026-02-13T10:00:09.000Z", "late copy", uuid="u1")
+    write_jsonl(next(isolated_home.rglob(f"{C}.jsonl")), [*written[C], late])
+    assert _resumed_as(B) == [f"claude:{C}"]
+    assert invoke("list").exit_code == 0
+    assert _resumed_as(B) == [f"claude:{C}"]
+    assert _card(A)["resumed_next"] == [f"claude:{B}"]
+    assert only_row("--grep", "cccccccc")["resumed_from"] == f"claude:{B}"
+    for cache in ((), ("--no-cache",)):
+        assert _resumed_as(*cache, B) == [f"claude:{C}"]
+        assert _card(*cache, C)["resumed_from"] == f"claude:{B}"

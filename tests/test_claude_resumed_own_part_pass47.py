@@ -257,3 +257,37 @@ def test_a_copied_record_of_any_type_value_is_read_without_error(tmp_path: Path,
     (row,) = [r for r in cli_json_at(tmp_path, monkeypatch, "list")["sessions"] if r["id"] == f"claude:{RESUMED}"]
     assert row["counts"] == COUNTS
     assert cli_json_at(tmp_path, monkeypatch, "show", RESUMED)["session"]["counts"] == COUNTS
+
+
+# A record naming another session written after the resumed one's own (pass 52): the session
+# resumed is the one the copies before its own first record name, read whole, by halves (the
+# late copy alone in the second), or resumed after an append.
+LATE = _rec("cccccccc-3333-4000-8000-000000000047", type="user", uuid="u9", parentUuid=None,
+            timestamp="2026-09-01T10:40:00.000Z", message={"role": "user", "content": "late copy"})
+
+
+@pytest.mark.parametrize("seam_at", [1, len(COPIED) + 1, len(COPIED) + len(OWN)])
+def test_a_copy_after_its_own_records_is_not_the_session_resumed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 seam_at: int) -> None:
+    lower_row_limits(monkeypatch, helper=True)
+    monkeypatch.setattr(rowresume, "MAX_BYTES", -1)
+    records = [*COPIED, *OWN, LATE]
+    _home(tmp_path, own=[*OWN, LATE])
+    seam = len(lines_of(records[:seam_at]))
+    monkeypatch.setattr(halves, "find_seam", lambda path, size: seam)
+    split_huge_passes(monkeypatch, True)
+    split = _seen(tmp_path, "split")
+    split_huge_passes(monkeypatch, False)
+    assert _seen(tmp_path, "one") == split == _seen(tmp_path, "none", use_cache=False)
+    assert split[0]["resumed_from"] == split[1]["resumed_from"] == f"claude:{FIRST}"
+
+
+def test_a_copy_appended_after_its_own_records_is_not_the_session_resumed(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    lower_row_limits(monkeypatch)
+    path = _home(tmp_path)
+    assert _seen(tmp_path, "cache")[0]["resumed_from"] == f"claude:{FIRST}"
+    with path.open("ab") as handle:
+        handle.write(lines_of([LATE]))
+    assert _seen(tmp_path, "cache") == _seen(tmp_path, "fresh", use_cache=False)
+    assert _seen(tmp_path, "cache")[0]["resumed_from"] == f"claude:{FIRST}"

@@ -91,3 +91,30 @@ def test_a_command_said_to_be_running_is_a_prompt_whatever_its_tags_order(isolat
     ])
     shown = _cli("show", S[:8], "--json")["session"]
     assert [prompt["text"] for prompt in shown["prompts"]] == ["/code fix the login redirect"]
+
+
+def test_a_prompt_command_names_the_session_over_a_local_one_before_it(isolated_home: Path) -> None:
+    # ``/model`` then ``/init`` (no words typed): ``/init`` was what the model was sent, the
+    # session's one prompt; the ``/model`` before it took the title.
+    claude_session_file(isolated_home, S, [
+        claude_user(S, "2026-11-01T10:00:00.000Z", _command("model", "opus", prompt=False), uuid="u0"),
+        claude_user(S, "2026-11-01T10:00:01.000Z", "<local-command-stdout>Set model to opus</local-command-stdout>",
+                    uuid="u1", parentUuid="u0"),
+        claude_user(S, "2026-11-01T10:00:02.000Z", _command("init", "", prompt=True), uuid="u2", parentUuid="u1"),
+        claude_user(S, "2026-11-01T10:00:02.000Z", "Please analyze this codebase and create a CLAUDE.md file.",
+                    uuid="u3", parentUuid="u2", isMeta=True),
+        claude_assistant(S, "2026-11-01T10:00:03.000Z", msg_id="m1", request_id="r1", usage=claude_usage(1, 1),
+                         uuid="a1", parentUuid="u3"),
+    ])
+    for flags in ((), ("--no-cache",)):
+        (row,) = _cli(*flags, "list", "--json")["sessions"]
+        assert row["title"] == "/init" and row["counts"]["prompts"] == 1
+        assert _cli(*flags, "show", S[:8], "--json")["session"]["title"] == "/init"
+    # (``tokens``' cold table: its title read from the file's head, not the row's pass: ``tablefacts``)
+    from agentscan.providers.claude.provider import ClaudeProvider
+    from agentscan.scan.scanner import Scanner
+
+    with Scanner(use_cache=False) as scanner:
+        (ref,) = scanner.refs_by_id([f"claude:{S}"])
+        facts = ClaudeProvider().table_facts(ref, scanner.ctx)
+    assert facts is not None and facts.title == "/init"

@@ -40,8 +40,10 @@ def test_claude_interruptions_are_counted_listed_and_shown_at_their_time(isolate
     full = invoke("show", HEAVY, "--full").output.splitlines()
     stops = [index for index, text in enumerate(full) if text.endswith("  interrupted")]
     assert len(stops) == 2 and full[stops[0] + 1] == "    Request interrupted by user"
-    # At its time: after the first prompt's calls, before the next prompt.
-    assert full[stops[0] + 2].endswith("  prompt") and full[stops[0] + 3].startswith("    scrolling back in xterm.js")
+    # At its time: after the first prompt's calls, before the next prompt (and the ``/mcp`` run
+    # twice between them, marked since pass 52).
+    assert [text.split("  ", 1)[1] for text in full[stops[0] + 2:stops[0] + 4]] == ["── /mcp (ran in Claude Code)"] * 2
+    assert full[stops[0] + 4].endswith("  prompt") and full[stops[0] + 5].startswith("    scrolling back in xterm.js")
 
 
 def test_the_card_explains_no_as_it_explains_the_question_mark(isolated_home: Path) -> None:

@@ -107,6 +107,18 @@ class SubagentInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class LocalCommand:
+    """A slash command the agent's CLI ran itself (Claude Code's ``/mcp``, ``/model``): no
+    prompt, so ``show --full`` marks it in the conversation, as a compaction, by ``by`` (the
+    CLI's name).  Not in JSON: no list of ``show --json`` is of its kind (docs/json.md)."""
+
+    text: str
+    timestamp: datetime | None = None
+    by: str = ""
+    seq: int = field(default=0, compare=False)  # as ``Prompt.seq``
+
+
+@dataclass(frozen=True, slots=True)
 class PlanStep:
     step: str
     status: str
@@ -127,6 +139,8 @@ class SessionDetail:
     plan: tuple[PlanStep, ...] = ()
     truncated: dict[str, int] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
+    #: the newest ``toolkit.detail.COMMANDS_KEPT`` commands the CLI ran itself, oldest first (not in JSON)
+    local_commands: tuple[LocalCommand, ...] = ()
 
     @property
     def focused_id(self) -> str | None:

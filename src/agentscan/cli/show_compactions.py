@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from agentscan.cli.term import clean
-from agentscan.detailmodel import Prompt, SessionDetail
+from agentscan.detailmodel import LocalCommand, Prompt, SessionDetail
 from agentscan.timeutil import parse_iso
 
 
@@ -64,3 +64,10 @@ def compaction_text(compaction: Compaction, *, grouped: bool = True) -> str:
     before = compaction.pre_tokens
     figure = "" if before is None else f" ({before:,} tokens before)" if grouped else f" ({before} tokens before)"
     return f"── context compacted{' ' + how if how else ''}{figure}"
+
+
+def command_text(command: LocalCommand) -> str:
+    """``── /mcp (ran in Claude Code)``: the line that marks a slash command the agent's CLI ran
+    itself, no prompt, in ``--full``'s conversation (a compaction's mark's form)."""
+    said = " ".join(clean(command.text).split())  # (``/compact`` and instructions over lines: one)
+    return f"── {said}{f' (ran in {clean(command.by)})' if command.by else ''}"

@@ -23,13 +23,13 @@ from typing import TYPE_CHECKING, Iterable, Iterator
 
 from agentscan.cli import render
 from agentscan.cli.show_errors import ShownError, error_words, recorded_errors, recorded_interruptions
-from agentscan.cli.show_compactions import Compaction, compaction_text, recorded_compactions
+from agentscan.cli.show_compactions import Compaction, command_text, compaction_text, recorded_compactions
 from agentscan.cli.show_subagents import subagent_names
 from agentscan.cli.show_text import card_lines
 from agentscan.cli.show_tools import unknown_legend
 from agentscan.cli.show_truncated import truncation_note
 from agentscan.cli.term import Terminal, clean, clean_path, cut, printable_line, width_of, wrap_columns, write_out
-from agentscan.detailmodel import Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
+from agentscan.detailmodel import LocalCommand, Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
 
 if TYPE_CHECKING:
     from agentscan.cli.copyhint import ShortId
@@ -147,15 +147,17 @@ def full_lines(detail: SessionDetail, term: Terminal, home: str = "", *, zone: t
     # An error the provider recorded, and an interruption, goes at its time; one with no time
     # (Cursor's errors) after everything: its place among the replies is not kept.
     # A compaction of the session's context too, marked as the card marks it among the prompts.
-    marks: list[tuple[ShownError | Compaction, str]] = [
+    # And a slash command the agent's CLI ran itself (no prompt: Claude Code's ``/mcp``), so marked.
+    marks: list[tuple[ShownError | Compaction | LocalCommand, str]] = [
         *((error, "error") for error in recorded_errors(detail)),
         *((stop, "interrupted") for stop in recorded_interruptions(detail)),
-        *((compaction, "compacted") for compaction in recorded_compactions(detail))]
+        *((compaction, "compacted") for compaction in recorded_compactions(detail)),
+        *((command, "compacted") for command in detail.local_commands)]
     timed = sorted(((e.timestamp.timestamp(), e, what) for e, what in marks if e.timestamp is not None),
                    key=lambda found: found[0])
     # A compaction of no time (a trimmed timestamp) goes where it was read among the items.
     placed = sorted((mark for mark, what in marks if what == "compacted" and mark.timestamp is None
-                     and isinstance(mark, Compaction) and mark.seq), key=lambda mark: mark.seq)
+                     and isinstance(mark, (Compaction, LocalCommand)) and mark.seq), key=lambda mark: mark.seq)
     yield ""
     note = truncation_note(detail.truncated, grouped=term.tty)
     if note:
@@ -184,7 +186,7 @@ def full_lines(detail: SessionDetail, term: Terminal, home: str = "", *, zone: t
             yield from _subagent_lines(sub, term, names, "", zone)
     for mark, what in [*((e, what) for _, e, what in timed), *((e, "compacted") for e in placed),
                        *((e, what) for e, what in marks if e.timestamp is None
-                         and not (what == "compacted" and isinstance(e, Compaction) and e.seq))]:
+                         and not (what == "compacted" and isinstance(e, (Compaction, LocalCommand)) and e.seq))]:
         yield from _error_item(mark, term, zone, what)
     if note:
         yield ""
@@ -217,11 +219,13 @@ def _subagent_lines(sub: _Subagent, term: Terminal, names: dict[str, str], inden
         yield from _item_lines(item, term, "    ", zone)
 
 
-def _error_item(error: ShownError | Compaction, term: Terminal, zone: tzinfo | None, what: str = "error") -> Iterator[str]:
+def _error_item(error: ShownError | Compaction | LocalCommand, term: Terminal, zone: tzinfo | None,
+                what: str = "error") -> Iterator[str]:
     """An error the provider recorded (``what``: ``error``), or an interruption (``interrupted``),
-    dated as an event is, its text in full below; a compaction (``compacted``) on its line."""
-    if isinstance(error, Compaction):
-        text = compaction_text(error, grouped=term.tty)
+    dated as an event is, its text in full below; a compaction (``compacted``), or a command the
+    agent's CLI ran itself, on its line."""
+    if isinstance(error, (Compaction, LocalCommand)):
+        text = compaction_text(error, grouped=term.tty) if isinstance(error, Compaction) else command_text(error)
         first = " " * (width_of(render.time_column(error.timestamp, zone)) + 2)
         lead = first
         if term.tty and max(map(width_of, text.split())) > term.width - len(lead):

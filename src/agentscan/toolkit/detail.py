@@ -26,7 +26,7 @@ from datetime import datetime
 from typing import Any, Iterator
 
 from agentscan.bounds import Bounds, NewestKept, clip_text, fill_newest_first
-from agentscan.detailmodel import PlanStep, Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
+from agentscan.detailmodel import LocalCommand, PlanStep, Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
 from agentscan.model import SessionRow
 from agentscan.timeutil import to_iso
 from agentscan.toolkit.detailcounts import ClipCounts, CopiedItems, SubagentCalls
@@ -45,6 +45,11 @@ INTERRUPTIONS_KEPT = 1000
 #: the context compactions ``show`` keeps (the newest: ``add_compaction``), as many as
 #: interruptions: the card's count is of every one
 COMPACTIONS_KEPT = 1000
+#: the commands the agent's CLI ran itself ``show --full`` marks (the newest: ``add_local_command``),
+#: as many as compactions
+COMMANDS_KEPT = COMPACTIONS_KEPT
+#: such a command's text (``/compact`` and its instructions) is clipped at this many UTF-8 bytes
+COMMAND_BYTES = 256
 #: a compaction's ``trigger`` (``auto``, ``manual``) is the provider's word: cut at this many characters
 TRIGGER_CHARS = 64
 
@@ -96,6 +101,8 @@ class DetailCollector:
     #: the context compactions the main transcript recorded (Claude's ``compact_boundary``,
     #: ``add_compaction``); ``None``: none, and ``build`` says nothing of them
     _compactions: NewestErrors[dict[str, Any]] | None = None
+    #: the slash commands the agent's CLI ran itself (``add_local_command``), made at the first
+    _commands: NewestErrors[LocalCommand] | None = None
 
     def __post_init__(self) -> None:
         self.prompts = NewestKept(self.bounds.prompts)
@@ -203,6 +210,14 @@ class DetailCollector:
         # (``show``); not in JSON (``SessionDetail.to_json``), as a prompt's is not.
         self._compactions.add(stamp, {"timestamp": stamp, "trigger": None if trigger is None else trigger[:TRIGGER_CHARS],
                                       "pre_tokens": pre_tokens, "seq": next(self._seq)})
+
+    def add_local_command(self, text: str, timestamp: datetime | None = None, *, by: str = "") -> None:
+        """A slash command the agent's CLI (``by``) ran itself, no prompt (Claude Code's ``/mcp``):
+        ``show --full`` marks it where it stood among the prompts; the newest ``COMMANDS_KEPT``."""
+        if self._commands is None:
+            self._commands = NewestErrors(COMMANDS_KEPT)
+        self._commands.add(to_iso(timestamp), LocalCommand(clip_text(text, COMMAND_BYTES)[0], timestamp, by,
+                                                           next(self._seq)))
 
     def count_dropped(self, kind: str, *, subagent: str | None = None) -> None:
         """One prompt (``kind`` "prompts") or reply ("responses") left unread because it is
@@ -329,6 +344,7 @@ class DetailCollector:
             subagents=subagents,
             plan=self.plan,
             truncated=truncated,
+            local_commands=() if self._commands is None else tuple(self._commands.by_time()),
             # (Every provider's: ``interruptions`` is one shape for all, empty where none is recorded.)
             # ``interrupted``: every one, ``interruptions`` the newest ``INTERRUPTIONS_KEPT``.
             extra={**(extra or {}), "interruptions": self.interruptions(), "interrupted": self._interruptions.seen,

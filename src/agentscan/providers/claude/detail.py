@@ -19,6 +19,7 @@ from agentscan.providers.claude.records import (
     is_local_reply,
     message_of,
     queued_prompt_text,
+    ran_command_text,
     real_prompt_text,
     tool_result_blocks,
 )
@@ -198,6 +199,8 @@ class TranscriptStream:
                 elif self._subagent is not None:  # the task it was given
                     self._collector.add_subagent_prompt(self._subagent, prompt, parse_iso(record.get("timestamp")))
                 return
+            if self._speaks:
+                self._command(record)
             interrupted = interruption_text(record)
             if interrupted is not None:  # (no prompt: kept as errors are, whoever's file it is)
                 self._sink.add_interruption(interrupted, parse_iso(record.get("timestamp")), subagent=self._subagent)
@@ -221,6 +224,8 @@ class TranscriptStream:
         elif self._branch is not None:
             if kind == "system" and record.get("subtype") == "compact_boundary":
                 self._compaction(record)
+            elif kind == "system" and self._speaks:
+                self._command(record)
             if kind == "system" and record.get("parentUuid", "") is None:  # a compact_boundary, …
                 self._branch.restart()
             elif kind == "last-prompt":
@@ -234,6 +239,14 @@ class TranscriptStream:
         before = meta.get("preTokens")
         self._collector.add_compaction(parse_iso(record.get("timestamp")), trigger=as_str(meta.get("trigger")),
                                        pre_tokens=before if type(before) is int and before >= 0 else None)
+
+    def _command(self, record: dict) -> None:
+        """A slash command Claude Code ran itself (``/mcp``): no prompt, but ``show --full``
+        marks it among the prompts (``records.ran_command_text``: a ``user`` record, or a
+        ``system`` one of subtype ``local_command``)."""
+        text = ran_command_text(record)
+        if text is not None:
+            self._collector.add_local_command(text, parse_iso(record.get("timestamp")), by="Claude Code")
 
     def _error(self, record: dict) -> bool:
         """Whether ``record`` is an error (``records.recorded_error``), kept as one.  An API

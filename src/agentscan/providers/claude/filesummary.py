@@ -22,18 +22,19 @@ class FileSummary:
     """What a row's pass reads of one transcript.  A plain class: a dataclass costs about a
     millisecond to create on import."""
 
-    __slots__ = ("path", "first_prompt", "first_image_prompt", "first_bare_command", "custom_title", "ai_title",
+    __slots__ = ("path", "first_prompt", "first_image_prompt", "first_bare_command", "first_local_command", "custom_title", "ai_title",
                  "summary_title", "cwd", "git_branch", "first_ts", "last_ts", "prompts", "responses", "tool_calls", "models", "records",
                  "has_usage", "task_types", "task_calls", "pending_tasks", "results", "_summaries", "_summary_matched",
                  "_pending", "_matched_at",
                  "_model_messages", "_text_messages", "inline", "_runs", "copies", "compacted", "seen",
-                 "resumed_copies", "resumed_from", "resumed_last", "copied_runs")
+                 "resumed_copies", "resumed_from", "resumed_last", "own_met", "copied_runs")
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.first_prompt: str | None = None
         self.first_image_prompt: str | None = None  # ``[image]``: the title only when no words were typed
-        self.first_bare_command: str | None = None  # ``/model``: the title only when nothing else was asked
+        self.first_bare_command: str | None = None  # ``/init``: the title only when nothing else was asked
+        self.first_local_command: str | None = None  # ``/model`` (no prompt): the title after it
         self.custom_title: str | None = None
         self.ai_title: str | None = None
         self.summary_title: str | None = None
@@ -77,15 +78,19 @@ class FileSummary:
         # A resumed session's copies of an earlier session's records (``row.summarize``), skipped.
         self.resumed_copies = 0
         self.resumed_from: str | None = None  # the session those copies are of, its head names
-        self.resumed_last: str | None = None  # the last session they name: the one resumed
+        # The session the last copy before the first record of its own names: the one resumed
+        # (a copy written after it names an earlier session of the chain, not the one resumed:
+        # ``continuations.named_before_own`` reads the same line, so warm and cold agree).
+        self.resumed_last: str | None = None
+        self.own_met = False  # whether a record naming this session was met (the copies' end)
         # The runs only those copies name (their ``agent_progress`` records) -> the session the
         # copy names: its runs, counted there when it is found (``scan.creditedrows``).
         self.copied_runs: dict[str, str] = {}
 
     # -- a resume state (``rowresume``) -------------------------------------------
 
-    _TEXTS = ("first_prompt", "first_image_prompt", "first_bare_command", "custom_title", "ai_title", "summary_title",
-              "cwd", "git_branch", "_summary_matched", "resumed_from", "resumed_last")
+    _TEXTS = ("first_prompt", "first_image_prompt", "first_bare_command", "first_local_command", "custom_title",
+              "ai_title", "summary_title", "cwd", "git_branch", "_summary_matched", "resumed_from", "resumed_last")
     _COUNTS = ("prompts", "responses", "tool_calls", "records", "copies", "resumed_copies")
     _MAPS = ("task_types", "task_calls", "pending_tasks", "_summaries", "copied_runs")
 
@@ -95,7 +100,7 @@ class FileSummary:
             first_ts=None if self.first_ts is None else self.first_ts.isoformat(),
             last_ts=None if self.last_ts is None else self.last_ts.isoformat(),
             compacted=None if self.compacted is None else self.compacted.isoformat(),
-            has_usage=self.has_usage,
+            has_usage=self.has_usage, own_met=self.own_met,
             models=list(self.models.items()),  # in order: ``most_common`` breaks ties by it
             model_messages=self._model_messages.ids(), text_messages=self._text_messages.ids(),
             matched_at=self._matched_at, pending=self._pending,
@@ -133,6 +138,9 @@ class FileSummary:
         if type(doc["has_usage"]) is not bool:
             raise ValueError("has_usage")
         summary.has_usage = doc["has_usage"]
+        if type(doc["own_met"]) is not bool:
+            raise ValueError("own_met")
+        summary.own_met = doc["own_met"]
         for model, count in doc["models"]:
             if not isinstance(model, str) or type(count) is not int:
                 raise ValueError("models")

@@ -125,11 +125,17 @@ def _join_summaries(main: FileSummary, second: FileSummary, results: list[tuple[
         main.first_prompt = second.first_prompt
     main.first_image_prompt = main.first_image_prompt or second.first_image_prompt
     main.first_bare_command = main.first_bare_command or second.first_bare_command
+    main.first_local_command = main.first_local_command or second.first_local_command
     main.cwd = main.cwd if main.cwd is not None else second.cwd
-    for name in ("custom_title", "ai_title", "summary_title", "git_branch", "resumed_last"):
+    for name in ("custom_title", "ai_title", "summary_title", "git_branch"):
         later = getattr(second, name)
         if later is not None:
             setattr(main, name, later)
+    # (The helper's half starts knowing no record of the session's own: a copy there counts
+    # only while the first half met none.)
+    if not main.own_met and second.resumed_last is not None:
+        main.resumed_last = second.resumed_last
+    main.own_met = main.own_met or second.own_met
     if second._summary_matched is not None:  # (its leaf is in the second half: after the first's)
         main._summary_matched, main._matched_at = second._summary_matched, second._matched_at
     # Pending: the second half's own (written there: where its line ends, past the seam; one

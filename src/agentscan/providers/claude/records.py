@@ -286,9 +286,21 @@ def local_command_text(record: dict[str, Any]) -> str | None:
     prompt), for a title when nothing else names the session; else ``None``."""
     if record.get("type") != "user" or record.get("isMeta") is True:
         return None
-    content = message_of(record).get("content")
+    return _local_command_in(message_of(record).get("content"))
+
+
+def ran_command_text(record: dict[str, Any]) -> str | None:
+    """``local_command_text``, or the same of a ``system`` record of subtype ``local_command``
+    (Claude Code 2.1 writes some commands so: docs/providers/claude.md, "Slash commands"),
+    whose ``content`` is the text: what ``show --full`` marks."""
+    if record.get("type") == "system":
+        return _local_command_in(record.get("content")) if record.get("subtype") == "local_command" else None
+    return local_command_text(record)
+
+
+def _local_command_in(content: Any) -> str | None:
     if content.__class__ is list:
-        content = text_of_blocks(content_blocks(message_of(record)))
+        content = text_of_blocks(content_blocks({"content": content}))
     if content.__class__ is not str or not content.lstrip().startswith("<command-name>"):  # type: ignore[union-attr]
         return None
     return None if _PROMPT_COMMAND.search(content) else slash_command_text(content)  # type: ignore[arg-type]

@@ -131,9 +131,11 @@ def summarize(
                 remember(key)
             if own is not None and is_copy(record, own):
                 summary.resumed_copies += 1
-                # The last session the copies name is the one resumed: a chain A → B → C
-                # copies A's records, then B's, at C's head.
-                named = summary.resumed_last = record["sessionId"]
+                # The last session the copies before its own first record name is the one
+                # resumed: a chain A → B → C copies A's records, then B's, at C's head.
+                named = record["sessionId"]
+                if not summary.own_met:
+                    summary.resumed_last = named
                 if list_copies is not None and observer is not None and list_copies(named, record):
                     observer(record)
                 if summary._summaries:
@@ -141,6 +143,8 @@ def summarize(
                 _note_copied_tasks(summary, record, pending_tasks)
                 copied_calls(summary, record, subagent, order, timestamp, totals, advisors)
                 continue
+            if own is not None and not summary.own_met and record.get("sessionId") == own:
+                summary.own_met = True  # (the copies end: ``resumed_last``)
             if observer is not None:
                 observer(record)
             if timestamp is not None:

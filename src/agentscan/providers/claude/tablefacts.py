@@ -224,6 +224,7 @@ class _MainFacts:
         self.first_prompt: str | None = None
         self.first_image_prompt: str | None = None
         self.first_bare_command: str | None = None
+        self.first_local_command: str | None = None
         self.runs: Any = None  # ``sidechains.InlineRuns``, once an inline run is met
         self.head_bytes = 0  # the bytes of the pieces it has read
         self.head_open = True  # it reads on (it may stop when it knows enough, or at its budget)
@@ -257,6 +258,7 @@ class _MainFacts:
         if self.head_cut and (self.cwd is None or (named is None and self.first_prompt is None)):
             raise Unsure  # what the head looks for is past its budget: the row's pass finds it
         return self.cwd, choose_title(named, self.first_prompt, self.first_image_prompt, self.first_bare_command,
+                                      self.first_local_command,
                                       foreign_summary_names(self.replay.summary_title, self.cwd))
 
     def _head(self, base: int, data: bytes) -> None:

@@ -24,6 +24,7 @@ their reading order and stay before the subagents' (numbered from 1 up).
 from __future__ import annotations
 
 from collections import OrderedDict
+from datetime import datetime
 from pathlib import Path
 
 from agentscan.bounds import Bounds, clip_text
@@ -37,6 +38,7 @@ from agentscan.providers.claude.records import (
     is_local_reply,
     message_of,
     queued_prompt_text,
+    ran_command_text,
     real_prompt_text,
     tool_result_blocks,
 )
@@ -77,6 +79,8 @@ def read_tail(collector: DetailCollector, path: Path, ctx: ScanContext, bounds: 
                       prompts_read=facts.prompts, responses_read=facts.responses, tools_read=facts.tools,
                       tools_dropped=facts.tools_dropped(bounds), clipped_messages=facts.clipped,
                       clipped_tools=facts.clipped_tools, plan=facts.plan or ())
+    for text, timestamp in reversed(tail.commands):  # (oldest first, as a forward pass adds them)
+        collector.add_local_command(text, timestamp, by="Claude Code")
 
 
 class _Tail:
@@ -87,6 +91,9 @@ class _Tail:
         self.responses = _Newest(bounds.responses, bounds.response_bytes, bounds.message_bytes)
         self.tools: dict[object, ToolEvent] = {}
         self.tools_seen = 0
+        # The slash commands Claude Code ran itself within the window read (``show --full``
+        # marks them), newest first, the newest ``COMMANDS_KEPT``.
+        self.commands: list[tuple[str, datetime | None]] = []
         # call id -> status of its newest result, the user's answer (a question's) and a failed
         # call's error, until the call is read (oldest-read first)
         self.results: OrderedDict[str, tuple[str, str | None, str | None]] = OrderedDict()
@@ -135,6 +142,7 @@ class _Tail:
                 self.close_run()
                 self._prompt(shown_prompt(record, prompt), parse_iso(record.get("timestamp")))
                 return
+            self._command(record)
             for block in reversed(tool_result_blocks(record)):
                 tool_id = block.get("tool_use_id")
                 if isinstance(tool_id, str) and tool_id not in self.results and tool_id not in self.tools:
@@ -144,6 +152,15 @@ class _Tail:
             prompt = queued_prompt_text(record)  # folded into the reply going on: not closed
             if prompt is not None:
                 self._prompt(prompt, parse_iso(record.get("timestamp")))
+        elif kind == "system":
+            self._command(record)
+
+    def _command(self, record: dict) -> None:
+        from agentscan.toolkit import detail
+
+        text = ran_command_text(record)
+        if text is not None and len(self.commands) < detail.COMMANDS_KEPT:
+            self.commands.append((text, parse_iso(record.get("timestamp"))))
 
     def _wait(self, tool_id: str, status: str, answer: str | None, error: str | None) -> None:
         if len(self.tools) >= self.bounds.tools:

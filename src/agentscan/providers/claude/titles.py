@@ -27,6 +27,7 @@ class PromptTitles(Protocol):
     first_prompt: str | None
     first_image_prompt: str | None
     first_bare_command: str | None
+    first_local_command: str | None
 
 
 def note_prompt(titles: PromptTitles, text: str) -> None:
@@ -47,13 +48,14 @@ def note_prompt(titles: PromptTitles, text: str) -> None:
 
 def note_command(titles: PromptTitles, record: dict) -> None:
     """A command Claude Code ran itself (``records.local_command_text``: no prompt) names the
-    session as a bare command does, only when nothing was asked (a session of ``/model``)."""
-    if titles.first_prompt is None and titles.first_bare_command is None:
+    session only when nothing was asked (a session of ``/model``), after a bare command that
+    was a prompt (``/model`` then ``/init``: ``/init``, what the model was sent)."""
+    if titles.first_prompt is None and titles.first_local_command is None:
         from agentscan.providers.claude.records import local_command_text
 
         text = local_command_text(record)
         if text is not None:
-            titles.first_bare_command = collapse(text, TITLE_CHARS)
+            titles.first_local_command = collapse(text, TITLE_CHARS)
 
 
 def note_summary(summary: FileSummary, record: dict, at: int) -> None:
@@ -94,7 +96,8 @@ def title_of(summary: FileSummary) -> str | None:
     """The name Claude Code shows: a custom title (``/rename``), else the
     session's ``summary`` record (the one whose leaf is in this file), else the
     ``ai-title``, else the first prompt (one of images alone, then a bare command such
-    as ``/model``, only when nothing else was asked: ``note_prompt``), else the latest
+    as ``/init``, then a command Claude Code ran itself such as ``/model``, only when
+    nothing else was asked: ``note_prompt``, ``note_command``), else the latest
     ``summary`` record.
 
     A summary whose leaf is not in the file comes last: Claude Code has written
@@ -103,7 +106,7 @@ def title_of(summary: FileSummary) -> str | None:
     the file holds records of its own (a ``cwd``: ``foreign_summary_names``)."""
     settle_summaries(summary, summary.path)
     return choose_title(summary.custom_title, summary._summary_matched, summary.ai_title, summary.first_prompt,
-                        summary.first_image_prompt, summary.first_bare_command,
+                        summary.first_image_prompt, summary.first_bare_command, summary.first_local_command,
                         foreign_summary_names(summary.summary_title, summary.cwd))
 
 

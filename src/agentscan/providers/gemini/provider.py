@@ -46,7 +46,9 @@ class GeminiProvider(Provider):
     #     (``toolkit.shrinkline``), not skipped
     # 15: a legacy chat cut short is "cut short (file still being written?)" while young, and
     #     a salvage's count is said in the singular for one message (its warning is kept with the row)
-    parser_version = "15"
+    # 16: a slash command Gemini CLI runs itself (``/stats``, ``/quit``: ``records.LOCAL_COMMANDS``)
+    #     that ``logs.json`` holds for a chat of no user message is no prompt
+    parser_version = "16"
     # Gemini CLI appends each record (``fs.appendFileSync``) and closes the chat: no process
     # holds it open while the session runs, so ``/proc`` cannot tell a running one.
     liveness_known = False

@@ -210,6 +210,28 @@ def is_slash_command(text: str) -> bool:
     return bool(_SLASH_COMMAND.match(text.lstrip()))
 
 
+#: The slash commands Gemini CLI runs itself (its built-in ones, ``BuiltinCommandLoader``, and
+#: their other names: ``/exit``, ``/usage``, ``/?``): no prompt.  Its chat records none as a
+#: user message (a local one's output is an ``info`` message); only ``logs.json``, which logs
+#: every input as typed, holds them.  Not ``/init`` nor ``/plan``, which send the model a
+#: prompt, nor a custom command (``.gemini/commands/*.toml``): their text is a prompt's.
+LOCAL_COMMANDS = frozenset({
+    "about", "agents", "auth", "bug", "chat", "clear", "commands", "compress", "summarize", "copy", "corgi",
+    "docs", "directory", "dir", "editor", "export-logs", "extensions", "help", "?", "footer", "shortcuts",
+    "hooks", "rewind", "ide", "mcp", "memory", "model", "permissions", "policies", "privacy", "profile",
+    "quit", "exit", "restore", "resume", "stats", "usage", "theme", "tools", "skills", "settings", "tasks",
+    "vim", "setup-github", "terminal-setup", "upgrade",
+})
+_COMMAND_NAME = re.compile(r"/([\w?-]+)(?:\s|$)")
+
+
+def is_local_command(text: str) -> bool:
+    """``text`` (an input ``logs.json`` logged) is a slash command Gemini CLI ran itself
+    (``LOCAL_COMMANDS``): ``/stats``, ``/chat save x``, not ``/init`` or ``/home/me please``."""
+    found = _COMMAND_NAME.match(text.strip())
+    return found is not None and found.group(1) in LOCAL_COMMANDS
+
+
 def collapse(text: str, limit: int) -> str:
     flat = _WHITESPACE.sub(" ", text).strip()
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
