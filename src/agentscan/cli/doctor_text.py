@@ -140,7 +140,8 @@ def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, st
         # STATUS column it was cut to fit, and the status it explained with it.
         notes: dict[str, list[str]] = {}
         for root in provider["roots"]:
-            status = "ok" if root["readable"] else (root["problem"] or "unreadable")
+            # (a database read but not whole has its problem beside readable: said in place of "ok")
+            status = (root["problem"] or "ok") if root["readable"] else (root["problem"] or "unreadable")
             shown = clean_path(render.path_text(root["path"], term))
             if root["note"]:
                 notes.setdefault(root["note"], []).append(shown)

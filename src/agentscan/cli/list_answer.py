@@ -42,11 +42,13 @@ KEPT = answers.KEPT_SLOTS
 #: the most a kept page takes in the index, compressed (``PACKED``) when its frame is larger:
 #: sixteen of a heavy user's ``list --all --json`` (15 MB) would grow the index by hundreds of MB
 KEPT_BYTES = 4 * 1024 * 1024
-#: a larger page is made every time, told before its witness is made (a frame that large
-#: does not compress under ``KEPT_BYTES``).  ``list --all`` at the bench's scale 10 is
-#: 4 MB of text, 16 MB of JSON: kept compressed, printed again in 0.2 and 0.35 CPU-s, not made
-#: in 1.6 and 1.4.
-PAGE_BYTES = 32 * 1024 * 1024
+#: a larger page is made every time, told before its witness is made or its frame compressed:
+#: zlib (level 3) packs ``list``'s frames at most ~4.7 to 1 (the bench's scale 10: 18 MB of
+#: ``list --all --json`` to 3.8 MB, 6 MB of text to 2.5 MB), so a frame over 5 times
+#: ``KEPT_BYTES`` would be compressed on every run, 0.1 s each, to be thrown away (at 32 MiB
+#: every page from ~18 MB up was).  ``list --all`` at scale 10 is 4 MB of text, 16 MB of JSON:
+#: kept compressed, printed again in 0.2 and 0.35 CPU-s, not made in 1.6 and 1.4.
+PAGE_BYTES = 5 * KEPT_BYTES
 #: a kept page's first bytes when it is stored compressed (``zlib``); a frame begins with a digit
 PACKED = b"z"
 

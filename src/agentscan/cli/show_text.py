@@ -39,12 +39,18 @@ ERRORS_SHOWN = 3
 PIPE_PROMPT, PIPE_RESPONSE, PIPE_ERROR = 100, 400, 200
 
 
-def tokens_line(usage: TokenUsage | None, *, grouped: bool = True, by_subagents: int = 0) -> str:
+#: the tokens and counts of a session whose data could not be read (a Cursor chat listed from
+#: its workspace with the global DB unreadable): ``list`` shows ``-``, ``tokens`` leaves it out
+UNREAD = "not known (could not be read)"
+
+
+def tokens_line(usage: TokenUsage | None, *, grouped: bool = True, by_subagents: int = 0, unread: bool = False) -> str:
     """``grouped``: thousands separated, for a person (a pipe gets plain integers, as
     ``list`` and ``tokens`` print them there: docs/cli.md); ``by_subagents``: how much of
-    the total its subagents made, said beside it (``75,433 total (6,313 by subagents)``)."""
+    the total its subagents made, said beside it (``75,433 total (6,313 by subagents)``);
+    ``unread``: the row's counts are partial (``counts_partial``), so no usage is not none."""
     if usage is None:
-        return "not recorded"
+        return UNREAD if unread else "not recorded"
     n = _grouped if grouped else str
     theirs = f" ({n(by_subagents)} by subagents)" if by_subagents else ""
     return (
@@ -194,7 +200,8 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         ("path", clean_path(home_short(row.path) if term.tty else row.path)),
         # (a line only for an archived session: the others' cards stay as they were)
         *((("archived", "yes"),) if row.archived else ()),
-        ("tokens", tokens_line(row.tokens, grouped=term.tty, by_subagents=subagent_tokens(detail))),
+        ("tokens", tokens_line(row.tokens, grouped=term.tty, by_subagents=subagent_tokens(detail),
+                               unread=row.counts_partial)),
         ("cost", None if row.tokens is None else human_usd(row.cost, row.cost_priced, grouped=term.tty)
          + tiers_text(detail)),
     ):
@@ -258,9 +265,12 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
     # The context's compactions (``/compact``, automatic ones), marked among the prompts below.
     compacted = compacted_count(detail) - copied["compactions"]
     compactions = f", {said_as(compacted, 'compaction')}" if compacted > 0 else ""
-    lines.extend(_field("counts", f"{said_as(counts.prompts, 'prompt')}, {said_as(counts.responses, 'response')},"
-                                  f" {said_as(counts.tool_calls, 'tool call')}{extra}{stopped}{compactions}"
-                                  f"{copies_text(copied, said_as, n)}", term))
+    if row.counts_partial and not (counts.prompts or counts.responses or counts.tool_calls or by_subagents):
+        lines.extend(_field("counts", UNREAD, term))  # (0 prompts would be a count nobody made)
+    else:
+        lines.extend(_field("counts", f"{said_as(counts.prompts, 'prompt')}, {said_as(counts.responses, 'response')},"
+                                      f" {said_as(counts.tool_calls, 'tool call')}{extra}{stopped}{compactions}"
+                                      f"{copies_text(copied, said_as, n)}", term))
     if detail.subagents:
         lines.append("")
         lines.extend(subagent_lines(detail, term, subagent_names(detail, term, known)))

@@ -40,15 +40,20 @@ def tool_call_lines(tools: Sequence[ToolEvent], names: Mapping[str, str], term: 
     for tool in tools:
         marker = _MARKERS.get(tool.status, UNKNOWN_MARKER).ljust(MARKER_WIDTH)
         who = f" [{clean_path(names.get(tool.subagent, tool.subagent))}]" if tool.subagent else ""
-        name = clean(tool.name)
-        if term.tty:  # a long name (an MCP tool's) is cut, leaving its summary the 10 columns it keeps
-            name = cut(name, max(term.width - width_of(f"  {marker} {who}: ") - 10, 7))
-        head = f"  {marker} {name}{who}: "
+        # On a terminal a long name (an MCP tool's) is cut to what the line leaves it beside
+        # ``after`` columns (7 at least); a pipe gets it whole.
+        fixed = width_of(f"  {marker} {who}")
+
+        def shown(after: int, tool: ToolEvent = tool, fixed: int = fixed) -> str:
+            name = clean(tool.name)
+            return cut(name, max(term.width - fixed - after, 7)) if term.tty else name
+
+        head = f"  {marker} {shown(len(': ') + 10)}{who}: "  # (its summary keeps 10 columns)
         room = term.width - width_of(head)
         if term.tty and room < _LEAST_SUMMARY:
             # At 30 columns a subagent's mark leaves a summary a few columns (``cla…``): the
             # line ends at the call's name rather than run past the terminal (``--full`` has it).
-            lines.append(f"  {marker} {cut(clean(tool.name), max(term.width - width_of(f'  {marker} {who}'), 7))}{who}")
+            lines.append(f"  {marker} {shown(0)}{who}")
             continue
         lines.append(head + tool_summary(tool, room, term))
     return lines + declined_legend(tools, term, "  ") + unknown_legend(tools, term, "  ")

@@ -352,6 +352,11 @@ class Provider(ABC):
         locked, an unfamiliar schema): ``doctor``'s STATUS; ``None``: it can, or not checked."""
         return None
 
+    def database_caveat(self, path: Path, ctx: ScanContext) -> str | None:
+        """What ``doctor``'s STATUS says in place of ``ok`` of a ``database`` root that is used
+        but not whole (read without its -wal); ``None``: nothing."""
+        return None
+
     def index_problem(self, path: Path, ctx: ScanContext) -> str | None:
         """Why an ``index`` root that is a file that can be read cannot be used (not valid
         JSON): ``doctor``'s STATUS, as ``database_problem``'s; ``None``: it can, or not checked."""

@@ -202,6 +202,9 @@ def diagnose(scanner: Scanner) -> dict[str, Any]:
                 # A file that reads is not yet a database that does (garbage, a lock, no table).
                 problem = provider.database_problem(root.path, scanner.ctx)
                 readable = problem is None
+                if readable:
+                    # Read, but not whole: STATUS says so in place of "ok" (``readable`` stays true).
+                    problem = provider.database_caveat(root.path, scanner.ctx)
             elif readable and root.kind == "index" and os.path.isfile(root.path):
                 # A file that opens may still not parse (Gemini's projects.json cut short): its
                 # warning under an "ok" read as if nothing were wrong.

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 
+from agentscan.pricing.aliases import service_tier_of
 from agentscan.pricing.modelnames import spellings
 from agentscan.scan.grepmatch import grep_hit
 
@@ -49,7 +50,10 @@ def matching_by_models(scanner: Scanner, refs: Sequence[SessionRef], needle: str
     found = set()
     for session_id, sums in sums_by_session(scanner, refs).items():
         # A group is ``[subagent, model, …]`` (``usagegroups``): a handful of models a session.
-        models = {group[1] for group in sums.groups if isinstance(group[1], str)}
+        # A Codex service tier is no part of a model's name here (``gpt-5.5 (priority)`` is
+        # ``gpt-5.5``): ``MODEL`` never shows it, and the table facts that rule sessions out
+        # unread (``factfilter``) cannot see a tier set before a large file's window.
+        models = {service_tier_of(group[1])[0] for group in sums.groups if isinstance(group[1], str)}
         if any(grep_hit(needle, spellings(model)) for model in models):
             found.add(session_id)
     return found

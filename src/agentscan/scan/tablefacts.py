@@ -38,7 +38,10 @@ _BATCH = 32
 #: ``prune`` forgets them with it), at the session's id and fingerprint (two Codex sessions
 #: may name one rollout): bump the version when a provider's ``table_facts`` changes
 KIND = "table-facts"
-VERSION = "2"  # 2: ``archived`` (facts kept by 1 would leave an archived thread unmarked)
+# 2: ``archived`` (facts kept by 1 would leave an archived thread unmarked)
+# 3: a Codex session's ``models`` hold its subagents' too (kept by 2, ``list --grep`` of a
+#    subagent's model ruled the session out unread)
+VERSION = "3"
 
 
 def gather(scanner: Scanner, refs: Sequence[SessionRef], *, told: bool = False) -> dict[str, SessionRow | TableFacts]:

@@ -176,9 +176,14 @@ def _header(path: Path) -> bytes:
         raise DatabaseUnavailable(f"{path}: {exc.strerror or exc}") from None
 
 
+def _in_wal_mode(header: bytes) -> bool:
+    """Whether a database's first 100 bytes say it is in WAL mode (its read and write
+    versions, bytes 18 and 19, are 2)."""
+    return len(header) >= 20 and header[18] == 2 and header[19] == 2
+
+
 def _needs_immutable(path: Path, header: bytes) -> bool:
-    in_wal_mode = len(header) >= 20 and header[18] == 2 and header[19] == 2
-    if not in_wal_mode:
+    if not _in_wal_mode(header):
         return False
     wal = path.with_name(path.name + "-wal")
     shm = path.with_name(path.name + "-shm")
@@ -197,6 +202,8 @@ def unavailable_reason(exc: Exception, path: os.PathLike[str] | str) -> str:
 
 #: why a WAL database read from its main file alone misses its latest changes (``unread_wal``)
 WAL_UNREAD = "its latest changes are in its -wal, which cannot be read read-only without its -shm"
+#: doctor's STATUS of such a database: it is read, but not whole
+WAL_UNREAD_STATUS = "read without its -wal (latest changes missing)"
 
 
 def unread_wal(path: Path) -> bool:
@@ -210,8 +217,7 @@ def unread_wal(path: Path) -> bool:
         wal = os.stat(path.with_name(path.name + "-wal"))
     except (DatabaseUnavailable, OSError):
         return False
-    in_wal_mode = len(header) >= 20 and header[18] == 2 and header[19] == 2
-    return in_wal_mode and wal.st_size > _WAL_HEADER_BYTES and not os.path.lexists(path.with_name(path.name + "-shm"))
+    return _in_wal_mode(header) and wal.st_size > _WAL_HEADER_BYTES and not os.path.lexists(path.with_name(path.name + "-shm"))
 
 
 def connect_readonly(path: Path, *, immutable: bool = False) -> sqlite3.Connection:

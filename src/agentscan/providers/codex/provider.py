@@ -202,6 +202,12 @@ class CodexProvider(Provider):
 
         return database_problem(path, ctx)
 
+    def database_caveat(self, path: Path, ctx: ScanContext) -> str | None:
+        from agentscan.toolkit.sqlite_ro import WAL_UNREAD_STATUS, unread_wal
+
+        # (read from its main file alone, as ``index`` reads it then, and warns)
+        return WAL_UNREAD_STATUS if unread_wal(path) else None
+
     def diagnostics(self, ctx: ScanContext) -> list[str]:
         """For doctor: which thread index was used, and what it knows that disk does not."""
         from agentscan.providers.codex.diagnose import diagnostics

@@ -12,7 +12,9 @@ pass decodes them); the head and header are read as the row reads them.
 file) and whatever ``stampscan`` cannot settle.
 
 With ``models`` (``list --grep``), the names the row's ``model`` is chosen
-among (``TableFacts.models``): the row's model is the most used of the
+among and every other thread's models (``TableFacts.models``; ``--grep`` finds a
+session by any of its calls' models, ``scan.grepmodels``, and a subagent's
+window or kept tally names each of its calls' as the naming thread's does): the row's model is the most used of the
 naming thread's calls and turns (``modeluse``) in its files' windows, or in
 a large file's kept tally, else the index row's.  Every call and turn a
 window's pass counts is named by a ``"model"`` key in that window (a call's
@@ -89,6 +91,11 @@ def table_facts(session: CodexSession, ctx: ScanContext, *, models: bool = False
                     naming_header = thread_header(thread, ctx)
                     if _replays(thread, naming_header):
                         choosing = None
+            elif choosing is not None:
+                # ``list --grep`` finds a session by any of its calls' models, a subagent's too
+                # (``grepmodels``): each other thread's names join the naming thread's.  A
+                # paginated one's earlier files are not read here: unsure.
+                choosing = None if thread.segments else _file_models(data, cut, thread.rollout.path, ctx, choosing)
             del data
     except (Unsure, OSError):
         return None

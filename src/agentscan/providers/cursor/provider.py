@@ -95,6 +95,12 @@ class CursorProvider(Provider):
         db = state_db(ctx)
         return db.problem() if path == db.path else None
 
+    def database_caveat(self, path: Path, ctx: ScanContext) -> str | None:
+        from agentscan.providers.cursor.statedb import state_db
+
+        db = state_db(ctx)
+        return db.caveat() if path == db.path else None
+
     def confinement_roots(self, ctx: ScanContext) -> list[Path]:
         workspaces = workspace_dir(ctx)
         return super().confinement_roots(ctx) + ([workspaces] if workspaces is not None else [])

@@ -31,7 +31,7 @@ from agentscan.context import DB_LOCKED, ScanContext, legible
 from agentscan.toolkit.roots import Root
 from agentscan.errors import DatabaseUnavailable
 from agentscan.toolkit.jsondoc import too_many_values
-from agentscan.toolkit.sqlite_ro import WAL_UNREAD, connect_readonly, has_table, unread_wal
+from agentscan.toolkit.sqlite_ro import WAL_UNREAD, WAL_UNREAD_STATUS, connect_readonly, has_table, unread_wal
 
 
 def key_range(prefix: str) -> tuple[str, str]:
@@ -66,6 +66,8 @@ class StateDbReader:
         #: the warning of a read that failed *this time* (``_fail``), said again by every read after it
         self._unread: str | None = None
         self._opened = False
+        #: the DB was opened from its main file alone, its -wal unread (``unread_wal``, asked once)
+        self._wal_unread = False
         self._kv: bool | None = None
         ctx.on_close(self._handle.close)
         weakref.finalize(ctx, self._handle.close)  # for callers that never close the scan
@@ -89,7 +91,8 @@ class StateDbReader:
             except DatabaseUnavailable as exc:
                 self._fail(exc)
             else:
-                if unread_wal(self.path):
+                self._wal_unread = unread_wal(self.path)
+                if self._wal_unread:
                     # Cursor quit without its -shm (a crash): the composers it wrote last are in
                     # the -wal, which a read-only open cannot read.  Said to every read (``_remind``):
                     # a row built without them must not be kept as if whole.
@@ -104,11 +107,15 @@ class StateDbReader:
             return "no cursorDiskKV table (not a Cursor state DB?)"
         return self._failure
 
+    def caveat(self) -> str | None:
+        """What doctor's STATUS says of a DB that is used but not whole, ``None``: nothing."""
+        return WAL_UNREAD_STATUS if self._conn() is not None and self._wal_unread else None
+
     def status(self) -> str:
         """One line for doctor: whether the state DB is used, and why not."""
         path = legible(str(self.path))
         if self._conn() is not None:
-            if unread_wal(self.path):
+            if self._wal_unread:
                 return f"state DB: {path} (read-only; used from its main file alone: {WAL_UNREAD})"
             return f"state DB: {path} (read-only; {'in WAL mode, ' if _wal_live(self.path) else ''}used)"
         if self._failure:
@@ -135,7 +142,7 @@ class StateDbReader:
         self._failed = True
         self._handle.close()
         hint = " (try again in a moment, or close Cursor)" if self._locked else ""
-        self._unread = f"Cursor state DB not used ({reason}); transcripts are listed without it{hint}"
+        self._unread = f"Cursor state DB not used ({reason}); chats are listed without it, their tokens not known{hint}"
         self._remind()
 
     def _remind(self) -> None:

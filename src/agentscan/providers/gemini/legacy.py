@@ -136,10 +136,29 @@ def _salvage(path: Path, ctx: ScanContext) -> dict[str, Any] | None:
     messages = [message for _, message in _messages(text, start.end())] if start is not None else []
     document["messages"] = messages
     complete = sum(isinstance(message, dict) for message in messages)
-    # A whole document ends with its object's ``}``: one that stops before it was read while
-    # Gemini CLI rewrote it, maybe (said so while the file is young: ``settling``).  NUL bytes
-    # at its end are a crash's (its size set before its data reached the disk): no writer comes back.
-    cut = not text.rstrip().endswith("}") and not text.endswith("\x00")
+    # A document that stops before it is whole was read while Gemini CLI rewrote it, maybe
+    # (said so while the file is young: ``settling``).  NUL bytes at its end are a crash's (its
+    # size set before its data reached the disk): no writer comes back.
+    cut = not text.endswith("\x00") and _ends_early(text)
     damage = CUT_SHORT_FRESH if cut else CUT_SHORT_SETTLED
     ctx.warn(path, f"{damage}; read the {plural(complete, 'complete message')} before the damage")
     return document
+
+
+def _ends_early(text: str) -> bool:
+    """Whether ``text`` is a JSON document cut short: the parse fails at the end of its input
+    (``unexpected end of data``), not on a wrong byte before it.  Its last character tells
+    nothing: a pretty-printed chat cut just after a message's (or any object's) ``}`` ends
+    with one, as a whole document does."""
+    # A lone surrogate's escape (``JSON.stringify`` writes one for half an emoji) stops orjson
+    # where it is: each is made U+FFFD's, as long, for the parse to go on to where the text ends.
+    text = _LONE_SURROGATE.sub(r"\1\\ufffd", text)
+    try:
+        orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        return exc.pos >= len(text.rstrip())  # (for a ``str``, orjson's position counts characters)
+    return False
+
+
+#: a ``\uD800``–``\uDFFF`` escape (paired ones too: only the end of the parse is asked for)
+_LONE_SURROGATE = re.compile(r"(?<!\\)((?:\\\\)*)\\u[dD][89a-fA-F][0-9a-fA-F]{2}")

@@ -48,7 +48,8 @@ class GeminiProvider(Provider):
     #     a salvage's count is said in the singular for one message (its warning is kept with the row)
     # 16: a slash command Gemini CLI runs itself (``/stats``, ``/quit``: ``records.LOCAL_COMMANDS``)
     #     that ``logs.json`` holds for a chat of no user message is no prompt
-    parser_version = "16"
+    # 17: a legacy chat cut just after a ``}`` is cut short too (told by where its parse fails)
+    parser_version = "17"
     # Gemini CLI appends each record (``fs.appendFileSync``) and closes the chat: no process
     # holds it open while the session runs, so ``/proc`` cannot tell a running one.
     liveness_known = False
