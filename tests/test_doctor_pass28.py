@@ -212,7 +212,7 @@ def test_doctor_run_from_the_home_directory_reports_the_user_file_once(isolated_
 
 
 def test_a_matcher_that_is_not_a_string_is_shown_as_json() -> None:
-    from agentscan.cli.doctor_text import _narrowed_text
+    from agentscan.cli.hookfix_text import narrowed_text as _narrowed_text
 
     config = {"agent": "claude", "scope": "user", "narrowed": [{"event": "PreToolUse", "matchers": ["Bash", ["Edit"]]}]}
     text = _narrowed_text(config, "")

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any, Callable, Sequence
 
 from agentscan.cli import render
+from agentscan.cli.hookfix_text import both_scopes_text, narrowed_text, stored_twice_text
 from agentscan.cli.state import home_option
 from agentscan.invocation import program_word
 from agentscan.cli.table import render as render_table
@@ -254,10 +254,10 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
             state = f"{config['events']}/{config['of']} events" if config["events"] else "not installed"
             if config.get("narrowed"):
                 state += f", {len(config['narrowed'])} narrowed"
-                narrowed.append(_narrowed_text(config, home_flag, term))
+                narrowed.append(narrowed_text(config, home_flag, term))
             if config.get("stored_twice"):
                 state += f", {len(config['stored_twice'])} stored twice"
-                narrowed.append(_stored_twice_text(config, home_flag, term))
+                narrowed.append(stored_twice_text(config, home_flag, term))
             shown = clean_path(render.path_text(config["path"], term))
             if config["problem"]:
                 state += ", see below"
@@ -265,7 +265,7 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
             if config.get("note"):  # another agentscan than this one, a project's two files: it works
                 problems.append(f"note: {shown}: {config['note']}")
             if config.get("also_installed"):  # the user's config runs agentscan's hook too
-                problems.append(f"note: {shown}: {_both_scopes_text(config, home_flag, term)}")
+                problems.append(f"note: {shown}: {both_scopes_text(config, home_flag, term)}")
             if config.get("source"):  # Claude Code's user settings where CLAUDE_CONFIG_DIR says
                 problems.append(f"note: {shown}: Claude Code's user settings, chosen by {config['source']}")
             rows.append([config["agent"], config["scope"], state, shown])
@@ -338,70 +338,3 @@ def print_hooks_status(hooks: dict[str, Any], term: Terminal, home_flag: str, *,
     the configs, the events store, the last hook errors; then the live OTLP export)."""
     write_out("\n".join(hook_lines(hooks, term, home_flag, demo=demo, unhooked=unhooked)
                         + live_export_lines(hooks, term)) + "\n")
-
-
-def _both_scopes_text(config: dict[str, Any], home_flag: str, term: Terminal) -> str:
-    """A project's config whose agent also runs agentscan's hook from the user's config.  Each
-    way out is a whole command, the project's with the directory to run it in (``--scope
-    project`` is the current directory's, and doctor may run elsewhere than a newcomer reads it)."""
-    agent = config["agent"]
-    name = {"claude": "Claude Code", "cursor": "Cursor"}.get(agent, agent)
-    user = clean_path(render.path_text(config["also_installed"], term))
-    return (f"agentscan's hook is also installed in {user}: {name} runs the hooks of both files, so each "
-            f"event can be captured twice; to keep only the user's, run `{program_word()} hooks uninstall {agent} "
-            f"--scope project` in {_project_dir(config, term)}; to keep only this project's, run "
-            f"`{program_word()} hooks uninstall {agent}{home_flag}`")
-
-
-def _project_dir(config: dict[str, Any], term: Terminal | None) -> str:
-    """The project a project-scope config belongs to (``<project>/.claude/settings.local.json``,
-    ``<project>/.cursor/hooks.json``): where a ``--scope project`` command has to run (whole
-    with no ``term``, as in a pipe)."""
-    project = os.path.dirname(os.path.dirname(config["path"]))
-    return clean_path(project if term is None else render.path_text(project, term))
-
-
-def _narrowed_text(config: dict[str, Any], home_flag: str, term: Terminal | None = None) -> str:
-    """An install that is there but sits under a narrower matcher on some events (``"Bash"``):
-    the agent runs it only for what the matcher matches, so the rest goes uncaptured.  Which
-    events, under which matchers, and the command that widens it (``hooks.merging``)."""
-    from agentscan.cli.term import clean
-
-    # Written by whoever edited the config: an escape sequence there is shown, not obeyed.
-    def matchers(item: dict[str, Any]) -> str:
-        # A string as the config spells it; anything else (a list someone wrote) as JSON.
-        return ", ".join(f'"{clean(matcher)}"' if isinstance(matcher, str) else clean(json.dumps(matcher))
-                         for matcher in item["matchers"])
-
-    where = ", ".join(f"{clean(item['event'])} (matcher {matchers(item)})" for item in config["narrowed"])
-    agent, scope = config["agent"], config["scope"]
-    return (f"narrowed: the {agent} hook ({scope} scope) is installed, but on {where} it captures only "
-            f"the tools its matcher names; {_install_fix(config, home_flag, term)} to capture every tool")
-
-
-def _stored_twice_text(config: dict[str, Any], home_flag: str, term: Terminal | None = None) -> str:
-    """A second agentscan entry on an event that already has one seeing every tool: the agent
-    runs each, so the event is stored twice (``hooks install`` removes the extra ones)."""
-    from agentscan.cli.term import clean
-
-    where = ", ".join(f"{clean(item['event'])} ({item['entries']} entries)" for item in config["stored_twice"])
-    agent, scope = config["agent"], config["scope"]
-    # "may": an agent that runs identical commands once stores them once, one that runs each
-    # entry twice (``hooks.repeats`` then counts the copies once, with a warning).
-    return (f"stored twice: the {agent} hook ({scope} scope) is registered more than once on {where}, one "
-            f"entry for every tool, so those events may be stored twice; "
-            f"{_install_fix(config, home_flag, term)} to keep one")
-
-
-def _install_fix(config: dict[str, Any], home_flag: str, term: Terminal | None) -> str:
-    """``run `agentscan hooks install …```: the command that leaves one entry seeing every tool
-    (a project's, with the directory to run it in)."""
-    agent, scope = config["agent"], config["scope"]
-    word = program_word()
-    install = f"{word} hooks install {agent}" + (" --scope project" if scope == "project" else home_flag)
-    where = f" in {_project_dir(config, term)}" if scope == "project" else ""
-    if config.get("legacy"):
-        # A project's shared settings.json, which installs no longer write: an uninstall cleans it.
-        # The directory first: both commands are run in it (a legacy config is a project's).
-        return f"in {_project_dir(config, term)}, run `{word} hooks uninstall {agent} --scope project`, then `{install}`,"
-    return f"run `{install}`{where}"

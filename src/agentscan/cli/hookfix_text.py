@@ -1,0 +1,79 @@
+"""What ``doctor`` and ``hooks status`` say of a hook config found amiss (installed in both
+scopes, narrowed by a matcher, registered twice), each with the whole command that mends it."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from agentscan.cli import render
+from agentscan.cli.term import Terminal, clean_path
+from agentscan.invocation import program_word
+
+
+def both_scopes_text(config: dict[str, Any], home_flag: str, term: Terminal) -> str:
+    """A project's config whose agent also runs agentscan's hook from the user's config.  Each
+    way out is a whole command, the project's with the directory to run it in (``--scope
+    project`` is the current directory's, and doctor may run elsewhere than a newcomer reads it)."""
+    agent = config["agent"]
+    name = {"claude": "Claude Code", "cursor": "Cursor"}.get(agent, agent)
+    user = clean_path(render.path_text(config["also_installed"], term))
+    return (f"agentscan's hook is also installed in {user}: {name} runs the hooks of both files, so each "
+            f"event can be captured twice; to keep only the user's, run `{program_word()} hooks uninstall {agent} "
+            f"--scope project` in {_project_dir(config, term)}; to keep only this project's, run "
+            f"`{program_word()} hooks uninstall {agent}{home_flag}`")
+
+
+def _project_dir(config: dict[str, Any], term: Terminal | None) -> str:
+    """The project a project-scope config belongs to (``<project>/.claude/settings.local.json``,
+    ``<project>/.cursor/hooks.json``): where a ``--scope project`` command has to run (whole
+    with no ``term``, as in a pipe)."""
+    project = os.path.dirname(os.path.dirname(config["path"]))
+    return clean_path(project if term is None else render.path_text(project, term))
+
+
+def narrowed_text(config: dict[str, Any], home_flag: str, term: Terminal | None = None) -> str:
+    """An install that is there but sits under a narrower matcher on some events (``"Bash"``):
+    the agent runs it only for what the matcher matches, so the rest goes uncaptured.  Which
+    events, under which matchers, and the command that widens it (``hooks.merging``)."""
+    from agentscan.cli.term import clean
+
+    # Written by whoever edited the config: an escape sequence there is shown, not obeyed.
+    def matchers(item: dict[str, Any]) -> str:
+        # A string as the config spells it; anything else (a list someone wrote) as JSON.
+        return ", ".join(f'"{clean(matcher)}"' if isinstance(matcher, str) else clean(json.dumps(matcher))
+                         for matcher in item["matchers"])
+
+    where = ", ".join(f"{clean(item['event'])} (matcher {matchers(item)})" for item in config["narrowed"])
+    agent, scope = config["agent"], config["scope"]
+    return (f"narrowed: the {agent} hook ({scope} scope) is installed, but on {where} it captures only "
+            f"the tools its matcher names; {_install_fix(config, home_flag, term)} to capture every tool")
+
+
+def stored_twice_text(config: dict[str, Any], home_flag: str, term: Terminal | None = None) -> str:
+    """A second agentscan entry on an event that already has one seeing every tool: the agent
+    runs each, so the event is stored twice (``hooks install`` removes the extra ones)."""
+    from agentscan.cli.term import clean
+
+    where = ", ".join(f"{clean(item['event'])} ({item['entries']} entries)" for item in config["stored_twice"])
+    agent, scope = config["agent"], config["scope"]
+    # "may": an agent that runs identical commands once stores them once, one that runs each
+    # entry twice (``hooks.repeats`` then counts the copies once, with a warning).
+    return (f"stored twice: the {agent} hook ({scope} scope) is registered more than once on {where}, one "
+            f"entry for every tool, so those events may be stored twice; "
+            f"{_install_fix(config, home_flag, term)} to keep one")
+
+
+def _install_fix(config: dict[str, Any], home_flag: str, term: Terminal | None) -> str:
+    """``run `agentscan hooks install …```: the command that leaves one entry seeing every tool
+    (a project's, with the directory to run it in)."""
+    agent, scope = config["agent"], config["scope"]
+    word = program_word()
+    install = f"{word} hooks install {agent}" + (" --scope project" if scope == "project" else home_flag)
+    where = f" in {_project_dir(config, term)}" if scope == "project" else ""
+    if config.get("legacy"):
+        # A project's shared settings.json, which installs no longer write: an uninstall cleans it.
+        # The directory first: both commands are run in it (a legacy config is a project's).
+        return f"in {_project_dir(config, term)}, run `{word} hooks uninstall {agent} --scope project`, then `{install}`,"
+    return f"run `{install}`{where}"
