@@ -45,3 +45,19 @@ def test_a_command_gemini_ran_itself_is_no_prompt(isolated_home: Path) -> None:
     # (``--full`` marks them, as Claude's: no prompt, but what the user did)
     full = invoke("show", ONLY, "--full").stdout
     assert "── /stats model (ran in Gemini CLI)" in full and "── /quit (ran in Gemini CLI)" in full, full
+
+
+def test_the_commands_marked_are_those_the_kept_prompts_reach(isolated_home: Path) -> None:
+    # The rule Claude's follow (``toolkit.localcommands``): none older than the oldest kept
+    # prompt, reply or call; every one when the session's first is kept.
+    from agentscan.bounds import Bounds
+    from agentscan.context import ScanContext
+    from agentscan.providers.gemini.provider import GeminiProvider
+
+    _home(isolated_home)
+    provider = GeminiProvider()
+    ctx = ScanContext.create(home=isolated_home, env={})
+    [ref] = [ref for ref in provider.discover(ctx) if ref.native_id == MIXED]
+    for prompts, expected in ((5, ["/chat save before", "/exit"]), (1, ["/exit"]), (0, [])):
+        detail = provider.detail(ref, ctx, Bounds(prompts=prompts, responses=5, tools=5))
+        assert [command.text for command in detail.local_commands] == expected, prompts

@@ -70,7 +70,8 @@ def _detail_both_ways(home: Path, bounds: Bounds) -> tuple[SessionDetail, Sessio
 
 
 def _reading_order(detail: SessionDetail) -> list:
-    items = [*detail.prompts, *detail.responses, *detail.tools]
+    # (a slash command Claude Code ran itself too: ``show --full`` places one of no time by it)
+    items = [*detail.prompts, *detail.responses, *detail.tools, *detail.local_commands]
     return [(type(item).__name__, item) for item in sorted(items, key=lambda item: item.seq)]
 
 

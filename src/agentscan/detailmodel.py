@@ -139,7 +139,7 @@ class SessionDetail:
     plan: tuple[PlanStep, ...] = ()
     truncated: dict[str, int] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
-    #: the newest ``toolkit.detail.COMMANDS_KEPT`` commands the CLI ran itself, oldest first (not in JSON)
+    #: the commands the CLI ran itself the kept items reach (``toolkit.localcommands``), oldest first (not in JSON)
     local_commands: tuple[LocalCommand, ...] = ()
 
     @property

@@ -177,7 +177,8 @@ def full_lines(detail: SessionDetail, term: Terminal, home: str = "", *, zone: t
         while timed and timed[0][0] < item.when:  # (an item of no time before any has ``-inf``)
             _, mark, what = timed.pop(0)
             yield from _error_item(mark, term, zone, what)
-        while placed and 0 < placed[0].seq < item.seq:
+        # (``seq`` 0 is no place; one from a huge transcript's end is below 0, as its items' are: ``tail``)
+        while placed and placed[0].seq < item.seq and item.seq:
             yield from _error_item(placed.pop(0), term, zone, "compacted")
         yield from _item_lines(item, term, "", zone)
         for sub in anchored.get(index, ()):

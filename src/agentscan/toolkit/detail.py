@@ -30,6 +30,7 @@ from agentscan.detailmodel import LocalCommand, PlanStep, Prompt, Response, Sess
 from agentscan.model import SessionRow
 from agentscan.timeutil import to_iso
 from agentscan.toolkit.detailcounts import ClipCounts, CopiedItems, SubagentCalls
+from agentscan.toolkit.localcommands import LocalCommands
 from agentscan.toolkit.newesterrors import NewestErrors
 
 _SUMMARY_CHARS = 400
@@ -45,8 +46,8 @@ INTERRUPTIONS_KEPT = 1000
 #: the context compactions ``show`` keeps (the newest: ``add_compaction``), as many as
 #: interruptions: the card's count is of every one
 COMPACTIONS_KEPT = 1000
-#: the commands the agent's CLI ran itself ``show --full`` marks (the newest: ``add_local_command``),
-#: as many as compactions
+#: the commands the agent's CLI ran itself ``show --full`` marks (the newest in reading order of those
+#: its timeline reaches: ``localcommands``), as many as compactions
 COMMANDS_KEPT = COMPACTIONS_KEPT
 #: such a command's text (``/compact`` and its instructions) is clipped at this many UTF-8 bytes
 COMMAND_BYTES = 256
@@ -101,8 +102,9 @@ class DetailCollector:
     #: the context compactions the main transcript recorded (Claude's ``compact_boundary``,
     #: ``add_compaction``); ``None``: none, and ``build`` says nothing of them
     _compactions: NewestErrors[dict[str, Any]] | None = None
-    #: the slash commands the agent's CLI ran itself (``add_local_command``), made at the first
-    _commands: NewestErrors[LocalCommand] | None = None
+    #: the slash commands the agent's CLI ran itself (``add_local_command``), the newest
+    #: ``COMMANDS_KEPT`` in reading order (``localcommands``), made at the first
+    _commands: LocalCommands = field(default_factory=lambda: LocalCommands(COMMANDS_KEPT))
 
     def __post_init__(self) -> None:
         self.prompts = NewestKept(self.bounds.prompts)
@@ -135,7 +137,8 @@ class DetailCollector:
         if subagent is not None:
             self.add_subagent_prompt(subagent, text, timestamp, seq=seq)
             return
-        self.prompts.add(Prompt(self._clip(text), timestamp, seq or next(self._seq)))
+        self.prompts.add(Prompt(self._clip(text), timestamp, seq := seq or next(self._seq)))
+        self._commands.item(seq)
         self.copied.prompts += self.copied.copying
 
     def add_response(self, text: str, timestamp: datetime | None = None, model: str | None = None,
@@ -144,7 +147,8 @@ class DetailCollector:
         if subagent is not None:
             self.add_subagent_response(subagent, text, timestamp, model, seq=seq)
             return
-        self.responses.add(Response(self._clip(text), timestamp, model, seq or next(self._seq)))
+        self.responses.add(Response(self._clip(text), timestamp, model, seq := seq or next(self._seq)))
+        self._commands.item(seq)
 
     def add_subagent_prompt(self, subagent: str, text: str, timestamp: datetime | None = None, *,
                             seq: int | None = None) -> None:
@@ -211,13 +215,13 @@ class DetailCollector:
         self._compactions.add(stamp, {"timestamp": stamp, "trigger": None if trigger is None else trigger[:TRIGGER_CHARS],
                                       "pre_tokens": pre_tokens, "seq": next(self._seq)})
 
-    def add_local_command(self, text: str, timestamp: datetime | None = None, *, by: str = "") -> None:
+    def add_local_command(self, text: str, timestamp: datetime | None = None, *, by: str = "",
+                          seq: int | None = None) -> None:
         """A slash command the agent's CLI (``by``) ran itself, no prompt (Claude Code's ``/mcp``):
-        ``show --full`` marks it where it stood among the prompts; the newest ``COMMANDS_KEPT``."""
-        if self._commands is None:
-            self._commands = NewestErrors(COMMANDS_KEPT)
-        self._commands.add(to_iso(timestamp), LocalCommand(clip_text(text, COMMAND_BYTES)[0], timestamp, by,
-                                                           next(self._seq)))
+        ``show --full`` marks it where it stood among the prompts (``localcommands`` says which are
+        kept).  ``seq``: its place in reading order when a reader numbers its items itself (``tail``)."""
+        command = LocalCommand(clip_text(text, COMMAND_BYTES)[0], timestamp, by, seq or next(self._seq))
+        self._commands.commands.append(command)
 
     def count_dropped(self, kind: str, *, subagent: str | None = None) -> None:
         """One prompt (``kind`` "prompts") or reply ("responses") left unread because it is
@@ -234,6 +238,8 @@ class DetailCollector:
         summary, cut = clip_text(event.summary, SUMMARY_BYTES)
         self.clips.tools += cut
         event = replace(event, summary=summary, seq=next(self._seq))
+        if event.subagent is None:
+            self._commands.item(event.seq)
         found_key: object = key or ("#", self._order)  # a stand-in never equal to a real call id
         replaced = self._tools.pop(found_key, None)
         if event.subagent and replaced is None:  # (a call read again: counted once)
@@ -290,10 +296,12 @@ class DetailCollector:
 
     def restore(self, prompts: list[Prompt], responses: list[Response], tools: list[ToolEvent], *, prompts_read: int,
                 responses_read: int, tools_read: int, tools_dropped: int, clipped_messages: int,
-                clipped_tools: int, plan: tuple[PlanStep, ...]) -> None:
+                clipped_tools: int, plan: tuple[PlanStep, ...], first_item: int | None) -> None:
         """Put in what a newest-first reading kept (oldest first, already clipped and within
         the byte budgets), with the totals of the whole reading it stands for: the state
-        adding every item of that reading in order would have left."""
+        adding every item of that reading in order would have left.  ``first_item``: the
+        ``seq`` of the session's first item, ``localcommands.UNREAD`` when it was not read."""
+        self._commands.first = first_item
         for kept, items, read in ((self.prompts, prompts, prompts_read), (self.responses, responses, responses_read)):
             for item in items:
                 kept.add(item)  # type: ignore[arg-type]
@@ -344,7 +352,7 @@ class DetailCollector:
             subagents=subagents,
             plan=self.plan,
             truncated=truncated,
-            local_commands=() if self._commands is None else tuple(self._commands.by_time()),
+            local_commands=self._commands.kept(prompts, responses, tools),
             # (Every provider's: ``interruptions`` is one shape for all, empty where none is recorded.)
             # ``interrupted``: every one, ``interruptions`` the newest ``INTERRUPTIONS_KEPT``.
             extra={**(extra or {}), "interruptions": self.interruptions(), "interrupted": self._interruptions.seen,

@@ -14,6 +14,10 @@ kept, leaving the collector exactly as the forward pass would have left it:
   further back is an older call that the newer one replaced;
 * a prompt or reply that does not fit the byte budget ends its list (the
   collector fills budgets newest first and stops at the first misfit);
+* a slash command Claude Code ran itself is numbered where it stands among the
+  items (``toolkit.localcommands`` keeps those no older than the oldest kept item,
+  all of which lie in what was read): one read inside a reply's run waits for the
+  run's next older record, which says whether the reply began before it;
 * totals of the whole file (for ``truncated``), the clipped counts and the
   plan come from ``tailfacts.TailFacts``, gathered on the row's pass.
 
@@ -47,6 +51,7 @@ from agentscan.providers.claude.tailfacts import TailFacts
 from agentscan.providers.claude.tooltext import answers_text, error_text, result_status
 from agentscan.timeutil import parse_iso
 from agentscan.toolkit.detail import SUMMARY_BYTES, DetailCollector, answered
+from agentscan.toolkit.localcommands import UNREAD
 from agentscan.toolkit.reverse import records_newest_first
 
 #: results waiting for their call (read backwards, a result comes first); past this
@@ -69,7 +74,7 @@ def read_tail(collector: DetailCollector, path: Path, ctx: ScanContext, bounds: 
             if own is not None and is_copy(record, own):
                 continue
             tail.feed(record)
-            if tail.done():
+            if tail.done() and not tail.read_all():
                 break
         else:
             tail.close_run()
@@ -78,9 +83,10 @@ def read_tail(collector: DetailCollector, path: Path, ctx: ScanContext, bounds: 
     collector.restore(tail.prompts.items[::-1], tail.responses.items[::-1], list(tail.tools.values())[::-1],
                       prompts_read=facts.prompts, responses_read=facts.responses, tools_read=facts.tools,
                       tools_dropped=facts.tools_dropped(bounds), clipped_messages=facts.clipped,
-                      clipped_tools=facts.clipped_tools, plan=facts.plan or ())
-    for text, timestamp in reversed(tail.commands):  # (oldest first, as a forward pass adds them)
-        collector.add_local_command(text, timestamp, by="Claude Code")
+                      clipped_tools=facts.clipped_tools, plan=facts.plan or (),
+                      first_item=tail.first if tail.read_all() else UNREAD)
+    for text, timestamp, seq in reversed(tail.commands):  # (oldest first, as a forward pass adds them)
+        collector.add_local_command(text, timestamp, by="Claude Code", seq=seq)
 
 
 class _Tail:
@@ -92,8 +98,12 @@ class _Tail:
         self.tools: dict[object, ToolEvent] = {}
         self.tools_seen = 0
         # The slash commands Claude Code ran itself within the window read (``show --full``
-        # marks them), newest first, the newest ``COMMANDS_KEPT``.
-        self.commands: list[tuple[str, datetime | None]] = []
+        # marks them), newest first, the newest ``COMMANDS_KEPT``, with their ``seq``; those
+        # read while a reply's run is open wait for their number (``_number_waiting``).
+        self.commands: list[tuple[str, datetime | None, int]] = []
+        self.waiting_commands: list[tuple[str, datetime | None]] = []
+        #: the ``seq`` of the oldest prompt, reply or call read (``None``: none yet)
+        self.first: int | None = None
         # call id -> status of its newest result, the user's answer (a question's) and a failed
         # call's error, until the call is read (oldest-read first)
         self.results: OrderedDict[str, tuple[str, str | None, str | None]] = OrderedDict()
@@ -109,6 +119,16 @@ class _Tail:
         return ((self.prompts.full or self.prompts.seen >= facts.prompts)
                 and (self.responses.full or self.responses.seen >= facts.responses)
                 and (len(self.tools) >= self.bounds.tools or self.tools_seen >= facts.tools))
+
+    def read_all(self) -> bool:
+        """Whether every prompt, reply and call of the file has been read: then it is read
+        to its start, for the commands before the first (``toolkit.localcommands``)."""
+        facts = self.facts
+        return (self.prompts.seen >= facts.prompts and self.responses.seen >= facts.responses
+                and self.tools_seen >= facts.tools)
+
+    def _item(self, seq: int) -> None:
+        self.first = seq  # (read newest first: each is older than the last)
 
     def _next_seq(self) -> int:
         self.seq -= 1
@@ -126,6 +146,8 @@ class _Tail:
             # The newer record began a run of its own unless it continues this message.
             if self.run_open and (self.run_id is None or message_id != self.run_id):
                 self.close_run()
+            else:  # (the reply goes on before a command read in its run: it began before it)
+                self._number_waiting()
             self.run_open, self.run_id = True, message_id
             timestamp = parse_iso(record.get("timestamp"))
             self.run_meta = (timestamp, as_str(message.get("model")))
@@ -159,8 +181,20 @@ class _Tail:
         from agentscan.toolkit import detail
 
         text = ran_command_text(record)
-        if text is not None and len(self.commands) < detail.COMMANDS_KEPT:
-            self.commands.append((text, parse_iso(record.get("timestamp"))))
+        if text is None or len(self.commands) + len(self.waiting_commands) >= detail.COMMANDS_KEPT:
+            return
+        if self.run_open:
+            # Inside a reply's run, read newest first: the reply stands after the command
+            # (forward, a reply is numbered at its first record) unless the run goes on
+            # before it; which, its next older record says.
+            self.waiting_commands.append((text, parse_iso(record.get("timestamp"))))
+        else:
+            self.commands.append((text, parse_iso(record.get("timestamp")), self._next_seq()))
+
+    def _number_waiting(self) -> None:
+        for text, timestamp in self.waiting_commands:
+            self.commands.append((text, timestamp, self._next_seq()))
+        self.waiting_commands = []
 
     def _wait(self, tool_id: str, status: str, answer: str | None, error: str | None) -> None:
         if len(self.tools) >= self.bounds.tools:
@@ -173,23 +207,27 @@ class _Tail:
         if not self.run_open:
             return
         seq = self._next_seq()  # the forward pass numbers a reply when its first record comes
+        self._number_waiting()  # (read inside the run but before its first record: older)
         text = "".join(reversed(self.run_texts)).strip()
         timestamp, model = self.run_meta
         self.run_open, self.run_id, self.run_texts = False, None, []
         if not text:
             return
+        self._item(seq)
         clipped = self.responses.offer(text)
         if clipped is not None:
             self.responses.keep(Response(clipped, timestamp, model, seq))
 
     def _prompt(self, text: str, timestamp) -> None:
         seq = self._next_seq()
+        self._item(seq)
         clipped = self.prompts.offer(text)
         if clipped is not None:
             self.prompts.keep(Prompt(clipped, timestamp, seq))
 
     def _tool(self, block: dict, timestamp) -> None:
         seq = self._next_seq()
+        self._item(seq)
         self.tools_seen += 1
         if len(self.tools) >= self.bounds.tools:
             return
