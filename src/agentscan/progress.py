@@ -72,6 +72,9 @@ class Progress:
         """A long pass over one file (``name``, a huge transcript) has read ``done`` of its
         ``size`` bytes: a session count stands still for as long as it takes."""
 
+    def waiting(self, what: str) -> None:
+        """The run waits for another (``what``: for whom): said until the next progress."""
+
     def tells_upgrades(self) -> bool:
         """Whether ``upgraded`` shows anything (yet): counting them takes fingerprints again."""
         return False

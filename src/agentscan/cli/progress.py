@@ -77,6 +77,12 @@ class StderrProgress(Progress):
         self._write(f"{self._say_upgraded()}\r\x1b[K{_fitted(said, f' ({_megabytes(rate)} MB/s)')}")
         self._visible = True
 
+    def waiting(self, what: str) -> None:
+        # At once, not after ``DELAY_S``: the wait may be as long as the other run, and a
+        # terminal that shows nothing for it looks hung.  The next progress line replaces it.
+        self._write(f"\r\x1b[K{_fitted(what, '')}")
+        self._visible = True
+
     def tells_upgrades(self) -> bool:
         # (Asked once a run: a warm run's few changed sessions are searched once, not again
         # by each phase that reads them.)

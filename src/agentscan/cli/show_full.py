@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from agentscan.cli import render
 from agentscan.cli.show_errors import ShownError, error_words, recorded_errors, recorded_interruptions
@@ -321,18 +321,46 @@ def page(lines: Iterator[str], term: Terminal, *, use_pager: bool) -> None:
 
     env = dict(os.environ)
     env.setdefault("LESS", "FRX")  # quit if one screen, keep colours, leave the text on screen
+    interrupted: list[int] = []
+    restore = _sigint_held(interrupted)
     try:
-        pager = subprocess.Popen(command, shell=True, stdin=subprocess.PIPE, env=env)
-    except OSError:
-        write_out(text)
-        return
-    try:
-        assert pager.stdin is not None
-        pager.stdin.write(text.encode("utf-8", "replace"))
-        pager.stdin.close()
-    except (BrokenPipeError, OSError):
-        pass  # the reader quit early: fine
-    pager.wait()
+        try:
+            pager = subprocess.Popen(command, shell=True, stdin=subprocess.PIPE, env=env)
+        except OSError:
+            write_out(text)
+            return
+        try:
+            assert pager.stdin is not None
+            pager.stdin.write(text.encode("utf-8", "replace"))
+            pager.stdin.close()
+        except (BrokenPipeError, OSError):
+            pass  # the reader quit early: fine
+        pager.wait()
+    finally:
+        restore()
+    if interrupted:
+        raise KeyboardInterrupt  # once the pager is gone: exit 130, as a Ctrl-C elsewhere
+
+
+def _sigint_held(interrupted: list[int]) -> Callable[[], None]:
+    """While the pager runs, a Ctrl-C (sent to the whole foreground group) is the pager's
+    (``less`` stops a search, and stays): noted here, acted on once it quit, as git does.
+    This process exited at once, and the shell's prompt came back with ``less`` still reading
+    the terminal: the keys typed next went half to it, half to the shell.  Returns what puts
+    the handler back; a handler the caller set (or SIG_IGN) is left alone."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return lambda: None
+    # A function, not SIG_IGN: the pager inherits the default, not an ignored Ctrl-C.
+    signal.signal(signal.SIGINT, lambda signum, frame: interrupted.append(signum))
+
+    def restore() -> None:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    return restore
 
 
 def _pager_command() -> str | None:

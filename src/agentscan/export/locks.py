@@ -120,10 +120,12 @@ def _make_dirs(folder: Path) -> None:
 
 @contextmanager
 def output_lock(output: Path, env: Mapping[str, str] | None, lock_timeout: float,
-                warn: Callable[[str, str], None] | None = None) -> Iterator[None]:
+                warn: Callable[[str, str], None] | None = None,
+                waiting: Callable[[str], None] | None = None) -> Iterator[None]:
     """The output's lock held: overlapping runs of one output wait for each other,
     the scan included (``run_export``), or fail after ``lock_timeout`` seconds.  ``warn``
-    (a path, a message): told when the lock every run meets at cannot be taken safely."""
+    (a path, a message): told when the lock every run meets at cannot be taken safely;
+    ``waiting``: told (what it waits for) when the lock is held by another run."""
     from agentscan.errors import ExportFailed
 
     environ = os.environ if env is None else env
@@ -137,7 +139,7 @@ def output_lock(output: Path, env: Mapping[str, str] | None, lock_timeout: float
         raise ExportFailed(f"cannot create the lock directory {folder}: {exc.strerror or exc}") from None
     began = time.monotonic()
     with _terminated_cleanly():
-        yield from _held(output, environ, lock_file, in_cache, lock_timeout, began, warn)
+        yield from _held(output, environ, lock_file, in_cache, lock_timeout, began, warn, waiting)
 
 
 class _Terminated(BaseException):
@@ -190,7 +192,8 @@ def _end_by_sigterm() -> None:
 
 
 def _held(output: Path, environ: Mapping[str, str], lock_file: Path, in_cache: bool, lock_timeout: float,
-          began: float, warn: Callable[[str, str], None] | None) -> Iterator[None]:
+          began: float, warn: Callable[[str, str], None] | None,
+          waiting: Callable[[str], None] | None = None) -> Iterator[None]:
     """``output_lock``'s two locks, taken and held while the caller's block runs (``in_cache``:
     ``lock_file`` is the cache's, not a shared fallback's)."""
     from filelock import FileLock, Timeout
@@ -199,7 +202,14 @@ def _held(output: Path, environ: Mapping[str, str], lock_file: Path, in_cache: b
 
     lock = FileLock(str(lock_file), timeout=lock_timeout, mode=FILE_MODE)
     try:
-        lock.acquire()
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            # Another export of this output runs (a cron job's, a first one still reading):
+            # said, or the second run sat silent for as long as the first took (20 s and more).
+            if waiting is not None:
+                waiting(f"waiting for another agentscan export of {output} (up to {lock_timeout:g} s)")
+            lock.acquire(timeout=max(0.0, lock_timeout - (time.monotonic() - began)))
     except Timeout:
         raise ExportFailed(
             f"another agentscan export of {output} is running (lock {lock_file}); gave up after {lock_timeout:g} s "

@@ -237,7 +237,8 @@ def run_export(
         return _run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout,
                            before_rename=before_rename, redact=redact, days=days, zone=zone)
     _check(fmt, output, days)  # (a usage error before any wait)
-    with output_lock(output.expanduser(), scanner.ctx.env, lock_timeout, scanner.ctx.warn):
+    with output_lock(output.expanduser(), scanner.ctx.env, lock_timeout, scanner.ctx.warn,
+                     scanner.ctx.progress.waiting):
         try:
             return _run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout,
                                before_rename=before_rename, redact=redact, days=days, zone=zone, locked=True)

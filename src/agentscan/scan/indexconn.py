@@ -109,6 +109,14 @@ class IndexConnection:
             said, self.refused = self.refused, None  # once a run
             said(str(exc))
 
+    def hurry(self) -> None:
+        """Wait for no other agentscan's write lock from now on: a Ctrl-C keeps what it can
+        (``usageparse``, ``rowreader``), but must not stand the busy timeout first."""
+        try:
+            self.conn.execute("PRAGMA busy_timeout=0")
+        except sqlite3.DatabaseError:
+            pass
+
     def commit(self) -> None:
         try:
             if self.conn.in_transaction:

@@ -74,9 +74,12 @@ class BuiltRow(NamedTuple):
     kept: Mapping[str, dict] = MappingProxyType({})
 
 
-def build(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, BuiltRow]:
+def build(scanner: Scanner, refs: Sequence[SessionRef], into: dict[str, BuiltRow] | None = None
+          ) -> dict[str, BuiltRow]:
     """``BuiltRow``s for ``refs`` (rows the index does not hold, in the order they will be
-    asked for) when enough of them can travel; else nothing (each is read in its turn)."""
+    asked for) when enough of them can travel; else nothing (each is read in its turn).
+    Each goes into ``into`` (returned) as it is made: a caller interrupted meanwhile keeps
+    the rows read so far (``RowReader.prefetch``)."""
     from agentscan.toolkit import cores  # the pool's modules only when it forks (``toolkit.cores``)
 
     count = cores.usable_workers()
@@ -87,7 +90,7 @@ def build(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, BuiltRow]:
     if not count or len(travelling) < MIN_ROWS:
         return {}
     cache = scanner.cache
-    built: dict[str, BuiltRow] = {}
+    built: dict[str, BuiltRow] = {} if into is None else into
     jobs: list[SessionRef] = []
     here: list[tuple[str, SessionRef]] = []  # rows that do not travel: read here while the workers read
     for ref in refs:

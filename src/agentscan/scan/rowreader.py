@@ -70,7 +70,17 @@ class RowReader:
         if missing and every:
             from agentscan.scan import rowbuild
 
-            self._built = rowbuild.build(scanner, missing)
+            try:
+                rowbuild.build(scanner, missing, into=self._built)
+            except KeyboardInterrupt:
+                # A Ctrl-C into a heavy user's first ``list --all``: the rows the workers read
+                # are kept, so the next run reads only the rest (they were all dropped, and
+                # the rerun was as cold as the first).
+                if scanner.cache is not None:
+                    scanner.cache.hurry()
+                self._keep_read_ahead()
+                self._save()
+                raise
 
     def end_batch(self) -> None:
         """See ``Scanner.end_batch``."""

@@ -77,15 +77,34 @@ class UsageParser:
             ctx.memo[PARSE_ADDS_NO_FACTS] = True
             return parse_session(provider, ref, ctx, resume.get(ref.id), keep_state[ref.id], keep)
 
-        with self.ctx.progress.named(ADDING_UP):
-            self.ctx.progress.expect(len(refs))
-            self.parsed.update(self._run(refs, weights, job, keep_entries, progress=True))
+        done: dict[str, Parsed] = {}
+        try:
+            with self.ctx.progress.named(ADDING_UP):
+                self.ctx.progress.expect(len(refs))
+                self._run(refs, weights, job, keep_entries, progress=True, into=done)
+        except KeyboardInterrupt:
+            # A Ctrl-C a minute into a heavy user's first ``tokens``: what was parsed is kept
+            # (each session's sums stand alone), so the next run parses only the rest; the
+            # index's transaction was dropped at exit before, and the rerun was as cold.
+            if self.cache is not None:
+                self.cache.hurry()
+                self._store([ref for ref in refs if ref.id in done], done, {}, [])
+                self.cache.commit()
+            raise
+        self.parsed.update(done)
         self.scanner.parses += len(refs)
         if self.cache is None:
             return
+        self._store(refs, self.parsed, keep_state, held)
+
+    def _store(self, refs: list[SessionRef], parsed_by_id: dict[str, Parsed], keep_state: dict[str, bool],
+               held: list[str]) -> None:
+        """Put the sums (and resume states) of parsed ``refs`` in the index; drop the states
+        of ``held`` sessions no longer kept (``keep_state``)."""
+        assert self.cache is not None
         rows, states = [], []
         for ref in refs:
-            parsed, fingerprint = self.parsed[ref.id], self.fingerprints[ref.id]
+            parsed, fingerprint = parsed_by_id[ref.id], self.fingerprints[ref.id]
             if parsed.sums.passing:
                 self.fingerprints[ref.id] = None  # in no snapshot either: parsed again next run
             if fingerprint is None or parsed.sums.passing:
@@ -154,12 +173,13 @@ class UsageParser:
 
     def _run(self, refs: list[SessionRef], weights: dict[str, int],
              job: Callable[[SessionRef, ScanContext, bool], Parsed], keep_entries: bool,
-             progress: bool = False) -> dict[str, Parsed]:
-        """``job`` for every ref: in worker processes when there is enough to parse."""
+             progress: bool = False, into: dict[str, Parsed] | None = None) -> dict[str, Parsed]:
+        """``job`` for every ref: in worker processes when there is enough to parse; each
+        result goes into ``into`` (a new dict if none) as it comes, and it is returned."""
         advance = self.ctx.progress.advance if progress else (lambda count=1: None)
 
         count = cores.usable_workers()
-        done: dict[str, Parsed] = {}
+        done: dict[str, Parsed] = {} if into is None else into
         if count and sum(weights.values()) >= PARALLEL_MIN_BYTES and len(refs) > 1:
             with self.ctx.held_warnings():  # what telling reads, the session's own pass says
                 travelling = [ref for ref in refs if self.scanner.provider(ref.provider).usage_travels(ref, self.ctx)]
