@@ -174,6 +174,7 @@ def test_a_cache_written_by_a_newer_agentscan_is_left_alone_not_rebuilt(isolated
         assert len(document["sessions"]) == 1
         assert [w["message"] for w in document["warnings"]] == [
             f"cache disabled: written by a newer agentscan (schema {SCHEMA_VERSION + 1}); "
-            f"this one reads schema {SCHEMA_VERSION}; left as it is"]
+            f"this one reads schema {SCHEMA_VERSION}; left as it is (upgrade agentscan, or set "
+            "AGENTSCAN_CACHE_DIR to another folder for this one)"]
         assert sorted(path.name for path in cache.iterdir() if "corrupt" in path.name) == []
         assert rows(index, "SELECT value FROM meta WHERE key = 'schema_version'") == [(str(SCHEMA_VERSION + 1),)]

@@ -160,7 +160,9 @@ def open_index(ctx: ScanContext) -> tuple[sqlite3.Connection, Path] | None:
         except CacheBusy:
             return None  # another agentscan is writing: this run goes without
         except NewerIndex as exc:  # a newer agentscan's, which it still reads: left as it is
-            ctx.warn(path, f"cache disabled: {exc}; this one reads schema {SCHEMA_VERSION}; left as it is")
+            # What to do said too: every run of this install is a cold one until it is upgraded.
+            ctx.warn(path, f"cache disabled: {exc}; this one reads schema {SCHEMA_VERSION}; left as it is "
+                           "(upgrade agentscan, or set AGENTSCAN_CACHE_DIR to another folder for this one)")
             return None
         except (sqlite3.DatabaseError, ValueError, OSError) as exc:
             if is_busy(exc):
