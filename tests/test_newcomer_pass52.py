@@ -231,3 +231,19 @@ def test_an_unknown_id_with_a_mark_keeps_the_usual_hint() -> None:
     result = runner.invoke(app, ["--demo", "show", "zzzzzzzz*"])
     assert result.exit_code == 1
     assert result.stderr.splitlines()[1].startswith("hint: `agentscan --demo list --grep TEXT`")
+
+
+def test_a_folder_of_many_sessions_counts_them_as_numbers_are_written(isolated_home: Path) -> None:
+    """The count of the sessions a folder holds is written as every count is (``1,200``)."""
+    from agentscan.scan import pathwhy
+    from agentscan.scan.scanner import Scanner
+
+    native = "0000aaaa-3333-4000-8000-000000000000"
+    claude_session_file(isolated_home, native, [claude_user(native, "2026-11-02T09:00:00.000Z", "task")],
+                        project="-home-me-app")
+    folder = isolated_home / ".claude" / "projects" / "-home-me-app"
+    with Scanner(env={"HOME": str(isolated_home)}, use_cache=False) as scanner:
+        [ref] = scanner.refs()
+        scanner.refs = lambda: [ref] * 1200  # type: ignore[method-assign]
+        reason = pathwhy._sessions_folder(scanner, str(folder))
+    assert reason is not None and "holds 1,200 sessions, not one" in reason, reason

@@ -298,12 +298,11 @@ class DatabaseUnavailable(AgentscanError):
     (``toolkit.sqlitecodes``; 0: none), which a provider tells a lock by, not by the words.
     """
 
-    sqlite_code = 0
+    sqlite_code: int
 
     def __init__(self, message: str, *, sqlite_code: int = 0) -> None:
         super().__init__(message)
-        if sqlite_code:
-            self.sqlite_code = sqlite_code
+        self.sqlite_code = sqlite_code
 
 
 class CodeChanged(AgentscanError):

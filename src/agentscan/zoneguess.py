@@ -6,6 +6,14 @@ refused, or for ``fixed_zone_note``), so neither imports the other to guess.
 
 from __future__ import annotations
 
+import re
+
+from agentscan.toolkit.words import either
+
+#: a fixed offset of hours as people type it (``+02:00``, ``UTC+2``, ``GMT -5``) or as tzdata
+#: names it (``Etc/GMT-2``, the sign inverted: ``etc``); its sign and hours
+_FIXED = re.compile(r"\s*(?P<etc>etc/)?(?:gmt|utc)?\s*([+-])\s*([0-9]+)(?::?00)?\s*", flags=re.IGNORECASE)
+
 
 def closest_zone(name: str, *, local: bool = True) -> str | None:
     """What to offer for a refused zone ``name``: the IANA zone most like a mistyped one
@@ -32,7 +40,8 @@ def closest_zone(name: str, *, local: bool = True) -> str | None:
     if local and folded.isalpha() and folded.upper() in time.tzname:  # (``TZ=Asia/Manila``: ``PST`` is Manila's)
         return f"local (this machine's zone, which prints {folded.upper()})"
     if folded.upper() in _ABBREVIATIONS:
-        return _listed([zone_name for zone_name in _ABBREVIATIONS[folded.upper()] if zone_name in known])
+        listed = [zone_name for zone_name in _ABBREVIATIONS[folded.upper()] if zone_name in known]
+        return either(listed) if listed else None
     # a city alone (``Paris``, ``new york``): the zone named for it, as people know their zone;
     # the regions' names first (``Europe/Paris``, not a backward alias's)
     # (only the regions' zones: ``eastern`` is ``US/Eastern`` and ``Canada/Eastern``, offered neither)
@@ -43,14 +52,11 @@ def closest_zone(name: str, *, local: bool = True) -> str | None:
                      and zone_name.partition("/")[0] in _REGIONS)
     if by_city:
         return by_city[0][1]
-    import re
-
     # Never one fixed offset for another: ``Etc/GMT+13`` is no zone, and ``Etc/GMT+3`` is ten hours off it
-    fixed = re.compile(r"(?:etc/)?(?:gmt|utc)?\s*[+-]\s*([0-9]+)(?::?00)?", flags=re.IGNORECASE)
-    offset = fixed.fullmatch(name.strip())
+    offset = _FIXED.fullmatch(name)
     if offset is not None:
-        return "utc" if int(offset[1]) == 0 else None  # (``UTC+0``, ``+00:00``)
-    found = difflib.get_close_matches(name.strip(), [one for one in known if not fixed.fullmatch(one)], n=1, cutoff=0.8)
+        return "utc" if int(offset[3]) == 0 else None  # (``UTC+0``, ``+00:00``)
+    found = difflib.get_close_matches(name.strip(), [one for one in known if not _FIXED.fullmatch(one)], n=1, cutoff=0.8)
     return found[0] if found else None
 
 
@@ -59,10 +65,6 @@ _REGIONS = frozenset({"Africa", "America", "Antarctica", "Arctic", "Asia", "Atla
                       "Indian", "Pacific"})
 #: countries whose name is an alias of another's zone: ``Pacific/Samoa`` is American Samoa's (UTC-11)
 _COUNTRIES = {"samoa": "Pacific/Apia"}
-
-
-def _listed(names: list[str]) -> str | None:
-    return (names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}") if names else None
 
 
 #: zone abbreviations people type for ``--tz`` that name no IANA zone (``EST``, ``MST``, ``CET``
@@ -103,17 +105,15 @@ def offset_zone(name: str) -> tuple[str, str] | None:
     """``+02:00``, ``UTC+2``, ``GMT-5``: a fixed offset of whole hours, which ``--tz`` takes only
     as its IANA name, ``Etc/GMT-2`` (the sign inverted), with the offset as ``UTC+2``; ``None``
     for anything else (``+05:30`` has no such name, nor ``UTC-13``: ``Etc/GMT+13`` is none)."""
-    import re
-    from zoneinfo import available_timezones
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-    found = re.fullmatch(r"\s*(?:utc|gmt)?\s*([+-])([0-9]{1,2})(?::?00)?\s*", name, flags=re.IGNORECASE)
-    if found is None or not 0 < int(found[2]) <= 14:
-        return None
-    hours = int(found[2])
-    iana = f"Etc/GMT{'-' if found[1] == '+' else '+'}{hours}"
+    found = _FIXED.fullmatch(name)
+    if found is None or found["etc"] or not 0 < int(found[3]) <= 14:
+        return None  # (``etc/gmt-2``, tzdata's own name mistyped, is no offset typed: its sign is inverted)
+    hours = int(found[3])
+    iana = f"Etc/GMT{'-' if found[2] == '+' else '+'}{hours}"
     try:
-        if iana not in available_timezones():
-            return None
-    except OSError:  # pragma: no cover - an unreadable zone directory
+        ZoneInfo(iana)  # (one name tried, not every zone listed: ``Etc/GMT+13`` is none)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
         return None
-    return iana, f"UTC{found[1]}{hours}"
+    return iana, f"UTC{found[2]}{hours}"

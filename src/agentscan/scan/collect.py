@@ -28,7 +28,7 @@ import orjson
 
 from agentscan.model import SESSION, SessionRef
 from agentscan.scan.cache import decode_json
-from agentscan.scan.providerusage import ProviderUsage as ProviderUsage  # (its home was here)
+from agentscan.scan.providerusage import ProviderUsage
 from agentscan.scan.sessionsums import Parsed, SessionSums, warning_from
 from agentscan.scan.sharing import entries_from, merge_duplicates, sharing
 from agentscan.scan import windowspans

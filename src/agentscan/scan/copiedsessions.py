@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Sequence
 from agentscan.model import SESSION, SessionRef
 
 if TYPE_CHECKING:
-    from agentscan.scan.collect import ProviderUsage
+    from agentscan.scan.providerusage import ProviderUsage
     from agentscan.scan.scanner import Scanner
 
 

@@ -93,6 +93,24 @@ def matched_folder(cwd: str | None, folders: tuple[str, ...], forms: tuple[Form,
     return next((folder for folder in folders if under(folder, forms)), cwd)
 
 
+def shown_folder(cwd: str | None, folders: tuple[str, ...], forms: tuple[Form, ...] | None,
+                 grep_key: str | None) -> str | None:
+    """The cwd a table shows for a row of ``cwd`` and ``folders`` (``ListFilter.shown_cwd``):
+    a multi-root Cursor chat ``--cwd`` (``forms``) found by another of its workspace's folders
+    shows that folder (``matched_folder``); ``--grep`` (``grep_key``) too, when its text is in
+    that folder and not in the first: the row it found shows why."""
+    if not folders:
+        return cwd
+    if forms is not None:
+        return matched_folder(cwd, folders, forms)
+    if grep_key is not None:
+        from agentscan.scan.grepmatch import grep_hit  # (``tokens --cwd`` reads no ``--grep``)
+
+        if not grep_hit(grep_key, (cwd,)):
+            return next((folder for folder in folders if grep_hit(grep_key, (folder,))), cwd)
+    return cwd
+
+
 def key(path: str, mode: str) -> str:
     """``path`` spelled for comparing in ``mode``."""
     return _spelled(_composed(path) if not path.isascii() else path, mode)

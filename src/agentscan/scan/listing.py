@@ -24,7 +24,7 @@ from agentscan.context import say
 from agentscan.model import SessionRef, SessionRow
 from agentscan.pricing.modelnames import spellings
 from agentscan.titles import title_spellings
-from agentscan.scan.cwdmatch import Form, asked_directory, matched_folder, under, wanted_forms
+from agentscan.scan.cwdmatch import Form, asked_directory, shown_folder, under, wanted_forms
 from agentscan.scan.grepmatch import grep_hit, grep_key
 from agentscan.scan.grepmodels import Held, needs_second_look, settle_held
 from agentscan.scan.leftout import count_failed, count_rest, files_empty, files_small, read_row, still_ours
@@ -139,16 +139,9 @@ class ListFilter:
         return self.cwd is None or under(cwd, self._cwd_forms)
 
     def shown_cwd(self, row: SessionRow) -> str | None:
-        """The cwd a table shows for ``row`` (``cwdmatch.matched_folder``: a multi-root Cursor
-        chat ``--cwd`` found by another of its workspace's folders shows that folder; ``--grep``
-        too, when its text is in that folder and not in the first: the row it found shows why)."""
-        if not row.workspace_folders:
-            return row.cwd
-        if self.cwd is not None:
-            return matched_folder(row.cwd, row.workspace_folders, self._cwd_forms)
-        if self.grep and not grep_hit(self.grep_key, (row.cwd,)):
-            return next((folder for folder in row.workspace_folders if grep_hit(self.grep_key, (folder,))), row.cwd)
-        return row.cwd
+        """The cwd a table shows for ``row`` (``cwdmatch.shown_folder``)."""
+        return shown_folder(row.cwd, row.workspace_folders, self._cwd_forms if self.cwd is not None else None,
+                            self.grep_key if self.grep else None)
 
     def matches(self, row: SessionRow) -> bool:
         return self.failed_stage(row) is None

@@ -58,6 +58,9 @@ def _sessions_folder(scanner: Scanner, typed: str) -> str | None:
     ``subagents/``) names that session.  ``None``: no session's file is under ``typed``."""
     import shlex
 
+    from agentscan.toolkit.paths import is_within
+    from agentscan.toolkit.words import plural
+
     if not os.path.isdir(typed):
         return None
     real = os.path.realpath(typed)
@@ -67,21 +70,20 @@ def _sessions_folder(scanner: Scanner, typed: str) -> str | None:
     as_read = [os.path.normpath(os.path.join(str(root.path), os.path.relpath(real, top)))
                for provider in scanner.providers for root in provider.roots(scanner.ctx) if root.kind == "sessions"
                for top in [os.path.realpath(root.path)]
-               if real == top or real.startswith(top.rstrip(os.sep) + os.sep)]
+               if is_within(real, top)]
     if not as_read:
         return None
     folders = {os.path.abspath(typed), real, *as_read}
 
     def under(path: object) -> bool:
-        return path is not None and any(str(path).startswith(folder.rstrip(os.sep) + os.sep) for folder in folders)
+        return path is not None and any(is_within(str(path), folder) for folder in folders)
 
     refs = scanner.refs()
     held = [ref for ref in refs if under(ref.path)]
     if held:
         # (the folder as the root was read: a session's ``path`` is under it)
         listing = scanner.ctx.command(f"list --all --grep {shlex.quote(as_read[0])}")
-        count = f"{len(held)} session{'s' if len(held) != 1 else ''}"
-        return f"it is a folder that holds {count}, not one session's transcript: `{listing}` lists them"
+        return f"it is a folder that holds {plural(len(held), 'session')}, not one session's transcript: `{listing}` lists them"
     owners = [ref for ref in refs if any(under(path) for path in ref.files)]
     if len(owners) == 1:
         return (f"it is a folder of {owners[0].id}'s files, not its transcript: "

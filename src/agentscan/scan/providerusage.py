@@ -1,5 +1,5 @@
-"""What ``scan.collect`` finds for one provider's sessions (``collect.ProviderUsage`` still
-names it: kept apart only to keep ``collect`` at a size one reads whole)."""
+"""What ``scan.collect`` finds for one provider's sessions (kept apart from it to keep
+``collect`` at a size one reads whole)."""
 
 from __future__ import annotations
 

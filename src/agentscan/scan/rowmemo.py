@@ -32,7 +32,7 @@ from agentscan.digests import blake2b
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef
-    from agentscan.scan.collect import ProviderUsage
+    from agentscan.scan.providerusage import ProviderUsage
     from agentscan.scan.scanner import Scanner
     from agentscan.scan.tokenreport import TokenRow
 

@@ -25,7 +25,7 @@ from agentscan.model import SESSION, SUBAGENT
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
     from agentscan.model import SessionRef
-    from agentscan.scan.collect import ProviderUsage
+    from agentscan.scan.providerusage import ProviderUsage
     from agentscan.scan.scanner import Scanner
 
 #: the row of the sessions' own calls

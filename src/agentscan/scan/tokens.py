@@ -34,7 +34,8 @@ from agentscan.scan.tokensort import SortKey, parse_sort, sorted_rows
 from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, SESSION, SUBAGENT, TS, SessionRef, TokenUsage, sum_usage
 from agentscan.pricing import PriceBook
 from agentscan.pricing.spend import Priced, combined
-from agentscan.scan.collect import ProviderUsage, collect
+from agentscan.scan.collect import collect
+from agentscan.scan.providerusage import ProviderUsage
 from agentscan.scan.groupprices import GroupPrices
 from agentscan.scan.sessionsums import SessionSums
 from agentscan.usagegroups import BUCKET

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 from agentscan.model import SESSION, SessionRef, SessionRow
-from agentscan.scan.collect import ProviderUsage
+from agentscan.scan.providerusage import ProviderUsage
 from agentscan.timeutil import CLOCK_SLACK_S
 
 if TYPE_CHECKING:

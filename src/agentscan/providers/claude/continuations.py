@@ -41,8 +41,14 @@ def named_before_own(path: str | os.PathLike[str], own: str) -> tuple[str | None
             at = data.find(b'"sessionId":"' + own.encode() + b'"', 0, GUESS_BYTES)
             if at < 0 and len(data) > GUESS_BYTES:
                 return None, None
-            # (none of its own yet, a session just resumed: its last copy names the one resumed)
-            end = data.rfind(b"\n", 0, at) if at > 0 else len(data) if at < 0 else -1
+            # The copies end before its own first record; with none of its own yet (a session
+            # just resumed), at the file's end: its last copy names the one resumed.
+            if at < 0:
+                end = len(data)
+            elif at > 0:
+                end = data.rfind(b"\n", 0, at)
+            else:
+                end = -1  # (its own record comes first: no copies)
             for _ in range(_GUESS_LINES):
                 if end <= 0:
                     break

@@ -139,9 +139,9 @@ class ClaudeProvider(Provider):
         with ctx.warnings.capture() as captured:
             main, subs, totals, _ = summaries(ref.hint, ctx, facts=facts, count=read is None)
         files: SessionFiles = ref.hint
-        if main is not None and main.resumed_last and files.main is not None \
-                and main.records > main.resumed_copies + main.copies:
-            # (the session it was resumed from, for the card of that one: ``continuations``)
+        if main is not None and main.resumed_last and files.main is not None and main.own_met:
+            # (the session it was resumed from, for the card of that one: ``continuations``; only
+            # once a record of its own is met, as ``continuations.resumed_last`` finds it cold)
             from agentscan.providers.claude.continuations import note
 
             note(files.main, main.resumed_last, ctx)

@@ -299,11 +299,24 @@ def ran_command_text(record: dict[str, Any]) -> str | None:
 
 
 def _local_command_in(content: Any) -> str | None:
-    if content.__class__ is list:
+    # Called on every user record that is no prompt (tool results, most of them): told by its
+    # first text block before the blocks' text is joined.
+    if isinstance(content, list):
+        for block in content:
+            if isinstance(block, dict) and block.get("type") == "text" and isinstance(text := block.get("text"), str):
+                head = text.lstrip()
+                if len(head) >= len(_COMMAND_TAG) and not head.startswith(_COMMAND_TAG):
+                    return None
+                break
+        else:
+            return None  # (no text: tool results)
         content = text_of_blocks(content_blocks({"content": content}))
-    if content.__class__ is not str or not content.lstrip().startswith("<command-name>"):  # type: ignore[union-attr]
+    if not isinstance(content, str) or not content.lstrip().startswith(_COMMAND_TAG):
         return None
-    return None if _PROMPT_COMMAND.search(content) else slash_command_text(content)  # type: ignore[arg-type]
+    return None if _PROMPT_COMMAND.search(content) else slash_command_text(content)
+
+
+_COMMAND_TAG = "<command-name>"
 
 
 def slash_command_text(text: str) -> str | None:

@@ -50,7 +50,7 @@ from agentscan.providers.claude.promptmarks import shown_prompt
 from agentscan.providers.claude.tailfacts import TailFacts
 from agentscan.providers.claude.tooltext import answers_text, error_text, result_status
 from agentscan.timeutil import parse_iso
-from agentscan.toolkit.detail import SUMMARY_BYTES, DetailCollector, answered
+from agentscan.toolkit.detail import COMMANDS_KEPT, SUMMARY_BYTES, DetailCollector, answered
 from agentscan.toolkit.localcommands import UNREAD
 from agentscan.toolkit.reverse import records_newest_first
 
@@ -72,6 +72,11 @@ def read_tail(collector: DetailCollector, path: Path, ctx: ScanContext, bounds: 
     try:
         for _, record in records:
             if own is not None and is_copy(record, own):
+                # The copies stand at the head, before every record of the session's own:
+                # once all its items are read, nothing older than a copy is wanted.
+                if tail.read_all():
+                    tail.close_run()  # (as at the file's start)
+                    break
                 continue
             tail.feed(record)
             if tail.done() and not tail.read_all():
@@ -178,10 +183,8 @@ class _Tail:
             self._command(record)
 
     def _command(self, record: dict) -> None:
-        from agentscan.toolkit import detail
-
         text = ran_command_text(record)
-        if text is None or len(self.commands) + len(self.waiting_commands) >= detail.COMMANDS_KEPT:
+        if text is None or len(self.commands) + len(self.waiting_commands) >= COMMANDS_KEPT:
             return
         if self.run_open:
             # Inside a reply's run, read newest first: the reply stands after the command

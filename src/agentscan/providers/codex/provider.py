@@ -79,6 +79,8 @@ class CodexProvider(Provider):
     # 31: a `turn_context` `service_tier` of `null`, and thread settings with none, put the calls
     #     after them on the standard tier (they kept the tier before); `scale` and a tier agentscan
     #     does not know are counted under `<model> (scale)`, `<model> (<tier> tier)`: no price, said
+    # 32: a thread whose copy counted is in `archived_sessions/`, or that the thread index marks
+    #     archived (naming that file or none), is `archived` (``row``)
     # 33: a tier whose recorded name is no word is `<model> (? tier)` (`aliases.UNNAMED_TIER`), not
     #     `<model> (unknown tier)`, which a tier named `unknown` would be too
     parser_version = "33"

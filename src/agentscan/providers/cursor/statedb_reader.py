@@ -31,7 +31,14 @@ from agentscan.context import DB_LOCKED, ScanContext, legible
 from agentscan.toolkit.roots import Root
 from agentscan.errors import DatabaseUnavailable
 from agentscan.toolkit.jsondoc import too_many_values
-from agentscan.toolkit.sqlite_ro import WAL_UNREAD, WAL_UNREAD_STATUS, connect_readonly, has_table, unread_wal
+from agentscan.toolkit.sqlite_ro import (
+    WAL_UNREAD,
+    WAL_UNREAD_STATUS,
+    connect_readonly,
+    has_table,
+    unavailable_reason,
+    unread_wal,
+)
 
 
 def key_range(prefix: str) -> tuple[str, str]:
@@ -244,20 +251,15 @@ class StateDbReader:
         yield from self._rows(sql, (low, high, limit))
 
 
-#: how SQLite says another connection holds the lock past the busy timeout
-_LOCKED = DB_LOCKED
-
-
 def _reason(exc: Exception, path: os.PathLike[str]) -> tuple[str, bool]:
     """``exc``'s message without the DB's path (the warning names it already), a lock said
     with who holds it; and whether it is a lock.  A lock is told by SQLite's result code (``SQLITE_BUSY``,
     ``SQLITE_LOCKED``), not by its words: a corrupt schema naming a ``lockedFiles`` table read
     "locked by Cursor", and "try again in a moment" would never mend it."""
-    reason = str(exc).removeprefix(f"{path}: ")
     code = exc.sqlite_code if isinstance(exc, DatabaseUnavailable) else sqlitecodes.primary(exc)
     if code in (sqlitecodes.BUSY, sqlitecodes.LOCKED):
-        return f"{_LOCKED} by Cursor or another program", True
-    return reason, False
+        return f"{DB_LOCKED} by Cursor or another program", True
+    return unavailable_reason(exc, path), False
 
 
 def _wal_live(path) -> bool:

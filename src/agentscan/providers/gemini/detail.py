@@ -21,7 +21,7 @@ from agentscan.toolkit.newesterrors import ERRORS_KEPT
 from agentscan.detailmodel import ToolEvent
 from agentscan.providers.gemini.chatlog import Conversation, MessageFacts, fetch_messages
 from agentscan.providers.gemini.logs import LoggedPrompt
-from agentscan.providers.gemini.records import as_dict, as_str, is_local_command, prompt_text, response_text, tool_status
+from agentscan.providers.gemini.records import as_dict, as_str, prompt_text, response_text, tool_status
 from agentscan.timeutil import parse_iso
 
 _PATH_KEYS = ("file_path", "absolute_path", "dir_path", "path")
@@ -131,7 +131,7 @@ def stream_chat(
     records = fetch_messages(conversation, [facts for facts in live if facts.id in wanted], ctx)
     if subagent is None and logged and not any(facts.prompt is not None for facts in live):
         for prompt in logged:
-            if is_local_command(prompt.text):  # (no prompt: ``row.build_row``; ``--full`` marks it)
+            if prompt.local:  # (no prompt: ``row.build_row``; ``--full`` marks it)
                 collector.add_local_command(prompt.text, prompt.timestamp, by="Gemini CLI")
             else:
                 collector.add_prompt(prompt.text, prompt.timestamp)

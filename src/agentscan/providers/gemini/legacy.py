@@ -145,6 +145,10 @@ def _salvage(path: Path, ctx: ScanContext) -> dict[str, Any] | None:
     return document
 
 
+#: a ``\uD800``–``\uDFFF`` escape (paired ones too: only the end of the parse is asked for)
+_LONE_SURROGATE = re.compile(r"(?<!\\)((?:\\\\)*)\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
 def _ends_early(text: str) -> bool:
     """Whether ``text`` is a JSON document cut short: the parse fails at the end of its input
     (``unexpected end of data``), not on a wrong byte before it.  Its last character tells
@@ -159,6 +163,3 @@ def _ends_early(text: str) -> bool:
         return exc.pos >= len(text.rstrip())  # (for a ``str``, orjson's position counts characters)
     return False
 
-
-#: a ``\uD800``–``\uDFFF`` escape (paired ones too: only the end of the parse is asked for)
-_LONE_SURROGATE = re.compile(r"(?<!\\)((?:\\\\)*)\\u[dD][89a-fA-F][0-9a-fA-F]{2}")

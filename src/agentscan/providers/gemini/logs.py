@@ -14,7 +14,7 @@ from pathlib import Path
 
 from agentscan.context import ScanContext
 from agentscan.toolkit.jsondoc import load_json_file
-from agentscan.providers.gemini.records import as_str
+from agentscan.providers.gemini.records import as_str, is_local_command
 from agentscan.timeutil import parse_iso
 
 LOGS_FILE = "logs.json"
@@ -26,6 +26,9 @@ class LoggedPrompt(NamedTuple):
 
     text: str
     timestamp: datetime | None
+    #: a slash command Gemini CLI ran itself (``records.is_local_command``): no prompt, told
+    #: once here for the row and the detail
+    local: bool
 
 
 def logged_prompts(project_dir: Path, session_id: str, ctx: ScanContext) -> list[LoggedPrompt]:
@@ -47,6 +50,6 @@ def _load(path: Path, ctx: ScanContext) -> dict[str, list[LoggedPrompt]]:
         session = as_str(entry.get("sessionId"))
         text = as_str(entry.get("message"))
         if session and text and text.strip():
-            by_session.setdefault(session, []).append(LoggedPrompt(text, parse_iso(entry.get("timestamp"))))
+            by_session.setdefault(session, []).append(LoggedPrompt(text, parse_iso(entry.get("timestamp")), is_local_command(text)))
     memo[path] = by_session
     return by_session

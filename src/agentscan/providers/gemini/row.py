@@ -12,7 +12,7 @@ from datetime import datetime
 
 from agentscan.model import Counts, SessionRow, sum_usage
 from agentscan.providers.gemini.chatlog import Conversation, SessionChats
-from agentscan.providers.gemini.records import as_str, collapse, is_local_command, is_slash_command
+from agentscan.providers.gemini.records import as_str, collapse, is_slash_command
 from agentscan.providers.gemini.usage import spend_of
 from agentscan.timeutil import from_epoch, newest, oldest, parse_iso
 from agentscan.toolkit.imagetext import is_images_text
@@ -104,8 +104,8 @@ def build_row(
         if not prompts:
             # (a command Gemini CLI ran itself is no prompt, as Claude's are not; it names a
             # session that holds nothing else: a ``/stats`` then ``/quit``)
-            prompts = [logged.text for logged in chats.logged if not is_local_command(logged.text)]
-            commands = [logged.text for logged in chats.logged if is_local_command(logged.text)]
+            prompts = [logged.text for logged in chats.logged if not logged.local]
+            commands = [logged.text for logged in chats.logged if logged.local]
         title = chat_title(chats.main, prompts) or (collapse(commands[0], TITLE_CHARS) if commands else None)
         counts = _counts([chats.main], len(prompts))
     else:
