@@ -85,7 +85,7 @@ def test_otlp_output_dash_writes_the_lines_to_stdout_and_no_file(tmp_path: Path,
     assert lines and all("resourceSpans" in orjson.loads(line) for line in lines)
     assert "exported" not in result.stdout
     both = invoke("--demo", "otlp", DEMO_SESSION, "-o", "-", "--json")
-    assert both.exit_code == 2 and "--json and --output - would both write to stdout" in both.stderr
+    assert both.exit_code == 2 and "--json and the spans would both write to stdout (--output -)" in both.stderr
 
 
 def test_otlp_summary_says_one_trace_from_one_session(tmp_path: Path) -> None:

@@ -326,7 +326,7 @@ def test_json_with_dev_stdout_names_the_output_given() -> None:
     assert export.exit_code == 2
     assert "--json and the export would both write to stdout (--output /dev/stdout is stdout)" in export.stderr
     otlp = invoke("--demo", "otlp", "-o", "/dev/stdout", "--json")
-    assert otlp.exit_code == 2 and "--json and --output /dev/stdout would both write to stdout" in otlp.stderr
+    assert otlp.exit_code == 2 and "--json and the spans would both write to stdout (--output /dev/stdout is stdout)" in otlp.stderr
 
 
 def test_hooks_status_names_the_collector_before_the_first_span(isolated_home: Path) -> None:

@@ -44,7 +44,8 @@ def test_an_output_path_is_still_written(isolated_home: Path, tmp_path: Path) ->
 
 @pytest.mark.parametrize("args, message", [
     (["-f", "sqlite"], "error: --format sqlite needs --output PATH: SQLite cannot be written to stdout"),
-    (["-f", "csv", "--json"], "error: --json and the export would both write to stdout (no --output, or -)"),
+    (["-f", "csv", "--json"], "error: --json and the export would both write to stdout (no --output); give --output PATH"),
+    (["-f", "csv", "-o", "-", "--json"], "error: --json and the export would both write to stdout (--output -); give --output PATH"),
 ])
 def test_what_stdout_cannot_take_is_a_usage_error(isolated_home: Path, args: list[str], message: str) -> None:
     result = runner.invoke(app, ["--demo", "--no-cache", "export", *args])

@@ -192,11 +192,11 @@ def test_hooks_install_offers_the_agent_a_product_name_stands_for(typed: str, me
     (["list", "--agent", "claude"], "list has -p/--provider: an agent's sessions, as -p claude, codex, gemini or cursor"),
     (["list", "--model", "opus"], "list has --grep TEXT, which matches a session's model too: --grep opus"),
     (["tokens", "--model", "opus"], "tokens has --by model: what each model cost"),
-    (["prices", "--model", "gpt-5"], "prices takes the model as its argument: agentscan prices gpt-5"),
+    (["prices", "--model", "gpt-5"], "prices takes the model as its argument: agentscan --demo prices gpt-5"),
     # export's --days is a record a day: tokens --days 7 was sent there
     (["tokens", "--days", "7"], "tokens has --since: --since 7d for the last 7 days; export's --days is another thing"),
     (["list", "--format", "json"], "list has --json: one JSON document on stdout"),
-    (["show", "--id", "7f3c9a12"], "show takes the id as its argument: agentscan show 7f3c9a12"),
+    (["show", "--id", "7f3c9a12"], "show takes the id as its argument: agentscan --demo show 7f3c9a12"),
     (["show", "7f3c9a12", "-o", "json"], "show has --json: one JSON document on stdout"),
 ])
 def test_another_tools_word_for_an_option_names_this_commands_own(argv: list[str], hint: str) -> None:

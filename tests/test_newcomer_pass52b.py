@@ -136,11 +136,11 @@ def test_a_folder_name_given_bare_to_list_is_said_as_itself() -> None:
                      "to search for it: agentscan --demo list --grep=-home-user-misc)"), first
 
 
-def test_an_id_that_starts_with_a_dash_is_told_to_follow_double_dash() -> None:
-    result = runner.invoke(app, ["--demo", "show", "-home-user-misc", "--tz", "utc"])
+def test_an_argument_that_starts_with_a_dash_is_told_to_follow_double_dash() -> None:
+    result = runner.invoke(app, ["--demo", "prices", "-gpt-5", "--json"])
     assert result.exit_code == 2
     # the command line again, its other words kept (without --demo it would ask another home)
-    assert "after --: agentscan --demo show --tz utc -- -home-user-misc)" in result.stderr, result.stderr
+    assert "after --: agentscan --demo prices --json -- -gpt-5)" in result.stderr, result.stderr
 
 
 @pytest.mark.parametrize("argv", [["list", "--grep", "-home-user-misc"], ["list", "--grep=-home-user-misc"],

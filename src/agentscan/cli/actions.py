@@ -261,3 +261,11 @@ def one_order(sort: str | List[str] | None) -> SortKey:
         raise UsageProblem(f"--sort takes one key, not {len(keys)} ({', '.join(keys)}): tokens sorts by one key "
                            "at a time (rows that tie keep the default order, --sort date's)")
     return keys[0]
+
+
+def both_on_stdout(what: str, given: str | None) -> str:
+    """The usage error for ``--json`` beside an output that is stdout too, one wording for
+    ``export`` and ``otlp`` (``what``: ``export``, ``spans``), the output named as typed
+    (``given``; ``None``: export's default, stdout): ``-o /dev/stdout`` is stdout as ``-`` is."""
+    which = "no --output" if given is None else "--output -" if given == "-" else f"--output {given} is stdout"
+    return f"--json and the {what} would both write to stdout ({which}); give --output PATH"

@@ -195,9 +195,7 @@ def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, st
 
 def _none_found(report: dict[str, Any]) -> str:
     """What a page of "does not exist" rows adds up to; a setting a level off: its finding's fix."""
-    from agentscan.toolkit.roots import MEANT
-
-    meant = [f.split(MEANT, 1)[1].removesuffix("?") for p in report["providers"] for f in p["findings"] if MEANT in f]
+    meant = [setting for p in report["providers"] for setting in p["settings_meant"]]
     fix = (f"see the finding{'s' if len(meant) > 1 else ''} above (did you mean {listed(meant)}?)" if meant else
            "if your agents keep their files elsewhere, set the variable that moves them (the README's table of "
            "where agentscan looks), or read another home with --home DIR")

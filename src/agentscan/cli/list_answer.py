@@ -185,7 +185,7 @@ def _print_rows(scanner: Scanner, page: SessionPage, filters: ListFilter, rows: 
     term = render.terminal()
     # The folder ``--cwd`` (or ``--grep``) matched, not a multi-root workspace's first (``--json`` keeps ``cwd``
     # as recorded, beside ``workspace_folders``: docs/json.md).
-    rows = [row if filters.shown_cwd(row) == row.cwd else row.with_changes(cwd=filters.shown_cwd(row)) for row in rows]
+    rows = [row if shown == row.cwd else row.with_changes(cwd=shown) for row, shown in ((row, filters.shown_cwd(row)) for row in rows)]
     print_list(rows, scanner.short_ids([row.id for row in rows]) if term.tty else {}, term, zone)
     hint = more_hint(page, filters)
     if hint:

@@ -22,6 +22,7 @@ from typing import Any
 
 import typer
 
+from agentscan.cli.typedline import command_index, flags_of, typed_again
 from agentscan.toolkit.words import listed
 
 #: click's ``NoSuchOption``, of the click Typer runs on (its own copy: see ``cli.options``)
@@ -95,7 +96,7 @@ def _hint(option: str, ctx: Any, command_modules: tuple[str, ...]) -> str | None
         return other
     elsewhere = [path for path, command in _commands(command_modules) if path != where and option in _flags(command)]
     if where:
-        global_option = next((param for param in root.command.params if option in _flags_of(param)), None)
+        global_option = next((param for param in root.command.params if option in flags_of(param)), None)
         if global_option is not None:
             if global_option.callback is not None:  # --version, --install-completion: the whole command line
                 return f"{option} goes before the command: agentscan {option}"
@@ -122,7 +123,7 @@ def ccusage_command(typed: str, ctx: Any) -> str | None:
     from agentscan.providers import available_names
 
     given = list(ctx.meta.get("agentscan.given", ()))
-    at = _command_index(given, ctx.command)
+    at = command_index(given, ctx.command)
     before, after = given[:at], given[at + 1:]
     from agentscan.invocation import program_word
 
@@ -158,7 +159,6 @@ def session_id_command(typed: str, ctx: Any) -> str | None:
     id (6 or more hex digits with a digit among them, a UUID, or ``claude:…``): ``show`` with
     it, after the global options given before it (``--demo``); ``None`` for any other word."""
     import re
-    import shlex
 
     from agentscan.providers import available_names
 
@@ -168,11 +168,9 @@ def session_id_command(typed: str, ctx: Any) -> str | None:
     elif (not (re.fullmatch(r"[0-9a-fA-F-]{6,}", typed) and re.search(r"[0-9]", typed))
           or re.fullmatch(r"\d{4}-\d{2}(-\d{2})?", typed)):  # (a date, ``2026-11-01``: no id)
         return None
-    given = list(ctx.meta.get("agentscan.given", ()))
-    before = given[:_command_index(given, ctx.command)]
-    from agentscan.invocation import program_word
+    return f"Try: {typed_again(ctx, 'show', typed)} (a session's id goes after show)"
 
-    return f"Try: {' '.join([program_word(), *map(shlex.quote, [*before, 'show', typed])])} (a session's id goes after show)"
+
 
 
 #: what a left-out ccusage word comes to where ``CCUSAGE_WAYS``' form would read as an order
@@ -225,21 +223,6 @@ def _carried(after: list[str]) -> tuple[list[str], list[tuple[list[str], str]]]:
             dropped.append((typed, flag))
     return carried, dropped
 
-
-def _command_index(given: list[str], group: Any) -> int:
-    """Where the command's name is in ``given``, the root group's words: the first that is
-    neither an option nor the value of one (``--home DIR daily``).  (Click empties the
-    group's ``args`` before it looks the name up.)"""
-    takes_value = {flag for param in group.params if not getattr(param, "is_flag", True) for flag in _flags_of(param)}
-    value_next = False
-    for index, word in enumerate(given):
-        if value_next:
-            value_next = False
-        elif word.startswith("-"):
-            value_next = word in takes_value
-        else:
-            return index
-    return len(given)
 
 
 def _ccusage_option(option: str, ctx: Any, where: str, own: set[str]) -> str | None:
@@ -311,13 +294,8 @@ def _names(paths: list[str]) -> str:
 
 
 def _flags(command: Any) -> set[str]:
-    return {flag for param in command.params for flag in _flags_of(param)}
+    return {flag for param in command.params for flag in flags_of(param)}
 
-
-def _flags_of(param: Any) -> list[str]:
-    if getattr(param, "param_type_name", "") != "option":
-        return []
-    return [*param.opts, *param.secondary_opts]
 
 
 def _commands(command_modules: tuple[str, ...]) -> list[tuple[str, Any]]:

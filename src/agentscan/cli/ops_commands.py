@@ -106,7 +106,7 @@ def export_command(
     from agentscan.cli import render
     from agentscan.cli.state import parse_window, provider_names, reject_blank
     from agentscan.errors import UsageProblem
-    from agentscan.export.files import mixed_with_warnings, names_stdout, refuse_closed_descriptor
+    from agentscan.export.files import mixed_with_warnings, names_stdout, refuse_closed_descriptor, typed_path
     from agentscan.export.run import STDOUT, parse_format, run_export
     from agentscan.cli.actions import given_zone
     from agentscan.timeutil import zone
@@ -130,7 +130,8 @@ def export_command(
     # file: ``run_export`` says so).
     to_stdout = output_text in (None, "-")
     provider = provider_names(provider)
-    day_zone = given_zone(tz) if days else zone(tz)  # (--tz without --days is refused below: no note first)
+    # (--tz without --days is refused below: no note first)
+    shown_zone = day_zone = given_zone(tz) if days else zone(tz)  # (``None``: local, as ``list`` says times)
     if tz is not None and day_zone is None:  # --tz local: days in this machine's zone (the default is UTC's)
         from agentscan.localzone import LocalDays
 
@@ -140,9 +141,9 @@ def export_command(
     if not 0 <= lock_timeout < float("inf"):
         raise UsageProblem(f"--lock-timeout must be 0 or more seconds (a finite number), not {lock_timeout:g}")
     if to_stdout and as_json:
-        # (``-o /dev/stdout`` is stdout too: named as typed, "no --output, or -" left it a riddle)
-        which = "no --output, or -" if given in (None, "-") else f"--output {given} is stdout"
-        raise UsageProblem(f"--json and the export would both write to stdout ({which}); give --output PATH")
+        from agentscan.cli.actions import both_on_stdout
+
+        raise UsageProblem(both_on_stdout("export", given))
     if to_stdout:
         output = STDOUT
     else:
@@ -150,7 +151,7 @@ def export_command(
 
         # Reported absolute; not resolved: no symlink followed ("./-" is a file named "-").
         assert output_text is not None  # (``to_stdout`` otherwise)
-        output = Path(os.path.abspath(os.path.expanduser(output_text)))
+        output = typed_path(output_text)
         if output_text.endswith(("/", os.sep)) and not output.is_dir():
             from agentscan.errors import ExportFailed
 
@@ -178,7 +179,7 @@ def export_command(
     if to_stdout and not result.sessions:
         # Nothing on stdout, and a pipe's reader would get an empty file without a word: why,
         # on stderr, as ``list`` says it (--quiet: nothing).
-        _say_why_none(state, scanner, filters, zone(tz))
+        _say_why_none(state, scanner, filters, shown_zone)
     elif to_stdout:
         if not quiet:
             render.note(f"wrote {_what(result, days)} to stdout ({result.format}{_no_usage(result, days)})",
@@ -224,10 +225,9 @@ def _why_none(result, filters, scanner) -> str:  # noqa: ANN001 - an ExportResul
     there (a warning counts them): not "no session"."""
     if result.sessions or result.unread:
         return ""
-    # None found at all, whatever the filter: a cron job's wrong HOME is no quiet day
-    if not any(True for _ in scanner.refs()) or (filters.since is None and filters.until is None
-                                                  and not filters.providers):
-        # None at all: a cron job's HOME is another's, or the agents keep their files elsewhere.
+    # None found at all, whatever the filter (asked first when there is none: no scan then): a
+    # cron job's HOME is another's, or the agents keep their files elsewhere; no quiet day.
+    if (filters.since is None and filters.until is None and not filters.providers) or not any(True for _ in scanner.refs()):
         from agentscan.invocation import doctor_command
 
         return f": no sessions found (`{doctor_command()}` shows where agentscan looked)"

@@ -92,7 +92,7 @@ class GlobalOptionsCommand(TyperCommand):
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         given = list(args)
-        one_dash = None if ctx.resilient_parsing else one_dash_error(given, self.get_params(ctx), line=ctx.meta.get("agentscan.given", ()))
+        one_dash = None if ctx.resilient_parsing else one_dash_error(given, self.get_params(ctx), ctx=ctx)
         if one_dash is not None:  # ``-by day``: before click reads it as ``-b y``
             raise UsageError(one_dash, ctx)
         try:

@@ -59,10 +59,10 @@ def other_word(option: str, ctx: Any, where: str, own: set[str], value_of: Calla
         return f"{where} picks sessions with {listed(picks)}"
     if option in ("--id", "--session", "--session-id") and where in ("show", "trace", "otlp"):
         # (``tokens --id`` is ccusage's, answered in ``cli.misplaced``, and worded as it is)
-        return _as_argument(where, "id", value_of(option, ctx))
+        return _as_argument(ctx, where, "id", value_of(option, ctx))
     if option in ("--model", "--models"):
         if where == "prices":
-            return _as_argument(where, "model", value_of(option, ctx))
+            return _as_argument(ctx, where, "model", value_of(option, ctx))
         if "--by" in own:
             return f"{where} has --by model: what each model cost"
         if "--grep" in own:
@@ -74,8 +74,9 @@ def other_word(option: str, ctx: Any, where: str, own: set[str], value_of: Calla
     return None
 
 
-def _as_argument(where: str, what: str, typed: str | None) -> str:
-    """``show takes the id as its argument: agentscan show 'claude:7f3c'``."""
-    import shlex
+def _as_argument(ctx: Any, where: str, what: str, typed: str | None) -> str:
+    """``show takes the id as its argument: agentscan --demo show 'claude:7f3c'``: the
+    program's word and the global options typed kept (``cli.typedline.typed_again``)."""
+    from agentscan.cli.typedline import typed_again
 
-    return f"{where} takes the {what} as its argument: agentscan {where} {shlex.quote(typed) if typed else what.upper()}"
+    return f"{where} takes the {what} as its argument: {typed_again(ctx, where, typed or what.upper())}"

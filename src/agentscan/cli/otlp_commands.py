@@ -75,7 +75,7 @@ def otlp_command(
     from agentscan.cli.state import parse_window
 
     from agentscan.errors import OutputFailed
-    from agentscan.export.files import mixed_with_warnings, names_stdout, refuse_closed_descriptor
+    from agentscan.export.files import mixed_with_warnings, names_stdout, refuse_closed_descriptor, typed_path
 
     refuse_closed_descriptor(output_text, OutputFailed)  # (first: the next file opened would take its number)
     state = state_of(ctx)
@@ -86,14 +86,15 @@ def otlp_command(
     reject_blank(output=output_text, since=since, until=until)
     provider = provider_names(provider)
     if to_stdout and as_json:
-        # (named as typed: ``-o /dev/stdout`` is stdout too)
-        raise UsageProblem(f"--json and --output {output_text} would both write to stdout; choose one")
+        from agentscan.cli.actions import both_on_stdout
+
+        raise UsageProblem(both_on_stdout("spans", output_text))
     output: Path | None = None
     if to_stdout:
         output = STDOUT
     elif output_text is not None:
         # Reported absolute; not resolved: no symlink followed ("./-" is a file named "-").
-        output = Path(os.path.abspath(os.path.expanduser(output_text)))
+        output = typed_path(output_text)
     # Written so that NaN fails too; inf or 1e20 would reach the socket and fail there with
     # a traceback (a deadline past what the platform's time_t holds).
     if not 0 < timeout <= MAX_TIMEOUT_S:

@@ -82,7 +82,6 @@ def prices_command(
     data = source.current(env)
     stale = source.stale_fetch(env)
     looked_up = []
-    typed: list[str] = []  # each MODEL as asked: what ``--json``'s ``query`` echoes (``gpt-5.5  (Priority)``)
     guesses: list[tuple[str, list[str]]] = []  # (a name with no price, the names like it the data has)
     as_written: list[str] = []  # what a tier's word at the end of a name priced as written is not
     if models:
@@ -92,14 +91,14 @@ def prices_command(
         recorded: set[str] | None = None  # the tiers the person's Codex sessions recorded, read once if needed
         for asked in models:
             name = typed_tier_name(asked)
-            if name == asked and provider in (None, "codex") and typed_tier(asked) is not None \
-                    and look_up(data, name, provider, when)["model_id"] is None:
+            found = look_up(data, name, provider, when)
+            if name == asked and provider in (None, "codex") and typed_tier(asked) is not None and found["model_id"] is None:
                 # ``gpt-5.5 (Turbo)``, as ``show`` says "on the turbo tier": that tier when the
                 # person's sessions ran on it (a name merely ending so, ``(preview)``, is as written)
                 recorded = _recorded_tiers(state) if recorded is None else recorded
                 name = typed_tier_name(asked, recorded)
-            typed.append(asked)
-            found = look_up(data, name, provider, when)
+                if name != asked:
+                    found = look_up(data, name, provider, when)
             if found["model_id"] is None:
                 # A fast-mode name whose model is priced: the gap is its fast-mode price alone,
                 # and the standard one (shown by ``prices <model>``) is not what it is billed at.
@@ -122,9 +121,9 @@ def prices_command(
     if as_json:
         from agentscan.timeutil import to_iso
 
-        # The name as typed, as a script matches its answers to its questions (the text table
+        # Each MODEL as typed, as a script matches its answers to its questions (the text table
         # shows it as priced: ``gpt-5.5 (priority)`` for ``gpt-5.5 (fast)``, the spelling to use).
-        echoed = [{**found, "query": asked} for found, asked in zip(looked_up, typed, strict=True)] if typed else looked_up
+        echoed = [{**found, "query": asked} for found, asked in zip(looked_up, models, strict=True)] if models else looked_up
         body = {"prices": data.to_json(), "stale_fetch": stale, "at": to_iso(when), "models": echoed}
         render.emit_json(render.envelope("prices", body, scan.warnings.items))
     else:

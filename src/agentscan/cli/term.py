@@ -2,7 +2,8 @@
 
 Every human output goes through ``terminal()``, so tests can force a
 terminal (or a pipe) and a width in one place: set ``COLUMNS`` and
-monkeypatch ``stdout_is_tty``.  Nothing here imports more than the stdlib.
+monkeypatch ``stdout_is_tty``.  Nothing here imports more than the stdlib and
+``cli.charset`` and ``cli.wrapping``, which import only the stdlib.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import os
 import sys
 from typing import NamedTuple
 
-from agentscan.cli.charset import cannot_encode_all, char_width, width_of
+from agentscan.cli.charset import cannot_encode_all, cannot_hold, char_width, width_of
 from agentscan.cli.wrapping import no_widows, wrap_columns  # noqa: F401 - ``wrap_columns``: the CLI's name for it
 
 TYPE_CHECKING = False  # typing itself is not imported (as in agentscan/__init__.py)
@@ -340,11 +341,7 @@ def for_stderr(text: str) -> str:
     each such character as a table writes it (``streams.stood_in``), not as stderr's own
     ``\\u2265``: an error naming a CJK path said ``'/tmp/\\u9879\\u76ee'``.  A note recorded
     for a remembered answer (``cli.recorded``) keeps its characters: it is fitted as it is printed."""
-    if text.isascii():
-        return text
-    from agentscan.cli.charset import cannot_hold
-
-    if not cannot_hold(sys.stderr):
+    if text.isascii() or not cannot_hold(sys.stderr):
         return text
     from agentscan.cli.streams import stood_in
 

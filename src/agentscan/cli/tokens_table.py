@@ -50,7 +50,7 @@ def table(report: TokenReport, scanner: Scanner, asked: Asked
 
     term = render.terminal()
     shown = [row.key for row in report.rows if row.key in report.sessions]
-    session_rows = sessions_facts(report, scanner, asked.cwd)
+    session_rows = sessions_facts(report, scanner)
     if report.by == "session":
         report = newest_first(report, session_rows)
     # Sorted after the table's own order: rows that tie keep it.
@@ -190,12 +190,15 @@ def run_note(query: str, session_id: str, run: str, report: TokenReport, term: T
     return f"{told}: its session is totalled, the run's own part in --json"
 
 
-def sessions_facts(report: TokenReport, scanner: Scanner, cwd: str | None = None) -> dict[str, TableSession]:
+def sessions_facts(report: TokenReport, scanner: Scanner) -> dict[str, TableSession]:
     """The date, project and title of each of ``report``'s sessions, read quietly on every
     core: the provider's facts (``scan.tablefacts``: kept in the index), else the session's row.
     In a window, a session's date is its last call's in it (``TokenReport.last_calls``): the
-    one it updated last may lie past ``--until``, a date the window leaves out."""
+    one it updated last may lie past ``--until``, a date the window leaves out.  Under
+    ``--cwd``, a multi-root Cursor chat's CWD is the folder it matched
+    (``TokenReport.matched_cwds``, as ``list`` shows it), not its workspace's first."""
     from agentscan.cli.tokens_sessions import in_window
+    from agentscan.model import SessionRow
     from agentscan.scan import tablefacts
 
     shown = [report.sessions[row.key] for row in report.rows if row.key in report.sessions]
@@ -203,26 +206,10 @@ def sessions_facts(report: TokenReport, scanner: Scanner, cwd: str | None = None
     progress.finish()  # the sums are read: reading the facts is a phase of its own
     progress.expect(len(shown))
     found = tablefacts.gather(scanner, shown, told=True)
-    if cwd is not None:
-        found = _matched(found, cwd)
+    for key, folder in report.matched_cwds.items():
+        if (session := found.get(key)) is not None:
+            found[key] = session.with_changes(cwd=folder) if isinstance(session, SessionRow) else session._replace(cwd=folder)
     return in_window(found, report.last_calls) if report.last_calls else found
-
-
-def _matched(found: dict[str, TableSession], cwd: str) -> dict[str, TableSession]:
-    """``found`` with a multi-root Cursor chat's CWD the folder ``--cwd`` matched, not its
-    workspace's first (``cwdmatch.matched_folder``, as ``list`` shows it)."""
-    from dataclasses import replace
-
-    from agentscan.model import SessionRow
-    from agentscan.scan.cwdmatch import asked_directory, matched_folder, wanted_forms
-
-    forms = wanted_forms(asked_directory(cwd))
-    for key, session in found.items():
-        if isinstance(session, SessionRow) and session.workspace_folders:
-            shown = matched_folder(session.cwd, session.workspace_folders, forms)
-            if shown != session.cwd:
-                found[key] = replace(session, cwd=shown)
-    return found
 
 
 def newest_first(report: TokenReport, session_rows: dict[str, TableSession]) -> TokenReport:

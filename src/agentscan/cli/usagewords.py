@@ -160,14 +160,15 @@ def extra_arguments_error(where: str, params: Sequence[Any], given: list[str], e
 
 
 def one_dash_error(args: Sequence[str], params: Sequence[Any], *, up_to_command: bool = False,
-                   line: Sequence[str] = ()) -> str | None:
+                   ctx: Any = None) -> str | None:
     """``tokens -by day``, ``export -format csv``: a long option typed with one dash, said as
     the slip it is (``No such option: -by. Did you mean --by?``), before click reads it as
     short options run together (``-b``, ``-f ormat``) and answers about those.  A word is
     one when ``--`` before it is an option of the command, or begins one (3 letters or more:
     ``-out``); a real short option with its value glued on (``-pclaude``, ``-n5``, ``-fcsv``)
     is none.  The value after an option is never looked at (``--grep -by``), nor anything
-    after ``--``; ``up_to_command``: only the words before the command's name (the group's)."""
+    after ``--``; ``up_to_command``: only the words before the command's name (the group's);
+    ``ctx``: the command's, whose command line a hint gives again (none: the fix alone)."""
     longs: list[str] = []
     takes_value: set[str] = set()
     for param in params:
@@ -201,21 +202,23 @@ def one_dash_error(args: Sequence[str], params: Sequence[Any], *, up_to_command:
 
             return f"No such option: {flag}. Did you mean {either(sorted(set(meant)))}?"
         if "-" in name and "=" not in word:
-            return _dashed_word_error(word, params, line)
+            return _dashed_word_error(word, params, ctx)
     return None
 
 
-def _dashed_word_error(word: str, params: Sequence[Any], line: Sequence[str]) -> str:
+def _dashed_word_error(word: str, params: Sequence[Any], ctx: Any) -> str:
     """``list -home-user-misc``: a word with a dash inside that begins with one, which no run
     of short options is: a value that starts with ``-``, as Claude Code's project folders'
     names do.  Click read it as ``-h -o -m …`` and named ``-o``; said as the word it is, with
-    the command line that gives it (``--grep=-home-user-misc``, or after ``--`` for an ID), as
-    git hints.  ``line``: the words of the command line, whose others (``--demo``) are kept."""
+    the command line that gives it (``--grep=-home-user-misc``, or after ``--`` for an
+    argument), as git hints; the line's other words (``--demo``) are kept.  Where the argument
+    is a session's id (``show``, ``trace``, ``tokens``) the word is a project folder's name,
+    which no id is: ``list --grep`` finds its sessions, ``show -- WORD`` would find none."""
     import shlex
 
     from agentscan.invocation import program_word
 
-    words = list(line)
+    words = list(ctx.meta.get("agentscan.given", ())) if ctx is not None else []
     at = words.index(word) if word in words else None
 
     def retyped(*instead: str, tail: Sequence[str] = ()) -> str:
@@ -224,10 +227,16 @@ def _dashed_word_error(word: str, params: Sequence[Any], line: Sequence[str]) ->
         return " ".join([program_word(), shlex.join([*words[:at], *instead, *words[at + 1:], *tail])])
 
     longs = {flag for param in params for flag in getattr(param, "opts", ())}
+    arguments = [param for param in params if getattr(param, "param_type_name", "") == "argument"]
     ways = []
     if "--grep" in longs:
         ways.append(f"to search for it: {retyped(f'--grep={word}')}")
-    if any(getattr(param, "param_type_name", "") == "argument" for param in params):
+    elif any("ID" in (getattr(param, "metavar", None) or "") for param in arguments):
+        from agentscan.cli.typedline import typed_again
+
+        found = typed_again(ctx, "list", f"--grep={word}") if ctx is not None else f"list --grep={word}"
+        ways.append(f"a project folder's name is no session's id; its sessions: {found}")
+    elif arguments:
         ways.append(f"as an argument, after --: {retyped(tail=['--', word])}")
     if not ways:
         ways.append(f"as an option's value, after =: --OPTION={word}")

@@ -1,5 +1,6 @@
 """Lines wrapped to a terminal's columns, not characters (``term.wrap``'s, and the card's
-and notes' own): a CJK character takes two.  Nothing here imports more than the stdlib."""
+and notes' own): a CJK character takes two.  Nothing here imports more than the stdlib and
+``cli.charset``, which imports only the stdlib."""
 
 from __future__ import annotations
 

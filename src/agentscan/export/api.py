@@ -44,8 +44,6 @@ def export_sessions(
     Returns an ``ExportResult`` (``path``, ``format``, ``sessions``, ``gone``, …).  Raises
     ``UsageProblem`` for a value that cannot be used, ``ExportFailed`` when the file cannot be
     written (the previous one is left as it was)."""
-    from pathlib import Path
-
     from agentscan.export.run import check_days, parse_format, run_export
     from agentscan.scan.arguments import time_zone
     from agentscan.scan.listing import ListFilter, check_filters
@@ -70,7 +68,7 @@ def export_sessions(
         raise UsageProblem(f"lock_timeout must be 0 or more seconds (a finite number), not {shown}",
                            parameter="lock_timeout")
     check_days(fmt, days, zoned=tz is not None, words=("days=True", "tz"))
-    zone = time_zone(tz)
+    zone = named_zone = time_zone(tz)
     if tz is not None and zone is None:  # "local": days in this machine's zone, as ``--tz local``
         from agentscan.localzone import LocalDays
 
@@ -79,10 +77,10 @@ def export_sessions(
     if filters is not None and tz is not None:  # its dates in ``tz``, as ``export --tz`` reads --since
         from agentscan.scan.arguments import read_in
 
-        filters = read_in(filters, time_zone(tz))
-    # Absolute, not resolved: no symlink followed (``cli.ops_commands``, ``-o``).
-    path = Path(os.path.abspath(os.path.expanduser(output)))
-    from agentscan.export.files import refuse_closed_descriptor
+        filters = read_in(filters, named_zone)
+    from agentscan.export.files import refuse_closed_descriptor, typed_path
+
+    path = typed_path(output)  # (absolute, not resolved: no symlink followed, as ``-o`` is)
 
     refuse_closed_descriptor(str(path))  # before the export opens its lock, which would take the number
     return run_export(scanner, fmt, path, filters=filters if filters is not None else ListFilter(), redact=redact,

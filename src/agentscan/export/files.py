@@ -113,12 +113,12 @@ def closed_descriptor(path: Path) -> str | None:
     open (``-o /dev/stdout >&-``), else ``None``.  Asked as a command begins, before agentscan
     opens a file of its own: that file would take the number, and the export would be written
     into it (its lock file, its index)."""
-    from agentscan.toolkit.atomicfile import named_descriptor
+    from agentscan.toolkit.atomicfile import descriptor_open, named_descriptor
 
-    number = named_descriptor(path)
+    number = named_descriptor(path)  # (its links followed once: ``own_descriptor`` would again)
     if number is None:
         return None
-    if own_descriptor(path) is None:
+    if not descriptor_open(number):
         return (f"{path} names descriptor {number} of this process, which is not open (closed before agentscan "
                 "ran?): nothing to write into; give a file's path")
     import fcntl

@@ -58,6 +58,8 @@ class ProviderReport:
     sessions: int = 0
     newest: dict[str, Any] | None = None
     findings: list[str] = field(default_factory=list)
+    #: the setting each ``findings`` of a setting a level off means (``GEMINI_CLI_HOME=/home/me``)
+    settings_meant: list[str] = field(default_factory=list)
     warnings: dict[str, int] = field(default_factory=dict)
     #: for each kind of ``warnings``, the files its warnings name, in the order met: a count
     #: alone sent the reader looking for the file among hundreds
@@ -70,7 +72,7 @@ class ProviderReport:
     def to_json(self) -> dict[str, Any]:
         return {"provider": self.name, "label": self.label, "roots": [r.to_json() for r in self.roots],
                 "sessions": self.sessions, "newest": self.newest, "findings": self.findings, "warnings": self.warnings,
-                "warning_files": self.warning_files}
+                "warning_files": self.warning_files, "settings_meant": self.settings_meant}
 
 
 def _check(path: Path, kind: str) -> tuple[bool, bool, str | None]:
@@ -217,7 +219,8 @@ def diagnose(scanner: Scanner) -> dict[str, Any]:
         # past the unread root, so it says the setting meant here, as a failing run's error does.
         unread = (root for root in roots if not root_readable(root.path, root.kind))
         meant = dict.fromkeys(filter(None, (setting_meant(root) for root in unread)))
-        report.findings.extend(legible(hint) for hint in meant)
+        report.findings.extend(legible(hint.said) for hint in meant)
+        report.settings_meant.extend(legible(hint.setting) for hint in meant)
         reports.append(report)
     # A provider variable's list entries are said (``scan.rootcheck``) as the first discovery
     # begins, whichever provider's that is: each is counted for the provider whose variable

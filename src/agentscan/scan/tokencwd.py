@@ -50,18 +50,20 @@ def _places(scanner: Scanner, refs: Sequence[SessionRef]) -> tuple[dict[str, str
 
 
 def within(scanner: Scanner, refs: Sequence[SessionRef], cwd: str
-           ) -> tuple[list[SessionRef], list[tuple[SessionRef, str | None]], dict[str, str | None]]:
+           ) -> tuple[list[SessionRef], list[tuple[SessionRef, str | None]], dict[str, str | None], dict[str, str]]:
     """Those of ``refs`` whose working directory is ``cwd`` or below it (as ``list --cwd``
     compares them: ``scan.cwdmatch``), in their order; those it leaves out, each with its
     working directory (``None``: it recorded none), in their order, for the sessions asked
     for by id that ``cwd`` leaves out to be named (``tokens ID --cwd OTHER``: silently
-    dropped, the id the user typed looked unread); and every one's cwd."""
+    dropped, the id the user typed looked unread); every one's cwd; and the multi-root
+    Cursor chats' cwd moved to the folder ``cwd`` matched (``TokenReport.matched_cwds``)."""
     from agentscan.scan.cwdmatch import asked_directory, matched_folder, under, wanted_forms
 
     forms = wanted_forms(asked_directory(cwd))
     cwds, folders = _places(scanner, refs)
     inside: list[SessionRef] = []
     outside: list[tuple[SessionRef, str | None]] = []
+    matched: dict[str, str] = {}
     for ref in refs:
         where = cwds.get(ref.id)
         if under(where, forms):
@@ -70,7 +72,9 @@ def within(scanner: Scanner, refs: Sequence[SessionRef], cwd: str
             inside.append(ref)
             # ``--by cwd`` groups it under the folder asked for, not its workspace's first
             # (as ``list``'s CWD shows it: ``cwdmatch.matched_folder``).
-            cwds[ref.id] = matched_folder(where, folders[ref.id], forms)
+            cwds[ref.id] = shown = matched_folder(where, folders[ref.id], forms)
+            if shown is not None:
+                matched[ref.id] = shown
         else:
             outside.append((ref, where))
-    return inside, outside, cwds
+    return inside, outside, cwds, matched

@@ -136,6 +136,9 @@ class TokenReport:
     #: in a window (``--since``, ``--until``), by session: when each session's last call in it
     #: was (epoch seconds), the table's DATE (its last update may lie past the window)
     last_calls: dict[str, float] = field(default_factory=dict, compare=False)
+    #: under ``--cwd``: a multi-root Cursor chat's cwd, the folder ``--cwd`` matched rather
+    #: than its workspace's first (``scan.tokencwd.within``), as the table's CWD shows it
+    matched_cwds: dict[str, str] = field(default_factory=dict, compare=False)
 
     def to_json(self, *, fragments: bool = False) -> dict[str, Any]:
         """The report's JSON; ``fragments``: rows taken back whole are ``orjson.Fragment``s,

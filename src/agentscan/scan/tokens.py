@@ -97,8 +97,9 @@ def token_report(
     refs = list({ref.id: ref for ref in refs}.values())  # an id given twice is one session
     cwds: dict[str, str | None] | None = None
     by_cwd: list[tuple[SessionRef, str | None]] = []
+    matched: dict[str, str] = {}
     if cwd is not None:
-        refs, by_cwd, cwds = tokencwd.within(scanner, refs, cwd)
+        refs, by_cwd, cwds, matched = tokencwd.within(scanner, refs, cwd)
     elif by == "cwd":
         cwds = tokencwd.session_cwds(scanner, refs)
     companions = copied_from(scanner, refs) if ids else ()
@@ -109,7 +110,7 @@ def token_report(
         # would say was nothing spent; failed as ``show`` of it fails (exit 1).
         first = next(ref for ref in refs if ref.id == report.unreadable[0])
         raise TranscriptUnreadable(first.id, *unread_cause(scanner, first))
-    return replace(report, rows=sorted_rows(report.rows, order),
+    return replace(report, rows=sorted_rows(report.rows, order), matched_cwds=matched,
                    selection=ReportCoverage(asked, by_provider, tuple(by_cwd), len(refs), tuple(refs)))
 
 

@@ -42,8 +42,8 @@ def atomic_write(path: Path, write: Callable[[io.BufferedWriter], object], befor
     ``UnsafeOutput`` for a link or file another user planted.
     """
     path = output_target(path)
-    number = _descriptor_number(path)
-    if number is not None:
+    number = _number_of(path)
+    if number is not None and descriptor_open(number):  # (not open: written by name)
         _write_into_descriptor(number, write)
         return path
     try:
@@ -136,7 +136,7 @@ def own_descriptor(path: Path) -> int | None:
     one rule for such an output, which ``atomic_write`` writes into (never replaces) and an
     export asks about (``export.files.names_stdout``, SQLite's refusal, its checks)."""
     number = named_descriptor(path)
-    return number if number is not None and _is_open(number) else None
+    return number if number is not None and descriptor_open(number) else None
 
 
 def named_descriptor(path: Path) -> int | None:
@@ -160,13 +160,8 @@ def _number_of(target: Path) -> int | None:
     return int(name) if name.isascii() and name.isdigit() and _own_fd(target) else None
 
 
-def _descriptor_number(target: Path) -> int | None:
-    """``target`` (``output_target``'s) as the number of this process's open descriptor it is."""
-    number = _number_of(target)
-    return number if number is not None and _is_open(number) else None  # (not open: written by name)
-
-
-def _is_open(number: int) -> bool:
+def descriptor_open(number: int) -> bool:
+    """Descriptor ``number`` of this process is open (``named_descriptor``'s, asked again)."""
     try:
         os.fstat(number)
     except (OSError, OverflowError):

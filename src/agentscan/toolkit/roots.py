@@ -54,18 +54,28 @@ def unreadable_message(provider: str, roots: list[Root]) -> str:
     variables = sorted({root.source for root in roots if root.source.isupper() and root.source not in home_variables()})
     remedy = f"; fix or unset {' and '.join(variables)}" if variables else ""
     meant = next(filter(None, (setting_meant(root) for root in roots)), None)
-    return f"{provider}: no readable root among {', '.join(places)}{remedy}{f'; {meant}' if meant else ''}"
+    return f"{provider}: no readable root among {', '.join(places)}{remedy}{f'; {meant.said}' if meant else ''}"
 
 
-#: how a finding of ``setting_meant`` offers the setting meant (``doctor_text`` points at it)
-MEANT = ": did you mean "
+class Meant(NamedTuple):
+    """A setting that names the wrong level for its root, as said (``GEMINI_CLI_HOME is the
+    folder that holds .gemini: did you mean GEMINI_CLI_HOME=/home/me?``) and the setting
+    meant alone (``GEMINI_CLI_HOME=/home/me``: doctor's ``settings_meant``, which its last
+    line points at; never scraped back out of the sentence)."""
+
+    said: str
+    setting: str
 
 
-def setting_meant(root: Root) -> str | None:
-    """The setting meant by one that names the wrong level for ``root`` (``one_level_too_deep``,
-    ``folder_for_a_file``): said by the error of a run that finds none of its roots, and by
+def _meant(why: str, setting: str) -> Meant:
+    return Meant(f"{why}: did you mean {setting}?", setting)
+
+
+def setting_meant(root: Root) -> Meant | None:
+    """The setting meant by one that names the wrong level for ``root`` (``_one_level_too_deep``,
+    ``_folder_for_a_file``): said by the error of a run that finds none of its roots, and by
     ``doctor``, which goes on."""
-    return one_level_too_deep(root) or folder_for_a_file(root)
+    return _one_level_too_deep(root) or _folder_for_a_file(root)
 
 
 #: where, under a folder a file setting names by mistake, the file it meant is (Cursor's
@@ -73,7 +83,7 @@ def setting_meant(root: Root) -> str | None:
 _FILE_BELOW = {"CURSOR_STATE_DB": ("state.vscdb", "globalStorage/state.vscdb", "User/globalStorage/state.vscdb")}
 
 
-def folder_for_a_file(root: Root) -> str | None:
+def _folder_for_a_file(root: Root) -> Meant | None:
     """A setting that names the folder of the database file it should name
     (``CURSOR_STATE_DB=…/globalStorage``), when that file is there: the setting meant
     (``CURSOR_STATE_DB names the database file, not its folder: did you mean CURSOR_STATE_DB=…/state.vscdb?``)."""
@@ -83,10 +93,10 @@ def folder_for_a_file(root: Root) -> str | None:
     meant = next((root.path / place for place in below if (root.path / place).is_file()), None)
     if meant is None:
         return None
-    return f"{root.source} names the database file, not its folder{MEANT}{root.source}={meant}?"
+    return _meant(f"{root.source} names the database file, not its folder", f"{root.source}={meant}")
 
 
-def one_level_too_deep(root: Root) -> str | None:
+def _one_level_too_deep(root: Root) -> Meant | None:
     """A setting that names the folder it should hold (``GEMINI_CLI_HOME=~/.gemini``, whose
     root is ``~/.gemini/.gemini/tmp``), when the root is there one level up: the setting
     it meant (``GEMINI_CLI_HOME is the folder that holds .gemini: did you mean GEMINI_CLI_HOME=/home/me?``):
@@ -100,7 +110,7 @@ def one_level_too_deep(root: Root) -> str | None:
         return None
     if len(below) < 2 or below[0] != entry.name or not (entry.joinpath(*below[1:])).is_dir():
         return None
-    return f"{root.source} is the folder that holds {below[0]}{MEANT}{root.source}={entry.parent}?"
+    return _meant(f"{root.source} is the folder that holds {below[0]}", f"{root.source}={entry.parent}")
 
 
 def entry_problem(root: Root, *, missing: bool = False) -> str | None:
