@@ -76,4 +76,6 @@ def without(usage: dict[str, ProviderUsage], hidden: set[str]) -> dict[str, Prov
         part.entries = [entry for entry in part.entries if prefix + entry[SESSION] not in hidden]  # (native ids)
         part.exact = {native for native in part.exact if prefix + native not in hidden}
         part.elsewhere = {native for native in part.elsewhere if prefix + native not in hidden}
+        # (a window's unread ones too: a hidden one's would make a total of no usage 0, not null)
+        part.outside = {native for native in part.outside if prefix + native not in hidden}
     return usage

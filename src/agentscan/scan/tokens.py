@@ -46,6 +46,7 @@ from agentscan.scan.rowkeys import RowOf, row_of as rows_keyed
 from agentscan.scan.tokenbucket import Bucket
 from agentscan.scan.tokenreport import ReportCoverage, TokenReport, TokenRow
 from agentscan.scan.unrecorded import unrecorded
+from agentscan.scan.untimed import untimed_calls, untimed_note
 from agentscan.scan.unreadrows import unread_cause, unread_ids, without_unread
 
 if TYPE_CHECKING:
@@ -150,6 +151,10 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
                     window=(low, high) if low is not None or high is not None else None)
     if hidden:
         usage = without(usage, hidden)
+    if low is not None or high is not None:
+        untimed = untimed_calls(usage)  # in no window (``_outside``): said, or the totals differ unexplained
+        if untimed[0]:
+            scanner.ctx.warn("tokens", untimed_note(*untimed))
     agents = tokenagents.run_types(scanner, refs, usage) if by == "agent" else None
     row_of = rows_keyed(by, tz, cwds, agents)
     for taken in kept.values():

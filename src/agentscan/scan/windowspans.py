@@ -13,6 +13,8 @@ span meets the window, and of those it cannot leave out:
 - those whose calls may be shared with another session's (the provider's
   remembered ``shared:`` answer at the same stamp): merged as before, so the copy
   that counts is the same one.
+- those with a call that recorded no time: in no window, but the report says how
+  many it left out (``scan.untimed``), on every run alike.
 
 The spans are kept by a windowed run that read every session from the provider's
 snapshot (the census held still since the run before): a census an agent at work changes
@@ -38,12 +40,13 @@ if TYPE_CHECKING:
     from agentscan.scan.cache import Cache
     from agentscan.scan.sessionsums import SessionSums
 
-#: a session's flags in the stored spans
-RECORDED, SAID = 1, 2
+#: a session's flags in the stored spans; UNTIMED: some of its calls recorded no time, which
+#: a window counts (``scan.untimed``), so the session is read whatever its span
+RECORDED, SAID, UNTIMED = 1, 2, 4
 
 
 def spans_key(provider: str) -> str:
-    return f"spans:{provider}"
+    return f"spans2:{provider}"  # (2: spans kept before UNTIMED lack it)
 
 
 def pick(cache: Cache, provider: str, stamp: str, pairs: list[tuple[SessionRef, str]],
@@ -63,7 +66,7 @@ def pick(cache: Cache, provider: str, stamp: str, pairs: list[tuple[SessionRef, 
         shared = {item for item in remembered["ids"] if isinstance(item, str)}
         wanted: set[str] = set()
         for ref_id, first, last, flag in zip(ids, firsts, lasts, flags):
-            # (A session whose every call has no time is read too: rare, and kept simple.)
+            # (A session with a call that has no time is read too: a window names those calls.)
             if (ref_id in shared or flag != RECORDED or first is None
                     or ((high is None or first < high) and (low is None or last + BUCKET > low))):
                 wanted.add(ref_id)
@@ -88,5 +91,6 @@ def store(cache: Cache, provider: str, stamp: str, pairs: list[tuple[SessionRef,
         ids.append(ref_id)
         firsts.append(min(buckets) if buckets else None)
         lasts.append(max(buckets) if buckets else None)
-        flags.append((RECORDED if found.groups else 0) | (SAID if found.warnings else 0))
+        flags.append((RECORDED if found.groups else 0) | (SAID if found.warnings else 0)
+                     | (UNTIMED if len(buckets) < len(found.groups) else 0))
     cache.put_snapshot(spans_key(provider), stamp, seal(orjson.dumps([ids, firsts, lasts, flags])))
