@@ -98,3 +98,22 @@ def test_the_hidden_companions_are_taken_out_of_the_windows_unread_ones() -> Non
     part = ProviderUsage()
     part.outside = {"asked", "companion"}
     assert without({"claude": part}, {"claude:companion"})["claude"].outside == {"asked"}
+
+
+def test_a_window_says_nothing_of_untimed_calls_that_spent_nothing(isolated_home: Path) -> None:
+    """An untimed call of 0 tokens leaves the windowed total what the plain one is: a
+    warning on every windowed run of a cron report ("0 tokens; --by day shows them as
+    unknown", where ``--by day`` shows no row of 0) explained no difference."""
+    native = _native(1)
+    untimed = claude_assistant(native, "2026-11-01T09:02:00.000Z", msg_id="msg-u", request_id="req-u",
+                               usage=claude_usage(0, 0))
+    del untimed["timestamp"]
+    claude_session_file(isolated_home, native, [
+        claude_user(native, "2026-11-01T09:00:00.000Z", "task"),
+        claude_assistant(native, "2026-11-01T09:01:00.000Z", msg_id="msg-1", request_id="req-1",
+                         usage=claude_usage(100, 1)),
+        untimed,
+    ])
+    for answer, said in _reports(None, "2030-01-01"):
+        assert answer["total"]["total"] == 101
+        assert not [message for message in said if "recorded no time" in message]

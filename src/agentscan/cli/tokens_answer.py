@@ -10,7 +10,7 @@ each one's row read for its date, project and title.
 
 from __future__ import annotations
 
-from datetime import datetime, tzinfo
+from datetime import datetime, timezone, tzinfo
 from typing import TYPE_CHECKING, Any, Sequence
 
 from agentscan.cli import recorded, render
@@ -128,12 +128,17 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
                 if cwd is not None:
                     # A total of one project's sessions says so: without it, it read as the machine's.
                     document = {"by": document.pop("by"), "cwd": cwd, **document}
+                if since is not None or until is not None or by in ("day", "week", "month"):
+                    # A kept monthly report (``--since 2026-11 --until 2026-11 --json > nov.json``)
+                    # said neither its period nor the zone its days and months were cut in.
+                    lead: dict[str, Any] = {name: document.pop(name) for name in ("by", "cwd") if name in document}
+                    document = {**lead, "window": window_json(since, until, zone), **document}
                 focus = focus_json(report)
                 if focus:
                     # A subagent's id totals its session: said, as ``show --json``'s ``focus`` says it,
                     # or a script took the session's total for the run's (stderr says so to a person).
-                    lead: dict[str, Any] = {name: document.pop(name) for name in ("by", "cwd") if name in document}
-                    document = {**lead, "focus": focus, **document}
+                    first: dict[str, Any] = {name: document.pop(name) for name in ("by", "cwd", "window") if name in document}
+                    document = {**first, "focus": focus, **document}
                 from agentscan.toolkit.legiblejson import dumps  # ``--cwd`` holds what was typed
 
                 answer = dumps(document, orjson.OPT_INDENT_2)
@@ -187,6 +192,15 @@ def shown_at_most(by: GroupBy, term: Terminal, limit: int | None, show_all: bool
     from agentscan.bounds import DEFAULT_LIMIT
 
     return DEFAULT_LIMIT if term.tty else None
+
+
+def window_json(since: datetime | None, until: datetime | None, zone: tzinfo | None) -> dict[str, str | None]:
+    """``--json``'s ``window``: its bounds as instants (ISO 8601, UTC; ``until`` excluded,
+    ``None`` when open) and the zone ``--tz`` named (``None``: the local zone's)."""
+    def instant(moment: datetime | None) -> str | None:
+        return None if moment is None else moment.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
+
+    return {"since": instant(since), "until": instant(until), "tz": None if zone is None else str(zone)}
 
 
 def focus_json(report: TokenReport) -> list[dict[str, str]]:

@@ -153,7 +153,9 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
         usage = without(usage, hidden)
     if low is not None or high is not None:
         untimed = untimed_calls(usage)  # in no window (``_outside``): said, or the totals differ unexplained
-        if untimed[0]:
+        # ... but calls of 0 tokens change no total (and ``--by day`` shows no row of 0):
+        # a warning on every windowed run would explain nothing.
+        if untimed[0] and untimed[1]:
             scanner.ctx.warn("tokens", untimed_note(*untimed))
     agents = tokenagents.run_types(scanner, refs, usage) if by == "agent" else None
     row_of = rows_keyed(by, tz, cwds, agents)
