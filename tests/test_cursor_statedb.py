@@ -277,7 +277,9 @@ def test_a_corrupt_db_is_a_warning_and_transcripts_are_still_listed(isolated_hom
     (row,) = scanner.list_sessions()
     assert (row.title, row.tokens) == ("still here", None)
     assert scanner.show(S).row.title == "still here"
-    assert token_report(scanner).rows[0].tokens is None
+    # its usage is the DB's: not known, so named apart, not a row "recorded no usage" (pass 52)
+    report = token_report(scanner)
+    assert report.rows == () and report.unreadable == (f"cursor:{S}",)
     messages = [w.message for w in scanner.warnings if w.path == str(db_path)]
     assert len(messages) == 1 and messages[0].startswith("Cursor state DB not used")
     assert listing(db_path.parent) == ["state.vscdb"]

@@ -16,6 +16,10 @@ TOLD_BYTES = 32 * 1024 * 1024
 TOLD_EVERY = 4096
 #: what a phase does with its sessions when it says nothing else (a row each, for ``list``)
 READING = "reading sessions"
+#: the ``tokens`` table's phase after its sums: each session's date, project and title
+#: (``cli.tokens_table.sessions_facts``).  Not ``READING``: a second "reading sessions N/N"
+#: after "adding up tokens N/N" read as the same sessions read twice.
+NAMING = "naming sessions"
 
 
 def file_teller(progress: Progress, path: PurePath, size: int | None) -> Callable[[int], None] | None:

@@ -131,7 +131,7 @@ class GlobalOptionsCommand(TyperCommand):
         value = opts.get(param.name)
         if isinstance(value, (list, tuple)):  # a repeatable option: the value it does not take
             value = next((one for one in value if str(one).casefold() not in map(str.casefold, names)), None)
-        from agentscan.toolkit.words import agent_named_otherwise, close_names, unknown_choice
+        from agentscan.toolkit.words import agent_aside, agent_named_otherwise, close_names, unknown_choice
 
         if value is None:
             return None
@@ -143,7 +143,13 @@ class GlobalOptionsCommand(TyperCommand):
                     f"files; hooks are for {', '.join(names)}")
         # ``hooks install claude-code``: the agent's product name, which no slip of a letter reaches
         meant = (close_names(str(value), names) or agent_named_otherwise(str(value), names) or [""])[0]
-        return unknown_choice(flag, value, names, meant=meant)
+        text = unknown_choice(flag, value, names, meant=meant)
+        if meant or getattr(parent, "info_name", None) != "hooks":
+            return text
+        # ``hooks install openai``: said as ``-p openai`` is (the vendor's models run in more than
+        # one agent), over every provider, as the vendor's models run in sessions hooks do not see too
+        aside = agent_aside(str(value), list(provider_names()), pick=f"hooks {ctx.info_name} names the agent")
+        return f"{text} ({aside})" if aside else text
 
     def invoke(self, ctx: Any) -> Any:
         set_command_path(command_path(ctx))  # for the help line under a usage error (``say_error``)

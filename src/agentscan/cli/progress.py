@@ -105,7 +105,9 @@ class StderrProgress(Progress):
         self._told_upgrade = True
         sessions = "session" if count == 1 else "sessions"
         erase = "\r\x1b[K" if self._visible else ""
-        return (f"{erase}note: agentscan was upgraded: reading {count:,} {sessions} again, once "
+        # "this run only", not "once": a ``tokens`` line counts them twice (its sums, then the
+        # table's titles), and "again, once" beside it read as a promise broken
+        return (f"{erase}note: agentscan was upgraded: reading {count:,} {sessions} again, this run only "
                 "(its index holds them from an older version)\n")
 
     def cleared(self) -> None:

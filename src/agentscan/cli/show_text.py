@@ -201,7 +201,7 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         # (a line only for an archived session: the others' cards stay as they were)
         *((("archived", "yes"),) if row.archived else ()),
         ("tokens", tokens_line(row.tokens, grouped=term.tty, by_subagents=subagent_tokens(detail),
-                               unread=row.counts_partial)),
+                               unread=row.counts_partial or bool(detail.extra.get("tokens_unknown")))),
         ("cost", None if row.tokens is None else human_usd(row.cost, row.cost_priced, grouped=term.tty)
          + tiers_text(detail)),
     ):

@@ -199,13 +199,15 @@ def sessions_facts(report: TokenReport, scanner: Scanner) -> dict[str, TableSess
     (``TokenReport.matched_cwds``, as ``list`` shows it), not its workspace's first."""
     from agentscan.cli.tokens_sessions import in_window
     from agentscan.model import SessionRow
+    from agentscan.progress import NAMING
     from agentscan.scan import tablefacts
 
     shown = [report.sessions[row.key] for row in report.rows if row.key in report.sessions]
     progress = scanner.ctx.progress
     progress.finish()  # the sums are read: reading the facts is a phase of its own
-    progress.expect(len(shown))
-    found = tablefacts.gather(scanner, shown, told=True)
+    with progress.named(NAMING):
+        progress.expect(len(shown))
+        found = tablefacts.gather(scanner, shown, told=True)
     for key, folder in report.matched_cwds.items():
         if (session := found.get(key)) is not None:
             found[key] = session.with_changes(cwd=folder) if isinstance(session, SessionRow) else session._replace(cwd=folder)

@@ -347,6 +347,11 @@ class Provider(ABC):
         ``export.unread``).  Only what was tried: nothing is opened to answer."""
         return None
 
+    def unknown_usage(self, ref: SessionRef, ctx: ScanContext) -> tuple[str, str] | None:
+        """As ``locked_usage``, of a database broken for good too: ``tokens`` and ``show`` say
+        its usage is not known; ``export`` holds back by ``locked_usage`` alone (``export.unread``)."""
+        return self.locked_usage(ref, ctx)
+
     def database_problem(self, path: Path, ctx: ScanContext) -> str | None:
         """Why a ``database`` root whose file can be read cannot be used as one (not SQLite,
         locked, an unfamiliar schema): ``doctor``'s STATUS; ``None``: it can, or not checked."""

@@ -16,7 +16,7 @@ from agentscan.errors import SessionUnreadable, TranscriptUnreadable
 from agentscan.scan.liveness import Liveness
 from agentscan.scan.notfound import not_found
 from agentscan.scan.showscope import find_all
-from agentscan.scan.unreadrows import unread_reason
+from agentscan.scan.unreadrows import unknown_usage, unread_reason
 
 if TYPE_CHECKING:
     from agentscan.bounds import Bounds
@@ -49,7 +49,13 @@ def session_detail(scanner: Scanner, query: str, bounds: Bounds) -> SessionDetai
             raise not_found(scanner, query)  # deleted since it was found: "not found", as above
         raise TranscriptUnreadable(ref.id, str(detail.row.path), reason)
     changes: dict = {"row": detail.row.with_changes(running=Liveness().of(ref))}
+    extra = dict(detail.extra)
     if focus is not None:
-        changes["extra"] = {**detail.extra, "focus": {"subagent": focus, "query": query.strip(),
-                                                      "opened": "parent"}}
+        extra["focus"] = {"subagent": focus, "query": query.strip(), "opened": "parent"}
+    if detail.row.tokens is None and unknown_usage(scanner, ref) is not None:
+        # its usage is kept in a database this run could not read (Cursor's state DB, corrupt
+        # or locked): the card says "not known", not "not recorded" (``show_text.tokens_line``)
+        extra["tokens_unknown"] = True
+    if extra != detail.extra:
+        changes["extra"] = extra
     return replace(detail, **changes)

@@ -1,7 +1,7 @@
 """The sessions a ``tokens`` report counts nowhere because their transcript could not be read
 at all this time (a permission, an I/O error: each told as a ``cannot read: …`` warning), or
-the database their usage is kept in was locked by another program (Cursor's ``state.vscdb``
-while Cursor writes: ``Provider.locked_usage``; a lock passes, as an I/O error may).
+the database their usage is kept in could not be read (Cursor's ``state.vscdb`` locked while
+Cursor writes, or corrupt: ``Provider.unknown_usage``).
 
 Their usage is not known, which is not "recorded no usage" (``null``) nor "recorded nothing":
 such a session gets no row, and the report names it apart (``TokenReport.unreadable``), for
@@ -34,20 +34,26 @@ def _reasons(scanner: Scanner) -> dict[str, str]:
 
 def unread_ids(scanner: Scanner, refs: Sequence[SessionRef], ids: Iterable[str]) -> tuple[str, ...]:
     """Those of ``ids`` (sessions among ``refs`` with no usage counted) whose main transcript
-    was told as unreadable this run, or whose usage is kept in a database found locked
-    (``locked_usage``), in ``ids``' order."""
+    was told as unreadable this run, or whose usage is kept in a database that could not be
+    read (``unknown_usage``), in ``ids``' order."""
     unread = _reasons(scanner)
     by_id = {ref.id: ref for ref in refs}
     paths = {ref.id: legible(str(ref.path)) for ref in refs if ref.path is not None} if unread else {}
     return tuple(session_id for session_id in ids
                  if paths.get(session_id) in unread
-                 or (session_id in by_id and locked_usage(scanner, by_id[session_id]) is not None))
+                 or (session_id in by_id and unknown_usage(scanner, by_id[session_id]) is not None))
 
 
 def locked_usage(scanner: Scanner, ref: SessionRef) -> tuple[str, str] | None:
     """``(path, why)`` of the database ``ref``'s usage is kept in, when this run found it
     locked (``Provider.locked_usage``: only a database tried this run)."""
     return scanner.provider(ref.provider).locked_usage(ref, scanner.ctx)
+
+
+def unknown_usage(scanner: Scanner, ref: SessionRef) -> tuple[str, str] | None:
+    """``(path, why)`` of the database ``ref``'s usage is kept in, when this run could not read
+    it (``Provider.unknown_usage``: locked, or broken; only a database tried this run)."""
+    return scanner.provider(ref.provider).unknown_usage(ref, scanner.ctx)
 
 
 def without_unread(scanner: Scanner, refs: Sequence[SessionRef],
@@ -62,11 +68,11 @@ def without_unread(scanner: Scanner, refs: Sequence[SessionRef],
 
 def unread_cause(scanner: Scanner, ref: SessionRef) -> tuple[str, str]:
     """The file that could not be read for ``ref`` (one of ``unread_ids``), and why: its main
-    transcript, else the locked database its usage is kept in."""
+    transcript, else the database its usage is kept in, which could not be read."""
     path = legible(str(ref.path))
     reason = _reasons(scanner).get(path)
     if reason is None:
-        locked = locked_usage(scanner, ref)
+        locked = unknown_usage(scanner, ref)
         if locked is not None:
             return locked
     return path, reason or "cannot read"

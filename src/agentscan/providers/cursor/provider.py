@@ -89,6 +89,14 @@ class CursorProvider(Provider):
             return unread[0] if unread else None
         return locked_state_db(ctx)
 
+    def unknown_usage(self, ref: SessionRef, ctx: ScanContext) -> tuple[str, str] | None:
+        # A transcript records no tokens: every session's are its composer's bubbles, in the
+        # state DB, so with that DB corrupt they are unknown too, not "recorded no usage".
+        from agentscan.providers.cursor.statedb import unread_state_db
+
+        unread = unread_state_db(ctx)
+        return self.locked_usage(ref, ctx) or (unread[0] if unread else None)
+
     def database_problem(self, path: Path, ctx: ScanContext) -> str | None:
         from agentscan.providers.cursor.statedb import state_db
 
