@@ -175,6 +175,14 @@ def claude_assistant(
     return record
 
 
+def claude_turn(session: str, day: int, n: int, used: int) -> list[dict]:
+    """Prompt ``step n`` (``u<n>``) at 10:00 on 2026-02-1<day>, its reply (``a<n>``, ``msg_<n>``) at
+    10:00:05 spending ``used`` in and 7 out: a session's own turn, in chains of resumes."""
+    return [claude_user(session, f"2026-02-1{day}T10:00:00.000Z", f"step {n}", uuid=f"u{n}"),
+            claude_assistant(session, f"2026-02-1{day}T10:00:05.000Z", msg_id=f"msg_{n}", request_id=f"req_{n}",
+                             usage=claude_usage(used, 7), parentUuid=f"u{n}", uuid=f"a{n}")]
+
+
 def claude_session_file(home: Path, session: str, records: Iterable[Any], *, project: str = "-home-dev-project", mtime: float | None = None) -> Path:
     return write_jsonl(home / ".claude" / "projects" / project / f"{session}.jsonl", records, mtime=mtime)
 
@@ -315,12 +323,33 @@ def cells(line: str) -> list[str]:
 PROGRESS_SESSION = "491e126e-1e71-469c-ade2-fcc8af567c74"
 
 
+def lay_out_real_claude_sample(home: Path, name: str, session: str, project: str) -> Path:
+    """``fixtures/real/claude/<name>`` as Claude Code keeps it: ``projects/<project>/<session>.jsonl``."""
+    target = home / ".claude" / "projects" / project / f"{session}.jsonl"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(REAL / "claude" / name, target)
+    return target
+
+
 def lay_out_progress_session(home: Path) -> Path:
     """The real ``spotter-agent-progress`` transcript as Claude Code keeps it, with no subagent file."""
-    target = home / ".claude" / "projects" / "-home-marco-projects-spotter" / f"{PROGRESS_SESSION}.jsonl"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(REAL / "claude" / "spotter-agent-progress-v2.1.38.trimmed.jsonl", target)
-    return target
+    return lay_out_real_claude_sample(home, "spotter-agent-progress-v2.1.38.trimmed.jsonl", PROGRESS_SESSION,
+                                      "-home-marco-projects-spotter")
+
+
+def backward_reads(monkeypatch: Any) -> list[int]:
+    """The sizes of the blocks read from the end of a file (``toolkit.reverse``), from now on."""
+    from agentscan.toolkit import reverse
+
+    reads: list[int] = []
+    original = reverse._Backwards._read
+
+    def spy(self: Any, start: int, stop: int) -> Any:
+        reads.append(stop - start)
+        return original(self, start, stop)
+
+    monkeypatch.setattr(reverse._Backwards, "_read", spy)
+    return reads
 
 
 

@@ -163,6 +163,35 @@ def make_state_db(path: Path, *, composers: Iterable[dict[str, Any]] = (),
     return path
 
 
+def break_schema(db: Path, table: str = "broken") -> Path:
+    """A schema row whose SQL does not parse: SQLite refuses the whole DB ("malformed database schema")."""
+    with closing(sqlite3.connect(db)) as conn:
+        conn.execute("PRAGMA writable_schema = ON")
+        conn.execute("INSERT INTO sqlite_master VALUES ('table', ?, ?, 0, ?)", (table, table, f"CREATE TABLE {table}(x"))
+        conn.commit()
+    return db
+
+
+def state_db_with_unread_wal(home: Path, *, composers: Iterable[dict[str, Any]],
+                             bubbles: dict[str, Iterable[dict[str, Any]]], in_wal: Iterable[tuple[str, Any]]) -> Path:
+    """The global DB as Cursor left it on a crash: ``composers``/``bubbles`` in the main file,
+    the ``in_wal`` rows (key, value) committed only to its ``-wal``, and no ``-shm`` (a
+    read-only open reads the main file alone).  Built outside the home, copied in while open
+    (closing it would checkpoint the -wal away)."""
+    db = state_db_path(home)
+    scratch = home.parent / "live" / "state.vscdb"
+    make_state_db(scratch, composers=composers, bubbles=bubbles)
+    with closing(sqlite3.connect(scratch)) as conn:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA wal_autocheckpoint=0")  # keep the committed rows in the -wal
+        conn.executemany("INSERT INTO cursorDiskKV VALUES (?, ?)", list(in_wal))
+        conn.commit()
+        db.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(scratch, db)
+        shutil.copy(scratch.with_name("state.vscdb-wal"), db.with_name("state.vscdb-wal"))
+    return db
+
+
 # -- Agent CLI store -----------------------------------------------------------
 
 def write_chat_store(home: Path, cwd: str, composer_id: str, *, meta: dict[str, Any] | None = None,

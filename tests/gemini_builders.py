@@ -132,6 +132,29 @@ def write_legacy(home: Path, project: str, name: str, document: dict[str, Any], 
     return path
 
 
+LEGACY_NAME = "session-2025-09-01T08-00-11111111.json"
+
+
+def legacy_chat(home: Path, session_id: str, *, cut_mid_reply: bool = False) -> Path:
+    """A legacy chat of two prompts and two replies with usage (``proj/LEGACY_NAME``); with
+    ``cut_mid_reply`` it ends inside the last reply's text, as a rewrite caught half written
+    does: the 3 messages before it are whole."""
+    path = write_legacy(home, "proj", LEGACY_NAME, {
+        "sessionId": session_id, "projectHash": "0" * 64, "startTime": "2025-09-01T08:00:00.000Z",
+        "lastUpdated": "2025-09-01T08:09:00.000Z",
+        "messages": [
+            user("u1", "2025-09-01T08:00:01.000Z", "rename the module"),
+            gemini("g1", "2025-09-01T08:00:05.000Z", "renamed", usage=tokens(900, 90)),
+            user("u2", "2025-09-01T08:05:00.000Z", "now update the imports"),
+            gemini("g2", "2025-09-01T08:05:09.000Z", "updated every import", usage=tokens(1200, 120)),
+        ],
+    })
+    if cut_mid_reply:
+        data = path.read_bytes()
+        path.write_bytes(data[: data.index(b"updated every import")])
+    return path
+
+
 def write_claude_transcript(home: Path, cwd: str, session_id: str) -> Path:
     """A minimal Claude Code transcript whose records carry ``cwd``.
 

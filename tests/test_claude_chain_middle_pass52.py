@@ -10,7 +10,7 @@ from pathlib import Path
 
 import orjson
 
-from builders import claude_assistant, claude_session_file, claude_usage, claude_user, invoke, only_row, write_jsonl
+from builders import claude_session_file, claude_turn, claude_user, invoke, only_row, write_jsonl
 
 A = "aaaaaaaa-1111-4000-8000-000000000052"
 B = "bbbbbbbb-1111-4000-8000-000000000052"
@@ -18,18 +18,12 @@ C = "cccccccc-1111-4000-8000-000000000052"
 D = "dddddddd-1111-4000-8000-000000000052"
 
 
-def _own(session: str, day: int, n: int, used: int) -> list[dict]:
-    return [claude_user(session, f"2026-02-1{day}T10:00:00.000Z", f"step {n}", uuid=f"u{n}"),
-            claude_assistant(session, f"2026-02-1{day}T10:00:05.000Z", msg_id=f"msg_{n}", request_id=f"req_{n}",
-                             usage=claude_usage(used, 7), parentUuid=f"u{n}", uuid=f"a{n}")]
-
-
 def _chain(home: Path, *sessions: str) -> dict[str, list[dict]]:
     """Each of ``sessions`` resumed from the one before: its transcript the one before's, then its own."""
     records: list[dict] = []
     written = {}
     for at, session in enumerate(sessions):
-        records = records + _own(session, at + 1, at + 1, 10 ** (at + 1))
+        records = records + claude_turn(session, at + 1, at + 1, 10 ** (at + 1))
         claude_session_file(home, session, records, mtime=1_770_000_000 + at * 100_000)
         written[session] = records
     return written
@@ -63,7 +57,7 @@ def test_a_live_later_session_that_grew_is_still_named(isolated_home: Path) -> N
     written = _chain(isolated_home, A, B, C)
     assert _resumed_as(B) == [f"claude:{C}"]
     path = next(isolated_home.rglob(f"{C}.jsonl"))
-    write_jsonl(path, [*written[C], *_own(C, 4, 9, 5)])
+    write_jsonl(path, [*written[C], *claude_turn(C, 4, 9, 5)])
     assert _resumed_as(B) == [f"claude:{C}"]
 
 
@@ -117,10 +111,10 @@ def test_the_first_sessions_card_names_the_next_then_the_rest_of_the_chain(isola
 
 def test_two_sessions_resumed_from_the_first_are_both_next(isolated_home: Path) -> None:
     # A resumed twice (B and C, each a copy of A then its own): both are A's next.
-    records = _own(A, 1, 1, 10)
+    records = claude_turn(A, 1, 1, 10)
     claude_session_file(isolated_home, A, records, mtime=1_770_000_000)
-    claude_session_file(isolated_home, B, records + _own(B, 2, 2, 100), mtime=1_770_100_000)
-    claude_session_file(isolated_home, C, records + _own(C, 3, 3, 1000), mtime=1_770_200_000)
+    claude_session_file(isolated_home, B, records + claude_turn(B, 2, 2, 100), mtime=1_770_100_000)
+    claude_session_file(isolated_home, C, records + claude_turn(C, 3, 3, 1000), mtime=1_770_200_000)
     shown = _card(A)
     assert shown["resumed_next"] == shown["resumed_as"] == [f"claude:{B}", f"claude:{C}"]
     assert f"resumed  as claude:{B}, claude:{C}: their transcripts begin" in invoke("show", A).stdout

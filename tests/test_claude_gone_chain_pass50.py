@@ -12,7 +12,7 @@ from pathlib import Path
 
 import orjson
 
-from builders import REAL, claude_assistant, claude_usage, claude_user, invoke
+from builders import REAL, claude_assistant, claude_turn, claude_usage, claude_user, invoke
 
 #: the real session whose ``Task`` call started run ``a881341`` (``claude-code-guide``, named by
 #: that call alone: the run has no ``.meta.json``), with its subagents' folder
@@ -22,12 +22,6 @@ B = "bbbbbbbb-1111-4000-8000-000000000050"
 C = "cccccccc-1111-4000-8000-000000000050"
 
 
-def _own(session: str, day: int, n: int, used: int) -> list[dict]:
-    return [claude_user(session, f"2026-02-1{day}T10:00:00.000Z", f"step {n}", uuid=f"u{n}"),
-            claude_assistant(session, f"2026-02-1{day}T10:00:05.000Z", msg_id=f"msg_{n}", request_id=f"req_{n}",
-                             usage=claude_usage(used, 7), parentUuid=f"u{n}", uuid=f"a{n}")]
-
-
 def _chain_of_the_real_session(home: Path) -> Path:
     """The real session, resumed as B, B resumed as C; the first one's transcript deleted,
     its subagents' folder left.  Its folder (the project's)."""
@@ -35,9 +29,9 @@ def _chain_of_the_real_session(home: Path) -> Path:
     shutil.copytree(REAL / "claude" / "projects", projects, copy_function=shutil.copyfile)
     main = next(projects.rglob(f"{FIRST}.jsonl"))
     first = main.read_bytes()
-    second = first + b"".join(orjson.dumps(record) + b"\n" for record in _own(B, 2, 1, 100))
+    second = first + b"".join(orjson.dumps(record) + b"\n" for record in claude_turn(B, 2, 1, 100))
     (main.parent / f"{B}.jsonl").write_bytes(second)
-    (main.parent / f"{C}.jsonl").write_bytes(second + b"".join(orjson.dumps(r) + b"\n" for r in _own(C, 3, 2, 1000)))
+    (main.parent / f"{C}.jsonl").write_bytes(second + b"".join(orjson.dumps(r) + b"\n" for r in claude_turn(C, 3, 2, 1000)))
     main.unlink()
     return main.parent
 

@@ -9,13 +9,12 @@ list of ``show --json`` is of its kind, so JSON is as before (docs/json.md).
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import orjson
 import pytest
 
-from builders import REAL, claude_session_file, claude_user, invoke
+from builders import claude_session_file, claude_user, invoke, lay_out_real_claude_sample
 
 SPOTTER = "d6e0bada-1959-4eec-a9d2-0bfade768d8f"
 S = "5b5b5b5b-1111-4222-8333-444444444444"
@@ -23,9 +22,7 @@ MARK = "── /mcp (ran in Claude Code)"
 
 
 def _spotter(home: Path) -> None:
-    project = home / ".claude" / "projects" / "-home-marco-projects-spotter"
-    project.mkdir(parents=True)
-    shutil.copyfile(REAL / "claude" / "spotter-tool-heavy-v2.1.38.jsonl", project / f"{SPOTTER}.jsonl")
+    lay_out_real_claude_sample(home, "spotter-tool-heavy-v2.1.38.jsonl", SPOTTER, "-home-marco-projects-spotter")
 
 
 def test_the_real_sessions_mcp_runs_are_marked_between_its_prompts(isolated_home: Path) -> None:

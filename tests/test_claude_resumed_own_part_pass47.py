@@ -113,20 +113,26 @@ def _seen(tmp_path: Path, cache: str, use_cache: bool = True) -> tuple:
         return rows[f"claude:{RESUMED}"], scanner.show(RESUMED, bounds=BOUNDS).to_json()
 
 
-@pytest.mark.parametrize("seam_at", [1, len(COPIED), len(COPIED) + 1])
-def test_read_by_halves_from_the_end_or_whole_it_is_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                            seam_at: int) -> None:
+
+def _seen_split_and_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own: list[dict], seam_at: int) -> tuple:
+    """The resumed session (its copies, then ``own``) read by halves split before record
+    ``seam_at``; asserted the same as read in one pass and with no cache at all."""
     lower_row_limits(monkeypatch, helper=True)
     monkeypatch.setattr(rowresume, "MAX_BYTES", -1)
-    records = [*COPIED, *OWN]
-    _home(tmp_path)
-    seam = len(lines_of(records[:seam_at]))
+    _home(tmp_path, own=own)
+    seam = len(lines_of([*COPIED, *own][:seam_at]))
     monkeypatch.setattr(halves, "find_seam", lambda path, size: seam)
     split_huge_passes(monkeypatch, True)
     split = _seen(tmp_path, "split")
     split_huge_passes(monkeypatch, False)
     assert _seen(tmp_path, "one") == split == _seen(tmp_path, "none", use_cache=False)
-    row, detail = split
+    return split
+
+
+@pytest.mark.parametrize("seam_at", [1, len(COPIED), len(COPIED) + 1])
+def test_read_by_halves_from_the_end_or_whole_it_is_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            seam_at: int) -> None:
+    row, detail = _seen_split_and_whole(tmp_path, monkeypatch, OWN, seam_at)
     assert row["counts"] == detail["counts"] == COUNTS and row["title"] == "now tag it"
     assert [prompt["text"] for prompt in detail["prompts"]] == ["now tag it", "and push"]
 
@@ -269,16 +275,7 @@ LATE = _rec("cccccccc-3333-4000-8000-000000000047", type="user", uuid="u9", pare
 @pytest.mark.parametrize("seam_at", [1, len(COPIED) + 1, len(COPIED) + len(OWN)])
 def test_a_copy_after_its_own_records_is_not_the_session_resumed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                  seam_at: int) -> None:
-    lower_row_limits(monkeypatch, helper=True)
-    monkeypatch.setattr(rowresume, "MAX_BYTES", -1)
-    records = [*COPIED, *OWN, LATE]
-    _home(tmp_path, own=[*OWN, LATE])
-    seam = len(lines_of(records[:seam_at]))
-    monkeypatch.setattr(halves, "find_seam", lambda path, size: seam)
-    split_huge_passes(monkeypatch, True)
-    split = _seen(tmp_path, "split")
-    split_huge_passes(monkeypatch, False)
-    assert _seen(tmp_path, "one") == split == _seen(tmp_path, "none", use_cache=False)
+    split = _seen_split_and_whole(tmp_path, monkeypatch, [*OWN, LATE], seam_at)
     assert split[0]["resumed_from"] == split[1]["resumed_from"] == f"claude:{FIRST}"
 
 

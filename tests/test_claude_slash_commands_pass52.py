@@ -12,14 +12,13 @@ else (docs/providers/claude.md).
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import orjson
 from typer.testing import CliRunner
 
 from agentscan.cli import app
-from builders import REAL, claude_assistant, claude_session_file, claude_usage, claude_user
+from builders import claude_assistant, claude_session_file, claude_usage, claude_user, lay_out_real_claude_sample
 
 COMPACT = "0e26ec2f-937e-482c-b889-bc126f996913"
 S = "5a5a5a5a-1111-4222-8333-444444444444"
@@ -32,9 +31,7 @@ def _cli(*args: str) -> dict:
 
 
 def _compact_sample(home: Path) -> None:
-    project = home / ".claude" / "projects" / "-Users-philipp-dev-studio"
-    project.mkdir(parents=True)
-    shutil.copyfile(REAL / "claude" / "agentlogs-compact-boundary-v2.0.13.jsonl", project / f"{COMPACT}.jsonl")
+    lay_out_real_claude_sample(home, "agentlogs-compact-boundary-v2.0.13.jsonl", COMPACT, "-Users-philipp-dev-studio")
 
 
 def test_clear_and_compact_are_no_prompts_of_the_real_session(isolated_home: Path) -> None:
@@ -54,17 +51,22 @@ def _command(name: str, args: str, *, prompt: bool) -> str:
     return (message + "\n" + named if prompt else named + "\n" + message) + f"\n<command-args>{args}</command-args>"
 
 
-def test_a_command_sent_to_the_model_is_a_prompt_and_a_local_one_only_a_title(isolated_home: Path) -> None:
-    claude_session_file(isolated_home, S, [
-        claude_user(S, "2026-11-01T10:00:00Z", _command("model", "opus", prompt=False), uuid="u0"),
-        claude_user(S, "2026-11-01T10:00:01Z", "<local-command-stdout>Set model to opus</local-command-stdout>",
+def _model_then_a_prompt_command(home: Path, name: str, args: str, expansion: str) -> None:
+    """Session S: ``/model opus`` run in Claude Code (its stdout record after it), then
+    ``/<name> <args>`` sent to the model as ``expansion`` (``isMeta``), and the model's reply."""
+    claude_session_file(home, S, [
+        claude_user(S, "2026-11-01T10:00:00.000Z", _command("model", "opus", prompt=False), uuid="u0"),
+        claude_user(S, "2026-11-01T10:00:01.000Z", "<local-command-stdout>Set model to opus</local-command-stdout>",
                     uuid="u1", parentUuid="u0"),
-        claude_user(S, "2026-11-01T10:00:02Z", _command("fix-issue", "123", prompt=True), uuid="u2", parentUuid="u1"),
-        claude_user(S, "2026-11-01T10:00:02Z", "Fix issue 123 following our standards.", uuid="u3", parentUuid="u2",
-                    isMeta=True),
-        claude_assistant(S, "2026-11-01T10:00:03Z", msg_id="m1", request_id="r1", usage=claude_usage(1, 1),
+        claude_user(S, "2026-11-01T10:00:02.000Z", _command(name, args, prompt=True), uuid="u2", parentUuid="u1"),
+        claude_user(S, "2026-11-01T10:00:02.000Z", expansion, uuid="u3", parentUuid="u2", isMeta=True),
+        claude_assistant(S, "2026-11-01T10:00:03.000Z", msg_id="m1", request_id="r1", usage=claude_usage(1, 1),
                          uuid="a1", parentUuid="u3"),
     ])
+
+
+def test_a_command_sent_to_the_model_is_a_prompt_and_a_local_one_only_a_title(isolated_home: Path) -> None:
+    _model_then_a_prompt_command(isolated_home, "fix-issue", "123", "Fix issue 123 following our standards.")
     shown = _cli("show", S[:8], "--json")["session"]
     assert [prompt["text"] for prompt in shown["prompts"]] == ["/fix-issue 123"]
     assert shown["counts"]["prompts"] == 1 and shown["title"] == "/fix-issue 123"
@@ -96,16 +98,7 @@ def test_a_command_said_to_be_running_is_a_prompt_whatever_its_tags_order(isolat
 def test_a_prompt_command_names_the_session_over_a_local_one_before_it(isolated_home: Path) -> None:
     # ``/model`` then ``/init`` (no words typed): ``/init`` was what the model was sent, the
     # session's one prompt; the ``/model`` before it took the title.
-    claude_session_file(isolated_home, S, [
-        claude_user(S, "2026-11-01T10:00:00.000Z", _command("model", "opus", prompt=False), uuid="u0"),
-        claude_user(S, "2026-11-01T10:00:01.000Z", "<local-command-stdout>Set model to opus</local-command-stdout>",
-                    uuid="u1", parentUuid="u0"),
-        claude_user(S, "2026-11-01T10:00:02.000Z", _command("init", "", prompt=True), uuid="u2", parentUuid="u1"),
-        claude_user(S, "2026-11-01T10:00:02.000Z", "Please analyze this codebase and create a CLAUDE.md file.",
-                    uuid="u3", parentUuid="u2", isMeta=True),
-        claude_assistant(S, "2026-11-01T10:00:03.000Z", msg_id="m1", request_id="r1", usage=claude_usage(1, 1),
-                         uuid="a1", parentUuid="u3"),
-    ])
+    _model_then_a_prompt_command(isolated_home, "init", "", "Please analyze this codebase and create a CLAUDE.md file.")
     for flags in ((), ("--no-cache",)):
         (row,) = _cli(*flags, "list", "--json")["sessions"]
         assert row["title"] == "/init" and row["counts"]["prompts"] == 1

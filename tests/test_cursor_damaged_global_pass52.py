@@ -9,15 +9,14 @@ no usage"), its counts partial; the warning names the damaged DB.  Nothing is wr
 from __future__ import annotations
 
 import hashlib
-import sqlite3
-from contextlib import closing
 from pathlib import Path
 
 import orjson
 import pytest
 
 from builders import invoke
-from cursor_builders import bubble, composer_data, make_state_db, make_workspace_db, state_db_path, write_chat_store
+from cursor_builders import (break_schema, bubble, composer_data, make_state_db, make_workspace_db, state_db_path,
+                             state_db_with_unread_wal, write_chat_store)
 
 pytestmark = pytest.mark.usefixtures("only_cursor")
 
@@ -32,12 +31,7 @@ def _home(home: Path, *, corrupt: bool) -> Path:
         {"composerId": A, "name": "global chat", "createdAt": 1764000000000, "lastUpdatedAt": 1764000500000},
         {"composerId": B, "name": "second chat", "createdAt": 1764100000000, "lastUpdatedAt": 1764100500000},
     ])
-    if corrupt:
-        with closing(sqlite3.connect(db)) as conn:
-            conn.execute("PRAGMA writable_schema = ON")
-            conn.execute("INSERT INTO sqlite_master VALUES ('table', 'broken', 'broken', 0, 'CREATE TABLE broken(x')")
-            conn.commit()
-    return db
+    return break_schema(db) if corrupt else db
 
 
 def test_a_corrupt_global_db_still_lists_the_workspace_composers(isolated_home: Path) -> None:
@@ -116,25 +110,11 @@ W = "a5200000-0000-4000-8000-0000000000d4"
 def test_a_wal_left_without_its_shm_is_said(isolated_home: Path) -> None:
     # Cursor crashed: its -wal holds the newest composer, its -shm is gone.  A read-only open
     # reads the main file alone (nothing is made beside the DB): said, on every run, not silent.
-    import shutil
-
-    db = state_db_path(isolated_home)
-    scratch = isolated_home.parent / "live" / "state.vscdb"
-    make_state_db(scratch, composers=[composer_data(A, name="old chat", bubbles=["u"])],
-                  bubbles={A: [bubble("u", 1, "hello", tokens=(10, 20))]})
-    conn = sqlite3.connect(scratch)
-    try:
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA wal_autocheckpoint=0")
-        conn.execute("INSERT INTO cursorDiskKV VALUES (?, ?)",
-                     (f"composerData:{W}", orjson.dumps(composer_data(W, name="newest", bubbles=["w"]))))
-        conn.execute("INSERT INTO cursorDiskKV VALUES (?, ?)", (f"bubbleId:{W}:w", orjson.dumps(bubble("w", 1, "new"))))
-        conn.commit()
-        db.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(scratch, db)
-        shutil.copy(scratch.with_name("state.vscdb-wal"), db.with_name("state.vscdb-wal"))
-    finally:
-        conn.close()
+    db = state_db_with_unread_wal(
+        isolated_home, composers=[composer_data(A, name="old chat", bubbles=["u"])],
+        bubbles={A: [bubble("u", 1, "hello", tokens=(10, 20))]},
+        in_wal=[(f"composerData:{W}", orjson.dumps(composer_data(W, name="newest", bubbles=["w"]))),
+                (f"bubbleId:{W}:w", orjson.dumps(bubble("w", 1, "new")))])
     said = "state DB read from its main file alone: its latest changes are in its -wal"
     for _ in range(2):  # cold, then warm: the rows read without the -wal were not kept as whole
         listed = orjson.loads(invoke("list", "--json").stdout)

@@ -8,15 +8,13 @@ one is still said so (tests/test_cursor_pass34.py)."""
 
 from __future__ import annotations
 
-import sqlite3
-from contextlib import closing
 from pathlib import Path
 
 import orjson
 import pytest
 
 from builders import invoke
-from cursor_builders import bubble, composer_data, make_state_db, state_db_path
+from cursor_builders import break_schema, bubble, composer_data, make_state_db, state_db_path
 
 pytestmark = pytest.mark.usefixtures("only_cursor")
 
@@ -26,11 +24,7 @@ A = "a5200000-0000-4000-8000-000000000001"
 def test_a_corrupt_schema_that_names_a_lock_is_not_a_lock(isolated_home: Path) -> None:
     db = make_state_db(state_db_path(isolated_home), composers=[composer_data(A, name="a chat", bubbles=["u"])],
                        bubbles={A: [bubble("u", 1, "hello")]})
-    with closing(sqlite3.connect(db)) as conn:
-        conn.execute("PRAGMA writable_schema = ON")
-        conn.execute("INSERT INTO sqlite_master VALUES ('table', 'lockedFiles', 'lockedFiles', 0,"
-                     " 'CREATE TABLE lockedFiles(x')")
-        conn.commit()
+    break_schema(db, "lockedFiles")
     result = invoke("doctor", "--json")
     (cursor,) = [provider for provider in orjson.loads(result.stdout)["providers"] if provider["provider"] == "cursor"]
     said = " ".join([*cursor["findings"], *(root["problem"] or "" for root in cursor["roots"])])

@@ -8,12 +8,10 @@ warning said "transcripts are listed without it" though workspace chats are list
 
 from __future__ import annotations
 
-import sqlite3
-from contextlib import closing
 from pathlib import Path
 
 from builders import invoke
-from cursor_builders import bubble, composer_data, make_state_db, make_workspace_db, state_db_path
+from cursor_builders import break_schema, bubble, composer_data, make_state_db, make_workspace_db, state_db_path
 
 A = "a5200000-0000-4000-8000-0000000000a1"
 B = "a5200000-0000-4000-8000-0000000000b2"
@@ -26,10 +24,7 @@ def _corrupt_home(home: Path) -> None:
         {"composerId": A, "name": "global chat", "createdAt": 1764000000000, "lastUpdatedAt": 1764000500000},
         {"composerId": B, "name": "second chat", "createdAt": 1764100000000, "lastUpdatedAt": 1764100500000},
     ])
-    with closing(sqlite3.connect(db)) as conn:
-        conn.execute("PRAGMA writable_schema = ON")
-        conn.execute("INSERT INTO sqlite_master VALUES ('table', 'broken', 'broken', 0, 'CREATE TABLE broken(x')")
-        conn.commit()
+    break_schema(db)
 
 
 def test_the_card_says_unread_usage_is_not_known(isolated_home: Path) -> None:

@@ -6,15 +6,13 @@ column beside them said ``database  ok``."""
 
 from __future__ import annotations
 
-import shutil
-import sqlite3
 from pathlib import Path
 
 import orjson
 
 from builders import invoke
 from codex_builders import at, index_row
-from cursor_builders import bubble, composer_data, make_state_db, state_db_path
+from cursor_builders import bubble, composer_data, make_state_db, state_db_path, state_db_with_unread_wal
 from test_codex_index_pass49 import A, B, _rollouts, _wal_only
 
 STATUS = "read without its -wal (latest changes missing)"
@@ -35,22 +33,9 @@ def _status_line(provider_label: str) -> str:
 
 
 def test_a_cursor_db_read_without_its_wal(isolated_home: Path) -> None:
-    db = state_db_path(isolated_home)
-    scratch = isolated_home.parent / "live" / "state.vscdb"
-    make_state_db(scratch, composers=[composer_data(A, name="old chat", bubbles=["u"])],
-                  bubbles={A: [bubble("u", 1, "hello", tokens=(10, 20))]})
-    conn = sqlite3.connect(scratch)
-    try:
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA wal_autocheckpoint=0")
-        conn.execute("INSERT INTO cursorDiskKV VALUES (?, ?)",
-                     (f"composerData:{W}", orjson.dumps(composer_data(W, name="newest", bubbles=["w"]))))
-        conn.commit()
-        db.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(scratch, db)
-        shutil.copy(scratch.with_name("state.vscdb-wal"), db.with_name("state.vscdb-wal"))
-    finally:
-        conn.close()
+    state_db_with_unread_wal(isolated_home, composers=[composer_data(A, name="old chat", bubbles=["u"])],
+                             bubbles={A: [bubble("u", 1, "hello", tokens=(10, 20))]},
+                             in_wal=[(f"composerData:{W}", orjson.dumps(composer_data(W, name="newest", bubbles=["w"])))])
     database = _database("cursor")
     assert (database["readable"], database["problem"]) == (True, STATUS)
     assert STATUS in _status_line("Cursor [cursor]")

@@ -15,27 +15,14 @@ from pathlib import Path
 import orjson
 
 from builders import invoke
-from gemini_builders import gemini, tokens, user, write_legacy
+from gemini_builders import legacy_chat
 
 S1 = "11111111-aaaa-4bbb-8ccc-000000000052"
-NAME = "session-2025-09-01T08-00-11111111.json"
 READ = "read the 3 complete messages before the damage"
 
 
 def _cut(home: Path) -> Path:
-    path = write_legacy(home, "proj", NAME, {
-        "sessionId": S1, "projectHash": "0" * 64, "startTime": "2025-09-01T08:00:00.000Z",
-        "lastUpdated": "2025-09-01T08:09:00.000Z",
-        "messages": [
-            user("u1", "2025-09-01T08:00:01.000Z", "rename the module"),
-            gemini("g1", "2025-09-01T08:00:05.000Z", "renamed", usage=tokens(900, 90)),
-            user("u2", "2025-09-01T08:05:00.000Z", "now update the imports"),
-            gemini("g2", "2025-09-01T08:05:09.000Z", "updated every import", usage=tokens(1200, 120)),
-        ],
-    })
-    data = path.read_bytes()
-    path.write_bytes(data[: data.index(b"updated every import")])
-    return path
+    return legacy_chat(home, S1, cut_mid_reply=True)
 
 
 def _said(path: Path) -> list[str]:

@@ -9,25 +9,13 @@ from agentscan.context import ScanContext
 from agentscan.providers.gemini.legacy import load_legacy
 from agentscan.scan.scanner import Scanner
 from builders import cli_json
-from gemini_builders import gemini, tokens, user, write_legacy
+from gemini_builders import LEGACY_NAME, legacy_chat
 
 S1 = "11111111-aaaa-4bbb-8ccc-000000000029"
-NAME = "session-2025-09-01T08-00-11111111.json"
 
 
 def _truncated(home: Path) -> Path:
-    path = write_legacy(home, "proj", NAME, {
-        "sessionId": S1, "projectHash": "0" * 64, "startTime": "2025-09-01T08:00:00.000Z",
-        "lastUpdated": "2025-09-01T08:09:00.000Z",
-        "messages": [
-            user("u1", "2025-09-01T08:00:01.000Z", "rename the module"),
-            gemini("g1", "2025-09-01T08:00:05.000Z", "renamed", usage=tokens(900, 90)),
-            user("u2", "2025-09-01T08:05:00.000Z", "now update the imports"),
-            gemini("g2", "2025-09-01T08:05:09.000Z", "updated every import", usage=tokens(1200, 120)),
-        ],
-    })
-    data = path.read_bytes()
-    path.write_bytes(data[: data.index(b"updated every import")])  # cut inside g2: a half-written rewrite
+    path = legacy_chat(home, S1, cut_mid_reply=True)  # cut inside g2: a half-written rewrite
     os.utime(path, (1_756_713_600, 1_756_713_600))  # still since: no longer "being written?" (pass 52)
     return path
 
@@ -55,7 +43,7 @@ def test_a_salvaged_legacy_chat_has_one_warning_saying_what_was_read(isolated_ho
 def test_a_legacy_chat_that_cannot_be_salvaged_keeps_the_parsers_error(tmp_path: Path) -> None:
     """No ``sessionId`` before the damage: nothing is read, so the parser says why
     (discovery skips such a file first; the loader is asked directly)."""
-    path = tmp_path / NAME
+    path = tmp_path / LEGACY_NAME
     path.write_text('{"startTime": "2025-09-01T08:00:00.000Z", "messages": [', "utf-8")
     ctx = ScanContext.create(home=tmp_path, env={})
     assert load_legacy(path, ctx) is None

@@ -14,8 +14,6 @@
 from __future__ import annotations
 
 import re
-import sqlite3
-from contextlib import closing
 from pathlib import Path
 
 import orjson
@@ -26,7 +24,7 @@ from agentscan.cli import app
 from agentscan.providers.claude.provider import ClaudeProvider
 from builders import claude_sessions, invoke
 from cursor_builders import (
-    assistant, bubble, composer_data, make_state_db, state_db_path, turn_ended, user, write_transcript,
+    assistant, break_schema, bubble, composer_data, make_state_db, state_db_path, turn_ended, user, write_transcript,
 )
 
 runner = CliRunner()
@@ -62,10 +60,7 @@ def _cursor_home(home: Path, *, corrupt: bool) -> None:
                        bubbles={A: [bubble("u", 1, "hello", tokens=(10, 20))]})
     write_transcript(home, "work-proj", T, [user("fix the bug"), assistant("done"), turn_ended()])
     if corrupt:
-        with closing(sqlite3.connect(db)) as conn:
-            conn.execute("PRAGMA writable_schema = ON")
-            conn.execute("INSERT INTO sqlite_master VALUES ('table', 'broken', 'broken', 0, 'CREATE TABLE broken(x')")
-            conn.commit()
+        break_schema(db)
 
 
 @pytest.mark.usefixtures("only_cursor")

@@ -20,7 +20,7 @@ from agentscan.toolkit import reverse
 from agentscan.toolkit.jsonl import iter_json_lines
 from agentscan.toolkit.reverse import records_newest_first
 from conftest_hypothesis import FUZZ
-from builders import raw_lines_file
+from builders import backward_reads, raw_lines_file
 
 MAX_LINE = 64
 
@@ -110,14 +110,7 @@ def test_stopping_early_reads_only_the_tail(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.setattr(reverse, "BLOCK", 4096)
     path = tmp_path / "t.jsonl"
     path.write_bytes(b"".join(orjson.dumps({"n": n, "pad": "z" * 100}) + b"\n" for n in range(10_000)))
-    reads: list[int] = []
-    original = reverse._Backwards._read
-
-    def spy(self, start: int, stop: int):
-        reads.append(stop - start)
-        return original(self, start, stop)
-
-    monkeypatch.setattr(reverse._Backwards, "_read", spy)
+    reads = backward_reads(monkeypatch)
     ctx = ScanContext.create(home=tmp_path, env={})
     newest = []
     for _, record in records_newest_first(path, ctx):

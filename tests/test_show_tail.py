@@ -29,7 +29,7 @@ from agentscan.providers.claude import showfacts, tailfacts
 from agentscan.providers.claude.provider import ClaudeProvider
 from agentscan.scan.scanner import Scanner
 from agentscan.toolkit import reverse
-from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
+from builders import backward_reads, claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
 from claude_events import AGENT, SESSION, TRANSCRIPT, records_of, ts_of
 from conftest_hypothesis import FUZZ
 
@@ -110,14 +110,7 @@ def test_a_long_transcript_is_read_only_near_its_end(tmp_path: Path, small_limit
     events += [("prompt", False), ("text", "m2", False)] * 20
     path = _home(tmp_path, events, True)
     bounds = Bounds(prompts=5, responses=5, tools=3, message_bytes=200)
-    read: list[int] = []
-    original = reverse._Backwards._read
-
-    def spy(self, start: int, stop: int):
-        read.append(stop - start)
-        return original(self, start, stop)
-
-    monkeypatch.setattr(reverse._Backwards, "_read", spy)
+    read = backward_reads(monkeypatch)
     forward, tail, _, _ = _detail_both_ways(path.parents[3], bounds)
     assert tail == forward
     assert [step.step for step in tail.plan] == ["step 2000.0", "step 2000.1"]  # written long before the tail

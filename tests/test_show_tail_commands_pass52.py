@@ -17,6 +17,7 @@ from agentscan.bounds import Bounds
 from agentscan.providers.claude import provider as claude_provider
 from agentscan.providers.claude import showfacts
 from agentscan.toolkit import reverse
+from builders import backward_reads
 from test_show_tail import _detail_both_ways, _home, _reading_order
 
 
@@ -72,14 +73,7 @@ def test_a_command_inside_a_reply_stands_after_it(tmp_path: Path, small_limits: 
 def test_a_long_transcript_of_commands_is_still_read_near_its_end(tmp_path: Path, small_limits: None,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     events = [("command", "/model"), ("prompt", False), ("text", "m1", False), ("tool", "m1", None)] * 500
-    read: list[int] = []
-    original = reverse._Backwards._read
-
-    def spy(self, start: int, stop: int):
-        read.append(stop - start)
-        return original(self, start, stop)
-
-    monkeypatch.setattr(reverse._Backwards, "_read", spy)
+    read = backward_reads(monkeypatch)
     path, detail = _both(tmp_path, events, Bounds(prompts=3, responses=3, tools=3, message_bytes=200))
     assert _texts(detail) == ["/model", "/model"]  # the ones after the oldest prompt kept
     assert sum(read) < path.stat().st_size / 10

@@ -26,6 +26,30 @@ def _native(number: int) -> str:
     return f"{number:08x}-5555-4000-8000-000000000000"
 
 
+def _one_call_session(home: Path, number: int, day: str, used: int) -> None:
+    """Session ``number``: a prompt at 09:00 on ``day``, a call of ``used`` + 1 tokens at 09:01."""
+    native = _native(number)
+    claude_session_file(home, native, [
+        claude_user(native, f"{day}T09:00:00.000Z", "task"),
+        claude_assistant(native, f"{day}T09:01:00.000Z", msg_id=f"msg-{number}", request_id=f"req-{number}",
+                         usage=claude_usage(used, 1)),
+    ])
+
+
+def _with_an_untimed_call(home: Path, input_tokens: int, output_tokens: int) -> None:
+    """Session 1 on 2026-11-01: a timed call of 101 tokens, then one whose record has no time."""
+    native = _native(1)
+    untimed = claude_assistant(native, "2026-11-01T09:02:00.000Z", msg_id="msg-u", request_id="req-u",
+                               usage=claude_usage(input_tokens, output_tokens))
+    del untimed["timestamp"]
+    claude_session_file(home, native, [
+        claude_user(native, "2026-11-01T09:00:00.000Z", "task"),
+        claude_assistant(native, "2026-11-01T09:01:00.000Z", msg_id="msg-1", request_id="req-1",
+                         usage=claude_usage(100, 1)),
+        untimed,
+    ])
+
+
 def _reports(since: str | None, until: str | None) -> list[Any]:
     """Three warm runs' reports: the first keeps no spans, the second keeps them, the third picks by them."""
     reports = []
@@ -47,34 +71,15 @@ def test_a_call_in_the_windows_edge_quarter_hour_counts_on_every_run(isolated_ho
         claude_assistant(native, "2026-11-03T09:25:00.000Z", msg_id="msg-1", request_id="req-1",
                          usage=claude_usage(1_000, 10)),
     ])
-    other = _native(2)  # a second session: the pick needs the remembered shared answer
-    claude_session_file(isolated_home, other, [
-        claude_user(other, "2026-11-01T09:00:00.000Z", "task"),
-        claude_assistant(other, "2026-11-01T09:01:00.000Z", msg_id="msg-2", request_id="req-2",
-                         usage=claude_usage(50, 1)),
-    ])
+    _one_call_session(isolated_home, 2, "2026-11-01", 50)  # a second session: the pick needs the remembered shared answer
     reports = _reports(since, until)
     assert reports[0] == reports[1] == reports[2]
     assert reports[2][0]["total"]["total"] == 1_010
 
 
 def test_a_window_says_it_left_out_the_calls_that_recorded_no_time(isolated_home: Path) -> None:
-    native = _native(1)
-    untimed = claude_assistant(native, "2026-11-01T09:02:00.000Z", msg_id="msg-u", request_id="req-u",
-                               usage=claude_usage(4_000, 5))
-    del untimed["timestamp"]
-    claude_session_file(isolated_home, native, [
-        claude_user(native, "2026-11-01T09:00:00.000Z", "task"),
-        claude_assistant(native, "2026-11-01T09:01:00.000Z", msg_id="msg-1", request_id="req-1",
-                         usage=claude_usage(100, 1)),
-        untimed,
-    ])
-    other = _native(2)
-    claude_session_file(isolated_home, other, [
-        claude_user(other, "2026-11-05T09:00:00.000Z", "task"),
-        claude_assistant(other, "2026-11-05T09:01:00.000Z", msg_id="msg-2", request_id="req-2",
-                         usage=claude_usage(50, 1)),
-    ])
+    _with_an_untimed_call(isolated_home, 4_000, 5)
+    _one_call_session(isolated_home, 2, "2026-11-05", 50)
     with Scanner(use_cache=True) as scanner:
         plain = token_report(scanner)
         assert not scanner.ctx.warnings.items
@@ -104,16 +109,7 @@ def test_a_window_says_nothing_of_untimed_calls_that_spent_nothing(isolated_home
     """An untimed call of 0 tokens leaves the windowed total what the plain one is: a
     warning on every windowed run of a cron report ("0 tokens; --by day shows them as
     unknown", where ``--by day`` shows no row of 0) explained no difference."""
-    native = _native(1)
-    untimed = claude_assistant(native, "2026-11-01T09:02:00.000Z", msg_id="msg-u", request_id="req-u",
-                               usage=claude_usage(0, 0))
-    del untimed["timestamp"]
-    claude_session_file(isolated_home, native, [
-        claude_user(native, "2026-11-01T09:00:00.000Z", "task"),
-        claude_assistant(native, "2026-11-01T09:01:00.000Z", msg_id="msg-1", request_id="req-1",
-                         usage=claude_usage(100, 1)),
-        untimed,
-    ])
+    _with_an_untimed_call(isolated_home, 0, 0)
     for answer, said in _reports(None, "2030-01-01"):
         assert answer["total"]["total"] == 101
         assert not [message for message in said if "recorded no time" in message]
