@@ -127,6 +127,9 @@ def main() -> None:
         _refused_stdout(exc)  # ``--help`` or ``--version`` to a full disk: said, not a traceback
         raise
     finally:
+        # First: a second Ctrl-C (the first one's store still running, ``scan.usageparse``) that
+        # came as the command ended was raised in the lines below, and printed a traceback.
+        _quiet_interrupts()
         # The process ends next: what is alive now is freed by module teardown, not searched
         # for cycles.  Frozen first: every object allocated while the collector was off sat in
         # its youngest generation, so the collection that turning it back on sets off, and the
@@ -134,7 +137,6 @@ def main() -> None:
         # ``doctor``, ``prices`` or ``tokens --since`` over a heavy user's 15,000 sessions).
         gc.freeze()
         gc.enable()
-        _quiet_interrupts()
 
 
 def _refused_stdout(exc: OSError) -> None:

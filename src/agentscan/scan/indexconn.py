@@ -10,8 +10,9 @@ SQLite's variable limit, or, past a threshold, in one pass over the table.
 from __future__ import annotations
 
 import sqlite3
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from agentscan.scan.cachefile import is_busy, no_room
 
@@ -109,13 +110,29 @@ class IndexConnection:
             said, self.refused = self.refused, None  # once a run
             said(str(exc))
 
-    def hurry(self) -> None:
-        """Wait for no other agentscan's write lock from now on: a Ctrl-C keeps what it can
-        (``usageparse``, ``rowreader``), but must not stand the busy timeout first."""
+    @contextmanager
+    def hurried(self) -> Iterator[None]:
+        """Wait for no other agentscan's write lock while the block runs: a Ctrl-C keeps what
+        it can (``usageparse``, ``rowreader``), but must not stand the busy timeout first.
+        Then the connection is as it was: a library caller that caught the Ctrl-C (a notebook's
+        interrupted cell) goes on with this scanner, which never waited for the lock again and,
+        had the lock been another's at that moment, wrote nothing more for its whole life."""
         try:
+            before = self.conn.execute("PRAGMA busy_timeout").fetchone()[0]
             self.conn.execute("PRAGMA busy_timeout=0")
         except sqlite3.DatabaseError:
-            pass
+            before = None
+        writing = self.writing
+        try:
+            yield
+        finally:
+            # (A write refused meanwhile rolled this run's back: the next begins afresh.)
+            self.writing = writing
+            if before is not None:
+                try:
+                    self.conn.execute(f"PRAGMA busy_timeout={int(before)}")
+                except sqlite3.DatabaseError:
+                    pass
 
     def commit(self) -> None:
         try:

@@ -12,6 +12,7 @@ to the index would wait for the lock all that time.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Iterator, Mapping, Sequence
 
 from agentscan.bounds import TOKEN_SUM_CAPPED
@@ -76,10 +77,9 @@ class RowReader:
                 # A Ctrl-C into a heavy user's first ``list --all``: the rows the workers read
                 # are kept, so the next run reads only the rest (they were all dropped, and
                 # the rerun was as cold as the first).
-                if scanner.cache is not None:
-                    scanner.cache.hurry()
-                self._keep_read_ahead()
-                self._save()
+                with scanner.cache.hurried() if scanner.cache is not None else nullcontext():
+                    self._keep_read_ahead()
+                    self._save()
                 raise
 
     def end_batch(self) -> None:

@@ -87,9 +87,9 @@ class UsageParser:
             # (each session's sums stand alone), so the next run parses only the rest; the
             # index's transaction was dropped at exit before, and the rerun was as cold.
             if self.cache is not None:
-                self.cache.hurry()
-                self._store([ref for ref in refs if ref.id in done], done, {}, [])
-                self.cache.commit()
+                with self.cache.hurried():
+                    self._store([ref for ref in refs if ref.id in done], done, {}, [])
+                    self.cache.commit()
             raise
         self.parsed.update(done)
         self.scanner.parses += len(refs)
