@@ -103,11 +103,13 @@ class StderrProgress(Progress):
         if not count or self._told_upgrade:
             return ""
         self._told_upgrade = True
-        sessions = "session" if count == 1 else "sessions"
+        from agentscan.toolkit.words import plural
+
+        sessions = plural(count, "session")
         erase = "\r\x1b[K" if self._visible else ""
-        # "this run only", not "once": a ``tokens`` line counts them twice (its sums, then the
-        # table's titles), and "again, once" beside it read as a promise broken
-        return (f"{erase}note: agentscan was upgraded: reading {count:,} {sessions} again, this run only "
+        # "this run only", not "once": a terminal ``tokens`` then counts them a second time
+        # as it names them for its table (``naming sessions``), which read as a promise broken
+        return (f"{erase}note: agentscan was upgraded: reading {sessions} again, this run only "
                 "(its index holds them from an older version)\n")
 
     def cleared(self) -> None:

@@ -343,7 +343,9 @@ def split_warning(scanner: FileUsageScanner) -> str | None:
     count = scanner.overspent
     if not count:
         return None
-    calls = "1 call" if count == 1 else f"{count:,} calls"
+    from agentscan.toolkit.words import plural  # (only when there is something to say)
+
+    calls = plural(count, "call")
     return (f"cached input + cache write exceed input in {calls}: tokens and show cap each call's split at"
             " its input, list caps the running total's, so their input/cache splits may differ")
 
@@ -356,7 +358,9 @@ def total_warning(scanner: FileUsageScanner) -> str | None:
     count = scanner.jumps
     if not count:
         return None
-    calls = "1 call" if count == 1 else f"{count:,} calls"
+    from agentscan.toolkit.words import plural
+
+    calls = plural(count, "call")
     return (f"running total_token_usage moved by other than last_token_usage at {calls}: the calls are counted"
             " (last_token_usage), not the file's running total")
 
