@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from hooks_builders import write_json
-from agentscan.hooks import install, program, status
+from agentscan.hooks import configreport, install, program, status
 from agentscan.hooks.install import CLAUDE_EVENTS, CURSOR_EVENTS, hook_command, is_ours, shell_word
 from agentscan.hooks.status import hooks_report
 
@@ -31,6 +31,7 @@ def windows(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(install, "os", nt)
     monkeypatch.setattr(program, "os", nt)
     monkeypatch.setattr(status, "os", nt)
+    monkeypatch.setattr(configreport, "os", nt)  # (one config's check: ``_program``, ``_bash_strips``)
 
 
 def claude_config(command: str) -> dict:

@@ -32,6 +32,7 @@ from agentscan.timeutil import to_iso
 from agentscan.toolkit.detailcounts import ClipCounts, CopiedItems, SubagentCalls
 from agentscan.toolkit.localcommands import LocalCommands
 from agentscan.toolkit.newesterrors import NewestErrors
+from agentscan.toolkit.subagenttalk import SubagentTalk
 
 _SUMMARY_CHARS = 400
 #: a tool call's summary is clipped at this many UTF-8 bytes
@@ -70,18 +71,6 @@ class _OpenTool:
 
 
 @dataclass
-class _SubagentTalk:
-    """Every subagent's prompts and replies, tagged with the subagent: one bounded pool."""
-
-    prompts: NewestKept[tuple[str, Prompt]]
-    responses: NewestKept[tuple[str, Response]]
-
-    @classmethod
-    def within(cls, bounds: Bounds) -> _SubagentTalk:
-        return cls(NewestKept(bounds.prompts), NewestKept(bounds.responses))
-
-
-@dataclass
 class DetailCollector:
     bounds: Bounds
     prompts: NewestKept[Prompt] = field(init=False)
@@ -94,7 +83,7 @@ class DetailCollector:
     _tools_dropped: int = 0
     _order: int = 0
     _seq: Iterator[int] = field(default_factory=lambda: itertools.count(1))
-    _talk: _SubagentTalk | None = None
+    _talk: SubagentTalk | None = None
     _errors: NewestErrors[dict[str, Any]] = field(default_factory=NewestErrors)
     _interruptions: NewestErrors[dict[str, Any]] = field(default_factory=lambda: NewestErrors(INTERRUPTIONS_KEPT))
     #: prompts and replies taken back by ``rewind`` (a branch the user abandoned)
@@ -110,7 +99,7 @@ class DetailCollector:
         self.prompts = NewestKept(self.bounds.prompts)
         self.responses = NewestKept(self.bounds.responses)
         if self._talk is None:
-            self._talk = _SubagentTalk.within(self.bounds)
+            self._talk = SubagentTalk.within(self.bounds)
 
     def child(self) -> DetailCollector:
         """A collector for one subagent's tool calls that shares this one's reading
@@ -335,7 +324,8 @@ class DetailCollector:
         prompts, prompts_cut = fill_newest_first(self.prompts.items(), self.bounds.prompt_bytes, lambda p: len(p.text.encode()))
         responses, responses_cut = fill_newest_first(self.responses.items(), self.bounds.response_bytes, lambda r: len(r.text.encode()))
         tools, tools_cut = fill_newest_first(tools, self.bounds.tool_bytes, lambda t: len(t.summary.encode()))
-        subagents, talk_dropped = self._with_talk(subagents)
+        assert self._talk is not None
+        subagents, talk_dropped = self._talk.handed_to(subagents, self.bounds)
         truncated = {
             "prompts": self.prompts.dropped + prompts_cut,
             "responses": self.responses.dropped + responses_cut,
@@ -369,31 +359,3 @@ class DetailCollector:
         if self._compactions is None:
             return {}
         return {"compactions": self._compactions.by_time(), "compacted": self._compactions.seen}
-
-    def _with_talk(self, subagents: tuple[SubagentInfo, ...]) -> tuple[tuple[SubagentInfo, ...], dict[str, int]]:
-        """Each subagent with its own prompts and replies, the pool filled newest first
-        within the same byte budgets as the session's own conversation."""
-        assert self._talk is not None
-        prompts, prompts_cut = fill_newest_first(self._talk.prompts.items(), self.bounds.prompt_bytes,
-                                                 lambda item: len(item[1].text.encode()))
-        responses, responses_cut = fill_newest_first(self._talk.responses.items(), self.bounds.response_bytes,
-                                                     lambda item: len(item[1].text.encode()))
-        known = {sub.id for sub in subagents}
-        # Talk of a run the provider lists no subagent for has nowhere to go: counted as dropped.
-        orphans = [sum(1 for agent, _ in kept if agent not in known) for kept in (prompts, responses)]
-        dropped = {
-            "subagent_prompts": self._talk.prompts.dropped + prompts_cut + orphans[0],
-            "subagent_responses": self._talk.responses.dropped + responses_cut + orphans[1],
-        }
-        if not prompts and not responses:
-            return subagents, dropped
-        by_prompts: dict[str, list[Prompt]] = {}
-        for agent, prompt in prompts:
-            by_prompts.setdefault(agent, []).append(prompt)
-        by_responses: dict[str, list[Response]] = {}
-        for agent, response in responses:
-            by_responses.setdefault(agent, []).append(response)
-        return tuple(
-            replace(sub, prompts=tuple(by_prompts.get(sub.id, ())), responses=tuple(by_responses.get(sub.id, ())))
-            for sub in subagents
-        ), dropped

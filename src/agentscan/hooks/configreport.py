@@ -1,0 +1,232 @@
+"""One agent's hook config file, judged for ``hooks status`` and ``doctor`` (``hooks.status``):
+how many of the events an install registers it holds, and what would stop its hook from
+capturing (a program gone, another agentscan, a Windows path Git Bash mangles).
+
+Read-only: the file is parsed, never changed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any, Mapping
+
+from agentscan.hooks.install import CLAUDE_EVENTS, CURSOR_EVENTS, CURSOR_TAB_EVENTS
+from agentscan.hooks.merging import ours_by_event, shown_on_one_line, users_running_ours
+from agentscan.otlp.endpoint import shown_command
+
+#: Claude Code's setting that turns every hook off
+DISABLE_ALL = "disableAllHooks"
+_AGENT_ARG = re.compile(r"--agent[= ]+['\"]?([^\s'\"]+)")
+#: a shell-form command (``<program> hook --agent NAME``); without it, Claude's exec form, whose
+#: ``command`` is the program alone (``args`` hold the rest)
+_SHELL_FORM = re.compile(r"\s+hook\s+--agent\b")
+#: a shell-form command that runs a Python with ``-m agentscan`` (``hooks.program``)
+_MODULE = re.compile(r"\s-m\s+agentscan\s+hook\s")
+
+
+def empty_report(agent: str, scope: str, path: str, legacy: bool = False) -> dict[str, Any]:
+    """The report of a config file that is not there (each key as ``doctor --json`` gives it)."""
+    return {"agent": agent, "scope": scope, "path": path, "exists": False,
+            "events": 0, "of": len(CURSOR_EVENTS if agent == "cursor" else CLAUDE_EVENTS),
+            "command": None, "problem": None, "note": None, "narrowed": [], "stored_twice": [],
+            "legacy": legacy, "source": None, "also_installed": None}
+
+
+def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, home: Path | None = None,
+                  env: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """``agent``'s config at ``path`` judged (``legacy``: a project's shared settings.json, which
+    older installs wrote); ``home`` and ``env`` place the program its hook runs."""
+    report = empty_report(agent, scope, str(path), legacy)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return report
+    except (OSError, UnicodeDecodeError) as exc:
+        report.update(exists=True, problem=f"cannot read: {exc}")
+        return report
+    report["exists"] = True
+    try:
+        config = json.loads(text) if text.strip() else {}
+    except ValueError as exc:
+        from agentscan.hooks.configjson import fault
+
+        report["problem"] = f"not valid JSON: {fault(exc)}"
+        return report
+    if agent == "claude" and isinstance(config, dict) and config.get(DISABLE_ALL) is True:
+        # Claude Code's switch for every hook of every file: nothing is captured while it is on.
+        report["problem"] = (f'"{DISABLE_ALL}": true here turns off every Claude Code hook, agentscan\'s too, so '
+                             "nothing is captured; remove it (or set it to false) to capture")
+    # Judged as an install judges them (``hooks.merging``): an entry under a narrower matcher
+    # counts as installed, and is said to capture only what its matcher matches.
+    found = ours_by_event(agent, config) if isinstance(config, dict) else []
+    listed = CURSOR_EVENTS if agent == "cursor" else CLAUDE_EVENTS
+    report["events"] = len({ours.event for ours in found} & set(listed))  # of the events an install registers
+    command = next((ours.command for ours in found if ours.command), None)
+    # As shown (``status --json``, ``doctor``): an endpoint's credentials masked.
+    report["command"] = shown_command(command) if isinstance(command, str) else command
+    report["narrowed"] = [{"event": ours.event, "matchers": list(ours.narrowed)} for ours in found if ours.narrowed]
+    # A second entry beside one that sees every tool: each event it sees is stored twice.
+    report["stored_twice"] = [{"event": ours.event, "entries": ours.entries} for ours in found if ours.stored_twice]
+    if report["problem"] is not None:
+        return report
+    # An upgrade into a new venv, the old one deleted: the agent runs a program that is not
+    # there, every event is lost, and nothing reaches the hook error log to say so.
+    search = (os.environ if env is None else env).get("PATH", os.defpath)
+    runs = ((_program(ours.command, home), bool(_MODULE.search(ours.command)))
+            for ours in found if isinstance(ours.command, str))
+    for program, module in dict.fromkeys(runs):
+        if program is None:
+            continue
+        missing = _missing(program) if os.path.isabs(program) else None
+        if missing:
+            report["problem"] = f"the hook runs {program}, which {missing}: run {_reinstall(agent, scope, legacy)}"
+            break
+        if report["note"] is None:
+            report["note"] = _other_agentscan(program, module, search, agent, scope, legacy) or (
+                None if os.path.isabs(program) else _by_name(program, search)) or _vanishing(program, agent, env)
+    stripped = next((word for ours in found if (word := _bash_strips(agent, ours.command))), None)
+    if stripped and report["problem"] is None:
+        report["problem"] = (f"the hook runs {stripped} unquoted, and Git Bash, which Claude Code runs hooks "
+                             "with on Windows when it is installed, takes its backslashes for escapes and runs nothing; run "
+                             f"{_reinstall(agent, scope, legacy)} (it writes the path with forward slashes)")
+    named = _AGENT_ARG.search(command) if isinstance(command, str) else None
+    if named and named.group(1) != agent and report["problem"] is None:
+        report["problem"] = f"the hook runs with --agent {named.group(1)}, not {agent}: it stores nothing"
+    absent = [event for event in listed if event not in {ours.event for ours in found}]
+    # An install by an older agentscan, which registered fewer events (or an entry removed by hand).
+    # A narrowed or doubled entry's own fix is that same install: said once, there.
+    if found and absent and report["problem"] is None and not report["narrowed"] and not report["stored_twice"]:
+        text = (f"agentscan's hook is not on {_events_text(absent)} "
+                f"({report['events']} of the {len(listed)} events an install registers): "
+                f"run {_reinstall(agent, scope, legacy)} to add {'it' if len(absent) == 1 else 'them'}")
+        report["note"] = text if report["note"] is None else f"{report['note']}; {text}"
+    users = users_running_ours(agent, config) if isinstance(config, dict) else []
+    if users:
+        # A wrapper or pipeline of the user's own (``mywrapper agentscan hook … | tee log``): it
+        # may well capture, but it is not agentscan's entry, which an install adds beside it.
+        from agentscan.toolkit.words import plural
+
+        text = (f"your own hook on {plural(len({event for event, _ in users}), 'event')} runs agentscan hook too "
+                f"(`{shown_on_one_line(users[0][1])}`): not counted as agentscan's entry, and left as it is")
+        report["note"] = text if report["note"] is None else f"{report['note']}; {text}"
+    tab = [ours.event for ours in found if ours.event in CURSOR_TAB_EVENTS] if agent == "cursor" else []
+    if tab and report["problem"] is None:
+        # An older install's: a hook run on every Tab completion, for events nothing reads.
+        text = (f"agentscan's hook is also on {_events_text(tab)}, which Cursor runs on every Tab completion and "
+                f"agentscan no longer reads: run {_reinstall(agent, scope, legacy)} to remove it")
+        report["note"] = text if report["note"] is None else f"{report['note']}; {text}"
+    return report
+
+
+def _events_text(events: list[str]) -> str:
+    """``Notification``; ``A, B and C``; the first three and how many more."""
+    if len(events) > 3:
+        return f"{', '.join(events[:3])} and {len(events) - 3} more events"
+    return events[0] if len(events) == 1 else f"{', '.join(events[:-1])} and {events[-1]}"
+
+
+def _program(command: str, home: Path | None) -> str | None:
+    """The program a hook command runs, as the agent's shell finds it: its first word (the whole
+    ``command`` of Claude's exec form), ``~`` made the home; ``None`` when it cannot be told."""
+    if not _SHELL_FORM.search(command):
+        word = command.strip()
+    elif os.name == "nt":  # ``hooks.install.shell_word``'s quoting: shlex would eat an older install's backslashes
+        text = command.lstrip()
+        if text.startswith("& "):  # PowerShell's call operator, as docs/cli-hooks.md says to write it
+            text = text[2:].lstrip()
+        quote = text[:1] if text[:1] in ("'", '"') else ""
+        word = text[1:].split(quote, 1)[0] if quote else text.split(None, 1)[0]
+    else:
+        import shlex
+
+        try:
+            words = shlex.split(command)
+        except ValueError:
+            return None
+        word = words[0] if words else ""
+    if word.startswith("~/") and home is not None:
+        word = str(home / word[2:])
+    return word or None
+
+
+def _bash_strips(agent: str, command: object) -> str | None:
+    """On Windows, the program of a Claude shell-form command written unquoted with backslashes
+    (``C:\\Users\\me\\…\\agentscan.exe hook --agent claude``, as agentscan wrote it before it
+    wrote forward slashes): Git Bash runs ``C:Usersme…``.  ``None`` for any other command
+    (Cursor runs its hooks through PowerShell there, which keeps backslashes)."""
+    if os.name != "nt" or agent != "claude" or not isinstance(command, str) or not _SHELL_FORM.search(command):
+        return None
+    word = command.split(None, 1)[0]
+    return word if "\\" in word and word[0] not in "'\"" else None
+
+
+def _missing(program: str) -> str | None:
+    """What is wrong with ``program``, an absolute path, as the agent would run it (``None``:
+    it can run): it must be an executable file."""
+    if not os.path.exists(program):  # a link to a deleted venv's file too
+        return "does not exist"
+    if not os.path.isfile(program) or not os.access(program, os.X_OK):
+        return "is not an executable file"
+    return None
+
+
+def _by_name(program: str, search: str) -> str | None:
+    """A note for a bare name (``agentscan``, written by an install that could not find its own
+    path) that this ``PATH`` does not have.  Not a problem: the agent runs it with its own
+    ``PATH`` (an editor started from the desktop has another than the shell's)."""
+    import shutil
+
+    from agentscan.invocation import program_word
+
+    if os.sep in program or (os.altsep and os.altsep in program) or shutil.which(program, path=search):
+        return None  # a relative path depends on the directory the agent runs it from
+    return (f"the hook runs {program} by name, and this PATH has none: unless the agent's PATH has it, "
+            f"nothing is captured (`{program_word()} hooks install` again writes this agentscan's full path)")
+
+
+def _reinstall(agent: str, scope: str, legacy: bool, again: str = " again") -> str:
+    """The command that writes this agentscan's path into the config (``hooks install``
+    updates the command of its entries in place); a project's shared settings.json, which
+    installs no longer write, is cleaned by an uninstall first."""
+    from agentscan.invocation import program_word
+
+    word = program_word()
+    install = f"{word} hooks install {agent}" + (" --scope project" if scope == "project" else "")
+    if legacy:
+        return f"`{word} hooks uninstall {agent} --scope project`, then `{install}`"
+    return f"`{install}`{again}"
+
+
+def _other_agentscan(program: str, module: bool, search: str, agent: str, scope: str, legacy: bool) -> str | None:
+    """A note when the hook runs another agentscan than the one running doctor (a venv left
+    from before an upgrade): its captures follow that version's rules.  Either may be a console
+    script or a Python run with ``-m agentscan`` (``module``): the same install either way."""
+    import shutil
+
+    from agentscan.hooks.program import install_dir, run_as_command, temporary_place, this_program
+
+    if not run_as_command():
+        return None  # not the command line (agentscan used as a library): no "this agentscan"
+    this, this_module = this_program()
+    if not os.path.isabs(this) or temporary_place(this) is not None:
+        # No path of its own (an embedded Python), or one in uvx's cache: not one to move the hook to.
+        return None
+    found = program if os.path.isabs(program) else shutil.which(program, path=search)
+    if found is None or install_dir(found, module) == install_dir(this, this_module):
+        return None
+    shown = f"{this} -m agentscan" if this_module else this
+    return (f"the hook runs {found}{' -m agentscan' if module else ''}, not this agentscan ({shown}); "
+            f"to capture with this one, run {_reinstall(agent, scope, legacy, again='')}")
+
+
+def _vanishing(program: str, agent: str, env: Mapping[str, str] | None) -> str | None:
+    """A note for a hook that runs agentscan from uvx's or pipx run's cache (``hooks.program``)."""
+    from agentscan.hooks.program import for_good, temporary_place
+
+    place = temporary_place(program, env)
+    if place is None:
+        return None
+    return f"the hook runs {program}, in {place}: once it is gone, nothing is captured; {for_good(agent)}"
