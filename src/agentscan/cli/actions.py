@@ -34,11 +34,15 @@ def run_list(
     tz: Optional[str] = None,
     redact: bool = False,
     as_json: bool = False,
+    archived: bool = False,
+    no_archived: bool = False,
 ) -> None:
     from agentscan.bounds import DEFAULT_LIMIT
     from agentscan.cli.list_answer import print_page
     from agentscan.errors import UsageProblem
 
+    if archived and no_archived:
+        raise UsageProblem("--archived and --no-archived cannot be used together")
     limit = limit_and_all(limit, show_all)
     if pid is not None and pid < 1:
         raise UsageProblem(f"--pid must be a process id of 1 or more, not {pid}")
@@ -49,7 +53,7 @@ def run_list(
     scanner = state.scanner(provider, memo=True)
     print_page(state, scanner, limit=None if show_all else (limit or DEFAULT_LIMIT), providers=list(provider or ()),
                since=since, until=until, grep=grep, cwd=cwd, running=running, pid=pid, redact=redact, as_json=as_json,
-               zone=zone_info)
+               zone=zone_info, archived=True if archived else False if no_archived else None)
     finish(state, scanner, as_json=as_json)
 
 

@@ -55,7 +55,7 @@ PACKED = b"z"
 
 def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: list[str], since: str | None,
                grep: str | None, cwd: str | None, running: bool, pid: int | None, redact: bool, as_json: bool,
-               zone: tzinfo | None = None, until: str | None = None) -> None:
+               zone: tzinfo | None = None, until: str | None = None, archived: bool | None = None) -> None:
     """Print ``list``'s page (``limit``: ``None`` for every session), remembered or made;
     ``zone``: ``--tz``, the zone of its times and of a bare ``--since``/``--until`` (``None``: local)."""
     reject_blank(since=since, until=until, cwd=cwd, grep=grep)
@@ -65,7 +65,7 @@ def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: 
 
         cwd = asked_directory(cwd)
     remember = since is None and until is None and not running and pid is None
-    options = [limit, providers, grep, cwd, redact]
+    options = [limit, providers, grep, cwd, redact, archived]
     # Each set of options kept apart: ``list`` and ``list --all`` asked in turn both stay.
     slot = answers.slot_of(repr(options))
     question: dict[str, Any] = {"options": options, "slot": slot, "tz": answers.zone_identity(zone)}
@@ -92,7 +92,7 @@ def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: 
     # ``--until`` as ``tokens`` takes it: a date, week or month up to its end.
     since_at, until_at = parse_window(since, until, zone)
     filters = ListFilter(providers=tuple(providers), since=since_at, until=until_at,
-                         grep=grep, cwd=cwd, running=running, pid=pid)
+                         grep=grep, cwd=cwd, running=running, pid=pid, archived=archived)
     with scanner.ctx.warnings.capture(MAX_WARNINGS) as raised:
         printed = _make_page(state, scanner, filters, limit, redact, as_json, zone)
     if key is not None and printed is not None:

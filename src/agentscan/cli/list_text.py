@@ -240,4 +240,11 @@ def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_te
         return render.none_under(cwd_text, count)
     if stage == "grep":
         return f"no session's title, cwd, model or path contains {legible(filters.grep or '')!r} ({count:,} searched)"
+    if stage == "archived":
+        # (only Codex marks a thread archived: another agent's sessions never are)
+        if filters.archived:
+            return f"no archived sessions ({render.plural(count, 'session')}, none archived)"
+        from agentscan.invocation import command
+
+        return f"every session is archived ({count:,}; `{command('list --archived')}` lists them)"
     return "no sessions match"

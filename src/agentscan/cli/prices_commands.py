@@ -110,7 +110,11 @@ def prices_command(
                 alias = agent_alias(provider or "codex", name) if provider in (None, "codex") else None
                 if alias is not None:  # as ``tokens`` says it (``book.PriceBook._report``)
                     gap = f": {legible(name)} is {alias}: left unpriced"
-                scan.warn(f"model:{provider or '-'}/{name}", _no_price(data, name, gap))
+                no_tier = _no_such_tier(data, asked, provider, when, found) if name == asked and alias is None \
+                    and provider in (None, "codex") else None
+                # (no price data's name: no update prices a word that is no tier)
+                message = f"no price for {legible(name)!r}: {no_tier}" if no_tier else _no_price(data, name, gap)
+                scan.warn(f"model:{provider or '-'}/{name}", message)
                 if found["suggestions"]:
                     guesses.append((name, found["suggestions"]))
             else:
@@ -189,6 +193,28 @@ def _variant_gap(data: Any, name: str, provider: str | None, when: Any, variant:
                 f" {variant} call is not billed at its standard price)")
     return (f": it has no {variant} price for {legible(base)} ({article} {variant} call is not billed at its standard"
             " price)")
+
+
+def _no_such_tier(data: Any, asked: str, provider: str | None, when: Any, found: dict[str, Any]) -> str | None:
+    """What ``prices "gpt-5.5 (turbo)"`` says when ``turbo`` is no tier agentscan knows nor one
+    this home's Codex sessions recorded, and the model before it is OpenAI's and priced: the
+    word is no tier's, and its guesses (``found["suggestions"]``) are that model's priced
+    tiers (the standard one first), not the names most like the whole text ("did you mean
+    gpt-3.5-turbo?"); ``None`` for any other name."""
+    from agentscan.pricing.aliases import SERVICE_TIER_WORDS, service_tier_name, typed_tier
+    from agentscan.pricing.lookup import look_up
+
+    typed = typed_tier(asked)
+    if typed is None or typed[2] or typed[1] in SERVICE_TIER_WORDS:
+        return None  # (``gpt-5.5 (turbo tier)``, ``gpt-5.5 (scale)``: a tier's name, said so by ``_no_price``)
+    model, word = typed[0], typed[1]
+    base = look_up(data, model, provider, when)
+    if base["provider"] != "openai":
+        return None  # (only OpenAI's models run on Codex's service tiers)
+    tiers = [service_tier_name(model, tier) for tier in SERVICE_TIER_WORDS]
+    found["suggestions"] = [model, *(each for each in tiers if look_up(data, each, provider, when)["model_id"])]
+    return (f"{word!r} is not a service tier agentscan knows ({', '.join(SERVICE_TIER_WORDS)}; fast is"
+            " priority), nor one this home's Codex sessions recorded")
 
 
 def _no_price(data: Any, name: str, gap: str) -> str:

@@ -210,6 +210,16 @@ def service_tier_name(model: str, tier: str | None) -> str:
     return f"{model} ({tier}{UNKNOWN_TIER_SUFFIX})"
 
 
+def recorded_tier(value: object) -> str | None:
+    """The tier a record's ``service_tier`` value names, for ``service_tier_name``: ``None`` (the
+    standard tier) for a ``null`` or no value, the text of a string, and ``UNNAMED_TIER`` for any
+    other value (a number, an object): a tier whose name is no word, so its calls have no price
+    and a warning, as a string that is no word gets, not the standard price said of nothing."""
+    if value is None or isinstance(value, str):
+        return value
+    return UNNAMED_TIER
+
+
 def service_tier_of(name: str) -> tuple[str, str | None]:
     """(the model, the tier) a ``service_tier_name`` was made of (``("gpt-5.5", "priority")``,
     ``("gpt-5.5", "turbo")`` of ``gpt-5.5 (turbo tier)``); any other name as it is, with

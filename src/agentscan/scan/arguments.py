@@ -78,6 +78,9 @@ def list_filter_fields(filters: ListFilter) -> dict[str, object]:
         # ``running="no"`` kept only the running sessions: a str is true.
         name, kind = ("running", "True or False") if not isinstance(filters.running, bool) else ("pid", "an int or None")
         raise UsageProblem(f"{name} must be {kind}, not {type(getattr(filters, name)).__name__}", parameter=name)
+    if filters.archived is not None and not isinstance(filters.archived, bool):
+        raise UsageProblem(f"archived must be True, False or None, not {type(filters.archived).__name__}",
+                           parameter="archived")
     if since is not None and until is not None:  # a window: ``tokens``' rule for one
         check_window(since, until)
     return taken

@@ -30,7 +30,8 @@ from agentscan.scan.grepmodels import Held, needs_second_look, settle_held
 from agentscan.scan.leftout import count_failed, count_rest, files_empty, files_small, read_row, still_ours
 from agentscan.scan.mergedrefs import MergedRefs
 from agentscan.scan.liveness import Liveness
-from agentscan.timeutil import CLOCK_SLACK_S, plausible
+from agentscan.scan.listplace import place as _place
+from agentscan.timeutil import CLOCK_SLACK_S
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
@@ -41,8 +42,8 @@ PREFETCH = 32
 #: ... and at most this many at a time after them
 PREFETCH_MAX = 4096
 
-#: the row filters, in the order an empty result is explained
-STAGES = ("running", "since", "until", "cwd", "grep")
+#: the row filters, in the order an empty result is explained (``archived`` last: ``factfilter`` tests the others)
+STAGES = ("running", "since", "until", "cwd", "grep", "archived")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +52,7 @@ class ListFilter:
     ``list``'s options choose them: ``providers``, ``since``/``until`` (a naive datetime is
     local time; a str is read as ``--since``/``--until`` read it: ``"7d"``, ``"2026-11"``,
     held as the time it names), ``grep``, ``cwd`` (a project: that directory or below),
-    ``running``, ``pid``."""
+    ``running``, ``pid``, ``archived``."""
 
     providers: tuple[str, ...] = ()
     since: datetime | None = None
@@ -62,6 +63,8 @@ class ListFilter:
     pid: int | None = None  # only sessions held open by this process
     #: only sessions last updated before it (``--until``: the end of the day, week or month it names)
     until: datetime | None = None
+    #: only archived sessions (``True``), or none (``False``; ``None``: either): ``SessionRow.archived``
+    archived: bool | None = None
     #: ``cwd``'s spellings, worked out once: ``holds_cwd`` runs on every row (``scan.cwdmatch``)
     _cwd_forms: tuple[Form, ...] = field(default=(), init=False, repr=False, compare=False)
     #: ``since``/``until`` as given when a wall time (a str, a naive datetime), which
@@ -73,7 +76,7 @@ class ListFilter:
         # and ``until`` are held as datetimes, taken from a str too (``__post_init__``).
         def __init__(self, providers: str | Sequence[str] = (), since: datetime | str | None = None,
                      grep: str | None = None, cwd: str | PathLike[str] | None = None, running: bool = False,
-                     pid: int | None = None, until: datetime | str | None = None) -> None: ...
+                     pid: int | None = None, until: datetime | str | None = None, archived: bool | None = None) -> None: ...
 
     def __post_init__(self) -> None:
         """A library caller's values as the CLI's (``scan.arguments.list_filter_fields``:
@@ -93,6 +96,7 @@ class ListFilter:
         keep as it is: then ``scan.arguments`` is not imported (``list`` and ``export`` never
         need it).  Anything else, even a subclass, is looked at there."""
         return (type(self.providers) is tuple and type(self.running) is bool
+                and (self.archived is None or type(self.archived) is bool)
                 and all(value is None or type(value) is kind
                         for value, kind in ((self.grep, str), (self.cwd, str), (self.pid, int)))
                 and all(when is None or (type(when) is datetime and when.utcoffset() is not None)
@@ -106,7 +110,7 @@ class ListFilter:
     @property
     def active_stages(self) -> tuple[str, ...]:
         active = {"running": self.needs_liveness, "since": self.since is not None, "until": self.until is not None,
-                  "cwd": self.cwd is not None, "grep": bool(self.grep)}
+                  "cwd": self.cwd is not None, "grep": bool(self.grep), "archived": self.archived is not None}
         return tuple(stage for stage in STAGES if active[stage])
 
     def failed_stage(self, row: SessionRow) -> str | None:
@@ -127,6 +131,8 @@ class ListFilter:
                         *(spellings(row.model) if row.model else ()), row.path)
             if not grep_hit(self.grep_key, haystack):
                 return "grep"
+        if self.archived is not None and row.archived is not self.archived:
+            return "archived"
         return None
 
     @property
@@ -178,37 +184,6 @@ class SessionPage(NamedTuple):
             if count == 0:
                 return stage
         return None
-
-
-def _place(scanner: Scanner, ref: SessionRef, row: SessionRow, now: datetime) -> float:
-    """A row's place in the list: its ``updated_at``; for one a wrong clock wrote
-    (``_wrong_clock``) its files' mtime (none: last), the time this machine's clock last saw
-    the session written, as for a session that recorded no time (docs/cli.md): by a time
-    of 2100 it would top every list until then.  That one is said too, naming the file and
-    the time, which stays as recorded (the row and its tokens are unchanged)."""
-    if row.updated_at is None:
-        return float("-inf")
-    if not _wrong_clock(row.updated_at, ref, now):
-        return row.updated_at.timestamp()
-    from agentscan.timeutil import from_epoch, to_iso
-
-    place = from_epoch(ref.recency) if ref.recency else None
-    # "sorted", not "listed": its UPDATED still shows the recorded time (a reader saw 2027 beside "listed at 2026")
-    where = f"sorted by its file's time, {to_iso(place)}" if place is not None else "sorted last"
-    scanner.ctx.warn(ref.path or (ref.read_files[0] if ref.read_files else ref.id),
-                     f"a record is dated {to_iso(row.updated_at)}, in the future (a wrong clock?): {where}")
-    return ref.recency or float("-inf")
-
-
-def _wrong_clock(updated: datetime, ref: SessionRef, now: datetime) -> bool:
-    """Whether ``updated`` is past the clock (``now``, by more than ``timeutil.FUTURE_SLACK``)
-    and past the time its files were last written: no record is written after its file, so
-    a clock was wrong.  One its files' mtime agrees with (a home written while the whole
-    machine's clock was ahead, a generated one) is not: sorted by either, it sits alike,
-    and ``select_sessions`` bounds each unread session by that mtime."""
-    if plausible(updated, now=now) is not None:
-        return False
-    return not ref.recency or updated.timestamp() > ref.recency + CLOCK_SLACK_S
 
 
 def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter) -> SessionPage:

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 from agentscan.model import TokenUsage
-from agentscan.pricing.aliases import service_tier_name
+from agentscan.pricing.aliases import recorded_tier, service_tier_name
 from agentscan.providers.codex.counters import (ZERO, Counters, add, counters_of, jumped, spent_on, step, to_tokens,
                                                token_info, total_counters, unsummed)
 from agentscan.providers.codex.modeluse import ModelUse, Pairs, model_use
@@ -141,7 +141,7 @@ class FileUsageScanner:
                 # A turn's own tier, where a build writes one (openai/codex's ``TurnContextItem``
                 # has none: the thread's settings below say it).  The record is the turn's whole
                 # context, so a ``null`` is "no tier": the standard one, as the API is sent none.
-                self._tier = as_str(context.get("service_tier"))
+                self._tier = recorded_tier(context.get("service_tier"))
             model = as_str(context.get("model"))
             if model is not None:
                 self._model = model
@@ -174,7 +174,7 @@ class FileUsageScanner:
                 # It is the thread's whole settings (``ThreadSettingsSnapshot``), whose
                 # ``service_tier`` is left out when there is none: a snapshot without it (``/fast``
                 # turned off) puts the calls after it back on the standard tier.
-                self._tier = as_str(settings.get("service_tier"))
+                self._tier = recorded_tier(settings.get("service_tier"))
 
     def _marker(self, started_at: datetime | None) -> None:
         if started_at is None:

@@ -83,7 +83,9 @@ class CodexProvider(Provider):
     #     archived (naming that file or none), is `archived` (``row``)
     # 33: a tier whose recorded name is no word is `<model> (? tier)` (`aliases.UNNAMED_TIER`), not
     #     `<model> (unknown tier)`, which a tier named `unknown` would be too
-    parser_version = "33"
+    # 34: a `service_tier` that is neither `null` nor a string (a number, an object) is that
+    #     `?` tier too (``aliases.recorded_tier``), not the standard tier
+    parser_version = "34"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)
