@@ -15,7 +15,7 @@ import re
 from dataclasses import replace
 from typing import Any, Iterable
 
-from agentscan.detailmodel import Prompt, Response, SessionDetail, ToolEvent
+from agentscan.detailmodel import LocalCommand, Prompt, Response, SessionDetail, ToolEvent
 from agentscan.model import ScanWarning, SessionRow
 
 # Secret shapes, after the public rule sets of gitleaks (config/gitleaks.toml) and
@@ -104,11 +104,20 @@ def _texts(items: Iterable[Prompt | Response]) -> tuple[Any, ...]:
     return tuple(replace(item, text=fingerprint_text(item.text) or "") for item in items)
 
 
+def _command(command: LocalCommand) -> LocalCommand:
+    """A slash command the agent's CLI ran itself, its name kept (the CLI's own: ``/add-dir``)
+    and its arguments redacted: what the user typed after it (a path, ``/memory add`` text)."""
+    name, _, arguments = command.text.partition(" ")
+    said = f"{mask_secrets(name)} {fingerprint_text(arguments.strip())}" if arguments.strip() else mask_secrets(name)
+    return replace(command, text=said or "")
+
+
 def redact_detail(detail: SessionDetail) -> SessionDetail:
     return replace(
         detail,
         row=redact_row(detail.row),
         prompts=_texts(detail.prompts),
+        local_commands=tuple(_command(command) for command in detail.local_commands),
         responses=_texts(detail.responses),
         tools=tuple(_tool(t) for t in detail.tools),
         # A subagent's task and replies are conversation text like the session's own.

@@ -250,13 +250,14 @@ class DetailCollector:
     def mark(self) -> tuple:
         """Where the conversation stands now: ``rewind`` can come back here."""
         return (len(self.prompts) + self.prompts.dropped, len(self.responses) + self.responses.dropped, self._order,
-                self.clips.messages, self.clips.tools, self.plan)
+                self.clips.messages, self.clips.tools, self.plan, self._commands.first)
 
     def rewind(self, mark: tuple) -> None:
         """Back to ``mark``: the prompts, replies and calls added since are forgotten (the
         user edited an earlier prompt, abandoning them), the prompts and replies counted
-        in ``rewound``.  Items they pushed out of the bounds stay out (counted as dropped)."""
-        prompts, responses, order, clipped_messages, clipped_tools, plan = mark
+        in ``rewound``.  Items they pushed out of the bounds stay out (counted as dropped).  The
+        first item is the first left (``localcommands``: a ``/model`` before an edited first prompt)."""
+        prompts, responses, order, clipped_messages, clipped_tools, plan, self._commands.first = mark
         for kept, then in ((self.prompts, prompts), (self.responses, responses)):
             added = len(kept) + kept.dropped - then
             kept.take_back(added)

@@ -31,7 +31,9 @@ class LocalCommands:
 
     def __init__(self, kept: int) -> None:
         self.commands: deque[LocalCommand] = deque(maxlen=kept)
-        #: the ``seq`` of the session's oldest prompt, reply or call read; ``None``: none
+        #: the ``seq`` of the session's oldest prompt, reply or call read; ``None``: none.  Of the
+        #: live ones: a rewind that takes the first back restores the first left
+        #: (``DetailCollector.rewind``), so a ``/model`` before an edited first prompt is kept
         self.first: int | None = None
 
     def item(self, seq: int) -> None:

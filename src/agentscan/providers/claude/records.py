@@ -228,12 +228,20 @@ def queued_prompt_text(record: dict[str, Any]) -> str | None:
     "commandMode": "prompt"}}``, never as a ``user`` record (agentsview PR 406; Claude Code's
     interactive-mode docs, "When Claude Code sends what you queued").  ``prompt`` is a string
     or a list of blocks (text and images).  A queued shell command or task notification
-    (another ``commandMode``), and a message from another agent (an ``origin`` whose
-    ``kind`` is not ``human``), are no prompt of the user's."""
+    (another ``commandMode``), a message from another agent (an ``origin`` whose ``kind``
+    is not ``human``), and one Claude Code queued itself (``isMeta``: a scheduled task's,
+    which its own transcript view hides as system-generated) are no prompt of the user's.
+
+    A slash command typed while the agent was busy is never written so: Claude Code leaves
+    one out of the turn it folds prompts into and runs it after the turn, written by its own
+    records (``real_prompt_text``, ``ran_command_text``; the real sample
+    ``spotter-tool-heavy-v2.1.38.jsonl``: a queued ``/mcp``).  So an attachment holding
+    ``/…`` is text the model was sent as a message (a bridge's, or a build before that
+    rule): a prompt, as any other."""
     attachment = record.get("attachment")
     if attachment.__class__ is not dict or attachment.get("type") != "queued_command":
         return None
-    if attachment.get("commandMode", "prompt") != "prompt":
+    if attachment.get("commandMode", "prompt") != "prompt" or attachment.get("isMeta") is True:
         return None
     origin = attachment.get("origin")
     if origin is not None and (origin.__class__ is not dict or origin.get("kind", "human") != "human"):
