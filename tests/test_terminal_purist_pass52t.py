@@ -129,6 +129,8 @@ def test_an_error_on_an_ascii_stderr_gives_stand_ins_not_escapes(monkeypatch: py
 
 
 def test_a_sigtermed_export_erases_its_progress_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import signal
+
     from agentscan.cli.progress import StderrProgress
     from agentscan.export import locks, run
 
@@ -139,11 +141,11 @@ def test_a_sigtermed_export_erases_its_progress_line(tmp_path: Path, monkeypatch
                                                   warn=lambda *args: None, progress=progress))
 
     def terminated(*args: object, **kwargs: object) -> None:
-        raise locks._Terminated
+        raise locks._Terminated(signal.SIGTERM)
 
     monkeypatch.setattr(run, "_run_export", terminated)
     monkeypatch.setattr(run, "_check", lambda *args: "jsonl")
-    monkeypatch.setattr(locks, "_end_by_sigterm", lambda: None)  # (the test's process lives on)
+    monkeypatch.setattr(locks, "_end_by_signal", lambda signum: None)  # (the test's process lives on)
     with pytest.raises(SystemExit):
         run.run_export(scanner, "jsonl", tmp_path / "out.jsonl", filters=None, lock_timeout=1.0)  # type: ignore[arg-type]
     assert stream.getvalue().endswith("\r\x1b[K"), repr(stream.getvalue())

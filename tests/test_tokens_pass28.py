@@ -148,7 +148,8 @@ def test_a_grouped_table_counts_the_sessions_that_recorded_no_usage(isolated_hom
     document = orjson.loads(run("--demo", "tokens", "--by", by, "--json")[0])
     # --json: no line of its own; a period's ``window`` says the zone its rows were cut in (pass 52),
     # and a model's or provider's rows have none (exact: ``- {"window"}`` passed either way)
-    keys = {"schema", "by", "rows", "total", "cost_usd", "cost_usd_priced", "unpriced_models", "prices", "warnings"}
+    keys = {"schema", "by", "rows", "total", "cost_usd", "cost_usd_priced", "unpriced_models", "unreadable", "prices",
+            "warnings"}
     assert set(document) == keys | ({"window"} if by in ("day", "week", "month") else set())
 
 

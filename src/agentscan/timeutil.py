@@ -212,6 +212,9 @@ def shown_time(value: datetime | None, tz: tzinfo | None) -> Shown:
     with the zone's abbreviation then (``CET``; ``UTC+05:45`` for a zone that has none)."""
     if value is None:
         return Shown("-", None, True)
+    asked = getattr(value, "shown", None)
+    if asked is not None:  # a time beyond the years a record holds, as asked (``farbounds``)
+        return Shown(asked, None, True)
     local = value.astimezone(tz)
     offset = local.utcoffset() or timedelta(0)
     return Shown(local.strftime("%Y-%m-%d %H:%M"), local.tzname() or offset_text(offset), not offset)

@@ -11,6 +11,7 @@ import re
 from datetime import date, datetime, timedelta, tzinfo
 
 from agentscan.errors import UsageProblem
+from agentscan.farbounds import Far, after_last_day, far, far_wall
 from agentscan.timeutil import _EARLIEST, _LATEST, UTC, wall_time
 from agentscan.toolkit.words import either
 
@@ -75,7 +76,11 @@ def parse_when(text: str, *, now: datetime | None = None, tz: tzinfo | None = No
     ``_LATEST``) is taken as the nearest of them: it selects the same records, and a time
     near the year 1 or 9999 has no local form to print (``--since 9999-12-31T23:30Z`` east of UTC).
     """
-    return min(max(_parse_when(text, now=now, tz=tz, end_of_day=end_of_day), _EARLIEST), _LATEST)
+    found = _parse_when(text, now=now, tz=tz, end_of_day=end_of_day)
+    if isinstance(found, Far) or _EARLIEST <= found < _LATEST:
+        return found
+    # Beyond the years a record holds (an ISO time with its offset): the nearest, standing for it.
+    return far(min(max(found, _EARLIEST), _LATEST), found.timestamp())
 
 
 def _parse_when(text: str, *, now: datetime | None, tz: tzinfo | None, end_of_day: bool) -> datetime:
@@ -102,7 +107,9 @@ def _parse_when(text: str, *, now: datetime | None, tz: tzinfo | None, end_of_da
     span = _days_named(text.strip(), now, tz) or _days_of(text.strip())
     if span is not None:
         day = span[1] if end_of_day else span[0]
-        return _LATEST if day is None else wall_time(datetime(day.year, day.month, day.day), tz)
+        if day is None:
+            return after_last_day(_LATEST, tz)
+        return _wall(datetime(day.year, day.month, day.day), tz)
     parsed = _parse_user_time(text, tz)
     if parsed is None:
         spelt = _SPELT.match(text)
@@ -152,6 +159,15 @@ def _dates_meant(text: str) -> list[str]:
     return meant
 
 
+def _wall(naive: datetime, tz: tzinfo | None) -> datetime:
+    """``wall_time``, or, for a wall time beyond the years a record holds (which it takes as
+    the nearest of them), that nearest instant standing for the one asked (``farbounds``)."""
+    moment = wall_time(naive, tz)
+    if _EARLIEST < moment < _LATEST:
+        return moment
+    return far_wall(min(max(moment, _EARLIEST), _LATEST), naive, tz)
+
+
 def _days_of(text: str) -> tuple[date, date | None] | None:
     """The first day of a date, ISO week or month and the day after its last (``None``: after
     the year 9999); ``None`` for any other text.  ``fromisoformat`` alone would read a week
@@ -198,7 +214,7 @@ def _parse_user_time(value: str, tz: tzinfo | None) -> datetime | None:
     try:
         parsed = datetime.fromisoformat(text)
         if parsed.tzinfo is None:
-            return wall_time(parsed, tz)
+            return _wall(parsed, tz)
         return parsed.astimezone(UTC)
     except (ValueError, OverflowError):
         return None

@@ -125,7 +125,7 @@ def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int |
         import orjson
 
         # ``more``: a script reading a page of 25 learns that it is one (``--all`` for every session).
-        doc: dict[str, Any] = {"sessions": [r.to_json() for r in rows], "more": page.more}
+        doc: dict[str, Any] = {"sessions": _rows_json(scanner, rows, refs), "more": page.more}
         if page.running_unknown is not None:
             # What ``--running``/``--pid`` could not tell, and left out: a field of its own, not
             # a warning (nothing failed to be read; ``--strict`` would fail every run).
@@ -145,6 +145,24 @@ def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int |
     recorded.write(out, err)
     _say_unknown(page, filters)
     return _kept(recorded.stored_text(out, err), page.rows, refs) if keep else None
+
+
+def _rows_json(scanner: Scanner, rows: list[SessionRow], refs: list[SessionRef]) -> list[dict[str, Any]]:
+    """Each row's JSON, with ``tokens_unknown`` (as ``show --json`` has it) on a row whose
+    ``tokens`` are ``null`` because the database its usage is kept in could not be read this
+    run (Cursor's state DB, corrupt or locked), not because it recorded none: a script told
+    the two apart only by running ``show`` on each row."""
+    from agentscan.scan.unreadrows import unknown_usage
+
+    by_id = {ref.id: ref for ref in refs}
+    documents = []
+    for row in rows:
+        document = row.to_json()
+        ref = by_id.get(row.id)
+        if row.tokens is None and ref is not None and unknown_usage(scanner, ref) is not None:
+            document["tokens_unknown"] = True
+        documents.append(document)
+    return documents
 
 
 def _say_unknown(page: SessionPage, filters: ListFilter) -> None:

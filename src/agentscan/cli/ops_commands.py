@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, List, Optional
 
 import typer
 
@@ -187,8 +187,15 @@ def export_command(
     elif as_json and not quiet:
         from agentscan.export.unread import shrank_json
 
-        body = {"path": str(result.path), "format": result.format, "sessions": result.sessions, "gone": result.gone,
-                "usage_days": result.usage_days, "prices": result.prices, "shrank": shrank_json(result.shrank)}
+        body: dict[str, Any] = {"path": str(result.path), "format": result.format, "sessions": result.sessions,
+                                "gone": result.gone, "usage_days": result.usage_days}
+        if days or result.format == "sqlite":
+            # The zone the records' ``day`` is in, which neither file says (a CSV's ``day`` is a
+            # bare date): a cron job's log of ``--json`` keeps it.  As ``tokens``' ``window.tz``:
+            # a zone's name, ``null`` for the local one (``--tz local``).
+            local = days and getattr(day_zone, "is_local", False)
+            body["days_tz"] = None if local else "UTC" if not days or day_zone is None else str(day_zone)
+        body.update(prices=result.prices, shrank=shrank_json(result.shrank))
         render.emit_json(render.envelope("export", body, scanner.warnings))
     elif not quiet:
         gone = (f", {result.gone} marked gone" if result.gone else "") + _no_usage(result, days)

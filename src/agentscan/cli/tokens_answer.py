@@ -197,7 +197,11 @@ def shown_at_most(by: GroupBy, term: Terminal, limit: int | None, show_all: bool
 def window_json(since: datetime | None, until: datetime | None, zone: tzinfo | None) -> dict[str, str | None]:
     """``--json``'s ``window``: its bounds as instants (ISO 8601, UTC; ``until`` excluded,
     ``None`` when open) and the zone ``--tz`` named (``None``: the local zone's)."""
+    from agentscan.farbounds import Far
+
     def instant(moment: datetime | None) -> str | None:
+        if isinstance(moment, Far):  # beyond the years a record holds: the instant asked, not the clamp
+            return moment.asked
         return None if moment is None else moment.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
 
     return {"since": instant(since), "until": instant(until), "tz": None if zone is None else str(zone)}

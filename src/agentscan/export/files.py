@@ -18,10 +18,14 @@ from agentscan.toolkit.atomicfile import atomic_write, own_descriptor
 from agentscan.model import SessionRow
 
 
-def jsonl_lines(handle: BinaryIO, rows: Iterable[SessionRow]) -> int:
+def jsonl_lines(handle: BinaryIO, rows: Iterable[SessionRow], unknown: Collection[str] = ()) -> int:
+    """One ``agentscan.session/1`` line a row; ``unknown``: the rows marked ``tokens_unknown``."""
     count = 0
     for row in rows:
-        handle.write(orjson.dumps({"schema": "agentscan.session/1", **row.to_json()}) + b"\n")
+        line = {"schema": "agentscan.session/1", **row.to_json()}
+        if row.id in unknown:
+            line["tokens_unknown"] = True
+        handle.write(orjson.dumps(line) + b"\n")
         count += 1
     return count
 

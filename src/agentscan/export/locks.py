@@ -143,52 +143,79 @@ def output_lock(output: Path, env: Mapping[str, str] | None, lock_timeout: float
 
 
 class _Terminated(BaseException):
-    """``SIGTERM`` while an export held its lock: raised to run the cleanup on the way out,
-    then caught by ``_terminated_cleanly`` alone (never seen by a caller)."""
+    """``SIGTERM`` or ``SIGHUP`` while an export held its lock: raised to run the cleanup on
+    the way out, then caught by ``_terminated_cleanly`` alone (never seen by a caller)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+#: the signals that end an export after its cleanup, as Ctrl-C does: ``SIGTERM`` (cron's
+#: ``timeout``, systemd stopping a unit) and ``SIGHUP`` (the terminal it ran in closed, an
+#: ssh session dropped), whose default action alike ended it at once, leaving its temp file
+_ENDING = ("SIGTERM", "SIGHUP")
 
 
 @contextmanager
 def _terminated_cleanly() -> Iterator[None]:
-    """``SIGTERM`` (cron's ``timeout``, systemd stopping a unit) while an export holds its lock
-    unwinds it, as Ctrl-C does: by default it ended the process at once, leaving the temp file
-    (as big as the export) beside the output and the meeting lock's file behind.  Then the
-    process ends by the signal itself, as it would have: an exit status (143) made systemd
-    count a ``systemctl stop`` as a failure (``OnFailure=``), and a library caller's ``except
-    BaseException`` could swallow a ``SystemExit``.  Only in the main thread, and only where
-    ``SIGTERM`` is left to its default (a caller's own handler is theirs)."""
+    """``SIGTERM`` (cron's ``timeout``, systemd stopping a unit) or ``SIGHUP`` (a closed
+    terminal) while an export holds its lock unwinds it, as Ctrl-C does: by default it ended
+    the process at once, leaving the temp file (as big as the export) beside the output and
+    the meeting lock's file behind.  Then the process ends by that signal itself, as it would
+    have: an exit status (143) made systemd count a ``systemctl stop`` as a failure
+    (``OnFailure=``), and a library caller's ``except BaseException`` could swallow a
+    ``SystemExit``.  Only in the main thread, and only for a signal left to its default (a
+    caller's own handler, or ``nohup``'s ignored ``SIGHUP``, is theirs)."""
     import signal
     import threading
 
-    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught = [number for name in _ENDING if (number := getattr(signal, name, None)) is not None
+              and signal.getsignal(number) is signal.SIG_DFL]
+    if not caught:
         yield
         return
 
     def terminated(signum: int, frame: object) -> None:
-        # A second SIGTERM while the cleanup runs ends the process at once, as it asks.
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        raise _Terminated
+        # A second signal while the cleanup runs ends the process at once, as it asks.
+        for number in caught:
+            signal.signal(number, signal.SIG_DFL)
+        raise _Terminated(signum)
 
-    # Nested so that a SIGTERM between any two steps (the handler put in, or back as the block
+    # Nested so that a signal between any two steps (the handlers put in, or back as the block
     # ends) is caught here: the ``_Terminated`` it raises never reaches the caller.
     try:
         try:
-            signal.signal(signal.SIGTERM, terminated)
+            for number in caught:
+                signal.signal(number, terminated)
             yield
         finally:
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    except _Terminated:
-        _end_by_sigterm()
+            for number in caught:
+                signal.signal(number, signal.SIG_DFL)
+    except _Terminated as ended:
+        _end_by_signal(ended.signum)
         raise SystemExit(1) from None  # (unreached: the signal ended the process)
 
 
-def _end_by_sigterm() -> None:
+def _end_by_signal(signum: int) -> None:
     """The signal sent again, its default action restored: the process dies by it (a parent
-    sees ``WIFSIGNALED``, a shell ``$?`` 143), as Python ends on an unhandled Ctrl-C."""
+    sees ``WIFSIGNALED``, a shell ``$?`` 143 for ``SIGTERM``, 129 for ``SIGHUP``), as Python
+    ends on an unhandled Ctrl-C."""
     import signal
 
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
-    os.kill(os.getpid(), signal.SIGTERM)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signum})
+    os.kill(os.getpid(), signum)
+
+
+def _gave_up(lock_timeout: float) -> str:
+    """How long a run that found the output's lock held waited, in its error."""
+    if lock_timeout <= 0:  # "gave up after 0 s" read as a wait that was cut short
+        return "did not wait (--lock-timeout 0; --lock-timeout S waits up to S seconds)"
+    return f"gave up after {lock_timeout:g} s (--lock-timeout S waits longer)"
 
 
 def _held(output: Path, environ: Mapping[str, str], lock_file: Path, in_cache: bool, lock_timeout: float,
@@ -207,14 +234,12 @@ def _held(output: Path, environ: Mapping[str, str], lock_file: Path, in_cache: b
         except Timeout:
             # Another export of this output runs (a cron job's, a first one still reading):
             # said, or the second run sat silent for as long as the first took (20 s and more).
-            if waiting is not None:
+            if waiting is not None and lock_timeout > 0:  # (``--lock-timeout 0``: no wait to say)
                 waiting(f"waiting for another agentscan export of {output} (up to {lock_timeout:g} s)")
             lock.acquire(timeout=max(0.0, lock_timeout - (time.monotonic() - began)))
     except Timeout:
-        raise ExportFailed(
-            f"another agentscan export of {output} is running (lock {lock_file}); gave up after {lock_timeout:g} s "
-            "(--lock-timeout S waits longer)"
-        ) from None
+        raise ExportFailed(f"another agentscan export of {output} is running (lock {lock_file}); "
+                           f"{_gave_up(lock_timeout)}") from None
     except OSError as exc:
         raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}") from None
     if in_cache:  # (a shared fallback folder's files are not pruned)
@@ -236,9 +261,7 @@ def _held(output: Path, environ: Mapping[str, str], lock_file: Path, in_cache: b
                 meeting_lock(meeting, left()):
             yield
     except MeetingBusy as exc:
-        raise ExportFailed(
-            f"another agentscan export of {output} is running (lock {exc}); gave up after {lock_timeout:g} s "
-            "(--lock-timeout S waits longer)"
-        ) from None
+        raise ExportFailed(f"another agentscan export of {output} is running (lock {exc}); "
+                           f"{_gave_up(lock_timeout)}") from None
     finally:
         lock.release()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Collection, Iterable, Mapping, Sequence
 
 from agentscan.errors import ExportFailed, UsageProblem
 from agentscan.export.history import NO_HISTORY, History, ProviderHistory
@@ -21,7 +21,7 @@ from agentscan.export.files import (
 )
 from agentscan.export.locks import output_lock
 from agentscan.export.rows import UsageDay
-from agentscan.model import SessionRow
+from agentscan.model import SessionRef, SessionRow
 # At run time, as ``ExportResult``'s fields name them: a public type's hints resolve (``typing.get_type_hints``).
 from agentscan.export.children import Shrank
 from agentscan.export.unread import LeftAsTheyWere
@@ -86,6 +86,7 @@ def export(
     locked: bool = False,
     progress: Progress | None = None,
     history: History = NO_HISTORY,
+    tokens_unknown: Collection[str] = (),
 ) -> ExportResult:
     """Write ``rows`` to ``output`` in ``fmt`` under the output's lock (``-``: stdout, no lock;
     ``locked``: the caller holds it).  ``progress``: an SQLite write counts its sessions there.
@@ -93,9 +94,10 @@ def export(
     ``per_day``: JSON Lines or CSV of ``usage_days`` instead of ``rows``.  ``incomplete``:
     providers whose discovery could not read everything: none of their sessions is marked gone.
     ``history``: which sessions share history with another (``export.history``).
+    ``tokens_unknown``: the rows whose ``null`` tokens are not known (``list --json``'s mark).
     """
     fmt = _check(fmt, output, per_day)
-    lines = _lines(fmt, rows, usage_days, per_day)
+    lines = _lines(fmt, rows, usage_days, per_day, tokens_unknown)
     if output == STDOUT:  # for a pipe: agentscan export -f csv -o - | duckdb
         from agentscan.export.files import to_stdout
 
@@ -192,7 +194,8 @@ def check_days(fmt: str, days: bool, *, zoned: bool, words: tuple[str, str] = ("
                            "always UTC", parameter="tz")
 
 
-def _lines(fmt: str, rows: list[SessionRow], usage_days: list[UsageDay], per_day: bool) -> Callable[[BinaryIO], int] | None:
+def _lines(fmt: str, rows: list[SessionRow], usage_days: list[UsageDay], per_day: bool,
+           unknown: Collection[str] = ()) -> Callable[[BinaryIO], int] | None:
     """What writes a JSON Lines or CSV export (``None``: SQLite)."""
     if fmt == "sqlite":
         return None
@@ -202,7 +205,7 @@ def _lines(fmt: str, rows: list[SessionRow], usage_days: list[UsageDay], per_day
             return lambda handle: day_jsonl_lines(handle, days)
         return lambda handle: day_csv_lines(handle, days)
     if fmt == "jsonl":
-        return lambda handle: jsonl_lines(handle, rows)
+        return lambda handle: jsonl_lines(handle, rows, unknown)
     return lambda handle: csv_lines(handle, rows)
 
 
@@ -243,7 +246,7 @@ def run_export(
             return _run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout,
                                before_rename=before_rename, redact=redact, days=days, zone=zone, locked=True)
         except BaseException:
-            # A SIGTERM ends the process in the lock's cleanup (``locks._terminated_cleanly``),
+            # A SIGTERM (or SIGHUP) ends the process in the lock's cleanup (``locks._terminated_cleanly``),
             # before the CLI could erase the progress line: the shell's prompt came after
             # ``reading sessions 812/1,700``.  (Erased only where it was drawn: a terminal.)
             scanner.ctx.progress.finish()
@@ -328,6 +331,7 @@ def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter
         locked=locked,
         progress=scanner.ctx.progress,
         history=ProviderHistory(tuple(scanner.providers), scanner.ctx),
+        tokens_unknown=_tokens_unknown(scanner, chosen, rows) if fmt == "jsonl" and not days else (),
     )
     say_unread(scanner.ctx, output, fmt, unread)
     say_left_as_they_were(scanner.ctx, output, fmt, result.unseen)
@@ -382,3 +386,14 @@ def _unseen(scanner: Scanner, names: Sequence[str]) -> list[str]:
         if provider.name in names and not any(root.path.exists() for root in provider.roots(scanner.ctx)):
             unseen.append(provider.name)
     return unseen
+
+
+def _tokens_unknown(scanner: Scanner, refs: Sequence[SessionRef], rows: list[SessionRow]) -> set[str]:
+    """The rows whose ``null`` tokens are not known: the database their usage is kept in could
+    not be read this run (Cursor's state DB, corrupt), which a JSON Lines line marks as ``list
+    --json`` does; a cron job summing the lines took them for sessions that recorded none."""
+    from agentscan.scan.unreadrows import unknown_usage
+
+    by_id = {ref.id: ref for ref in refs}
+    return {row.id for row in rows if row.tokens is None and (ref := by_id.get(row.id)) is not None
+            and unknown_usage(scanner, ref) is not None}

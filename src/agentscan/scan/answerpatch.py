@@ -267,7 +267,7 @@ def _answer(patch: Patch) -> bytes:
     flush()
     document = {"by": "session", "rows": [orjson.Fragment(b"0")], "total": patch.total.to_json(),
                 "cost_usd": usd(patch.cost), "cost_usd_priced": usd(patch.cost), "unpriced_models": [],
-                "prices": basis.header["prices"]}
+                "unreadable": [], "prices": basis.header["prices"]}  # (patched only when nothing warned)
     head, _, tail = orjson.dumps(document, option=orjson.OPT_INDENT_2).partition(_ROWS_OPEN + b"0")
     return b"".join((head, _ROWS_OPEN, _BETWEEN.join(pieces), tail))
 

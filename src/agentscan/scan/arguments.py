@@ -163,7 +163,10 @@ def check_window(since: datetime | None, until: datetime | None, words: tuple[st
     """A ``since``/``until`` window that holds nothing is a usage error (``list`` and
     ``tokens`` alike).  ``words``: their names in the error, the library's parameters unless
     the CLI says its options (``cli.state.parse_window``: ``--since``, ``--until``)."""
-    if since is not None and until is not None and since >= until:
+    from agentscan.farbounds import instant_of
+
+    # Compared as asked: two times before 1970 both stand at its nearest instant (``farbounds``).
+    if since is not None and until is not None and instant_of(since) >= instant_of(until):
         raise UsageProblem(f"{words[0]} must be before {words[1]} (the range is empty)", parameter="since")
 
 

@@ -133,6 +133,10 @@ class TokenReport:
     #: the sessions no row counts because their transcript could not be read at all (a
     #: ``cannot read: …`` warning names it; ``scan.unreadrows``): their usage is not known
     unreadable: tuple[str, ...] = ()
+    #: for each of ``unreadable``, in its order: ``(id, path, why)``, the file that could not be
+    #: read (its transcript, or the database its usage is kept in) and why, for ``--json``,
+    #: where a script cannot read the table's note (``scan.unreadrows.unread_cause``)
+    unread_causes: tuple[tuple[str, str, str], ...] = ()
     #: in a window (``--since``, ``--until``), by session: when each session's last call in it
     #: was (epoch seconds), the table's DATE (its last update may lie past the window)
     last_calls: dict[str, float] = field(default_factory=dict, compare=False)
@@ -157,6 +161,10 @@ class TokenReport:
             "cost_usd": usd(self.cost),
             "cost_usd_priced": usd(self.cost_priced),
             "unpriced_models": list(self.unpriced_models),
+            # Sessions in no row because they could not be read: not "recorded no usage" (a
+            # null row) nor nothing spent, which the table says in a note a script never saw.
+            "unreadable": [{"id": session_id, "path": path, "reason": why}
+                           for session_id, path, why in self.unread_causes],
             "prices": self.prices,
         }
 

@@ -212,10 +212,19 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     report = TokenReport(by, rows, total, sessions, whole.cost,
                          book.data.to_json(), whole.priced, whole.unpriced,
                          {**fragments, **{key: taken.fragment for key, taken in kept.items() if taken.fragment is not None}},
-                         left, unreadable=unread, last_calls=last_calls)
+                         left, unreadable=unread, last_calls=last_calls,
+                         unread_causes=_causes(scanner, refs, unread))
     if report.total is not None and report.total.saturated:
         scanner.ctx.warn("tokens", TOKEN_SUM_CAPPED)
     return report
+
+
+def _causes(scanner: Scanner, refs: Sequence[SessionRef], unread: Sequence[str]) -> tuple[tuple[str, str, str], ...]:
+    """``(id, path, why)`` of each of the ``unread`` sessions, in their order (``unread_cause``)."""
+    if not unread:
+        return ()
+    by_id = {ref.id: ref for ref in refs}
+    return tuple((session_id, *unread_cause(scanner, by_id[session_id])) for session_id in unread)
 
 
 def _recorded_any(usage: dict[str, ProviderUsage], kept: dict[str, KeptRow]) -> bool:
