@@ -324,7 +324,9 @@ def test_hook_with_an_unknown_agent_writes_nothing(tmp_path: Path, monkeypatch: 
     monkeypatch.setenv("AGENTSCAN_DATA_DIR", str(data))
     monkeypatch.setattr("sys.stdin", io.StringIO('{"hook_event_name": "stop", "session_id": "s1"}'))
     hook_run("curser")
-    assert not data.exists() and capsys.readouterr().out == ""
+    # No event stored; only the one line that says why (test_hook_unknown_agent.py)
+    assert not (data / "events").exists() and capsys.readouterr().out == ""
+    assert [p.name for p in data.iterdir()] == ["hook-errors.log"]
 
 
 def test_doctor_reports_hooks_store_and_errors(isolated_home: Path, tmp_path: Path) -> None:

@@ -47,6 +47,8 @@ def closest_zone(name: str, *, local: bool = True) -> str | None:
     # (only the regions' zones: ``eastern`` is ``US/Eastern`` and ``Canada/Eastern``, offered neither)
     if folded in _COUNTRIES:
         return _COUNTRIES[folded]
+    if _CITIES.get(folded) in known:  # (``Bombay``, ``Beijing``: named by no zone, or by a backward alias)
+        return _CITIES[folded]
     by_city = sorted((zone_name.count("/") != 1, zone_name) for zone_name in known
                      if zone_name.rpartition("/")[2].lower().replace("_", " ") == folded
                      and zone_name.partition("/")[0] in _REGIONS)
@@ -65,6 +67,24 @@ _REGIONS = frozenset({"Africa", "America", "Antarctica", "Arctic", "Asia", "Atla
                       "Indian", "Pacific"})
 #: countries whose name is an alias of another's zone: ``Pacific/Samoa`` is American Samoa's (UTC-11)
 _COUNTRIES = {"samoa": "Pacific/Apia"}
+#: cities people type whose zone is named for another city (``Beijing`` keeps Shanghai's time,
+#: ``Mumbai`` Kolkata's), and old names that tzdata keeps only as backward aliases
+#: (``Asia/Calcutta``): offered the zone tzdata names today, as ``Paris`` is ``Europe/Paris``
+#: (never a name two places share: ``Hyderabad``, ``Washington``, ``Canton``)
+_CITIES = {
+    "beijing": "Asia/Shanghai", "peking": "Asia/Shanghai", "chongqing": "Asia/Shanghai",
+    "chungking": "Asia/Shanghai", "harbin": "Asia/Shanghai", "shenzhen": "Asia/Shanghai",
+    "guangzhou": "Asia/Shanghai",
+    "bombay": "Asia/Kolkata", "mumbai": "Asia/Kolkata", "calcutta": "Asia/Kolkata", "delhi": "Asia/Kolkata",
+    "new delhi": "Asia/Kolkata", "madras": "Asia/Kolkata", "chennai": "Asia/Kolkata",
+    "bangalore": "Asia/Kolkata", "bengaluru": "Asia/Kolkata",
+    "saigon": "Asia/Ho_Chi_Minh", "ho chi minh city": "Asia/Ho_Chi_Minh",
+    "rangoon": "Asia/Yangon", "katmandu": "Asia/Kathmandu", "dacca": "Asia/Dhaka",
+    "ulan bator": "Asia/Ulaanbaatar", "thimbu": "Asia/Thimphu", "macao": "Asia/Macau",
+    "kiev": "Europe/Kyiv", "uzhgorod": "Europe/Kyiv", "zaporozhye": "Europe/Kyiv",
+    "san francisco": "America/Los_Angeles", "seattle": "America/Los_Angeles",
+    "boston": "America/New_York",
+}
 
 
 #: zone abbreviations people type for ``--tz`` that name no IANA zone (``EST``, ``MST``, ``CET``

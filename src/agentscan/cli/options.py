@@ -136,10 +136,14 @@ class GlobalOptionsCommand(TyperCommand):
         if value is None:
             return None
         parent = getattr(ctx, "parent", None)
-        if getattr(parent, "info_name", None) == "hooks" and str(value).casefold() in provider_names():
+        providers = list(provider_names())
+        # ``gemini-cli``, ``codex-cli``: the product's name stands for its provider as the bare one does
+        named = str(value).casefold() if str(value).casefold() in providers else next(
+            (one for one in agent_named_otherwise(str(value), providers) if one not in names), None)
+        if getattr(parent, "info_name", None) == "hooks" and named is not None and named not in names:
             # ``hooks install codex`` read as a typo: Codex and Gemini CLI have no hooks
             # agentscan installs (``doctor`` says so), and need none.
-            return (f"{str(value).casefold()} has no hooks to install: agentscan reads its sessions from its "
+            return (f"{named} has no hooks to install: agentscan reads its sessions from its "
                     f"files; hooks are for {', '.join(names)}")
         # ``hooks install claude-code``: the agent's product name, which no slip of a letter reaches
         meant = (close_names(str(value), names) or agent_named_otherwise(str(value), names) or [""])[0]
@@ -148,7 +152,7 @@ class GlobalOptionsCommand(TyperCommand):
             return text
         # ``hooks install openai``: said as ``-p openai`` is (the vendor's models run in more than
         # one agent), over every provider, as the vendor's models run in sessions hooks do not see too
-        aside = agent_aside(str(value), list(provider_names()), pick=f"hooks {ctx.info_name} names the agent")
+        aside = agent_aside(str(value), providers, pick=f"hooks {ctx.info_name} names the agent")
         return f"{text} ({aside})" if aside else text
 
     def invoke(self, ctx: Any) -> Any:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 from typing import Any, Sequence
@@ -41,6 +42,8 @@ READ_SECONDS = 5.0
 REPLIES = {"cursor": b"{}\n"}  # Cursor parses stdout as JSON; Claude wants nothing
 #: the agents ``--agent`` may name; any other name writes nothing at all
 AGENTS = ("cursor", "claude")
+#: an ``--agent`` value plain enough to quote in the log (anything else may be a pasted secret)
+_PLAIN = re.compile(r"[a-z][a-z0-9_.-]{0,23}")
 ENVELOPE_VERSION = 1
 
 
@@ -57,7 +60,16 @@ def run(agent: str | None, otlp_endpoint: str | None = None, arguments: Sequence
     name = (agent or "").strip().lower()
     if name and name not in AGENTS:
         # A misspelt --agent must not fill the store with events no tree can read;
-        # `agentscan doctor` shows the installed command and its --agent.
+        # `agentscan doctor` shows the installed command and its --agent.  A command wired
+        # by hand into another agent's config (Gemini CLI's, Codex's) is in no config doctor
+        # reads: said once in the log (which doctor and `hooks status` show), or every event
+        # would vanish without a word.
+        try:
+            shown = repr(name) if _PLAIN.fullmatch(name) else "(not quoted)"
+            log_once(store.data_dir(), name if _PLAIN.fullmatch(name) else "unknown",
+                     f"unknown --agent {shown}: the hook captures only {' and '.join(AGENTS)}; nothing stored")
+        except Exception:  # noqa: BLE001 - an observer must never break the agent
+            pass
         return
     root = None
     stored = None

@@ -59,6 +59,10 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
         # Claude Code's switch for every hook of every file: nothing is captured while it is on.
         report["problem"] = (f'"{DISABLE_ALL}": true here turns off every Claude Code hook, agentscan\'s too, so '
                              "nothing is captured; remove it (or set it to false) to capture")
+    if report["problem"] is None:
+        # What an install would refuse to change (a key twice, no object, ``"hooks": []``):
+        # said here, rather than "not installed" and an install to run that only fails.
+        report["problem"] = _refused(agent, path, text, config)
     # Judged as an install judges them (``hooks.merging``): an entry under a narrower matcher
     # counts as installed, and is said to capture only what its matcher matches.
     found = ours_by_event(agent, config) if isinstance(config, dict) else []
@@ -119,6 +123,24 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
                 f"agentscan no longer reads: run {_reinstall(agent, scope, legacy)} to remove it")
         report["note"] = text if report["note"] is None else f"{report['note']}; {text}"
     return report
+
+
+def _refused(agent: str, path: Path, text: str, config: Any) -> str | None:
+    """Why ``hooks install`` would refuse to change this file (``configjson.parse``, and the
+    shapes ``merging`` will not change), its words without the path (said beside it), or ``None``."""
+    from agentscan.errors import HookConfigError
+    from agentscan.hooks.configjson import parse
+
+    try:
+        parse(path, text)
+    except HookConfigError as exc:
+        return str(exc).removeprefix(str(path)).lstrip(": ")
+    hooks = config.get("hooks") if isinstance(config, dict) else None
+    if hooks is not None and not isinstance(hooks, dict):
+        return "\"hooks\" is not an object; agentscan will not change it"
+    listed = CURSOR_EVENTS if agent == "cursor" else CLAUDE_EVENTS
+    wrong = next((event for event in listed if not isinstance((hooks or {}).get(event, []), list)), None)
+    return None if wrong is None else f"hooks.{wrong} is not a list; agentscan will not change it"
 
 
 def _events_text(events: list[str]) -> str:

@@ -227,6 +227,12 @@ class TurnBuilder:
         model = self.models.most_common(1)[0][0] if self.models else self.facts.model
         self.root.set(sc.PROVIDER, sc.provider_name(model, self.facts.provider))
         self.root.set(sc.REQUEST_MODEL, model)
+        for span in self.spans:
+            # ``gen_ai.provider.name`` is required on every ``invoke_agent`` span, a subagent's
+            # too: its own model's maker, else the turn's (a Cursor subagent on ``composer-2``: cursor)
+            if span is not self.root and span.name.startswith("invoke_agent") and sc.PROVIDER not in span.attributes:
+                own = span.attributes.get(sc.REQUEST_MODEL)
+                span.set(sc.PROVIDER, sc.provider_name(own if isinstance(own, str) and own else model, self.facts.provider))
         self.root.set(sc.INPUT_MESSAGES, self.facts.content.messages("user", [prompt] if prompt else []))
         self.root.set(sc.OUTPUT_MESSAGES, self.facts.content.messages("assistant", list(responses)))
         self.root.set("agentscan.turn.status", status)

@@ -87,6 +87,9 @@ class Built:
     #: sessions asked for by id that ``--provider`` leaves out, as ``tokens`` leaves them out:
     #: (id, provider), for the note that says so
     left_out: list[tuple[str, str]] = field(default_factory=list)
+    #: transcripts hook sessions name that are on disk but under no root read (Claude Code run
+    #: with a ``CLAUDE_CONFIG_DIR`` this shell lacks): their turns went out with no LLM calls
+    unread_transcripts: list[str] = field(default_factory=list)
 
     def count(self, found: list[ExportTrace]) -> list[ExportTrace]:
         """``found``: one selected session's traces."""
@@ -152,7 +155,10 @@ def _hook_only(
         if (trace is not None and trace.session.transcript_session_id not in covered
                 and (window.since is None or (trace.session.ended_ns or 0) >= window.since)):
             facts = _facts(session.agent, session.session_id, "hooks", selection, env, cwd=trace.session.workspace)
-            yield from built.count(hook_traces(trace, facts, window=window))
+            found = built.count(hook_traces(trace, facts, window=window))
+            if found and trace.session.transcript_found and trace.session.transcript_path:
+                built.unread_transcripts.append(trace.session.transcript_path)
+            yield from found
         progress.advance()
 
 
