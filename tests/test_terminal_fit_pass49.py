@@ -110,7 +110,7 @@ def _subagent_lines(width: int, model: str | None = "claude-haiku-4-5-20251001")
 
     detail = SimpleNamespace(subagents=[SimpleNamespace(
         id="a1b2c3d", agent_type="Explore", model=model, recovered_from=None, cost=Decimal("0.004"),
-        cost_priced=Decimal("0.004"), tokens=SimpleNamespace(total=6313))])
+        cost_priced=Decimal("0.004"), tokens=SimpleNamespace(total=6313))], extra={})
     return subagent_lines(detail, Terminal(tty=True, width=width, color=False), {})  # type: ignore[arg-type]
 
 

@@ -74,7 +74,7 @@ def test_a_short_word_above_a_command_that_fits_keeps_its_line(monkeypatch: pyte
 def _detail(sub_id: str, tokens: int, cost: str) -> Any:
     sub = SimpleNamespace(id=sub_id, agent_type=None, model=None, recovered_from=None, cost=Decimal(cost),
                           cost_priced=Decimal(cost), tokens=SimpleNamespace(total=tokens))
-    return SimpleNamespace(subagents=[sub], tools=[], row=SimpleNamespace(native_id="0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f"))
+    return SimpleNamespace(subagents=[sub], tools=[], extra={}, row=SimpleNamespace(native_id="0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f"))
 
 
 def test_a_claude_run_id_is_named_short_on_a_terminal_as_tokens_names_it() -> None:

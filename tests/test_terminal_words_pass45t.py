@@ -71,7 +71,7 @@ def _detail(*subs: tuple[str, str | None, str | None, int | None]) -> Any:
     return SimpleNamespace(subagents=[
         SimpleNamespace(id=sid, agent_type=kind, model=model, recovered_from=None, cost=None, cost_priced=None,
                         tokens=SimpleNamespace(total=total) if total is not None else None)
-        for sid, kind, model, total in subs])
+        for sid, kind, model, total in subs], extra={})
 
 
 REAL = ("sidechain-cd49a45d", "general-purpose", "claude-sonnet-4-5-20250929", 12_526)

@@ -195,6 +195,15 @@ def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, st
 
 def _none_found(report: dict[str, Any]) -> str:
     """What a page of "does not exist" rows adds up to; a setting a level off: its finding's fix."""
+    damaged = [f"{p['label']}'s" for p in report["providers"] for root in p["roots"]
+               if root["kind"] == "database" and root["exists"] and root["problem"]]
+    if damaged:
+        # (where agentscan looked is not what is wrong: a database there could not be read,
+        # Cursor's corrupt state DB holding every IDE chat; "set the variable" would mislead)
+        if len(damaged) == 1:
+            return f"no sessions found for any agent here, and {damaged[0]} database could not be used: see its STATUS above"
+        return (f"no sessions found for any agent here, and {len(damaged)} databases ({listed(damaged)}) could not "
+                "be used: see their STATUS above")
     meant = [setting for p in report["providers"] for setting in p["settings_meant"]]
     fix = (f"see the finding{'s' if len(meant) > 1 else ''} above (did you mean {listed(meant)}?)" if meant else
            "if your agents keep their files elsewhere, set the variable that moves them (the README's table of "

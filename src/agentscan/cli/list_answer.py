@@ -138,7 +138,7 @@ def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int |
         # Nothing found where a root named explicitly (``CLAUDE_CONFIG_DIR``) cannot be read:
         # the error ``finish`` raises says why, and the note would send the reader to doctor.
         if page.discovered or not scanner.unreadable_explicit_roots():
-            render.note(why_empty(state, page, filters, zone))
+            render.note(_unread_said(scanner, page, filters) or why_empty(state, page, filters, zone))
         _say_unknown(page, filters)
         return None
     _, out, err = recorded.recording(lambda: _print_rows(scanner, page, filters, rows, zone))
@@ -163,6 +163,16 @@ def _rows_json(scanner: Scanner, rows: list[SessionRow], refs: list[SessionRef])
             document["tokens_unknown"] = True
         documents.append(document)
     return documents
+
+
+def _unread_said(scanner: Scanner, page: SessionPage, filters: ListFilter) -> str | None:
+    """Nothing found where a database that may hold sessions could not be read (Cursor's
+    corrupt state DB): that, not "doctor shows where agentscan looked" (``notfound``)."""
+    if page.discovered or page.blank:
+        return None
+    from agentscan.scan.notfound import unread_stores_note
+
+    return unread_stores_note(scanner, filters.providers)
 
 
 def _say_unknown(page: SessionPage, filters: ListFilter) -> None:

@@ -236,8 +236,10 @@ def _why_none(result, filters, scanner) -> str:  # noqa: ANN001 - an ExportResul
     # cron job's HOME is another's, or the agents keep their files elsewhere; no quiet day.
     if (filters.since is None and filters.until is None and not filters.providers) or not any(True for _ in scanner.refs()):
         from agentscan.invocation import doctor_command
+        from agentscan.scan.notfound import unread_stores_note
 
-        return f": no sessions found (`{doctor_command()}` shows where agentscan looked)"
+        unread = unread_stores_note(scanner, filters.providers)  # (Cursor's state DB, corrupt)
+        return f": {unread}" if unread else f": no sessions found (`{doctor_command()}` shows where agentscan looked)"
     from agentscan.cli.render import short_time
 
     which = f"{'/'.join(filters.providers)} " if filters.providers else ""

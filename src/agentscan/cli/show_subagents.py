@@ -43,6 +43,10 @@ class _Cells(NamedTuple):
     notes: list[str]
     type_width: int  # 0: no column
     model_width: int  # 0: no column
+    #: what a run without a figure says: ``tokens not recorded``, or ``tokens not known`` when
+    #: the session's own could not be read (Cursor's state DB corrupt or locked: its runs'
+    #: tokens are in it too, ``showing``'s ``tokens_unknown``)
+    missing: str = "tokens not recorded"
 
 
 def subagent_lines(detail: SessionDetail, term: Terminal, names: dict[str, str]) -> list[str]:
@@ -103,7 +107,8 @@ def _cells(detail: SessionDetail, term: Terminal, names: dict[str, str]) -> _Cel
     # A column of dashes is a column nobody can name: the type only when some run has one.
     type_width = max(map(width_of, types)) if any(sub.agent_type for sub in subs) else 0
     model_width = max(map(width_of, models)) if any(sub.model for sub in subs) else 0
-    return _Cells(ids, types, models, short_models, counts, costs, notes, type_width, model_width)
+    missing = "tokens not known" if detail.extra.get("tokens_unknown") else "tokens not recorded"
+    return _Cells(ids, types, models, short_models, counts, costs, notes, type_width, model_width, missing)
 
 
 def _rows(cells: _Cells, *, unit: bool, notes: bool = True, pad: int = 0) -> list[str]:
@@ -111,7 +116,7 @@ def _rows(cells: _Cells, *, unit: bool, notes: bool = True, pad: int = 0) -> lis
     id_width = max(map(width_of, cells.ids))
     count_width = max(8, *map(width_of, cells.counts)) if unit else max(len(_UNIT), *map(width_of, cells.counts)) + pad
     if unit:
-        totals = [f"{count:>{count_width}} {_UNIT}" if count else "tokens not recorded" for count in cells.counts]
+        totals = [f"{count:>{count_width}} {_UNIT}" if count else cells.missing for count in cells.counts]
     else:
         totals = [f"{count or '-':>{count_width}}" for count in cells.counts]
     if cells.costs:

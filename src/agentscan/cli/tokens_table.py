@@ -129,7 +129,14 @@ def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:
         # there is, no filter is to blame.  None where a root named explicitly
         # (``CLAUDE_CONFIG_DIR``) cannot be read: the error that follows says why.
         blamed = len(report.unrecorded) < count if count else not scanner.unreadable_explicit_roots()
-        if blamed:
+        unread = None
+        if not count and not asked.ids:
+            from agentscan.scan.notfound import unread_stores_note
+
+            unread = unread_stores_note(scanner, providers)
+        if unread is not None:
+            notes.append(unread)  # (in place of "doctor shows where agentscan looked")
+        elif blamed:
             why = explain_empty(count, asked_for=bool(asked.ids), providers=providers, since=asked.since,
                                 until=asked.until, zone=asked.zone)
             if why is not None and count and (asked.since is not None or asked.until is not None):

@@ -166,3 +166,21 @@ def _captured_only(scanner: Scanner, query: str) -> str | None:
         return query
     except (AgentscanError, OSError):  # none, or an id too short: the usual hint
         return None
+
+
+def unread_stores_note(scanner: Scanner, providers: tuple[str, ...] | list[str] = ()) -> str | None:
+    """What ``list`` and ``tokens`` say in place of "no sessions found; doctor shows where
+    agentscan looked" when a database the selected ``providers`` (none: all) keep sessions in
+    could not be read (Cursor's corrupt or locked state DB): the sessions may be in it, and
+    doctor would only show the same path again.  ``None``: every such database was read."""
+    unread = [(provider.label, path) for provider in scanner.providers if not providers or provider.name in providers
+              for path, _ in provider.unread_stores(scanner.ctx)]
+    if not unread:
+        return None
+    from agentscan.toolkit.words import plural
+
+    labels = ", ".join(dict.fromkeys(label for label, _ in unread))
+    if len(unread) == 1:
+        return f"no sessions found: a {labels} database that may hold some could not be read (see the warning)"
+    return (f"no sessions found: {plural(len(unread), 'database')} that may hold some could not be read "
+            f"({labels}; see the warnings)")

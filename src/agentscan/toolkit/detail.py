@@ -212,6 +212,11 @@ class DetailCollector:
         command = LocalCommand(clip_text(text, COMMAND_BYTES)[0], timestamp, by, seq or next(self._seq))
         self._commands.commands.append(command)
 
+    def passed(self) -> None:
+        """A prompt or reply of the session's own left unread (older than the bounds keep):
+        its place in reading order, so a command before it is not kept (``localcommands``)."""
+        self._commands.item(next(self._seq))
+
     def count_dropped(self, kind: str, *, subagent: str | None = None) -> None:
         """One prompt (``kind`` "prompts") or reply ("responses") left unread because it is
         older than the bounds keep: the session's own, or ``subagent``'s."""

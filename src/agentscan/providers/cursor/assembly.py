@@ -69,6 +69,7 @@ def _assemble(ref: SessionRef, ctx: ScanContext) -> Assembled:
         model=facts.model() or top_model(usage.own),
         tokens=usage.tokens(),
         subagents=len(children),
+        archived=facts.archived(),  # (marked as a Codex thread archived is: ``(archived)``)
     )
     if files is None:
         stats, info = usage.own, facts.composer

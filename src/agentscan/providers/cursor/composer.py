@@ -45,6 +45,13 @@ class HeaderInfo(NamedTuple):
     name: str | None = None
     recency: datetime | None = None  # the ``recency`` column: the last activity (Cursor 3.x)
     workspace_id: str | None = None  # ``workspaceStorage/<id>``: the cwd of a composer naming none
+    archived: bool = False  # ``isArchived``: the user archived the chat in Cursor's chat list
+
+
+def archived_flag(value: object) -> bool:
+    """``isArchived`` as Cursor writes it: ``true`` in JSON, ``1`` in the ``composerHeaders``
+    table; anything else (absent, ``0``, a string) is not archived."""
+    return value is True or (type(value) is int and value == 1)
 
 
 def header_from(raw: RawHeader) -> HeaderInfo:
@@ -54,6 +61,7 @@ def header_from(raw: RawHeader) -> HeaderInfo:
         name=as_str(raw.get("name")),
         recency=from_epoch(as_epoch_ms(raw.get("recency"))),
         workspace_id=as_str(raw.get("workspaceId")),
+        archived=archived_flag(raw.get("isArchived")),
     )
 
 
@@ -77,6 +85,7 @@ class ComposerInfo(NamedTuple):
     parent_id: str | None = None
     last_bubble: str | None = None  # the live conversation's last bubble id (its time: ``recency``)
     last_inline: datetime | None = None  # a legacy inline conversation's last ``createdAt``
+    archived: bool = False  # ``isArchived``: archived in Cursor's chat list (``HeaderInfo``'s too)
 
     @property
     def has_conversation(self) -> bool:
@@ -149,6 +158,7 @@ def composer_from(composer_id: str, raw: RawComposerData) -> ComposerInfo:
         parent_id=parent if parent != composer_id else None,
         last_bubble=_last_bubble(raw),
         last_inline=_last_inline(raw),
+        archived=archived_flag(raw.get("isArchived")),
     )
 
 

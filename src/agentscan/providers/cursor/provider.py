@@ -53,7 +53,8 @@ class CursorProvider(Provider):
     #     matches any of them)
     # 14: while the global DB cannot be read, every composer a workspace DB lists is a row
     #     (tokens null, counts partial)
-    parser_version = "14"
+    # 15: a composer archived in Cursor's chat list (``isArchived``) is marked ``archived``
+    parser_version = "15"
     # The Agent CLI holds its chat's store.db open (SQLite) while it runs; nothing shows Cursor
     # holding an agent transcript open (tools that follow Cursor live watch its mtime), and the
     # state.vscdb it holds is every composer's: only a store tells, else ``running`` is null.
@@ -81,6 +82,8 @@ class CursorProvider(Provider):
         # the state DB is locked, whether it has any is not known, whatever its kind.
         from agentscan.providers.cursor.statedb import locked_state_db, unread_state_db
 
+        if _cli_chat(ref, ctx):
+            return None  # the Agent CLI records no tokens, there or anywhere (formats.md 4.2)
         workspace = getattr(ref.hint, "workspace", None)  # (a ref from the id index has no hint yet)
         if workspace is not None and not workspace.has_conversation:
             # Listed from a workspace DB only because the global DB holding its bubbles could not
@@ -94,6 +97,8 @@ class CursorProvider(Provider):
         # state DB, so with that DB corrupt they are unknown too, not "recorded no usage".
         from agentscan.providers.cursor.statedb import unread_state_db
 
+        if _cli_chat(ref, ctx):
+            return None  # its tokens are in no DB: "not recorded", as with the DB sound
         unread = unread_state_db(ctx)
         return self.locked_usage(ref, ctx) or (unread[0] if unread else None)
 
@@ -341,6 +346,20 @@ class CursorProvider(Provider):
             usage = session_usage(ref.native_id, children, db)
             entries.extend(usage.entries(ref.native_id, db, info.model if info else None))
         return entries
+
+
+def _cli_chat(ref: SessionRef, ctx: ScanContext) -> bool:
+    """Whether ``ref`` is an Agent CLI chat: a ``store.db`` of its own under ``chats/`` or
+    ``acp-sessions/``, with or without a transcript.  The CLI writes nothing to the IDE's
+    ``state.vscdb`` and keeps no billing tokens in its store (formats.md 4.2): its tokens are
+    never recorded locally, so a locked or corrupt state DB leaves them "not recorded", not
+    "not known".  A flat transcript alone is not taken for one: the layout says the CLI, but
+    nothing rules out a composer of that id in the DB, whose tokens would then be unknown."""
+    if getattr(ref.hint, "store", None) is not None:
+        return True
+    from agentscan.providers.cursor.chats import chat_dirs
+
+    return ref.native_id in chat_dirs(ctx)
 
 
 __all__ = ["CursorProvider"]

@@ -60,6 +60,7 @@ class RawComposerData(TypedDict, total=False):
     subComposerIds: list[str]
     subagentComposerIds: list[str]  # newer builds' delegated runs (beside subComposerIds)
     subagentInfo: dict[str, Any]  # on the child: {parentComposerId, subagentType, …}
+    isArchived: bool  # archived in Cursor's chat list
     contextTokensUsed: int
     promptTokenBreakdown: dict[str, Any]
     todos: list[dict[str, Any]]
@@ -73,6 +74,7 @@ class RawHeader(TypedDict, total=False):
     createdAt: int
     lastUpdatedAt: int
     isSubagent: bool
+    isArchived: bool | int  # archived in Cursor's chat list (``true``; ``1`` in the table)
     recency: int  # epoch ms of the composer's last activity (composerHeaders table)
     workspaceId: str  # the workspaceStorage dir of the composer's workspace (Cursor 3.0 on)
 

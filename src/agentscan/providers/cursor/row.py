@@ -80,6 +80,10 @@ class StoreFacts(NamedTuple):
             self.chat.updated if self.chat else None,
         )
 
+    def archived(self) -> bool:
+        """Archived in Cursor's chat list (``isArchived`` of its composer or its header)."""
+        return any(source is not None and source.archived for source in (self.composer, self.header))
+
     def model(self) -> str | None:
         if self.composer is not None and self.composer.model:
             return self.composer.model

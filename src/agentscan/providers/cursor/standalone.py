@@ -117,6 +117,7 @@ def workspace_row(native_id: str, composer: WorkspaceComposer) -> SessionRow:
         # Listed with no inline conversation (the global DB unreadable: ``provider.discover``):
         # its turns are in that DB, so 0 prompts would be a count nobody made.
         counts_partial=not composer.has_conversation,
+        archived=composer.archived,
     )
 
 

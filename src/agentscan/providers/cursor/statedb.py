@@ -75,7 +75,7 @@ class StateDb(StateDbReader):
         return self._headers
 
     def _header_table(self, columns: set[str]) -> dict[str, HeaderInfo]:
-        wanted = [c for c in ("composerId", "createdAt", "lastUpdatedAt", "recency", "workspaceId") if c in columns]
+        wanted = [c for c in ("composerId", "createdAt", "lastUpdatedAt", "recency", "workspaceId", "isArchived") if c in columns]
         found = {}
         for row in self._rows(f"SELECT {', '.join(wanted)} FROM composerHeaders"):
             composer_id = valid_composer_id(row[0])

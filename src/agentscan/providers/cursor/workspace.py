@@ -34,7 +34,7 @@ from agentscan.toolkit import laxjson
 
 from agentscan.context import ScanContext, legible
 from agentscan.providers.cursor.bubblenotes import ComposerTally
-from agentscan.providers.cursor.composer import BubbleStats, user_prompt
+from agentscan.providers.cursor.composer import BubbleStats, archived_flag, user_prompt
 from agentscan.providers.cursor.multiroot import first_folder, folders, local_path, workspace_file
 from agentscan.providers.cursor.prompt_text import collapse
 from agentscan.providers.cursor.records import as_dict, as_epoch_ms, as_list, as_str, valid_composer_id
@@ -68,6 +68,7 @@ class WorkspaceComposer(NamedTuple):
     updated: datetime | None
     stats: BubbleStats  # of its inline conversation, if any
     first_prompt: str | None = None
+    archived: bool = False  # the entry's ``isArchived`` (archived in Cursor's chat list)
 
     @property
     def has_conversation(self) -> bool:
@@ -177,6 +178,7 @@ def _composer(entry: dict[str, Any], db_path: Path, folder: str | None,
         updated=from_epoch(as_epoch_ms(entry.get("lastUpdatedAt"))),
         stats=stats,
         first_prompt=first_prompt,
+        archived=archived_flag(entry.get("isArchived")),
     ), tally
 
 

@@ -117,6 +117,7 @@ def stream_chat(
     subagent: str | None = None,
     logged: Sequence[LoggedPrompt] = (),
     voice: DetailCollector | None = None,
+    commands: Sequence[LoggedPrompt] = (),
 ) -> None:
     """Feed one chat's live conversation.
 
@@ -124,7 +125,10 @@ def stream_chat(
     a ``child()``) are its own exchange with the model, not the session's
     conversation: they go to the subagent pool; unless the parent chat is gone,
     when they are all there is to show: then they go to ``voice`` (the session's
-    collector) as the session's own.
+    collector) as the session's own.  ``commands``: the slash commands Gemini CLI ran itself
+    in a chat that has prompts of its own (``logs.json`` alone holds them), each marked
+    before the first message later than it (``toolkit.localcommands`` keeps those the kept
+    messages reach, as for Claude's).
     """
     live = conversation.messages
     wanted = _window(live, collector.bounds)
@@ -135,9 +139,17 @@ def stream_chat(
                 collector.add_local_command(prompt.text, prompt.timestamp, by="Gemini CLI")
             else:
                 collector.add_prompt(prompt.text, prompt.timestamp)
+    pending = list(commands)
     for facts in live:
+        if pending and facts.timestamp is not None:
+            # (in logs.json's order: one of no time goes with the next one that has one)
+            while pending and (pending[0].timestamp is None or pending[0].timestamp <= facts.timestamp):
+                command = pending.pop(0)
+                collector.add_local_command(command.text, command.timestamp, by="Gemini CLI")
         record = records.get(facts.id)
         older = facts.id not in wanted
+        if older and subagent is None and (facts.prompt is not None or facts.has_text):
+            collector.passed()  # (a command before it is older than what is kept)
         if facts.kind == "error" and record is not None:
             # What the CLI printed of a failed request (``[API Error: …]``): ``show``'s errors.
             collector.add_error(response_text(record) or "error", facts.timestamp, kind="error", subagent=subagent)
@@ -171,3 +183,5 @@ def stream_chat(
             elif older:
                 for _ in range(facts.tool_calls):
                     collector.add_tool(_OLDER_TOOL)
+    for command in pending:  # (after the last message: a closing ``/quit``)
+        collector.add_local_command(command.text, command.timestamp, by="Gemini CLI")

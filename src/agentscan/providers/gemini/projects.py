@@ -30,8 +30,9 @@ from agentscan.context import Said, ScanContext, say
 from agentscan.bounds import MAX_SIDE_FILE_BYTES
 from agentscan.toolkit.fsutil import read_capped
 from agentscan.toolkit.jsondoc import load_json_file
+from agentscan.toolkit.jsonkinds import json_kind
+from agentscan.toolkit.words import plural
 from agentscan.providers.gemini.paths import paths_in_chat_files, with_parents
-from agentscan.providers.gemini.records import as_dict
 
 PROJECT_ROOT_FILE = ".project_root"
 MARKER_BYTES = 64 * 1024  # a path; far more than any file system allows in one
@@ -57,19 +58,39 @@ def registry_slugs(registry: Path, ctx: ScanContext) -> dict[str, str]:
     what is wrong with it is a warning)."""
     if not os.path.lexists(registry):
         return {}  # no registry (older Gemini CLI): nothing to say
-    projects = as_dict(as_dict(load_json_file(registry, ctx, max_bytes=MAX_SIDE_FILE_BYTES)).get("projects"))
+    with ctx.held_warnings() as held:
+        data = load_json_file(registry, ctx, max_bytes=MAX_SIDE_FILE_BYTES)
+    say(ctx, held.said)
+    if data is None and held.said:
+        return {}  # unreadable, empty or not JSON: said
+    # Gemini CLI writes ``{"projects": {root: slug}}``; any other shape (an array, a
+    # "projects" that is no object) is a damaged file, said as an invalid one is, not read as
+    # a registry of no project ("ok" in doctor, and every slug dir's cwd silently unknown).
+    projects = data.get("projects") if isinstance(data, dict) else None
+    if not isinstance(projects, dict):
+        fault = (f"{json_kind(data)}, not an object" if not isinstance(data, dict) else
+                 'no "projects" in it' if "projects" not in data else
+                 f'its "projects" is {json_kind(projects)}, not an object')
+        ctx.warn(registry, f"not a Gemini CLI project registry ({fault}); ignored")
+        return {}
     slugs: dict[str, str] = {}
+    odd = 0
     for root, slug in projects.items():
         if isinstance(root, str) and root and isinstance(slug, str) and slug:
             slugs.setdefault(slug, root)
+        else:
+            odd += 1
+    if odd:
+        ctx.warn(registry, f'{plural(odd, "entry", "entries")} of its "projects" not a folder and a short name; ignored')
     return slugs
 
 
 def registry_problem(registry: Path, ctx: ScanContext) -> str | None:
     """What is wrong with a ``projects.json`` that can be opened (``invalid JSON: …``, an empty
-    file), as its read's warning says it (``doctor``'s STATUS: not "ok" over that warning)."""
+    file, a shape Gemini CLI never writes), as its read's warning says it (``doctor``'s
+    STATUS: not "ok" over that warning)."""
     with ctx.held_warnings() as held:
-        load_json_file(registry, ctx, max_bytes=MAX_SIDE_FILE_BYTES)
+        registry_slugs(registry, ctx)
     return held.said[0][1] if held.said else None
 
 

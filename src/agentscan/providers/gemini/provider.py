@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider`
     from agentscan.bounds import Bounds
     from agentscan.detailmodel import SessionDetail
     from agentscan.providers.gemini.chatlog import SessionChats
+    from agentscan.providers.gemini.logs import LoggedPrompt
 
 
 class GeminiProvider(Provider):
@@ -49,7 +50,10 @@ class GeminiProvider(Provider):
     # 16: a slash command Gemini CLI runs itself (``/stats``, ``/quit``: ``records.LOCAL_COMMANDS``)
     #     that ``logs.json`` holds for a chat of no user message is no prompt
     # 17: a legacy chat cut just after a ``}`` is cut short too (told by where its parse fails)
-    parser_version = "17"
+    # 18: a projects.json of a shape Gemini CLI never writes is said (its warning kept with the
+    #     rows it leaves without a cwd); ``show`` marks the slash commands logs.json holds for a
+    #     chat with prompts of its own
+    parser_version = "18"
     # Gemini CLI appends each record (``fs.appendFileSync``) and closes the chat: no process
     # holds it open while the session runs, so ``/proc`` cannot tell a running one.
     liveness_known = False
@@ -132,6 +136,17 @@ class GeminiProvider(Provider):
         if prompts and main is not None and files.main is not None and not any(f.prompt is not None for f in main.messages):
             chats.logged = logged_prompts(files.main.project_dir, ref.native_id, ctx)
         return chats
+
+    def _commands(self, ref: SessionRef, chats: SessionChats, ctx: ScanContext) -> list[LoggedPrompt]:
+        """The slash commands Gemini CLI ran itself in a chat of prompts of its own: its chat
+        records none, ``logs.json`` (the project's inputs as typed) alone holds them.  Read for
+        ``show`` only, once a scan (memoised): a row's counts and title are its chat's."""
+        from agentscan.providers.gemini.logs import logged_prompts
+
+        files: SessionFiles = ref.hint
+        if chats.logged or chats.main is None or files.main is None:
+            return []  # (a chat of no prompt: ``logged`` holds them all)
+        return [prompt for prompt in logged_prompts(files.main.project_dir, ref.native_id, ctx) if prompt.local]
 
     def _row_from(self, ref: SessionRef, chats: SessionChats, ctx: ScanContext,
                   projects: ProjectIndex | None = None) -> SessionRow:
@@ -234,7 +249,7 @@ class GeminiProvider(Provider):
         row = self._row_from(ref, chats, ctx)
         collector = DetailCollector(bounds)
         if chats.main is not None:
-            stream_chat(chats.main, collector, ctx, logged=chats.logged)
+            stream_chat(chats.main, collector, ctx, logged=chats.logged, commands=self._commands(ref, chats, ctx))
         extra_tools = []
         infos = []
         nothing = recorded_nothing(chats)
