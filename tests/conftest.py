@@ -23,6 +23,10 @@ PROVIDER_ENV = provider_env_vars() + (
     "AGENTSCAN_CACHE_DIR",
     "AGENTSCAN_DATA_DIR",
     "NO_COLOR",
+    # a CI runner's FORCE_COLOR would colour the tests' pipes (``term.colored``)
+    "FORCE_COLOR",
+    "CLICOLOR_FORCE",
+    "CLICOLOR",
 )
 
 

@@ -30,6 +30,8 @@ def closest_zone(name: str, *, local: bool = True) -> str | None:
     except OSError:  # pragma: no cover - an unreadable zone directory
         return None
     by_case = {zone_name.lower(): zone_name for zone_name in known}
+    if name.strip().upper() == "GMT":  # ``gmt``: UTC or London's clocks, both as often meant
+        return either(["GMT", _FIXED_ABBREVIATIONS["GMT"][1]])
     if name.strip().upper() in _FIXED_ABBREVIATIONS:  # ``est``: New York's zone, not tzdata's fixed EST
         return _FIXED_ABBREVIATIONS[name.strip().upper()][1]
     if name.strip().lower() in by_case:
@@ -108,6 +110,8 @@ _ABBREVIATIONS = {
 _FIXED_ABBREVIATIONS = {
     "EST": ("UTC-05:00", "America/New_York", "New York's clocks"),
     "MST": ("UTC-07:00", "America/Denver", "Denver's clocks (Arizona's keep MST all year)"),
+    # ``GMT`` is tzdata's UTC, never London's summer time: a London user's --by day split at 01:00 BST
+    "GMT": ("UTC", "Europe/London", "London's clocks (BST in summer)"),
 }
 
 

@@ -269,7 +269,10 @@ def _item_lines(item: _Item, term: Terminal, indent: str, zone: tzinfo | None) -
         head = f"{indent}{when}  {term.style(name, 'cyan')}  {status}"
         yield head
         if value.summary:
-            yield from _body(value.summary, term, indent + "    ")
+            # A tool's input is a path, a pattern or a command, copied whole: a 40-column pane
+            # broke ``…/app/routes.py`` as ``…/app/route`` and ``s.py``; a word wider than a
+            # line now runs on, for the terminal to fold (as the card's path does).
+            yield from _body(value.summary, term, indent + "    ", whole_words=True)
         if value.error:  # (one line: ``ToolEvent.error``)
             yield from (term.style(line, "red") for line in _body(f"error: {value.error}", term, indent + "    "))
 
@@ -293,8 +296,9 @@ def _when(value: datetime | None, term: Terminal, zone: tzinfo | None) -> str:
     return term.style(render.time_column(value, zone), "dim")
 
 
-def _body(text: str, term: Terminal, indent: str) -> Iterator[str]:
-    """Text as written, each line indented; wrapped to the terminal on a terminal."""
+def _body(text: str, term: Terminal, indent: str, *, whole_words: bool = False) -> Iterator[str]:
+    """Text as written, each line indented; wrapped to the terminal on a terminal (a word
+    wider than a line broken, unless ``whole_words``)."""
     for raw in (text or "").splitlines() or [""]:
         # Indentation and spacing kept: code, diffs and tables lose their sense without them.
         line = printable_line(raw.rstrip()) if raw.strip() else ""
@@ -307,7 +311,7 @@ def _body(text: str, term: Terminal, indent: str) -> Iterator[str]:
         # is kept: the line no longer wrapped 20 columns at a time past a 40-column pane's edge.
         lead = lead[:max(0, term.width - len(indent) - 20)]
         yield from wrap_columns(line.lstrip(), max(term.width, len(indent + lead) + 20), indent=indent + lead,
-                                subsequent=indent + lead)
+                                subsequent=indent + lead, break_long_words=not whole_words)
 
 
 def page(lines: Iterator[str], term: Terminal, *, use_pager: bool) -> None:

@@ -141,13 +141,32 @@ def terminal_width() -> int:
     return DEFAULT_WIDTH
 
 
-def color_allowed() -> bool:
-    return not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+#: values that ask for no colour where a variable forces it (chalk's ``FORCE_COLOR=0``; a
+#: cron line's ``FORCE_COLOR=false``): set so, the user did not ask for colour in a pipe
+_OFF = ("0", "false", "no", "off")
+
+
+def colored(tty: bool) -> bool:
+    """Colour on stdout: on a terminal, unless asked not to; in a pipe only when asked to
+    (``FORCE_COLOR=1 agentscan list | less -R``).  The order is CMake's and bixense.com's:
+    ``NO_COLOR`` (no-color.org) wins, then ``CLICOLOR_FORCE`` or ``FORCE_COLOR`` (force-color.org)
+    set to anything but ``0`` force it (over ``TERM=dumb``, as for ``ls`` and Python 3.13),
+    then ``CLICOLOR=0``, ``FORCE_COLOR=0`` or ``TERM=dumb`` turn it off; empty counts as unset
+    (``NO_COLOR= cmd``)."""
+    env = os.environ
+    if env.get("NO_COLOR"):
+        return False
+    forced = [env.get(name, "").strip().lower() for name in ("CLICOLOR_FORCE", "FORCE_COLOR")]
+    if any(value and value not in _OFF for value in forced):
+        return True
+    if forced[1] in _OFF or env.get("CLICOLOR", "").strip() == "0":
+        return False
+    return tty and env.get("TERM") != "dumb"
 
 
 def terminal() -> Terminal:
     tty = stdout_is_tty()
-    return Terminal(tty=tty, width=max(terminal_width(), 20), color=tty and color_allowed())
+    return Terminal(tty=tty, width=max(terminal_width(), 20), color=colored(tty))
 
 
 # --- text that fits ----------------------------------------------------------

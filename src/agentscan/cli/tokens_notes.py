@@ -254,7 +254,10 @@ def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Un
         # beside 5,429), which a first reader took for a wrong sum.
         from agentscan.toolkit.words import listed
 
-        still = f"; TOTAL still counts {listed(counted)}" if counted and "TOTAL" not in hidden else ""
+        # With no part shown (30 columns: ID and TOTAL alone) there is no sum to take for
+        # TOTAL's, and the clause was three of a narrow note's eight lines.
+        shown = [header for header in TOTAL_PARTS if header not in hidden]
+        still = f"; TOTAL still counts {listed(counted)}" if counted and shown and "TOTAL" not in hidden else ""
         rounded = f"numbers rounded to fit {term.width} columns" if compact else ""
         if hidden and compact:
             rounded = "numbers rounded"

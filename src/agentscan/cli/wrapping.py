@@ -52,7 +52,10 @@ def no_widows(lines: list[str], width: int, indent: str, subsequent: str) -> lis
     """``lines`` without a short word left alone above a word wider than a line (a command to
     copy, kept whole): ``Try`` on a line of its own, then ``'agentscan list --help'`` running
     past the terminal anyway.  That word goes on the short word's line: it runs past the
-    terminal as far either way, and the line above it no longer reads as cut off."""
+    terminal as far either way, and the line above it no longer reads as cut off.  A word that
+    fits its own line only by a few columns (``'/opt/tools/bin/agentscan --help'`` at 40) stays
+    there, whole: the short word above it then ends in a colon (``Try:``), as the error's
+    other commands to copy are led in (``Try:`` then the command), and no longer reads as cut."""
     out: list[str] = []
     index = 0
     while index < len(lines):
@@ -60,11 +63,13 @@ def no_widows(lines: list[str], width: int, indent: str, subsequent: str) -> lis
         if index + 1 < len(lines):
             word = line[len(indent if index == 0 else subsequent):]
             following = lines[index + 1][len(subsequent):]
-            if (word and " " not in word and width_of(word) <= _WIDOW and following and " " not in following
-                    and width_of(subsequent + following) > width):
-                out.append(f"{line} {following}")
-                index += 2
-                continue
+            if word and " " not in word and width_of(word) <= _WIDOW and following and " " not in following:
+                if width_of(subsequent + following) > width:
+                    out.append(f"{line} {following}")
+                    index += 2
+                    continue
+                if index == 0 and word.isalpha() and word[0].isupper():  # a lead (``Try``), not a word mid-prose
+                    line += ":"
         out.append(line)
         index += 1
     return out
