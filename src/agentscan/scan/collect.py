@@ -31,7 +31,7 @@ from agentscan.scan.cache import decode_json
 from agentscan.scan.providerusage import ProviderUsage
 from agentscan.scan.sessionsums import Parsed, SessionSums, warning_from
 from agentscan.scan.sharing import entries_from, merge_duplicates, sharing
-from agentscan.scan import windowspans
+from agentscan.scan import windowsettle, windowspans
 from agentscan.readsums import note_read
 from agentscan.sealing import seal, unseal_json
 from agentscan.usagegroups import GROUP_WIDTH
@@ -157,6 +157,7 @@ class _Collector:
         keys: dict[str, bytes] = {}
         misses: list[SessionRef] = []
         stale: set[str] = set()
+        unsettled: dict[str, tuple[list[tuple[SessionRef, str]], windowspans.Picked]] = {}  # ``windowsettle``
         fingerprints = self.fingerprints
         warn = self.ctx.warn
         fingerprint_of = self.scanner.fingerprint
@@ -170,12 +171,11 @@ class _Collector:
                     # A few sessions: read alone, and no snapshot of the provider is made.
                     self._sums_of(pairs, sums, keys, misses, stale)
                     continue
-            picked = windowspans.pick(self.cache, name, stamp, pairs, *self.window) \
+            picked = windowspans.pick(self.cache, name, stamp, pairs, fingerprints, *self.window) \
                 if self.window is not None and stamp is not None and self.cache is not None else None
-            if picked is not None:  # the stamp stays that of them all: ``_shared`` answers for them all
-                pairs = by_provider[name] = picked[0]
-                self.outside[name], self.picked_shared[name] = picked[1], picked[2]
-                self._sums_of(pairs, sums, keys, misses, stale)
+            if picked is not None and windowsettle.taken(self, name, pairs, picked, keys, unsettled):
+                by_provider[name] = picked.pairs  # the stamp stays that of them all: ``_shared`` answers for them all
+                self._sums_of(picked.pairs, sums, keys, misses, stale)
                 continue
             snapshot, whole = self._load_snapshot(name, stamp, pairs)
             if whole:
@@ -187,6 +187,21 @@ class _Collector:
             self.unsnapped.append(name)
             self._sums_of(pairs, sums, keys, misses, stale, snapshot)
         keep_entries = self.all_calls or (self.needs_calls is not None and len(misses) < 64)
+        self.read_misses(misses, stale, sums, keys, keep_entries)
+        for name, (every, picked) in unsettled.items():
+            windowsettle.settle(self, name, every, picked, by_provider, sums, keys, keep_entries)
+        for name in self.unsnapped:
+            self._store_snapshot(name, by_provider[name], sums)
+        if self.window is not None and self.cache is not None:  # for the next window (every session read)
+            windowsettle.store_spans(self, by_provider, sums)
+        note_read(self.ctx, dict(fingerprints), sums)  # for rows read next (``readsums``)
+        if self.cache is not None:
+            self.cache.commit()
+        return by_provider, sums, keys
+
+    def read_misses(self, misses: list[SessionRef], stale: set[str], sums: dict[str, SessionSums],
+                    keys: dict[str, bytes], keep_entries: bool) -> None:
+        """The sums and key hashes of ``misses``, parsed (those ``_sums_of`` found no sums of)."""
         if self.outdated:
             from agentscan.scan import upgraded  # here: a warm run has none
 
@@ -197,19 +212,6 @@ class _Collector:
         for ref in misses:
             parsed = self.parsed[ref.id]
             sums[ref.id], keys[ref.id] = parsed.sums, parsed.keys
-        for name in self.unsnapped:
-            self._store_snapshot(name, by_provider[name], sums)
-        if self.window is not None and self.cache is not None:  # for the next window (every session read)
-            for name, pairs in by_provider.items():
-                # Once the census held still for a run (its snapshot answered): one that changes
-                # on every run (an agent at work) would pay for spans never read.
-                stamp = self.stamps.get(name)
-                if name not in self.outside and name not in self.unsnapped and stamp is not None:
-                    windowspans.store(self.cache, name, stamp, pairs, sums)
-        note_read(self.ctx, dict(fingerprints), sums)  # for rows read next (``readsums``)
-        if self.cache is not None:
-            self.cache.commit()
-        return by_provider, sums, keys
 
     def _sums_of(self, pairs: list[tuple[SessionRef, str]], sums: dict[str, SessionSums], keys: dict[str, bytes],
                  misses: list[SessionRef], stale: set[str], snapshot: dict[str, SessionSums] | None = None) -> None:

@@ -9,6 +9,7 @@ exactly.
 from __future__ import annotations
 
 from collections import Counter
+from operator import itemgetter
 from typing import Sequence
 
 from agentscan.model import CACHE_WRITE_1H, KEY, RANK, WEB_SEARCHES, SessionRef
@@ -23,12 +24,21 @@ def entries_from(data: bytes) -> list[list] | None:
     entries = unseal_json(data)
     if not isinstance(entries, list):
         return None
-    for entry in entries:
-        if not (isinstance(entry, list) and len(entry) > WEB_SEARCHES
-                and all(type(entry[i]) is int for i in (*SUMMED, RANK, CACHE_WRITE_1H, WEB_SEARCHES))
-                and isinstance(entry[KEY], (str, type(None)))):
+    # Checked a field at a time over every entry, at C speed: an unchanged export at scale 10
+    # decodes 440,000 calls, and checking each entry's fields in turn took 0.4 s of it.
+    if not entries:
+        return entries
+    if set(map(type, entries)) - {list} or min(map(len, entries)) <= WEB_SEARCHES:
+        return None
+    for index in _INT_FIELDS:
+        if set(map(type, map(itemgetter(index), entries))) - {int}:
             return None
+    if not all(issubclass(kind, (str, type(None))) for kind in set(map(type, map(itemgetter(KEY), entries)))):
+        return None
     return entries
+
+
+_INT_FIELDS = (*SUMMED, RANK, CACHE_WRITE_1H, WEB_SEARCHES)
 
 
 def sharing(sealed: dict[str, bytes]) -> set[str]:

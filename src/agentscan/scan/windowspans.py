@@ -17,8 +17,11 @@ span meets the window, and of those it cannot leave out:
   many it left out (``scan.untimed``), on every run alike.
 
 The spans are kept by a windowed run that read every session from the provider's
-snapshot (the census held still since the run before): a census an agent at work changes
-on every run reads every session, as before, and pays for no spans.
+snapshot (the census held still since the run before), each beside its session's
+fingerprint.  When the census moved since (an agent at work grew a session), the spans of
+the sessions that did not change still answer: the changed ones are read, and which
+sessions share calls is found again from every session's key hashes once they are
+(``collect._Collector``: a session that now meets a changed one's calls is read too).
 
 A session left out recorded calls, every one outside the window: it adds nothing
 to any row and is not one that recorded nothing, which the report still knows
@@ -27,7 +30,7 @@ to any row and is not one that recorded nothing, which the report still knows
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
 
 import orjson
 
@@ -46,51 +49,88 @@ RECORDED, SAID, UNTIMED = 1, 2, 4
 
 
 def spans_key(provider: str) -> str:
-    return f"spans2:{provider}"  # (2: spans kept before UNTIMED lack it)
+    # (2: spans kept before UNTIMED lack it; 3: each span beside its session's fingerprint)
+    return f"spans3:{provider}"
+
+
+class Picked(NamedTuple):
+    """``pick``'s answer.  ``shared``: the ids of the sessions that share calls, remembered at
+    this stamp; ``None``: the census moved since, and it is to be found again (``changed``:
+    the ids of the sessions not as their spans were kept, all in ``pairs``)."""
+
+    pairs: list[tuple[SessionRef, str]]
+    outside: set[str]
+    shared: set[str] | None
+    changed: set[str]
+    #: id -> (fingerprint, first, last, flags), as kept
+    spans: dict[str, tuple]
 
 
 def pick(cache: Cache, provider: str, stamp: str, pairs: list[tuple[SessionRef, str]],
-         low: float | None, high: float | None
-         ) -> tuple[list[tuple[SessionRef, str]], set[str], set[str]] | None:
+         fingerprints: Mapping[str, str | None], low: float | None, high: float | None) -> Picked | None:
     """The pairs whose sums the window needs, the native ids of those left out, and the ids
     of those that share calls (the remembered answer taken: another agentscan may replace it
-    meanwhile); ``None``: the index cannot tell at this stamp (read them all, as before)."""
-    document = unseal_json(cache.get_snapshot(spans_key(provider), stamp))  # sealed: a flipped bit is a miss
+    meanwhile); ``None``: the index cannot tell (read them all, as before).  A session whose
+    fingerprint is not its span's (changed since, or new) is read."""
+    latest = cache.latest_snapshot(spans_key(provider))
+    document: Any = unseal_json(latest[1]) if latest is not None else None  # sealed: a flipped bit is a miss
     remembered = decode_json(cache.get_meta(f"shared:{provider}")) if len(pairs) > 1 else {"stamp": stamp, "ids": []}
-    if not isinstance(remembered, dict) or remembered.get("stamp") != stamp or not isinstance(remembered.get("ids"), list):
-        return None  # which sessions share calls is not known at this stamp (``collect._shared``)
-    try:
-        ids, firsts, lasts, flags = document
-        if not len(ids) == len(firsts) == len(lasts) == len(flags) == len(pairs):
-            return None
+    shared: set[str] | None = None
+    if isinstance(remembered, dict) and remembered.get("stamp") == stamp and isinstance(remembered.get("ids"), list):
         shared = {item for item in remembered["ids"] if isinstance(item, str)}
+    try:
+        ids, prints, firsts, lasts, flags = document
+        if not len(ids) == len(prints) == len(firsts) == len(lasts) == len(flags):
+            return None
+        spans = {ref_id: (fingerprint, first, last, flag)
+                 for ref_id, fingerprint, first, last, flag in zip(ids, prints, firsts, lasts, flags)}
         wanted: set[str] = set()
-        for ref_id, first, last, flag in zip(ids, firsts, lasts, flags):
+        changed: set[str] = set()
+        for _, ref_id in pairs:
+            span = spans.get(ref_id)
+            if span is None or span[0] != fingerprints.get(ref_id):
+                changed.add(ref_id)
+                continue
+            _, first, last, flag = span
             # (A session with a call that has no time is read too: a window names those calls.)
-            if (ref_id in shared or flag != RECORDED or first is None
+            if ((shared is not None and ref_id in shared) or flag != RECORDED or first is None
                     or ((high is None or first < high) and (low is None or last + BUCKET > low))):
                 wanted.add(ref_id)
     except (TypeError, ValueError):
         return None
+    wanted |= changed
     picked = [(ref, ref_id) for ref, ref_id in pairs if ref_id in wanted]
-    return picked, {ref.native_id for ref, ref_id in pairs if ref_id not in wanted}, shared
+    return Picked(picked, {ref.native_id for ref, ref_id in pairs if ref_id not in wanted}, shared, changed, spans)
 
 
 def store(cache: Cache, provider: str, stamp: str, pairs: list[tuple[SessionRef, str]],
-          sums: Mapping[str, SessionSums]) -> None:
-    """Keep the spans of ``pairs`` (every session of the provider) at ``stamp``."""
+          sums: Mapping[str, SessionSums], fingerprints: Mapping[str, str | None],
+          kept: Mapping[str, tuple] | None = None) -> None:
+    """Keep the spans of ``pairs`` (every session of the provider) at ``stamp``: from their
+    ``sums``, else as ``kept`` (``Picked.spans``: those a window left unread)."""
+    kept = kept or {}
     ids: list[str] = []
+    prints: list[str | None] = []
     firsts: list[int | None] = []
     lasts: list[int | None] = []
     flags: list[int] = []
     for _, ref_id in pairs:
         found = sums.get(ref_id)
+        span = kept.get(ref_id) if found is None else None
+        if span is not None:  # not read: as kept, at the same fingerprint (``pick``)
+            ids.append(ref_id)
+            prints.append(span[0])
+            firsts.append(span[1])
+            lasts.append(span[2])
+            flags.append(span[3])
+            continue
         if found is None or found.passing:
             return  # not every session's sums are known for good: no spans at this stamp
         buckets = [group[2] for group in found.groups if group[2] is not None]
         ids.append(ref_id)
+        prints.append(fingerprints.get(ref_id))
         firsts.append(min(buckets) if buckets else None)
         lasts.append(max(buckets) if buckets else None)
         flags.append((RECORDED if found.groups else 0) | (SAID if found.warnings else 0)
                      | (UNTIMED if len(buckets) < len(found.groups) else 0))
-    cache.put_snapshot(spans_key(provider), stamp, seal(orjson.dumps([ids, firsts, lasts, flags])))
+    cache.put_snapshot(spans_key(provider), stamp, seal(orjson.dumps([ids, prints, firsts, lasts, flags])))
