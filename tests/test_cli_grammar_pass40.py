@@ -58,7 +58,7 @@ USAGE_ERRORS = [
     (["--demo", "show"], "show", "error: give a session ID (`agentscan --demo list` shows the newest sessions' ids)"),
     (["--demo", "nosuchcmd"], "", "error: No such command 'nosuchcmd'."),
     (["--demo", "list", "-n", "0"], "list", "error: --limit must be a whole number of 1 or more, not 0"),
-    (["--demo", "tokens", "--since", "yesterdayish"], "tokens", "error: cannot read the time 'yesterdayish': "
+    (["--demo", "tokens", "--since", "yesterdayish"], "tokens", "error: cannot read the time 'yesterdayish' (did you mean yesterday?): "
      "use a date (2026-11-01 or 20261101, today, yesterday), a week or month (2026-W49, 2026-11), an ISO time, or a duration "
      "(3d, 12h)"),
     (["hooks", "install", "claude", "--agent", "cursor"], "hooks install",

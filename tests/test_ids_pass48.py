@@ -45,8 +45,9 @@ def test_a_provider_name_opens_no_session_of_a_home_with_one(isolated_home: Path
     args = [part.replace("{out}", str(tmp_path / "out.json")) for part in command]
     result = runner.invoke(app, [*args, query])
     assert result.exit_code == 1
-    assert result.stderr.splitlines() == [f"error: {query!r} is a provider, not a session id",
-                                          "hint: `agentscan list -p gemini` lists its sessions"]
+    said = ("hint: `agentscan tokens -p gemini` adds up its sessions' tokens" if command == ["tokens"]  # (pass 53)
+            else "hint: `agentscan list -p gemini` lists its sessions")
+    assert result.stderr.splitlines() == [f"error: {query!r} is a provider, not a session id", said]
 
 
 @pytest.mark.parametrize("query", ["claude", "codex", "cursor", "codex:"])

@@ -41,7 +41,8 @@ def _error(*argv: str) -> tuple[int, str, str]:
      "error: unexpected argument 'claude': list takes no arguments; one provider's sessions: -p claude"),
     (["--demo", "show", "7f3c9a12", "extra"], "error: unexpected argument 'extra': show takes one ID"),
     (["--demo", "doctor", "x"], "error: unexpected argument 'x': doctor takes no arguments"),
-    (["--demo", "list", "--json", "x"], "error: unexpected argument 'x': list takes no arguments"),
+    (["--demo", "list", "--json", "x"],  # (pass 53: the option that takes the word)
+     "error: unexpected argument 'x': list takes no arguments; to search for it: --grep x"),
     # the word left over is found where it is, not where the same word is an option's value
     (["--demo", "list", "--grep", "days", "--since", "3", "days"],
      "error: unexpected argument 'days': list takes no arguments; a duration is one word: --since 3d"),

@@ -13,7 +13,7 @@ from datetime import date, datetime, timedelta, tzinfo
 from agentscan.errors import UsageProblem
 from agentscan.farbounds import Far, after_last_day, far, far_wall
 from agentscan.timeutil import _EARLIEST, _LATEST, UTC, wall_time
-from agentscan.toolkit.words import either
+from agentscan.toolkit.words import close_names, either
 
 # The units spelt out, not re.IGNORECASE: that would also take "ſ" (long s) for
 # an "s", with no unit to match it, and it costs half a millisecond of every start.
@@ -114,7 +114,7 @@ def _parse_when(text: str, *, now: datetime | None, tz: tzinfo | None, end_of_da
     if parsed is None:
         spelt = _SPELT.match(text)
         meant = f" (did you mean {spelt[1]}{'m' if spelt[2].lower().startswith('min') else spelt[2][0].lower()}?)" if spelt else ""
-        dates = _dates_meant(text)
+        dates = _dates_meant(text) or close_names(text.strip(), _DAY_WORDS)  # (``yesterdy``, ``tody``)
         if dates:
             meant = f" (did you mean {either(dates)}?)"
         raise UsageProblem(f"cannot read the time {text!r}{meant}: {_WHEN_HINT}")

@@ -146,7 +146,8 @@ def ccusage_command(typed: str, ctx: Any) -> str | None:
 
 
 #: other tools' words for agentscan's commands (``ls``: ``list``), offered as a slip's are
-_COMMAND_WORDS = {"ls": "list", "sessions": "list", "cat": "show", "view": "show", "usage": "tokens", "cost": "tokens"}
+_COMMAND_WORDS = {"ls": "list", "sessions": "list", "cat": "show", "view": "show", "usage": "tokens", "cost": "tokens",
+                  "version": "--version"}  # (``gh version``, ``git version``: ours is an option)
 
 
 def other_command_word(typed: str) -> str | None:

@@ -285,10 +285,15 @@ def say_error(exc: AgentscanError) -> int:
     candidates, a hint) one more: they may quote a path from the home read, a collector's
     reply or what was typed: each is said by ``term.error_line``.  A usage error (exit 2) ends
     with where the command's help is, as click's do (``help_hint``)."""
+    from agentscan.cli.idwords import meant_for
     from agentscan.cli.term import clean, error_line as say
     from agentscan.invocation import hint, program_word
 
-    say(f"error: {clean(str(exc))}")
+    meant = meant_for(exc, _command_path[0].rpartition(" ")[2], running_home[0])
+    # ``tokens today``: no id was meant, so not "too short: give 6 characters", but the option
+    say(f"error: no session matches {clean(getattr(exc, 'query', ''))!r}" if meant else f"error: {clean(str(exc))}")
+    if meant:
+        say(meant)
     if getattr(exc, "empty_home", False):
         say(f"no sessions were found in this home: `{doctor_command()}` shows where agentscan looked")
     for line in exc.details:  # candidates to pick from, a hint: each its own line
@@ -301,8 +306,11 @@ def say_error(exc: AgentscanError) -> int:
 
         say(demo_hint(demo_query, _command_path[0].rpartition(" ")[2]))
     if isinstance(exc, ProviderNotId) and exc.shown_by is None:  # ``show gemini``: where its sessions' ids are
-        say(hint(f"{program_word()}{running_home[0]} list -p {exc.provider}", "lists its sessions"))
-    if getattr(exc, "list_hint", False):
+        # (``tokens claude`` asked for Claude's tokens: ``tokens -p claude`` gives them)
+        by_tokens = _command_path[0].endswith(" tokens")
+        say(hint(f"{program_word()}{running_home[0]} {'tokens' if by_tokens else 'list'} -p {exc.provider}",
+                 "adds up its sessions' tokens" if by_tokens else "lists its sessions"))
+    if getattr(exc, "list_hint", False) and not meant:
         # ``--grep``: the default 25 may not reach an old session, and ``--all`` alone scrolled
         # a heavy user's 1,500 ids past; the home this run read, not the user's own (``--demo
         # show 000000`` is answered with the demo's ids).

@@ -25,7 +25,9 @@ def count_error(error: Exception) -> str | None:
     if param is None or found is None or not getattr(param, "opts", None):
         return None
     flag = max(param.opts, key=len)
-    return f"{flag} must be {_NUMBERS.get(flag, 'a number')}, not {found.group(2)!r}"
+    # (``--limit all``: the option that says it)
+    every = " (every one: --all)" if flag == "--limit" and found.group(2).strip().casefold() == "all" else ""
+    return f"{flag} must be {_NUMBERS.get(flag, 'a number')}, not {found.group(2)!r}{every}"
 
 
 #: what a choice option takes, by its long flag: its missing value's error lists them
@@ -143,7 +145,7 @@ def extra_arguments_error(where: str, params: Sequence[Any], given: list[str], e
     left = words[len(words) - len(extra):] if len(words) >= len(extra) else []
     at = left[0] if left else None
     if at is None or at < 2 or given[at - 2] not in takes_value:
-        return message
+        return message + (_word_meant(extra[0], params) if len(extra) == 1 else "")
     flag, value = given[at - 2], given[at - 1]
     option = next((one for one in params if flag in getattr(one, "opts", ())
                    and getattr(one, "param_type_name", "") == "option"), None)
@@ -157,6 +159,26 @@ def extra_arguments_error(where: str, params: Sequence[Any], given: list[str], e
     # the value's rest: the words left over that follow it, up to the next option
     rest = [given[index] for index in left if index - at == left.index(index)]
     return f"{message}; a value of more than one word is quoted: {flag} {shlex.quote(' '.join([value, *rest]))}"
+
+
+def _word_meant(word: str, params: Sequence[Any]) -> str:
+    """What ``list today``, ``list 5`` and ``list spotter`` meant: the option that takes the
+    word (``--since``, ``-n``, ``--grep``), when the command has it; else ``""``."""
+    import re
+
+    from agentscan.cli.idwords import is_a_time
+
+    flags = {flag for param in params for flag in getattr(param, "opts", ())}
+    if "--limit" in flags and word.isascii() and word.isdigit() and len(word) <= 3:  # (not a year, 2026)
+        return f"; how many: -n {word}"
+    if ("--grep" in flags and re.fullmatch(r"(?:[a-z]+:)?[0-9a-fA-F-]{6,}", word) and re.search(r"[0-9]", word)
+            and not is_a_time(word)):
+        return f"; a session's id goes after show: show {word}"  # (``list 7f3c9a12``)
+    if "--since" in flags and is_a_time(word):
+        return f"; a window: --since {word}"
+    if "--grep" in flags and not word.startswith("-"):
+        return f"; to search for it: --grep {word}"
+    return ""
 
 
 def one_dash_error(args: Sequence[str], params: Sequence[Any], *, up_to_command: bool = False,
@@ -231,6 +253,9 @@ def _dashed_word_error(word: str, params: Sequence[Any], ctx: Any) -> str:
     ways = []
     if "--grep" in longs:
         ways.append(f"to search for it: {retyped(f'--grep={word}')}")
+    elif "/" in word and any("ID" in (getattr(param, "metavar", None) or "") for param in arguments):
+        # (``show -home-me-app/<id>.jsonl``, a transcript's path from its project folder: it opens as ./…)
+        ways.append(f"a path opens its session from ./: {retyped(f'./{word}')}")
     elif any("ID" in (getattr(param, "metavar", None) or "") for param in arguments):
         from agentscan.cli.typedline import typed_again
 

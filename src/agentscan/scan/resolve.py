@@ -336,6 +336,10 @@ def _ambiguous(scanner: Scanner, query: str, refs: Sequence[SessionRef],
               for i in order]
     shown = [refs[i] for i in order[: AmbiguousSessionId.SHOWN]]
     notes = dict(zip(labels, _notes(scanner, shown)))
+    # The lines shown, newest first by the time each says (its row's, which ``list`` sorts by):
+    # a file's mtime, the order above, is not it after a copy or a restore (``cp``, a backup).
+    head = sorted(labels[: AmbiguousSessionId.SHOWN], key=lambda label: notes.get(label, "")[:16], reverse=True)
+    labels = head + labels[AmbiguousSessionId.SHOWN:]
     if hint is None:
         return AmbiguousSessionId(query, labels, notes=notes)
     return AmbiguousSessionId(query, labels, notes=notes, hint=hint)

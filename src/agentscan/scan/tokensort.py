@@ -41,7 +41,9 @@ def parse_sort(value: str, what: str = "sort") -> SortKey:
             return key
     from agentscan.toolkit.words import unknown_choice
 
-    raise UsageProblem(unknown_choice(what, value, list(SORT_KEYS)), parameter="sort")
+    # (``--sort price``, ``usd``, ``spend``: what cost is called elsewhere, as ccusage's ``-o`` sorts by it)
+    meant = "cost" if wanted in ("price", "prices", "usd", "spend", "dollars", "money") else None
+    raise UsageProblem(unknown_choice(what, value, list(SORT_KEYS), meant=meant), parameter="sort")
 
 
 def sorted_rows(rows: Iterable[TokenRow], sort: SortKey) -> tuple[TokenRow, ...]:

@@ -79,6 +79,8 @@ def agent_aside(name: str, known: list[str], *, pick: str = "") -> str:
     folded = " ".join(name.strip().casefold().replace("-", " ").replace("_", " ").split())
     if folded in _NOT_READ:
         return _NOT_READ[folded]
+    if folded in ("all", "any", "every", "*") and not pick:  # (``-p all``: not a project, as it was said)
+        return "leave -p out: every provider is read by default"
     vendor = _VENDORS.get(folded)
     if vendor is None or len(vendor[1]) == 1:
         return ""
