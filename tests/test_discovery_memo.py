@@ -17,7 +17,7 @@ from agentscan.demo import demo_home
 from agentscan.providers import iter_providers
 from agentscan.providers.claude.provider import ClaudeProvider
 from agentscan.scan.census import census
-from agentscan.scan.memohint import is_memo_ref
+from agentscan.memohint import is_memo_ref
 from agentscan.scan.memorefs import MemoRef
 from agentscan.scan.scanner import Scanner
 from builders import (

@@ -18,7 +18,7 @@ from agentscan.bounds import TOKEN_SUM_CAPPED
 from agentscan.model import SessionRef
 from agentscan.scan import rowreader
 from agentscan.toolkit import workers
-from agentscan.scan.memohint import is_memo_ref
+from agentscan.memohint import is_memo_ref
 from agentscan.scan.scanner import Scanner
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user
 from spies import record_calls

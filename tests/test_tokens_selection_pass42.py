@@ -49,7 +49,7 @@ def test_the_json_is_as_before(isolated_home: Path) -> None:
     _home(isolated_home)
     with Scanner(home=str(isolated_home)) as scanner:
         document = token_report(scanner, ids=[IDS[1]], cwd=API).to_json()
-    assert sorted(document) == ["by", "cost_usd", "cost_usd_priced", "prices", "rows", "total", "unpriced_models"]
+    assert sorted(document) == ["by", "cost_usd", "cost_usd_priced", "prices", "rows", "total", "unpriced_models", "unreadable"]
 
 
 def test_each_id_is_looked_up_once(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -140,6 +140,10 @@ class Provider(ABC):
 
     #: whether ``table_facts(…, models=True)`` names the models (``TableFacts.models``)
     facts_name_models: ClassVar[bool] = False
+    #: whether any of its rows may be ``archived`` (Codex's): ``list --archived`` leaves the
+    #: other providers' sessions out unread (``scan.listing``), so one whose rows may say it
+    #: must say so here, or its archived sessions are never listed
+    can_archive: ClassVar[bool] = False
 
     #: whether a live session holds one of its files open, so that ``/proc`` tells a running
     #: one (``scan.liveness``).  Gemini CLI appends each record and closes the file: its
@@ -150,6 +154,12 @@ class Provider(ABC):
     #: Cursor's: an Agent CLI chat's ``store.db``, which SQLite holds open while the agent runs;
     #: no transcript is seen held open.  Mirrored in ``providers.LIVENESS_FILES``.
     liveness_files: ClassVar[tuple[str, ...] | None] = None
+
+    def archived_unread(self, ref: SessionRef, ctx: ScanContext) -> bool | None:
+        """Whether ``ref``'s row is ``archived``, known without reading the row (``None``: not
+        known): never, for a provider that archives nothing (``can_archive``).  ``tokens``
+        marks its session rows so (``TokenRow.archived``)."""
+        return None if self.can_archive else False
 
     def row_travels(self, ref: SessionRef, ctx: ScanContext) -> bool:
         """Whether ``row(ref)`` may be read in a worker process (``scan.rowbuild``) and

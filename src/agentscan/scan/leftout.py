@@ -35,6 +35,18 @@ def files_small(scanner: Scanner, ref: SessionRef) -> bool:
     return sum(stat.st_size for stat in stats if stat is not None) <= NOTHING_BYTES
 
 
+def never_archived(scanner: Scanner, refs: Sequence[SessionRef], filters: ListFilter) -> list[str]:
+    """The ids of those of ``refs`` that ``list --archived`` leaves out unread when it is the
+    only filter: a provider's that archives nothing (``Provider.can_archive``), whose files are
+    too large for a session that recorded nothing (a small one's row is read: such a session
+    is no session, counted apart, ``SessionPage.blank``).  Each fails ``archived`` alone, as
+    its row would: a cold ``list --archived`` read every other agent's session (3.4 s of a
+    1,500-session home).  (A Codex thread's row is read, and kept for the next ``list``.)"""
+    if filters.archived is not True or filters.active_stages != ("archived",):
+        return []
+    return [ref.id for ref in refs if not scanner.provider(ref.provider).can_archive and not files_small(scanner, ref)]
+
+
 def read_row(scanner: Scanner, ref: SessionRef, liveness: Liveness, *, hold: bool) -> tuple[SessionRow, Sequence[Said]]:
     """``ref``'s row, and (``hold``: a filter may leave it out) what reading it said, held
     back for the caller to say if the row is listed; else said as it is read."""

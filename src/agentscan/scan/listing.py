@@ -27,7 +27,8 @@ from agentscan.titles import title_spellings
 from agentscan.scan.cwdmatch import Form, asked_directory, shown_folder, under, wanted_forms
 from agentscan.scan.grepmatch import grep_hit, grep_key
 from agentscan.scan.grepmodels import Held, needs_second_look, settle_held
-from agentscan.scan.leftout import count_failed, count_rest, files_empty, files_small, read_row, still_ours
+from agentscan.scan.leftout import (count_failed, count_rest, files_empty, files_small, never_archived, read_row,
+                                    still_ours)
 from agentscan.scan.mergedrefs import MergedRefs
 from agentscan.scan.liveness import Liveness
 from agentscan.scan.listplace import place as _place
@@ -245,6 +246,10 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
             # Cached rows, a few per query; not past what the top stored rows decide (``TopRefs``).
             fetched = max(index + 1, refs.decided(index + window)) if isinstance(refs, MergedRefs) else index + window
             batch = refs[index:fetched]
+            unread = never_archived(scanner, batch, filters)
+            if unread:
+                ruled.update(dict.fromkeys(unread, ("archived", None)))
+                batch = [ref for ref in batch if ref.id not in ruled]
             if narrowing:
                 from agentscan.scan import factfilter
 

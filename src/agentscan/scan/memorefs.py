@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, overload
 
 from agentscan.model import SessionRef
-from agentscan.scan.memohint import UNRESOLVED
+from agentscan.memohint import UNRESOLVED
 
 
 class MemoRef(SessionRef):

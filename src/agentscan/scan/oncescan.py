@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence, cast
 
-from agentscan.scan.memohint import is_memo_ref
+from agentscan.memohint import is_memo_ref
 
 if TYPE_CHECKING:
     from agentscan.context import ScanContext

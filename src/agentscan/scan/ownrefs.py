@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from agentscan.context import say
-from agentscan.scan.memohint import is_memo_ref
+from agentscan.memohint import is_memo_ref
 from agentscan.scan.memorefs import MemoRef, MemoRefs
 
 if TYPE_CHECKING:

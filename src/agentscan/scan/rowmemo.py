@@ -156,7 +156,7 @@ def _decimal(value: Decimal | None) -> str | None:
 
 
 def _data_of(row: TokenRow, priced: Priced, warnings: list[ScanWarning]) -> list[Any]:
-    if (not row.subagents and not row.recovered and not warnings and row.own == row.tokens
+    if (not row.subagents and not row.recovered and not warnings and row.own == row.tokens and not row.archived
             and row.own_cost == row.cost == row.cost_priced and row.subagents_cost is None):
         # Most rows: the session's own calls, all priced (a third of the objects to decode).
         return [_usage(row.tokens), _decimal(row.cost), priced.tokens]
@@ -165,7 +165,7 @@ def _data_of(row: TokenRow, priced: Priced, warnings: list[ScanWarning]) -> list
         [[sub_id, _usage(tokens)] for sub_id, tokens in row.subagents],
         _decimal(row.cost), _decimal(row.own_cost), [_decimal(cost) for cost in row.subagent_costs],
         [list(pair) for pair in row.recovered], _decimal(row.cost_priced), _decimal(row.subagents_cost),
-        priced.tokens, [warning.to_json() for warning in warnings],
+        priced.tokens, [warning.to_json() for warning in warnings], *((True,) if row.archived else ()),
     ]
 
 
@@ -185,7 +185,8 @@ def _row_from(token_row: type[TokenRow], session_id: str, data: Any, fragment: b
         row = token_row(session_id, usage, usage, (), exact, exact, (), (), exact, (), None)
         return KeptRow(row, Priced(exact, exact, (), has_tokens is True), [], fragment)
     (tokens, own, subagents, cost, own_cost, subagent_costs, recovered, cost_priced, subagents_cost,
-     has_tokens, warnings) = data
+     has_tokens, warnings) = data[:11]
+    archived = data[11:] == [True]  # (``TokenRow.archived``: only when set)
     if subagents:
         subs = tuple((sub_id, None if usage is None else TokenUsage(*usage)) for sub_id, usage in subagents)
         sub_costs = tuple(None if item is None else Decimal(item) for item in subagent_costs)
@@ -197,6 +198,6 @@ def _row_from(token_row: type[TokenRow], session_id: str, data: Any, fragment: b
                     subs, None if cost is None else Decimal(cost), None if own_cost is None else Decimal(own_cost),
                     sub_costs, tuple(map(tuple, recovered)) if recovered else (),
                     None if cost_priced is None else Decimal(cost_priced), (),
-                    None if subagents_cost is None else Decimal(subagents_cost))
+                    None if subagents_cost is None else Decimal(subagents_cost), archived=archived)
     said = [warning_from(w) for w in warnings] if warnings else []
     return KeptRow(row, Priced(row.cost, row.cost_priced, (), has_tokens is True), said, fragment)

@@ -54,6 +54,9 @@ class TokenRow:
     #: Claude Code and Cursor record none apart (``providers.REASONING_NOT_REPORTED``); not in
     #: its JSON, where a row is not a session's (``()``: not known, as a session's row)
     providers: tuple[str, ...] = field(default=(), compare=False)
+    #: a session's row: the user archived it (``SessionRow.archived``: a Codex thread), in its
+    #: JSON only when set, as ``list``'s is (a script leaves archived sessions out so)
+    archived: bool = False
 
     def __post_init__(self) -> None:
         # A row made with known costs only (``scan.rowmemo`` keeps no row with an unpriced
@@ -83,6 +86,7 @@ class TokenRow:
                  "recovered_from": recovered.get(sub_id)}
                 for (sub_id, tokens), cost, part in zip(self.subagents, costs, priced)
             ],
+            **({"archived": True} if self.archived else {}),
         }
 
 

@@ -48,6 +48,7 @@ from agentscan.scan.tokenreport import ReportCoverage, TokenReport, TokenRow
 from agentscan.scan.unrecorded import unrecorded
 from agentscan.scan.untimed import untimed_calls, untimed_note
 from agentscan.scan.unreadrows import unread_cause, unread_ids, without_unread
+from agentscan.scan.tokenrowmarks import marked_archived, unread_causes
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
@@ -190,6 +191,8 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     priced_rows = [(bucket.row, bucket.priced) if isinstance(bucket, KeptRow)
                    else _zero_row(key) if bucket is _SPENT_ELSEWHERE else bucket.row(key, book)
                    for key, bucket in shown]
+    if by == "session":
+        priced_rows = marked_archived(scanner, refs, priced_rows, kept)
     fragments: dict[str, bytes] = {}
     if kept_rows is not None and every_session and len(kept) < len(refs):
         fragments = kept_rows.keep_report(refs, priced_rows, usage, kept)
@@ -213,18 +216,10 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
                          book.data.to_json(), whole.priced, whole.unpriced,
                          {**fragments, **{key: taken.fragment for key, taken in kept.items() if taken.fragment is not None}},
                          left, unreadable=unread, last_calls=last_calls,
-                         unread_causes=_causes(scanner, refs, unread))
+                         unread_causes=unread_causes(scanner, refs, unread))
     if report.total is not None and report.total.saturated:
         scanner.ctx.warn("tokens", TOKEN_SUM_CAPPED)
     return report
-
-
-def _causes(scanner: Scanner, refs: Sequence[SessionRef], unread: Sequence[str]) -> tuple[tuple[str, str, str], ...]:
-    """``(id, path, why)`` of each of the ``unread`` sessions, in their order (``unread_cause``)."""
-    if not unread:
-        return ()
-    by_id = {ref.id: ref for ref in refs}
-    return tuple((session_id, *unread_cause(scanner, by_id[session_id])) for session_id in unread)
 
 
 def _recorded_any(usage: dict[str, ProviderUsage], kept: dict[str, KeptRow]) -> bool:

@@ -32,6 +32,8 @@ from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit.laxjson import reparse
 from agentscan.toolkit.shrinkline import long_line_value, read_long_line, shrink
 from agentscan.toolkit.valuewarnings import FileTally, ValueCounts, tallied
+from agentscan.toolkit.boundedstreams import Bounded as _Bounded, CappedStream as _CappedStream, decompression_capped
+from agentscan.toolkit.zstdframes import cut_short, say_cut_short
 from agentscan.settling import TRUNCATED_LAST_LINE, unfinished_line
 
 MAX_LINE_BYTES = 4 * 1024 * 1024
@@ -71,47 +73,6 @@ class JsonLine(NamedTuple):
     record: dict
 
 
-class _Bounded(io.RawIOBase):
-    """A stream that ends ``limit`` bytes on (``iter_json_records``' ``end``, ``_CappedStream``)."""
-
-    def __init__(self, inner: IO[bytes], limit: int) -> None:
-        self._inner = inner
-        self._left = limit
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
-        if self._left <= 0:
-            return 0
-        count = self._inner.readinto(memoryview(buffer)[: self._left]) or 0  # type: ignore[attr-defined]
-        self._left -= count
-        return count
-
-    def close(self) -> None:
-        try:
-            self._inner.close()
-        finally:
-            super().close()
-
-
-class _CappedStream(_Bounded):
-    """A decompressed stream that ends after ``limit`` bytes, noting whether more was left.
-
-    A few hundred KB of zstd can expand to gigabytes; the reader must stop
-    at a size that no real transcript reaches (``MAX_DECOMPRESSED_BYTES``).
-    """
-
-    def __init__(self, inner: IO[bytes], limit: int) -> None:
-        super().__init__(inner, limit)
-        self.capped = False
-
-    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
-        if self._left <= 0 and not self.capped and self._inner.read(1):
-            self.capped = True
-        return super().readinto(buffer)
-
-
 def open_at(path: Path, ctx: ScanContext, start: int) -> tuple[IO[bytes], int] | None:
     """``path`` opened and positioned at ``start``, with the offset reached: 0
     when the stream cannot seek (then it is read from the start).  ``None``,
@@ -143,7 +104,7 @@ def open_binary(path: Path, buffer_size: int | None = None) -> IO[bytes]:
         except BaseException:
             raw.close()
             raise
-        capped = _CappedStream(reader, bounds.MAX_DECOMPRESSED_BYTES)
+        capped = _CappedStream(reader, bounds.MAX_DECOMPRESSED_BYTES, raw)
         return io.BufferedReader(capped, buffer_size=_CHUNK)
     return raw
 
@@ -165,11 +126,6 @@ def crc_between(path: Path, start: int, end: int, crc: int = 0) -> int | None:
     except Exception:  # noqa: BLE001 - unreadable now: not the file that was read
         return None
     return crc
-
-
-def decompression_capped(handle: IO[bytes]) -> bool:
-    """Whether ``handle`` (from ``open_binary``) stopped at the decompressed-size cap."""
-    return bool(getattr(getattr(handle, "raw", None), "capped", False))
 
 
 def iter_json_lines(
@@ -259,7 +215,9 @@ def _iter_handle(
             ctx.warn(path, f"read failed: {exc}", number + 1)  # a corrupt frame stays corrupt
             return
         if not line:
-            if number == 0 and offset == 0:
+            if cut_short(handle):
+                say_cut_short(path, ctx, number + 1)
+            elif number == 0 and offset == 0:
                 ctx.warn(path, EMPTY_FILE)
             elif decompression_capped(handle):
                 limit = bounds.MAX_DECOMPRESSED_BYTES // (1024 * 1024)

@@ -31,6 +31,7 @@ from agentscan.context import EMPTY_FILE, ScanContext
 from agentscan.toolkit.laxjson import reparse
 from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit.jsonerrors import line_json_error
+from agentscan.toolkit.zstdframes import cut_short, say_cut_short
 from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, carried_values, decompression_capped, long_line_record, open_at, too_long
 from agentscan.toolkit.lineblocks import Block, LongLine, Upto, after_newline, long_lines
 from agentscan.toolkit.shrinkline import shrink
@@ -215,12 +216,14 @@ class _Scan:
         if decompression_capped(handle):
             limit = bounds.MAX_DECOMPRESSED_BYTES // (1024 * 1024)
             ctx.warn(path, f"decompresses to more than {limit:,} MiB; read stopped there, earlier lines kept")
+        if cut_short(handle):  # a ``.zst`` file whose frame stops part way: what it held before is read
+            say_cut_short(path, ctx, 1 if self.offset == 0 and not carry and long is None else self.lines() + 1)
         if long is not None:  # the last line, without a newline (yet)
             yield from self._long_line(long, False)
             return
         if carry:
             yield from self._last_line(carry)
-        elif self.offset == 0:
+        elif self.offset == 0 and not cut_short(handle):
             ctx.warn(path, EMPTY_FILE)
 
     def _block(self, data: bytes, end: int, lines_before: int) -> Iterator[tuple[int, dict]]:

@@ -24,6 +24,7 @@ from cachetools import LRUCache
 
 from agentscan.context import EMPTY_FILE, ScanContext
 from agentscan.toolkit.jsonl import BOM, HEAD_BUFFER, open_binary
+from agentscan.toolkit.zstdframes import CUT_SHORT, CutShort, cut_short, say_cut_short
 from agentscan.toolkit import laxjson
 from agentscan.toolkit.jsonerrors import short_json_error
 from agentscan.toolkit.jsonkinds import json_kind
@@ -96,6 +97,8 @@ def _scan(path: Path, expected_id: str | None) -> RolloutHeader:
             limit = META_LINE_BYTES if used == 0 else HEADER_BYTES - used
             line = handle.readline(limit)
             if not line:
+                if first is None and cut_short(handle):  # a ``.zst`` file cut before any meta
+                    raise CutShort(CUT_SHORT)
                 break
             if used == 0 and line.startswith(BOM):
                 line = line[len(BOM):]
@@ -188,6 +191,9 @@ def read_header(path: Path, ctx: ScanContext, expected_id: str | None, stat: os.
     if header is None:
         try:
             header = _scan(path, expected_id)
+        except CutShort:  # (as the passes say it: not ``passing``, the bytes stay as they are)
+            say_cut_short(path, ctx, 1)
+            return RolloutHeader(thread_id=None)
         except Exception as exc:  # OSError; zstandard raises its own error type on corrupt frames
             ctx.cannot_read(path, exc)
             return RolloutHeader(thread_id=None)

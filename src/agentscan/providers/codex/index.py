@@ -12,6 +12,7 @@ they name), else an empty index, so the caller lists from the rollouts.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from datetime import datetime
 from pathlib import Path
@@ -20,7 +21,7 @@ from typing import Any, Mapping, NamedTuple
 from agentscan.context import ScanContext
 from agentscan.providers.codex.names import clean_name
 from agentscan.providers.codex.records import TITLE_CHARS, clean_prompt, collapse, link_of
-from agentscan.providers.codex.roots import older_state_dbs
+from agentscan.providers.codex.roots import SESSION_DIRS, codex_roots, database_roots, older_state_dbs
 from agentscan.toolkit.roots import Root
 from agentscan.errors import DatabaseUnavailable
 from agentscan.toolkit.sqlite_ro import WAL_UNREAD, has_table, readonly, table_columns, unread_wal
@@ -76,6 +77,39 @@ class IndexRow(NamedTuple):
     knows_source: bool = False  # whether ``spawn_parent`` is known (a source column exists)
     subagent: bool = False  # the source says subagent, with or without a parent
     name: str | None = None  # the name the user gave the thread (``names``)
+
+
+def names_file(row: IndexRow, paths: tuple[Path, ...]) -> bool:
+    """Whether ``row`` names one of ``paths`` (or no file): the same path, or the same place in
+    a Codex home's session tree (``sessions/…`` or ``archived_sessions/…``, its file name
+    included), under another home: a home copied, restored or moved since Codex wrote the
+    index, which names the old place.  A row naming another place (a stale one: the file's
+    old place in ``archived_sessions/`` while it is back in ``sessions/``) names another file."""
+    named = row.rollout_path
+    if named is None or named in paths:
+        return True
+    tail = _session_place(str(named))
+    return tail is not None and any(_session_place(str(path)) == tail for path in paths)
+
+
+def archived_at(path: Path, thread_id: str, ctx: ScanContext) -> bool:
+    """Whether Codex archived the thread ``thread_id`` whose rollout is ``path``, without its
+    discovery: the file is in ``archived_sessions/`` (where archiving moves it), or the thread's
+    index row says so and names it (``row.archived``)."""
+    if path.parent.name == SESSION_DIRS[1]:
+        return True
+    row = load_index(ctx, database_roots(codex_roots(ctx))).get(thread_id)
+    return bool(row and row.archived and names_file(row, (path,)))
+
+
+def _session_place(path: str) -> tuple[str, ...] | None:
+    """``path``'s parts from its last ``sessions``/``archived_sessions`` part on (a Windows
+    path as a Windows home's index writes it too: ``C:\\Users\\…``), ``None`` outside one."""
+    parts = tuple(re.split(r"[\\/]+", path))
+    for at in range(len(parts) - 2, -1, -1):
+        if parts[at] in SESSION_DIRS:
+            return parts[at:]
+    return None
 
 
 class ThreadIndex(NamedTuple):

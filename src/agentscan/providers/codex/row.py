@@ -24,6 +24,7 @@ from agentscan.providers.codex.discovery import CodexSession, Thread
 from agentscan.providers.codex.header import RolloutHeader, thread_header
 from agentscan.providers.codex.forkpart import fork_part, is_fork
 from agentscan.providers.codex.headtail import HeadSummary, head_summary
+from agentscan.providers.codex.index import names_file
 from agentscan.providers.codex.modeluse import most_used
 from agentscan.providers.codex.names import chosen_name
 from agentscan.providers.codex.threadfacts import ThreadFacts, file_tail, sum_counts, thread_facts
@@ -109,7 +110,15 @@ def archived(thread: Thread) -> bool:
     if thread.rollout.archived:
         return True
     row = thread.indexed
-    return bool(row and row.archived and (row.rollout_path is None or row.rollout_path == thread.rollout.path))
+    return bool(row and row.archived and names_file(row, (thread.rollout.path,)))
+
+
+def session_archived(session: CodexSession) -> bool:
+    """Whether the session's row is ``archived`` (``assemble_row``), from discovery alone: its
+    main thread is, or with no main thread each of its subagents is (``tablefacts`` alike)."""
+    if session.main is not None:
+        return archived(session.main)
+    return bool(session.children) and all(map(archived, session.children))
 
 
 def assemble_row(
@@ -167,7 +176,10 @@ def assemble_row(
         # The index's model is the latest turn's (see the module's doc): a gap filler only.
         model=most_used(main.tail.models) or (row.model if row else None),
         git_branch=pick(index_wins, main.header.git_branch, row.git_branch if row else None),
-        started_at=oldest(main.header.started_at, row.created_at if row else None),
+        # The index's creation time only when its row names this thread's file: a row naming
+        # another copy (or a stale one) made the start earlier than this file's own.
+        started_at=oldest(main.header.started_at,
+                          row.created_at if row and names_file(row, main.thread.files()) else None),
         updated_at=newest(recorded, row.updated_at if row else None) or mtime,
         tokens=tokens,
         counts=main.tail.counts,

@@ -59,6 +59,9 @@ class CursorProvider(Provider):
     # holding an agent transcript open (tools that follow Cursor live watch its mtime), and the
     # state.vscdb it holds is every composer's: only a store tells, else ``running`` is null.
     liveness_files = ("store.db",)
+    #: a composer the user archived in Cursor's chat list (``isArchived``) is ``archived``:
+    #: ``list --archived`` reads its rows (``Provider.can_archive``)
+    can_archive = True
     # Transcripts carry no time for a tool call (a prompt's only in an optional wrapper).
     records_call_times = False
 

@@ -1,0 +1,41 @@
+"""What a ``tokens`` report says of its sessions besides their sums: which were archived
+(``TokenRow.archived``, as ``list`` marks them) and why the unread ones were not read."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Sequence
+
+from agentscan.model import SessionRef
+from agentscan.pricing.spend import Priced
+from agentscan.scan.rowmemo import KeptRow
+from agentscan.scan.tokenreport import TokenRow
+from agentscan.scan.unreadrows import unread_cause
+
+if TYPE_CHECKING:
+    from agentscan.scan.scanner import Scanner
+
+
+def unread_causes(scanner: Scanner, refs: Sequence[SessionRef], unread: Sequence[str]) -> tuple[tuple[str, str, str], ...]:
+    """``(id, path, why)`` of each of the ``unread`` sessions, in their order (``unread_cause``)."""
+    if not unread:
+        return ()
+    by_id = {ref.id: ref for ref in refs}
+    return tuple((session_id, *unread_cause(scanner, by_id[session_id])) for session_id in unread)
+
+
+def marked_archived(scanner: Scanner, refs: Sequence[SessionRef], priced_rows: list[tuple[TokenRow, Priced]],
+                     kept: dict[str, KeptRow]) -> list[tuple[TokenRow, Priced]]:
+    """``priced_rows`` (by session: ``refs``' in their order, or those of a window) with those
+    of archived sessions marked (``TokenRow.archived``), as ``list`` marks them; a row taken back
+    (``kept``) has its mark already.  Asked only of a provider that archives (``can_archive``)."""
+    by_id = {ref.id: ref for ref in refs}
+    marked = []
+    for row, priced in priced_rows:
+        ref = by_id.get(row.key)
+        if ref is not None and row.key not in kept and not row.archived:
+            provider = scanner.provider(ref.provider)
+            if provider.can_archive and provider.archived_unread(ref, scanner.ctx):
+                row = replace(row, archived=True)
+        marked.append((row, priced))
+    return marked
