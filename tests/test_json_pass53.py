@@ -107,16 +107,16 @@ def test_list_json_of_a_chat_that_recorded_no_usage_has_no_mark(isolated_home: P
 def test_a_since_before_1970_is_said_as_asked(isolated_home: Path) -> None:
     _claude(isolated_home, READ)
     document = _json("tokens", "--since", "0001-01-01", "--tz", "UTC")
-    assert document["window"] == {"since": "0001-01-01T00:00:00Z", "until": None, "tz": "UTC"}
+    assert document["window"] == {"since": "0001-01-01T00:00:00.000Z", "until": None, "tz": "UTC"}
     assert document["total"]["total"] == 110
     late = _json("tokens", "--until", "9999-12-31", "--tz", "UTC")
-    assert late["window"]["until"] == "10000-01-01T00:00:00Z" and late["total"]["total"] == 110
+    assert late["window"]["until"] == "10000-01-01T00:00:00.000Z" and late["total"]["total"] == 110
 
 
 def test_a_range_before_1970_holds_nothing_rather_than_being_empty(isolated_home: Path) -> None:
     _claude(isolated_home, READ)
     document = _json("tokens", "--since", "0001-01-01", "--until", "0001-02-01", "--tz", "UTC")
-    assert document["window"] == {"since": "0001-01-01T00:00:00Z", "until": "0001-02-02T00:00:00Z", "tz": "UTC"}
+    assert document["window"] == {"since": "0001-01-01T00:00:00.000Z", "until": "0001-02-02T00:00:00.000Z", "tz": "UTC"}
     assert document["rows"] == [] and document["total"]["total"] == 0
     said = invoke("tokens", "--since", "0001-01-01", "--until", "0001-02-01", "--tz", "UTC")
     assert said.exit_code == 0 and "between 0001-01-01 00:00 and 0001-02-02 00:00" in said.output, said.output
@@ -203,10 +203,12 @@ def test_an_ignored_sighup_is_left_ignored(isolated_home: Path, tmp_path: Path) 
 @pytest.mark.parametrize(("args", "zone"), [
     (("-f", "csv", "--days"), "UTC"),
     (("-f", "jsonl", "--days", "--tz", "Asia/Tokyo"), "Asia/Tokyo"),
-    (("-f", "csv", "--days", "--tz", "local"), None),
+    (("-f", "csv", "--days", "--tz", "local"), "Pacific/Auckland"),  # (json2: the local zone's name, known)
     (("-f", "sqlite"), "UTC"),
 ])
-def test_export_json_says_the_zone_of_its_days(isolated_home: Path, tmp_path: Path, args: tuple, zone: str | None) -> None:
+def test_export_json_says_the_zone_of_its_days(isolated_home: Path, tmp_path: Path, args: tuple, zone: str | None,
+                                               local_zone) -> None:  # noqa: ANN001 - conftest's fixture
+    local_zone("Pacific/Auckland")
     document = _json("--demo", "export", *args, "-o", str(tmp_path / "out"))
     assert document["days_tz"] == zone and document["usage_days"] > 0
     assert list(document).index("days_tz") == list(document).index("usage_days") + 1
@@ -226,7 +228,7 @@ def test_a_time_before_1970_keeps_what_was_asked_through_a_pickle() -> None:
 
     asked = parse_when("0001-01-01", tz=timezone.utc)
     again = pickle.loads(pickle.dumps(asked))
-    assert again == asked and getattr(again, "asked", None) == "0001-01-01T00:00:00Z"
+    assert again == asked and getattr(again, "asked", None) == "0001-01-01T00:00:00.000Z"
     assert instant_of(again) == instant_of(asked) < 0
 
 

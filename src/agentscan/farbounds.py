@@ -82,10 +82,12 @@ def instant_of(moment: datetime) -> float:
 
 
 def _iso(epoch: float) -> str:
-    """``epoch`` as ISO 8601 UTC, as ``tokens --json``'s ``window`` writes an instant
-    (``2026-11-01T04:00:00Z``), for any year from 0 to 10000."""
-    days, seconds = divmod(epoch, 86400)
-    ordinal = _EPOCH_ORDINAL + int(days)
+    """``epoch`` as ISO 8601 UTC to the millisecond, as every time in the JSON is written
+    (``timeutil.to_iso``: ``2026-11-01T04:00:00.000Z``, the fraction cut, not rounded), for
+    any year from 0 to 10000."""
+    # In whole milliseconds first: a float's fraction rounded on its own could reach 1,000.
+    days, millis = divmod(round(epoch * 1_000_000) // 1000, 86_400_000)
+    ordinal = _EPOCH_ORDINAL + days
     # A zone's offset (under a day) reaches at most one day past the calendar ``date`` knows.
     if ordinal < 1:
         day = "0000-12-31"
@@ -93,7 +95,5 @@ def _iso(epoch: float) -> str:
         day = "10000-01-01"
     else:
         day = date.fromordinal(ordinal).isoformat()
-    whole = int(seconds)
-    micro = round((seconds - whole) * 1_000_000)
-    clock = f"{whole // 3600:02d}:{whole % 3600 // 60:02d}:{whole % 60:02d}" + (f".{micro:06d}" if micro else "")
-    return f"{day}T{clock}Z"
+    whole, milli = divmod(millis, 1000)
+    return f"{day}T{whole // 3600:02d}:{whole % 3600 // 60:02d}:{whole % 60:02d}.{milli:03d}Z"

@@ -102,3 +102,80 @@ class LocalDays(tzinfo):
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+def zone_name(zone: tzinfo | None) -> str | None:
+    """The name ``--json`` gives the zone days were cut in: ``--tz``'s, or for the local one
+    (``None``, ``--tz local``) its IANA name when that is known for sure (``iana_name``: ``null``
+    was all a script got, which could not turn a day back into instants), else ``None``."""
+    if zone is not None and not getattr(zone, "is_local", False):
+        return str(zone)
+    return iana_name()
+
+
+def iana_name(env: Mapping[str, str] | None = None) -> str | None:
+    """The local zone's IANA name (``Europe/Paris``), when it can be known for sure: ``TZ``
+    naming a zone file (not a POSIX rule such as ``JST-9``, which has none), else the system's
+    ``/etc/localtime``, a link into the zone files or a copy of the one ``/etc/timezone``
+    names; ``None`` otherwise (``TZDIR`` set: its files may be anyone's; Windows).  A name the
+    ``zoneinfo`` module cannot load, or whose offset now is not the C library's, is no name a
+    reader could use for the times agentscan cut: ``None`` too.  ``tokens --json``'s
+    ``window.tz`` and ``export --json``'s ``days_tz`` say it for the local zone."""
+    env = os.environ if env is None else env
+    if os.name == "nt" or env.get("TZDIR"):
+        return None
+    value = env.get("TZ")
+    if value is not None:
+        name = value[1:] if value.startswith(":") else value
+        if not name or name.lower() in _UTC_NAMES:
+            return _checked("UTC")
+        if os.path.isabs(name):
+            return _checked(_under_zoneinfo(name)) if _zone_file(name) else None
+        return _checked(name) if any(_zone_file(os.path.join(folder, name)) for folder in ZONE_DIRS) else None
+    try:
+        return _checked(_under_zoneinfo(os.readlink("/etc/localtime")))
+    except OSError:
+        pass
+    try:
+        with open("/etc/timezone", encoding="utf-8") as handle:
+            named = handle.read().strip()
+        with open("/etc/localtime", "rb") as handle:
+            copy = handle.read(1 << 20)
+    except (OSError, UnicodeDecodeError):
+        return None
+    # A copy is the named zone only when its bytes are that zone file's (``/etc/timezone`` is
+    # not updated by every tool that sets the zone).
+    for folder in ZONE_DIRS:
+        try:
+            with open(os.path.join(folder, named), "rb") as handle:
+                if handle.read(1 << 20) == copy:
+                    return _checked(named)
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+def _under_zoneinfo(path: str) -> str | None:
+    """The zone name of a zone file's ``path`` (``/usr/share/zoneinfo/Europe/Paris``); ``None``
+    outside a ``zoneinfo`` folder, or of ``right/`` (leap seconds counted: no IANA name's times)."""
+    if "zoneinfo/" not in path:
+        return None
+    name = path.rsplit("zoneinfo/", 1)[1]
+    if name.startswith("right/"):
+        return None
+    return name[len("posix/"):] if name.startswith("posix/") else name
+
+
+def _checked(name: str | None) -> str | None:
+    """``name`` when ``zoneinfo`` loads it and its offset now is the C library's, else ``None``."""
+    if not name or ".." in name.split("/") or name.startswith("/"):
+        return None
+    try:
+        from zoneinfo import ZoneInfo
+
+        zone = ZoneInfo(name)
+    except (ValueError, OSError, LookupError):  # (ZoneInfoNotFoundError is a KeyError)
+        return None
+    now = time.time()
+    offset = datetime.fromtimestamp(now, zone).utcoffset()
+    return name if offset == timedelta(seconds=time.localtime(now).tm_gmtoff or 0) else None

@@ -215,6 +215,14 @@ def _parse_user_time(value: str, tz: tzinfo | None) -> datetime | None:
         parsed = datetime.fromisoformat(text)
         if parsed.tzinfo is None:
             return _wall(parsed, tz)
-        return parsed.astimezone(UTC)
     except (ValueError, OverflowError):
         return None
+    try:
+        return parsed.astimezone(UTC)
+    except OverflowError:
+        # In UTC past the calendar (``0001-01-01T00:00+05:00`` is in the year 0): refused as a
+        # time that could not be read.  The nearest instant a record holds, standing for it,
+        # as a wall time's (``_wall``); said in UTC, as a time given with its offset is.
+        offset = parsed.utcoffset() or timedelta(0)
+        epoch = (parsed.replace(tzinfo=None) - datetime(1970, 1, 1) - offset).total_seconds()
+        return far(_EARLIEST if parsed.year < 1970 else _LATEST, epoch)

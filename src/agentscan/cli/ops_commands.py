@@ -192,9 +192,10 @@ def export_command(
         if days or result.format == "sqlite":
             # The zone the records' ``day`` is in, which neither file says (a CSV's ``day`` is a
             # bare date): a cron job's log of ``--json`` keeps it.  As ``tokens``' ``window.tz``:
-            # a zone's name, ``null`` for the local one (``--tz local``).
-            local = days and getattr(day_zone, "is_local", False)
-            body["days_tz"] = None if local else "UTC" if not days or day_zone is None else str(day_zone)
+            # a zone's name, the local one's when known for sure (``--tz local``), else ``null``.
+            from agentscan.localzone import zone_name
+
+            body["days_tz"] = "UTC" if not days or day_zone is None else zone_name(day_zone)
         body.update(prices=result.prices, shrank=shrank_json(result.shrank))
         render.emit_json(render.envelope("export", body, scanner.warnings))
     elif not quiet:
@@ -230,7 +231,7 @@ def _why_none(result, filters, scanner) -> str:  # noqa: ANN001 - an ExportResul
     that no session was found at all: a cron job's log then tells a quiet week from a wrong
     ``--since``, ``--provider`` or ``HOME``.  Sessions that could not be read this run are
     there (a warning counts them): not "no session"."""
-    if result.sessions or result.unread:
+    if result.sessions or result.unread or result.held:
         return ""
     # None found at all, whatever the filter (asked first when there is none: no scan then): a
     # cron job's HOME is another's, or the agents keep their files elsewhere; no quiet day.

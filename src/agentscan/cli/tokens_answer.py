@@ -10,7 +10,7 @@ each one's row read for its date, project and title.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone, tzinfo
+from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any, Sequence
 
 from agentscan.cli import recorded, render
@@ -196,15 +196,20 @@ def shown_at_most(by: GroupBy, term: Terminal, limit: int | None, show_all: bool
 
 def window_json(since: datetime | None, until: datetime | None, zone: tzinfo | None) -> dict[str, str | None]:
     """``--json``'s ``window``: its bounds as instants (ISO 8601, UTC; ``until`` excluded,
-    ``None`` when open) and the zone ``--tz`` named (``None``: the local zone's)."""
+    ``None`` when open) and the zone they were cut in (``zone_name``)."""
     from agentscan.farbounds import Far
+    from agentscan.localzone import zone_name
+    from agentscan.timeutil import to_iso
 
     def instant(moment: datetime | None) -> str | None:
         if isinstance(moment, Far):  # beyond the years a record holds: the instant asked, not the clamp
             return moment.asked
-        return None if moment is None else moment.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
+        # As every other time in the JSON (``…T04:00:00.000Z``): ``isoformat`` wrote a whole
+        # second bare and a ``--since 3d`` to the microsecond, which a reader's parse of one
+        # fixed form (or a string comparison with a row's time) tripped on.
+        return to_iso(moment)
 
-    return {"since": instant(since), "until": instant(until), "tz": None if zone is None else str(zone)}
+    return {"since": instant(since), "until": instant(until), "tz": zone_name(zone)}
 
 
 def focus_json(report: TokenReport) -> list[dict[str, str]]:

@@ -21,7 +21,7 @@ from agentscan.export.files import (
 )
 from agentscan.export.locks import output_lock
 from agentscan.export.rows import UsageDay
-from agentscan.model import SessionRef, SessionRow
+from agentscan.model import SessionRow
 # At run time, as ``ExportResult``'s fields name them: a public type's hints resolve (``typing.get_type_hints``).
 from agentscan.export.children import Shrank
 from agentscan.export.unread import LeftAsTheyWere
@@ -64,6 +64,8 @@ class ExportResult:
     unread: int = 0
     #: sessions of an SQLite index whose ``token_days`` lost spend this run (``children``), said as warnings
     shrank: tuple[Shrank, ...] = ()
+    #: sessions of an SQLite index left as they were: their usage's database corrupt (``unread.usage_unknown``)
+    held: tuple[str, ...] = ()
 
 
 def export(
@@ -87,6 +89,7 @@ def export(
     progress: Progress | None = None,
     history: History = NO_HISTORY,
     tokens_unknown: Collection[str] = (),
+    held: Collection[str] = (),
 ) -> ExportResult:
     """Write ``rows`` to ``output`` in ``fmt`` under the output's lock (``-``: stdout, no lock;
     ``locked``: the caller holds it).  ``progress``: an SQLite write counts its sessions there.
@@ -95,6 +98,7 @@ def export(
     providers whose discovery could not read everything: none of their sessions is marked gone.
     ``history``: which sessions share history with another (``export.history``).
     ``tokens_unknown``: the rows whose ``null`` tokens are not known (``list --json``'s mark).
+    ``held``: an SQLite index's sessions whose row, if it has one, is left as it was (``write_sqlite``).
     """
     fmt = _check(fmt, output, per_day)
     lines = _lines(fmt, rows, usage_days, per_day, tokens_unknown)
@@ -123,9 +127,9 @@ def export(
                 done = write_sqlite(target, rows, usage_days, scope=scope, present_ids=present_ids,
                                     days_of=days_of, unseen=unseen, roots=roots, owners=owners,
                                     incomplete=incomplete, advance=told.advance, busy_timeout=lock_timeout,
-                                    history=history)
+                                    history=history, held=held)
             return ExportResult(output, fmt, done.sessions, done.gone, usage_days=len(usage_days),
-                                unseen=done.kept, merged=done.merged, shrank=tuple(done.shrank))
+                                unseen=done.kept, merged=done.merged, shrank=tuple(done.shrank), held=done.held)
         except OSError as exc:
             from agentscan.export.sqlerrors import NO_ROOM
 
@@ -297,7 +301,9 @@ def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter
             # Priced from each session's sums, as ``list`` prices its rows (the same exact costs):
             # a heavy user's million calls are not held in memory for a line a session.
             rows = with_costs(scanner, rows, chosen, book)
-    from agentscan.export.unread import say_left_as_they_were, say_shrank, say_unread, unread_sessions
+    from agentscan.export.unread import (
+        say_held, say_left_as_they_were, say_shrank, say_unread, tokens_unknown, unread_sessions, usage_unknown,
+    )
     from agentscan.scan.unreadrows import locked_usage
 
     unread = unread_sessions(chosen, failed.passing_paths, lambda ref: locked_usage(scanner, ref))
@@ -314,6 +320,8 @@ def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter
     from agentscan.scan.incomplete import incomplete_discoveries
 
     incomplete = sorted(incomplete_discoveries(scanner.ctx) & set(scope))
+    # The index keeps the last good rows of sessions whose usage's database is corrupt this run.
+    unknown = usage_unknown(scanner, chosen, unread) if fmt == "sqlite" else {}
     result = export(
         fmt, output, rows, found_days,
         scope=tuple(name for name in scope if name not in unseen),
@@ -331,10 +339,12 @@ def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter
         locked=locked,
         progress=scanner.ctx.progress,
         history=ProviderHistory(tuple(scanner.providers), scanner.ctx),
-        tokens_unknown=_tokens_unknown(scanner, chosen, rows) if fmt == "jsonl" and not days else (),
+        tokens_unknown=tokens_unknown(scanner, chosen, rows) if fmt == "jsonl" and not days else (),
+        held=unknown,
     )
     say_unread(scanner.ctx, output, fmt, unread)
     say_left_as_they_were(scanner.ctx, output, fmt, result.unseen)
+    say_held(scanner.ctx, output, {session_id: unknown[session_id] for session_id in result.held})
     say_shrank(scanner.ctx, output, result.shrank)
     return replace(result, prices=book.data.to_json(), unread=len(unread))
 
@@ -387,13 +397,3 @@ def _unseen(scanner: Scanner, names: Sequence[str]) -> list[str]:
             unseen.append(provider.name)
     return unseen
 
-
-def _tokens_unknown(scanner: Scanner, refs: Sequence[SessionRef], rows: list[SessionRow]) -> set[str]:
-    """The rows whose ``null`` tokens are not known: the database their usage is kept in could
-    not be read this run (Cursor's state DB, corrupt), which a JSON Lines line marks as ``list
-    --json`` does; a cron job summing the lines took them for sessions that recorded none."""
-    from agentscan.scan.unreadrows import unknown_usage
-
-    by_id = {ref.id: ref for ref in refs}
-    return {row.id for row in rows if row.tokens is None and (ref := by_id.get(row.id)) is not None
-            and unknown_usage(scanner, ref) is not None}

@@ -60,6 +60,8 @@ class Written(NamedTuple):
     kept: dict[LeftAsTheyWere, int]
     merged: int
     shrank: list[Shrank]
+    #: those of ``held`` whose row the index had: left as they were, not written
+    held: tuple[str, ...] = ()
 
 
 def write_sqlite(
@@ -77,6 +79,7 @@ def write_sqlite(
     advance: Callable[[], None] | None = None,
     busy_timeout: float = BUSY_TIMEOUT_S,
     history: History = NO_HISTORY,
+    held: Collection[str] = (),
 ) -> Written:
     """Upsert ``rows`` (``advance``: called as each is written); mark sessions no longer on disk as gone
     (``Written``; ``busy_timeout``: seconds to wait for another connection's write).  ``days_of``: other sessions whose days ``usage_days`` holds whole (shared calls
@@ -85,7 +88,9 @@ def write_sqlite(
     sessions are not gone.  ``owners``: each present session's files, to its id
     (``_drop_merged``).  ``incomplete``: providers whose discovery could not read everything
     this run (a folder it could not list): what it did not find is not gone either.  ``history``:
-    which sessions share history with another (``export.history``)."""
+    which sessions share history with another (``export.history``).  ``held``: sessions whose
+    usage is not known this run (the database it is kept in is corrupt: ``unread.usage_unknown``):
+    a row the index has of one is left as it was, with its days; one it has not is written."""
     import sqlite3
 
     import sqlite_utils
@@ -106,7 +111,8 @@ def write_sqlite(
             _check_whole(db)
         _rollback_journal(db, "TRUNCATE" if journal is not None else "DELETE")
         return _write(db, rows, usage_days, scope=scope, present_ids=present_ids, days_of=days_of, unseen=unseen,
-                      roots=roots, owners=owners or {}, incomplete=incomplete, advance=advance, history=history)
+                      roots=roots, owners=owners or {}, incomplete=incomplete, advance=advance, history=history,
+                      held=held)
     except sqlite3.Error as exc:
         # No OSError: "file is not a database" (-o names the CSV a nightly job writes), "database
         # is locked" past the busy timeout, a corrupt file.  One line, exit 1; the transaction
@@ -144,6 +150,7 @@ def _write(
     incomplete: Collection[str] = (),
     advance: Callable[[], None] | None = None,
     history: History = NO_HISTORY,
+    held: Collection[str] = (),
 ) -> Written:
     migrate(db)
     now = utc_now()
@@ -159,6 +166,13 @@ def _write(
                 "SELECT id, first_seen_at, path, subagents FROM sessions").fetchall():
             existing[session_id] = first_seen
             before[session_id] = Before(path, subagents)
+        # Read under the write lock: a row another run wrote meanwhile is kept too.
+        kept_rows = tuple(sorted(session_id for session_id in held if session_id in existing))
+        if kept_rows:
+            keep = set(kept_rows)
+            rows = [row for row in rows if row.id not in keep]
+            usage_days = [day for day in usage_days if day.session_id not in keep]
+            days_of = [session_id for session_id in days_of if session_id not in keep]
 
         def records() -> Iterator[dict[str, Any]]:
             for row in rows:
@@ -178,7 +192,7 @@ def _write(
         gone, kept = _mark_gone(db, present | waiting, scope, now, unseen, roots, incomplete)
         shrank = replace_children(db, ids, usage_days, now=now, before=before,
                                   after={row.id: row.subagents for row in rows}, history=history)
-    return Written(len(rows), gone, kept, merged, shrank)
+    return Written(len(rows), gone, kept, merged, shrank, kept_rows)
 
 
 def _own_journal(path: Path) -> Path | None:

@@ -8,25 +8,30 @@ written: the index keeps what it had (a first export has no row for it), a JSON 
 file, replaced whole, leaves it out.  Each is said, once per provider.
 
 A provider's shared database that could not be read (Codex's thread index, Cursor's
-``state.vscdb``) holds back no session: their rows are read without it (a thread's name, a
-composer's tokens missing) and written so, for a run.  Held back, a database broken for good
-(the corpus test's, not SQLite) would keep that provider out of every export; the next run
-that reads it writes the rows whole again.  But a database locked by another program (Cursor
-writing its ``state.vscdb``) is not broken: the lock passes, and the sessions whose usage is
-kept there (``Provider.locked_usage``) are left as they were, as a file that could not be read
-(their ``tokens_total`` would be written ``NULL`` and their ``token_days`` deleted).
+``state.vscdb``) holds no session out of a file export: their rows are read without it (a
+thread's name, a composer's tokens missing) and written so, for a run.  Held out, a database
+broken for good (the corpus test's, not SQLite) would keep that provider out of every export.
+A database locked by another program (Cursor writing its ``state.vscdb``) is not broken: the
+lock passes, and the sessions whose usage is kept there (``Provider.locked_usage``) are left
+as they were, as a file that could not be read (their ``tokens_total`` would be written
+``NULL`` and their ``token_days`` deleted).  An SQLite index keeps history, so a corrupt one
+(``Provider.unknown_usage``) leaves the rows it has of such sessions as they were too
+(``usage_unknown``, ``say_held``: a cron job lost a week's spend to one bad copy of the
+database); a session it has no row of is written, so a database broken for good keeps none
+out, and the next run that reads the database writes the rows whole again.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal, Mapping, NamedTuple, Sequence
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from agentscan.context import ScanContext
     from agentscan.export.children import Shrank
-    from agentscan.model import SessionRef
+    from agentscan.model import SessionRef, SessionRow
+    from agentscan.scan.scanner import Scanner
 
 #: why an export left a provider's sessions as they were, not marked gone
 Reason = Literal["no root", "elsewhere", "unlisted"]
@@ -73,12 +78,54 @@ def say_unread(ctx: ScanContext, output: Path, fmt: str, unread: Mapping[str, st
     for provider in unread.values():
         counts[provider] = counts.get(provider, 0) + 1
     for name, count in sorted(counts.items()):
+        one = count == 1
         if fmt == "sqlite":
-            done = "their rows in the index (and token_days) are left as they were"
+            done = (f"{'its row' if one else 'their rows'} in the index (and token_days) {'is' if one else 'are'} "
+                    f"left as {'it was' if one else 'they were'}")
         else:
-            done = "they are not in this export"
+            done = f"{'it is' if one else 'they are'} not in this export"
         ctx.warn(str(output), f"{plural(count, name + ' session')} could not be read this run (see the "
                  f"warnings naming their files): {done}")
+
+
+def usage_unknown(scanner: Scanner, refs: Iterable[SessionRef], unread: Mapping[str, str]) -> dict[str, tuple[str, str, str]]:
+    """Those of ``refs`` not among ``unread`` whose usage is kept in a database that could not
+    be read this run (``unknown_usage``: corrupt; a locked one's are ``unread`` already), id to
+    ``(provider, database, why)``: an SQLite index leaves the rows it has of them as they were."""
+    from agentscan.scan.unreadrows import unknown_usage
+
+    found = {}
+    for ref in refs:
+        if ref.id not in unread and (cause := unknown_usage(scanner, ref)) is not None:
+            found[ref.id] = (ref.provider, *cause)
+    return found
+
+
+def say_held(ctx: ScanContext, output: Path, held: Mapping[str, tuple[str, str, str]]) -> None:
+    """One warning per provider and database for the sessions of ``usage_unknown`` whose row an
+    SQLite index had, left as they were (``write_sqlite``'s ``held``), naming the database and
+    why: the calls are not gone, which ``say_shrank``'s words would have said."""
+    from agentscan.toolkit.words import plural
+
+    counts: dict[tuple[str, str, str], int] = {}
+    for cause in held.values():
+        counts[cause] = counts.get(cause, 0) + 1
+    for (name, path, why), count in sorted(counts.items()):
+        one = count == 1
+        ctx.warn(str(output), f"{plural(count, name + ' session')} left as {'it was' if one else 'they were'} in the index "
+                 f"({'its' if one else 'their'} row and token_days): {'its' if one else 'their'} usage is kept in {path}, "
+                 f"which could not be read this run ({why})")
+
+
+def tokens_unknown(scanner: Scanner, refs: Sequence[SessionRef], rows: list[SessionRow]) -> set[str]:
+    """The rows whose ``null`` tokens are not known: the database their usage is kept in could
+    not be read this run (Cursor's state DB, corrupt), which a JSON Lines line marks as ``list
+    --json`` does; a cron job summing the lines took them for sessions that recorded none."""
+    from agentscan.scan.unreadrows import unknown_usage
+
+    by_id = {ref.id: ref for ref in refs}
+    return {row.id for row in rows if row.tokens is None and (ref := by_id.get(row.id)) is not None
+            and unknown_usage(scanner, ref) is not None}
 
 
 def say_left_as_they_were(ctx: ScanContext, output: Path, fmt: str, unseen: Mapping[LeftAsTheyWere, int]) -> None:
@@ -93,8 +140,8 @@ def say_left_as_they_were(ctx: ScanContext, output: Path, fmt: str, unseen: Mapp
         name = left.provider
         if left.reason == UNLISTED:
             say(f"{plural(count, name + ' session')} in the index {'was' if count == 1 else 'were'} not found, and "
-                f"{name}'s discovery could not read everything this run (see its warnings): left as they were, "
-                "not marked gone")
+                f"{name}'s discovery could not read everything this run (see its warnings): left as "
+                f"{'it was' if count == 1 else 'they were'}, not marked gone")
         elif left.reason == ELSEWHERE:
             say(f"{plural(count, name + ' session')} in the index still {'has its file' if count == 1 else 'have their files'}, "
                 f"outside the {name} roots this run read (`{ctx.command('doctor')}` shows them; a cron job may lack a variable "

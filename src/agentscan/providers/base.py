@@ -362,7 +362,8 @@ class Provider(ABC):
 
     def unknown_usage(self, ref: SessionRef, ctx: ScanContext) -> tuple[str, str] | None:
         """As ``locked_usage``, of a database broken for good too: ``tokens`` and ``show`` say
-        its usage is not known; ``export`` holds back by ``locked_usage`` alone (``export.unread``)."""
+        its usage is not known; ``export`` holds back by ``locked_usage``, and an SQLite index
+        also keeps the rows it has of these as they were (``export.unread.usage_unknown``)."""
         return self.locked_usage(ref, ctx)
 
     def database_problem(self, path: Path, ctx: ScanContext) -> str | None:
