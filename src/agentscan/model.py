@@ -149,8 +149,8 @@ class SessionRow:
     #: them: ``--cwd`` matches any of them.  ``()`` for one folder; in JSON only when set.
     workspace_folders: tuple[str, ...] = ()
     #: archived by the user (a Codex thread in ``archived_sessions/``, or so marked in the
-    #: thread index); in JSON only when set.  Only a provider that says ``can_archive`` sets it
-    #: (``list --archived`` reads no other's rows)
+    #: thread index; a Cursor chat archived in its chat list); in JSON only when set.  Only a
+    #: provider that says ``can_archive`` sets it (``list --archived`` reads no other's rows)
     archived: bool = False
 
     @property

@@ -68,7 +68,7 @@ def list_command(
     pid: Optional[int] = typer.Option(None, "--pid", help="Only sessions process PID writes or runs (Linux).", metavar="PID"),
     tz: Optional[str] = typer.Option(None, "--tz", help="Time zone for UPDATED and bare --since/--until dates: IANA, utc or local (default: local).", metavar="ZONE"),
     # Two flags, not click's ``--archived/--no-archived`` pair, which the fast path cannot take.
-    archived: bool = typer.Option(False, "--archived", help="Only archived sessions (Codex threads you archived, marked (archived))."),
+    archived: bool = typer.Option(False, "--archived", help="Only archived sessions (Codex threads and Cursor chats you archived, marked (archived))."),
     no_archived: bool = typer.Option(False, "--no-archived", help="Leave archived sessions out (tokens still counts them)."),
     redact: bool = redact_option("Replace titles with a length and hash; mask secrets in paths."),
     as_json: bool = JsonOption,

@@ -288,11 +288,22 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
         # Optional, and said so: no hook reads like something broken.  One wording in ``doctor``
         # and ``hooks status`` (which reads no session: each agent that has hooks), worded for
         # the commands under it.
-        commands = [f"{program_word()} hooks install {agent}{home_flag}" for agent in here or HOOK_AGENTS]
+        # An agent whose user config the install would refuse (``"hooks": []``, not JSON), or
+        # whose hooks it turns off: its install named alone failed the same way, so the file first.
+        blocked = {config["agent"]: config["path"] for config in hooks["configs"]
+                   if config["scope"] == "user" and config["problem"] and not config["events"]}
+        asked = here or HOOK_AGENTS
+        free = [agent for agent in asked if agent not in blocked]
+        commands = [f"{program_word()} hooks install {agent}{home_flag}" for agent in free]
         lines += _lines(HOOKS_OPTIONAL, term, "  ")
-        lines += _lines("to install, run:" if len(commands) == 1 else "to install, for each agent you use, run:",
-                        term, "  ")
-        lines += _verbatim(commands)
+        if commands:
+            single = "to install, run:" if len(asked) == 1 else f"to install for {free[0]}, run:"
+            lines += _lines(single if len(commands) == 1 else "to install, for each agent you use, run:", term, "  ")
+            lines += _verbatim(commands)
+        for agent in (agent for agent in asked if agent in blocked):
+            lines += _lines(f"to install for {agent}, first fix {render.path_text(blocked[agent], term)} (the problem "
+                            "above), then run:", term, "  ")
+            lines += _verbatim([f"{program_word()} hooks install {agent}{home_flag}"])
     if unhooked:
         lines += _lines(unhooked_text(unhooked), term, "  ")
     store = hooks["store"]

@@ -130,6 +130,9 @@ def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int |
             # What ``--running``/``--pid`` could not tell, and left out: a field of its own, not
             # a warning (nothing failed to be read; ``--strict`` would fail every run).
             doc["running_unknown"] = page.running_unknown
+        if page.archived_unknown is not None:
+            # (as ``running_unknown``: what ``--archived``/``--no-archived`` could not tell, and left out)
+            doc["archived_unknown"] = page.archived_unknown
         doc["prices"] = book.data.to_json()
         body = orjson.dumps(doc, option=orjson.OPT_INDENT_2)
         render.emit_json_body("list", body, scanner.ctx.warnings.listed())
@@ -138,7 +141,7 @@ def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int |
         # Nothing found where a root named explicitly (``CLAUDE_CONFIG_DIR``) cannot be read:
         # the error ``finish`` raises says why, and the note would send the reader to doctor.
         if page.discovered or not scanner.unreadable_explicit_roots():
-            render.note(_unread_said(scanner, page, filters) or why_empty(state, page, filters, zone))
+            render.note(unread_said(scanner, page, filters) or why_empty(state, page, filters, zone))
         _say_unknown(page, filters)
         return None
     _, out, err = recorded.recording(lambda: _print_rows(scanner, page, filters, rows, zone))
@@ -165,9 +168,10 @@ def _rows_json(scanner: Scanner, rows: list[SessionRow], refs: list[SessionRef])
     return documents
 
 
-def _unread_said(scanner: Scanner, page: SessionPage, filters: ListFilter) -> str | None:
+def unread_said(scanner: Scanner, page: SessionPage, filters: ListFilter) -> str | None:
     """Nothing found where a database that may hold sessions could not be read (Cursor's
-    corrupt state DB): that, not "doctor shows where agentscan looked" (``notfound``)."""
+    corrupt state DB): that, not "doctor shows where agentscan looked" (``notfound``); said
+    before ``why_empty`` by ``list``, ``export -o -`` and ``otlp``."""
     if page.discovered or page.blank:
         return None
     from agentscan.scan.notfound import unread_stores_note
@@ -183,6 +187,11 @@ def _say_unknown(page: SessionPage, filters: ListFilter) -> None:
 
         for line in unknown_lines(page.running_unknown, "--pid" if filters.pid is not None else "--running"):
             render.note(line)
+    option = "--archived" if filters.archived else "--no-archived"
+    for entry in page.archived_unknown or ():
+        their = "its" if entry["sessions"] == 1 else "their"
+        render.note(f"{option}: {render.plural(entry['sessions'], entry['provider'] + ' session')} left out, {their}"
+                    f" archived state not known: {entry['reason']}")
 
 
 def _kept(body: bytes, rows: list[SessionRow], refs: list[SessionRef]) -> bytes | None:

@@ -73,7 +73,7 @@ def print_list(sessions: list[SessionRow], short_ids: dict[str, str], term: Term
             render.human_usd(row.cost, row.cost_priced, grouped=term.tty),
             render.model_text(clean(row.model), term),
             render.path_text(clean_path(row.cwd), term),
-            # Archived (a Codex thread): said before the title, as a word, where a cut never hides it.
+            # Archived (a Codex thread, a Cursor chat): said before the title, as a word, where a cut never hides it.
             ("(archived) " if row.archived else "") + (title_text(row.title) or "-"),
         ]))
     rows, floored, planned = _timed(columns, rows, sessions, term, zone)
@@ -241,7 +241,12 @@ def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_te
     if stage == "grep":
         return f"no session's title, cwd, model or path contains {legible(filters.grep or '')!r} ({count:,} searched)"
     if stage == "archived":
-        # (only Codex marks a thread archived: another agent's sessions never are)
+        # (only Codex threads and Cursor chats are archived: Claude's and Gemini's sessions never are)
+        unknown = sum(entry["sessions"] for entry in page.archived_unknown or ())
+        if unknown:  # (a Cursor chat listed without its state DB: not known either way, said below)
+            known = "none archived" if filters.archived else f"{count - unknown:,} archived"
+            which = "archived sessions" if filters.archived else "sessions known not to be archived"
+            return f"no {which} ({render.plural(count, 'session')}: {known}, {unknown:,} not known)"
         if filters.archived:
             return f"no archived sessions ({render.plural(count, 'session')}, none archived)"
         from agentscan.invocation import command

@@ -253,11 +253,12 @@ def _say_why_none(state, scanner, filters, shown_zone) -> None:  # noqa: ANN001 
     """Why no session matched ``filters`` (``no sessions updated since … (11 older; …)``), in
     ``list``'s words, its times in ``shown_zone`` (``--tz``; ``None``: local)."""
     from agentscan.cli import render
-    from agentscan.cli.list_answer import why_empty
+    from agentscan.cli.list_answer import unread_said, why_empty
 
     page = scanner.list_page(limit=1, filters=filters)
     if not page.rows:
-        render.note(why_empty(state, page, filters, shown_zone))
+        # (a locked or corrupt Cursor DB: that, as ``_why_none`` says it, not "doctor shows where")
+        render.note(unread_said(scanner, page, filters) or why_empty(state, page, filters, shown_zone))
 
 
 def _what(result, days: bool) -> str:  # noqa: ANN001 - an ExportResult, imported lazily

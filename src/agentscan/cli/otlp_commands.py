@@ -267,13 +267,13 @@ def _why_no_spans(state: State, scanner: Scanner, selection: Selection, matched:
         return
     if selection.ids:
         return  # an id that matches nothing is an error, said already
-    from agentscan.cli.list_answer import why_empty
+    from agentscan.cli.list_answer import unread_said, why_empty
     from agentscan.scan.listing import ListFilter
 
     filters = ListFilter(providers=selection.providers, since=selection.since)
     page = scanner.list_page(limit=1, filters=filters)
     if not page.rows:
-        render.note(why_empty(state, page, filters))
+        render.note(unread_said(scanner, page, filters) or why_empty(state, page, filters))
     elif selection.until is not None:  # (``sources._select``: a session begun at --until or after is not read)
         which = "session updated since " + render.short_time(selection.since) if selection.since is not None else "session"
         render.note(f"no spans: no {which} began before {render.short_time(selection.until)}")

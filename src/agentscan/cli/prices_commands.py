@@ -211,10 +211,35 @@ def _no_such_tier(data: Any, asked: str, provider: str | None, when: Any, found:
     base = look_up(data, model, provider, when)
     if base["provider"] != "openai":
         return None  # (only OpenAI's models run on Codex's service tiers)
+    if _names_a_model(data, model, word, provider, when, found):
+        return None  # (``gpt-4o (mini)``: "did you mean gpt-4o-mini?", no tier's word)
     tiers = [service_tier_name(model, tier) for tier in SERVICE_TIER_WORDS]
     found["suggestions"] = [model, *(each for each in tiers if look_up(data, each, provider, when)["model_id"])]
     return (f"{word!r} is not a service tier agentscan knows ({', '.join(SERVICE_TIER_WORDS)}; fast is"
             " priority), nor one this home's Codex sessions recorded")
+
+
+def _names_a_model(data: Any, model: str, word: str, provider: str | None, when: Any, found: dict[str, Any]) -> bool:
+    """Whether ``model (word)`` reads as a model's name typed with brackets rather than a tier
+    misspelt: ``gpt-4o (mini)`` is ``gpt-4o-mini`` (priced as named), ``gpt-5 (codex)``'s guesses
+    are ``gpt-5.1-codex``... (names of that model's family).  Then ``found["suggestions"]`` keeps
+    those, the joined name first; a word like a tier's (``priorty``, ``prio``) is a tier's."""
+    from difflib import get_close_matches
+
+    from agentscan.pricing.aliases import SERVICE_TIER_WORDS
+    from agentscan.pricing.lookup import look_up
+
+    joined = f"{model}-{word}"
+    # (priced as named: ``gpt-4o-turbo`` matched no ``gpt-4o`` by its start)
+    exact = str(look_up(data, joined, provider, when)["model_id"] or "").casefold() == joined.casefold()
+    tiers = (*SERVICE_TIER_WORDS, "fast")
+    if not exact and (get_close_matches(word, tiers, n=1, cutoff=0.75) or any(t.startswith(word) for t in tiers)):
+        return False
+    kin = [each for each in found["suggestions"] if each.casefold().startswith(model.casefold())]
+    if not exact and not kin:
+        return False  # (``gpt-5.5 (turbo)``: gpt-3.5-turbo is another model's name)
+    found["suggestions"] = list(dict.fromkeys([*([joined] if exact else []), *found["suggestions"]]))
+    return True
 
 
 def _no_price(data: Any, name: str, gap: str) -> str:

@@ -216,6 +216,9 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         lines.extend(_field("note", "nothing recorded: the transcript holds no conversation (empty, unreadable "
                             "lines, or only snapshots and other sessions' summaries)",
                             term))
+    if detail.extra.get("commands_unmarked"):
+        # (Gemini: the slash commands only logs.json holds, left unmarked; the chat itself was read)
+        lines.extend(_field("note", f"slash commands not marked: {detail.extra['commands_unmarked']}", term))
     if detail.extra.get("parent_missing"):
         lines.extend(_field("parent", "transcript missing: title, counts and conversation come from its subagents", term))
     source = source_text(detail)

@@ -159,7 +159,7 @@ def m005_workspace_folders(db: Database) -> None:
 @migration
 def m006_archived(db: Database) -> None:
     """``archived`` (INTEGER, 0 or 1) on ``sessions``: a session the user archived (a Codex
-    thread in ``archived_sessions/``), which ``list`` marks.  Rows written before it stay NULL
+    thread in ``archived_sessions/``, a Cursor chat archived), which ``list`` marks.  Rows written before it stay NULL
     until an export rewrites them; every export rewrites the sessions it exports."""
     if "archived" not in db.table("sessions").columns_dict:
         db.table("sessions").add_column("archived", int)

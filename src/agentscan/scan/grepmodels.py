@@ -73,6 +73,8 @@ def settle_held(scanner: Scanner, held: list[Held], filters: ListFilter,
     found = matching_by_models(scanner, [item.ref for item in held], filters.grep_key)
     for item in held:
         failed = None if item.ref.id in found else "grep"
+        if failed is None and filters.archived is not None and item.row.archived is not filters.archived:
+            failed = "archived"  # (``failed_stage`` stopped at ``grep``, before ``archived``)
         if count is not None:
             count(failed)
         if failed is None:

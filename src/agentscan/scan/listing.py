@@ -30,6 +30,7 @@ from agentscan.scan.grepmodels import Held, needs_second_look, settle_held
 from agentscan.scan.leftout import (count_failed, count_rest, files_empty, files_small, never_archived, read_row,
                                     still_ours)
 from agentscan.scan.mergedrefs import MergedRefs
+from agentscan.scan.unreadrows import ShelfUnknown
 from agentscan.scan.liveness import Liveness
 from agentscan.scan.listplace import place as _place
 from agentscan.timeutil import CLOCK_SLACK_S
@@ -176,6 +177,9 @@ class SessionPage(NamedTuple):
     #: ``None`` unless ``--running`` / ``--pid``: then how many each provider could not tell
     #: (``Liveness.unknown_counts``), ``list --json``'s ``running_unknown``
     running_unknown: list[dict[str, Any]] | None = None
+    #: ``None`` unless ``--archived`` / ``--no-archived``: then the sessions they left out whose
+    #: archived state could not be read (``unreadrows.archived_unknown``), ``archived_unknown``
+    archived_unknown: list[dict[str, Any]] | None = None
 
     @property
     def emptied_by(self) -> str | None:
@@ -223,6 +227,7 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
     # (``grepmodels``), a batch at a time: a newer one found so still takes its place.
     held_rows: list[Held] = []
     count = partial(count_failed, stages=stages, reached=reached, passed=passed)
+    shelf = ShelfUnknown(scanner, filters)
 
     def admit(index: int, ref: SessionRef, row: SessionRow, said) -> None:
         say(scanner.ctx, said)
@@ -276,7 +281,7 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
             continue
         if row.updated_at is not None:
             newest = max(newest or float("-inf"), row.updated_at.timestamp())
-        failed = filters.failed_stage(row)
+        failed = shelf.failed(ref, row, filters.failed_stage(row))
         if needs_second_look(failed, row):
             held_rows.append(Held(index, ref, row, said))  # (its calls' models are looked at with its batch's)
             continue
@@ -305,7 +310,7 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
     return SessionPage(shown, discovered, more, reached, passed,
                        from_epoch(newest) if newest is not None else None, blank,
                        liveness.untold if filters.needs_liveness else 0,
-                       liveness.unknown_counts() if filters.needs_liveness else None)
+                       liveness.unknown_counts() if filters.needs_liveness else None, shelf.counts())
 
 
 #: at most this many sessions are read to say how old the newest is (``_newest_unparsed``)
@@ -348,10 +353,11 @@ def every_row(scanner: Scanner, filters: ListFilter) -> list[SessionRow]:
     scanner.prefetch_rows(refs, every=True)
     rows: list[SessionRow] = []
     held_rows: list[Held] = []
+    shelf = ShelfUnknown(scanner, filters)
     for ref in refs:
         row, said = read_row(scanner, ref, liveness, hold=bool(filters.active_stages))
         scanner.ctx.progress.advance()
-        failed = filters.failed_stage(row)
+        failed = shelf.failed(ref, row, filters.failed_stage(row))
         if needs_second_look(failed, row):
             held_rows.append(Held(0, ref, row, said))  # (looked at together, below: ``grepmodels``)
             continue

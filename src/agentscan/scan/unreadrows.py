@@ -11,7 +11,7 @@ with usage from another of its files (a subagent's) keep their rows.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from agentscan.context import CANNOT_READ
 from agentscan.fsview import legible
@@ -19,6 +19,7 @@ from agentscan.model import Counts
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef, SessionRow
+    from agentscan.scan.listing import ListFilter
     from agentscan.scan.scanner import Scanner
     from agentscan.scan.tokenreport import TokenRow
 
@@ -88,3 +89,39 @@ def unread_reason(scanner: Scanner, row: SessionRow) -> str | None:
     if row.path is None or row.tokens is not None or row.subagents or row.counts != Counts():
         return None
     return _reasons(scanner).get(legible(row.path))
+
+
+def archived_unknown(scanner: Scanner, ref: SessionRef, row: SessionRow) -> tuple[str, str] | None:
+    """``(path, why)`` of the database that would say whether ``row`` is archived, when this
+    run could not read it: a Cursor chat's ``isArchived`` is in the state DB its usage is
+    (``unknown_usage``), so a chat listed without it reads "not archived" whatever it is.
+    ``None``: known (archived as read, or no database was missed)."""
+    return None if row.archived else unknown_usage(scanner, ref)
+
+
+class ShelfUnknown:
+    """``--archived`` / ``--no-archived`` of rows whose archived state could not be read (a
+    Cursor chat listed while its state DB is locked or corrupt): left out by either, as
+    ``--running`` leaves out a ``running`` not known, and counted per provider (``counts``).
+    ``--no-archived`` kept such a chat, archived or not, and ``--archived`` missed it."""
+
+    def __init__(self, scanner: Scanner, filters: ListFilter) -> None:
+        self.scanner = scanner
+        self.asked = filters.archived is not None
+        self.unknown: dict[str, tuple[int, str]] = {}
+
+    def failed(self, ref: SessionRef, row: SessionRow, failed: str | None) -> str | None:
+        if not self.asked or failed not in (None, "archived"):
+            return failed
+        missed = archived_unknown(self.scanner, ref, row)
+        if missed is None:
+            return failed
+        count, _ = self.unknown.get(ref.provider, (0, ""))
+        self.unknown[ref.provider] = (count + 1, f"{missed[0]} could not be read ({missed[1]})")
+        return "archived"
+
+    def counts(self) -> list[dict[str, Any]] | None:
+        """``[{"provider", "sessions", "reason"}]``, as ``running_unknown``; ``None`` unless asked."""
+        if not self.asked:
+            return None
+        return [{"provider": name, "sessions": count, "reason": why} for name, (count, why) in sorted(self.unknown.items())]

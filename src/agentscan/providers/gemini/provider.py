@@ -53,7 +53,9 @@ class GeminiProvider(Provider):
     # 18: a projects.json of a shape Gemini CLI never writes is said (its warning kept with the
     #     rows it leaves without a cwd); ``show`` marks the slash commands logs.json holds for a
     #     chat with prompts of its own
-    parser_version = "18"
+    # 19: a damaged or huge logs.json read for those marks alone is ``show``'s note
+    #     (``commands_unmarked``), not a warning
+    parser_version = "19"
     # Gemini CLI appends each record (``fs.appendFileSync``) and closes the chat: no process
     # holds it open while the session runs, so ``/proc`` cannot tell a running one.
     liveness_known = False
@@ -137,16 +139,17 @@ class GeminiProvider(Provider):
             chats.logged = logged_prompts(files.main.project_dir, ref.native_id, ctx)
         return chats
 
-    def _commands(self, ref: SessionRef, chats: SessionChats, ctx: ScanContext) -> list[LoggedPrompt]:
+    def _commands(self, ref: SessionRef, chats: SessionChats, ctx: ScanContext) -> tuple[list[LoggedPrompt], str | None]:
         """The slash commands Gemini CLI ran itself in a chat of prompts of its own: its chat
         records none, ``logs.json`` (the project's inputs as typed) alone holds them.  Read for
-        ``show`` only, once a scan (memoised): a row's counts and title are its chat's."""
-        from agentscan.providers.gemini.logs import logged_prompts
+        ``show`` only, once a scan (memoised): a row's counts and title are its chat's.  With
+        why they could not be told (``logs.local_commands``), or ``None``."""
+        from agentscan.providers.gemini.logs import local_commands
 
         files: SessionFiles = ref.hint
         if chats.logged or chats.main is None or files.main is None:
-            return []  # (a chat of no prompt: ``logged`` holds them all)
-        return [prompt for prompt in logged_prompts(files.main.project_dir, ref.native_id, ctx) if prompt.local]
+            return [], None  # (a chat of no prompt: ``logged`` holds them all)
+        return local_commands(files.main.project_dir, ref.native_id, ctx)
 
     def _row_from(self, ref: SessionRef, chats: SessionChats, ctx: ScanContext,
                   projects: ProjectIndex | None = None) -> SessionRow:
@@ -248,8 +251,9 @@ class GeminiProvider(Provider):
         chats = self._chats(ref, ctx, keep_raw=True)
         row = self._row_from(ref, chats, ctx)
         collector = DetailCollector(bounds)
+        commands, unmarked = self._commands(ref, chats, ctx)
         if chats.main is not None:
-            stream_chat(chats.main, collector, ctx, logged=chats.logged, commands=self._commands(ref, chats, ctx))
+            stream_chat(chats.main, collector, ctx, logged=chats.logged, commands=commands)
         extra_tools = []
         infos = []
         nothing = recorded_nothing(chats)
@@ -269,6 +273,8 @@ class GeminiProvider(Provider):
         extra: dict = {"rewound_messages": rewound, "errors": collector.errors()}
         if chats.main is None and not nothing:
             extra["parent_missing"] = True
+        if unmarked is not None:
+            extra["commands_unmarked"] = unmarked  # (the card's note: no warning, the chat itself was read)
         return collector.build(row, subagents=tuple(infos), extra_tools=extra_tools, extra=extra)
 
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
