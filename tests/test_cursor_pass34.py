@@ -36,7 +36,8 @@ B = "b3400000-0000-4000-8000-000000000002"
 SLUG = "home-me-shop"
 T0 = 1_785_000_000_000  # 2026-07-25T17:20:00Z
 LOCKED = ("Cursor state DB not used (database is locked by Cursor or another program); "
-          "chats are listed without it, their tokens not known (try again in a moment, or close Cursor)")
+          "chats are listed without it, those only it holds left out, the tokens it holds not known "
+          "(try again in a moment, or close Cursor)")
 
 
 #: every test of this file reads Cursor alone (``conftest.only_cursor``)
@@ -104,7 +105,8 @@ def test_every_read_after_a_failure_says_it_again_in_passing(isolated_home: Path
         assert later.passing and {w.message for w in later} == {w.message for w in first}, read
     # Said once all the same: the sink folds the repeats.
     assert [w.message for w in ctx.warnings.items] == [
-        "Cursor state DB not used (not a SQLite database); chats are listed without it, their tokens not known"]
+        "Cursor state DB not used (not a SQLite database); chats are listed without it, those only it holds left out, "
+        "the tokens it holds not known"]
 
 
 def test_a_db_that_is_read_says_nothing_in_passing(isolated_home: Path) -> None:
@@ -188,8 +190,8 @@ def test_a_missing_cursor_state_db_fails_after_listing_what_it_read(isolated_hom
 @pytest.mark.parametrize(("message", "head"), [
     ("invalid JSON skipped: line 3", "invalid JSON skipped"),
     ("cannot read: Permission denied", "cannot read"),
-    ("Cursor state DB not used (/gone/state.vscdb: not found); chats are listed without it, their tokens not known",
-     "Cursor state DB not used (/gone/state.vscdb: not found); chats are listed without it, their tokens not known"),
+    ("Cursor state DB not used (/gone/state.vscdb: not found); chats are listed without it, the tokens it holds not known",
+     "Cursor state DB not used (/gone/state.vscdb: not found); chats are listed without it, the tokens it holds not known"),
     ("thread index unreadable [x: y]: database is locked", "thread index unreadable [x: y]"),
     ("/mnt/c:/x/session.jsonl is a link outside the root: skipped", "/mnt/c:/x/session.jsonl is a link outside the root"),
     (r"C:\Users\me\x.jsonl skipped", r"C:\Users\me\x.jsonl skipped"),

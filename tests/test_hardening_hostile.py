@@ -259,7 +259,7 @@ def test_recursive_views_named_like_the_codex_tables_are_never_queried(isolated_
 def test_a_slow_table_is_interrupted_after_a_few_seconds(isolated_home: Path, tmp_path: Path) -> None:
     """A real ``cursorDiskKV`` table whose ``value`` is a generated column costing ~0.05 s
     a row: its 2,000 composers would hold ``list`` for minutes; the query deadline
-    gives up on the state DB instead, and the chats are listed without it, their tokens not known."""
+    gives up on the state DB instead, and the chats are listed without it, the tokens it holds not known."""
     controls(isolated_home)
     composers = [composer_data(f"c0ffee00-0000-4000-8000-{n:012d}", name=f"composer {n}") for n in range(2000)]
     db = make_state_db(state_db_path(isolated_home), composers=composers)

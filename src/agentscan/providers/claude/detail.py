@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from typing import TYPE_CHECKING, Any, Collection, Mapping
 
 import orjson
@@ -335,7 +335,8 @@ def _assistant_block(block: dict, texts: list[str], sink: DetailCollector, times
 
 def subagent_models(groups: list[list], summaries: Mapping[str, FileSummary]) -> dict[str, str]:
     """Each subagent's model: by the row's rule (the one most of its messages used: its
-    ``summaries``' ``models``) when its records were read, else from the session's token
+    ``summaries``' ``models``, but a replay of a parent's message no message of its own:
+    ``_own_model``) when its records were read, else from the session's token
     groups (``usagegroups``: a subagent known only from the parent's progress records), the
     one most of its calls used (ties: the more tokens, then the first seen).  The calls of an
     advisor it consulted (``usage.advisor_calls``) are calls of their own there, on the
@@ -345,19 +346,35 @@ def subagent_models(groups: list[list], summaries: Mapping[str, FileSummary]) ->
     from agentscan.providers.claude.records import SYNTHETIC_MODELS
     from agentscan.usagegroups import GROUP_KEYS
 
-    models = {agent: summary.models.most_common(1)[0][0] for agent, summary in summaries.items() if summary.models}
     # subagent -> model -> [calls, tokens]
     found: dict[str, dict[str, list[int]]] = {}
     for group in groups:
         agent, model = group[0], group[1]
-        if agent is None or agent in models or not model or model in SYNTHETIC_MODELS:
+        if agent is None or not model or model in SYNTHETIC_MODELS:
             continue
         sums = found.setdefault(agent, {}).setdefault(model, [0, 0])
         sums[0] += group[GROUP_KEYS + 5]
         sums[1] += sum(group[GROUP_KEYS:GROUP_KEYS + 4])
+    models = {}
+    for agent, summary in summaries.items():
+        if summary.models:
+            models[agent] = _own_model(summary.models, found.pop(agent, None))
     # ``max`` keeps the first of equals: a dict keeps the order the groups came in.
     models.update({agent: max(counts, key=lambda model: counts[model]) for agent, counts in found.items()})
     return models
+
+
+def _own_model(messages: Counter[str], calls: dict[str, list[int]] | None) -> str:
+    """The model most of a subagent's messages used, each model's counted no more than the
+    calls the session counts on it (``calls``: model -> [calls, tokens]): a sidechain replay
+    of a parent's message (``usage`` rule 4) is no call of its own, and a run of one replay and
+    one call was shown on the parent's model while ``tokens`` counted it on its own.  An
+    advisor's calls change nothing; without calls, its messages alone; ties: the first seen."""
+    if calls:
+        counted = Counter({model: min(count, calls.get(model, (0,))[0]) for model, count in messages.items()})
+        if any(counted.values()):
+            return counted.most_common(1)[0][0]
+    return messages.most_common(1)[0][0]
 
 
 def subagent_infos(files: SessionFiles, ctx: ScanContext, task_types: dict[str, str], task_calls: dict[str, str],

@@ -145,6 +145,7 @@ class CursorProvider(Provider):
 
     def discover(self, ctx: ScanContext) -> list[SessionRef]:
         from agentscan.providers.cursor.children import family
+        from agentscan.providers.cursor.dbonly import remember_db_only
         from agentscan.providers.cursor.standalone import store_ref, workspace_ref
         from agentscan.providers.cursor.statedb import state_db
         from agentscan.providers.cursor.workspace import workspace_composers
@@ -166,6 +167,7 @@ class CursorProvider(Provider):
                 continue
             if composer.has_conversation or global_unread:
                 refs.append(workspace_ref(native_id, composer))
+        remember_db_only(ctx, state_db(ctx), len(found.ide))  # (said when they are left out: ``dbonly``)
         return refs
 
     def _ref(self, native_id: str, files: TranscriptSet | None, ctx: ScanContext) -> SessionRef:

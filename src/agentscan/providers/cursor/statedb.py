@@ -111,6 +111,7 @@ class StateDb(StateDbReader):
                     raw = self._json(value, str(key)) if composer_id else None
                     if composer_id and raw is not None:
                         self._composers[composer_id] = composer_from(composer_id, cast(RawComposerData, raw))
+            self.composers_whole = not self.failed
         return self._composers
 
     def composer_bytes(self, composer_id: str) -> object:

@@ -27,6 +27,7 @@ import orjson
 from agentscan.toolkit import laxjson, sqlitecodes
 
 from agentscan.bounds import MAX_JSON_VALUES
+from agentscan.providers.cursor.dbonly import left_out_words
 from agentscan.context import DB_LOCKED, ScanContext, legible
 from agentscan.toolkit.roots import Root
 from agentscan.errors import DatabaseUnavailable
@@ -76,6 +77,9 @@ class StateDbReader:
         #: the DB was opened from its main file alone, its -wal unread (``unread_wal``, asked once)
         self._wal_unread = False
         self._kv: bool | None = None
+        #: every composer row was read (``StateDb.composers`` answered before any read failed):
+        #: the chats only this DB holds are listed (``dbonly``)
+        self.composers_whole = False
         ctx.on_close(self._handle.close)
         weakref.finalize(ctx, self._handle.close)  # for callers that never close the scan
 
@@ -149,7 +153,12 @@ class StateDbReader:
         self._failed = True
         self._handle.close()
         hint = " (try again in a moment, or close Cursor)" if self._locked else ""
-        self._unread = f"Cursor state DB not used ({reason}); chats are listed without it, their tokens not known{hint}"
+        # (The tokens it holds: an Agent CLI chat known by its store alone records none, and its
+        # usage is no less known than on any other run: ``CursorProvider.unknown_usage``.  The
+        # chats only it holds cannot be listed before its composers are read: said so.)
+        left_out = "" if self.composers_whole else left_out_words(self._ctx, self.path)
+        self._unread = (f"Cursor state DB not used ({reason}); chats are listed without it{left_out}, "
+                        f"the tokens it holds not known{hint}")
         self._remind()
 
     def _remind(self) -> None:

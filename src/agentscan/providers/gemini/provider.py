@@ -27,6 +27,10 @@ if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider`
     from agentscan.providers.gemini.logs import LoggedPrompt
 
 
+#: ``ScanContext.memo``: the legacy chats this run's warnings say are cut (``unknown_usage``)
+_CUT_FILES = "_gemini_cut_files"
+
+
 class GeminiProvider(Provider):
     name = "gemini"
     label = "Gemini CLI"
@@ -62,6 +66,29 @@ class GeminiProvider(Provider):
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return gemini_roots(ctx)
+
+    def unknown_usage(self, ref: SessionRef, ctx: ScanContext) -> tuple[str, str] | None:
+        # A legacy chat caught half rewritten (or damaged) is salvaged up to the damage, and
+        # every message after it is lost (``legacy``): one whose salvage kept no usage is not
+        # a chat that "recorded no usage", its usage is not known (what was recovered counts
+        # when there is some: the row has it, and this is not asked).  Told by this run's
+        # warning on its file, which a row taken from the index replays too.
+        from agentscan.fsview import legible
+        from agentscan.settling import CUT_SHORT_FRESH, CUT_SHORT_SETTLED
+
+        if ref.path is None or ref.path.suffix != ".json":
+            return None
+        # The cut files, found once for as many warnings as there are (``list`` asks of every
+        # row without usage): (which sink, how many, path -> its warning).
+        said = (id(ctx.warnings), len(ctx.warnings))
+        known = ctx.memo.get(_CUT_FILES)
+        if known is None or known[0] != said:
+            cut = {warning.path: warning.message for warning in ctx.warnings.listed()
+                   if warning.message.startswith((CUT_SHORT_FRESH, CUT_SHORT_SETTLED))}
+            known = ctx.memo[_CUT_FILES] = (said, cut)
+        path = legible(str(ref.path))
+        message = known[1].get(path)
+        return (path, message) if message is not None else None
 
     def discover(self, ctx: ScanContext) -> list[SessionRef]:
         from agentscan.model import SessionRef
