@@ -190,7 +190,9 @@ def test_the_show_hint_needs_the_transcript_file(data_dir: Path, tmp_path: Path)
     assert f"\n  transcript  /nowhere/.claude/projects/-tmp-proj/{SESSION}.jsonl (not found)\n  captured " in text
     assert trace_doc(f"claude:{SESSION}")["session"]["transcript_found"] is False
 
-    transcript = tmp_path / f"{SESSION}.jsonl"
+    # Under a folder `show` reads (pass 53: one under none gets no bare `show`).
+    transcript = Path(os.environ["HOME"]) / ".claude" / "projects" / "-tmp-proj" / f"{SESSION}.jsonl"
+    transcript.parent.mkdir(parents=True)
     transcript.write_text("{}\n", encoding="utf-8")
     replay.send(claude("Stop", transcript=str(transcript)), at_ms=100)  # the latest path wins
     assert f"\n              agentscan show claude:{SESSION}\n" in trace_text(f"claude:{SESSION}")

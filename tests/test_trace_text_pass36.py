@@ -65,7 +65,9 @@ def session_with_a_wave(replay: Replay, transcript: Path) -> None:
 
 @pytest.fixture
 def traced(data_dir: Path, tmp_path: Path) -> str:
-    transcript = tmp_path / f"{SESSION}.jsonl"
+    # Under a folder `show` reads: one under none is named, with no `show` (pass 53).
+    transcript = Path(os.environ["HOME"]) / ".claude" / "projects" / "-home-dev-app" / f"{SESSION}.jsonl"
+    transcript.parent.mkdir(parents=True, exist_ok=True)
     transcript.write_text("{}\n", encoding="utf-8")
     session_with_a_wave(Replay(data_dir, agent="claude"), transcript)
     return SESSION

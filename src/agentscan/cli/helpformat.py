@@ -40,16 +40,39 @@ class NarrowHelpFormatter(HelpFormatter):
             if columns - 2 < 50:  # (click's floor: at or above it, its own width)
                 width = max(columns - 2, MIN_WIDTH)
         super().__init__(indent_increment=indent_increment, width=width, max_width=max_width)
+        #: the terminal's last column (help is laid out 2 short of it), which a usage line
+        #: may reach: click's own does (``Usage: agentscan hooks install`` at 30)
+        self.edge = self.width + 2
 
     def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
         # Too narrow for the arguments beside it, click ends ``Usage: agentscan hooks install ``
         # with the space it put before them: at 30 columns a 31st, which the terminal folded
         # onto a line of its own.
         start = len(self.buffer)
-        super().write_usage(prog, args, prefix)
+        said = "Usage: " if prefix is None else prefix
+        if self.current_indent + term_len(said + prog) > self.edge and " " in prog:
+            # ``Usage: python -m agentscan hooks install`` is 40 columns, which click never
+            # breaks: the program's words go on over the lines the arguments are on.
+            self._write_long_usage(said, prog.split(" "), args)
+        else:
+            super().write_usage(prog, args, prefix)
         written = "".join(self.buffer[start:])
         del self.buffer[start:]
         self.write("\n".join(line.rstrip(" ") for line in written.split("\n")))
+
+    def _write_long_usage(self, prefix: str, words: list[str], args: str) -> None:
+        """``Usage:`` and the program's words that fit beside it (one at least), the rest of
+        them and ``args`` wrapped under it, indented as click indents arguments it puts there."""
+        first = f"{'':>{self.current_indent}}{prefix}{words[0]}"
+        taken = 1
+        while taken < len(words) and term_len(f"{first} {words[taken]}") <= self.edge:
+            first, taken = f"{first} {words[taken]}", taken + 1
+        indent = " " * (max(self.current_indent, term_len(prefix)) + 4)
+        rest = " ".join([*words[taken:], *([args] if args else [])])
+        self.write(first + "\n")
+        if rest:
+            self.write(wrap_text(rest, self.width - self.current_indent, initial_indent=indent, subsequent_indent=indent))
+        self.write("\n")
 
     def write_dl(self, rows: Iterable[tuple[str, str]], col_max: int = 30, col_spacing: int = 2) -> None:
         rows = list(rows)

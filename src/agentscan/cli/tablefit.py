@@ -118,7 +118,7 @@ Way = tuple[Callable[[], list[int] | None], bool]
 
 
 def least_lost(columns: Sequence[Column], tellings: Sequence[Sequence[Way]], term: Terminal,
-               worth: Collection[str]) -> tuple[int, int, Layout] | None:
+               worth: Collection[str], *, names_whole: bool = False) -> tuple[int, int, Layout] | None:
     """How to lay out rows that can be told in several ways: ``tellings`` in groups (say,
     exact numbers, then rounded), each a list of ways (say, long labels, then short), the
     one liked best first.  A later group is taken only when it leaves out fewer of the
@@ -128,15 +128,19 @@ def least_lost(columns: Sequence[Column], tellings: Sequence[Sequence[Way]], ter
     over one that ``overflows`` it (a number no narrower way leaves whole would be printed
     past its edge).  Returns (group, way, layout); ``None``: a way's widths cannot be told.
     A way is measured only when it may be taken (15,000 rows are not measured twice for
-    nothing)."""
-    # ((overflows, worth lost, all lost), group, way, layout)
-    best: tuple[tuple[bool, int, int], int, int, Layout] | None = None
+    nothing).  ``names_whole``: a later group is taken too when it leaves out no more of
+    those and cuts fewer labels (a model's name: ``sonne… (claude)`` beside a TOTAL of
+    ``1,549,015,039`` at 30 columns, where ``1.5B`` kept ``sonnet-4.5 (claude)`` whole)."""
+    # ((overflows, worth lost, labels cut, all lost), group, way, layout); labels cut only
+    # counted with ``names_whole``
+    best: tuple[tuple[bool, int, int, int], int, int, Layout] | None = None
+    among = 3 if names_whole else 2
     for group, ways in enumerate(tellings):
-        if best is not None and not any(best[0][:2]):
+        if best is not None and not any(best[0][:among]):
             break  # no group after it can fit better or leave out fewer of those worth keeping
-        chosen: tuple[tuple[bool, int, int], int, int, Layout] | None = None
+        chosen: tuple[tuple[bool, int, int, int], int, int, Layout] | None = None
         for index, (natural_widths, strict) in enumerate(ways):
-            if chosen is not None and not chosen[0][0] and not chosen[0][2]:
+            if chosen is not None and not chosen[0][0] and not chosen[0][3]:
                 break  # it fits and nothing is left out
             if chosen is not None and strict and not any(chosen[0][:2]):
                 continue  # it could keep nothing it may be taken for
@@ -145,9 +149,10 @@ def least_lost(columns: Sequence[Column], tellings: Sequence[Sequence[Way]], ter
                 return None
             planned = layout_natural(columns, widths, term)
             left_out = hidden(columns, planned)
-            lost = (overflows(planned, term), sum(1 for header in left_out if header in worth), len(left_out))
+            cut_labels = sum(1 for i, shown in zip(*planned) if columns[i].label and shown < widths[i]) if names_whole else 0
+            lost = (overflows(planned, term), sum(1 for header in left_out if header in worth), cut_labels, len(left_out))
             if chosen is None or (lost[:2] < chosen[0][:2] if strict else lost < chosen[0]):
                 chosen = (lost, group, index, planned)
-        if chosen is not None and (best is None or chosen[0][:2] < best[0][:2]):
+        if chosen is not None and (best is None or chosen[0][:among] < best[0][:among]):
             best = chosen
     return None if best is None else best[1:]

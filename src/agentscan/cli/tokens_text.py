@@ -242,7 +242,8 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
         return natural, form == 1
 
     chosen = tablefit.least_lost(columns, [[way(compact, form) for form in range(forms)]
-                                        for compact in (False, True)], term, FIGURES - zero_headers(columns))
+                                        for compact in (False, True)], term, FIGURES - zero_headers(columns),
+                                  names_whole=columns[0].label)
     assert chosen is not None  # (every way tells its widths)
     group, form, planned = chosen
     compact = group == 1

@@ -99,10 +99,18 @@ def trace_command(
     shown = chosen_turns(len(trace.turns), last, turn)
     if state.demo:
         trace = _found_in_demo_home(trace)
+    # What `show` needs to read the transcript (``CLAUDE_CONFIG_DIR=DIR`` for one under no
+    # folder read), told from the path as captured, then masked as the path is.
+    setting: str | None = ""
+    if not state.demo and not as_json and trace.session.transcript_found and trace.session.transcript_path:
+        from agentscan.hooks.crosscheck import show_setting
+
+        setting = show_setting(trace.session.agent, trace.session.transcript_path)
     if redact:
-        from agentscan.hooks.redact import redact_trace
+        from agentscan.hooks.redact import mask_secrets, redact_trace
 
         trace = redact_trace(trace)
+        setting = mask_secrets(setting) if setting else setting
     if as_json:
         body = trace.body_json()
         body["turns"] = [body["turns"][index] for index in shown]  # the session's summary stays whole
@@ -120,7 +128,10 @@ def trace_command(
         # terminal itself: the ``agentscan show`` command to copy stays whole, never cut.
         layout = Layout(term.width, width_of, cut, cut_left) if term.tty else None
         short_id = _short_id(state) if term.tty and state.home is None else None
-        for line in lines(trace, clean, " --demo" if state.demo else "", layout, shown=shown, short_id=short_id):
+        if setting:  # the home read without it has no such session to shorten the id against
+            short_id = None
+        for line in lines(trace, clean, " --demo" if state.demo else "", layout, shown=shown, short_id=short_id,
+                          show_setting=setting):
             print(line)
         render.warn_summary(list(trace.warnings), verbose=state.verbose)
     if state.strict and trace.warnings:

@@ -63,3 +63,59 @@ def has_hook_events(agent: str, native_id: str, *, env: Mapping[str, str] | None
         return os.path.getsize(store.session_path(store.data_dir(env), agent, native_id)) > 0
     except OSError:
         return False
+
+
+#: the setting that names the folder an agent keeps its transcripts under (``projects/``);
+#: ``CLAUDE_CONFIG_DIR`` replaces the default folders, ``CURSOR_CONFIG_DIR`` adds one: either
+#: way, ``show`` then reads the folder named
+_CONFIG_SETTINGS = {"claude": "CLAUDE_CONFIG_DIR", "cursor": "CURSOR_CONFIG_DIR"}
+
+
+def show_setting(agent: str, path: str, env: Mapping[str, str] | None = None, home: str | None = None) -> str | None:
+    """What ``agentscan show`` needs to read the transcript at ``path`` (one that exists):
+    ``""`` when it reads it as things are (under a folder of the agent's that agentscan
+    reads: the roots ``doctor`` lists), ``NAME=DIR`` when the agent's config setting naming
+    its folder would make it (an agent run with ``CLAUDE_CONFIG_DIR`` elsewhere), ``None``
+    when neither is known.  ``trace`` suggests ``show`` by it: a bare ``agentscan show`` of
+    a transcript under no root read answered "no session matches".  ``home``: ``--home``'s."""
+    import shlex
+
+    env = dict(os.environ if env is None else env)
+    named = os.path.abspath(os.path.expanduser(path))
+    try:
+        if _read_under(agent, named, env, home):
+            return ""
+    except Exception:  # an agent agentscan has no provider for, an unreadable root: as before
+        return ""
+    setting = _CONFIG_SETTINGS.get(agent)
+    if setting is None:
+        return None
+    folder = os.path.dirname(named)
+    while os.path.dirname(folder) != folder:
+        # The config dir is the parent of ``projects/`` (``<dir>/projects/<slug>/<id>.jsonl``);
+        # a comma would split the setting's value into two folders.
+        parent = os.path.dirname(folder)
+        if os.path.basename(folder) == "projects" and "," not in parent and _read_under(agent, named, {**env, setting: parent}, home):
+            return f"{setting}={shlex.quote(parent)}"
+        folder = parent
+    return None
+
+
+def _read_under(agent: str, path: str, env: Mapping[str, str], home: str | None = None) -> bool:
+    """Whether ``path`` is under one of the folders of transcripts agentscan reads for ``agent`` with ``env``."""
+    from agentscan.context import ScanContext
+    from agentscan.providers import get_provider
+
+    ctx = ScanContext.create(home=home, env=env)
+    try:
+        roots = get_provider(agent).roots(ctx)
+    finally:
+        ctx.close()
+    real = os.path.realpath(path)
+    for root in roots:
+        if root.kind != "sessions":
+            continue
+        base = os.path.realpath(root.path)
+        if real == base or real.startswith(base.rstrip(os.sep) + os.sep):
+            return True
+    return False

@@ -11,12 +11,12 @@ from agentscan.hooks.store import MIN_PREFIX, StoredSession
 def resolve(query: str, sessions: Iterable[StoredSession], *, demo: bool = False) -> StoredSession:
     """One stored session by ``agent:id``, bare id, or a unique prefix (≥ 6 chars); ``demo``:
     ``sessions`` are the demo's (the errors' advice says ``--demo``)."""
-    from agentscan.errors import IdTooShort, NoHookEvents, UsageProblem
+    from agentscan.errors import NoHookEvents, UsageProblem
 
     query = query.strip()
     if not query:
         raise UsageProblem("a session id is required")
-    candidates = list(sessions)
+    everyone = candidates = list(sessions)
     if not candidates:
         raise NoHookEvents(query, store_empty=True, demo=demo)
     agent, sep, bare = query.partition(":")
@@ -24,6 +24,38 @@ def resolve(query: str, sessions: Iterable[StoredSession], *, demo: bool = False
         candidates = [s for s in candidates if s.agent == agent]
     else:
         bare = query  # no agent prefix (or a colon inside the id itself)
+    try:
+        return _one(query, bare, candidates, demo)
+    except NoHookEvents as missing:
+        # ``claude:<id>`` of a session captured under another agent (Cursor runs Claude
+        # models; a payload without ``--agent``): that session is offered, not "no events".
+        other = _under_another_agent(query, everyone, demo) if sep else None
+        if other is not None:
+            from agentscan.invocation import hint, trace_words
+            from agentscan.hooks.program import shell_word
+
+            missing.details = (*missing.details, hint(
+                f"{trace_words(demo=demo)} {shell_word(other.id)}", f"shows the session captured under {other.agent}"))
+        raise
+
+
+def _under_another_agent(query: str, sessions: list[StoredSession], demo: bool) -> StoredSession | None:
+    """The one session of another agent than ``query``'s prefix names whose id ``query``'s id
+    is, or starts; ``None``: none, or several."""
+    agent, _, bare = query.partition(":")
+    try:
+        found = _one(query, bare, [s for s in sessions if s.agent != agent], demo)
+    except Exception:  # none, or several: nothing to offer
+        return None
+    return found
+
+
+def _one(query: str, bare: str, candidates: list[StoredSession], demo: bool) -> StoredSession:
+    """The session of ``candidates`` whose id is ``bare`` (in any case), else the one it starts."""
+    from agentscan.errors import IdTooShort, NoHookEvents
+
+    if not candidates:
+        raise NoHookEvents(query, store_empty=False, demo=demo)
     # A UUID pasted in upper case names the same session, as ``show`` takes it (``scan.resolve``);
     # an id matching as typed wins.
     from agentscan.scan.arguments import case_free

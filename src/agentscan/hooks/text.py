@@ -61,8 +61,10 @@ def render(trace: Trace, clean: Clean) -> str:
 
 
 def lines(trace: Trace, clean: Clean, show_options: str = "", layout: Layout | None = None,
-          shown: range | None = None, short_id: Clean | None = None) -> Iterator[str]:
-    """``show_options``: what the suggested ``agentscan show`` needs (`` --demo``); ``layout``:
+          shown: range | None = None, short_id: Clean | None = None, show_setting: str | None = "") -> Iterator[str]:
+    """``show_options``: what the suggested ``agentscan show`` needs (`` --demo``);
+    ``show_setting``: the setting it needs before it (``CLAUDE_CONFIG_DIR=DIR``, from
+    ``crosscheck.show_setting``), ``None`` when no ``show`` reads the transcript; ``layout``:
     the terminal's, else (a pipe) every line whole; ``shown``: the indexes of the turns to
     draw (``chosen_turns``), each still numbered as in the whole session; ``short_id``: the
     short id ``list`` shows of the transcript's session (``short_session_id``'s by default).
@@ -73,12 +75,12 @@ def lines(trace: Trace, clean: Clean, show_options: str = "", layout: Layout | N
     names its session by its short id (``claude:7f3c9a12``, as ``list`` shortens ids), and
     so does the command under it when the whole one does not fit (docs/cli.md's one rule,
     as ``show``'s hints); a status, a time and a duration are never cut."""
-    for line, whole in _lines(trace, clean, show_options, layout, shown, short_id or short_session_id):
+    for line, whole in _lines(trace, clean, show_options, layout, shown, short_id or short_session_id, show_setting):
         yield line if layout is None or whole else layout.cut(line, layout.width)
 
 
 def _lines(trace: Trace, clean: Clean, show_options: str, layout: Layout | None,
-           shown: range | None, short_id: Clean) -> Iterator[tuple[str, bool]]:
+           shown: range | None, short_id: Clean, show_setting: str | None = "") -> Iterator[tuple[str, bool]]:
     """Each line, and whether it is to stay whole (a command to copy, an id with its status,
     times, a node's line: fitted by ``_node_line``)."""
     chosen = range(len(trace.turns)) if shown is None else shown
@@ -96,15 +98,20 @@ def _lines(trace: Trace, clean: Clean, show_options: str, layout: Layout | None,
         if layout is not None:  # a path keeps its end: the project
             workspace = layout.cut_left(workspace, max(layout.width - len(_VALUE_INDENT), _MIN_SHOWN))
         yield f"  cwd         {workspace}", False  # (``list``'s and ``show``'s word; --json keeps ``workspace``)
-    if session.transcript_session_id and session.transcript_found:
+    if session.transcript_session_id and session.transcript_found and show_setting is not None:
         transcript = clean(session.transcript_session_id)
         # On a line of its own: the command, whole, to be copied (by the short id, where the
         # whole one does not fit, and so is the line above it; at the header's indent, where
-        # even that does not).
-        command = _command(f"{program_word()}{show_options} show {{}}", transcript, layout, short_id)
+        # even that does not).  A transcript under no folder agentscan reads needs the
+        # setting that names its folder: a bare ``show`` answered "no session matches".
+        before = clean(show_setting).replace("{", "{{").replace("}", "}}") + " " if show_setting else ""
+        command = _command(f"{before}{program_word()}{show_options} show {{}}", transcript, layout, short_id)
         named = transcript if transcript in command else short_id(transcript)
         yield _fitted("  transcript  {}", named, layout, short_id), True
         yield command, True
+    elif session.transcript_session_id and session.transcript_found:
+        # There, but where no setting agentscan knows of makes ``show`` read it: the path, no command.
+        yield _missing_transcript(clean(session.transcript_path or ""), layout, " (under no folder agentscan reads)"), False
     elif session.transcript_session_id:
         # `show` needs the file; agents delete old transcripts while their hook events stay.
         # The path the agent named, not an id made from its name (``claude:nope`` for
@@ -245,9 +252,9 @@ def _node_line(prefix: str, node: Node, clean: Clean, layout: Layout | None) -> 
     """One node, on one line: on a terminal its input is cut (a path from the left) so that its
     status, time and provenance still show; then its provenance (``--json`` has it) is left
     out for a few characters of it; too narrow for even those, the input is left out (and
-    the provenance too, where it does not fit), then its name is cut (``tool B…``, never
-    below its kind): its status and time are figures, never cut (the line is printed wider
-    than the terminal instead)."""
+    the provenance too, where it does not fit), then its name is cut (``tool B…``, even to
+    ``tool…``, never below its kind): its status and time are figures, never cut (the line
+    is printed wider than the terminal instead)."""
     head, shown, tail = _label(node, clean)
     if layout is not None:
         def used(*parts: str) -> int:
@@ -267,7 +274,14 @@ def _node_line(prefix: str, node: Node, clean: Clean, layout: Layout | None) -> 
             tail = marked
         if used(head, shown, *tail) > layout.width:  # (no input is left): the name cut, never below its kind
             room = layout.width - used(*tail) - 2 if tail else layout.width - used()
-            head = layout.cut(head, max(room, min(layout.measure(head), len(head.split(" ", 1)[0]) + 3)))
+            # ``subagent…`` rather than a line past the edge (``subagent E…  ok  44.0 s`` was
+            # 31 columns at 30, two levels down): the kind stays, the name may go whole; where
+            # even that is too wide, the line is past the edge anyway and keeps a letter of it.
+            kind = len(head.split(" ", 1)[0])
+            least = kind + 1 if room >= kind + 1 else kind + 3
+            head = layout.cut(head, max(room, min(layout.measure(head), least)))
+            if head.endswith(" \u2026"):  # ``subagent …``: the kind, then the mark of what was cut
+                head = head[:-2] + "\u2026"
     if node.kind in (THOUGHT, RESPONSE):
         head, shown = f"{head} {shown}".rstrip(), ""
     return prefix + "  ".join(filter(None, (head, shown, *tail)))
@@ -350,11 +364,11 @@ def _summary_parts(summary: Any, clean: Clean, grouped: bool = False) -> list[st
     return parts
 
 
-def _missing_transcript(path: str, layout: Layout | None) -> str:
+def _missing_transcript(path: str, layout: Layout | None, tail: str = " (not found)") -> str:
     """The header's line for a transcript the agent named and deleted since: on a terminal,
     a long path is cut from its start, as a node's path is, so that its file name (the
     session id) and ``(not found)`` stay in sight."""
-    head, tail = "  transcript  ", " (not found)"
+    head = "  transcript  "
     if layout is not None:
         room = max(layout.width - layout.measure(head + tail), _MIN_SHOWN)
         if layout.measure(path) > room:

@@ -189,6 +189,7 @@ def _select(scanner: Scanner, selection: Selection, stored: list[StoredSession],
                         # Neither a transcript nor a hook session: say so as `show` does. The store's
                         # own message ("see `agentscan hooks install`") would point at hooks that are
                         # installed already, for an id that is most likely a typo.
+                        _name_the_store(missing, len(stored), scanner)
                         raise missing from None
                     found_refs.append(None)  # no transcript found: it may be where nothing could be read
                     if wanted and found.agent not in wanted:
@@ -212,6 +213,22 @@ def _select(scanner: Scanner, selection: Selection, stored: list[StoredSession],
     refs = [ref for ref in scanner.refs(selection.providers) if ref.id in wanted]
     hooks = [s for s in stored if not selection.providers or s.agent in selection.providers]
     return refs, hooks
+
+
+def _name_the_store(missing: Any, count: int, scanner: Scanner) -> None:
+    """``otlp ID`` picks from the hook events store's sessions too: over a home of no
+    transcript, "no sessions were found in this home" said there was nothing to pick from,
+    with ``count`` hook sessions there; where they are listed is said either way."""
+    from agentscan.invocation import hint, trace_words
+
+    if missing.empty_home:
+        missing.empty_home = False
+        missing.details = (*missing.details, "no transcript sessions were found in this home: "
+                           f"`{scanner.ctx.command('doctor')}` shows where agentscan looked")
+    listed_by = trace_words(demo=scanner.ctx.home_source == "--demo")
+    missing.details = (*missing.details, hint(f"{listed_by} --list",
+                                              f"lists the {plural(count, 'hook session') if count > 1 else 'hook session'} captured, "
+                                              f"which otlp exports too"))
 
 
 def _leave_out(left_out: list[tuple[str, str]], session_id: str, provider: str) -> None:

@@ -55,6 +55,7 @@ def not_found(scanner: Scanner, query: str) -> SessionNotFound:
         from agentscan.invocation import hint, trace_words
 
         trace = trace_words(demo=scanner.ctx.home_source == "--demo")
+        details += _outside_roots(scanner, captured)
         details.append(hint(f"{trace} {captured}", "shows its captured hook events"))
     # ``list --grep`` cannot find what is not there: in a home of no session (nothing unread
     # that might hold one) the CLI says where to look instead.  A newcomer who copied an id
@@ -166,6 +167,34 @@ def _captured_only(scanner: Scanner, query: str) -> str | None:
         return query
     except (AgentscanError, OSError):  # none, or an id too short: the usual hint
         return None
+
+
+def _outside_roots(scanner: Scanner, captured: str) -> list[str]:
+    """The command that shows the transcript of the hook session ``captured`` when it is on
+    disk under no folder agentscan reads (the agent ran with ``CLAUDE_CONFIG_DIR`` elsewhere),
+    with the setting that makes ``show`` read it (``hooks.crosscheck.show_setting``); none
+    otherwise (the demo's, one gone, one under a folder read: ``trace`` is all there is)."""
+    if scanner.ctx.home_source == "--demo":
+        return []
+    from agentscan.errors import AgentscanError
+    from agentscan.hooks import store
+    from agentscan.hooks.crosscheck import show_setting
+    from agentscan.hooks.program import shell_word
+    from agentscan.hooks.tree import trace_session
+    from agentscan.invocation import hint
+
+    try:
+        session = trace_session(captured, root=store.data_dir(scanner.ctx.env)).session
+    except (AgentscanError, OSError):  # several sessions, an unreadable store: the trace hint alone
+        return []
+    if not (session.transcript_found and session.transcript_path and session.transcript_session_id):
+        return []
+    home = str(scanner.ctx.home) if scanner.ctx.home_source == "--home" else None
+    setting = show_setting(session.agent, session.transcript_path, scanner.ctx.env, home)
+    if not setting:
+        return []
+    return [hint(f"{setting} {scanner.ctx.command('show ' + shell_word(session.transcript_session_id))}",
+                 "reads its transcript, kept under a folder agentscan does not read")]
 
 
 def unread_stores_note(scanner: Scanner, providers: tuple[str, ...] | list[str] = ()) -> str | None:
