@@ -108,7 +108,7 @@ def test_an_empty_result_names_the_filter_that_emptied_it(isolated_home: Path) -
     write_session(isolated_home, 1, 1, cwd="/work/app")
     write_session(isolated_home, 2, 2, cwd="/work/web")
     cwd = run("list", "--cwd", "/elsewhere")
-    assert cwd.stdout == "" and "no sessions under /elsewhere (2 elsewhere)" in cwd.stderr
+    assert cwd.stdout == "" and "no sessions under /elsewhere (it does not exist; 2 elsewhere)" in cwd.stderr
     assert "doctor" not in cwd.stderr
     since = run("list", "--since", "2027-01-01").stderr
     assert "no sessions updated since 2027-01-01" in since and "2 older" in since

@@ -131,7 +131,7 @@ def test_a_cwd_no_session_worked_in_says_so(isolated_home: Path) -> None:
     _home(isolated_home)
     result = invoke("tokens", "--cwd", "/elsewhere")
     assert result.exit_code == 0 and result.stdout == ""
-    assert result.stderr.strip() == "no sessions under /elsewhere (5 elsewhere)"
+    assert result.stderr.strip() == "no sessions under /elsewhere (it does not exist; 5 elsewhere)"
 
 
 def test_by_cwd_on_the_command_line(isolated_home: Path) -> None:

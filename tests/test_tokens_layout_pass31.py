@@ -125,7 +125,10 @@ def test_a_summary_of_nothing_recorded_is_its_note_alone(isolated_home: Path) ->
     """No row to total (pass 39: a header over ``TOTAL not recorded`` said nothing the note does not)."""
     lines, err = invoke("--demo", "tokens", "--by", "model", "a4b8c2d6")
     # In a pipe on stderr (pass 42): stdout has no row to give.
-    assert lines == [] and err == "(+ 1 session that recorded no usage, not counted: cursor:a4b8c2d6-1e3f-4a5b-8c7d-9e0f1a2b3c4d)"
+    # (the session was asked for by id: stderr says first what the answer is, pass 53)
+    assert lines == [] and err == ("no usage: the session asked for recorded none (its tokens are not recorded, as "
+                                   "`show` says) "
+                                   "(+ 1 session that recorded no usage, not counted: cursor:a4b8c2d6-1e3f-4a5b-8c7d-9e0f1a2b3c4d)")
 
 
 def test_a_table_of_not_recorded_alone_then_one_with_numbers_again(isolated_home: Path, table_ways: list[str]) -> None:

@@ -180,9 +180,11 @@ def test_in_a_window_only_the_sessions_changed_in_it_are_counted(isolated_home: 
         assert out.splitlines()[-1].startswith("TOTAL")
         assert err.splitlines() == ["(+ 1 session that recorded no usage, not counted: "
                                     "claude:cccccccc-1111-4222-8333-444444444444)"]
-    # Every session asked for recorded none: the line says it all, no note blames the window.
+    # Every session asked for recorded none: said so (pass 53), no note blames the window.
     out, err = run("tokens", "cccccccc", "--since", "2026-09-01")
-    assert out == "" and err.startswith("(+ 1 session that recorded no usage") and len(err.splitlines()) == 1
+    assert out == "" and err.splitlines() == [
+        "no usage: the session asked for recorded none (its tokens are not recorded, as `show` says)",
+        "(+ 1 session that recorded no usage, not counted: claude:cccccccc-1111-4222-8333-444444444444)"]
 
 
 # --- 4. a narrow terminal keeps the figures of TOTAL before the text ------------------------------

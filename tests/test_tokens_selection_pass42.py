@@ -76,7 +76,7 @@ def test_an_empty_table_under_a_cwd_counts_the_sessions_elsewhere(isolated_home:
     _home(isolated_home)
     result = invoke("tokens", "--cwd", "/home/dev/elsewhere")
     assert result.exit_code == 0 and result.stdout == ""
-    assert "no sessions under /home/dev/elsewhere (2 elsewhere" in " ".join(result.stderr.split())
+    assert "no sessions under /home/dev/elsewhere (it does not exist; 2 elsewhere" in " ".join(result.stderr.split())
 
 
 def test_one_limit_of_named_sessions(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -237,7 +237,7 @@ def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_te
             return f"no sessions updated between {since_text} and {until_text} ({before:,} before, {count:,} after)"
         return f"no sessions last updated before {until_text} ({count:,} updated later)"
     if stage == "cwd":
-        return render.none_under(cwd_text, count)
+        return render.none_under(cwd_text, count, filters.cwd)
     if stage == "grep":
         return f"no session's title, cwd, model or path contains {legible(filters.grep or '')!r} ({count:,} searched)"
     if stage == "archived":

@@ -44,7 +44,8 @@ def other_word(option: str, ctx: Any, where: str, own: set[str], value_of: Calla
     """What to say after ``No such option: OPTION`` when ``where`` (``list``, ``tokens``) has
     what another tool calls ``option``; ``None`` otherwise.  ``own``: the command's flags;
     ``value_of``: the word typed after ``option`` (``cli.misplaced._value_of``)."""
-    if option == "-V" and "--version" in own:  # python's and pip's -V
+    # python's and pip's -V; after a command too (``list -V``: the version is the program's)
+    if option == "-V" and ("--version" in own or where):
         return "agentscan --version prints the version"
     ours = _OURS.get(option)
     if ours is not None and ours in own and option not in own:

@@ -9,6 +9,7 @@ imported: no Rich, so a command starts fast.
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from datetime import date, datetime, timedelta, timezone, tzinfo
 from typing import TYPE_CHECKING, Any, Callable, Collection, Sequence
@@ -273,6 +274,20 @@ def model_text(model: str | None, term: Terminal) -> str:
     return short_name(undated(model))
 
 
-def none_under(cwd_text: str | None, elsewhere: int) -> str:
-    """Why ``--cwd`` left no session, as ``list`` and ``tokens`` say it."""
-    return f"no sessions under {cwd_text} ({elsewhere:,} elsewhere)"
+def none_under(cwd_text: str | None, elsewhere: int, cwd: str | os.PathLike[str] | None = None) -> str:
+    """Why ``--cwd`` left no session, as ``list`` and ``tokens`` say it; ``cwd``: the folder
+    asked for, said when it does not exist (a typo, or a project deleted: its sessions are
+    listed by its path all the same, so said only here, where none matched)."""
+    missing = "it does not exist; " if cwd is not None and _local_folder_missing(os.fspath(cwd)) else ""
+    return f"no sessions under {cwd_text} ({missing}{elsewhere:,} elsewhere)"
+
+
+def _local_folder_missing(cwd: str) -> bool:
+    """Whether ``cwd`` names no file here; never a Windows path on Linux or macOS (a copied
+    Windows home's ``C:\\Users\\me\\App`` is never a folder here, and the sessions it names were
+    asked for all the same)."""
+    from agentscan.scan.cwdmatch import is_windows_path
+
+    if os.name != "nt" and is_windows_path(cwd):
+        return False
+    return not os.path.lexists(cwd)

@@ -83,6 +83,14 @@ def explain_empty(count: int, *, asked_for: bool, providers: Sequence[str], sinc
     return f"no usage {window}: none of {which} made a call in that range"
 
 
+def recorded_none(count: int) -> str:
+    """Why a report of ``count`` sessions asked for by id has no figure: none recorded any
+    usage (a Cursor transcript's, its DB gone), as ``show``'s card says "not recorded"."""
+    if count == 1:
+        return "no usage: the session asked for recorded none (its tokens are not recorded, as `show` says)"
+    return f"no usage: none of the {count:,} sessions asked for recorded any (their tokens are not recorded, as `show` says)"
+
+
 def nearest_usage(last_active: Sequence[datetime], *, since: datetime | None, until: datetime | None,
                   zone: tzinfo | None) -> str:
     """The next step after an empty window (``explain_empty``): when the selected sessions

@@ -100,7 +100,7 @@ def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:
     left out (``TokenReport.selection``: found as the report was made, not looked up again):
     a subagent's id totals its session, the sessions asked for by id that ``--provider`` or
     ``--cwd`` drops, and, when no row is left, which filter took them."""
-    from agentscan.cli.tokens_empty import cwd_drops_note, explain_empty, nearest_usage, provider_drops
+    from agentscan.cli.tokens_empty import cwd_drops_note, explain_empty, nearest_usage, provider_drops, recorded_none
     from agentscan.scan.sessionids import known_ids_of
 
     chosen = report.selection
@@ -119,11 +119,16 @@ def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:
         notes.append(cwd_drops_note(chosen.by_cwd, asked.cwd, render.terminal(), every=not chosen.counted))
         if not chosen.counted:
             return notes  # none left: the note says why ("no sessions under" would say it again)
+    if not dropped and chosen.asked and _recorded_none(report, chosen.counted):
+        # Named only in the "(+ … recorded no usage)" line, on stderr in a pipe with nothing on
+        # stdout: no line said what the answer is, as an empty window's does.
+        notes.append(recorded_none(chosen.counted))
+        return notes
     if not dropped and not report.rows:
         count = chosen.counted
         if asked.cwd is not None and not count and chosen.by_cwd:
             # As ``list --cwd`` says it (``list_text``).
-            notes.append(render.none_under(render.path_text(asked.cwd, render.terminal()), len(chosen.by_cwd)))
+            notes.append(render.none_under(render.path_text(asked.cwd, render.terminal()), len(chosen.by_cwd), asked.cwd))
             return notes
         # Sessions that recorded no usage at all are named under the table: when they are all
         # there is, no filter is to blame.  None where a root named explicitly
@@ -146,6 +151,15 @@ def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:
                                      zone=asked.zone)
             notes.extend([why] if why is not None else [])
     return notes
+
+
+def _recorded_none(report: TokenReport, count: int) -> bool:
+    """Whether each of the ``count`` sessions the report covers recorded no usage at all: by
+    session their rows say "not recorded" (folded under the table), grouped none has a row."""
+    if not count or report.unreadable or any(row.tokens is not None for row in report.rows):
+        return False
+    keys = {row.key for row in report.rows} if report.by == "session" else set()
+    return len(keys | set(report.unrecorded)) == count
 
 
 def _last_active(scanner: Scanner, report: TokenReport) -> list[datetime]:

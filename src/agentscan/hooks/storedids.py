@@ -29,7 +29,7 @@ def resolve(query: str, sessions: Iterable[StoredSession], *, demo: bool = False
     except NoHookEvents as missing:
         # ``claude:<id>`` of a session captured under another agent (Cursor runs Claude
         # models; a payload without ``--agent``): that session is offered, not "no events".
-        other = _under_another_agent(query, everyone, demo) if sep else None
+        other = under_another_agent(query, everyone, demo) if sep else None
         if other is not None:
             from agentscan.invocation import hint, trace_words
             from agentscan.hooks.program import shell_word
@@ -39,9 +39,9 @@ def resolve(query: str, sessions: Iterable[StoredSession], *, demo: bool = False
         raise
 
 
-def _under_another_agent(query: str, sessions: list[StoredSession], demo: bool) -> StoredSession | None:
+def under_another_agent(query: str, sessions: list[StoredSession], demo: bool = False) -> StoredSession | None:
     """The one session of another agent than ``query``'s prefix names whose id ``query``'s id
-    is, or starts; ``None``: none, or several."""
+    is, or starts; ``None``: none, or several (``show``'s hint asks too: ``scan.notfound``)."""
     agent, _, bare = query.partition(":")
     try:
         found = _one(query, bare, [s for s in sessions if s.agent != agent], demo)

@@ -56,7 +56,11 @@ def not_found(scanner: Scanner, query: str) -> SessionNotFound:
 
         trace = trace_words(demo=scanner.ctx.home_source == "--demo")
         details += _outside_roots(scanner, captured)
-        details.append(hint(f"{trace} {captured}", "shows its captured hook events"))
+        agent = captured.partition(":")[0]
+        # (``claude:<id>`` answered by a Cursor capture: said, or the agent changed unexplained)
+        other = bool(query.partition(":")[1]) and not query.startswith(f"{agent}:") and captured != query
+        details.append(hint(f"{trace} {captured}", f"shows the session captured under {agent}" if other
+                            else "shows its captured hook events"))
     # ``list --grep`` cannot find what is not there: in a home of no session (nothing unread
     # that might hold one) the CLI says where to look instead.  A newcomer who copied an id
     # from the README (a demo's) without ``--demo`` is told so, in any home: one of sessions
@@ -161,10 +165,19 @@ def _captured_only(scanner: Scanner, query: str) -> str | None:
         from agentscan.demo import with_demo_events
 
         env = with_demo_events(env)
+    from agentscan.errors import NoHookEvents
+
+    sessions: list[storedids.StoredSession] = []
     try:
-        return storedids.resolve(query, store.stored_sessions(store.data_dir(env)), demo=demo).id
+        sessions = store.stored_sessions(store.data_dir(env))
+        return storedids.resolve(query, sessions, demo=demo).id
     except AmbiguousSessionId:
         return query
+    except NoHookEvents:
+        # ``claude:<id>`` of a session captured under Cursor (which runs Claude models): that
+        # capture is offered, as ``trace claude:<id>`` offers it (``storedids.resolve``).
+        other = storedids.under_another_agent(query, sessions, demo) if ":" in query else None
+        return other.id if other is not None else None
     except (AgentscanError, OSError):  # none, or an id too short: the usual hint
         return None
 

@@ -38,6 +38,10 @@ class OwnRefs:
         self._handed: dict[str, dict[str, SessionRef]] = {}
         #: sessions each provider rebuilt alone (``Provider.locate``)
         self._located: dict[str, int] = {}
+        #: providers whose discovery here could not read something this time (a passing
+        #: warning: Cursor's state DB locked): a session it did not find again was not read,
+        #: not changed
+        self._unread: set[str] = set()
 
     def hand(self, provider: str, refs: Sequence[SessionRef]) -> None:
         """Keep ``refs``, the own refs of some of ``provider``'s stored sessions."""
@@ -64,12 +68,17 @@ class OwnRefs:
             # Warnings said again by a second discovery are dropped as repeats by the sink.
             table = self._discover(scanner.provider(ref.provider))
         real = table.get(ref.id)
-        if real is None:
+        # Not found where the discovery read everything: changed since the census.  Else the
+        # discovery's own warning says what was not read (and ``--strict`` fails over that).
+        if real is None and ref.provider not in self._unread:
             scanner.ctx.warn(ref.path or ref.id, "changed while being read; run the command again")
         return real
 
     def _discover(self, provider: Provider) -> dict[str, SessionRef]:
-        table = self._discovered[provider.name] = {found.id: found for found in provider.discover(self._scanner.ctx)}
+        with self._scanner.ctx.warnings.capture() as said:
+            table = self._discovered[provider.name] = {found.id: found for found in provider.discover(self._scanner.ctx)}
+        if said.passing:
+            self._unread.add(provider.name)
         return table
 
     def borrowed_cwds(self, providers: Sequence[Provider], stored: Mapping[str, object]) -> set[str]:
