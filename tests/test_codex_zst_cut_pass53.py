@@ -92,3 +92,29 @@ def test_a_file_cut_part_way_counts_the_calls_before_the_cut(isolated_home: Path
     assert any("cut short" in warning["message"] for warning in said), doc["warnings"]
     listed = cli_json("list", "--all")
     assert any("cut short" in warning["message"] for warning in listed["warnings"])
+
+
+def test_a_file_cut_mid_line_is_said_once_at_that_line(isolated_home: Path) -> None:
+    # A real compressor's frame cut anywhere: its blocks (128 KiB of text each) end mid-line.
+    # ``list`` said it three times (the line "truncated … (file still being written?)", then
+    # "cut short" at the next line and at that one); each command now says it once, at the
+    # line the cut falls in, and not as a file being written: an archive is not.
+    from builders import invoke
+
+    calls = Calls()
+    records = [meta(THREAD, at(0)), turn_context(at(1)), user_message(at(1), "cut mid line")]
+    records += [{**calls.call(at(2 + n), 100, 0, 10), "pad": f"{n:08d}" * 200} for n in range(600)]
+    data = zstandard.ZstdCompressor().compress(b"".join(orjson.dumps(record) + b"\n" for record in records))
+    cut = data[: len(data) * 3 // 4]
+    kept = zstandard.ZstdDecompressor().stream_reader(cut).read()
+    assert kept and not kept.endswith(b"\n") and b"token_count" in kept[kept.rindex(b"\n"):]  # cut inside a call
+    path = _write(isolated_home, cut)
+    line = kept.count(b"\n") + 1
+    expected = [f"warning: {path}:{line}: read failed: the file is cut short (its zstd data end part way through a "
+                "frame); the lines before the cut are kept"]
+    for args in (("list",), ("tokens",), ("show", f"codex:{THREAD}"), ("list",)):  # (the last from the index)
+        result = invoke(*args)
+        assert result.exit_code == 0, result.stderr
+        said = [" ".join(text.split()) for text in result.stderr.split("\nwarning: ")]
+        said = [text if text.startswith("warning: ") else f"warning: {text}" for text in said if str(path) in text]
+        assert said == expected, (args, result.stderr)

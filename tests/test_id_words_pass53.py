@@ -59,8 +59,8 @@ def test_an_empty_home_says_both(isolated_home: Path) -> None:
 def test_other_words_keep_the_id_errors(one_session: Path) -> None:
     result = runner.invoke(app, ["show", "abc"])
     assert "'abc' is too short" in result.stderr and "list --grep TEXT" in result.stderr
-    result = runner.invoke(app, ["tokens", "last"])  # (only show's newest word)
-    assert "'last' is too short" in result.stderr
+    result = runner.invoke(app, ["tokens", "abc"])
+    assert "'abc' is too short" in result.stderr
     result = runner.invoke(app, ["show", "today"])  # (show takes no window)
     assert "'today' is too short" in result.stderr
 

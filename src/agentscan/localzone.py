@@ -131,7 +131,8 @@ def iana_name(env: Mapping[str, str] | None = None) -> str | None:
             return _checked("UTC")
         if os.path.isabs(name):
             return _checked(_under_zoneinfo(name)) if _zone_file(name) else None
-        return _checked(name) if any(_zone_file(os.path.join(folder, name)) for folder in ZONE_DIRS) else None
+        found = any(_zone_file(os.path.join(folder, name)) for folder in ZONE_DIRS)
+        return _checked(_zone_key(name)) if found else None
     try:
         return _checked(_under_zoneinfo(os.readlink("/etc/localtime")))
     except OSError:
@@ -160,19 +161,35 @@ def _under_zoneinfo(path: str) -> str | None:
     outside a ``zoneinfo`` folder, or of ``right/`` (leap seconds counted: no IANA name's times)."""
     if "zoneinfo/" not in path:
         return None
-    name = path.rsplit("zoneinfo/", 1)[1]
+    return _zone_key(path.rsplit("zoneinfo/", 1)[1])
+
+
+def _zone_key(name: str) -> str | None:
+    """The IANA name of a zone file's ``name`` under a zone folder: ``posix/Asia/Tokyo`` is
+    ``Asia/Tokyo``'s (the same times); ``None`` of ``right/`` (leap seconds counted: no IANA
+    name's times), as ``TZ=right/Europe/Paris`` or ``/usr/share/zoneinfo/right/…`` sets it."""
     if name.startswith("right/"):
         return None
     return name[len("posix/"):] if name.startswith("posix/") else name
 
 
+#: zone files that are no zone's name: ``localtime`` (a link to ``/etc/localtime``: whichever
+#: zone that is), ``posixrules`` (the C library's rules for a POSIX ``TZ``), ``Factory`` (no place)
+_NOT_NAMES = frozenset({"localtime", "posixrules", "Factory"})
+
+
 def _checked(name: str | None) -> str | None:
-    """``name`` when ``zoneinfo`` loads it and its offset now is the C library's, else ``None``."""
-    if not name or ".." in name.split("/") or name.startswith("/"):
+    """``name`` when it is a zone's name ``zoneinfo`` knows and loads, and its offset now is the C
+    library's, else ``None``."""
+    if not name or ".." in name.split("/") or name.startswith("/") or name in _NOT_NAMES:
         return None
     try:
-        from zoneinfo import ZoneInfo
+        from zoneinfo import ZoneInfo, available_timezones
 
+        # A file ``zoneinfo`` loads may be no zone's name (``TZ=right/Europe/Paris`` loads, and
+        # ``localtime``): only a name of the zone database is one a reader can use (~8 ms, once).
+        if name not in available_timezones():
+            return None
         zone = ZoneInfo(name)
     except (ValueError, OSError, LookupError):  # (ZoneInfoNotFoundError is a KeyError)
         return None

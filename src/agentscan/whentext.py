@@ -114,7 +114,7 @@ def _parse_when(text: str, *, now: datetime | None, tz: tzinfo | None, end_of_da
     if parsed is None:
         spelt = _SPELT.match(text)
         meant = f" (did you mean {spelt[1]}{'m' if spelt[2].lower().startswith('min') else spelt[2][0].lower()}?)" if spelt else ""
-        dates = _dates_meant(text) or close_names(text.strip(), _DAY_WORDS)  # (``yesterdy``, ``tody``)
+        dates = times_meant(text)
         if dates:
             meant = f" (did you mean {either(dates)}?)"
         raise UsageProblem(f"cannot read the time {text!r}{meant}: {_WHEN_HINT}")
@@ -127,6 +127,12 @@ _OTHER_DATE = re.compile(r"\s*([0-9]{4})[-/.]([0-9]{1,2})[-/.]([0-9]{1,2})(?:[T 
                          r"|\s*([0-9]{1,2})[/.]([0-9]{1,2})[/.]([0-9]{4})\s*")
 #: an ISO week with one digit: ``2026-W7``
 _SHORT_WEEK = re.compile(r"\s*([0-9]{4})-?[Ww]([1-9])\s*")
+
+
+def times_meant(text: str) -> list[str]:
+    """What ``text``, a time ``parse_when`` cannot read, may have been meant as: the ISO dates
+    of a date written otherwise (``_dates_meant``), or a day's word misspelt (``yesterdy``)."""
+    return _dates_meant(text) or close_names(text.strip(), _DAY_WORDS)
 
 
 def _dates_meant(text: str) -> list[str]:

@@ -35,18 +35,43 @@ def meant_instead(query: str, command: str, program: str) -> str | None:
     from agentscan.invocation import hint
     from agentscan.scan.groupby import GROUPINGS
 
-    word = query.strip().casefold()
+    typed = query.strip()
+    word = typed.casefold()
     if word == "help" and command in ("tokens", "show"):  # (``git commit help``: a habit)
         return hint(f"{program} {command} --help", "shows its options")
     if command == "tokens":
         by = _BY_WORDS.get(word, word if word in GROUPINGS else None)
         if by is not None:
             return hint(f"{program} tokens --by {by}", f"adds up tokens, one line per {by} (tokens takes session ids)")
+        if word in _NEWEST:  # (newest first: the first row is that session's)
+            return hint(f"{program} tokens -n 1", "shows the newest session's tokens first, the others summed in one line "
+                        "(tokens takes session ids)")
         if is_a_time(word):
-            return hint(f"{program} tokens --since {word}", "counts tokens from then on (tokens takes session ids)")
+            # Echoed as typed (``2026-11-03T01``, not its casefolded ``2026-11-03t01``), when it reads so.
+            when = typed if is_a_time(typed) else word
+            return hint(f"{program} tokens --since {_quoted(when)}", "counts tokens from then on (tokens takes session ids)")
+        from agentscan.whentext import times_meant
+
+        meant = times_meant(typed) if not _hex_id(word) else []
+        if len(meant) == 1:  # (``yesterdy``: as ``--since yesterdy`` says it)
+            return hint(f"{program} tokens --since {meant[0]}",
+                        f"counts tokens from then on (did you mean {meant[0]}? tokens takes session ids)")
     if command == "show" and word in _NEWEST:
         return hint(f"{program} list -n 1", "shows the newest session's id, to give to show")
     return None
+
+
+def _quoted(word: str) -> str:
+    """``word`` as a shell reads it back whole (``'2026-11-03 10:00'``)."""
+    import shlex
+
+    return shlex.quote(word)
+
+
+def _hex_id(word: str) -> bool:
+    """Whether ``word`` may be the start of a session id (hex digits and dashes): a mistyped
+    id is no misspelt day, however close."""
+    return all(char in "0123456789abcdef-" for char in word)
 
 
 def is_a_time(word: str) -> bool:

@@ -64,7 +64,7 @@ class ExportResult:
     unread: int = 0
     #: sessions of an SQLite index whose ``token_days`` lost spend this run (``children``), said as warnings
     shrank: tuple[Shrank, ...] = ()
-    #: sessions of an SQLite index left as they were: their usage's database corrupt (``unread.usage_unknown``)
+    #: sessions of an SQLite index left as they were: no usage, where it is kept unreadable (``unread.usage_unknown``)
     held: tuple[str, ...] = ()
 
 
@@ -320,8 +320,8 @@ def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter
     from agentscan.scan.incomplete import incomplete_discoveries
 
     incomplete = sorted(incomplete_discoveries(scanner.ctx) & set(scope))
-    # The index keeps the last good rows of sessions whose usage's database is corrupt this run.
-    unknown = usage_unknown(scanner, chosen, unread) if fmt == "sqlite" else {}
+    # The index keeps the last good rows of sessions of no usage whose usage's database is corrupt this run.
+    unknown = usage_unknown(scanner, chosen, unread, rows) if fmt == "sqlite" else {}
     result = export(
         fmt, output, rows, found_days,
         scope=tuple(name for name in scope if name not in unseen),

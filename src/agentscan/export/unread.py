@@ -17,8 +17,10 @@ as they were, as a file that could not be read (their ``tokens_total`` would be 
 ``NULL`` and their ``token_days`` deleted).  An SQLite index keeps history, so a corrupt one
 (``Provider.unknown_usage``) leaves the rows it has of such sessions as they were too
 (``usage_unknown``, ``say_held``: a cron job lost a week's spend to one bad copy of the
-database); a session it has no row of is written, so a database broken for good keeps none
-out, and the next run that reads the database writes the rows whole again.
+database), as it does a legacy Gemini chat cut before any usage it kept; a session it has no
+row of is written, so a database broken for good keeps none out, and the next run that reads
+the database writes the rows whole again.  A row with usage (a chat cut after some) is
+written as ``list`` and ``tokens`` count it.
 """
 
 from __future__ import annotations
@@ -88,33 +90,44 @@ def say_unread(ctx: ScanContext, output: Path, fmt: str, unread: Mapping[str, st
                  f"warnings naming their files): {done}")
 
 
-def usage_unknown(scanner: Scanner, refs: Iterable[SessionRef], unread: Mapping[str, str]) -> dict[str, tuple[str, str, str]]:
-    """Those of ``refs`` not among ``unread`` whose usage is kept in a database that could not
-    be read this run (``unknown_usage``: corrupt; a locked one's are ``unread`` already), id to
-    ``(provider, database, why)``: an SQLite index leaves the rows it has of them as they were."""
+def usage_unknown(scanner: Scanner, refs: Iterable[SessionRef], unread: Mapping[str, str],
+                  rows: Iterable[SessionRow]) -> dict[str, tuple[str, str, str, bool]]:
+    """Those of ``refs`` not among ``unread`` whose ``rows`` have no usage because the place it
+    is kept could not be read this run (``unknown_usage``: a corrupt database, a legacy Gemini
+    chat cut before any usage; a locked database's are ``unread`` already), id to ``(provider,
+    path, why, own)`` (``own``: the path is the session's own file, not a shared database): an
+    SQLite index leaves the rows it has of them as they were.  A row with usage is written, as
+    ``list`` and ``tokens`` count it: a Gemini chat cut after some usage was held at its old
+    row, "could not be read", while both counted what was recovered."""
+    from agentscan.fsview import legible
     from agentscan.scan.unreadrows import unknown_usage
 
+    blank = {row.id for row in rows if row.tokens is None}
     found = {}
     for ref in refs:
-        if ref.id not in unread and (cause := unknown_usage(scanner, ref)) is not None:
-            found[ref.id] = (ref.provider, *cause)
+        if ref.id in blank and ref.id not in unread and (cause := unknown_usage(scanner, ref)) is not None:
+            own = cause[0] in {legible(str(path)) for path in ref.read_files}
+            found[ref.id] = (ref.provider, *cause, own)
     return found
 
 
-def say_held(ctx: ScanContext, output: Path, held: Mapping[str, tuple[str, str, str]]) -> None:
-    """One warning per provider and database for the sessions of ``usage_unknown`` whose row an
-    SQLite index had, left as they were (``write_sqlite``'s ``held``), naming the database and
-    why: the calls are not gone, which ``say_shrank``'s words would have said."""
+def say_held(ctx: ScanContext, output: Path, held: Mapping[str, tuple[str, str, str, bool]]) -> None:
+    """One warning per provider and file for the sessions of ``usage_unknown`` whose row an
+    SQLite index had, left as they were (``write_sqlite``'s ``held``), naming the database (or
+    the session's own file, read only in part) and why: the calls are not gone, which
+    ``say_shrank``'s words would have said."""
     from agentscan.toolkit.words import plural
 
-    counts: dict[tuple[str, str, str], int] = {}
+    counts: dict[tuple[str, str, str, bool], int] = {}
     for cause in held.values():
         counts[cause] = counts.get(cause, 0) + 1
-    for (name, path, why), count in sorted(counts.items()):
+    for (name, path, why, own), count in sorted(counts.items()):
         one = count == 1
+        # A chat of its own read up to its damage was read, in part: not "could not be read".
+        read = "read this run only up to its damage, before any usage" if own else "which could not be read this run"
         ctx.warn(str(output), f"{plural(count, name + ' session')} left as {'it was' if one else 'they were'} in the index "
                  f"({'its' if one else 'their'} row and token_days): {'its' if one else 'their'} usage is kept in {path}, "
-                 f"which could not be read this run ({why})")
+                 f"{read} ({why})")
 
 
 def tokens_unknown(scanner: Scanner, refs: Sequence[SessionRef], rows: list[SessionRow]) -> set[str]:

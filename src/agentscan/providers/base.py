@@ -363,7 +363,9 @@ class Provider(ABC):
     def unknown_usage(self, ref: SessionRef, ctx: ScanContext) -> tuple[str, str] | None:
         """As ``locked_usage``, of a database broken for good too: ``tokens`` and ``show`` say
         its usage is not known; ``export`` holds back by ``locked_usage``, and an SQLite index
-        also keeps the rows it has of these as they were (``export.unread.usage_unknown``)."""
+        also keeps the rows it has of these as they were (``export.unread.usage_unknown``).
+        Asked of a session whose row has no usage: one with some (a Gemini chat cut after it
+        kept some) counts what was read, and is not asked."""
         return self.locked_usage(ref, ctx)
 
     def database_problem(self, path: Path, ctx: ScanContext) -> str | None:

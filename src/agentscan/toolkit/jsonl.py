@@ -203,6 +203,9 @@ def _iter_handle(
     (``valuewarnings``)."""
     number -= 1
     unfinished = False
+    # The last line read, when it has no newline: where a ``.zst`` file cut short stops, said
+    # there (as ``linescan`` says it: one warning), whether what it holds decodes or not.
+    open_line: int | None = None
     progress.complete_offset = offset
     max_lines = bounds.MAX_FILE_LINES
     while True:
@@ -216,7 +219,7 @@ def _iter_handle(
             return
         if not line:
             if cut_short(handle):
-                say_cut_short(path, ctx, number + 1)
+                say_cut_short(path, ctx, open_line or number + 1)
             elif number == 0 and offset == 0:
                 ctx.warn(path, EMPTY_FILE)
             elif decompression_capped(handle):
@@ -244,6 +247,7 @@ def _iter_handle(
                 ctx.warn(path, too_long(max_line, ended), number)
                 continue
             line = shrunk  # (ends with its newline when it ended: read on as any line)
+        open_line = None if line.endswith(b"\n") else number
         if line.endswith(b"\n"):
             progress.complete_offset, progress.lines = offset, number
             if unfinished:  # (the file grew as it was read: rare)
@@ -273,7 +277,10 @@ def _iter_handle(
                     if long_line:  # (what it says of a shrunk line would be of bytes the file does not hold)
                         ctx.warn(path, too_long(max_line, line.endswith(b"\n")), number)
                     elif not line.endswith(b"\n"):
-                        ctx.warn(path, unfinished_line(line), number)
+                        # A compressed file cut short (known once its end is reached, as for
+                        # this line) is not being written: the cut is said once, at this line.
+                        if not cut_short(handle):
+                            ctx.warn(path, unfinished_line(line), number)
                     else:
                         ctx.warn(path, f"invalid JSON skipped: {line_json_error(exc, line, stripped)}", number)
                     continue

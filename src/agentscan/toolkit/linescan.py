@@ -216,13 +216,14 @@ class _Scan:
         if decompression_capped(handle):
             limit = bounds.MAX_DECOMPRESSED_BYTES // (1024 * 1024)
             ctx.warn(path, f"decompresses to more than {limit:,} MiB; read stopped there, earlier lines kept")
-        if cut_short(handle):  # a ``.zst`` file whose frame stops part way: what it held before is read
+        cut = cut_short(handle)
+        if cut:  # a ``.zst`` file whose frame stops part way: what it held before is read
             say_cut_short(path, ctx, 1 if self.offset == 0 and not carry and long is None else self.lines() + 1)
         if long is not None:  # the last line, without a newline (yet)
             yield from self._long_line(long, False)
             return
         if carry:
-            yield from self._last_line(carry)
+            yield from self._last_line(carry, cut)
         elif self.offset == 0 and not cut_short(handle):
             ctx.warn(path, EMPTY_FILE)
 
@@ -309,8 +310,10 @@ class _Scan:
             self.tally.locate, self.tally.line, self.tally.unfinished = None, long.number, not ended
         yield long.start, record
 
-    def _last_line(self, line: bytes) -> Iterator[tuple[int, dict]]:
-        """The last line, without a newline yet: counted if it decodes, re-read next time."""
+    def _last_line(self, line: bytes, cut: bool = False) -> Iterator[tuple[int, dict]]:
+        """The last line, without a newline yet: counted if it decodes, re-read next time.
+        ``cut``: the line a ``.zst`` file cut short stops in, said as that (``say_cut_short``)
+        and not again as a line still being written."""
         number = self.lines() + 1
         if number > bounds.MAX_FILE_LINES:
             self.ctx.warn(self.path, f"more than {bounds.MAX_FILE_LINES:,} lines; read stopped there, earlier lines kept")
@@ -332,7 +335,8 @@ class _Scan:
             try:
                 record = reparse(line, exc, lambda note: self.ctx.warn(self.path, note, number))
             except orjson.JSONDecodeError:
-                self.ctx.warn(self.path, unfinished_line(line), number)
+                if not cut:
+                    self.ctx.warn(self.path, unfinished_line(line), number)
                 return
         if type(record) is not dict:
             self.ctx.warn(self.path, f"JSON line is {json_kind(record)}, not an object; skipped", number)

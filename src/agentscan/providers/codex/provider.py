@@ -33,35 +33,7 @@ class CodexProvider(Provider):
     name = "codex"
     label = "Codex CLI"
     env_vars = ("CODEX_HOME", "CODEX_SQLITE_HOME")
-    # 3: token_usage_record lines, paginated threads, orphan rows, exact counts
-    # 4: a markerless fork's row told from its copy by its parent's calls
-    # 5: a row's model is the most used one (``modeluse``), not the latest turn's
-    # 6: a bad line said once with its number (the tail read of a small rollout); show's errors
-    # 7: a thread's name (rollout ``thread_name_updated``, ``session_index.jsonl``, the index's
-    #    ``name``) is its title
-    # 8: a thread's own renames kept past 64 other threads'; a session index's bad lines past
-    #    the fifth said as one warning (a stored discovery's warnings are a fresh one's)
-    # 9: a fork whose copied history runs past its first 1 MiB counts its own calls only
-    # 10: a count that restarted before a large rollout's last 1 MiB is in its row's tokens; lines with a lone
-    #     surrogate escape or bytes that are not UTF-8 read (``laxjson``)
-    # 11: a window whose calls name no model is read from the last turn_context before it (``turnseed``)
-    # 12: prompts and replies of ``item_completed`` events (0.145+), events or items chosen per
-    #     stretch of a rollout, not per file; more injected context (``<skill>``, …) is not a prompt
-    # 13: a review (compact, memory) subagent thread with no parent says what it is in its title
-    # 14: a message written both as a legacy event and as an ``item_completed`` counts once; a
-    #     prompt item after a reply ends a stretch (``messages.ends_stretch``)
-    # 15: a call's hosted web searches (the completed ``web_search_call`` items before its
-    #     ``token_count``) are priced
-    # 16: ``tool_search_call`` and ``image_generation_call`` items are tool calls (counted and listed)
-    # 17: a rollout whose running totals are garbage counts its calls (rows of 16 took its totals)
-    # 18: a user message of images and no text is a prompt (``[image]``: ``records.image_prompt``)
-    # 20: a fork's counts and title are its own part's, after the copy of its parent's history
-    # 21: a fork with copied turn markers and none of its own is told by its calls (it was all copy);
-    #     a fork of a gone parent counts its copies; calls with no running total count in the row
-    # 22: a fork of a gone parent leaves out the copied calls any earlier fork of it copied (not
-    #     only the fork just before it: a fork made at an earlier turn copies less)
-    # 23: a line over the 4 MiB cap (an image's data URL) is read without its long strings
-    #     (``toolkit.shrinkline``), not skipped
+    # (3-23: docs/providers/codex.md, "Parser versions", where every version is told)
     # 24: a fork of a gone fork leaves out the copied calls of the nearest thread of its chain
     #     that is found (``ancestry``): they count there
     # 25: ... and those an earlier fork of each gone thread of its chain copied (``passed_forks``);
@@ -87,7 +59,8 @@ class CodexProvider(Provider):
     #     `?` tier too (``aliases.recorded_tier``), not the standard tier
     # 35: a `.jsonl.zst` cut short says so (``toolkit.zstdframes``); an index row naming the rollout's
     #     place under a moved home marks it archived; `created_at` only from a row naming the file
-    parser_version = "35"
+    # 36: a `.jsonl.zst` cut mid-line is said once, at that line, not also as a line being written
+    parser_version = "36"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)
