@@ -8,7 +8,7 @@
    (``Provider.unknown_usage``).
 3. A first ``tokens`` on a terminal counted the same sessions twice under two names that read
    as two reads: "adding up tokens N/N", then "reading sessions N/N" (the table's titles); the
-   second is now "naming sessions", and the upgrade note says "this run only", not "once".
+   second is now "naming sessions", and the upgrade note says what it reads again ("for their tokens"), not "once".
 """
 
 from __future__ import annotations
@@ -113,6 +113,6 @@ def test_a_first_tokens_names_its_two_counts_apart(isolated_home: Path, monkeypa
     monkeypatch.setattr(ClaudeProvider, "parser_version", str(int(ClaudeProvider.parser_version) + 1))
     lines = _progress_lines(invoke("tokens").stderr)
     notes = [line for line in lines if line.startswith("note:")]
-    assert notes == ["note: agentscan was upgraded: reading 5 sessions again, this run only "
-                     "(its index holds them from an older version)"], lines
+    assert notes == ["note: agentscan was upgraded: reading 5 sessions again for their tokens "
+                     "(the index holds them from an older version)"], lines
     assert not any(line.startswith("reading sessions") for line in lines), lines

@@ -58,10 +58,13 @@ def test_the_line_shows_the_phase_and_the_name_before_it_comes_back(monkeypatch:
     progress.advance(700)
     assert stream.getvalue().endswith("\r\x1b[Kreading sessions 700/1,500 (350/s)")
     with progress.named(ADDING_UP):
+        # Named at once over the line shown, and counted without the delay: the line before
+        # it stood still for seconds, saying what was done no longer (pass 53).
+        assert stream.getvalue().endswith("\r\x1b[Kadding up tokens")
         progress.expect(500)
         clock[0] += 0.5
-        progress.advance(100)  # within its delay: the line before it stays
-        assert stream.getvalue().endswith("\r\x1b[Kreading sessions 700/1,500 (350/s)")
+        progress.advance(100)
+        assert stream.getvalue().endswith("\r\x1b[Kadding up tokens 100/500 (200/s)")
         clock[0] += 1.5
         progress.advance(300)
     # Its own count and rate: not 1,100/2,000, for a home of 1,500 sessions.

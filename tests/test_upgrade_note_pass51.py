@@ -53,7 +53,7 @@ def test_the_first_tokens_after_an_upgrade_says_why_it_reads_every_session_again
     _upgrade(monkeypatch)
     stdout, stderr = _tokens("--strict")  # a note, not a warning: --strict does not fail on it
     assert stderr.count(NOTE) == 1, stderr
-    assert "note: agentscan was upgraded: reading 5 sessions again, this run only" in stderr
+    assert "note: agentscan was upgraded: reading 5 sessions again for their tokens" in stderr
     assert NOTE not in stdout
     assert NOTE not in _tokens()[1]  # read once: the next run is warm
 

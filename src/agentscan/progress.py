@@ -51,7 +51,12 @@ class Progress:
     def named(self, phase: str) -> Iterator[None]:
         """Sessions counted inside this block are done for ``phase`` (a parse inside a ``list``
         that reads rows around it), counted from none: ``adding up tokens 3/500``, not on from
-        the 1,500 rows read before it.  The name and the count before it come back after it."""
+        the 1,500 rows read before it.  The name and the count before it come back after it.
+        Inside a phase of the same name the count goes on (``costs``' pass is one phase from
+        its first query, and the parse inside it counts its sessions)."""
+        if phase == self.phase:
+            yield
+            return
         saved = self.phase, self.total, self.done, self._ahead
         self.phase, self.total, self.done, self._ahead = phase, 0, 0, 0
         try:
@@ -83,9 +88,11 @@ class Progress:
         """Whether ``upgraded`` shows anything (yet): counting them takes fingerprints again."""
         return False
 
-    def upgraded(self, count: int) -> None:
+    def upgraded(self, count: int, what: str = "rows") -> None:
         """``count`` sessions are read again only because the index holds them from an older
-        parser (agentscan was upgraded): a run as long as a cold one, once."""
+        parser (agentscan was upgraded): a run as long as a cold one.  ``what`` is read again
+        of them: ``"tokens"`` (their sums) or ``"rows"``; each is kept apart in the index, so
+        the first ``list`` after a first ``tokens`` reads them again too (for their rows)."""
 
     def finish(self) -> None:
         """The phase is over (a result is about to be printed)."""

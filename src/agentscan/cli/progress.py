@@ -33,6 +33,7 @@ class StderrProgress(Progress):
         self._told_upgrade = False  # ``upgraded``: once a run
         self._upgrade_searched = False  # ``upgraded`` asked: not again this run
         self._upgraded = 0  # sessions read again after an upgrade, not said yet
+        self._upgraded_what = "rows"  # what of them (``Progress.upgraded``)
 
     def expect(self, count: int) -> None:
         if self._started is None:
@@ -41,11 +42,19 @@ class StderrProgress(Progress):
 
     @contextmanager
     def named(self, phase: str) -> Iterator[None]:
+        if phase == self.phase:  # (the same phase goes on: ``Progress.named``)
+            yield
+            return
         # The phase's own rate and delay: its count starts from none (``Progress.named``).
         started, self._started = self._started, None
         entered = time.monotonic()
         try:
             with super().named(phase):
+                if self._visible:
+                    # Named at once over the line shown: "reading sessions 15,000/15,000" stood
+                    # for seconds while ``list`` added up the tokens of its COST column.
+                    self._started = entered
+                    self._write(f"\r\x1b[K{_fitted(phase, '')}")
                 yield
         finally:
             # The count before it goes on at its own rate: the phase's time is not its.
@@ -53,7 +62,9 @@ class StderrProgress(Progress):
 
     def changed(self) -> None:
         now = time.monotonic()
-        if self._started is None or now - self._started < DELAY_S or now - self._drawn_at < REDRAW_S:
+        # (No delay once a line is shown: it would stand still, saying the phase before.)
+        if (self._started is None or (not self._visible and now - self._started < DELAY_S)
+                or now - self._drawn_at < REDRAW_S):
             return
         self._drawn_at = now
         rate = self.done / max(now - self._started, 1e-6)
@@ -88,14 +99,14 @@ class StderrProgress(Progress):
         # by each phase that reads them.)
         return not self._told_upgrade and not self._upgrade_searched
 
-    def upgraded(self, count: int) -> None:
+    def upgraded(self, count: int, what: str = "rows") -> None:
         # Said with the progress line, before it, if the run is long enough to draw one (a
         # few rows read again in a blink need no word): it counts every session, and the
         # cache seems not to have helped.  Once a run.  A note, not a warning: nothing is
         # wrong, and ``--strict`` must not fail on it.
         self._upgrade_searched = True
         if not self._told_upgrade and count:
-            self._upgraded = count
+            self._upgraded, self._upgraded_what = count, what
 
     def _say_upgraded(self) -> str:
         """The note ``upgraded`` holds, as the line before the progress line (once)."""
@@ -107,10 +118,11 @@ class StderrProgress(Progress):
 
         sessions = plural(count, "session")
         erase = "\r\x1b[K" if self._visible else ""
-        # "this run only", not "once": a terminal ``tokens`` then counts them a second time
-        # as it names them for its table (``naming sessions``), which read as a promise broken
-        return (f"{erase}note: agentscan was upgraded: reading {sessions} again, this run only "
-                "(its index holds them from an older version)\n")
+        # What is read again, and no promise of when it ends: the index keeps sums and rows
+        # apart, and "this run only" after a first ``tokens`` was broken by the ``list`` after
+        # it, which read every session again for its rows.
+        return (f"{erase}note: agentscan was upgraded: reading {sessions} again for their {self._upgraded_what} "
+                "(the index holds them from an older version)\n")
 
     def cleared(self) -> None:
         self._upgraded = 0  # (its phase is over: a later one is not the upgrade's)

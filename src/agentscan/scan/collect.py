@@ -205,7 +205,7 @@ class _Collector:
         if self.outdated:
             from agentscan.scan import upgraded  # here: a warm run has none
 
-            upgraded.tell(self.scanner, self.outdated)
+            upgraded.tell(self.scanner, self.outdated, "tokens")
             self.outdated = []
         if misses:
             self._parser().parse(misses, stale, keep_entries=keep_entries)

@@ -18,7 +18,7 @@ from functools import partial
 from os import PathLike, fspath
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 
 from agentscan.context import say
 from agentscan.model import SessionRef, SessionRow
@@ -263,7 +263,9 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
                     ruled.update(found.out)
                     batch = [ref for ref in batch if ref.id not in ruled]
                     narrowing = found.worth_it  # else the next batches' facts would cost a pass for little
-            scanner.prefetch_rows(batch, every=every or (index > 0 and not filters.needs_liveness))
+            # (``list --all``: every row after this batch is read too, counted in the upgrade's note)
+            scanner.prefetch_rows(batch, every=every or (index > 0 and not filters.needs_liveness),
+                                  coming=_rest(refs, fetched) if every and not narrowing else None)
             window = window if every else min(2 * window, PREFETCH_MAX)
         if ref.id in ruled:
             stage, when = ruled.pop(ref.id)
@@ -311,6 +313,11 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
                        from_epoch(newest) if newest is not None else None, blank,
                        liveness.untold if filters.needs_liveness else 0,
                        liveness.unknown_counts() if filters.needs_liveness else None, shelf.counts())
+
+
+def _rest(refs: Sequence[SessionRef], start: int) -> Callable[[], Sequence[SessionRef]]:
+    """``refs`` from ``start`` on, when asked (a lazy list orders its rest only then)."""
+    return lambda: refs[start:]
 
 
 #: at most this many sessions are read to say how old the newest is (``_newest_unparsed``)

@@ -13,7 +13,7 @@ to the index would wait for the lock all that time.
 from __future__ import annotations
 
 from contextlib import nullcontext
-from typing import TYPE_CHECKING, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Mapping, Sequence
 
 from agentscan.bounds import TOKEN_SUM_CAPPED
 from agentscan.context import guarded_row, legible, say
@@ -48,7 +48,8 @@ class RowReader:
             self._save()
         return row
 
-    def prefetch(self, refs: Sequence[SessionRef], *, every: bool = False) -> None:
+    def prefetch(self, refs: Sequence[SessionRef], *, every: bool = False,
+                 coming: Callable[[], Sequence[SessionRef]] | None = None) -> None:
         """See ``Scanner.prefetch_rows``."""
         scanner = self._scanner
         cache = scanner.cache
@@ -59,10 +60,12 @@ class RowReader:
             # Those not kept (or kept for other files) are parsed next: no query of their own.
             missing = [ref for ref in refs if (self._prefetched.get(ref.id) or ("",))[0] != scanner.fingerprint(ref)]
             outdated = [(ref, kept[0]) for ref in missing if (kept := self._prefetched.get(ref.id)) is not None]
-            if outdated:
+            if outdated and scanner.ctx.progress.tells_upgrades():
                 from agentscan.scan import upgraded  # here: a warm run has none
 
-                upgraded.tell(scanner, outdated)
+                # The note is said once, so it counts the batches to come too: a ``list --all``
+                # after ``tokens`` said "128 sessions" (its first batch) and read 15,000 again.
+                upgraded.tell(scanner, outdated + _outdated(scanner, refs, coming() if coming else ()), "rows")
             self._prefetched.update((ref.id, _NOT_KEPT) for ref in missing)
             scanner.expect_parses(missing)
             _note_kept_sums(scanner, missing)
@@ -187,6 +190,19 @@ class RowReader:
         if fingerprint is not None and self._keep(ref, fingerprint, row, warnings) and self._unsaved >= self._save_every:
             self._save()
         return row
+
+
+def _outdated(scanner: Scanner, batch: Sequence[SessionRef],
+              coming: Sequence[SessionRef]) -> list[tuple[SessionRef, str]]:
+    """Those of ``coming`` (not in ``batch``) whose rows the index holds for other files or
+    another parser, each with the fingerprint it holds (one query, the rows left undecoded)."""
+    cache = scanner.cache
+    if cache is None or not coming:
+        return []
+    asked = {ref.id for ref in batch}
+    later = list({ref.id: ref for ref in coming if ref.id not in asked}.values())
+    kept = cache.row_fingerprints([ref.id for ref in later])
+    return [(ref, kept[ref.id]) for ref in later if ref.id in kept and kept[ref.id] != scanner.fingerprint(ref)]
 
 
 def _note_kept_sums(scanner: Scanner, refs: Sequence[SessionRef]) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from agentscan.bounds import DEFAULT_BOUNDS, DEFAULT_LIMIT, Bounds
 from agentscan.scan.cache import Cache
@@ -266,12 +266,15 @@ class Scanner(OncePerScan):
         """The session's row: from the index while its files are the same, else read (and kept)."""
         return self._rows.row(ref)
 
-    def prefetch_rows(self, refs: Sequence[SessionRef], *, every: bool = False) -> None:
+    def prefetch_rows(self, refs: Sequence[SessionRef], *, every: bool = False,
+                      coming: Callable[[], Sequence[SessionRef]] | None = None) -> None:
         """Fetch the cached rows of the next sessions asked for (``row``) in one query.
         ``every``: ``refs`` will be asked for in this order, up to where the caller stops
         (``list`` with enough rows, then ``end_batch``): the others are read now, in worker
-        processes when there are many (``rowbuild``)."""
-        self._rows.prefetch(refs, every=every)
+        processes when there are many (``rowbuild``).  ``coming``: the sessions later batches
+        will ask for (``list --all``), counted in the note after an upgrade (``scan.upgraded``);
+        asked only then (a lazy list of refs may read rows to know its order)."""
+        self._rows.prefetch(refs, every=every, coming=coming)
 
     def rows_kept(self, refs: Sequence[SessionRef]) -> set[str]:
         """The ids of ``refs`` whose rows the index holds for their files as they are."""

@@ -65,10 +65,11 @@ def _fingerprint_as(provider: Provider, ref: SessionRef, scanner: Scanner, versi
         return None
 
 
-def tell(scanner: Scanner, stale: Iterable[tuple[SessionRef, str]]) -> None:
-    """Tell the progress how many of ``stale`` are read again after an upgrade (the CLI's says
-    it in a note before its progress line, if the run is long enough to draw one)."""
+def tell(scanner: Scanner, stale: Iterable[tuple[SessionRef, str]], what: str) -> None:
+    """Tell the progress how many of ``stale`` are read again after an upgrade, for ``what``
+    (``Progress.upgraded``; the CLI's says it in a note before its progress line, if the run
+    is long enough to draw one)."""
     progress = scanner.ctx.progress
     if not progress.tells_upgrades():
         return  # nobody shows it (a pipe, the library): no fingerprint is taken again
-    progress.upgraded(read_again_after_upgrade(scanner, stale))  # (0: none; not searched again this run)
+    progress.upgraded(read_again_after_upgrade(scanner, stale), what)  # (0: none; not searched again this run)
