@@ -140,7 +140,7 @@ class Provider(ABC):
 
     #: whether ``table_facts(…, models=True)`` names the models (``TableFacts.models``)
     facts_name_models: ClassVar[bool] = False
-    #: whether any of its rows may be ``archived`` (Codex's): ``list --archived`` leaves the
+    #: whether any of its rows may be ``archived`` (Codex's, Cursor's): ``list --archived`` leaves the
     #: other providers' sessions out unread (``scan.listing``), so one whose rows may say it
     #: must say so here, or its archived sessions are never listed
     can_archive: ClassVar[bool] = False

@@ -54,7 +54,8 @@ class TokenRow:
     #: Claude Code and Cursor record none apart (``providers.REASONING_NOT_REPORTED``); not in
     #: its JSON, where a row is not a session's (``()``: not known, as a session's row)
     providers: tuple[str, ...] = field(default=(), compare=False)
-    #: a session's row: the user archived it (``SessionRow.archived``: a Codex thread), in its
+    #: a session's row: the user archived it (``SessionRow.archived``: a Codex thread, a Cursor
+    #: chat; ``Provider.archived_unread`` where the row is not read), in its
     #: JSON only when set, as ``list``'s is (a script leaves archived sessions out so)
     archived: bool = False
 

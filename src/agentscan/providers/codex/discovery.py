@@ -32,7 +32,7 @@ from agentscan.providers.codex.index import IndexRow, ThreadIndex, load_index
 from agentscan.providers.codex.indexpaths import ROLLOUT_NAME, index_paths
 from agentscan.providers.codex.names import SessionNames, ThreadName, load_session_names
 from agentscan.providers.codex.roots import (
-    codex_roots, database_roots, is_archived_root, session_index_paths, session_roots,
+    codex_roots, database_roots, in_archived_sessions, session_index_paths, session_roots,
 )
 
 _NAME = ROLLOUT_NAME
@@ -146,14 +146,14 @@ def _discover(ctx: ScanContext) -> Discovery:
     read: dict[Path, RolloutHeader] = {}  # the headers read to find a thread's id, by file
     for root in session_roots(roots):
         for path in _walk(root.path, ctx):
-            _consider(path, is_archived_root(root), ctx, copies, read)
+            _consider(path, in_archived_sessions(path), ctx, copies, read)
     best = {tid: found[0] if len(found) == 1 else choose_copy(found, ctx) for tid, found in copies.items()}
     headers = {tid: read[rollout.path] for tid, rollout in best.items() if rollout.path in read}
     # The index's rows of threads no walked file is of, whose rollout it names (``indexpaths``).
     indexed = index_paths(index, best, {rollout.path for rollout in best.values()}, session_roots(roots), ctx)
     for thread_id, path in indexed.taken.items():
         row = index.rows[thread_id]
-        archived = bool(row.archived) or "archived_sessions" in path.parts
+        archived = bool(row.archived) or in_archived_sessions(path)
         best[thread_id] = RolloutFile(path, archived, _mtime(path, ctx) or 0.0)
     threads = {tid: _thread(tid, rollout, index.get(tid), headers.get(tid), ctx) for tid, rollout in best.items()}
     _join_segments(threads, index, ctx)

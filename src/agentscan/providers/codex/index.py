@@ -21,7 +21,7 @@ from typing import Any, Mapping, NamedTuple
 from agentscan.context import ScanContext
 from agentscan.providers.codex.names import clean_name
 from agentscan.providers.codex.records import TITLE_CHARS, clean_prompt, collapse, link_of
-from agentscan.providers.codex.roots import SESSION_DIRS, codex_roots, database_roots, older_state_dbs
+from agentscan.providers.codex.roots import SESSION_DIRS, codex_roots, in_archived_sessions, database_roots, older_state_dbs
 from agentscan.toolkit.roots import Root
 from agentscan.errors import DatabaseUnavailable
 from agentscan.toolkit.sqlite_ro import WAL_UNREAD, has_table, readonly, table_columns, unread_wal
@@ -96,7 +96,7 @@ def archived_at(path: Path, thread_id: str, ctx: ScanContext) -> bool:
     """Whether Codex archived the thread ``thread_id`` whose rollout is ``path``, without its
     discovery: the file is in ``archived_sessions/`` (where archiving moves it), or the thread's
     index row says so and names it (``row.archived``)."""
-    if path.parent.name == SESSION_DIRS[1]:
+    if in_archived_sessions(path):  # (discovery's rule)
         return True
     row = load_index(ctx, database_roots(codex_roots(ctx))).get(thread_id)
     return bool(row and row.archived and names_file(row, (path,)))

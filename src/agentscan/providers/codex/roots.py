@@ -135,8 +135,16 @@ def database_roots(roots: list[Root]) -> list[Root]:
     return [root for root in roots if root.kind == "database"]
 
 
-def is_archived_root(root: Root) -> bool:
-    return root.path.name == "archived_sessions"
+def in_archived_sessions(path: Path) -> bool:
+    """Whether the rollout ``path`` is in an ``archived_sessions/`` tree, at any depth (flat, as
+    Codex moves it there, or by date, ``YYYY/MM/DD/``): the nearest of its folders named
+    ``sessions`` or ``archived_sessions`` is ``archived_sessions``.  The one rule of discovery
+    (a walked file, one the index names) and of a ref the index remembered (``index.archived_at``):
+    two rules had a warm windowed ``tokens`` drop the mark of a rollout filed by date."""
+    for part in reversed(path.parts[:-1]):
+        if part in SESSION_DIRS:
+            return part == SESSION_DIRS[1]
+    return False
 
 
 def _unique(paths: list[Path]) -> list[Path]:

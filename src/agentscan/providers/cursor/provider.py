@@ -80,9 +80,28 @@ class CursorProvider(Provider):
 
         return unread_state_db(ctx) + [(str(path), "Cursor workspace DB not read") for path in unread_workspace_dbs(ctx)]
 
+    def archived_unread(self, ref: SessionRef, ctx: ScanContext) -> bool | None:
+        # As the row tells it (``StoreFacts.archived``, ``standalone``), from what discovery read:
+        # its composer and header (``recency`` read both for every session), or the workspace
+        # entry of a composer only a workspace DB lists.  A ref the index remembered (a warm
+        # windowed ``tokens``: no discovery) reads the two maps once for the whole scan.
+        from agentscan.memohint import is_memo_ref
+        from agentscan.providers.cursor.statedb import state_db
+
+        if not is_memo_ref(ref):
+            if ref.hint.workspace is not None:
+                return ref.hint.workspace.archived
+            if ref.hint.store is not None:
+                return False  # an Agent CLI chat records no such flag (``store_row``)
+        db = state_db(ctx)
+        sources = (db.headers().get(ref.native_id), db.composers().get(ref.native_id))
+        if db.unread() is not None and not any(source is not None and source.archived for source in sources):
+            return None  # the DB locked or corrupt: not known (``list`` says ``archived_unknown``)
+        return any(source is not None and source.archived for source in sources)
+
     def locked_usage(self, ref: SessionRef, ctx: ScanContext) -> tuple[str, str] | None:
         # Every session's tokens are its composer's bubbles (a transcript records none): while
-        # the state DB is locked, whether it has any is not known, whatever its kind.
+        # the state DB is locked, whether it has any is not known; an Agent CLI chat's never are.
         from agentscan.providers.cursor.statedb import locked_state_db, unread_state_db
 
         if _cli_chat(ref, ctx):
@@ -354,8 +373,10 @@ class CursorProvider(Provider):
 
 
 def _cli_chat(ref: SessionRef, ctx: ScanContext) -> bool:
-    """Whether ``ref`` is an Agent CLI chat: a ``store.db`` of its own under ``chats/`` or
-    ``acp-sessions/``, with or without a transcript.  The CLI writes nothing to the IDE's
+    """Whether ``ref`` is an Agent CLI chat: a folder named by its id under ``chats/<hash>/`` or
+    ``acp-sessions/`` (``chats.chat_dirs``), whatever it holds (a ``store.db``, a ``meta.json``
+    sidecar alone, as the legacy layout has it: formats.md 4.2), with or without a transcript.
+    Only the CLI writes there.  The CLI writes nothing to the IDE's
     ``state.vscdb`` and keeps no billing tokens in its store (formats.md 4.2): its tokens are
     never recorded locally, so a locked or corrupt state DB leaves them "not recorded", not
     "not known".  A flat transcript alone is not taken for one: the layout says the CLI, but
