@@ -188,6 +188,15 @@ def claude_session_file(home: Path, session: str, records: Iterable[Any], *, pro
 
 
 
+def claude_one_call(home: Path, session: str) -> Path:
+    """A Claude session in ``/w/p`` of one prompt and one call of 110 tokens (2026-11-07)."""
+    return claude_session_file(home, session, [
+        claude_user(session, "2026-11-07T10:00:00.000Z", "work", cwd="/w/p"),
+        claude_assistant(session, "2026-11-07T10:00:01.000Z", msg_id=f"m-{session}", request_id=f"r-{session}",
+                         usage=claude_usage(100, 10)),
+    ], project="-w-p")
+
+
 def claude_sessions(home: Path, count: int) -> None:
     """``count`` small Claude sessions of one prompt and one call each, told apart by number."""
     for number in range(count):

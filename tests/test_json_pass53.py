@@ -23,8 +23,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from builders import (claude_assistant, claude_session_file, claude_sessions, claude_usage, claude_user,
-                      deny_access, invoke)
+from builders import (claude_one_call, claude_sessions, deny_access, invoke)
 from cursor_builders import state_db_path, user, write_transcript
 
 CURSOR = "aaaaaaaa-1111-4222-8333-444444444444"
@@ -32,18 +31,10 @@ READ = "1aaa0000-0000-4000-8000-000000000001"
 DENIED = "06090cb1-0000-4000-8000-000000000002"
 
 
-def _claude(home: Path, native: str) -> Path:
-    return claude_session_file(home, native, [
-        claude_user(native, "2026-11-07T10:00:00.000Z", "work", cwd="/w/p"),
-        claude_assistant(native, "2026-11-07T10:00:01.000Z", msg_id=f"m-{native}", request_id=f"r-{native}",
-                         usage=claude_usage(100, 10)),
-    ], project="-w-p")
-
-
 @pytest.fixture
 def broken_cursor_db(isolated_home: Path) -> Path:
     """A Claude session that reads, and a Cursor chat whose state DB (its usage) is corrupt."""
-    _claude(isolated_home, READ)
+    claude_one_call(isolated_home, READ)
     write_transcript(isolated_home, "p", CURSOR, [user("still here")])
     db = state_db_path(isolated_home)
     db.parent.mkdir(parents=True)
@@ -71,15 +62,15 @@ def test_tokens_json_lists_a_chat_whose_usage_db_cannot_be_read(broken_cursor_db
 
 
 def test_tokens_json_lists_a_transcript_it_may_not_open(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    _claude(isolated_home, READ)
-    path = _claude(isolated_home, DENIED)
+    claude_one_call(isolated_home, READ)
+    path = claude_one_call(isolated_home, DENIED)
     deny_access(monkeypatch, path)
     document = _json("tokens")
     assert document["unreadable"] == [{"id": f"claude:{DENIED}", "path": str(path), "reason": "Permission denied"}]
 
 
 def test_tokens_json_of_what_reads_has_an_empty_list(isolated_home: Path) -> None:
-    _claude(isolated_home, READ)
+    claude_one_call(isolated_home, READ)
     for _ in ("cold", "warm", "patched"):
         assert _json("tokens")["unreadable"] == []
 
@@ -105,7 +96,7 @@ def test_list_json_of_a_chat_that_recorded_no_usage_has_no_mark(isolated_home: P
 
 
 def test_a_since_before_1970_is_said_as_asked(isolated_home: Path) -> None:
-    _claude(isolated_home, READ)
+    claude_one_call(isolated_home, READ)
     document = _json("tokens", "--since", "0001-01-01", "--tz", "UTC")
     assert document["window"] == {"since": "0001-01-01T00:00:00.000Z", "until": None, "tz": "UTC"}
     assert document["total"]["total"] == 110
@@ -114,7 +105,7 @@ def test_a_since_before_1970_is_said_as_asked(isolated_home: Path) -> None:
 
 
 def test_a_range_before_1970_holds_nothing_rather_than_being_empty(isolated_home: Path) -> None:
-    _claude(isolated_home, READ)
+    claude_one_call(isolated_home, READ)
     document = _json("tokens", "--since", "0001-01-01", "--until", "0001-02-01", "--tz", "UTC")
     assert document["window"] == {"since": "0001-01-01T00:00:00.000Z", "until": "0001-02-02T00:00:00.000Z", "tz": "UTC"}
     assert document["rows"] == [] and document["total"]["total"] == 0

@@ -15,7 +15,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from builders import claude_assistant, claude_session_file, claude_usage, claude_user, deny_access, invoke
+from builders import claude_one_call, deny_access, invoke
 from codex_builders import at, meta, rollout_path, token_count, turn_context, usage, write_rollout
 
 READ = "1aaa0000-0000-4000-8000-000000000001"
@@ -24,20 +24,12 @@ EMPTY = "3ccc0000-0000-4000-8000-000000000003"
 CODEX = "019c4848-0000-7000-8000-0000000000c1"
 
 
-def _claude(home: Path, native: str) -> Path:
-    return claude_session_file(home, native, [
-        claude_user(native, "2026-11-07T10:00:00.000Z", "work", cwd="/w/p"),
-        claude_assistant(native, "2026-11-07T10:00:01.000Z", msg_id=f"m-{native}", request_id=f"r-{native}",
-                         usage=claude_usage(100, 10)),
-    ], project="-w-p")
-
-
 @pytest.fixture
 def denied(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Two readable Claude sessions, one with usage and one empty, and one whose transcript
     cannot be opened; the unreadable one's path."""
-    _claude(isolated_home, READ)
-    path = _claude(isolated_home, DENIED)
+    claude_one_call(isolated_home, READ)
+    path = claude_one_call(isolated_home, DENIED)
     empty = path.with_name(f"{EMPTY}.jsonl")
     empty.write_bytes(b"")
     deny_access(monkeypatch, path)
@@ -103,7 +95,7 @@ def test_tokens_of_it_alone_fails_as_show_does(denied: Path) -> None:
 def test_an_unreadable_codex_rollout(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = write_rollout(rollout_path(isolated_home / ".codex", CODEX, at(0)), [
         meta(CODEX, at(0)), turn_context(at(1)), token_count(at(2), usage(50, output=5), usage(50, output=5))])
-    _claude(isolated_home, READ)
+    claude_one_call(isolated_home, READ)
     deny_access(monkeypatch, path)
     document, _ = _tokens()
     assert [row["key"] for row in document["rows"]] == [f"claude:{READ}"]
@@ -118,7 +110,7 @@ def test_a_transcript_deleted_after_it_was_found_is_not_found(isolated_home: Pat
     # file", where a session deleted before its discovery is "not found")
     from agentscan.scan import showing
 
-    path = _claude(isolated_home, READ)
+    path = claude_one_call(isolated_home, READ)
     real = showing.find_all
 
     def found_then_deleted(*args: object, **kwargs: object) -> object:
