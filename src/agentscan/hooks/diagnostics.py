@@ -16,17 +16,25 @@ from agentscan.hooks import store
 DIAGNOSTICS_MAX = 1024 * 1024
 
 
+#: the log's last lines ``log_once`` looks through for its message: two mis-wired hooks taking
+#: turns (``--agent gemini`` in Gemini CLI's config, ``--agent codex`` in Codex's) each said
+#: theirs on every event while it looked at the last line alone
+LOG_ONCE_LINES = 8
+
+
 def log_once(root: str, agent: str, message: str, recent: int = 1) -> None:
-    """``log_problem``, unless one of the log's last ``recent`` lines already says ``message``:
-    a setting that is wrong on every event (a relative ``AGENTSCAN_DATA_DIR``, a mistyped
-    argument of the installed command) is said once, not thousands of times, which would
-    push the real problems out of the bounded log.  ``recent``: how many such lines one
-    event writes (one for each unknown argument)."""
+    """``log_problem``, unless one of the log's last lines (``LOG_ONCE_LINES``, or ``recent``
+    if more) already says ``message``: a setting that is wrong on every event (a relative
+    ``AGENTSCAN_DATA_DIR``, a mistyped argument of the installed command, a hook wired into
+    an agent it does not capture) is said once, not thousands of times, which would push the
+    real problems out of the bounded log.  ``recent``: how many such lines one event writes
+    (one for each unknown argument)."""
     # ``fsutil`` (os, stat, io), not ``toolkit.jsonl``: a mistyped argument brings every event
     # here, and that module imports the scanner's world (orjson, context).
     from agentscan.toolkit.fsutil import read_tail
 
     said = b" " + _one_line(message).encode("utf-8", "replace")  # (as written)
+    recent = max(recent, LOG_ONCE_LINES)
     try:
         tail = read_tail(os.path.join(root, store.DIAGNOSTICS_LOG), 4096 * recent)[0]
         if any(line.endswith(said) for line in tail.rstrip(b"\n").split(b"\n")[-recent:]):

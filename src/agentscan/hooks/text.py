@@ -111,12 +111,12 @@ def _lines(trace: Trace, clean: Clean, show_options: str, layout: Layout | None,
         yield command, True
     elif session.transcript_session_id and session.transcript_found:
         # There, but where no setting agentscan knows of makes ``show`` read it: the path, no command.
-        yield _missing_transcript(clean(session.transcript_path or ""), layout, " (under no folder agentscan reads)"), False
+        yield from _missing_transcript(clean(session.transcript_path or ""), layout, " (under no folder agentscan reads)")
     elif session.transcript_session_id:
         # `show` needs the file; agents delete old transcripts while their hook events stay.
         # The path the agent named, not an id made from its name (``claude:nope`` for
         # ``/tmp/nope.jsonl``): no session has that id.
-        yield _missing_transcript(clean(session.transcript_path or session.transcript_session_id), layout), False
+        yield from _missing_transcript(clean(session.transcript_path or session.transcript_session_id), layout)
     start, joint, end = captured_between(session.started_ns, session.ended_ns).partition(" .. ")
     for line in _wrapped("  captured    ", [*start.split(" "), *([f".. {end}"] if joint else [])], _VALUE_INDENT,
                          layout, separator=" "):
@@ -364,16 +364,27 @@ def _summary_parts(summary: Any, clean: Clean, grouped: bool = False) -> list[st
     return parts
 
 
-def _missing_transcript(path: str, layout: Layout | None, tail: str = " (not found)") -> str:
-    """The header's line for a transcript the agent named and deleted since: on a terminal,
-    a long path is cut from its start, as a node's path is, so that its file name (the
-    session id) and ``(not found)`` stay in sight."""
+def _missing_transcript(path: str, layout: Layout | None, tail: str = " (not found)") -> Iterator[tuple[str, bool]]:
+    """The header's line for a transcript the agent named and deleted since (or kept where
+    agentscan reads no folder), each with whether it stays whole: on a terminal, a long path
+    is cut from its start, as a node's path is, so that its file name (the session id) and
+    the reason stay in sight.  Where the reason and the least of a path do not fit on one
+    line, the reason goes whole on the next: cut, "(under no folder agentscan reads)" lost
+    the words that say why ``show`` cannot read it."""
     head = "  transcript  "
-    if layout is not None:
-        room = max(layout.width - layout.measure(head + tail), _MIN_SHOWN)
+    if layout is None:
+        yield f"{head}{path}{tail}", False
+        return
+    room = layout.width - layout.measure(head + tail)
+    if room >= min(_MIN_SHOWN, layout.measure(path)):
         if layout.measure(path) > room:
             path = layout.cut_left(path, room)
-    return f"{head}{path}{tail}"
+        yield f"{head}{path}{tail}", True
+        return
+    yield f"{head}{layout.cut_left(path, max(layout.width - layout.measure(head), _MIN_SHOWN))}", False
+    reason = tail.strip()
+    indent = _VALUE_INDENT if layout.measure(_VALUE_INDENT + reason) <= layout.width else "  "
+    yield f"{indent}{reason}", True  # (wider than the line only where the terminal is narrower than it)
 
 
 def _one_line(text: str, width: int, clean: Clean, *, from_left: bool = False) -> str:

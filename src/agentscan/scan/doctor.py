@@ -13,7 +13,7 @@ import os
 import re
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, NamedTuple
@@ -30,6 +30,7 @@ from agentscan.settling import shown_message
 
 if TYPE_CHECKING:
     from agentscan.model import ScanWarning
+    from agentscan.providers.base import Provider
 
 #: rows parsed per provider to surface skipped-line warnings (cached after)
 SAMPLE_ROWS = 25
@@ -187,6 +188,7 @@ def diagnose(scanner: Scanner) -> dict[str, Any]:
     counted.update((warning.path, warning.line, warning.message) for warning in cache_warnings)
     # The roots first, each provider's apart: the warnings of its settings (a relative
     # ``CODEX_HOME``) are its own, not those of the provider read first.
+    roots_read: dict[str, list[Path]] = {}
     for provider in scanner.providers:
         report = ProviderReport(provider.name, provider.label)
         with scanner.ctx.warnings.capture() as captured:
@@ -222,6 +224,7 @@ def diagnose(scanner: Scanner) -> dict[str, Any]:
         report.findings.extend(legible(hint.said) for hint in meant)
         report.settings_meant.extend(legible(hint.setting) for hint in meant)
         reports.append(report)
+        roots_read[provider.name] = [root.path for root in roots]
     # A provider variable's list entries are said (``scan.rootcheck``) as the first discovery
     # begins, whichever provider's that is: each is counted for the provider whose variable
     # names it (``(named by CODEX_HOME)``), not under the first provider read.
@@ -247,6 +250,7 @@ def diagnose(scanner: Scanner) -> dict[str, Any]:
             if newest is not None:
                 report.newest = {"id": newest[1].id, "updated_at": to_iso(newest[0]), "title": newest[1].title}
             report.findings.extend(provider.diagnostics(scanner.ctx))
+            _recheck_databases(provider, report, roots_read[provider.name], scanner)
         _count(report, captured, counted)
     return {"home": legible(str(scanner.ctx.home)), "home_source": scanner.ctx.home_source,
             "home_exists": scanner.ctx.home.is_dir(),
@@ -254,6 +258,19 @@ def diagnose(scanner: Scanner) -> dict[str, Any]:
             "cache": {**cache_report(scanner), "warnings": list(dict.fromkeys(w.message for w in cache_warnings))},
             "locks": locks_report(scanner.ctx.env),
             "windows_homes": _windows_homes(scanner)}
+
+
+def _recheck_databases(provider: Provider, report: ProviderReport, paths: list[Path], scanner: Scanner) -> None:
+    """Ask each database that opened again, once this scan has read it: a sound header with a
+    malformed page opens, and fails only as its rows are read.  Its STATUS said "ok" while
+    the finding and every other command said it was not used."""
+    by_path = {legible(str(path)): path for path in paths}
+    for index, root in enumerate(report.roots):
+        if root.kind != "database" or not root.readable or root.path not in by_path:
+            continue
+        problem = provider.database_problem(by_path[root.path], scanner.ctx)
+        if problem is not None:
+            report.roots[index] = replace(root, readable=False, problem=problem)
 
 
 def locks_report(env: Mapping[str, str]) -> dict[str, Any]:

@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 #: bytes of transcript an ambiguity error may read to date and place candidates the index
 #: holds no row for (a row it holds costs nothing): the error comes at once, whatever their size
 DESCRIBE_BUDGET = 8 << 20
+#: candidates of an ambiguous id (newest files first) whose times are read to choose the ones
+#: shown: any more would be read for an error that shows ten
+AMBIGUOUS_POOL = 200
 
 #: why an argument with bytes that are not UTF-8 matches no session (``find_session``)
 NOT_UTF8 = "it holds bytes that are not UTF-8 (shown as U+FFFD), and no session's id or transcript path does"
@@ -334,12 +337,17 @@ def _ambiguous(scanner: Scanner, query: str, refs: Sequence[SessionRef],
     order = sorted(range(len(refs)), key=lambda index: (-refs[index].recency, refs[index].id))
     labels = [refs[i].id if children is None or children[i] is None else f"{refs[i].id} (subagent {children[i]})"
               for i in order]
-    shown = [refs[i] for i in order[: AmbiguousSessionId.SHOWN]]
-    notes = dict(zip(labels, _notes(scanner, shown)))
-    # The lines shown, newest first by the time each says (its row's, which ``list`` sorts by):
-    # a file's mtime, the order above, is not it after a copy or a restore (``cp``, a backup).
-    head = sorted(labels[: AmbiguousSessionId.SHOWN], key=lambda label: notes.get(label, "")[:16], reverse=True)
-    labels = head + labels[AmbiguousSessionId.SHOWN:]
+    # The lines shown are the newest by the time each says (its row's, which ``list`` sorts by),
+    # chosen from the first ``AMBIGUOUS_POOL`` by mtime: a file's mtime, the order above, is not
+    # that time after a copy or a restore (``cp -r``, a backup), and choosing the ten shown by it
+    # hid the newest session in "… and 5 more".  The pool bounds the rows read for a prefix
+    # that matches thousands (``_notes`` bounds the bytes).
+    pool = [refs[i] for i in order[:AMBIGUOUS_POOL]]
+    notes = dict(zip(labels, _notes(scanner, pool)))
+    head = sorted(labels[:AMBIGUOUS_POOL], key=lambda label: notes.get(label, "")[:16], reverse=True)
+    shown = head[: AmbiguousSessionId.SHOWN]
+    notes = {label: notes[label] for label in shown if label in notes}
+    labels = head + labels[AMBIGUOUS_POOL:]
     if hint is None:
         return AmbiguousSessionId(query, labels, notes=notes)
     return AmbiguousSessionId(query, labels, notes=notes, hint=hint)
