@@ -37,6 +37,7 @@ SLUG = "home-me-shop"
 T0 = 1_785_000_000_000  # 2026-07-25T17:20:00Z
 LOCKED = ("Cursor state DB not used (database is locked by Cursor or another program); "
           "chats are listed without it, those only it holds left out, the tokens it holds not known "
+          "but for sessions unchanged since its last read "
           "(try again in a moment, or close Cursor)")
 
 
@@ -106,7 +107,7 @@ def test_every_read_after_a_failure_says_it_again_in_passing(isolated_home: Path
     # Said once all the same: the sink folds the repeats.
     assert [w.message for w in ctx.warnings.items] == [
         "Cursor state DB not used (not a SQLite database); chats are listed without it, those only it holds left out, "
-        "the tokens it holds not known"]
+        "the tokens it holds not known but for sessions unchanged since its last read"]
 
 
 def test_a_db_that_is_read_says_nothing_in_passing(isolated_home: Path) -> None:

@@ -134,7 +134,7 @@ def test_a_locked_cursor_db_says_the_chats_only_it_holds_are_left_out(isolated_h
     said = " ".join(locked.stderr.split())
     assert ("Cursor state DB not used (database is locked by Cursor or another program); chats are listed "
             "without it, those only it holds left out (2 were listed from it on the last run that read it), "
-            "the tokens it holds not known (try again in a moment, or close Cursor)") in said, said
+            "the tokens it holds not known but for sessions unchanged since its last read (try again in a moment, or close Cursor)") in said, said
     # Read again, they are back, and nothing is said.
     again = invoke("list")
     assert all(chat in again.stdout for chat in ONLY_IN_DB) and "left out" not in again.stderr

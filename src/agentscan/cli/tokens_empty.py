@@ -55,11 +55,12 @@ def cwd_drops_note(dropped: Sequence[tuple[SessionRef, str | None]], cwd: str, t
 
 
 def explain_empty(count: int, *, asked_for: bool, providers: Sequence[str], since: datetime | None,
-                  until: datetime | None, zone: tzinfo | None) -> str | None:
+                  until: datetime | None, zone: tzinfo | None, unread: int = 0) -> str | None:
     """Why the report has no row, naming the filter that left none: ``count`` sessions
     were selected (``asked_for``: by id), and none had a call between ``since`` and
     ``until``; ``None``: no filter did it (every session recorded no usage, which the
-    table says)."""
+    table says).  ``unread`` of them could not be read (named under the table): whether they
+    made a call in the range is not known, so only the others are said to have made none."""
     if count == 0 and not asked_for:
         from agentscan.invocation import doctor_command
         from agentscan.invocation import program_word
@@ -76,6 +77,10 @@ def explain_empty(count: int, *, asked_for: bool, providers: Sequence[str], sinc
     else:
         assert until is not None
         window = f"before {_time_in(until, zone)}"
+    if unread:
+        read = count - unread
+        which = f"the {read:,} session{'' if read == 1 else 's'} read of {count:,}"
+        return f"no usage {window}: {'' if read == 1 else 'none of '}{which} made {'no call' if read == 1 else 'a call'} in that range"
     if count == 1:
         which = "the session asked for" if asked_for else "the only session"
         return f"no usage {window}: {which} made no call in that range"

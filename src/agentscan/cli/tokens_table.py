@@ -133,7 +133,9 @@ def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:
         # Sessions that recorded no usage at all are named under the table: when they are all
         # there is, no filter is to blame.  None where a root named explicitly
         # (``CLAUDE_CONFIG_DIR``) cannot be read: the error that follows says why.
-        blamed = len(report.unrecorded) < count if count else not scanner.unreadable_explicit_roots()
+        # Nor to blame for the sessions that could not be read: their own line says so.
+        unreadable = len(report.unreadable)
+        blamed = len(report.unrecorded) + unreadable < count if count else not scanner.unreadable_explicit_roots()
         unread = None
         if not count and not asked.ids:
             from agentscan.scan.notfound import unread_stores_note
@@ -143,7 +145,7 @@ def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:
             notes.append(unread)  # (in place of "doctor shows where agentscan looked")
         elif blamed:
             why = explain_empty(count, asked_for=bool(asked.ids), providers=providers, since=asked.since,
-                                until=asked.until, zone=asked.zone)
+                                until=asked.until, zone=asked.zone, unread=unreadable)
             if why is not None and count and (asked.since is not None or asked.until is not None):
                 # A window no call fell in ("since 7d" on a home idle for months): when the
                 # sessions were active, and the option that takes that in.

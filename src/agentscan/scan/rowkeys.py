@@ -54,11 +54,15 @@ def row_of(by: GroupBy, tz: tzinfo | None, cwds: dict[str, str | None] | None,
     return chosen.get(by, by_period)
 
 
+#: the period row of the calls with no time
+UNTIMED = "unknown"
+
+
 def period_key(ts: float | None, by: str, tz: tzinfo | None, memo: dict[float, str]) -> str:
     """The key of the day, week or month (``by``) the call at ``ts`` falls in, in ``tz``
     (``None``: the local zone); ``memo``: keys by minute, kept by the caller."""
     if ts is None:
-        return "unknown"
+        return UNTIMED
     # Calls cluster in time: memoise per minute to avoid a datetime per call.
     minute = ts // 60
     key = memo.get(minute)

@@ -42,7 +42,7 @@ from agentscan.usagegroups import BUCKET
 from agentscan.scan.rowmemo import KeptRow, SessionRows
 from agentscan.scan import tokenagents, tokencwd
 from agentscan.scan.copiedsessions import copied_from, without
-from agentscan.scan.rowkeys import RowOf, row_of as rows_keyed
+from agentscan.scan.rowkeys import UNTIMED, RowOf, row_of as rows_keyed
 from agentscan.scan.tokenbucket import Bucket
 from agentscan.scan.tokenreport import ReportCoverage, TokenReport, TokenRow
 from agentscan.scan.unrecorded import unrecorded
@@ -197,6 +197,11 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     if kept_rows is not None and every_session and len(kept) < len(refs):
         fragments = kept_rows.keep_report(refs, priced_rows, usage, kept)
     rows = tuple(row for row, _ in priced_rows)
+    if GROUPING[by].period:
+        # Calls of no time and 0 tokens (Claude Code's ``<synthetic>`` notices) make a row
+        # that tells nothing: the table leaves it out (``tokens_notes.names_nothing``), and
+        # --json left it alone as an all-zero ``unknown`` row a script had to skip.
+        rows = tuple(row for row in rows if not (row.key == UNTIMED and row.tokens is not None and not row.tokens.total))
     if GROUPING[by].dearest_first:
         rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))
     left = () if per_session else unrecorded(refs, usage, low, high, scanner)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from agentscan.model import SESSION, SessionRef, SessionRow
 from agentscan.scan.providerusage import ProviderUsage
+from agentscan.scan.unreadrows import unread_ids
 from agentscan.timeutil import CLOCK_SLACK_S
 
 if TYPE_CHECKING:
@@ -50,15 +51,24 @@ def unrecorded(refs: Sequence[SessionRef], usage: dict[str, ProviderUsage], low:
             found.append(ref)
     if windowed and found:
         scanner.prefetch_rows(found)
-        found = [ref for ref in found if _active_in(scanner.row(ref), ref, low, high)]
+        # Read first: a transcript that could not be read is told so as its row is read.
+        unknown = set(unread_ids(scanner, found, (ref.id for ref in found)))
+        found = [ref for ref in found if _active_in(scanner.row(ref), ref, low, high, ref.id in unknown)]
     # Without a window every such session is named, a file of no known time too.
     return tuple(ref.id for ref in found)
 
 
-def _active_in(row: SessionRow, ref: SessionRef, low: float | None, high: float | None) -> bool:
+def _active_in(row: SessionRow, ref: SessionRef, low: float | None, high: float | None,
+               unread: bool = False) -> bool:
     """Whether the session was active in the window: updated in it or after its start, and
-    started before its end (a time the row lacks: the file's)."""
+    started before its end (a time the row lacks: the file's).  A session whose usage could
+    not be read (``unread``) and whose start is not known may have spent in the window
+    whatever its file's time: it counts, to be told as not read (``unreadable``), rather
+    than vanish from the report (a Cursor transcript read without its locked state DB has
+    no start, and its mtime is after the window once Cursor touches it)."""
     updated = row.updated_at.timestamp() if row.updated_at is not None else ref.recency or None
+    if unread and row.started_at is None:
+        return low is None or updated is None or updated >= low
     started = row.started_at.timestamp() if row.started_at is not None else updated
     if updated is None or started is None:
         return False

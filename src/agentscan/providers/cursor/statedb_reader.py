@@ -41,6 +41,10 @@ from agentscan.toolkit.sqlite_ro import (
     unread_wal,
 )
 
+#: how the "not used" warning bounds "the tokens it holds not known": ``tokens`` still shows the
+#: figures it kept of a session unchanged, DB and files, since the DB's last read (``_fail``)
+KEPT_WORDS = "but for sessions unchanged since its last read"
+
 
 def key_range(prefix: str) -> tuple[str, str]:
     """``[prefix, prefix-with-its-last-char-incremented)``: every key starting with ``prefix``."""
@@ -155,10 +159,13 @@ class StateDbReader:
         hint = " (try again in a moment, or close Cursor)" if self._locked else ""
         # (The tokens it holds: an Agent CLI chat known by its store alone records none, and its
         # usage is no less known than on any other run: ``CursorProvider.unknown_usage``.  The
-        # chats only it holds cannot be listed before its composers are read: said so.)
+        # chats only it holds cannot be listed before its composers are read: said so.  The
+        # figures kept of a session whose files and DB are unchanged since the DB was last read
+        # (its fingerprint) are still its figures, and ``tokens`` shows them: "not known"
+        # alone was untrue of them, said by ``doctor`` too.)
         left_out = "" if self.composers_whole else left_out_words(self._ctx, self.path)
         self._unread = (f"Cursor state DB not used ({reason}); chats are listed without it{left_out}, "
-                        f"the tokens it holds not known{hint}")
+                        f"the tokens it holds not known {KEPT_WORDS}{hint}")
         self._remind()
 
     def _remind(self) -> None:
