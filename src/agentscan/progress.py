@@ -99,6 +99,15 @@ class Progress:
         self.total = self.done = self._ahead = 0
         self.cleared()
 
+    def handover(self) -> None:
+        """The phase is over and another follows at once (``named``): its count is dropped, as
+        ``finish`` drops it, but not the line, which the next phase draws over."""
+        self.total = self.done = self._ahead = 0
+        self.handed_over()
+
+    def handed_over(self) -> None:  # pragma: no cover - overridden to display
+        pass
+
     def changed(self) -> None:  # pragma: no cover - overridden to display
         pass
 

@@ -124,6 +124,14 @@ class StderrProgress(Progress):
         return (f"{erase}note: agentscan was upgraded: reading {sessions} again for their {self._upgraded_what} "
                 "(the index holds them from an older version)\n")
 
+    def handed_over(self) -> None:
+        # The line stays up: the next phase (``named``) names itself over it at once.  Erased
+        # here, the terminal showed a blank line for ``DELAY_S`` between "adding up tokens"
+        # and "naming sessions"; a run that showed no line shows none for it either.
+        self._upgraded = 0
+        self._started = None
+        self._file = None
+
     def cleared(self) -> None:
         self._upgraded = 0  # (its phase is over: a later one is not the upgrade's)
         self._started = None

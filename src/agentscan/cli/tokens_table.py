@@ -227,7 +227,7 @@ def sessions_facts(report: TokenReport, scanner: Scanner) -> dict[str, TableSess
 
     shown = [report.sessions[row.key] for row in report.rows if row.key in report.sessions]
     progress = scanner.ctx.progress
-    progress.finish()  # the sums are read: reading the facts is a phase of its own
+    progress.handover()  # the sums are read: reading the facts is a phase of its own, named at once
     with progress.named(NAMING):
         progress.expect(len(shown))
         found = tablefacts.gather(scanner, shown, told=True)

@@ -79,7 +79,7 @@ def trace_command(
         from agentscan.invocation import trace_words
 
         raise UsageProblem(f"give a session ID (`{trace_words(demo=state.demo)} --list` shows the captured ones)")
-    from agentscan.hooks.text import chosen_turns
+    from agentscan.hooks.turnpick import chosen_turns
 
     chosen_turns(None, last, turn)  # a bad N is said before the store is read
     try:

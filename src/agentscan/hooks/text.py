@@ -20,17 +20,19 @@ from agentscan.invocation import program_word
 from agentscan.toolkit.words import plural
 from agentscan.hooks.model import EVENT, FILE, MCP, NATIVE, RESPONSE, SHELL, THOUGHT, TOOL, WAVE, Node, Trace
 from agentscan.hooks.tracetimes import captured_between, duration_ms, seconds_text
+from agentscan.hooks.turnpick import shown_turns as _shown_turns, short_turn_ids
 
 WIDTH = 100
 _SHOWN_KEYS = ("command", "pattern", "query", "search_term", "file_path", "path", "target_notebook", "url", "skill", "description")
 _PATH_KEYS = ("file_path", "path", "target_notebook")
 _EVENT_KEYS = ("source", "reason", "trigger", "notification_type")
-#: a turn id longer than this (a UUID) is shown by its shortest unique prefix of ``SHORT_ID`` or more
-LONG_ID, SHORT_ID = 12, 8
 #: what a header's value is indented by, and a turn summary's next line
 _VALUE_INDENT, _TURN_INDENT = " " * 14, "    "
 #: the least of a path a header line keeps when it is cut to fit
 _MIN_SHOWN = 12
+#: a missing transcript's reason stays beside its path where the path keeps its file name
+#: whole (the session id), or this much of it where the name is longer (a Codex rollout's)
+_MIN_NAME_SHOWN = 48
 #: the least of an input a node line keeps when it is cut to fit: under it, it is left out
 #: (``…/r…`` tells nothing), before a figure is cut
 _MIN_INPUT = 8
@@ -172,51 +174,6 @@ def short_session_id(session_id: str) -> str:
 
     provider, colon, native = session_id.rpartition(":")
     return f"{provider}{colon}{unique_prefixes([native])[native]}"
-
-
-def chosen_turns(count: int | None, last: int | None, turn: int | None) -> range:
-    """The indexes of the turns ``trace --last N`` or ``--turn N`` shows, of ``count`` turns
-    (``None``: only check ``N``).  Raises ``UsageProblem`` for an ``N`` below 1, both options,
-    or a turn the session does not have."""
-    from agentscan.errors import UsageProblem
-
-    if last is not None and turn is not None:
-        raise UsageProblem("give --last or --turn, not both")
-    for option, value in (("--last", last), ("--turn", turn)):
-        if value is not None and value < 1:
-            raise UsageProblem(f"{option} {value}: N counts turns from 1")
-    if count is None:
-        return range(0)
-    if turn is not None:
-        if turn > count:
-            raise UsageProblem(f"--turn {turn}: this session has {plural(count, 'turn')}")
-        return range(turn - 1, turn)
-    return range(max(count - last, 0) if last is not None else 0, count)
-
-
-def _shown_turns(shown: range, count: int) -> str:
-    if not shown:
-        return f"no turn of {count}"
-    if len(shown) == 1:
-        return f"turn {shown[0] + 1} of {count}"
-    return f"turns {shown[0] + 1}-{shown[-1] + 1} of {count}"
-
-
-def short_turn_ids(ids: list[str]) -> dict[str, str]:
-    """Each long turn id (a UUID) by its shortest prefix of ``SHORT_ID`` characters or more
-    that no other turn id of the session starts with (``--json`` keeps them whole)."""
-    import os.path
-
-    # Sorted, an id shares its longest prefix with a neighbour: one more character tells it apart.
-    ordered = sorted(set(ids))
-    shown = {}
-    for index, turn_id in enumerate(ordered):
-        if len(turn_id) <= LONG_ID:
-            continue
-        neighbours = ordered[max(index - 1, 0):index] + ordered[index + 1:index + 2]
-        shared = max((len(os.path.commonprefix([turn_id, other])) for other in neighbours), default=0)
-        shown[turn_id] = turn_id[:max(SHORT_ID, shared + 1)]
-    return shown
 
 
 def _wrapped(head: str, parts: list[str], indent: str, layout: Layout | None, *,
@@ -368,20 +325,24 @@ def _missing_transcript(path: str, layout: Layout | None, tail: str = " (not fou
     """The header's line for a transcript the agent named and deleted since (or kept where
     agentscan reads no folder), each with whether it stays whole: on a terminal, a long path
     is cut from its start, as a node's path is, so that its file name (the session id) and
-    the reason stay in sight.  Where the reason and the least of a path do not fit on one
-    line, the reason goes whole on the next: cut, "(under no folder agentscan reads)" lost
-    the words that say why ``show`` cannot read it."""
+    the reason stay in sight.  Where the reason and the path's whole file name (up to
+    ``_MIN_NAME_SHOWN``) do not fit on one line, the reason goes whole on the next: cut,
+    "(under no folder agentscan reads)" lost why ``show`` cannot read it; beside 12 columns of
+    path, 5 characters of the id were left at 60 columns.  The path is never cut at its end."""
     head = "  transcript  "
     if layout is None:
         yield f"{head}{path}{tail}", False
         return
     room = layout.width - layout.measure(head + tail)
-    if room >= min(_MIN_SHOWN, layout.measure(path)):
+    name = "…" + path.rstrip("/").rsplit("/", 1)[-1]
+    if room >= min(layout.measure(path), max(_MIN_SHOWN, min(layout.measure(name), _MIN_NAME_SHOWN))):
         if layout.measure(path) > room:
             path = layout.cut_left(path, room)
         yield f"{head}{path}{tail}", True
         return
-    yield f"{head}{layout.cut_left(path, max(layout.width - layout.measure(head), _MIN_SHOWN))}", False
+    # (Wider than the line only where the terminal is narrower than ``head`` and the least of a
+    # path: cut at its end too, it kept neither its folders nor its file name.)
+    yield f"{head}{layout.cut_left(path, max(layout.width - layout.measure(head), _MIN_SHOWN))}", True
     reason = tail.strip()
     indent = _VALUE_INDENT if layout.measure(_VALUE_INDENT + reason) <= layout.width else "  "
     yield f"{indent}{reason}", True  # (wider than the line only where the terminal is narrower than it)

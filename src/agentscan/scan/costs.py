@@ -116,19 +116,17 @@ def _with_costs(
     by_provider: dict[str, list[SessionRef]] = {}
     for ref in chosen:
         by_provider.setdefault(ref.provider, []).append(ref)
-    from agentscan.scan.usageparse import ADDING_UP
-
-    # One phase from its first query: a terminal's line said "reading sessions 15,000/15,000"
-    # for the seconds a first ``list --all`` added up the tokens no row kept (Codex, Gemini,
-    # Cursor); the parse inside it counts its sessions (``Progress.named``).
-    with scanner.ctx.progress.named(ADDING_UP):
-        for name, provider_refs in by_provider.items():
-            scanner.provider(name).prefetch_row_sums(provider_refs, scanner.ctx)  # read together, not a query each
-        for ref in chosen:
-            groups = scanner.provider(ref.provider).row_sums(ref, scanner.ctx, scanner.fingerprint(ref))
-            if groups is not None:
-                known[ref.id] = SessionSums(groups, [])
-        parsed = sums_by_session(scanner, [ref for ref in chosen if ref.id not in known])
+    for name, provider_refs in by_provider.items():
+        scanner.provider(name).prefetch_row_sums(provider_refs, scanner.ctx)  # read together, not a query each
+    for ref in chosen:
+        groups = scanner.provider(ref.provider).row_sums(ref, scanner.ctx, scanner.fingerprint(ref))
+        if groups is not None:
+            known[ref.id] = SessionSums(groups, [])
+    # Named "adding up tokens" by the parse alone, when there is one (``usageparse``), its
+    # rate from its own start: named here around the index's lookups too, the phase was drawn
+    # and erased with nothing in it on a ``list --all`` after ``tokens`` (every sum kept), and
+    # a parse's first frame read "1/500 (14/s)", the lookups' time counted as its own.
+    parsed = sums_by_session(scanner, [ref for ref in chosen if ref.id not in known])
     for ref_id, sums in [*known.items(), *parsed.items()]:
         ref = by_id[ref_id]
         of_runs: dict[str, Spend] | None = {} if runs else None

@@ -28,14 +28,20 @@ def marked_archived(scanner: Scanner, refs: Sequence[SessionRef], priced_rows: l
                      kept: dict[str, KeptRow]) -> list[tuple[TokenRow, Priced]]:
     """``priced_rows`` (by session: ``refs``' in their order, or those of a window) with those
     of archived sessions marked (``TokenRow.archived``), as ``list`` marks them; a row taken back
-    (``kept``) has its mark already.  Asked only of a provider that archives (``can_archive``)."""
+    (``kept``) has its mark already; one the provider cannot tell unread has its kept row's.
+    Asked only of a provider that archives (``can_archive``)."""
     by_id = {ref.id: ref for ref in refs}
-    marked = []
-    for row, priced in priced_rows:
+    marks: dict[str, bool | None] = {}
+    for row, _ in priced_rows:
         ref = by_id.get(row.key)
         if ref is not None and row.key not in kept and not row.archived:
             provider = scanner.provider(ref.provider)
-            if provider.can_archive and provider.archived_unread(ref, scanner.ctx):
-                row = replace(row, archived=True)
-        marked.append((row, priced))
-    return marked
+            if provider.can_archive:
+                marks[row.key] = provider.archived_unread(ref, scanner.ctx)
+    # Not known unread (a Cursor chat's state DB locked): the row the index keeps says it, as
+    # it says it to the table beside this report (``tablefacts.gather``) and to ``list``.  A
+    # windowed ``--json`` left such a chat unmarked while its own table said ``(archived)``.
+    unknown = [by_id[key] for key, mark in marks.items() if mark is None]
+    for session_id in scanner.rows_kept(unknown) if unknown else ():
+        marks[session_id] = scanner.row(by_id[session_id]).archived
+    return [((replace(row, archived=True) if marks.get(row.key) else row), priced) for row, priced in priced_rows]
