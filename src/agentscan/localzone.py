@@ -115,8 +115,8 @@ def zone_name(zone: tzinfo | None) -> str | None:
 
 def iana_name(env: Mapping[str, str] | None = None) -> str | None:
     """The local zone's IANA name (``Europe/Paris``), when it can be known for sure: ``TZ``
-    naming a zone file (not a POSIX rule such as ``JST-9``, which has none), else the system's
-    ``/etc/localtime``, a link into the zone files or a copy of the one ``/etc/timezone``
+    naming a zone file (not a POSIX rule such as ``JST-9``, which has none), else (or ``TZ``
+    naming it) the system's ``/etc/localtime``, a link into the zone files or a copy of the one ``/etc/timezone``
     names; ``None`` otherwise (``TZDIR`` set: its files may be anyone's; Windows).  A name the
     ``zoneinfo`` module cannot load, or whose offset now is not the C library's, is no name a
     reader could use for the times agentscan cut: ``None`` too.  ``tokens --json``'s
@@ -129,18 +129,31 @@ def iana_name(env: Mapping[str, str] | None = None) -> str | None:
         name = value[1:] if value.startswith(":") else value
         if not name or name.lower() in _UTC_NAMES:
             return _checked("UTC")
-        if os.path.isabs(name):
+        if not os.path.isabs(name):
+            found = any(_zone_file(os.path.join(folder, name)) for folder in ZONE_DIRS)
+            return _checked(_zone_key(name)) if found else None
+        if os.path.normpath(name) != _SYSTEM_ZONE:
             return _checked(_under_zoneinfo(name)) if _zone_file(name) else None
-        found = any(_zone_file(os.path.join(folder, name)) for folder in ZONE_DIRS)
-        return _checked(_zone_key(name)) if found else None
+        # ``TZ=:/etc/localtime`` (set so the C library need not stat it each call) is the
+        # system's zone, as with ``TZ`` unset: named by its link or a true copy alike (its
+        # path holds no ``zoneinfo/`` to read the name from).
+    return _system_name()
+
+
+#: the system's zone file, a link into the zone files or a copy of one
+_SYSTEM_ZONE = "/etc/localtime"
+
+
+def _system_name() -> str | None:
+    """``iana_name`` of the system's zone (``/etc/localtime``)."""
     try:
-        return _checked(_under_zoneinfo(os.readlink("/etc/localtime")))
+        return _checked(_under_zoneinfo(os.readlink(_SYSTEM_ZONE)))
     except OSError:
         pass
     try:
         with open("/etc/timezone", encoding="utf-8") as handle:
             named = handle.read().strip()
-        with open("/etc/localtime", "rb") as handle:
+        with open(_SYSTEM_ZONE, "rb") as handle:
             copy = handle.read(1 << 20)
     except (OSError, UnicodeDecodeError):
         return None

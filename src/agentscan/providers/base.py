@@ -383,12 +383,14 @@ class Provider(ABC):
         JSON): ``doctor``'s STATUS, as ``database_problem``'s; ``None``: it can, or not checked."""
         return None
 
-    def known_cwds(self, ctx: ScanContext) -> set[str]:
+    def known_cwds(self, ctx: ScanContext, *, brief: bool = False) -> set[str]:
         """Working directories this provider's sessions ran in, from cheap reads.
 
         Other providers use these to resolve directories that name a project
         only by a hash (Gemini's ``sha256(cwd)`` dirs).  Must not call
-        ``ctx.cwd_candidates`` itself.
+        ``ctx.cwd_candidates`` itself.  ``brief``: the run did not ask for this provider,
+        so nothing it reads may wait on another program's lock (a locked database is
+        skipped, not waited for: ``OwnRefs.borrowed_cwds``).
         """
         return set()
 

@@ -88,21 +88,28 @@ class OwnRefs:
         here they would go into the pass that asked (a Gemini row of a hash-named project):
         ``list -p gemini`` would report, and ``--strict`` fail over, a Codex database's
         trouble, and the row, kept with it, would say it again in every warm run.  Only a
-        ``passing`` one is said (something not read this time).
+        ``passing`` one is said (something not read this time), of a provider the run asked for.
 
         A provider whose sessions, and their discovery's warnings, were taken from elsewhere
         (the index, ``scan.aside``'s helper: ``MemoRefs``) is discovered here, once, for
         ``real_ref`` as well."""
         ctx = self._scanner.ctx
         cwds: set[str] = set()
-        with ctx.held_warnings() as held:
-            for provider in providers:
+        passing: list[tuple[str, str, int | None, bool]] = []
+        for provider in providers:
+            asked = provider.name in stored
+            with ctx.held_warnings() as held:
                 if isinstance(stored.get(provider.name), MemoRefs) and provider.name not in self._discovered:
                     self._discover(provider)
-                cwds |= provider.known_cwds(ctx)
-        # But what could not be read this time may have hidden the cwd: the row that asked
-        # must not be kept, and the command says why (as ``leftout.still_ours`` does).
-        say(ctx, [warning for warning in held.said if warning[3]])
+                cwds |= provider.known_cwds(ctx, brief=not asked)
+            # What could not be read this time may have hidden the cwd: the row that asked must
+            # not be kept, and the command says why (as ``leftout.still_ours`` does).  But not of
+            # a provider the run did not ask for (Cursor's state DB locked, for ``list -p
+            # gemini``): its trouble is not this run's to report, nor to fail ``--strict`` over;
+            # a row whose cwd it hid has none, and a warm run asks the providers again.
+            if asked:
+                passing += [warning for warning in held.said if warning[3]]
+        say(ctx, passing)
         return cwds
 
     def _may_locate(self, provider: str) -> bool:

@@ -24,7 +24,9 @@ def keep_row_usage(ctx: ScanContext, ref: SessionRef, fingerprint: str, stats: M
     """Keep, in the index (or a worker's view of it, which lists the write), the usage row
     of the session whose files' stats are ``stats``, from ``entries`` (as its provider's
     ``session_usage`` gives them; made only if the row is kept).  Only for a session the
-    index never held sums of, and under ``RESUME_MIN_BYTES``: ``tokens``' parse of any other
+    index never held sums of (or held only as an older parser version summed them, the
+    files unchanged since: after an upgrade, ``list --all`` then ``tokens`` must not read
+    every session twice), and under ``RESUME_MIN_BYTES``: ``tokens``' parse of any other
     may keep a resume state (``usageparse.UsageParser.keeps_state``: a large one, one with a
     state, one written lately that changed), and taken from here it would keep none, or
     leave the old one behind, and its next growth would be parsed whole.  (The one rule
@@ -34,7 +36,41 @@ def keep_row_usage(ctx: ScanContext, ref: SessionRef, fingerprint: str, stats: M
     from agentscan.scan.usageparse import RESUME_MIN_BYTES
 
     cache = ctx.file_cache
-    if cache is None or sum(stat.st_size for stat in stats.values()) >= RESUME_MIN_BYTES or cache.get_usage([ref.id]):
+    if cache is None or sum(stat.st_size for stat in stats.values()) >= RESUME_MIN_BYTES:
+        return
+    held = cache.get_usage([ref.id]).get(ref.id)
+    if held is not None and (held[0] == fingerprint or not _older_parsers(ctx, ref, held[0])):
         return
     groups, keys, _ = sums_and_keys(entries(), False, ref.provider)
     cache.put_usage([(ref.id, ref.provider, fingerprint, SessionSums(groups, []).to_bytes(), keys)])
+
+
+#: sums of a provider that match none of its older versions before it is no longer searched
+#: (sessions that changed on disk match none: they must not cost a search each)
+_SEARCHED = 8
+
+
+def _older_parsers(ctx: ScanContext, ref: SessionRef, held: str) -> bool:
+    """Whether ``held``, the fingerprint of the sums the index holds of ``ref``, is its files'
+    as they are now under an older parser version of its provider (``scan.upgraded``'s rule:
+    the versions found first, and only the first few sessions searched through them all)."""
+    from agentscan.providers import get_provider
+
+    provider = get_provider(ref.provider)
+    version = provider.parser_version
+    if not version.isdigit():
+        return False
+    found, searched = ctx.memo.setdefault(f"_rowusage_versions:{ref.provider}", ([], [0]))
+    older = [str(number) for number in range(int(version) - 1, -1, -1)]
+    tried = found if searched[0] >= _SEARCHED else found + [old for old in older if old not in found]
+    searched[0] += 1
+    for old in tried:
+        try:
+            matched = provider.fingerprint(ref, ctx, version=old) == held
+        except Exception:  # noqa: BLE001 - a kept row's sums must never fail the row
+            return False
+        if matched:
+            if old not in found:
+                found.append(old)
+            return True
+    return False

@@ -220,7 +220,8 @@ def unread_wal(path: Path) -> bool:
     return _in_wal_mode(header) and wal.st_size > _WAL_HEADER_BYTES and not os.path.lexists(path.with_name(path.name + "-shm"))
 
 
-def connect_readonly(path: Path, *, immutable: bool = False) -> sqlite3.Connection:
+def connect_readonly(path: Path, *, immutable: bool = False, busy_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Connection:
+    """``busy_ms``: how long a read waits on another program's lock before it fails."""
     if not os.path.lexists(path):
         raise DatabaseUnavailable(f"{path}: not found")
     header = _header(path)
@@ -232,7 +233,7 @@ def connect_readonly(path: Path, *, immutable: bool = False) -> sqlite3.Connecti
         raise DatabaseUnavailable(f"{path}: not a SQLite database")
     immutable = immutable or _needs_immutable(path, header)
     try:
-        return _open(path, immutable=immutable)
+        return _open(path, immutable=immutable, busy_ms=busy_ms)
     except sqlite3.DatabaseError as exc:
         if _hot_journal(exc):
             raise DatabaseUnavailable(f"{path}: {HOT_JOURNAL}") from None
@@ -242,7 +243,7 @@ def connect_readonly(path: Path, *, immutable: bool = False) -> sqlite3.Connecti
     # -wal and -shm, and SQLite could not make them again read-only (it may have left an
     # empty -wal: docs/security.md).  No writer is left, so the main file is all there is.
     try:
-        return _open(path, immutable=True)
+        return _open(path, immutable=True, busy_ms=busy_ms)
     except sqlite3.DatabaseError as exc:
         raise DatabaseUnavailable(f"{path}: {exc}", sqlite_code=sqlitecodes.primary(exc)) from None
 
@@ -260,10 +261,10 @@ def _cannot_open(exc: sqlite3.DatabaseError) -> bool:
     return sqlitecodes.primary(exc) == sqlitecodes.CANTOPEN  # one of SQLite's own
 
 
-def _open(path: Path, *, immutable: bool) -> sqlite3.Connection:
+def _open(path: Path, *, immutable: bool, busy_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Connection:
     uri = _uri(path, immutable=immutable)
     OPENED_URIS.append(uri)
-    conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False, factory=_Connection)
+    conn = sqlite3.connect(uri, uri=True, timeout=busy_ms / 1000, check_same_thread=False, factory=_Connection)
     try:
         conn.execute("PRAGMA query_only = 1")
         # A cheap read that fails fast on a file that is not SQLite.

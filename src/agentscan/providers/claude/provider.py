@@ -116,7 +116,7 @@ class ClaudeProvider(Provider):
         # As ``discovery.SessionFiles.newest_mtime``: never below 0 (a file dated before 1970).
         return max(0.0, *(stat.st_mtime for stat in stats.values())), self._fingerprint_of(stats)
 
-    def known_cwds(self, ctx: ScanContext) -> set[str]:
+    def known_cwds(self, ctx: ScanContext, *, brief: bool = False) -> set[str]:
         from agentscan.providers.claude.discovery import header_cwd
 
         cwds: set[str] = set()

@@ -193,7 +193,7 @@ class CodexProvider(Provider):
 
         return diagnostics(ctx, self.roots(ctx))
 
-    def known_cwds(self, ctx: ScanContext) -> set[str]:
+    def known_cwds(self, ctx: ScanContext, *, brief: bool = False) -> set[str]:
         from agentscan.providers.codex.discovery import discover
 
         from agentscan.providers.codex.header import thread_header

@@ -259,12 +259,17 @@ class CursorProvider(Provider):
         files = family(ctx).transcripts.get(native_id) if path is not None else None
         return self._ref(native_id, files, ctx) if files is not None else None
 
-    def known_cwds(self, ctx: ScanContext) -> set[str]:
+    def known_cwds(self, ctx: ScanContext, *, brief: bool = False) -> set[str]:
         from agentscan.providers.cursor.chats import known_chat_cwds
-        from agentscan.providers.cursor.statedb import state_db
+        from agentscan.providers.cursor.statedb import brief_state_db, state_db
 
         cwds = known_chat_cwds(ctx)
-        cwds.update(info.fs_path for info in state_db(ctx).composers().values() if info.fs_path)
+        # For a run that did not ask for Cursor, its DB locked by Cursor is skipped at once
+        # (a cron's ``list -p gemini`` must not wait on it).
+        db = brief_state_db(ctx) if brief else state_db(ctx)
+        cwds.update(info.fs_path for info in db.composers().values() if info.fs_path)
+        if db.brief:
+            db.close()  # (read once a scan: ``OwnRefs.borrowed_cwds``)
         return cwds
 
     # -- rows (``assembly``, imported only when a row is built) ------------

@@ -208,6 +208,18 @@ def state_db(ctx: ScanContext) -> StateDb:
     return db
 
 
+def brief_state_db(ctx: ScanContext) -> StateDb:
+    """The DB for another provider's question alone (``known_cwds(brief=True)``): the scan's
+    own when it has one, else one that does not wait on another program's lock (``brief``),
+    not kept as the scan's: a Cursor pass later in the scan waits as it always does."""
+    db = ctx.memo.get(_MEMO_KEY)
+    if isinstance(db, StateDb):
+        return db
+    db = StateDb(state_db_root(ctx), ctx)
+    db.brief = True
+    return db
+
+
 def unread_state_db(ctx: ScanContext) -> list[tuple[str, str]]:
     """``[(path, why)]`` when this scan tried the state DB and could not read it (locked,
     corrupt), else ``[]``; the DB is not opened to answer."""

@@ -33,6 +33,7 @@ from agentscan.toolkit.roots import Root
 from agentscan.errors import DatabaseUnavailable
 from agentscan.toolkit.jsondoc import too_many_values
 from agentscan.toolkit.sqlite_ro import (
+    BUSY_TIMEOUT_MS,
     WAL_UNREAD,
     WAL_UNREAD_STATUS,
     connect_readonly,
@@ -44,6 +45,10 @@ from agentscan.toolkit.sqlite_ro import (
 #: how the "not used" warning bounds "the tokens it holds not known": ``tokens`` still shows the
 #: figures it kept of a session unchanged, DB and files, since the DB's last read (``_fail``)
 KEPT_WORDS = "but for sessions unchanged since its last read"
+
+
+#: how long a ``brief`` read waits on a lock: a write's own moment, not a held lock's
+BRIEF_BUSY_MS = 100
 
 
 def key_range(prefix: str) -> tuple[str, str]:
@@ -84,6 +89,9 @@ class StateDbReader:
         #: every composer row was read (``StateDb.composers`` answered before any read failed):
         #: the chats only this DB holds are listed (``dbonly``)
         self.composers_whole = False
+        #: opened for another provider's question alone (``statedb.brief_state_db``): a lock
+        #: held by Cursor fails at once (``BRIEF_BUSY_MS``) rather than after the usual wait
+        self.brief = False
         ctx.on_close(self._handle.close)
         weakref.finalize(ctx, self._handle.close)  # for callers that never close the scan
 
@@ -102,7 +110,7 @@ class StateDbReader:
                 self._failed, self._failure = True, "its name is not valid UTF-8"
                 return None
             try:
-                self._handle.conn = connect_readonly(self.path)
+                self._handle.conn = connect_readonly(self.path, busy_ms=BRIEF_BUSY_MS if self.brief else BUSY_TIMEOUT_MS)
             except DatabaseUnavailable as exc:
                 self._fail(exc)
             else:

@@ -113,7 +113,7 @@ class GeminiProvider(Provider):
 
         return registry_problem(path, ctx) if path.name == "projects.json" else None
 
-    def known_cwds(self, ctx: ScanContext) -> set[str]:
+    def known_cwds(self, ctx: ScanContext, *, brief: bool = False) -> set[str]:
         # Only what Gemini itself wrote down; hash dirs are resolved elsewhere.
         from agentscan.providers.gemini.discovery import project_dirs
 
