@@ -163,6 +163,22 @@ def make_state_db(path: Path, *, composers: Iterable[dict[str, Any]] = (),
     return path
 
 
+def refund_chat(home: Path, composer_id: str, created: int, *, mtime: float | None = None) -> tuple[Path, Path]:
+    """A Cursor chat in ``/home/dev/src/pay`` (a transcript and its composer: one call of
+    51,500 + 2,630 tokens on gpt-5, 2026-05-28): its state DB's path and its transcript's
+    (``mtime``: when Cursor last touched the transcript)."""
+    transcript = write_transcript(home, "home-dev-src-pay", composer_id, [user("refunds over $500 fail")])
+    if mtime is not None:
+        os.utime(transcript, (mtime, mtime))
+    db = make_state_db(state_db_path(home), composers=[
+        composer_data(composer_id, name="Refund 502", created=created, updated=created + 60_000,
+                      fs_path="/home/dev/src/pay", bubbles=["u1", "a1"])],
+        bubbles={composer_id: [bubble("u1", 1, "refunds over $500 fail", created="2026-05-28T20:26:40.000Z"),
+                               bubble("a1", 2, "Fixed.", created="2026-05-28T20:27:00.000Z", tokens=(51_500, 2_630),
+                                      model="gpt-5")]})
+    return db, transcript
+
+
 def break_schema(db: Path, table: str = "broken") -> Path:
     """A schema row whose SQL does not parse: SQLite refuses the whole DB ("malformed database schema")."""
     with closing(sqlite3.connect(db)) as conn:

@@ -19,7 +19,7 @@ import pytest
 from agentscan.toolkit import sqlite_ro
 from bad_corpus import LiveWriter
 from builders import invoke
-from cursor_builders import bubble, composer_data, make_state_db, state_db_path, user, write_transcript
+from cursor_builders import refund_chat
 
 pytestmark = pytest.mark.usefixtures("only_cursor")
 
@@ -34,13 +34,7 @@ def _short_wait(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _home(home: Path) -> Path:
-    write_transcript(home, "home-dev-src-pay", S, [user("refunds over $500 fail")])
-    return make_state_db(state_db_path(home), composers=[
-        composer_data(S, name="Refund 502", created=T0, updated=T0 + 60_000, fs_path="/home/dev/src/pay",
-                      bubbles=["u1", "a1"])],
-        bubbles={S: [bubble("u1", 1, "refunds over $500 fail", created="2026-05-28T20:26:40.000Z"),
-                     bubble("a1", 2, "Fixed.", created="2026-05-28T20:27:00.000Z", tokens=(51_500, 2_630),
-                            model="gpt-5")]})
+    return refund_chat(home, S, T0)[0]
 
 
 def test_tokens_says_the_session_could_not_be_read(isolated_home: Path) -> None:

@@ -56,3 +56,16 @@ def test_another_absolute_zone_file_is_still_read_by_its_path(system_zone: dict[
     system_zone["link"] = ZONES / "Europe/Paris"
     assert localzone.iana_name({"TZ": f":{ZONES}/Asia/Tokyo"}) == "Asia/Tokyo"
     assert localzone.iana_name({"TZ": "/etc/other-localtime"}) is None
+
+
+def test_a_system_zone_is_named_by_its_link_or_a_true_copy(system_zone: dict[str, Path], tmp_path: Path) -> None:
+    system_zone["link"] = ZONES / "Europe/Paris"
+    assert localzone.iana_name({}) == "Europe/Paris"
+    del system_zone["link"]
+    (tmp_path / "timezone").write_text("Europe/Paris\n")
+    system_zone["/etc/timezone"] = tmp_path / "timezone"
+    system_zone["/etc/localtime"] = ZONES / "Europe/Paris"
+    assert localzone.iana_name({}) == "Europe/Paris"
+    system_zone["/etc/localtime"] = ZONES / "Asia/Tokyo"  # /etc/timezone left behind by a tool that set another zone
+    assert localzone.iana_name({}) is None
+    assert localzone.iana_name({"TZDIR": "/opt/zones"}) is None

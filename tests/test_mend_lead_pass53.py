@@ -7,7 +7,6 @@ window then took its file's time for its start and left it out, unread note and 
 
 from __future__ import annotations
 
-import os
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -17,7 +16,7 @@ import pytest
 from agentscan.toolkit import sqlite_ro
 from bad_corpus import LiveWriter
 from builders import invoke
-from cursor_builders import bubble, composer_data, make_state_db, state_db_path, user, write_transcript
+from cursor_builders import refund_chat
 
 pytestmark = pytest.mark.usefixtures("only_cursor")
 
@@ -31,15 +30,8 @@ def _short_wait(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _home(home: Path) -> Path:
-    transcript = write_transcript(home, "home-dev-src-pay", S, [user("refunds over $500 fail")])
     later = datetime(2026, 6, 10, 9, tzinfo=timezone.utc).timestamp()  # Cursor touched it after May
-    os.utime(transcript, (later, later))
-    return make_state_db(state_db_path(home), composers=[
-        composer_data(S, name="Refund 502", created=T0, updated=T0 + 60_000, fs_path="/home/dev/src/pay",
-                      bubbles=["u1", "a1"])],
-        bubbles={S: [bubble("u1", 1, "refunds over $500 fail", created="2026-05-28T20:26:40.000Z"),
-                     bubble("a1", 2, "Fixed.", created="2026-05-28T20:27:00.000Z", tokens=(51_500, 2_630),
-                            model="gpt-5")]})
+    return refund_chat(home, S, T0, mtime=later)[0]
 
 
 def test_a_window_names_the_session_it_could_not_read(isolated_home: Path) -> None:
