@@ -111,12 +111,12 @@ def test_the_upgrade_notes_search_stays_capped_after_a_match(monkeypatch: pytest
 
     tried: list[str] = []
 
-    def fingerprint_as(provider: object, ref: SimpleNamespace, scanner: object, version: str) -> str:
+    def fingerprint_as(provider: object, ref: SimpleNamespace, ctx: object, version: str) -> str:
         tried.append(version)
         return "kept" if ref.id == "first" and version == "30" else "other"
 
     monkeypatch.setattr(upgraded, "_fingerprint_as", fingerprint_as)
-    scanner = SimpleNamespace(provider=lambda name: SimpleNamespace(parser_version="31"))
+    scanner = SimpleNamespace(provider=lambda name: SimpleNamespace(parser_version="31"), ctx=None)
     refs = [(SimpleNamespace(id="first", provider="claude"), "kept")]
     refs += [(SimpleNamespace(id=f"changed{n}", provider="claude"), "kept") for n in range(200)]
     assert upgraded.read_again_after_upgrade(scanner, refs) == 1  # type: ignore[arg-type]

@@ -45,32 +45,12 @@ def keep_row_usage(ctx: ScanContext, ref: SessionRef, fingerprint: str, stats: M
     cache.put_usage([(ref.id, ref.provider, fingerprint, SessionSums(groups, []).to_bytes(), keys)])
 
 
-#: sums of a provider that match none of its older versions before it is no longer searched
-#: (sessions that changed on disk match none: they must not cost a search each)
-_SEARCHED = 8
-
-
 def _older_parsers(ctx: ScanContext, ref: SessionRef, held: str) -> bool:
     """Whether ``held``, the fingerprint of the sums the index holds of ``ref``, is its files'
-    as they are now under an older parser version of its provider (``scan.upgraded``'s rule:
-    the versions found first, and only the first few sessions searched through them all)."""
+    as they are now under an older parser version of its provider (``upgraded.OlderParsers``:
+    one search a provider a run)."""
     from agentscan.providers import get_provider
+    from agentscan.scan.upgraded import OlderParsers
 
-    provider = get_provider(ref.provider)
-    version = provider.parser_version
-    if not version.isdigit():
-        return False
-    found, searched = ctx.memo.setdefault(f"_rowusage_versions:{ref.provider}", ([], [0]))
-    older = [str(number) for number in range(int(version) - 1, -1, -1)]
-    tried = found if searched[0] >= _SEARCHED else found + [old for old in older if old not in found]
-    searched[0] += 1
-    for old in tried:
-        try:
-            matched = provider.fingerprint(ref, ctx, version=old) == held
-        except Exception:  # noqa: BLE001 - a kept row's sums must never fail the row
-            return False
-        if matched:
-            if old not in found:
-                found.append(old)
-            return True
-    return False
+    search = ctx.memo.setdefault(f"_rowusage_versions:{ref.provider}", OlderParsers())
+    return search.held_unchanged(get_provider(ref.provider), ref, ctx, held)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable
 
 if TYPE_CHECKING:
+    from agentscan.context import ScanContext
     from agentscan.model import SessionRef
     from agentscan.providers.base import Provider
     from agentscan.scan.scanner import Scanner
@@ -25,6 +26,40 @@ if TYPE_CHECKING:
 #: stale sessions of a provider tried under every older version before giving up on it
 #: (sessions that changed on disk match none: they must not cost a search each)
 _SEARCHED = 8
+
+
+class OlderParsers:
+    """The search, for one provider's sessions, for the older parser version the index holds
+    a session's fingerprint of: the versions found first, and only the first few sessions
+    (``_SEARCHED``) searched through them all.  Shared by the upgrade note's count and the row
+    pass that refreshes sums an older parser kept (``rowusage.keep_row_usage``)."""
+
+    __slots__ = ("found", "searched")
+
+    def __init__(self) -> None:
+        self.found: list[str] = []  # versions that matched, tried first
+        self.searched = 0
+
+    @property
+    def given_up(self) -> bool:
+        """None of the first few matched: the rest changed on disk."""
+        return not self.found and self.searched >= _SEARCHED
+
+    def held_unchanged(self, provider: Provider, ref: SessionRef, ctx: ScanContext, kept: str) -> bool:
+        """Whether ``kept`` is ``ref``'s fingerprint under an older parser version of
+        ``provider``, its files as they are now."""
+        version = provider.parser_version
+        if not version.isdigit():
+            return False
+        older = [str(number) for number in range(int(version) - 1, -1, -1)]
+        tried = self.found if self.searched >= _SEARCHED else self.found + [old for old in older if old not in self.found]
+        self.searched += 1  # (every session searched counts: one match must not lift the cap)
+        for old in tried:
+            if _fingerprint_as(provider, ref, ctx, old) == kept:
+                if old not in self.found:
+                    self.found.append(old)
+                return True
+        return False
 
 
 def read_again_after_upgrade(scanner: Scanner, stale: Iterable[tuple[SessionRef, str]]) -> int:
@@ -36,32 +71,20 @@ def read_again_after_upgrade(scanner: Scanner, stale: Iterable[tuple[SessionRef,
     count = 0
     for name, pairs in by_provider.items():
         provider = scanner.provider(name)
-        version = provider.parser_version
-        if not version.isdigit():
-            continue
-        older = [str(number) for number in range(int(version) - 1, -1, -1)]
-        found: list[str] = []  # versions that matched, tried first
-        searched = 0
+        search = OlderParsers()
         for ref, kept in pairs:
-            tried = found if searched >= _SEARCHED else found + [old for old in older if old not in found]
-            searched += 1  # (every session searched counts: one match must not lift the cap)
-            for old in tried:
-                if _fingerprint_as(provider, ref, scanner, old) == kept:
-                    count += 1
-                    if old not in found:
-                        found.append(old)
-                    break
-            if not found and searched >= _SEARCHED:
-                break  # none of the first few matched: these changed on disk
+            count += search.held_unchanged(provider, ref, scanner.ctx, kept)
+            if search.given_up:
+                break
     return count
 
 
-def _fingerprint_as(provider: Provider, ref: SessionRef, scanner: Scanner, version: str) -> str | None:
+def _fingerprint_as(provider: Provider, ref: SessionRef, ctx: ScanContext, version: str) -> str | None:
     """``ref``'s fingerprint as parser ``version`` of ``provider`` took it (asked for that
     version: the provider, shared by the scan, is left as it is)."""
     try:
-        return provider.fingerprint(ref, scanner.ctx, version=version)
-    except Exception:  # noqa: BLE001 - a note's count must never fail the run
+        return provider.fingerprint(ref, ctx, version=version)
+    except Exception:  # noqa: BLE001 - a note's count, or a kept row, must never fail the run
         return None
 
 
