@@ -224,7 +224,7 @@ class _Scan:
             return
         if carry:
             yield from self._last_line(carry, cut)
-        elif self.offset == 0 and not cut_short(handle):
+        elif self.offset == 0 and not cut:
             ctx.warn(path, EMPTY_FILE)
 
     def _block(self, data: bytes, end: int, lines_before: int) -> Iterator[tuple[int, dict]]:

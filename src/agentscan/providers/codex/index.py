@@ -12,7 +12,6 @@ they name), else an empty index, so the caller lists from the rollouts.
 from __future__ import annotations
 
 import os
-import re
 import sqlite3
 from datetime import datetime
 from pathlib import Path
@@ -21,7 +20,7 @@ from typing import Any, Mapping, NamedTuple
 from agentscan.context import ScanContext
 from agentscan.providers.codex.names import clean_name
 from agentscan.providers.codex.records import TITLE_CHARS, clean_prompt, collapse, link_of
-from agentscan.providers.codex.roots import SESSION_DIRS, codex_roots, in_archived_sessions, database_roots, older_state_dbs
+from agentscan.providers.codex.roots import codex_roots, in_archived_sessions, database_roots, older_state_dbs, session_place
 from agentscan.toolkit.roots import Root
 from agentscan.errors import DatabaseUnavailable
 from agentscan.toolkit.sqlite_ro import WAL_UNREAD, has_table, readonly, table_columns, unread_wal
@@ -88,8 +87,8 @@ def names_file(row: IndexRow, paths: tuple[Path, ...]) -> bool:
     named = row.rollout_path
     if named is None or named in paths:
         return True
-    tail = _session_place(str(named))
-    return tail is not None and any(_session_place(str(path)) == tail for path in paths)
+    tail = session_place(str(named))
+    return tail is not None and any(session_place(str(path)) == tail for path in paths)
 
 
 def archived_at(path: Path, thread_id: str, ctx: ScanContext) -> bool:
@@ -100,16 +99,6 @@ def archived_at(path: Path, thread_id: str, ctx: ScanContext) -> bool:
         return True
     row = load_index(ctx, database_roots(codex_roots(ctx))).get(thread_id)
     return bool(row and row.archived and names_file(row, (path,)))
-
-
-def _session_place(path: str) -> tuple[str, ...] | None:
-    """``path``'s parts from its last ``sessions``/``archived_sessions`` part on (a Windows
-    path as a Windows home's index writes it too: ``C:\\Users\\…``), ``None`` outside one."""
-    parts = tuple(re.split(r"[\\/]+", path))
-    for at in range(len(parts) - 2, -1, -1):
-        if parts[at] in SESSION_DIRS:
-            return parts[at:]
-    return None
 
 
 class ThreadIndex(NamedTuple):

@@ -141,10 +141,19 @@ def in_archived_sessions(path: Path) -> bool:
     ``sessions`` or ``archived_sessions`` is ``archived_sessions``.  The one rule of discovery
     (a walked file, one the index names) and of a ref the index remembered (``index.archived_at``):
     two rules had a warm windowed ``tokens`` drop the mark of a rollout filed by date."""
-    for part in reversed(path.parts[:-1]):
-        if part in SESSION_DIRS:
-            return part == SESSION_DIRS[1]
-    return False
+    place = session_place(str(path))
+    return place is not None and place[0] == SESSION_DIRS[1]
+
+
+def session_place(path: str) -> tuple[str, ...] | None:
+    """``path``'s parts from its last ``sessions``/``archived_sessions`` folder on (a Windows
+    path as a Windows home's index writes it too: ``C:\\Users\\…``), ``None`` outside one:
+    where a rollout is filed, whatever home holds it (``index.names_file``)."""
+    parts = tuple(re.split(r"[\\/]+", path))
+    for at in range(len(parts) - 2, -1, -1):
+        if parts[at] in SESSION_DIRS:
+            return parts[at:]
+    return None
 
 
 def _unique(paths: list[Path]) -> list[Path]:

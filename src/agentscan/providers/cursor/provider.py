@@ -86,6 +86,7 @@ class CursorProvider(Provider):
         # entry of a composer only a workspace DB lists.  A ref the index remembered (a warm
         # windowed ``tokens``: no discovery) reads the two maps once for the whole scan.
         from agentscan.memohint import is_memo_ref
+        from agentscan.providers.cursor.row import archived_in
         from agentscan.providers.cursor.statedb import state_db
 
         if not is_memo_ref(ref):
@@ -94,10 +95,10 @@ class CursorProvider(Provider):
             if ref.hint.store is not None:
                 return False  # an Agent CLI chat records no such flag (``store_row``)
         db = state_db(ctx)
-        sources = (db.headers().get(ref.native_id), db.composers().get(ref.native_id))
-        if db.unread() is not None and not any(source is not None and source.archived for source in sources):
+        archived = archived_in(db.headers().get(ref.native_id), db.composers().get(ref.native_id))
+        if db.unread() is not None and not archived:
             return None  # the DB locked or corrupt: not known (``list`` says ``archived_unknown``)
-        return any(source is not None and source.archived for source in sources)
+        return archived
 
     def locked_usage(self, ref: SessionRef, ctx: ScanContext) -> tuple[str, str] | None:
         # Every session's tokens are its composer's bubbles (a transcript records none): while

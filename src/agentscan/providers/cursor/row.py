@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from agentscan.context import ScanContext
 from agentscan.providers.cursor.bubbletimes import last_bubble_time
@@ -82,7 +82,7 @@ class StoreFacts(NamedTuple):
 
     def archived(self) -> bool:
         """Archived in Cursor's chat list (``isArchived`` of its composer or its header)."""
-        return any(source is not None and source.archived for source in (self.composer, self.header))
+        return archived_in(self.composer, self.header)
 
     def model(self) -> str | None:
         if self.composer is not None and self.composer.model:
@@ -168,3 +168,9 @@ def workspace_folders(native_id: str, facts: StoreFacts, cwd: str | None, ctx: S
     if not found and facts.header is not None:
         found = folders_by_id(facts.header.workspace_id, ctx)
     return found if len(found) > 1 and cwd in found else ()
+
+
+def archived_in(*sources: Any) -> bool:
+    """Whether any of a chat's ``sources`` (its composer, its header; ``None`` where the DB has
+    none) says Cursor archived it: the one rule of a row and of ``archived_unread``."""
+    return any(source is not None and source.archived for source in sources)
