@@ -11,7 +11,6 @@ import re
 from datetime import date, datetime, timedelta, tzinfo
 
 from agentscan.errors import UsageProblem
-from agentscan.farbounds import Far, after_last_day, far, far_wall
 from agentscan.timeutil import _EARLIEST, _LATEST, UTC, wall_time
 from agentscan.toolkit.words import close_names, either
 
@@ -76,6 +75,8 @@ def parse_when(text: str, *, now: datetime | None = None, tz: tzinfo | None = No
     ``_LATEST``) is taken as the nearest of them: it selects the same records, and a time
     near the year 1 or 9999 has no local form to print (``--since 9999-12-31T23:30Z`` east of UTC).
     """
+    from agentscan.farbounds import Far, far  # (here: most commands name no time)
+
     found = _parse_when(text, now=now, tz=tz, end_of_day=end_of_day)
     if isinstance(found, Far) or _EARLIEST <= found < _LATEST:
         return found
@@ -108,6 +109,8 @@ def _parse_when(text: str, *, now: datetime | None, tz: tzinfo | None, end_of_da
     if span is not None:
         day = span[1] if end_of_day else span[0]
         if day is None:
+            from agentscan.farbounds import after_last_day
+
             return after_last_day(_LATEST, tz)
         return _wall(datetime(day.year, day.month, day.day), tz)
     parsed = _parse_user_time(text, tz)
@@ -171,6 +174,8 @@ def _wall(naive: datetime, tz: tzinfo | None) -> datetime:
     moment = wall_time(naive, tz)
     if _EARLIEST < moment < _LATEST:
         return moment
+    from agentscan.farbounds import far_wall
+
     return far_wall(min(max(moment, _EARLIEST), _LATEST), naive, tz)
 
 
@@ -231,4 +236,6 @@ def _parse_user_time(value: str, tz: tzinfo | None) -> datetime | None:
         # as a wall time's (``_wall``); said in UTC, as a time given with its offset is.
         offset = parsed.utcoffset() or timedelta(0)
         epoch = (parsed.replace(tzinfo=None) - datetime(1970, 1, 1) - offset).total_seconds()
+        from agentscan.farbounds import far
+
         return far(_EARLIEST if parsed.year < 1970 else _LATEST, epoch)

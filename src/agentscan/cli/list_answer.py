@@ -155,14 +155,13 @@ def _rows_json(scanner: Scanner, rows: list[SessionRow], refs: list[SessionRef])
     ``tokens`` are ``null`` because the database its usage is kept in could not be read this
     run (Cursor's state DB, corrupt or locked), not because it recorded none: a script told
     the two apart only by running ``show`` on each row."""
-    from agentscan.scan.unreadrows import unknown_usage
+    from agentscan.scan.unreadrows import tokens_unknown
 
-    by_id = {ref.id: ref for ref in refs}
+    unknown = tokens_unknown(scanner, refs, rows)
     documents = []
     for row in rows:
         document = row.to_json()
-        ref = by_id.get(row.id)
-        if row.tokens is None and ref is not None and unknown_usage(scanner, ref) is not None:
+        if row.id in unknown:
             document["tokens_unknown"] = True
         documents.append(document)
     return documents

@@ -302,9 +302,9 @@ def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter
             # a heavy user's million calls are not held in memory for a line a session.
             rows = with_costs(scanner, rows, chosen, book)
     from agentscan.export.unread import (
-        say_held, say_left_as_they_were, say_shrank, say_unread, tokens_unknown, unread_sessions, usage_unknown,
+        say_held, say_left_as_they_were, say_shrank, say_unread, unread_sessions, usage_unknown,
     )
-    from agentscan.scan.unreadrows import locked_usage
+    from agentscan.scan.unreadrows import locked_usage, tokens_unknown
 
     unread = unread_sessions(chosen, failed.passing_paths, lambda ref: locked_usage(scanner, ref))
     if unread:  # not written: an index keeps its last good row and days, a file leaves it out

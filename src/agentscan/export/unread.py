@@ -25,7 +25,7 @@ written as ``list`` and ``tokens`` count it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal, Mapping, NamedTuple
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -128,17 +128,6 @@ def say_held(ctx: ScanContext, output: Path, held: Mapping[str, tuple[str, str, 
         ctx.warn(str(output), f"{plural(count, name + ' session')} left as {'it was' if one else 'they were'} in the index "
                  f"({'its' if one else 'their'} row and token_days): {'its' if one else 'their'} usage is kept in {path}, "
                  f"{read} ({why})")
-
-
-def tokens_unknown(scanner: Scanner, refs: Sequence[SessionRef], rows: list[SessionRow]) -> set[str]:
-    """The rows whose ``null`` tokens are not known: the database their usage is kept in could
-    not be read this run (Cursor's state DB, corrupt), which a JSON Lines line marks as ``list
-    --json`` does; a cron job summing the lines took them for sessions that recorded none."""
-    from agentscan.scan.unreadrows import unknown_usage
-
-    by_id = {ref.id: ref for ref in refs}
-    return {row.id for row in rows if row.tokens is None and (ref := by_id.get(row.id)) is not None
-            and unknown_usage(scanner, ref) is not None}
 
 
 def say_left_as_they_were(ctx: ScanContext, output: Path, fmt: str, unseen: Mapping[LeftAsTheyWere, int]) -> None:

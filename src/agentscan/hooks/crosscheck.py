@@ -111,11 +111,7 @@ def _read_under(agent: str, path: str, env: Mapping[str, str], home: str | None 
         roots = get_provider(agent).roots(ctx)
     finally:
         ctx.close()
+    from agentscan.toolkit.paths import is_within
+
     real = os.path.realpath(path)
-    for root in roots:
-        if root.kind != "sessions":
-            continue
-        base = os.path.realpath(root.path)
-        if real == base or real.startswith(base.rstrip(os.sep) + os.sep):
-            return True
-    return False
+    return any(root.kind == "sessions" and is_within(real, os.path.realpath(root.path)) for root in roots)

@@ -125,3 +125,13 @@ class ShelfUnknown:
         if not self.asked:
             return None
         return [{"provider": name, "sessions": count, "reason": why} for name, (count, why) in sorted(self.unknown.items())]
+
+
+def tokens_unknown(scanner: Scanner, refs: Sequence[SessionRef], rows: Iterable[SessionRow]) -> set[str]:
+    """The ids of ``rows`` whose ``null`` tokens are not known: the database their usage is kept
+    in could not be read this run (Cursor's state DB, corrupt or locked), not "recorded none".
+    ``list --json`` and a JSON Lines export mark them ``tokens_unknown`` (as ``show --json``):
+    a script summing them took them for sessions that recorded nothing."""
+    by_id = {ref.id: ref for ref in refs}
+    return {row.id for row in rows if row.tokens is None and (ref := by_id.get(row.id)) is not None
+            and unknown_usage(scanner, ref) is not None}

@@ -14,12 +14,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, OUTPUT, TS
+from agentscan.usagegroups import GROUP_KEYS
 
 if TYPE_CHECKING:
     from agentscan.scan.providerusage import ProviderUsage
 
 #: a cached group's parts (``usagegroups``): input, cache read, cache write, output, ..., calls
-_TOKENS, _CALLS = slice(5, 9), 10
+_TOKENS, _CALLS = slice(GROUP_KEYS, GROUP_KEYS + 4), GROUP_KEYS + 5
 
 
 def untimed_calls(usage: dict[str, ProviderUsage]) -> tuple[int, int]:
