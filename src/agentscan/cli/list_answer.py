@@ -181,16 +181,15 @@ def unread_said(scanner: Scanner, page: SessionPage, filters: ListFilter) -> str
 def _say_unknown(page: SessionPage, filters: ListFilter) -> None:
     """On stderr, once per provider, the sessions ``--running``/``--pid`` left out unable to
     tell them (``--json``'s ``running_unknown``): a note, which ``--strict`` does not count."""
-    if page.running_unknown:
-        from agentscan.scan.liveness import unknown_lines
+    if not page.running_unknown and not page.archived_unknown:
+        return
+    from agentscan.scan.liveness import unknown_lines
 
-        for line in unknown_lines(page.running_unknown, "--pid" if filters.pid is not None else "--running"):
-            render.note(line)
-    option = "--archived" if filters.archived else "--no-archived"
-    for entry in page.archived_unknown or ():
-        their = "its" if entry["sessions"] == 1 else "their"
-        render.note(f"{option}: {render.plural(entry['sessions'], entry['provider'] + ' session')} left out, {their}"
-                    f" archived state not known: {entry['reason']}")
+    for line in unknown_lines(page.running_unknown or [], "--pid" if filters.pid is not None else "--running"):
+        render.note(line)
+    for line in unknown_lines(page.archived_unknown or [], "--archived" if filters.archived else "--no-archived",
+                              "archived state not known"):
+        render.note(line)
 
 
 def _kept(body: bytes, rows: list[SessionRow], refs: list[SessionRef]) -> bytes | None:

@@ -193,18 +193,18 @@ class Liveness:
         return pid is not None and (self._pid is None or pid == self._pid)
 
 
-def unknown_lines(counts: list[dict[str, Any]], option: str) -> list[str]:
+def unknown_lines(counts: list[dict[str, Any]], option: str, what: str = "`running` not known (null)") -> list[str]:
     """``unknown_counts`` as the lines a terminal's reader gets on stderr: one per provider,
-    or one for all off Linux (where the reason is the same for each)."""
+    or one for all off Linux (where the reason is the same for each); ``what``: what of
+    theirs is not known (``--archived``'s ``archived_unknown`` says its own)."""
     if counts and all(count["reason"] == OFF_LINUX for count in counts):
         total = sum(count["sessions"] for count in counts)
-        return [f"{option}: {total:,} session{'' if total == 1 else 's'} left out, {_their(total)} `running` not known "
-                f"(null): {counts[0]['reason']}"]
+        return [f"{option}: {total:,} session{'' if total == 1 else 's'} left out, {_their(total)} {what}: "
+                f"{counts[0]['reason']}"]
     lines = []
     for count in counts:
         sessions = f"{count['sessions']:,} {count['provider']} session{'' if count['sessions'] == 1 else 's'}"
-        lines.append(f"{option}: {sessions} left out, {_their(count['sessions'])} `running` not known (null): "
-                     f"{count['reason']}")
+        lines.append(f"{option}: {sessions} left out, {_their(count['sessions'])} {what}: {count['reason']}")
     return lines
 
 
