@@ -5,6 +5,7 @@ and the table's facts read from a file's ends (``tablefacts``).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Protocol
 
 from agentscan.providers.claude.records import as_str, collapse, is_bare_command, prompt_title
@@ -16,6 +17,8 @@ if TYPE_CHECKING:
     from agentscan.providers.claude.filesummary import FileSummary
 
 TITLE_CHARS = 180
+#: a ``<teammate-message …>`` wrapper's words (``others_words``)
+_TEAMMATE_BODY = re.compile(r"<teammate-message\b[^>]*>(.*?)(?:</teammate-message>|$)", re.DOTALL)
 #: ``summary`` records kept by leaf (a file of thousands of other sessions' summaries stays small)
 MAX_SUMMARIES = 256
 
@@ -49,13 +52,38 @@ def note_prompt(titles: PromptTitles, text: str) -> None:
 def note_command(titles: PromptTitles, record: dict) -> None:
     """A command Claude Code ran itself (``records.local_command_text``: no prompt) names the
     session only when nothing was asked (a session of ``/model``), after a bare command that
-    was a prompt (``/model`` then ``/init``: ``/init``, what the model was sent)."""
+    was a prompt (``/model`` then ``/init``: ``/init``, what the model was sent).  So does, in
+    the same place, a message another sender wrote (``others_words``): a session another agent
+    drove is named by what it was asked, not left with no title."""
     if titles.first_prompt is None and titles.first_local_command is None:
         from agentscan.providers.claude.records import local_command_text
 
         text = local_command_text(record)
+        if text is None:
+            text = others_words(record)
         if text is not None:
             titles.first_local_command = collapse(text, TITLE_CHARS)
+
+
+def others_words(record: dict) -> str | None:
+    """The words of a user record another sender wrote (``records.sent_by_another``, or a
+    teammate's ``<teammate-message>``: no prompt), read as a prompt's would be, the teammate's
+    wrapper left out; ``None`` for any other record."""
+    if record.get("type") != "user" or record.get("isSidechain") is True or "agentId" in record:
+        return None
+    from agentscan.providers.claude.records import TEAMMATE_MESSAGE, real_prompt_text, sent_by_another
+
+    origin = record.get("origin")
+    if origin is not None and not sent_by_another(origin, record):
+        return None
+    # Read as a subagent's record (exempt from both rules); rare records: the copy costs nothing.
+    text = real_prompt_text({**record, "origin": None, "isSidechain": True})
+    if text is None or not text.startswith(TEAMMATE_MESSAGE):
+        return text if origin is not None else None
+    body = _TEAMMATE_BODY.match(text)
+    if body is None:
+        return None
+    return body.group(1).strip() or None
 
 
 def note_summary(summary: FileSummary, record: dict, at: int) -> None:
