@@ -49,7 +49,7 @@ NO_BLOCKS = "agentscan has no 5-hour billing blocks or status line; the last 5 h
     (["Daily", "--json"], "No such command 'Daily'. Try: agentscan tokens --by day --json"),
     (["codex", "daily"], "No such command 'codex'. Try: agentscan tokens -p codex --by day"),
     (["claude", "monthly"], "No such command 'claude'. Try: agentscan tokens -p claude --by month"),
-    (["gemini"], "No such command 'gemini'. Try: agentscan tokens -p gemini --sort cost"),
+    (["gemini"], "No such command 'gemini'. Try: agentscan tokens -p gemini --by day"),  # ccusage's default report
     (["blocks"], f"No such command 'blocks'. {NO_BLOCKS}agentscan tokens --since 5h"),
     (["statusline"], f"No such command 'statusline'. {NO_BLOCKS}agentscan tokens --since 5h"),
     (["claude", "blocks", "--active"], f"No such command 'claude'. {NO_BLOCKS}agentscan tokens -p claude --since 5h"),
@@ -84,6 +84,8 @@ def test_the_suggested_command_lines_run(isolated_home: Path) -> None:
 
 TOKENS_ORDER = ("tokens shows sessions newest first; days, weeks and months oldest first; "
                 "the other groupings largest first; --sort cost or --sort tokens puts the largest first")
+BREAKDOWN = ("--by model totals each model; for each model per day, `agentscan export -f jsonl --days --tz local -o -` "
+             "writes a record per session, day and model, to group by both (docs/ccusage.md)")
 OFFLINE = ("agentscan prices calls offline, always: with the data it ships with, "
            "or what `agentscan prices --update` fetched")
 
@@ -102,10 +104,8 @@ OFFLINE = ("agentscan prices calls offline, always: with the data it ships with,
     (["tokens", "-u", "20261130"], "No such option: -u (tokens has --until)"),
     (["tokens", "--offline"], f"No such option: --offline ({OFFLINE})"),
     (["list", "-O"], f"No such option: -O ({OFFLINE})"),
-    (["tokens", "-b"], "No such option: -b (--by model totals each model; for each model per day, "
-                       "`agentscan export -f sqlite` and GROUP BY both (docs/cron.md))"),
-    (["tokens", "--breakdown"], "No such option: --breakdown (--by model totals each model; for each model per day, "
-                                "`agentscan export -f sqlite` and GROUP BY both (docs/cron.md))"),
+    (["tokens", "-b"], f"No such option: -b ({BREAKDOWN})"),
+    (["tokens", "--breakdown"], f"No such option: --breakdown ({BREAKDOWN})"),
     (["tokens", "--instances"], "No such option: --instances (--by cwd totals each project: a project is its working directory)"),
     (["tokens", "--project", "web"], "No such option: --project (tokens has --cwd PATH: a project is its working directory)"),
 ])

@@ -6,7 +6,7 @@ call these with a ``State`` and the parsed options.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING, List, Optional, Sequence
 
 from agentscan.cli.state import State, end_progress, finish, parse_window, provider_names, reject_blank
 
@@ -241,13 +241,38 @@ def one_grouping(by: str | List[str] | None) -> GroupBy:
     from agentscan.scan.groupby import parse_group
 
     given = [by] if isinstance(by, str) else list(by or ["session"])
+    # ``--by day,model`` (ccusage's ``--breakdown`` in a list's spelling, as ``-p`` takes one)
+    # asks for two groupings as ``--by day --by model`` does: said so, not ``unknown --by``.
+    given = [part for value in given for part in _listed(value)]
     groups = list(dict.fromkeys(parse_group(value, "--by") for value in given))
     if len(groups) > 1:
-        from agentscan.invocation import command
-
         raise UsageProblem(f"--by takes one grouping, not {len(groups)} ({', '.join(groups)}): tokens groups by one "
-                           f"key at a time; to cross them, `{command('export -f sqlite')}` and GROUP BY both (docs/cron.md)")
+                           f"key at a time; to cross them, {crossed_by(groups)}")
     return groups[0]
+
+
+def _listed(value: str) -> List[str]:
+    """``day,model`` as its two names; a value with an empty name (``day,``) whole, to be
+    refused as one (``unknown --by 'day,'``), never read as ``day`` alone."""
+    parts = value.split(",")
+    return parts if len(parts) > 1 and all(part.strip() for part in parts) else [value]
+
+
+#: the groupings an export's usage days (``export --days``: a record per session, day and
+#: model, ``tokens``' zone with ``--tz local``) give crossed, without a join
+_IN_USAGE_DAYS = frozenset({"session", "day", "week", "month", "model", "provider"})
+
+
+def crossed_by(groups: Sequence[str]) -> str:
+    """Where two groupings come crossed: ``export --days`` in this zone for days and models
+    (ccusage's ``--breakdown``: SQLite's ``token_days`` are UTC days, which are not
+    ``tokens --by day``'s local ones), else the SQLite index and a join."""
+    from agentscan.invocation import command
+
+    if set(groups) <= _IN_USAGE_DAYS:
+        return (f"`{command('export -f jsonl --days --tz local -o -')}` writes a record per session, day and model, "
+                "to group by both (docs/ccusage.md)")
+    return f"`{command('export -f sqlite')}` and GROUP BY both (docs/cron.md)"
 
 
 def one_order(sort: str | List[str] | None) -> SortKey:

@@ -44,6 +44,21 @@ CCUSAGE_WAYS: dict[str, tuple[str, ...]] = {
     "--by-agent": ("--by provider",),
     "-m": ("always calculated",), "--mode": ("always calculated",),
     "--last": ("--since",),
+    "--no-offline": ("agentscan prices --update",),
+    "--speed": ("read from its rollout",), "--compact": ("fits the terminal",),
+    "--no-cost": ("COST is always shown",), "--color": ("FORCE_COLOR=1",), "--no-color": ("NO_COLOR=1",),
+}
+
+#: ccusage's switches that agentscan needs no counterpart of, said where typed (``tokens
+#: --compact``): each text holds its ``CCUSAGE_WAYS`` words
+_NONE_NEEDED = {
+    "--speed": "each Codex call's service tier is read from its rollout: a priority call is counted on "
+               "`gpt-5.5 (priority)`, a model row of its own (docs/pricing.md)",
+    "--compact": "a table fits the terminal by itself: the columns it has no room for are left out and named, "
+                 "numbers rounded; --json keeps every digit",
+    "--no-cost": "COST is always shown; --json and jq keep the fields you want",
+    "--color": "color is on at a terminal; FORCE_COLOR=1 turns it on in a pipe, NO_COLOR=1 off",
+    "--no-color": "color is on at a terminal; NO_COLOR=1 turns it off, FORCE_COLOR=1 on in a pipe",
 }
 
 #: ccusage's options with an agentscan one of another name (``-z UTC``: ``--tz UTC``)
@@ -131,13 +146,15 @@ def ccusage_command(typed: str, ctx: Any) -> str | None:
     provider, report = "", typed.casefold()
     if report in available_names():  # ``ccusage codex daily``: a provider's own reports
         provider = f" -p {report}"
-        report = after[0].casefold() if after and not after[0].startswith("-") else "session"
+        # (``ccusage codex``, ``ccusage claude --since …``: ccusage's default report, daily)
+        report = after[0].casefold() if after and not after[0].startswith("-") else "daily"
     if report in ("blocks", "statusline"):
         return _NO_BLOCKS.format(agentscan=agentscan, provider=provider)
     if report not in _CCUSAGE_REPORTS and not provider:
         return None
     by = _CCUSAGE_REPORTS.get(report, "")
-    words, dropped = _carried(after[1:] if provider and after and after[0].casefold() == report else after)
+    words, dropped = _carried(after[1:] if provider and after and after[0].casefold() == report else after,
+                              providers=not provider)
     if by == _CCUSAGE_REPORTS["session"] and any(word.partition("=")[0] in ("--id", "-i") for word in after):
         by = ""  # one session's total: no order to choose
     line = f"Try: {agentscan} tokens{provider}" + (f" {by}" if by else "") + (f" {shlex.join(words)}" if words else "")
@@ -179,7 +196,14 @@ def session_id_command(typed: str, ctx: Any) -> str | None:
 _LEFT_OUT_SAID = {"-O": "agentscan is offline unless told", "--offline": "agentscan is offline unless told",
                   "-o": "no asc or desc: use --sort cost or --sort tokens",
                   "--order": "no asc or desc: use --sort cost or --sort tokens",
-                  "-w": "weeks start on Monday", "--start-of-week": "weeks start on Monday"}
+                  "-w": "weeks start on Monday", "--start-of-week": "weeks start on Monday",
+                  "--no-offline": "agentscan prices --update fetches newer prices",
+                  "-p": "use --cwd: agentscan's -p is a provider", "--all": "every provider is counted",
+                  "--speed": "each Codex call's tier is read from its rollout", "--compact": "a table fits the terminal",
+                  "--no-cost": "COST is always shown", "--color": "FORCE_COLOR=1", "--no-color": "NO_COLOR=1",
+                  # (a report's breakdown is each model inside each period: --by model alone loses the periods)
+                  "-b": "use --by model; each model per day: docs/ccusage.md",
+                  "--breakdown": "use --by model; each model per day: docs/ccusage.md"}
 
 
 def _way_of(typed: list[str], flag: str) -> str:
@@ -196,10 +220,15 @@ def _way_of(typed: list[str], flag: str) -> str:
     return f"{shlex.join(typed)} ({'use ' if way.startswith(('-', 'agentscan')) else ''}{way})"
 
 
-def _carried(after: list[str]) -> tuple[list[str], list[tuple[list[str], str]]]:
+def _carried(after: list[str], providers: bool = True) -> tuple[list[str], list[tuple[list[str], str]]]:
     """The words after a ccusage report's name that ``tokens`` takes, in its spelling:
     ``--since 2026-10 --json``, ``-z UTC`` as ``--tz UTC``, ``--id ID`` as ``ID``; and the
-    others as typed (``--breakdown``, ``-p project``, ``daily``'s ``-i``), which it does not."""
+    others as typed (``--breakdown``, ``-p project``, ``daily``'s ``-i``), which it does not.
+    ``providers``: a ``-p`` naming agentscan's providers (``daily -p codex``) is carried, as
+    agentscan's ``-p`` (a report of no provider of its own: ``codex daily -p web`` is ccusage's
+    project)."""
+    from agentscan.providers import available_names
+
     carried: list[str] = []
     dropped: list[tuple[list[str], str]] = []
     at = 0
@@ -220,6 +249,9 @@ def _carried(after: list[str]) -> tuple[list[str], list[tuple[list[str], str]]]:
             carried += [flag, value]
         elif given and flag in ("--id", "-i"):
             carried.append(value)
+        elif (given and providers and flag in ("-p", "--provider")
+              and all(name.strip().casefold() in available_names() for name in value.split(","))):
+            carried += ["-p", value]
         elif flag not in ("-h", "--help"):  # (``help daily`` asks for ``daily --help``)
             dropped.append((typed, flag))
     return carried, dropped
@@ -232,7 +264,9 @@ def _ccusage_option(option: str, ctx: Any, where: str, own: set[str]) -> str | N
     counterpart = _CCUSAGE_COUNTERPARTS.get(option)
     if counterpart in own:
         return f"{where} has {counterpart}"
-    if option in ("--offline", "-O"):
+    if option in _NONE_NEEDED:
+        return _NONE_NEEDED[option]
+    if option in ("--offline", "-O", "--no-offline"):
         from agentscan.invocation import command
 
         return f"agentscan prices calls offline, always: with the data it ships with, or what `{command('prices --update')}` fetched"
@@ -243,10 +277,9 @@ def _ccusage_option(option: str, ctx: Any, where: str, own: set[str]) -> str | N
         if where == "list":
             return "list shows the newest sessions first"
     if "--by" in own and option in ("-b", "--breakdown"):
-        from agentscan.invocation import command
+        from agentscan.cli.actions import crossed_by
 
-        return ("--by model totals each model; for each model per day, "
-                f"`{command('export -f sqlite')}` and GROUP BY both (docs/cron.md)")
+        return f"--by model totals each model; for each model per day, {crossed_by(['day', 'model'])}"
     if "--cwd" in own and option in ("--instances", "--project"):
         how = "--by cwd totals each project" if option == "--instances" and "--by" in own else f"{where} has --cwd PATH"
         return f"{how}: a project is its working directory"

@@ -110,6 +110,22 @@ def show_options(bounds: Bounds, prices: PriceBook | None) -> None:
 #: the shortest prefix an id may be given by
 MIN_PREFIX = 6
 
+#: ccusage's id of a Codex session: its rollout's path under ``sessions/`` without ``.jsonl``
+#: (``2026/09/07/rollout-2026-09-07T16-41-00-<uuid>``), or its ``sessionFile``, the name alone
+_CCUSAGE_CODEX_ID = r"(?:\d{4}/\d{2}/\d{2}/)?rollout-\d{4}-\d{2}-\d{2}T[\d-]+?-([0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12})"
+
+
+def ccusage_codex_id(query: str) -> str:
+    """``codex:<uuid>`` for ccusage's id of a Codex session (a ``session --json`` row's, pasted
+    into ``tokens ID`` or ``show ID``), which no file here is named; any other query as given."""
+    import os
+    import re
+
+    named = re.fullmatch(_CCUSAGE_CODEX_ID, query)
+    if named is None or os.path.exists(query):
+        return query
+    return f"codex:{named[1].lower()}"
+
 
 def split_query(scanner: Scanner, query: str) -> tuple[str, str]:
     """``(provider, bare id)``; ``provider`` is empty unless ``query`` starts with the name

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 from agentscan.fsview import legible
 from agentscan.errors import AmbiguousSessionId, IdTooShort, SessionNotFound, UsageProblem
-from agentscan.scan.arguments import HEX_ID, MIN_PREFIX, case_free, split_query
+from agentscan.scan.arguments import HEX_ID, MIN_PREFIX, case_free, ccusage_codex_id, split_query
 from agentscan.scan.childnames import RUN_FILE_STEM, Key, child_keys
 from agentscan.scan.notfound import as_copied, home_is_empty, not_found
 from agentscan.scan.pathwhy import why_no_path
@@ -59,6 +59,7 @@ def find_session(scanner: Scanner, query: str) -> Found:
         # (a file so named is skipped), so nothing matches, said as any unknown id is (exit 1),
         # not a traceback from the index's query.
         raise SessionNotFound(shown, NOT_UTF8)
+    query = ccusage_codex_id(query)  # (a relative path in form, that names a session by its id)
     if _looks_like_path(query):
         by_path = _from_path(scanner, query)
         if by_path is not None:
