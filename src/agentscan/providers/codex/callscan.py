@@ -60,7 +60,8 @@ class FileUsageScanner:
     """
 
     __slots__ = ("replay", "started", "thread_id", "events", "records", "boundary", "baseline", "copied_floor",
-                 "turns", "carried", "timed", "garbled", "overspent", "jumps", "_previous", "_model", "_searches", "_tier")
+                 "turns", "carried", "timed", "garbled", "overspent", "jumps", "_previous", "_model", "_searches", "_tier",
+                 "_settings_model")
 
     def __init__(self, replay: bool = False, started: datetime | None = None, thread_id: str | None = None,
                  *, timed: bool = True) -> None:
@@ -95,6 +96,9 @@ class FileUsageScanner:
         self.overspent = 0
         self._previous: Counters | None = None
         self._model: str | None = None
+        #: the model the thread's latest settings name (``thread_settings_applied``): that of
+        #: the calls before the file's first ``turn_context`` (``_current_model``)
+        self._settings_model: str | None = None
         #: completed ``web_search_call`` items since the last call: the next call's (``_web_search``)
         self._searches = 0
         #: the service tier the thread's settings name (``_settings``): its calls' price
@@ -108,7 +112,14 @@ class FileUsageScanner:
     @property
     def position(self) -> tuple[str | None, Counters | None, Counters]:
         """What ``resume`` takes to go on from here."""
-        return self._model, self._previous, self.carried
+        return self._current_model, self._previous, self.carried
+
+    @property
+    def _current_model(self) -> str | None:
+        """The model a call runs on: the latest ``turn_context``'s, else (before the first)
+        the one the thread's settings name.  A settings change after a turn began leaves
+        that turn on its own model (the next ``turn_context`` names the new one)."""
+        return self._model or self._settings_model
 
     @property
     def cumulative(self) -> Counters | None:
@@ -175,6 +186,11 @@ class FileUsageScanner:
                 # ``service_tier`` is left out when there is none: a snapshot without it (``/fast``
                 # turned off) puts the calls after it back on the standard tier.
                 self._tier = recorded_tier(settings.get("service_tier"))
+                # ... and the model (``ThreadSettingsSnapshot.model``, always written): a call
+                # before the file's first ``turn_context`` ran on it, not on no model.
+                model = as_str(settings.get("model"))
+                if model is not None:
+                    self._settings_model = model
 
     def _marker(self, started_at: datetime | None) -> None:
         if started_at is None:
@@ -213,7 +229,7 @@ class FileUsageScanner:
             return
         if delta[1] + delta[2] > delta[0]:
             self.overspent += 1
-        model = as_str(info.get("model")) or as_str(payload_of(record).get("model")) or self._model
+        model = as_str(info.get("model")) or as_str(payload_of(record).get("model")) or self._current_model
         if model is not None and self._tier is not None:
             model = service_tier_name(model, self._tier)
         raw_ts = record.get("timestamp")
@@ -233,7 +249,7 @@ class FileUsageScanner:
         timestamp = raw_ts if isinstance(raw_ts, str) else None
         key = as_str(payload.get("response_id")) or f"{timestamp}\x1f{counters}"
         if key not in self.records:
-            model = as_str(payload.get("model")) or self._model
+            model = as_str(payload.get("model")) or self._current_model
             if model is not None and self._tier is not None:
                 model = service_tier_name(model, self._tier)
             self.records[key] = UsageEvent(timestamp, parse_iso(timestamp) if self.timed else None, model, counters)

@@ -112,7 +112,8 @@ class _TailFold:
     def feed(self, record: Mapping[str, Any]) -> None:
         _, _, rtype, payload = self.facts.note(record)
         if rtype == "event_msg":
-            if payload.get("type") == "token_count":
+            if payload.get("type") in ("token_count", "thread_settings_applied"):
+                # (the thread's settings name the model of the calls before the first turn_context)
                 self.calls.feed(record)
             # The scanner's other event (task_started) matters only to a copy it is told of.
         elif rtype in _CALL_LINES:

@@ -60,7 +60,9 @@ class CodexProvider(Provider):
     # 35: a `.jsonl.zst` cut short says so (``toolkit.zstdframes``); an index row naming the rollout's
     #     place under a moved home marks it archived; `created_at` only from a row naming the file
     # 36: a `.jsonl.zst` cut mid-line is said once, at that line, not also as a line being written
-    parser_version = "36"
+    # 37: a call before the file's first `turn_context` runs on the model the thread's settings
+    #     name (`thread_settings_applied`), not on none (`unknown`, no price)
+    parser_version = "37"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)
