@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from agentscan.cli import app
 from agentscan.export import days as export_days
+from agentscan.export import daymemo
 from agentscan.scan import collect
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user
 from spies import record_calls
@@ -73,6 +74,8 @@ def test_batches_give_what_one_merge_gave(isolated_home: Path, tmp_path: Path, m
             "sqlite-since": ["-f", "sqlite", "--since", "2026-11-02"]}[fmt]
     monkeypatch.setattr(export_days, "BATCH", 10**9)
     whole = _export(tmp_path, "whole", *args)
+    # Every session read again (not its days taken back, ``export.daymemo``: pass 54's tests).
+    monkeypatch.setattr(daymemo.DayMemo, "for_export", classmethod(lambda cls, scanner, zone: None))
     monkeypatch.setattr(export_days, "BATCH", 3)
     batches = record_calls(monkeypatch, collect, "usage_by_session", lambda scanner, refs: sorted(ref.id for ref in refs))
     batched = _export(tmp_path, "batched", *args)

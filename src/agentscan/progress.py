@@ -20,6 +20,9 @@ READING = "reading sessions"
 #: (``cli.tokens_table.sessions_facts``).  Not ``READING``: a second "reading sessions N/N"
 #: after "adding up tokens N/N" read as the same sessions read twice.
 NAMING = "naming sessions"
+#: ``list --all`` (and ``export``) after its rows were read in workers: each kept in the index
+#: in its turn (``scan.everyrow.every_row``)
+CACHING = "caching sessions"
 
 
 def file_teller(progress: Progress, path: PurePath, size: int | None) -> Callable[[int], None] | None:

@@ -90,11 +90,18 @@ def replace_children(db: Database, ids: list[str], usage_days: list[UsageDay], *
             subagents.setdefault((day.session_id, day.subagent), _Sums()).add(day)
         new_runs.setdefault(day.session_id, {}).setdefault(run, _Sums()).add(day)
     named = {run for runs in new_runs.values() for run in runs if run != OWN}
+    day_rows = {key: sums.columns() for key, sums in days.items()}
+    run_rows = {key: sums.columns() for key, sums in subagents.items()}
+    # A session whose every row is as it would be written, none kept as gone, is left as it
+    # is (deleting and inserting the same rows was most of an unchanged export's write): it
+    # lost no run, and no spend.
+    same = _as_stored(db, ids, day_rows, run_rows)
     kept: dict[str, list[str]] = {}
     newly: list[tuple[str, str]] = []
     shrank: list[Shrank] = []
-    old = _old_runs(db, ids)
-    for session_id in ids:
+    changed = [session_id for session_id in ids if session_id not in same]
+    old = _old_runs(db, changed)
+    for session_id in changed:
         runs = old.get(session_id)
         if not runs:
             continue
@@ -115,19 +122,51 @@ def replace_children(db: Database, ids: list[str], usage_days: list[UsageDay], *
         if loss is not None and not (history.copies_another(session_id, path)
                                      or history.copied_elsewhere(session_id, path)):
             shrank.append(Shrank(session_id, *loss))
-    _delete_unkept(db, ids, kept)
+    _delete_unkept(db, changed, kept)
     for session_id, run in newly:
         db.execute("UPDATE token_days SET gone_at = ? WHERE session_id = ? AND subagent_id = ?", (now, session_id, run))
         db.execute("UPDATE subagents SET gone_at = ? WHERE session_id = ? AND subagent_id = ?", (now, session_id, run))
     db.table("token_days").insert_all(
-        ({"session_id": s, "day": d, "model": m, "subagent_id": sub, **v.columns()} for (s, d, m, sub), v in days.items()),
+        ({"session_id": s, "day": d, "model": m, "subagent_id": sub, **v} for (s, d, m, sub), v in day_rows.items()
+         if s not in same),
         pk=("session_id", "day", "model", "subagent_id"), replace=True,
     )
     db.table("subagents").insert_all(
-        ({"session_id": s, "subagent_id": sub, **v.columns()} for (s, sub), v in subagents.items()),
+        ({"session_id": s, "subagent_id": sub, **v} for (s, sub), v in run_rows.items() if s not in same),
         pk=("session_id", "subagent_id"), replace=True,
     )
     return shrank
+
+
+#: a ``token_days`` or ``subagents`` row's values after its key, as ``token_columns`` makes them
+_VALUES = (*_TOKEN_COLUMNS, "cost_usd")
+
+
+def _as_stored(db: Database, ids: list[str], day_rows: Mapping[tuple[str, str, str, str], Mapping[str, object]],
+               run_rows: Mapping[tuple[str, str], Mapping[str, object]]) -> set[str]:
+    """Those of ``ids`` whose ``token_days`` and ``subagents`` rows are, every one, what
+    ``day_rows`` and ``run_rows`` would write (of the same types too, as ``sqlite._as_stored``
+    compares a session's row), none of them kept as gone, and no other."""
+    wanted: dict[str, set[tuple[object, ...]]] = {}
+    for table, rows in (("token_days", day_rows), ("subagents", run_rows)):
+        for (session_id, *key), values in rows.items():
+            typed = tuple((type(values[name]), values[name]) for name in _VALUES)
+            wanted.setdefault(session_id, set()).add((table, *key, *typed))
+    stored: dict[str, set[tuple[object, ...]]] = {}
+    gone: set[str] = set()
+    for chunk in _chunks(ids):
+        marks = ",".join("?" * len(chunk))
+        for table, key_columns in (("token_days", "day, model, subagent_id"), ("subagents", "subagent_id")):
+            for session_id, *found, gone_at in db.execute(
+                    f"SELECT session_id, {key_columns}, {', '.join(_VALUES)}, gone_at FROM {table} "
+                    f"WHERE session_id IN ({marks})", chunk).fetchall():
+                if gone_at is not None:
+                    gone.add(session_id)
+                width = len(found) - len(_VALUES)
+                typed = tuple((type(value), value) for value in found[width:])
+                stored.setdefault(session_id, set()).add((table, *found[:width], *typed))
+    return {session_id for session_id in ids
+            if session_id not in gone and session_id in stored and stored[session_id] == wanted.get(session_id)}
 
 
 def _loss(runs: Mapping[str, _Run], now_runs: Mapping[str, _Sums], keep: list[str]) -> tuple[int, float | None] | None:

@@ -60,6 +60,7 @@ def export_days(scanner: Scanner, refs: Sequence[SessionRef], chosen: Sequence[S
 
 def _export_days(scanner: Scanner, refs: Sequence[SessionRef], chosen: Sequence[SessionRef], book: PriceBook,
                  zone: tzinfo | None) -> ExportDays:
+    from agentscan.export.daymemo import DayMemo, said_nothing
     from agentscan.export.rows import usage_days
     from agentscan.scan.collect import key_hashes_by_session, usage_by_session
     from agentscan.scan.sessionsums import key_hashes
@@ -73,16 +74,33 @@ def _export_days(scanner: Scanner, refs: Sequence[SessionRef], chosen: Sequence[
     # held the calls: a call's record may name another session (a resumed one's copies).
     alone: dict[str, list[UsageDay]] = {}
     costs: dict[str, Priced] = {}
+    # Those kept from an earlier export, their calls unchanged (``daymemo``): not read.  A
+    # session whose key hashes the index does not hold is read for them.
+    memo = DayMemo.for_export(scanner, zone)
+    recalled = memo.recall([ref for ref in chosen if ref.id in keys]) if memo is not None else {}
     for start in range(0, len(chosen), BATCH):
         batch = chosen[start:start + BATCH]
-        per_session = usage_by_session(scanner, batch)
+        unread = [ref for ref in batch if ref.id not in recalled]
+        with scanner.ctx.warnings.capture() as said:
+            per_session = usage_by_session(scanner, unread) if unread else {}
+            for ref in unread:
+                own = per_session.get(ref.id, [])
+                if ref.id not in keys:
+                    keys[ref.id] = key_hashes(own, ref.provider)
+                alone[ref.id], costs[ref.id] = _alone(ref, own, book, zone)
+                advance()
+        if memo is not None:
+            quiet = said_nothing(unread, said, said.passing, said.overflowed)
+            for ref in unread:
+                if ref.id in quiet:
+                    memo.note(ref, (alone[ref.id], costs[ref.id]))
         for ref in batch:
-            own = per_session.get(ref.id, [])
-            if ref.id not in keys:
-                keys[ref.id] = key_hashes(own, ref.provider)
-            alone[ref.id], costs[ref.id] = _alone(ref, own, book, zone)
-            advance()
+            if ref.id in recalled:
+                alone[ref.id], costs[ref.id] = recalled[ref.id]
+                advance()
         del per_session
+    if memo is not None:
+        memo.keep(refs)
     rest = [ref for ref in refs if ref.id not in wanted]
     if rest:
         keys.update(key_hashes_by_session(scanner, rest))

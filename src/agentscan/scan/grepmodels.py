@@ -64,7 +64,7 @@ def settle_held(scanner: Scanner, held: list[Held], filters: ListFilter,
                count: Callable[[str | None], None] | None = None) -> None:
     """The ``held`` rows one of whose calls' models ``--grep`` finds admitted, the others
     left out as failing it, each ``count``ed so (``list``'s empty-list explanation); emptied.
-    The one second look of ``list`` and ``export`` (``listing.every_row``) alike."""
+    The one second look of ``list`` and ``export`` (``everyrow.every_row``) alike."""
     if not held:
         return
     from agentscan.context import say

@@ -47,13 +47,17 @@ def never_archived(scanner: Scanner, refs: Sequence[SessionRef], filters: ListFi
     return [ref.id for ref in refs if not scanner.provider(ref.provider).can_archive and not files_small(scanner, ref)]
 
 
-def read_row(scanner: Scanner, ref: SessionRef, liveness: Liveness, *, hold: bool) -> tuple[SessionRow, Sequence[Said]]:
+def read_row(scanner: Scanner, ref: SessionRef, liveness: Liveness | None, *, hold: bool) -> tuple[SessionRow, Sequence[Said]]:
     """``ref``'s row, and (``hold``: a filter may leave it out) what reading it said, held
-    back for the caller to say if the row is listed; else said as it is read."""
+    back for the caller to say if the row is listed; else said as it is read.  ``liveness``:
+    what tells its ``running`` (``None``: the caller tells it, of the rows it lists)."""
     if not hold:
-        return scanner.row(ref).with_changes(running=liveness.of(ref)), ()
+        row = scanner.row(ref)
+        return (row if liveness is None else row.with_changes(running=liveness.of(ref))), ()
     with scanner.ctx.held_warnings() as held:
-        row = scanner.row(ref).with_changes(running=liveness.of(ref))
+        row = scanner.row(ref)
+        if liveness is not None:
+            row = row.with_changes(running=liveness.of(ref))
     return row, held.said
 
 

@@ -7,13 +7,14 @@ mtime at the copy time, so the mtime order is not the answer: sessions are
 parsed in mtime order until no unparsed session can still be newer than the
 N-th best row, which on a live home is right after the first N.
 
-``export`` takes every matching session instead (``every_row``): no limit, so
+``export`` takes every matching session instead (``everyrow.every_row``): no limit, so
 every row is read, on every core (``rowbuild``).
 """
 
 from __future__ import annotations
 
 import heapq
+from contextlib import ExitStack
 from functools import partial
 from os import PathLike, fspath
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 
 from agentscan.context import say
+from agentscan.progress import CACHING
 from agentscan.model import SessionRef, SessionRow
 from agentscan.pricing.modelnames import spellings
 from agentscan.titles import title_spellings
@@ -229,71 +231,83 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
     count = partial(count_failed, stages=stages, reached=reached, passed=passed)
     shelf = ShelfUnknown(scanner, filters)
 
+    # Without ``--running``, a row's ``running`` is told of the rows listed alone: a ``--grep``
+    # read 15,000 kept rows and asked ``/proc`` about each (a third of a kept row's cost).
+    told = liveness if filters.needs_liveness else None
+
     def admit(index: int, ref: SessionRef, row: SessionRow, said) -> None:
         say(scanner.ctx, said)
+        if told is None:
+            row = row.with_changes(running=liveness.of(ref))
         item = (_place(scanner, ref, row, now), -index, row)
         if keep is None or len(best) < keep:
             heapq.heappush(best, item)
         else:
             heapq.heappushpop(best, item)
-    for index, ref in enumerate(refs):
-        bound = ref.recency + CLOCK_SLACK_S if ref.recency else None
-        if keep is not None and len(best) >= keep and bound is not None and bound < best[0][0]:
-            break  # no session left can be newer than the ones kept
-        if since is not None and bound is not None and bound < since:
-            count_rest(refs[index:], filters, liveness, reached, passed)
-            break  # refs are in recency order: none after this is recent enough
-        if filters.needs_liveness and liveness.of(ref) is not True:
-            reached["running"] += 1
-            continue  # cheap: no parse for sessions that cannot match
-        if index >= fetched:
-            settle_held(scanner, held_rows, filters, admit, count)
-            # Cached rows, a few per query; not past what the top stored rows decide (``TopRefs``).
-            fetched = max(index + 1, refs.decided(index + window)) if isinstance(refs, MergedRefs) else index + window
-            batch = refs[index:fetched]
-            unread = never_archived(scanner, batch, filters)
-            if unread:
-                ruled.update(dict.fromkeys(unread, ("archived", None)))
-                batch = [ref for ref in batch if ref.id not in ruled]
-            if narrowing:
-                from agentscan.scan import factfilter
-
-                found = factfilter.ruled_out(scanner, batch, filters)
-                if found is not None:
-                    ruled.update(found.out)
+    # A ``list --all`` whose rows the workers read: keeping them in the index is a phase of
+    # its own (``everyrow.every_row``).
+    with ExitStack() as caching:
+        for index, ref in enumerate(refs):
+            bound = ref.recency + CLOCK_SLACK_S if ref.recency else None
+            if keep is not None and len(best) >= keep and bound is not None and bound < best[0][0]:
+                break  # no session left can be newer than the ones kept
+            if since is not None and bound is not None and bound < since:
+                count_rest(refs[index:], filters, liveness, reached, passed)
+                break  # refs are in recency order: none after this is recent enough
+            if filters.needs_liveness and liveness.of(ref) is not True:
+                reached["running"] += 1
+                continue  # cheap: no parse for sessions that cannot match
+            if index >= fetched:
+                settle_held(scanner, held_rows, filters, admit, count)
+                # Cached rows, a few per query; not past what the top stored rows decide (``TopRefs``).
+                fetched = max(index + 1, refs.decided(index + window)) if isinstance(refs, MergedRefs) else index + window
+                batch = refs[index:fetched]
+                unread = never_archived(scanner, batch, filters)
+                if unread:
+                    ruled.update(dict.fromkeys(unread, ("archived", None)))
                     batch = [ref for ref in batch if ref.id not in ruled]
-                    narrowing = found.worth_it  # else the next batches' facts would cost a pass for little
-            # (``list --all``: every row after this batch is read too, counted in the upgrade's note)
-            scanner.prefetch_rows(batch, every=every or (index > 0 and not filters.needs_liveness),
-                                  coming=_rest(refs, fetched) if every and not narrowing else None)
-            window = window if every else min(2 * window, PREFETCH_MAX)
-        if ref.id in ruled:
-            stage, when = ruled.pop(ref.id)
+                if narrowing:
+                    from agentscan.scan import factfilter
+
+                    found = factfilter.ruled_out(scanner, batch, filters)
+                    if found is not None:
+                        ruled.update(found.out)
+                        batch = [ref for ref in batch if ref.id not in ruled]
+                        narrowing = found.worth_it  # else the next batches' facts would cost a pass for little
+                # (``list --all``: every row after this batch is read too, counted in the upgrade's note)
+                scanner.prefetch_rows(batch, every=every or (index > 0 and not filters.needs_liveness),
+                                      coming=_rest(refs, fetched) if every and not narrowing else None)
+                if every and progress.phase != CACHING and scanner.rows_read_ahead():
+                    caching.enter_context(progress.named(CACHING))
+                    progress.expect(len(refs) - index)
+                window = window if every else min(2 * window, PREFETCH_MAX)
+            if ref.id in ruled:
+                stage, when = ruled.pop(ref.id)
+                progress.advance()
+                newest = newest if when is None else max(newest or float("-inf"), when)
+                count(stage)
+                continue
+            row, said = read_row(scanner, ref, told, hold=bool(stages))
             progress.advance()
-            newest = newest if when is None else max(newest or float("-inf"), when)
-            count(stage)
-            continue
-        row, said = read_row(scanner, ref, liveness, hold=bool(stages))
-        progress.advance()
-        if row.recorded_nothing and files_small(scanner, ref):
-            # Why it recorded nothing; a filtered list says it as it says a row it left out's.
-            failed = filters.failed_stage(row) if stages else None
-            say(scanner.ctx, said if failed is None else still_ours(said, ref, row, failed, empty=bool(said) and files_empty(scanner, ref)))
-            blank += 1
-            continue
-        if row.updated_at is not None:
-            newest = max(newest or float("-inf"), row.updated_at.timestamp())
-        failed = shelf.failed(ref, row, filters.failed_stage(row))
-        if needs_second_look(failed, row):
-            held_rows.append(Held(index, ref, row, said))  # (its calls' models are looked at with its batch's)
-            continue
-        count(failed)
-        if failed is not None:
-            say(scanner.ctx, still_ours(said, ref, row, failed))
-            continue
-        admit(index, ref, row, said)
-    settle_held(scanner, held_rows, filters, admit, count)
-    scanner.end_batch()  # maybe inside one
+            if row.recorded_nothing and files_small(scanner, ref):
+                # Why it recorded nothing; a filtered list says it as it says a row it left out's.
+                failed = filters.failed_stage(row) if stages else None
+                say(scanner.ctx, said if failed is None else still_ours(said, ref, row, failed, empty=bool(said) and files_empty(scanner, ref)))
+                blank += 1
+                continue
+            if row.updated_at is not None:
+                newest = max(newest or float("-inf"), row.updated_at.timestamp())
+            failed = shelf.failed(ref, row, filters.failed_stage(row))
+            if needs_second_look(failed, row):
+                held_rows.append(Held(index, ref, row, said))  # (its calls' models are looked at with its batch's)
+                continue
+            count(failed)
+            if failed is not None:
+                say(scanner.ctx, still_ours(said, ref, row, failed))
+                continue
+            admit(index, ref, row, said)
+        settle_held(scanner, held_rows, filters, admit, count)
+        scanner.end_batch()  # maybe inside one
     if not best and since is not None and refs and next((stage for stage, n in passed.items() if not n), None) == "since":
         # ``since`` left nothing (the hint names the newest then, and only then).  Read on
         # from the rows read: the loop stops at the first file too old for ``since``, and a
@@ -350,34 +364,6 @@ def _newest_unparsed(scanner: Scanner, refs: Sequence[SessionRef], newest: float
         if row.updated_at is not None and not row.recorded_nothing:
             newest = max(newest or float("-inf"), row.updated_at.timestamp())
     return newest
-
-
-def every_row(scanner: Scanner, filters: ListFilter) -> list[SessionRow]:
-    """Every session matching ``filters``, newest first, not clamped (``Scanner.all_rows``)."""
-    liveness = Liveness(pid=filters.pid)
-    refs = scanner.refs(filters.providers)
-    scanner.ctx.progress.expect(len(refs))
-    scanner.prefetch_rows(refs, every=True)
-    rows: list[SessionRow] = []
-    held_rows: list[Held] = []
-    shelf = ShelfUnknown(scanner, filters)
-    for ref in refs:
-        row, said = read_row(scanner, ref, liveness, hold=bool(filters.active_stages))
-        scanner.ctx.progress.advance()
-        failed = shelf.failed(ref, row, filters.failed_stage(row))
-        if needs_second_look(failed, row):
-            held_rows.append(Held(0, ref, row, said))  # (looked at together, below: ``grepmodels``)
-            continue
-        say(scanner.ctx, said if failed is None else still_ours(said, ref, row, failed, empty=bool(said) and files_empty(scanner, ref)))
-        if failed is None:
-            rows.append(row)
-
-    def admit(_at: int, _ref: SessionRef, row: SessionRow, said: Any) -> None:
-        say(scanner.ctx, said)
-        rows.append(row)
-    settle_held(scanner, held_rows, filters, admit)
-    rows.sort(key=lambda r: (r.updated_at is not None, r.updated_at or datetime.min), reverse=True)
-    return rows
 
 
 def check_filters(filters: object) -> None:

@@ -85,6 +85,10 @@ class RowReader:
                     self._save()
                 raise
 
+    def read_ahead(self) -> int:
+        """See ``Scanner.rows_read_ahead``."""
+        return sum(1 for built in self._built.values() if built.row is not None)
+
     def end_batch(self) -> None:
         """See ``Scanner.end_batch``."""
         self._keep_read_ahead()

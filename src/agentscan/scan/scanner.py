@@ -276,6 +276,10 @@ class Scanner(OncePerScan):
         asked only then (a lazy list of refs may read rows to know its order)."""
         self._rows.prefetch(refs, every=every, coming=coming)
 
+    def rows_read_ahead(self) -> int:
+        """How many rows ``prefetch_rows`` read ahead (in workers) and no ``row`` took yet."""
+        return self._rows.read_ahead()
+
     def rows_kept(self, refs: Sequence[SessionRef]) -> set[str]:
         """The ids of ``refs`` whose rows the index holds for their files as they are."""
         cache = self.cache
@@ -336,7 +340,8 @@ class Scanner(OncePerScan):
         """Every matching session, not clamped (``export``): a list of ``SessionRow``, no cost
         filled in (``with_costs``)."""
         self._open()
-        from agentscan.scan.listing import ListFilter, check_filters, every_row
+        from agentscan.scan.everyrow import every_row
+        from agentscan.scan.listing import ListFilter, check_filters
 
         check_filters(filters)
         return every_row(self, filters if filters is not None else ListFilter())

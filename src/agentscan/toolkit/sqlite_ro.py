@@ -56,6 +56,9 @@ from agentscan.toolkit.fsutil import open_regular
 #: every URI this process opened, for the read-only guarantee tests
 OPENED_URIS: list[str] = []
 BUSY_TIMEOUT_MS = 2000
+#: how long a ``brief`` read (another provider's question: Gemini borrowing cwds) waits on a
+#: lock: a write's own moment, not a held lock's
+BRIEF_BUSY_MS = 100
 
 
 def _uri(path: Path, *, immutable: bool) -> str:
@@ -276,8 +279,8 @@ def _open(path: Path, *, immutable: bool, busy_ms: int = BUSY_TIMEOUT_MS) -> sql
 
 
 @contextmanager
-def readonly(path: Path, *, immutable: bool = False) -> Iterator[sqlite3.Connection]:
-    conn = connect_readonly(path, immutable=immutable)
+def readonly(path: Path, *, immutable: bool = False, busy_ms: int = BUSY_TIMEOUT_MS) -> Iterator[sqlite3.Connection]:
+    conn = connect_readonly(path, immutable=immutable, busy_ms=busy_ms)
     try:
         yield conn
     finally:

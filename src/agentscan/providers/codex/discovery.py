@@ -40,6 +40,7 @@ _MAX_DEPTH = 3  # YYYY/MM/DD below sessions/
 _MAX_CHAIN = 32  # subagents of subagents: a bound against cycles
 _MEMO_KEY = "codex.discovery"
 _UNNAMED_MEMO_KEY = "codex.discovery.unnamed"
+_BRIEF_MEMO_KEY = "codex.discovery.brief"
 ORPHANS_MEMO_KEY = "codex.orphan_index_rows"
 
 
@@ -120,15 +121,22 @@ class Discovery(NamedTuple):
     foreign_index_rows: int = 0  # rows whose rollout_path names another thread's rollout (``indexpaths``)
 
 
-def discover(ctx: ScanContext, *, names: bool = True) -> Discovery:
+def discover(ctx: ScanContext, *, names: bool = True, brief: bool = False) -> Discovery:
     """Every Codex session of this scan (memoised: the list, tokens and cwds share it).
     ``names``: with the threads' names in ``session_index.jsonl`` (``Thread.session_index_name``);
     without (``False``), that file is not read at all: another provider that only borrows the
-    sessions' directories (``known_cwds``) has no use for it, nor for what it warns of."""
+    sessions' directories (``known_cwds``) has no use for it, nor for what it warns of.
+    ``brief`` (and no names): for such a provider of a run that did not ask for Codex, whose
+    thread index, locked by Codex, is not waited for (``index.load_index``): not the scan's own."""
     memo = ctx.memo.get(_MEMO_KEY)
     if isinstance(memo, Discovery):
         return memo
     unnamed = ctx.memo.get(_UNNAMED_MEMO_KEY)
+    if not isinstance(unnamed, Discovery) and brief and not names:
+        unnamed = ctx.memo.get(_BRIEF_MEMO_KEY)
+        if not isinstance(unnamed, Discovery):
+            unnamed = ctx.memo[_BRIEF_MEMO_KEY] = _discover(ctx, brief=True)
+        return unnamed
     if not isinstance(unnamed, Discovery):
         unnamed = ctx.memo[_UNNAMED_MEMO_KEY] = _discover(ctx)
     if not names:
@@ -138,10 +146,10 @@ def discover(ctx: ScanContext, *, names: bool = True) -> Discovery:
     return result
 
 
-def _discover(ctx: ScanContext) -> Discovery:
+def _discover(ctx: ScanContext, *, brief: bool = False) -> Discovery:
     roots = codex_roots(ctx)
     ctx.confine_to(root.path for root in session_roots(roots))
-    index = load_index(ctx, database_roots(roots))
+    index = load_index(ctx, database_roots(roots), brief=brief)
     copies: dict[str, list[RolloutFile]] = {}
     read: dict[Path, RolloutHeader] = {}  # the headers read to find a thread's id, by file
     for root in session_roots(roots):
@@ -157,7 +165,8 @@ def _discover(ctx: ScanContext) -> Discovery:
         best[thread_id] = RolloutFile(path, archived, _mtime(path, ctx) or 0.0)
     threads = {tid: _thread(tid, rollout, index.get(tid), headers.get(tid), ctx) for tid, rollout in best.items()}
     _join_segments(threads, index, ctx)
-    ctx.memo[ORPHANS_MEMO_KEY] = indexed.orphans
+    if not brief:  # (the scan's own discovery's, for ``doctor``)
+        ctx.memo[ORPHANS_MEMO_KEY] = indexed.orphans
     return Discovery(_group(threads, index), threads, index, indexed.orphans, indexed.outside, foreign_index_rows=indexed.foreign)
 
 

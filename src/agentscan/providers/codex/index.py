@@ -23,12 +23,17 @@ from agentscan.providers.codex.records import TITLE_CHARS, clean_prompt, collaps
 from agentscan.providers.codex.roots import codex_roots, in_archived_sessions, database_roots, older_state_dbs, session_place
 from agentscan.toolkit.roots import Root
 from agentscan.errors import DatabaseUnavailable
-from agentscan.toolkit.sqlite_ro import WAL_UNREAD, has_table, readonly, table_columns, unread_wal
+from agentscan.toolkit.sqlite_ro import (
+    BRIEF_BUSY_MS, BUSY_TIMEOUT_MS, WAL_UNREAD, has_table, readonly, table_columns, unread_wal,
+)
 from agentscan.timeutil import from_epoch
 
 _MEMO_KEY = "codex.index"
 #: path -> (its rows, or why it could not be read): each database is read once a scan
 _READS_KEY = "codex.index.reads"
+#: ``load_index(brief=True)``'s own (``_MEMO_KEY``'s and ``_READS_KEY``'s, for another provider)
+_BRIEF_MEMO_KEY = "codex.index.brief"
+_BRIEF_READS_KEY = "codex.index.brief_reads"
 
 # Columns we use when present.  Title candidates come in order of preference: Codex's
 # title, the preview, the first message; a name the user gave the thread (``name``)
@@ -115,11 +120,18 @@ class ThreadIndex(NamedTuple):
         return self.rows.get(thread_id)
 
 
-def load_index(ctx: ScanContext, roots: list[Root]) -> ThreadIndex:
-    """The union of every readable index among ``roots`` (memoised per scan)."""
+def load_index(ctx: ScanContext, roots: list[Root], *, brief: bool = False) -> ThreadIndex:
+    """The union of every readable index among ``roots`` (memoised per scan).  ``brief``: for
+    another provider's question alone (``known_cwds``): a database locked by Codex is not
+    waited for (``BRIEF_BUSY_MS``), and what was read so is not the scan's own (a Codex pass
+    later in the scan reads, and waits, as it always does)."""
     memo = ctx.memo.get(_MEMO_KEY)
     if isinstance(memo, ThreadIndex):
         return memo
+    if brief:
+        memo = ctx.memo.get(_BRIEF_MEMO_KEY)
+        if isinstance(memo, ThreadIndex):
+            return memo
     rows: dict[str, IndexRow] = {}
     used: list[Path] = []
     identity: list[str] = []
@@ -127,7 +139,7 @@ def load_index(ctx: ScanContext, roots: list[Root]) -> ThreadIndex:
         if not os.path.lexists(root.path) or ctx.undecodable(root.path):
             continue  # no index is normal (older Codex): nothing to warn about
         identity.extend(_identity(root.path))
-        found, problem = _read(root.path, ctx)
+        found, problem = _read(root.path, ctx, brief)
         database = root.path
         if problem is not None:
             # The newest generation cannot be read: an older one beside it may (Codex keeps them).
@@ -135,7 +147,7 @@ def load_index(ctx: ScanContext, roots: list[Root]) -> ThreadIndex:
                 if ctx.undecodable(older):
                     continue
                 before = _identity(older)
-                found, _ = _read(older, ctx)
+                found, _ = _read(older, ctx, brief)
                 if found is not None:
                     database = older
                     identity.extend(before)
@@ -154,7 +166,7 @@ def load_index(ctx: ScanContext, roots: list[Root]) -> ThreadIndex:
             if current is None or _newer(row, current):
                 rows[row.thread_id] = row
     index = ThreadIndex(tuple(used), rows, tuple(identity))
-    ctx.memo[_MEMO_KEY] = index
+    ctx.memo[_BRIEF_MEMO_KEY if brief else _MEMO_KEY] = index
     return index
 
 
@@ -181,16 +193,22 @@ def database_problem(path: Path, ctx: ScanContext) -> str | None:
     return _read(path, ctx)[1]
 
 
-def _read(path: Path, ctx: ScanContext) -> tuple[list[IndexRow] | None, str | None]:
-    """``path``'s rows, or why it could not be read (said by the caller)."""
+def _read(path: Path, ctx: ScanContext, brief: bool = False) -> tuple[list[IndexRow] | None, str | None]:
+    """``path``'s rows, or why it could not be read (said by the caller); ``brief``: ``load_index``'s."""
     reads = ctx.memo.setdefault(_READS_KEY, {})
-    if path not in reads:
-        reads[path] = _read_database(path)
+    if path in reads:
+        return reads[path]
+    if brief:
+        kept = ctx.memo.setdefault(_BRIEF_READS_KEY, {})
+        if path not in kept:
+            kept[path] = _read_database(path, BRIEF_BUSY_MS)
+        return kept[path]
+    reads[path] = _read_database(path)
     return reads[path]
 
 
-def _read_database(path: Path) -> tuple[list[IndexRow] | None, str | None]:
-    rows, problem = _read_rows(path)
+def _read_database(path: Path, busy_ms: int = BUSY_TIMEOUT_MS) -> tuple[list[IndexRow] | None, str | None]:
+    rows, problem = _read_rows(path, busy_ms)
     if problem is not None and unread_wal(path):
         # The main file alone holds no table yet (a database whose every change is still in
         # its WAL): "no threads table (unfamiliar schema)" would send the user the wrong way.
@@ -198,9 +216,9 @@ def _read_database(path: Path) -> tuple[list[IndexRow] | None, str | None]:
     return rows, problem
 
 
-def _read_rows(path: Path) -> tuple[list[IndexRow] | None, str | None]:
+def _read_rows(path: Path, busy_ms: int = BUSY_TIMEOUT_MS) -> tuple[list[IndexRow] | None, str | None]:
     try:
-        with readonly(path) as conn:
+        with readonly(path, busy_ms=busy_ms) as conn:
             if not has_table(conn, "threads"):
                 raise DatabaseUnavailable("no threads table (unfamiliar schema)")
             columns = table_columns(conn, "threads")

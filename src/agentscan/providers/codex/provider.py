@@ -201,7 +201,8 @@ class CodexProvider(Provider):
         from agentscan.providers.codex.header import thread_header
 
         cwds: set[str] = set()
-        for thread in discover(ctx, names=False).threads.values():  # the directories alone
+        # ``brief``: a run that did not ask for Codex does not wait on its locked thread index.
+        for thread in discover(ctx, names=False, brief=brief).threads.values():  # the directories alone
             cwd = thread.indexed.cwd if thread.indexed and thread.indexed.cwd else thread_header(thread, ctx).cwd
             if cwd:
                 cwds.add(cwd)

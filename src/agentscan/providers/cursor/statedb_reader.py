@@ -32,6 +32,7 @@ from agentscan.context import DB_LOCKED, ScanContext, legible
 from agentscan.toolkit.roots import Root
 from agentscan.errors import DatabaseUnavailable
 from agentscan.toolkit.jsondoc import too_many_values
+from agentscan.toolkit.sqlite_ro import BRIEF_BUSY_MS  # (its brief reads' wait)
 from agentscan.toolkit.sqlite_ro import (
     BUSY_TIMEOUT_MS,
     WAL_UNREAD,
@@ -47,8 +48,6 @@ from agentscan.toolkit.sqlite_ro import (
 KEPT_WORDS = "but for sessions unchanged since its last read"
 
 
-#: how long a ``brief`` read waits on a lock: a write's own moment, not a held lock's
-BRIEF_BUSY_MS = 100
 
 
 def key_range(prefix: str) -> tuple[str, str]:
