@@ -121,3 +121,33 @@ def test_only_partial_counts_make_a_provider_with_facts_revise_its_row() -> None
     assert ClaudeProvider.wants_refresh is Provider.wants_refresh
     row = SessionRow("codex", "x", None)
     assert not CodexProvider().wants_refresh(row) and CodexProvider().wants_refresh(row.with_changes(counts_partial=True))
+
+
+def test_one_query_says_both_the_facts_and_which_rows_are_kept(isolated_home: Path, monkeypatch) -> None:
+    """Pass 54: ``gather`` asked the index for the fingerprints of the rows ``row_fields`` had
+    just returned (``Scanner.rows_kept``): one query of the ``rows`` table now."""
+    from agentscan.scan.cache import Cache
+
+    _home(isolated_home)
+    assert runner.invoke(app, ["list", "--all"]).exit_code == 0
+    fields = record_calls(monkeypatch, Cache, "row_fields", lambda cache, ids, paths: len(ids))
+    fingerprints = record_calls(monkeypatch, Cache, "row_fingerprints", lambda cache, ids: len(ids))
+    found = _gathered(isolated_home)
+    assert (fields, fingerprints) == ([8], [])
+    assert {key for key, value in found.items() if isinstance(value, TableFacts)} == {
+        f"claude:{_native(number)}" for number in range(6)}
+
+
+def test_a_row_that_is_no_json_is_read_again_and_the_others_keep_their_facts(isolated_home: Path) -> None:
+    """Pass 54: such a row made ``json_extract`` fail the whole query, so no kept row gave its
+    facts; now it alone is a miss (read again by its pass)."""
+    _home(isolated_home)
+    assert runner.invoke(app, ["list", "--all"]).exit_code == 0
+    broken = _native(4)
+    with _index() as connection:
+        connection.execute("UPDATE rows SET row = '{not json' WHERE session_id = ?", (f"claude:{broken}",))
+    connection.close()
+    found = _gathered(isolated_home)
+    assert isinstance(found[f"claude:{broken}"], SessionRow) and found[f"claude:{broken}"].title == "task 4"
+    assert {key for key, value in found.items() if isinstance(value, TableFacts)} == {
+        f"claude:{_native(number)}" for number in range(6) if number != 4}

@@ -52,7 +52,8 @@ def meant_instead(query: str, command: str, program: str) -> str | None:
             return hint(f"{program} tokens --since {_quoted(when)}", "counts tokens from then on (tokens takes session ids)")
         from agentscan.whentext import times_meant
 
-        meant = times_meant(typed) if not _hex_id(word) else []
+        # A mistyped id is no misspelt day, however close: hex of any length, a digit or not.
+        meant = times_meant(typed) if not looks_like_id(word, least=0, digit=False) else []
         if len(meant) == 1:  # (``yesterdy``: as ``--since yesterdy`` says it)
             return hint(f"{program} tokens --since {meant[0]}",
                         f"counts tokens from then on (did you mean {meant[0]}? tokens takes session ids)")
@@ -68,10 +69,43 @@ def _quoted(word: str) -> str:
     return shlex.quote(word)
 
 
-def _hex_id(word: str) -> bool:
-    """Whether ``word`` may be the start of a session id (hex digits and dashes): a mistyped
-    id is no misspelt day, however close."""
-    return all(char in "0123456789abcdef-" for char in word)
+#: the characters of a session id's hex form (a UUID's digits and dashes), either case
+_HEX = frozenset("0123456789abcdefABCDEF-")
+
+
+def looks_like_id(word: str, *, least: int = 6, digit: bool = True, prefix: str = "", not_a: str = "") -> bool:
+    """Whether ``word`` reads as a session's id (or the start of one) rather than a word: hex
+    digits and dashes, at least ``least`` of them, with a digit among them when ``digit``
+    (``deadbeef`` and ``facade`` are words).  The one rule every hint that tells an id from
+    another word asks, each caller saying how its question differs:
+
+    ``prefix``: what may come before the hex: ``""`` nothing; ``"word"`` any lowercase word and
+    a colon, unchecked (``claude:7f3c9a12``: ``list 7f3c9a12`` says where an id goes whatever
+    the agent); ``"agent"`` a known agent's name and a colon, then anything at all
+    (``claude:anything``: a command line's first word, where only an agent's id reads so).
+    ``not_a``: what an id-shaped word is taken as instead: ``""`` nothing (the caller ruled
+    times out already); ``"date"`` a bare date (``2026-11-01``, ``2026-11``); ``"time"`` any
+    time ``--since`` reads (``20261101``, ``2026-11-01``)."""
+    import re
+
+    body = word
+    if prefix == "agent":
+        agent, colon, bare = word.partition(":")
+        if colon and bare:
+            from agentscan.providers import available_names
+
+            if agent.casefold() in available_names():
+                return True
+    elif prefix == "word":
+        named = re.match(r"[a-z]+:", word)
+        body = word[named.end():] if named else word
+    if len(body) < least or not all(char in _HEX for char in body):
+        return False
+    if digit and not any(char.isdigit() for char in body):  # (ASCII: every character is hex)
+        return False
+    if not_a == "date":
+        return re.fullmatch(r"\d{4}-\d{2}(-\d{2})?", word) is None
+    return not_a != "time" or not is_a_time(word)
 
 
 def is_a_time(word: str) -> bool:

@@ -176,15 +176,9 @@ def session_id_command(typed: str, ctx: Any) -> str | None:
     """What to say after ``No such command '7f3c9a12'`` when ``typed`` looks like a session's
     id (6 or more hex digits with a digit among them, a UUID, or ``claude:…``): ``show`` with
     it, after the global options given before it (``--demo``); ``None`` for any other word."""
-    import re
+    from agentscan.cli.idwords import looks_like_id
 
-    from agentscan.providers import available_names
-
-    provider, colon, bare = typed.partition(":")
-    if colon and provider.casefold() in available_names() and bare:
-        pass
-    elif (not (re.fullmatch(r"[0-9a-fA-F-]{6,}", typed) and re.search(r"[0-9]", typed))
-          or re.fullmatch(r"\d{4}-\d{2}(-\d{2})?", typed)):  # (a date, ``2026-11-01``: no id)
+    if not looks_like_id(typed, prefix="agent", not_a="date"):  # (a date, ``2026-11-01``: no id)
         return None
     return f"Try: {typed_again(ctx, 'show', typed)} (a session's id goes after show)"
 

@@ -107,7 +107,8 @@ def export_command(
     from agentscan.cli.state import parse_window, provider_names, reject_blank
     from agentscan.errors import UsageProblem
     from agentscan.export.files import mixed_with_warnings, names_stdout, refuse_closed_descriptor, typed_path
-    from agentscan.export.run import STDOUT, parse_format, run_export
+    from agentscan.export.formats import STDOUT, parse_format
+    from agentscan.export.run import run_export
     from agentscan.cli.actions import given_zone
     from agentscan.timeutil import zone
 

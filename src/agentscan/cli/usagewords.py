@@ -57,7 +57,7 @@ def sort_key_names() -> Iterable[str]:
 
 
 def _export_formats() -> Iterable[str]:
-    from agentscan.export.run import FORMATS
+    from agentscan.export.formats import FORMATS
 
     return FORMATS
 
@@ -164,15 +164,12 @@ def extra_arguments_error(where: str, params: Sequence[Any], given: list[str], e
 def _word_meant(word: str, params: Sequence[Any]) -> str:
     """What ``list today``, ``list 5`` and ``list spotter`` meant: the option that takes the
     word (``--since``, ``-n``, ``--grep``), when the command has it; else ``""``."""
-    import re
-
-    from agentscan.cli.idwords import is_a_time
+    from agentscan.cli.idwords import is_a_time, looks_like_id
 
     flags = {flag for param in params for flag in getattr(param, "opts", ())}
     if "--limit" in flags and word.isascii() and word.isdigit() and len(word) <= 3:  # (not a year, 2026)
         return f"; how many: -n {word}"
-    if ("--grep" in flags and re.fullmatch(r"(?:[a-z]+:)?[0-9a-fA-F-]{6,}", word) and re.search(r"[0-9]", word)
-            and not is_a_time(word)):
+    if "--grep" in flags and looks_like_id(word, prefix="word", not_a="time"):
         return f"; a session's id goes after show: show {word}"  # (``list 7f3c9a12``)
     if "--since" in flags and is_a_time(word):
         return f"; a window: --since {word}"

@@ -44,7 +44,8 @@ def export_sessions(
     Returns an ``ExportResult`` (``path``, ``format``, ``sessions``, ``gone``, …).  Raises
     ``UsageProblem`` for a value that cannot be used, ``ExportFailed`` when the file cannot be
     written (the previous one is left as it was)."""
-    from agentscan.export.run import check_days, parse_format, run_export
+    from agentscan.export.formats import check_days, parse_format
+    from agentscan.export.run import run_export
     from agentscan.scan.arguments import time_zone
     from agentscan.scan.listing import ListFilter, check_filters
 

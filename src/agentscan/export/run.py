@@ -14,8 +14,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Collection, Iterable, Mapping, Sequence
 
-from agentscan.errors import ExportFailed, UsageProblem
+from agentscan.errors import ExportFailed
+from agentscan.export.formats import STDOUT, checked_format
+# (also where they were: ``export.run.parse_format``, ``FORMATS`` and ``check_days`` are older than ``formats``)
+from agentscan.export.formats import FORMATS as FORMATS, check_days as check_days, parse_format as parse_format
 from agentscan.export.history import NO_HISTORY, History, ProviderHistory
+from agentscan.export.target import checked_target
 from agentscan.export.files import (
     csv_lines, day_csv_lines, day_jsonl_lines, jsonl_lines, sessions_held, write_lines,
 )
@@ -33,9 +37,7 @@ if TYPE_CHECKING:
     from agentscan.scan.listing import ListFilter
     from agentscan.scan.scanner import Scanner
 
-FORMATS = ("jsonl", "csv", "sqlite")
 LOCK_TIMEOUT_S = 30.0
-STDOUT = Path("-")
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +102,7 @@ def export(
     ``tokens_unknown``: the rows whose ``null`` tokens are not known (``list --json``'s mark).
     ``held``: an SQLite index's sessions whose row, if it has one, is left as it was (``write_sqlite``).
     """
-    fmt = _check(fmt, output, per_day)
+    fmt = checked_format(fmt, output, per_day)
     lines = _lines(fmt, rows, usage_days, per_day, tokens_unknown)
     if output == STDOUT:  # for a pipe: agentscan export -f csv -o - | duckdb
         from agentscan.export.files import to_stdout
@@ -160,44 +162,6 @@ def _no_room_words(output: Path, errno_: int | None) -> str:
     return "; what it was given of the export is cut short"
 
 
-def parse_format(fmt: str, what: str = "--format") -> str:
-    """``fmt`` as one of ``FORMATS``, in any case (``CSV``, as ``--provider`` takes ``Claude``),
-    or a usage error naming them, and ``fmt`` by ``what`` (the library's ``format``)."""
-    wanted = fmt.strip().casefold()
-    if wanted not in FORMATS:
-        from agentscan.toolkit.words import unknown_choice
-
-        raise UsageProblem(unknown_choice(what, fmt, list(FORMATS)), parameter="format")
-    return wanted
-
-
-def _check(fmt: str, output: Path, per_day: bool) -> str:
-    """``fmt`` (``parse_format``), refused where it cannot be written."""
-    fmt = parse_format(fmt)
-    if fmt == "sqlite" and output == STDOUT:
-        raise UsageProblem("--format sqlite needs --output PATH: SQLite cannot be written to stdout")
-    check_days(fmt, per_day, zoned=False)
-    return fmt
-
-
-def check_days(fmt: str, days: bool, *, zoned: bool, words: tuple[str, str] = ("--days", "--tz")) -> None:
-    """``days`` only for JSON Lines and CSV, and a zone (``zoned``) only for ``days``: one
-    rule for the CLI and ``export_sessions``, each naming its own (``words``: ``days=True``
-    and ``tz`` for the library).  An index's days are UTC, so that every run (a cron job's
-    zone, a laptop's) adds to the same ones."""
-    days_word, tz_word = words
-    if fmt == "sqlite" and days:
-        raise UsageProblem(f"{days_word} is for jsonl and csv: a SQLite export always has the token_days table",
-                           parameter="days")
-    if zoned and not days:
-        # Said for the format asked for: a JSON Lines export was told about SQLite's tables.
-        if fmt == "sqlite":
-            raise UsageProblem(f"{tz_word} is for {days_word}, with jsonl or csv (each day's rows in that zone); an "
-                               "SQLite index's token_days, like a session's times, are always UTC", parameter="tz")
-        raise UsageProblem(f"{tz_word} is for {days_word} (each day's rows in that zone); a session's times are "
-                           "always UTC", parameter="tz")
-
-
 def _lines(fmt: str, rows: list[SessionRow], usage_days: list[UsageDay], per_day: bool,
            unknown: Collection[str] = ()) -> Callable[[BinaryIO], int] | None:
     """What writes a JSON Lines or CSV export (``None``: SQLite)."""
@@ -243,7 +207,7 @@ def run_export(
     if output == STDOUT:
         return _run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout,
                            before_rename=before_rename, redact=redact, days=days, zone=zone)
-    _check(fmt, output, days)  # (a usage error before any wait)
+    checked_format(fmt, output, days)  # (a usage error before any wait)
     with output_lock(output.expanduser(), scanner.ctx.env, lock_timeout, scanner.ctx.warn,
                      scanner.ctx.progress.waiting):
         try:
@@ -263,7 +227,7 @@ def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter
     from agentscan.pricing import PriceBook
     from agentscan.scan.costs import priced_and_credited, with_costs
 
-    fmt = _check(fmt, output, days)
+    fmt = checked_format(fmt, output, days)
     check_days(fmt, days, zoned=zone is not None)
     problems = scanner.unreadable_explicit_roots()
     if problems:  # before anything is written: a failed run leaves the last good file as it was (docs/cron.md)
@@ -347,34 +311,6 @@ def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter
     say_held(scanner.ctx, output, {session_id: unknown[session_id] for session_id in result.held})
     say_shrank(scanner.ctx, output, result.shrank)
     return replace(result, prices=book.data.to_json(), unread=len(unread))
-
-
-def checked_target(fmt: str, output: Path) -> Path:
-    """The file ``output`` (expanded) leads to, once ``export``'s checks that need no lock
-    pass (``ExportFailed``: a folder, a missing folder, a loop of links, a file or folder this
-    user cannot write, an index a CSV export would replace).  Made before the scan too
-    (``run_export``: a mistyped folder was heard of only after every session had been read,
-    5 s on a heavy home), and again by ``export`` (a library caller's, or the output changed)."""
-    from agentscan.export.files import place_problem
-    from agentscan.export.target import check_target, check_writable
-    from agentscan.toolkit.atomicfile import output_target, own_descriptor
-
-    problem = place_problem(output)
-    if problem is not None:
-        raise ExportFailed(problem)
-    # SQLite opens a path by name and follows links: the file it updates is the one
-    # ``atomic_write`` would replace, reached only through links no one else planted.
-    try:
-        target = output_target(output)
-    except OSError as exc:  # a loop of links
-        raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}") from None
-    if fmt == "sqlite" and own_descriptor(output) is not None:
-        # Opened by name beside its journal, ``/proc/<pid>/fd/N-journal``: no such file can be made.
-        raise ExportFailed(f"{output} is a descriptor of this process (a pipe or a shell's redirection): --format "
-                           "sqlite updates a file in place by its name; give that file's path")
-    check_target(fmt, output)
-    check_writable(fmt, output, target)
-    return target
 
 
 def _roots(scanner: Scanner) -> dict[str, list[str]]:

@@ -1,5 +1,6 @@
 """What an export's output must be before anything is read or written: a file the format
-would not ruin (``check_target``), and one this user can write where it is (``check_writable``).
+would not ruin (``check_target``), and one this user can write where it is (``check_writable``);
+both, with the file the output leads to, in ``checked_target``.
 
 Both run before the scan (a cron job learns at once, not after minutes of reading) and
 again under the output's lock; each failure is one line naming the file or the folder
@@ -176,3 +177,31 @@ def _left_by(suffix: str, held: os.stat_result) -> str:
         return ("it holds changes not yet in the index: let its owner open the index once (`sqlite3 FILE "
                 "'PRAGMA wal_checkpoint'`), or make it yours")
     return "it is a journal left by a write that was stopped: let its owner open the index once, or make it yours"
+
+
+def checked_target(fmt: str, output: Path) -> Path:
+    """The file ``output`` (expanded) leads to, once ``export``'s checks that need no lock
+    pass (``ExportFailed``: a folder, a missing folder, a loop of links, a file or folder this
+    user cannot write, an index a CSV export would replace).  Made before the scan too
+    (``run_export``: a mistyped folder was heard of only after every session had been read,
+    5 s on a heavy home), and again by ``export`` (a library caller's, or the output changed)."""
+    from agentscan.export.files import place_problem
+    from agentscan.export.target import check_target, check_writable
+    from agentscan.toolkit.atomicfile import output_target, own_descriptor
+
+    problem = place_problem(output)
+    if problem is not None:
+        raise ExportFailed(problem)
+    # SQLite opens a path by name and follows links: the file it updates is the one
+    # ``atomic_write`` would replace, reached only through links no one else planted.
+    try:
+        target = output_target(output)
+    except OSError as exc:  # a loop of links
+        raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}") from None
+    if fmt == "sqlite" and own_descriptor(output) is not None:
+        # Opened by name beside its journal, ``/proc/<pid>/fd/N-journal``: no such file can be made.
+        raise ExportFailed(f"{output} is a descriptor of this process (a pipe or a shell's redirection): --format "
+                           "sqlite updates a file in place by its name; give that file's path")
+    check_target(fmt, output)
+    check_writable(fmt, output, target)
+    return target

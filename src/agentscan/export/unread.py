@@ -74,18 +74,17 @@ def unread_sessions(refs: Iterable[SessionRef], failed: set[str],
 
 def say_unread(ctx: ScanContext, output: Path, fmt: str, unread: Mapping[str, str]) -> None:
     """One warning per provider for the sessions ``unread_sessions`` kept out of this export."""
-    from agentscan.toolkit.words import plural
+    from agentscan.toolkit.words import agreeing, plural
 
     counts: dict[str, int] = {}
     for provider in unread.values():
         counts[provider] = counts.get(provider, 0) + 1
     for name, count in sorted(counts.items()):
-        one = count == 1
+        they = agreeing(count)
         if fmt == "sqlite":
-            done = (f"{'its row' if one else 'their rows'} in the index (and token_days) {'is' if one else 'are'} "
-                    f"left as {'it was' if one else 'they were'}")
+            done = f"{they.its} row{they.s} in the index (and token_days) {they.is_} left as {they.it_was}"
         else:
-            done = f"{'it is' if one else 'they are'} not in this export"
+            done = f"{they.it_is} not in this export"
         ctx.warn(str(output), f"{plural(count, name + ' session')} could not be read this run (see the "
                  f"warnings naming their files): {done}")
 
@@ -116,44 +115,43 @@ def say_held(ctx: ScanContext, output: Path, held: Mapping[str, tuple[str, str, 
     SQLite index had, left as they were (``write_sqlite``'s ``held``), naming the database (or
     the session's own file, read only in part) and why: the calls are not gone, which
     ``say_shrank``'s words would have said."""
-    from agentscan.toolkit.words import plural
+    from agentscan.toolkit.words import agreeing, plural
 
     counts: dict[tuple[str, str, str, bool], int] = {}
     for cause in held.values():
         counts[cause] = counts.get(cause, 0) + 1
     for (name, path, why, own), count in sorted(counts.items()):
-        one = count == 1
+        they = agreeing(count)
         # A chat of its own read up to its damage was read, in part: not "could not be read".
         read = "read this run only up to its damage, before any usage" if own else "which could not be read this run"
-        ctx.warn(str(output), f"{plural(count, name + ' session')} left as {'it was' if one else 'they were'} in the index "
-                 f"({'its' if one else 'their'} row and token_days): {'its' if one else 'their'} usage is kept in {path}, "
-                 f"{read} ({why})")
+        ctx.warn(str(output), f"{plural(count, name + ' session')} left as {they.it_was} in the index "
+                 f"({they.its} row and token_days): {they.its} usage is kept in {path}, {read} ({why})")
 
 
 def say_left_as_they_were(ctx: ScanContext, output: Path, fmt: str, unseen: Mapping[LeftAsTheyWere, int]) -> None:
     """A warning for each count of ``write_sqlite``'s (or a file export's) sessions not found
     this run and left as they were, not marked gone (``LeftAsTheyWere``)."""
-    from agentscan.toolkit.words import plural
+    from agentscan.toolkit.words import agreeing, plural
 
     def say(message: str) -> None:
         ctx.warn(str(output), message)
 
     for left, count in sorted(unseen.items(), key=lambda item: item[0].said_order()):
-        name = left.provider
+        name, they = left.provider, agreeing(count)
         if left.reason == UNLISTED:
-            say(f"{plural(count, name + ' session')} in the index {'was' if count == 1 else 'were'} not found, and "
+            say(f"{plural(count, name + ' session')} in the index {they.was} not found, and "
                 f"{name}'s discovery could not read everything this run (see its warnings): left as "
-                f"{'it was' if count == 1 else 'they were'}, not marked gone")
+                f"{they.it_was}, not marked gone")
         elif left.reason == ELSEWHERE:
-            say(f"{plural(count, name + ' session')} in the index still {'has its file' if count == 1 else 'have their files'}, "
+            say(f"{plural(count, name + ' session')} in the index still {they.has} {they.its} file{they.s}, "
                 f"outside the {name} roots this run read (`{ctx.command('doctor')}` shows them; a cron job may lack a variable "
-                f"your shell sets): left as {'it was' if count == 1 else 'they were'}, not marked gone")
+                f"your shell sets): left as {they.it_was}, not marked gone")
         elif fmt != "sqlite":  # the file is replaced: they left it
             say(f"no {name} root found (`{ctx.command('doctor')}` shows where it looked): the {plural(count, name + ' session')} "
-                f"the last export held {'is' if count == 1 else 'are'} not in this one")
+                f"the last export held {they.is_} not in this one")
         else:
             say(f"no {name} root found (`{ctx.command('doctor')}` shows where it looked): its {plural(count, 'session')} in the "
-                f"index {'is' if count == 1 else 'are'} left as {'it was' if count == 1 else 'they were'}, not marked gone")
+                f"index {they.is_} left as {they.it_was}, not marked gone")
 
 
 #: the sessions whose loss a run names one by one (the largest); the rest are summed in one warning

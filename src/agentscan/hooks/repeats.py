@@ -60,7 +60,7 @@ class Repeats:
 
     def notes(self) -> list[str]:
         """What the trace warns: the twins Cursor's third-party hooks made apart from the others."""
-        from agentscan.toolkit.words import plural
+        from agentscan.toolkit.words import agreeing, plural
 
         found = []
         bridged, other = len(self.bridged), self.count - len(self.bridged)
@@ -69,7 +69,7 @@ class Repeats:
                          "one installed for Claude Code (Cursor runs Claude Code's hooks too: its third-party hooks "
                          "setting), and counted once")
         if other:
-            found.append(f"{plural(other, 'hook event')} {'were' if other != 1 else 'was'} delivered twice and counted "
+            found.append(f"{plural(other, 'hook event')} {agreeing(other).was} delivered twice and counted "
                          "once; is agentscan registered in more than one settings file?")
         return found
 

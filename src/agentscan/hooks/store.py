@@ -281,11 +281,11 @@ def dropped_warnings(root: str, session_id: str) -> list[Any]:
     if not dropped:
         return []
     from agentscan.model import ScanWarning
-    from agentscan.toolkit.words import plural
+    from agentscan.toolkit.words import agreeing, plural
 
     return [ScanWarning(log, (
         f"{plural(dropped, 'hook payload')} of this session "
-        f"{'were' if dropped != 1 else 'was'} dropped unread (larger than 8 MiB, or too slow to arrive): "
+        f"{agreeing(dropped).was} dropped unread (larger than 8 MiB, or too slow to arrive): "
         "a call whose completion it was shows no status"))]
 
 

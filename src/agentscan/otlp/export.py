@@ -146,7 +146,7 @@ def _settle(built: Built, scanner: Scanner) -> None:
     # Said as ``tokens`` says a capped sum: the command, not a file, is what the line is about.
     built.format_notes = [ScanWarning("otlp", line) for line in built.gaps.lines(lambda name: scanner.provider(name).label)]
     if built.unread_transcripts:
-        from agentscan.toolkit.words import plural
+        from agentscan.toolkit.words import agreeing, plural
 
         # Their turns carry no LLM call and no usage, which would otherwise pass for a turn
         # that spent nothing: said, with where the transcript is.
@@ -154,5 +154,5 @@ def _settle(built: Built, scanner: Scanner) -> None:
         built.format_notes.append(ScanWarning("otlp", (
             f"{plural(count, 'hook session')} name{'s' if count == 1 else ''} a transcript under no root read "
             f"({built.unread_transcripts[0]}{', …' if count > 1 else ''}): "
-            f"{'its' if count == 1 else 'their'} turns have no LLM calls or token usage; read its folder too "
+            f"{agreeing(count).its} turns have no LLM calls or token usage; read its folder too "
             "(CLAUDE_CONFIG_DIR as the agent has it, or --home)")))

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from agentscan.toolkit.words import plural
+from agentscan.toolkit.words import agreeing, plural
 
 @dataclass(frozen=True, slots=True)
 class Untimed:
@@ -33,7 +33,7 @@ class Untimed:
 
     def notes(self) -> list[str]:
         """The session's own warnings (without the ``otlp: `` prefix)."""
-        notes = [f"{plural(count, one, many)} without a timestamp {'was' if count == 1 else 'were'} left out"
+        notes = [f"{plural(count, one, many)} without a timestamp {agreeing(count).was} left out"
                  for one, many, count in (("tool call", "tool calls", self.tools), ("LLM call", "LLM calls", self.llm_calls))
                  if count]
         if self.one_turn:

@@ -96,15 +96,17 @@ class Cache(IndexConnection):
             "SELECT session_id, fingerprint FROM rows", session_ids, whole_table_above=_WHOLE_TABLE_ABOVE)
             if isinstance(fingerprint, str)}
 
-    def row_fields(self, session_ids: list[str], paths: Sequence[str]) -> dict[str, tuple[str, str]]:
-        """The fingerprint each cached row was kept for and, as a JSON array, its values at
-        ``paths`` (``$.cwd``): SQLite picks them out, no row is decoded whole here.  Any row
-        that is no JSON fails the whole query: none is given (a miss)."""
+    def row_fields(self, session_ids: list[str], paths: Sequence[str]) -> dict[str, tuple[str, str | None]]:
+        """The fingerprint each cached row was kept for (``row_fingerprints``' answer) and, as a
+        JSON array, its values at ``paths`` (``$.cwd``): SQLite picks them out, no row is decoded
+        whole here.  A row that is no JSON has ``None`` for its values (``json_extract`` of it
+        would fail the whole query)."""
         picked = ", ".join("'" + path.replace("'", "''") + "'" for path in paths)  # the caller's constants
-        return {session_id: (fingerprint, values) for session_id, fingerprint, values in self._select_in(
-            f"SELECT session_id, fingerprint, json_extract(row, {picked}) FROM rows", session_ids,
-            whole_table_above=_WHOLE_TABLE_ABOVE)
-            if isinstance(fingerprint, str) and isinstance(values, str)}
+        return {session_id: (fingerprint, values if isinstance(values, str) else None)
+                for session_id, fingerprint, values in self._select_in(
+                    f"SELECT session_id, fingerprint, CASE WHEN json_valid(row) THEN json_extract(row, {picked}) END "
+                    "FROM rows", session_ids, whole_table_above=_WHOLE_TABLE_ABOVE)
+                if isinstance(fingerprint, str)}
 
     def put_row(self, session_id: str, provider: str, fingerprint: str, row: dict[str, Any]) -> None:
         encoded = _encode(row)

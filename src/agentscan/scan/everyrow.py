@@ -15,8 +15,8 @@ from agentscan.context import say
 from agentscan.progress import CACHING
 from agentscan.scan.grepmodels import Held, needs_second_look, settle_held
 from agentscan.scan.leftout import files_empty, read_row, still_ours
+from agentscan.scan.listing import shelf_asked
 from agentscan.scan.liveness import Liveness
-from agentscan.scan.unreadrows import ShelfUnknown
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef, SessionRow
@@ -32,7 +32,7 @@ def every_row(scanner: Scanner, filters: ListFilter) -> list[SessionRow]:
     scanner.prefetch_rows(refs, every=True)
     rows: list[SessionRow] = []
     held_rows: list[Held] = []
-    shelf = ShelfUnknown(scanner, filters)
+    shelf = shelf_asked(scanner, filters)
     progress = scanner.ctx.progress
     # The rows the workers read were counted as they came: what is left is keeping them in
     # the index, a phase of its own (the line stood at "reading sessions 15,000/15,000" for
@@ -43,7 +43,7 @@ def every_row(scanner: Scanner, filters: ListFilter) -> list[SessionRow]:
         for ref in refs:
             row, said = read_row(scanner, ref, liveness, hold=bool(filters.active_stages))
             progress.advance()
-            failed = shelf.failed(ref, row, filters.failed_stage(row))
+            failed = filters.failed_stage(row) if shelf is None else shelf.failed(ref, row, filters.failed_stage(row))
             if needs_second_look(failed, row):
                 held_rows.append(Held(0, ref, row, said))  # (looked at together, below: ``grepmodels``)
                 continue

@@ -32,13 +32,13 @@ from agentscan.scan.grepmodels import Held, needs_second_look, settle_held
 from agentscan.scan.leftout import (count_failed, count_rest, files_empty, files_small, never_archived, read_row,
                                     still_ours)
 from agentscan.scan.mergedrefs import MergedRefs
-from agentscan.scan.unreadrows import ShelfUnknown
 from agentscan.scan.liveness import Liveness
 from agentscan.scan.listplace import place as _place
 from agentscan.timeutil import CLOCK_SLACK_S
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
+    from agentscan.scan.unreadrows import ShelfUnknown
 
 
 #: cached rows are fetched this many at a time
@@ -229,7 +229,7 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
     # (``grepmodels``), a batch at a time: a newer one found so still takes its place.
     held_rows: list[Held] = []
     count = partial(count_failed, stages=stages, reached=reached, passed=passed)
-    shelf = ShelfUnknown(scanner, filters)
+    shelf = shelf_asked(scanner, filters)
 
     # Without ``--running``, a row's ``running`` is told of the rows listed alone: a ``--grep``
     # read 15,000 kept rows and asked ``/proc`` about each (a third of a kept row's cost).
@@ -297,7 +297,7 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
                 continue
             if row.updated_at is not None:
                 newest = max(newest or float("-inf"), row.updated_at.timestamp())
-            failed = shelf.failed(ref, row, filters.failed_stage(row))
+            failed = filters.failed_stage(row) if shelf is None else shelf.failed(ref, row, filters.failed_stage(row))
             if needs_second_look(failed, row):
                 held_rows.append(Held(index, ref, row, said))  # (its calls' models are looked at with its batch's)
                 continue
@@ -326,8 +326,18 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
     return SessionPage(shown, discovered, more, reached, passed,
                        from_epoch(newest) if newest is not None else None, blank,
                        liveness.untold if filters.needs_liveness else 0,
-                       liveness.unknown_counts() if filters.needs_liveness else None, shelf.counts())
+                       liveness.unknown_counts() if filters.needs_liveness else None, shelf.counts() if shelf else None)
 
+
+
+def shelf_asked(scanner: Scanner, filters: ListFilter) -> ShelfUnknown | None:
+    """``--archived``/``--no-archived``'s rows of archived state not known (``ShelfUnknown``);
+    ``None`` for neither, its module not imported (a millisecond of every other ``list``)."""
+    if filters.archived is None:
+        return None
+    from agentscan.scan.unreadrows import ShelfUnknown
+
+    return ShelfUnknown(scanner)
 
 def _rest(refs: Sequence[SessionRef], start: int) -> Callable[[], Sequence[SessionRef]]:
     """``refs`` from ``start`` on, when asked (a lazy list orders its rest only then)."""

@@ -197,17 +197,11 @@ def unknown_lines(counts: list[dict[str, Any]], option: str, what: str = "`runni
     """``unknown_counts`` as the lines a terminal's reader gets on stderr: one per provider,
     or one for all off Linux (where the reason is the same for each); ``what``: what of
     theirs is not known (``--archived``'s ``archived_unknown`` says its own)."""
+    from agentscan.toolkit.words import agreeing, plural
+
+    # (``its``, not ``their``, after one: "1 gemini session left out, their `running` …" read as a slip)
     if counts and all(count["reason"] == OFF_LINUX for count in counts):
         total = sum(count["sessions"] for count in counts)
-        return [f"{option}: {total:,} session{'' if total == 1 else 's'} left out, {_their(total)} {what}: "
-                f"{counts[0]['reason']}"]
-    lines = []
-    for count in counts:
-        sessions = f"{count['sessions']:,} {count['provider']} session{'' if count['sessions'] == 1 else 's'}"
-        lines.append(f"{option}: {sessions} left out, {_their(count['sessions'])} {what}: {count['reason']}")
-    return lines
-
-
-def _their(count: int) -> str:
-    # "1 gemini session left out, their `running` …" read as a slip.
-    return "its" if count == 1 else "their"
+        return [f"{option}: {plural(total, 'session')} left out, {agreeing(total).its} {what}: {counts[0]['reason']}"]
+    return [f"{option}: {plural(count['sessions'], count['provider'] + ' session')} left out, "
+            f"{agreeing(count['sessions']).its} {what}: {count['reason']}" for count in counts]

@@ -59,13 +59,15 @@ def gather(scanner: Scanner, refs: Sequence[SessionRef], *, told: bool = False) 
         # A row the index holds for the session's files as they are (``list --all`` kept it)
         # is its facts already: taken back, not found again in the files; only the facts'
         # fields of it where they are all the table takes of it (``_of_kept_rows``).
-        for session_id, picked in _of_kept_rows(scanner, [ref for ref in refs if may_have_facts(scanner, ref)]).items():
+        # The same query says which rows are kept for their files as they are: those are read
+        # as rows (no facts found for them), and a provider without facts has its rows read.
+        picked_facts, kept = _of_kept_rows(scanner, [ref for ref in refs if may_have_facts(scanner, ref)])
+        for session_id, picked in picked_facts.items():
             found[session_id] = picked
             progress.advance()
-        left = [ref for ref in refs if ref.id not in found]
-        kept = scanner.rows_kept(left) if scanner.cache is not None and left else set()
-        for ref in left:
-            (cheap if ref.id not in kept and may_have_facts(scanner, ref) else others).append(ref)
+        for ref in refs:
+            if ref.id not in found:
+                (cheap if ref.id not in kept and may_have_facts(scanner, ref) else others).append(ref)
         # The rows of providers without facts (Gemini's and Cursor's read here: they do not
         # travel) are read while the workers find the others' facts: a core would idle.
         scanner.prefetch_rows(others, every=True)
@@ -102,27 +104,32 @@ _ROW_FIELDS = ("$.updated_at", "$.cwd", "$.title", "$.archived", "$.counts_parti
                "$.tokens")
 
 
-def _of_kept_rows(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, TableFacts]:
+def _of_kept_rows(scanner: Scanner, refs: Sequence[SessionRef]) -> tuple[dict[str, TableFacts], set[str]]:
     """The facts of those of ``refs`` (of providers with facts) whose row the index keeps for
     their files as they are, picked out of it, where a ``TableFacts`` tells the table what
     the row would: 15,000 rows decoded whole were 0.14 CPU-s and 44 MB of an empty window's
-    note at scale 10 after ``list --all``.  The others are left to the row (``Scanner.row``):
+    note at scale 10 after ``list --all``; and the ids of all those whose row is so kept (what
+    ``Scanner.rows_kept`` says, from the same query).  The others are left to the row (``Scanner.row``):
     one with no project and no title (``cli.tokens_sessions.says_nothing`` asks its row), no
     usage (``cli.tokens_table._last_active`` leaves it out), counts a pass may complete (Codex's
     ``wants_refresh``: the row is revised), folders of a workspace (``scan.tokencwd``), or a
     picked field not of its type (the row's check, ``rowstore.row_of_document``, says a miss)."""
     cache = scanner.cache
     if cache is None or not refs:
-        return {}
+        return {}, set()
     import orjson
 
     from agentscan.timeutil import parse_iso
 
     picked = cache.row_fields([ref.id for ref in refs], _ROW_FIELDS)
     found: dict[str, TableFacts] = {}
+    kept: set[str] = set()
     for ref in refs:
         hit = picked.get(ref.id)
         if hit is None or hit[0] != scanner.fingerprint(ref):
+            continue
+        kept.add(ref.id)
+        if hit[1] is None:  # a row that is no JSON: a miss, read again as a row
             continue
         try:
             values = orjson.loads(hit[1])
@@ -135,7 +142,7 @@ def _of_kept_rows(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, Tab
                 and (archived is None or type(archived) is bool) and (cwd is not None or title is not None)
                 and all(text is None or type(text) is str for text in (updated, cwd, title))):
             found[ref.id] = TableFacts(parse_iso(updated), cwd, title, None, archived is True)
-    return found
+    return found, kept
 
 
 def may_have_facts(scanner: Scanner, ref: SessionRef) -> bool:

@@ -19,7 +19,6 @@ from agentscan.model import Counts
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef, SessionRow
-    from agentscan.scan.listing import ListFilter
     from agentscan.scan.scanner import Scanner
     from agentscan.scan.tokenreport import TokenRow
 
@@ -103,15 +102,15 @@ class ShelfUnknown:
     """``--archived`` / ``--no-archived`` of rows whose archived state could not be read (a
     Cursor chat listed while its state DB is locked or corrupt): left out by either, as
     ``--running`` leaves out a ``running`` not known, and counted per provider (``counts``).
-    ``--no-archived`` kept such a chat, archived or not, and ``--archived`` missed it."""
+    ``--no-archived`` kept such a chat, archived or not, and ``--archived`` missed it.  Made
+    only when one of them is given (``listing._shelf``)."""
 
-    def __init__(self, scanner: Scanner, filters: ListFilter) -> None:
+    def __init__(self, scanner: Scanner) -> None:
         self.scanner = scanner
-        self.asked = filters.archived is not None
         self.unknown: dict[str, tuple[int, str]] = {}
 
     def failed(self, ref: SessionRef, row: SessionRow, failed: str | None) -> str | None:
-        if not self.asked or failed not in (None, "archived"):
+        if failed not in (None, "archived"):
             return failed
         missed = archived_unknown(self.scanner, ref, row)
         if missed is None:
@@ -120,10 +119,8 @@ class ShelfUnknown:
         self.unknown[ref.provider] = (count + 1, f"{missed[0]} could not be read ({missed[1]})")
         return "archived"
 
-    def counts(self) -> list[dict[str, Any]] | None:
-        """``[{"provider", "sessions", "reason"}]``, as ``running_unknown``; ``None`` unless asked."""
-        if not self.asked:
-            return None
+    def counts(self) -> list[dict[str, Any]]:
+        """``[{"provider", "sessions", "reason"}]``, as ``running_unknown``."""
         return [{"provider": name, "sessions": count, "reason": why} for name, (count, why) in sorted(self.unknown.items())]
 
 

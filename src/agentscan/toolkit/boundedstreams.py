@@ -65,3 +65,9 @@ class CappedStream(Bounded):
 def decompression_capped(handle: IO[bytes]) -> bool:
     """Whether ``handle`` (from ``open_binary``) stopped at the decompressed-size cap."""
     return bool(getattr(getattr(handle, "raw", None), "capped", False))
+
+
+def cut_short(handle: IO[bytes]) -> bool:
+    """Whether ``handle`` (from ``open_binary``), read to its end, is of a ``.zst`` file cut
+    short (``zstdframes.ends_mid_frame``): the lines it gave are those before the cut."""
+    return bool(getattr(getattr(handle, "raw", None), "cut_short", False))

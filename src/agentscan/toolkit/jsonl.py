@@ -32,8 +32,8 @@ from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit.laxjson import reparse
 from agentscan.toolkit.shrinkline import long_line_value, read_long_line, shrink
 from agentscan.toolkit.valuewarnings import FileTally, ValueCounts, tallied
-from agentscan.toolkit.boundedstreams import Bounded as _Bounded, CappedStream as _CappedStream, decompression_capped
-from agentscan.toolkit.zstdframes import cut_short, say_cut_short
+from agentscan.toolkit.boundedstreams import Bounded as _Bounded, CappedStream as _CappedStream, cut_short, decompression_capped
+from agentscan.toolkit.zstdframes import say_cut_short
 from agentscan.settling import TRUNCATED_LAST_LINE, unfinished_line
 
 MAX_LINE_BYTES = 4 * 1024 * 1024

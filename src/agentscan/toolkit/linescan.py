@@ -31,7 +31,8 @@ from agentscan.context import EMPTY_FILE, ScanContext
 from agentscan.toolkit.laxjson import reparse
 from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit.jsonerrors import line_json_error
-from agentscan.toolkit.zstdframes import cut_short, say_cut_short
+from agentscan.toolkit.boundedstreams import cut_short
+from agentscan.toolkit.zstdframes import say_cut_short
 from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, carried_values, decompression_capped, long_line_record, open_at, too_long
 from agentscan.toolkit.lineblocks import Block, LongLine, Upto, after_newline, long_lines
 from agentscan.toolkit.shrinkline import shrink

@@ -6,12 +6,44 @@ log) count things too, and must not import the CLI.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:
     """``count`` and ``word``, or ``words`` (default: ``word`` + ``s``) when it is not one."""
     return f"{count:,} {word if count == 1 else (words or word + 's')}"
+
+
+class Agreeing(NamedTuple):
+    """The words that agree with a count said before them (``plural``'s): one's or many's.
+    ``1 session ... left as it was``, ``2 sessions ... left as they were``: ``agreeing(count)``
+    in an f-string, ``{they.it_was}``, instead of ``'it was' if count == 1 else 'they were'``
+    written again at each message (and a slip where one was missed)."""
+
+    #: a noun's ending (``row{s}``)
+    s: str
+    it: str
+    its: str
+    is_: str
+    was: str
+    has: str
+
+    @property
+    def it_was(self) -> str:
+        return f"{self.it} {self.was}"
+
+    @property
+    def it_is(self) -> str:
+        return f"{self.it} {self.is_}"
+
+
+_ONE = Agreeing("", "it", "its", "is", "was", "has")
+_MANY = Agreeing("s", "they", "their", "are", "were", "have")
+
+
+def agreeing(count: int) -> Agreeing:
+    """The words agreeing with ``count`` (many for none, as ``plural`` says ``0 sessions``)."""
+    return _ONE if count == 1 else _MANY
 
 
 def either(names: list[str]) -> str:

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import IO
-
 from agentscan.context import CANNOT_READ, ScanContext
 
 _FRAME_MAGIC = 0xFD2FB528
@@ -31,17 +29,11 @@ CUT_SHORT = "the file is cut short (its zstd data end part way through a frame)"
 
 
 class CutShort(Exception):
-    """A reader of a file's head met the cut (``cut_short``) before what it looks for."""
-
-
-def cut_short(handle: IO[bytes]) -> bool:
-    """Whether ``handle`` (from ``open_binary``), read to its end, is of a ``.zst`` file cut
-    short: the lines it gave are those before the cut."""
-    return bool(getattr(getattr(handle, "raw", None), "cut_short", False))
+    """A reader of a file's head met the cut (``boundedstreams.cut_short``) before what it looks for."""
 
 
 def say_cut_short(path: Path, ctx: ScanContext, line: int) -> None:
-    """Say that ``path``, read to its end, was cut short (``cut_short``): as unreadable when
+    """Say that ``path``, read to its end, was cut short (``boundedstreams.cut_short``): as unreadable when
     nothing came before the cut (``line`` 1: ``unreadrows`` names the session apart), else
     as a read that failed there, the lines before kept (``codex/headtail``: the counts are
     partial).  Not ``passing``: the bytes stay as they are until the file changes."""

@@ -1,6 +1,6 @@
 """What kind of agent each of a Claude session's delegated runs was, for ``tokens --by agent``.
 
-As ``show`` says it (``detail.subagent_infos``), found with as little reading as can be:
+As ``show`` says it (``subagentlist.subagent_infos``), found with as little reading as can be:
 a run's ``agent-<id>.meta.json`` sidecar names its ``agentType`` (2.1.x writes one beside
 every transcript it puts under ``subagents/``); an auto-compaction worker (``acompact-…``)
 is ``compaction``, a suggestion of what to type next (``aprompt_suggestion-…``)

@@ -42,7 +42,8 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
     """The main transcript read from its end, with the facts its row's pass kept;
     ``None`` when there are none for this state of the files (or these bounds)."""
     from agentscan.providers.claude import tailfacts
-    from agentscan.providers.claude.detail import TranscriptStream, subagent_infos, subagent_models
+    from agentscan.providers.claude.detail import TranscriptStream
+    from agentscan.providers.claude.subagentlist import subagent_infos, subagent_models
     from agentscan.providers.claude.row import resumed_from_of, summarize
     from agentscan.providers.claude.tail import read_tail
     from agentscan.timeutil import parse_iso

@@ -241,7 +241,7 @@ class ClaudeProvider(Provider):
 
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
         from agentscan.providers.claude import resumedshow
-        from agentscan.providers.claude.detail import subagent_infos, subagent_models
+        from agentscan.providers.claude.subagentlist import subagent_infos, subagent_models
         from agentscan.providers.claude.gonesession import in_time_order
         from agentscan.providers.claude.sessionrow import session_row
 

@@ -24,7 +24,8 @@ from cachetools import LRUCache
 
 from agentscan.context import EMPTY_FILE, ScanContext
 from agentscan.toolkit.jsonl import BOM, HEAD_BUFFER, open_binary
-from agentscan.toolkit.zstdframes import CUT_SHORT, CutShort, cut_short, say_cut_short
+from agentscan.toolkit.boundedstreams import cut_short
+from agentscan.toolkit.zstdframes import CUT_SHORT, CutShort, say_cut_short
 from agentscan.toolkit import laxjson
 from agentscan.toolkit.jsonerrors import short_json_error
 from agentscan.toolkit.jsonkinds import json_kind

@@ -1,0 +1,81 @@
+"""``show`` of one Cursor session: which source its conversation is streamed from, and the
+runs it delegated, listed.  Apart from ``provider`` (which wires the adapter together) and
+from ``detail`` (a transcript session's stream): this chooses among every source's stream."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agentscan.bounds import Bounds
+    from agentscan.context import ScanContext
+    from agentscan.detailmodel import SessionDetail
+    from agentscan.model import SessionRef
+    from agentscan.providers.cursor.discovery import TranscriptSet
+
+
+def session_detail(ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
+    """``show`` of one Cursor session (``CursorProvider.detail``): its conversation streamed
+    from where it is kept (its transcripts, an Agent CLI store, a workspace's DB, its
+    composer's ``agentKv`` rows or bubbles), then the delegated runs only ``state.vscdb`` or
+    their own stores hold, and each run listed with its kind, tokens and model."""
+    from agentscan.detailmodel import SubagentInfo
+    from agentscan.providers.cursor.agentkv import conversation_events
+    from agentscan.providers.cursor.assembly import assemble
+    from agentscan.providers.cursor.row import child_model
+    from agentscan.providers.cursor.standalone import stream_store, stream_workspace
+    from agentscan.providers.cursor.statedb import state_db
+
+    from agentscan.providers.cursor.detail import stream_events, stream_transcripts
+    from agentscan.providers.cursor.ide import matched_turns, stream_composer
+    from agentscan.providers.cursor.subchats import SubChats
+    from agentscan.providers.cursor.subcomposers import SubComposers
+    from agentscan.toolkit.detail import DetailCollector
+
+    files: TranscriptSet | None = ref.hint.transcripts
+    found = assemble(ref, ctx)
+    info = found.facts.composer
+    db = state_db(ctx)
+    collector = DetailCollector(bounds)
+    delegations = {}
+    # The runs only state.vscdb holds (no transcript): shown from their bubbles.
+    with_transcript = {sub.agent_id for sub in files.subagents} if files else set()
+    composers = SubComposers.of(found.children, with_transcript, found.usage, db)
+    if files is not None:
+        # A reply's model (and a prompt's time) from its turn's bubbles, never the row's.
+        turns = matched_turns(info, db, found.row.counts.prompts) if info is not None else ()
+        streamed = stream_transcripts(files, ctx, collector, turns=turns, composers=composers)
+        delegations = {d.subagent: d for d in streamed.delegations}
+    elif ref.hint.store is not None:
+        stream_store(ref.hint.store, ctx, collector)
+    elif ref.hint.workspace is not None:
+        stream_workspace(ref.hint.workspace, ctx, collector)
+    elif info is not None and found.usage.own.textless:
+        stream_events(conversation_events(found.usage.own.requests, db), collector)
+    elif info is not None:
+        stream_composer(info, db, collector, children=composers.take_timed())
+    composers.stream_rest(collector)  # (after a CLI store's, an agentKv conversation)
+    # CLI subagent chats with no transcript: from their own store.db (no times: after).
+    chats = SubChats.of(found.children, with_transcript | {c for c in found.children if c in composers}, ctx)
+    chats.stream_all(collector)
+    if info is not None:
+        collector.plan = info.plan
+    child_paths = {sub.agent_id: str(sub.path) for sub in files.subagents} if files else {}
+    subagents = tuple(
+        SubagentInfo(
+            id=child,
+            agent_type=delegations[child].agent_type if child in delegations else chats.agent_type(child),
+            path=child_paths.get(child) or chats.path(child),
+            tokens=found.usage.children[child].tokens(),
+            model=child_model(child, found.usage, db) or chats.model(child),
+        )
+        for child in found.children
+    )
+    extra = {
+        # A context-window snapshot, not spend: shown because current
+        # builds record no per-bubble tokens (``tokens`` is then null).
+        "context_tokens": info.context_tokens if info else None,
+        "delegations": [d.to_json() for d in delegations.values()],
+        "errors": collector.errors(),  # (a transcript's error lines: ``stream_transcripts``)
+    }
+    return collector.build(found.row, subagents=subagents, extra=extra)
