@@ -114,7 +114,7 @@ def test_a_full_disk_and_a_new_index_are_said_so(tmp_path: Path) -> None:
     out = tmp_path / "idx.sqlite"
     assert next_step(full, out, 30).startswith("; the disk is full: nothing of this run was kept, and the index "
                                                "was left as it was; free space in ")
-    assert "and the new index holds no sessions yet; free space" in next_step(full, out, 30, fresh=True)
+    assert "and the new index was removed; free space" in next_step(full, out, 30, fresh=True)
     # An empty journal (one the run owns in a sticky folder, emptied by its rollback and
     # removed after) has nothing to play back: not named.
     (tmp_path / "idx.sqlite-journal").write_bytes(b"")

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from agentscan.cli import app
 from agentscan.errors import AmbiguousSessionId, SessionNotFound
-from agentscan.scan import resolve
+from agentscan.scan import ambiguity
 from agentscan.scan.scanner import Scanner
 from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
 from codex_builders import at, meta, rollout_path, turn_context, user_message, write_rollout
@@ -80,7 +80,7 @@ def test_a_few_candidates_are_all_listed(isolated_home: Path) -> None:
 def test_candidates_too_big_to_read_are_dated_by_their_files_without_reading_them(
         isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     natives = _sessions(isolated_home, 2)
-    monkeypatch.setattr(resolve, "DESCRIBE_BUDGET", 0)  # every transcript is "too big"
+    monkeypatch.setattr(ambiguity, "DESCRIBE_BUDGET", 0)  # every transcript is "too big"
     scanner = Scanner()
     with pytest.raises(AmbiguousSessionId) as raised:
         scanner.resolve("abcdef")

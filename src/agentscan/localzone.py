@@ -107,10 +107,23 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 def zone_name(zone: tzinfo | None) -> str | None:
     """The name ``--json`` gives the zone days were cut in: ``--tz``'s, or for the local one
     (``None``, ``--tz local``) its IANA name when that is known for sure (``iana_name``: ``null``
-    was all a script got, which could not turn a day back into instants), else ``None``."""
-    if zone is not None and not getattr(zone, "is_local", False):
-        return str(zone)
-    return iana_name()
+    was all a script got, which could not turn a day back into instants), else ``None``;
+    ``UTC`` for every name of UTC (``Etc/UTC``, ``Zulu``, ``GMT``)."""
+    name = str(zone) if zone is not None and not getattr(zone, "is_local", False) else iana_name()
+    # One name for UTC whatever spelt it: a container's local zone is ``Etc/UTC`` (its
+    # ``/etc/localtime``), ``--tz utc`` is ``UTC``, ``TZ=GMT`` was ``UTC`` already, and a script
+    # that tests ``window.tz == "UTC"`` (or groups reports by it) took them for two zones.
+    return "UTC" if name is not None and _is_utc_alias(name) else name
+
+
+#: the zone files that are UTC under another name (tzdata's links to ``Etc/UTC`` and the
+#: ``GMT`` ones, which keep no summer time: ``Europe/London`` is not among them)
+_UTC_ALIASES = frozenset({"utc", "uct", "universal", "zulu", "gmt", "gmt0", "gmt+0", "gmt-0", "greenwich"})
+
+
+def _is_utc_alias(name: str) -> bool:
+    lowered = name.lower()
+    return (lowered[4:] if lowered.startswith("etc/") else lowered) in _UTC_ALIASES
 
 
 def iana_name(env: Mapping[str, str] | None = None) -> str | None:

@@ -223,6 +223,8 @@ def _full(stream: Any, code: int) -> bool:
     import errno
     import stat
 
+    if code == errno.EFBIG:
+        return _at_size_limit(stream)
     if code != errno.ENOSPC:
         return False  # an EIO or a quota tells nothing of which file failed
     try:
@@ -235,6 +237,25 @@ def _full(stream: Any, code: int) -> bool:
     except (OSError, ValueError):
         return False
     return False
+
+
+def _at_size_limit(stream: Any) -> bool:
+    """Whether ``stream`` is a regular file as large as the file-size limit lets one grow
+    (``ulimit -f`` in a cron job's shell, ``LimitFSIZE=`` of a systemd unit): a write to it
+    fails with ``EFBIG``.  ``list --json > out.json`` under such a limit ended in a traceback
+    (``show``'s write, retried, said it)."""
+    import stat
+
+    try:
+        import resource
+    except ImportError:  # (Windows: no such limit)
+        return False
+    try:
+        limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+        found = os.fstat(stream.fileno())
+    except (OSError, ValueError):
+        return False
+    return limit != resource.RLIM_INFINITY and stat.S_ISREG(found.st_mode) and found.st_size >= limit
 
 
 def refused(exc: BaseException) -> StdoutUnwritable | None:

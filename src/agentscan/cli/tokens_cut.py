@@ -1,5 +1,6 @@
 """The periods a window cuts: ``tokens --by week --since 2026-11-01`` counts only the Sunday
-of ``2026-W44``, and its row reads as the whole week's unless the person is told.
+of ``2026-W44``, and its row reads as the whole week's unless the person is told.  And the
+window's end, in words (``window_line``): ``--until 2026-11-27`` counts all of the 27th.
 
 Said under the table (a hint: stderr, not with ``--quiet``), for the oldest and the newest
 period only: a window's other periods are whole.  Imported only for a grouped table in a
@@ -8,7 +9,7 @@ window, as ``tokens --by day --since 1d`` is.
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta, tzinfo
+from datetime import date, datetime, time, timedelta, tzinfo
 from typing import Iterable
 
 from agentscan.timeutil import shown_time, wall_time
@@ -65,3 +66,24 @@ def _period_of(moment: datetime, by: str, zone: tzinfo | None) -> tuple[str, dat
 
 def _midnight(day: date, zone: tzinfo | None) -> datetime:
     return wall_time(datetime(day.year, day.month, day.day), zone)
+
+
+def window_line(since: datetime | None, until: datetime | None, zone: tzinfo | None) -> str | None:
+    """The window a table counts, on one line, when it has an end: ``--until 2026-11-27``
+    includes that day (as ccusage's does), which no row says and a reader of a table by
+    session, model or provider may take for its start (``window: from 2026-11-01 00:00
+    through the whole of 2026-11-27 (UTC)``); an end that is no midnight is said excluded.
+    ``None`` without ``until``, a start alone being what was typed, or for one past the years a
+    record holds (``--until 9999-12-31``, ``farbounds``): no end to say."""
+    if until is None or getattr(until, "shown", None) is not None:
+        return None
+    end = shown_time(until, zone)
+    start = shown_time(since, zone) if since is not None else None
+    zones = "/".join(dict.fromkeys(shown.zone or "UTC" for shown in (start, end) if shown is not None))
+    local = until.astimezone(zone)
+    if local.time() == time(0):
+        # The end is excluded, so a midnight's day is the last one counted, whole.
+        said = f"through the whole of {(local - timedelta(microseconds=1)).date().isoformat()}"
+    else:
+        said = f"up to {end.text}, not included"
+    return f"window: {f'from {start.text} ' if start is not None else ''}{said} ({zones})"

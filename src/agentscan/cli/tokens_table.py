@@ -74,6 +74,13 @@ def table(report: TokenReport, scanner: Scanner, asked: Asked
         printed = print_report(report, term, rows_of=session_rows.get, short_ids=short_ids, zone=asked.zone,
                                sort=asked.sort, cut=others, agents_of=lambda: _agents_of(scanner, report),
                                known=known_ids_of(scanner))
+        if report.rows and asked.until is not None:
+            from agentscan.cli.tokens_cut import window_line
+
+            # Every grouping's: a table by session, model or provider says nothing of its window.
+            line = window_line(asked.since, asked.until, asked.zone)
+            if line is not None:
+                render.note(line)
         if report.rows and report.by in ("day", "week", "month") and (asked.since or asked.until):
             from agentscan.cli.tokens_cut import cut_periods
 

@@ -267,11 +267,30 @@ def remove_stale_temps(target: Path) -> None:
             continue
 
 
+#: the longest name of one file or folder most file systems take (bytes)
+_NAME_MAX = 255
+
+
 def place_problem(path: Path) -> str | None:
     """What keeps a file from being written at ``path`` before anything is read: a folder in
-    its place, or no folder to hold it (``export``'s and ``otlp``'s one wording)."""
-    if path.is_dir():
-        return f"{path} is a directory; give a file path"
-    if not path.parent.is_dir():
-        return f"{path.parent} does not exist"
+    its place, no folder to hold it, or a path the system takes no file at (``export``'s and
+    ``otlp``'s one wording)."""
+    try:
+        if path.is_dir():
+            return f"{path} is a directory; give a file path"
+        if not path.parent.is_dir():
+            return f"{path.parent} does not exist"
+    except OSError as exc:
+        # ``File name too long`` (``is_dir`` says only a missing file's errors): a relative
+        # ``-o x.jsonl`` is made absolute, past the system's 4,096 bytes from a deep folder.
+        # A traceback, and no word of which path: one line, exit 1, as any refused output.
+        import errno
+
+        if exc.errno == errno.ENAMETOOLONG:
+            longest = max(len(os.fsencode(part)) for part in path.parts)
+            if longest > _NAME_MAX:
+                return f"cannot write {path}: a name in it is too long ({longest:,} bytes): give a shorter one"
+            return (f"cannot write {path}: the path is too long ({len(os.fsencode(path)):,} bytes; a relative "
+                    "--output is taken from the current directory): give a shorter one")
+        return f"cannot write {path}: {exc.strerror or exc}"
     return None

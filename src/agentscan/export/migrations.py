@@ -86,8 +86,16 @@ def m001_initial(db: Database) -> None:
             "first_seen_at": str, "last_seen_at": str, "gone_at": str,
         }
         db.table("sessions").create(columns, pk="id")
+    if not db["sessions_fts"].exists() and db.execute("SELECT 1 FROM [sessions] LIMIT 1").fetchone() is None:
+        # A new index, or one whose first export was killed in this migration after making
+        # ``sessions`` (SQLite commits each table as it is made), no row written yet: made
+        # whole.  The next export found ``sessions`` there and recorded this migration without
+        # the full-text index (``sessions_fts MATCH`` failed: no such table).  A database from
+        # before migrations, rows in it, keeps the tables it has.
         for column in ("updated_at", "provider", "cwd"):
             db.table("sessions").create_index([column], if_not_exists=True)
+        for trigger in ("sessions_ai", "sessions_ad", "sessions_au"):
+            db.execute(f"DROP TRIGGER IF EXISTS [{trigger}]")
         db.table("sessions").enable_fts(["title", "cwd"], create_triggers=True)
     if not db["subagents"].exists():
         db.table("subagents").create(

@@ -37,7 +37,7 @@ def next_step(exc: sqlite3.Error, path: Path, busy_timeout: float, *, fresh: boo
         played = (f" (its {journal.name}, left beside it, is played back by the next export or reader)"
                   if _holds_pages(journal) else "")
         cause = "the disk is full" if code == _FULL else REFUSED
-        left = "the new index holds no sessions yet" if fresh else f"the index was left as it was{played}"
+        left = "the new index was removed" if fresh else f"the index was left as it was{played}"
         return f"; {cause}: nothing of this run was kept, and {left}{free_space(path, full=code == _FULL)}"
     if code == _BUSY and getattr(exc, "at_commit", False):
         return (f"; a reader kept a query open on it longer than {busy_timeout:g} s (a dashboard's read left "

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Iterator,
 from agentscan.errors import ExportFailed
 from agentscan.export.children import Before, Shrank, delete_rows, replace_children, surely_gone
 from agentscan.export.history import NO_HISTORY, History
+from agentscan.export.indexfiles import drop_empty, identity, own_journal, remove_new
 from agentscan.export.migrations import migrate
 from agentscan.filemodes import create_private
 from agentscan.export.rows import UsageDay, flat_row, utc_now
@@ -96,8 +97,10 @@ def write_sqlite(
     import sqlite_utils
 
     fresh = not path.exists()  # (a full disk's error says what it left: ``sqlerrors``)
-    journal = _own_journal(path)  # (first: a refusal leaves no new empty index behind)
+    journal = own_journal(path)  # (first: a refusal leaves no new empty index behind)
     create_private(path)  # sqlite would create it with the umask's mode
+    made = identity(path) if fresh else None
+    written = False
     db = sqlite_utils.Database(path)
     try:
         # First: every statement after it, the journal mode's switch and the migrations too,
@@ -110,9 +113,11 @@ def write_sqlite(
         if not fresh:
             _check_whole(db)
         _rollback_journal(db, "TRUNCATE" if journal is not None else "DELETE")
-        return _write(db, rows, usage_days, scope=scope, present_ids=present_ids, days_of=days_of, unseen=unseen,
+        done = _write(db, rows, usage_days, scope=scope, present_ids=present_ids, days_of=days_of, unseen=unseen,
                       roots=roots, owners=owners or {}, incomplete=incomplete, advance=advance, history=history,
                       held=held)
+        written = True
+        return done
     except sqlite3.Error as exc:
         # No OSError: "file is not a database" (-o names the CSV a nightly job writes), "database
         # is locked" past the busy timeout, a corrupt file.  One line, exit 1; the transaction
@@ -125,7 +130,9 @@ def write_sqlite(
     finally:
         db.close()
         if journal is not None:
-            _drop_empty(journal)
+            drop_empty(journal)
+        if made is not None and not written:
+            remove_new(path, made)
 
 
 def _check_whole(db: Database) -> None:
@@ -237,37 +244,6 @@ def _as_stored(record: Mapping[str, Any], kept: Mapping[str, Any] | None) -> boo
         if key not in kept or type(kept[key]) is not type(value) or kept[key] != value:
             return False
     return True
-
-
-def _own_journal(path: Path) -> Path | None:
-    """In a sticky world-writable folder (``/tmp``), the index's ``-journal`` made this user's
-    (0600) before SQLite opens it, and kept for the whole run (``journal_mode=TRUNCATE``):
-    SQLite deletes a ``DELETE`` journal at each commit and opens the next without ``O_EXCL``,
-    so another user's file planted between two transactions would receive the index's pages,
-    or be rolled back into it (docs/security.md).  ``None`` elsewhere.  One of this user's
-    already there (a killed run's) is kept: SQLite rolls it back."""
-    from agentscan.toolkit.atomicfile import refuse_planted_beside, sticky_owner
-
-    if sticky_owner(path) is None:
-        return None
-    journal = Path(f"{path}-journal")
-    from agentscan.filemodes import open_private
-
-    try:
-        os.close(open_private(journal, os.O_WRONLY | os.O_CREAT | os.O_EXCL))
-    except FileExistsError:
-        refuse_planted_beside(path, ("-journal",))
-    return journal
-
-
-def _drop_empty(journal: Path) -> None:
-    """The journal ``_own_journal`` kept, removed once the run is over and it holds nothing
-    (a journal with content is a write to roll back: left for SQLite)."""
-    try:
-        if os.lstat(journal).st_size == 0:
-            os.unlink(journal)
-    except OSError:
-        pass
 
 
 def _rollback_journal(db: Database, mode: str = "DELETE") -> None:

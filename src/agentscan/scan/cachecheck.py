@@ -23,7 +23,7 @@ def damage(path: Path) -> str | None:
     """``damaged (<SQLite's words>)`` when the index at ``path`` fails SQLite's quick check,
     else ``None`` (whole, absent, or not checkable: a lock, a read-only folder say nothing
     of the file).  Opened read-only: ``doctor`` changes nothing."""
-    if not path.is_file():
+    if not os.path.isfile(path):  # (never raises: ``Path.is_file`` did on a name too long, a traceback)
         return None
     try:
         conn = sqlite3.connect(read_only_uri(path), uri=True, timeout=BUSY_TIMEOUT)

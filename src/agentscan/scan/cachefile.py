@@ -236,6 +236,11 @@ def write_problem(directory: Path) -> str | None:
     denied)``), or ``None``.  ``doctor`` reports it, and ``open_index`` warns with it, so both say
     one thing whether the folder or the file is read-only.  ``os.access``: nothing is created."""
     path = directory / FILE_NAME
+    try:
+        os.lstat(f"{path}-shm")  # (the longest name it needs)
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:  # (every ``os.path`` test below says "not there": no problem)
+            return "cannot be written: its directory cannot be created (file name too long)"
     for part in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
         if os.path.isfile(part) and not os.access(part, os.R_OK | os.W_OK):
             return f"cannot be written ({_refusal(part)})"

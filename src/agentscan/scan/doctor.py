@@ -331,7 +331,7 @@ def cache_report(scanner: Scanner) -> dict[str, Any]:
     # (With --no-cache the folder is not used, and its text says "disabled": no step for it.)
     shared = cachecheck.shared(directory) if problem is None and damage is None and scanner.use_cache else None
     step = cachecheck.damage_step(path) if damage else shared[1] if shared else None
-    return {"path": str(path), "exists": path.exists(), "bytes": size, "enabled": scanner.use_cache,
+    return {"path": str(path), "exists": os.path.exists(path), "bytes": size, "enabled": scanner.use_cache,
             "source": cache_source(env), "problem": damage or problem or (shared[0] if shared else None),
             "ignored": ignored_cache_dir(env), "next_step": step}
 

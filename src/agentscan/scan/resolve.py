@@ -18,7 +18,8 @@ import os
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from agentscan.fsview import legible
-from agentscan.errors import AmbiguousSessionId, IdTooShort, SessionNotFound, UsageProblem
+from agentscan.errors import IdTooShort, SessionNotFound, UsageProblem
+from agentscan.scan.ambiguity import ambiguous as _ambiguous
 from agentscan.scan.arguments import HEX_ID, MIN_PREFIX, case_free, ccusage_codex_id, split_query
 from agentscan.scan.childnames import RUN_FILE_STEM, Key, child_keys
 from agentscan.scan.notfound import as_copied, home_is_empty, not_found
@@ -27,13 +28,6 @@ from agentscan.scan.pathwhy import why_no_path
 if TYPE_CHECKING:
     from agentscan.model import SessionRef
     from agentscan.scan.scanner import Scanner
-
-#: bytes of transcript an ambiguity error may read to date and place candidates the index
-#: holds no row for (a row it holds costs nothing): the error comes at once, whatever their size
-DESCRIBE_BUDGET = 8 << 20
-#: candidates of an ambiguous id (newest files first) whose times are read to choose the ones
-#: shown: any more would be read for an error that shows ten
-AMBIGUOUS_POOL = 200
 
 #: why an argument with bytes that are not UTF-8 matches no session (``find_session``)
 NOT_UTF8 = "it holds bytes that are not UTF-8 (shown as U+FFFD), and no session's id or transcript path does"
@@ -326,63 +320,3 @@ def _child_named_by(ref: SessionRef, path: str) -> str | None:
     stem = os.path.basename(path).split(".", 1)[0]
     named = [child for child in ref.children if stem.endswith(child)]
     return max(named, key=len) if named else None
-
-
-# -- an ambiguous id ---------------------------------------------------------------------
-
-
-def _ambiguous(scanner: Scanner, query: str, refs: Sequence[SessionRef],
-               children: Sequence[str | None] | None = None, hint: str | None = None) -> AmbiguousSessionId:
-    """The error for ``refs`` (``children``: the subagent each one's match is, ``None`` for the
-    session itself), newest first, the first few dated and placed so that the user can pick one."""
-    order = sorted(range(len(refs)), key=lambda index: (-refs[index].recency, refs[index].id))
-    labels = [refs[i].id if children is None or children[i] is None else f"{refs[i].id} (subagent {children[i]})"
-              for i in order]
-    # The lines shown are the newest by the time each says (its row's, which ``list`` sorts by),
-    # chosen from the first ``AMBIGUOUS_POOL`` by mtime: a file's mtime, the order above, is not
-    # that time after a copy or a restore (``cp -r``, a backup), and choosing the ten shown by it
-    # hid the newest session in "… and 5 more".  The pool bounds the rows read for a prefix
-    # that matches thousands (``_notes`` bounds the bytes).
-    pool = [refs[i] for i in order[:AMBIGUOUS_POOL]]
-    notes = dict(zip(labels, _notes(scanner, pool)))
-    head = sorted(labels[:AMBIGUOUS_POOL], key=lambda label: notes.get(label, "")[:16], reverse=True)
-    shown = head[: AmbiguousSessionId.SHOWN]
-    notes = {label: notes[label] for label in shown if label in notes}
-    labels = head + labels[AMBIGUOUS_POOL:]
-    if hint is None:
-        return AmbiguousSessionId(query, labels, notes=notes)
-    return AmbiguousSessionId(query, labels, notes=notes, hint=hint)
-
-
-def _notes(scanner: Scanner, refs: Sequence[SessionRef]) -> list[str]:
-    """Each session's updated time and project, as ``list`` shows them: from its row when
-    the index holds it or reading it stays within ``DESCRIBE_BUDGET``; else the time its
-    files last changed."""
-    from agentscan.timeutil import from_epoch
-
-    cache = scanner.cache
-    kept = cache.get_rows([ref.id for ref in refs]) if cache is not None else {}
-    budget = DESCRIBE_BUDGET
-    notes = []
-    for ref in refs:
-        row = None
-        fresh = ref.id in kept and kept[ref.id][0] == scanner.fingerprint(ref)
-        size = 0 if fresh else _size(scanner, ref)
-        if size <= budget:
-            budget -= size
-            try:
-                row = scanner.row(ref)
-            except Exception:  # noqa: BLE001 - a note is a courtesy: the ambiguity is still said
-                row = None
-        updated = (row.updated_at if row is not None else None) or from_epoch(ref.recency)
-        parts = [updated.astimezone().strftime("%Y-%m-%d %H:%M")] if updated is not None else []
-        if row is not None and row.cwd:
-            parts.append(row.cwd)
-        notes.append("  ".join(parts))
-    return notes
-
-
-def _size(scanner: Scanner, ref: SessionRef) -> int:
-    stats = (scanner.ctx.stat(file) for file in ref.read_files)
-    return sum(stat.st_size for stat in stats if stat is not None)
-
