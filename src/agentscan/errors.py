@@ -189,8 +189,11 @@ class TranscriptUnreadable(SessionUnreadable):
     """A session's transcript could not be opened or read (a permission, an I/O error): its
     records are not known, which is not a session that recorded nothing (exit 1)."""
 
-    def __init__(self, session_id: str, path: str, reason: str) -> None:
-        AgentscanError.__init__(self, f"cannot read {session_id}: {path}: {reason}")
+    def __init__(self, session_id: str, path: str, reason: str, *, in_part: bool = False) -> None:
+        # ``in_part``: its own file was read only up to its damage, before any usage (a legacy
+        # Gemini chat cut: ``SessionRow.usage_cut``): read, so not "cannot read"
+        said = f"usage of {session_id} not known" if in_part else f"cannot read {session_id}"
+        AgentscanError.__init__(self, f"{said}: {path}: {reason}")
 
 
 class UnknownProvider(UsageProblem):

@@ -152,6 +152,13 @@ class SessionRow:
     #: thread index; a Cursor chat archived in its chat list); in JSON only when set.  Only a
     #: provider that says ``can_archive`` sets it (``list --archived`` reads no other's rows)
     archived: bool = False
+    #: why ``tokens`` is ``None`` though the session's own file was read: it was read only up
+    #: to its damage, before any usage (a legacy Gemini chat caught half rewritten:
+    #: ``gemini.legacy``), as its warning words it.  Its usage is not known, which is not
+    #: "recorded none" (``Provider.unknown_usage``).  A mark kept with the row in the index
+    #: (``rowstore``), so a row taken back tells it as the one read did; not in JSON, where
+    #: ``tokens_unknown`` says it
+    usage_cut: str | None = None
 
     @property
     def id(self) -> str:

@@ -42,6 +42,9 @@ PIPE_PROMPT, PIPE_RESPONSE, PIPE_ERROR = 100, 400, 200
 #: the tokens and counts of a session whose data could not be read (a Cursor chat listed from
 #: its workspace with the global DB unreadable): ``list`` shows ``-``, ``tokens`` leaves it out
 UNREAD = "not known (could not be read)"
+#: the tokens of a session whose own file was read only up to its damage, before any usage (a
+#: legacy Gemini chat cut: ``SessionRow.usage_cut``): it was read, its prompts are on the card
+READ_IN_PART = "not known (the chat was read only up to its damage)"
 
 
 def tokens_line(usage: TokenUsage | None, *, grouped: bool = True, by_subagents: int = 0, unread: bool = False) -> str:
@@ -200,8 +203,9 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         ("path", clean_path(home_short(row.path) if term.tty else row.path)),
         # (a line only for an archived session: the others' cards stay as they were)
         *((("archived", "yes"),) if row.archived else ()),
-        ("tokens", tokens_line(row.tokens, grouped=term.tty, by_subagents=subagent_tokens(detail),
-                               unread=row.counts_partial or bool(detail.extra.get("tokens_unknown")))),
+        ("tokens", READ_IN_PART if row.tokens is None and row.usage_cut is not None else
+         tokens_line(row.tokens, grouped=term.tty, by_subagents=subagent_tokens(detail),
+                     unread=row.counts_partial or bool(detail.extra.get("tokens_unknown")))),
         ("cost", None if row.tokens is None else human_usd(row.cost, row.cost_priced, grouped=term.tty)
          + tiers_text(detail)),
     ):

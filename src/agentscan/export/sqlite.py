@@ -211,6 +211,10 @@ def _write(
         # 1.4 CPU-s in an unchanged export at scale 10).
         db.conn.executemany("UPDATE sessions SET last_seen_at = ? WHERE id = ?",
                             [(now, session_id) for session_id in seen_again])
+        # A held row is left as it was (``last_seen_at`` too: docs/cron.md), but its session was
+        # found this run (only what holds its usage could not be read): a ``gone_at`` an
+        # earlier run set is taken back, or a query for what is on disk leaves it out.
+        db.conn.executemany("UPDATE sessions SET gone_at = NULL WHERE id = ?", [(session_id,) for session_id in kept_rows])
         ids = [row.id for row in rows] + list(days_of)
         merged, waiting = _drop_merged(db, present, scope, unseen, owners or {}, set(ids))
         gone, kept = _mark_gone(db, present | waiting, scope, now, unseen, roots, incomplete)

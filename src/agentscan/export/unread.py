@@ -101,10 +101,10 @@ def usage_unknown(scanner: Scanner, refs: Iterable[SessionRef], unread: Mapping[
     from agentscan.fsview import legible
     from agentscan.scan.unreadrows import unknown_usage
 
-    blank = {row.id for row in rows if row.tokens is None}
+    blank = {row.id: row for row in rows if row.tokens is None}
     found = {}
     for ref in refs:
-        if ref.id in blank and ref.id not in unread and (cause := unknown_usage(scanner, ref)) is not None:
+        if ref.id in blank and ref.id not in unread and (cause := unknown_usage(scanner, ref, blank[ref.id])) is not None:
             own = cause[0] in {legible(str(path)) for path in ref.read_files}
             found[ref.id] = (ref.provider, *cause, own)
     return found

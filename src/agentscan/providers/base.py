@@ -364,9 +364,14 @@ class Provider(ABC):
         """As ``locked_usage``, of a database broken for good too: ``tokens`` and ``show`` say
         its usage is not known; ``export`` holds back by ``locked_usage``, and an SQLite index
         also keeps the rows it has of these as they were (``export.unread.usage_unknown``).
-        Asked of a session whose row has no usage: one with some (a Gemini chat cut after it
-        kept some) counts what was read, and is not asked."""
+        Asked of a session whose row has no usage.  A session's own file read only up to its
+        damage is told by its row's mark instead (``may_cut_usage``, ``SessionRow.usage_cut``)."""
         return self.locked_usage(ref, ctx)
+
+    def may_cut_usage(self, ref: SessionRef) -> bool:
+        """Whether ``ref``'s row may carry ``SessionRow.usage_cut`` (``unreadrows.unknown_usage``
+        then reads it); ``False`` for most: no row is read for the question."""
+        return False
 
     def database_problem(self, path: Path, ctx: ScanContext) -> str | None:
         """Why a ``database`` root whose file can be read cannot be used as one (not SQLite,
@@ -387,10 +392,9 @@ class Provider(ABC):
         """Working directories this provider's sessions ran in, from cheap reads.
 
         Other providers use these to resolve directories that name a project
-        only by a hash (Gemini's ``sha256(cwd)`` dirs).  Must not call
-        ``ctx.cwd_candidates`` itself.  ``brief``: the run did not ask for this provider,
-        so nothing it reads may wait on another program's lock (a locked database is
-        skipped, not waited for: ``OwnRefs.borrowed_cwds``).
+        only by a hash (Gemini's ``sha256(cwd)`` dirs).  Must not call ``ctx.cwd_candidates``
+        itself.  ``brief``: the run did not ask for this provider, so a locked database is
+        skipped, not waited for (``OwnRefs.borrowed_cwds``).
         """
         return set()
 

@@ -18,6 +18,8 @@ def row_document(row: SessionRow, warnings: Iterable[ScanWarning]) -> dict:
     document["warnings"] = [warning.to_json() for warning in warnings]
     if row.copied_runs:
         document["copied_runs"] = list(row.copied_runs)
+    if row.usage_cut is not None:
+        document["usage_cut"] = row.usage_cut
     return document
 
 
@@ -33,6 +35,10 @@ def row_of_document(document: dict) -> tuple[SessionRow, list[ScanWarning]] | No
         if not (isinstance(copied, list | tuple) and all(isinstance(run, str) for run in copied)):
             return None
         row = row.with_changes(copied_runs=tuple(copied)) if copied else row
+        cut = document.get("usage_cut")
+        if not (cut is None or type(cut) is str):
+            return None
+        row = row.with_changes(usage_cut=cut) if cut is not None else row
         if not (isinstance(row.provider, str) and isinstance(row.native_id, str)):
             return None
         counted = [*(vars(row.counts).values() if hasattr(row.counts, "__dict__") else (row.counts.prompts, row.counts.responses, row.counts.tool_calls))]

@@ -52,7 +52,7 @@ def session_detail(scanner: Scanner, query: str, bounds: Bounds) -> SessionDetai
     extra = dict(detail.extra)
     if focus is not None:
         extra["focus"] = {"subagent": focus, "query": query.strip(), "opened": "parent"}
-    if detail.row.tokens is None and unknown_usage(scanner, ref) is not None:
+    if detail.row.tokens is None and unknown_usage(scanner, ref, detail.row) is not None:
         # its usage is kept in a database this run could not read (Cursor's state DB, corrupt
         # or locked): the card says "not known", not "not recorded" (``show_text.tokens_line``)
         extra["tokens_unknown"] = True

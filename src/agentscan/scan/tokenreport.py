@@ -56,8 +56,10 @@ class TokenRow:
     providers: tuple[str, ...] = field(default=(), compare=False)
     #: a session's row: the user archived it (``SessionRow.archived``: a Codex thread, a Cursor
     #: chat; ``Provider.archived_unread`` where the row is not read), in its
-    #: JSON only when set, as ``list``'s is (a script leaves archived sessions out so)
-    archived: bool = False
+    #: JSON only when set, as ``list``'s is (a script leaves archived sessions out so);
+    #: ``None``: not known (Cursor's state DB locked or corrupt, no row kept to say it), in its
+    #: JSON as ``null``, not left out: a script would take the chat for one not archived
+    archived: bool | None = False
 
     def __post_init__(self) -> None:
         # A row made with known costs only (``scan.rowmemo`` keeps no row with an unpriced
@@ -87,7 +89,7 @@ class TokenRow:
                  "recovered_from": recovered.get(sub_id)}
                 for (sub_id, tokens), cost, part in zip(self.subagents, costs, priced)
             ],
-            **({"archived": True} if self.archived else {}),
+            **({"archived": self.archived} if self.archived is not False else {}),
         }
 
 

@@ -44,4 +44,7 @@ def marked_archived(scanner: Scanner, refs: Sequence[SessionRef], priced_rows: l
     unknown = [by_id[key] for key, mark in marks.items() if mark is None]
     for session_id in scanner.rows_kept(unknown) if unknown else ():
         marks[session_id] = scanner.row(by_id[session_id]).archived
-    return [((replace(row, archived=True) if marks.get(row.key) else row), priced) for row, priced in priced_rows]
+    # Still not known (no row kept: only ``tokens`` warmed the index): ``None``, said as
+    # ``null``, not left out as if the chat were not archived (``list`` counts it so too).
+    return [((replace(row, archived=marks[row.key]) if row.key in marks and marks[row.key] is not False else row), priced)
+            for row, priced in priced_rows]

@@ -111,7 +111,8 @@ def token_report(
         # Every session asked for could not be read: its usage is not known, which a total of 0
         # would say was nothing spent; failed as ``show`` of it fails (exit 1).
         first = next(ref for ref in refs if ref.id == report.unreadable[0])
-        raise TranscriptUnreadable(first.id, *unread_cause(scanner, first))
+        path, why = unread_cause(scanner, first)
+        raise TranscriptUnreadable(first.id, path, why, in_part=scanner.row(first).usage_cut is not None)
     return replace(report, rows=sorted_rows(report.rows, order), matched_cwds=matched,
                    selection=ReportCoverage(asked, by_provider, tuple(by_cwd), len(refs), tuple(refs)))
 

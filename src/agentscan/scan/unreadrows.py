@@ -50,10 +50,22 @@ def locked_usage(scanner: Scanner, ref: SessionRef) -> tuple[str, str] | None:
     return scanner.provider(ref.provider).locked_usage(ref, scanner.ctx)
 
 
-def unknown_usage(scanner: Scanner, ref: SessionRef) -> tuple[str, str] | None:
+def unknown_usage(scanner: Scanner, ref: SessionRef, row: SessionRow | None = None) -> tuple[str, str] | None:
     """``(path, why)`` of the database ``ref``'s usage is kept in, when this run could not read
-    it (``Provider.unknown_usage``: locked, or broken; only a database tried this run)."""
-    return scanner.provider(ref.provider).unknown_usage(ref, scanner.ctx)
+    it (``Provider.unknown_usage``: locked, or broken; only a database tried this run), or of
+    its own file, read only up to its damage before any usage (``SessionRow.usage_cut``: the
+    mark its row keeps, ``row`` or the scan's, read only of a provider whose rows may carry it)."""
+    provider = scanner.provider(ref.provider)
+    found = provider.unknown_usage(ref, scanner.ctx)
+    if found is not None or not provider.may_cut_usage(ref):
+        return found
+    row = row if row is not None else scanner.row(ref)
+    if row.tokens is not None or row.usage_cut is None:
+        return None
+    from agentscan.settling import shown_message
+
+    path = legible(row.path or str(ref.path))
+    return path, shown_message(path, row.usage_cut)  # (worded by the file's age, as its warning is)
 
 
 def without_unread(scanner: Scanner, refs: Sequence[SessionRef],
@@ -94,8 +106,11 @@ def archived_unknown(scanner: Scanner, ref: SessionRef, row: SessionRow) -> tupl
     """``(path, why)`` of the database that would say whether ``row`` is archived, when this
     run could not read it: a Cursor chat's ``isArchived`` is in the state DB its usage is
     (``unknown_usage``), so a chat listed without it reads "not archived" whatever it is.
-    ``None``: known (archived as read, or no database was missed)."""
-    return None if row.archived else unknown_usage(scanner, ref)
+    ``None``: known (archived as read, or no database was missed, or of an agent that archives
+    nothing: a Gemini chat read only up to its damage has its usage not known, not this)."""
+    if row.archived or not scanner.provider(ref.provider).can_archive:
+        return None
+    return unknown_usage(scanner, ref, row)
 
 
 class ShelfUnknown:
@@ -131,4 +146,4 @@ def tokens_unknown(scanner: Scanner, refs: Sequence[SessionRef], rows: Iterable[
     a script summing them took them for sessions that recorded nothing."""
     by_id = {ref.id: ref for ref in refs}
     return {row.id for row in rows if row.tokens is None and (ref := by_id.get(row.id)) is not None
-            and unknown_usage(scanner, ref) is not None}
+            and unknown_usage(scanner, ref, row) is not None}

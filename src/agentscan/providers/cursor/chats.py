@@ -134,7 +134,9 @@ def _store_meta(path: Path, ctx: ScanContext) -> dict[str, Any]:
                 return {}
             row = conn.execute("SELECT value FROM meta WHERE key = '0'").fetchone()
     except (DatabaseUnavailable, sqlite3.DatabaseError) as exc:
-        ctx.warn(path, f"Agent CLI store not read: {unavailable_reason(exc, path)}", passing=True)
+        from agentscan.providers.cursor.storechat import not_read
+
+        not_read(path, unavailable_reason(exc, path), ctx)
         return {}
     if not row:
         return {}

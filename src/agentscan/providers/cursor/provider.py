@@ -54,7 +54,9 @@ class CursorProvider(Provider):
     # 14: while the global DB cannot be read, every composer a workspace DB lists is a row
     #     (tokens null, counts partial)
     # 15: a composer archived in Cursor's chat list (``isArchived``) is marked ``archived``
-    parser_version = "15"
+    # 16: an Agent CLI chat whose store.db could not be read (locked, corrupt) has its counts
+    #     not known (``counts_partial``), not 0
+    parser_version = "16"
     # The Agent CLI holds its chat's store.db open (SQLite) while it runs; nothing shows Cursor
     # holding an agent transcript open (tools that follow Cursor live watch its mtime), and the
     # state.vscdb it holds is every composer's: only a store tells, else ``running`` is null.
@@ -81,24 +83,9 @@ class CursorProvider(Provider):
         return unread_state_db(ctx) + [(str(path), "Cursor workspace DB not read") for path in unread_workspace_dbs(ctx)]
 
     def archived_unread(self, ref: SessionRef, ctx: ScanContext) -> bool | None:
-        # As the row tells it (``StoreFacts.archived``, ``standalone``), from what discovery read:
-        # its composer and header (``recency`` read both for every session), or the workspace
-        # entry of a composer only a workspace DB lists.  A ref the index remembered (a warm
-        # windowed ``tokens``: no discovery) reads the two maps once for the whole scan.
-        from agentscan.memohint import is_memo_ref
-        from agentscan.providers.cursor.row import archived_in
-        from agentscan.providers.cursor.statedb import state_db
+        from agentscan.providers.cursor.row import archived_of
 
-        if not is_memo_ref(ref):
-            if ref.hint.workspace is not None:
-                return ref.hint.workspace.archived
-            if ref.hint.store is not None:
-                return False  # an Agent CLI chat records no such flag (``store_row``)
-        db = state_db(ctx)
-        archived = archived_in(db.headers().get(ref.native_id), db.composers().get(ref.native_id))
-        if db.unread() is not None and not archived:
-            return None  # the DB locked or corrupt: not known (``list`` says ``archived_unknown``)
-        return archived
+        return archived_of(ref, ctx)
 
     def locked_usage(self, ref: SessionRef, ctx: ScanContext) -> tuple[str, str] | None:
         # Every session's tokens are its composer's bubbles (a transcript records none): while

@@ -24,6 +24,7 @@ from agentscan.providers.cursor.workspace import WorkspaceComposer
 from agentscan.timeutil import from_epoch, newest
 
 if TYPE_CHECKING:
+    from agentscan.model import SessionRef
     from agentscan.providers.cursor.usage import SessionUsage
 
 class StoreSession(NamedTuple):
@@ -174,3 +175,34 @@ def archived_in(*sources: Any) -> bool:
     """Whether any of a chat's ``sources`` (its composer, its header; ``None`` where the DB has
     none) says Cursor archived it: the one rule of a row and of ``archived_unread``."""
     return any(source is not None and source.archived for source in sources)
+
+
+def archived_of(ref: SessionRef, ctx: ScanContext) -> bool | None:
+    """Whether the user archived ``ref``'s chat, its row not read (``Provider.archived_unread``):
+    as the row tells it (``StoreFacts.archived``, ``standalone``), from what discovery read: its
+    composer and header (``recency`` read both for every session), or the workspace entry of a
+    composer only a workspace DB lists.  A ref the index remembered (a warm windowed
+    ``tokens``: no discovery) reads the two maps once for the whole scan.  ``None``: not known
+    (the state DB locked or corrupt: ``list`` says ``archived_unknown``)."""
+    from agentscan.memohint import is_memo_ref
+
+    if not is_memo_ref(ref):
+        if ref.hint.workspace is not None:
+            return bool(ref.hint.workspace.archived)
+        if ref.hint.store is not None:
+            return False  # an Agent CLI chat records no such flag (``store_row``)
+    db = state_db(ctx)
+    header, composer = db.headers().get(ref.native_id), db.composers().get(ref.native_id)
+    archived = archived_in(header, composer)
+    if header is None and composer is None and ref.path is None and not ref.files:
+        # Not in the global DB, and no file of its own: a composer only a workspace DB lists
+        # (``standalone.workspace_ref``).  Its flag is in that DB's entry, as its row took it;
+        # the window's JSON dropped it while its table said ``(archived)``.  Those DBs are read
+        # once a scan, and only for such a ref (a transcript or an Agent CLI chat never asks).
+        from agentscan.providers.cursor.workspace import workspace_composers
+
+        entry = workspace_composers(ctx).get(ref.native_id)
+        archived = entry is not None and entry.archived
+    if db.unread() is not None and not archived:
+        return None
+    return archived

@@ -74,7 +74,8 @@ def _named_by(session: StoreSession) -> Callable[[str], Naming] | None:
 def store_row(native_id: str, session: StoreSession, ctx: ScanContext, *, subagents: int = 0,
               tokens: TokenUsage | None = None) -> SessionRow:
     meta = chat_meta(native_id, ctx)
-    summary = summarize_events(store_events(session.store, ctx), _named_by(session))
+    unread: list[str] = []
+    summary = summarize_events(store_events(session.store, ctx, unread), _named_by(session))
     mtime = _mtime(session.store)
     started = (meta.created if meta else None) or summary.first_ts
     return SessionRow(
@@ -89,6 +90,9 @@ def store_row(native_id: str, session: StoreSession, ctx: ScanContext, *, subage
         # every mtime at the copy time: docs/cli.md, "UPDATED").
         updated_at=newest(meta.updated if meta else None, summary.last_ts, started) or (from_epoch(mtime) if mtime else None),
         counts=Counts(summary.prompts, summary.responses, summary.tool_calls),
+        # Its store not read (locked while the Agent CLI writes it): 0 prompts would be a
+        # count nobody made (``show`` says "not known", as of a workspace-listed composer).
+        counts_partial=bool(unread),
         subagents=subagents,
         tokens=tokens,
     )

@@ -21,10 +21,38 @@ from agentscan.toolkit.sqlite_ro import DatabaseUnavailable, has_table, readonly
 
 #: a store is read at most this many message rows deep (memory and time stay bounded)
 MAX_ROWS = 200_000
+#: ``ScanContext.memo``: each store this scan could not open, and why
+_UNREAD = "cursor.store_unread"
 
 
-def store_events(path: Path, ctx: ScanContext) -> Iterator[Event]:
+def not_read(path: Path, why: str, ctx: ScanContext) -> None:
+    """Say a store could not be read, and remember it for the scan: its meta and its messages
+    are read apart (``chats.store_meta``, ``store_events``), and a locked store made each wait
+    out the busy timeout (3 chats of locked stores took 12 s to list)."""
+    ctx.warn(path, f"Agent CLI store not read: {why}", passing=True)
+    ctx.memo.setdefault(_UNREAD, {})[path] = why
+
+
+def said_unread(path: Path, ctx: ScanContext) -> str | None:
+    """Why ``path`` could not be read earlier in this scan, said again (the sink says it once;
+    a row computed meanwhile must see it could not be read this time, and is not kept for the
+    next run); ``None``: it was read, or not tried."""
+    why = ctx.memo.get(_UNREAD, {}).get(path)
+    if why is not None:
+        not_read(path, why, ctx)
+    return why
+
+
+def store_events(path: Path, ctx: ScanContext, unread: list[str] | None = None) -> Iterator[Event]:
+    """The store's messages as events; one that cannot be read (locked while the Agent CLI
+    writes it, corrupt) is a warning, and ``unread`` is given why (its row's counts are then
+    not known: ``standalone.store_row``)."""
     if ctx.linked_outside(path):  # found by name, not listed with ``admit``
+        return
+    known = said_unread(path, ctx)
+    if known is not None:  # found locked (or broken) this scan already: not waited for again
+        if unread is not None:
+            unread.append(known)
         return
     try:
         with readonly(path) as conn:
@@ -37,4 +65,7 @@ def store_events(path: Path, ctx: ScanContext) -> Iterator[Event]:
                 if message is not None:
                     yield from message_events(message)
     except (DatabaseUnavailable, sqlite3.DatabaseError) as exc:
-        ctx.warn(path, f"Agent CLI store not read: {unavailable_reason(exc, path)}", passing=True)
+        why = unavailable_reason(exc, path)
+        not_read(path, why, ctx)
+        if unread is not None:
+            unread.append(why)

@@ -82,7 +82,7 @@ class Conversation:
     create on import."""
 
     __slots__ = ("path", "legacy", "meta", "live", "spend", "rewound", "raw", "paths", "compressed",
-                 "snapshot_last", "acks")
+                 "snapshot_last", "acks", "damage")
 
     def __init__(self, path: Path, legacy: bool) -> None:
         self.path = path
@@ -102,6 +102,8 @@ class Conversation:
         self.snapshot_last = False
         #: ids of the fixed replies compression put after its summaries: no responses
         self.acks: set[str] = set()
+        #: a legacy file read only up to its damage: the salvage's warning (``legacy``)
+        self.damage: str | None = None
 
     def note_paths(self, paths: Iterable[str]) -> None:
         for path in paths:
@@ -181,7 +183,9 @@ def read_conversation(path: Path, ctx: ScanContext, *, legacy: bool, keep_raw: b
 
 
 def _replay_legacy(conversation: Conversation, ctx: ScanContext, keep_raw: bool) -> None:
-    document = load_legacy(conversation.path, ctx)
+    damage: list[str] = []
+    document = load_legacy(conversation.path, ctx, damage)
+    conversation.damage = damage[0] if damage else None
     if document is None:
         return
     conversation.meta = {key: value for key, value in document.items() if key != "messages"}

@@ -30,13 +30,15 @@ _META_STRING = re.compile(r'"(sessionId|projectHash|startTime|lastUpdated|kind|s
 _SEPARATOR = re.compile(r"[\s,]*")
 
 
-def load_legacy(path: Path, ctx: ScanContext) -> dict[str, Any] | None:
+def load_legacy(path: Path, ctx: ScanContext, damage: list[str] | None = None) -> dict[str, Any] | None:
+    """The chat's document, salvaged up to its damage when it does not parse; ``damage`` is
+    given the salvage's warning then (the mark a row keeps: ``SessionRow.usage_cut``)."""
     # The parser's complaint is held back: a file that is salvaged gets one
     # warning, the salvage's (what was read), not that one as well.
     with ctx.held_warnings() as held:
         document = load_json_file(path, ctx)
     if document is None and held.said:  # nothing said: outside the roots, never read
-        salvaged = _salvage(path, ctx)
+        salvaged = _salvage(path, ctx, damage)
         if salvaged is None:
             say(ctx, held.said)
         return salvaged
@@ -118,7 +120,7 @@ class MessageLines:
         return text.count("\n", 0, found) + 1
 
 
-def _salvage(path: Path, ctx: ScanContext) -> dict[str, Any] | None:
+def _salvage(path: Path, ctx: ScanContext, damage: list[str] | None = None) -> dict[str, Any] | None:
     text = _text(path)
     if text is None:
         return None
@@ -140,8 +142,10 @@ def _salvage(path: Path, ctx: ScanContext) -> dict[str, Any] | None:
     # (said so while the file is young: ``settling``).  NUL bytes at its end are a crash's (its
     # size set before its data reached the disk): no writer comes back.
     cut = not text.endswith("\x00") and _ends_early(text)
-    damage = CUT_SHORT_FRESH if cut else CUT_SHORT_SETTLED
-    ctx.warn(path, f"{damage}; read the {plural(complete, 'complete message')} before the damage")
+    said = f"{CUT_SHORT_FRESH if cut else CUT_SHORT_SETTLED}; read the {plural(complete, 'complete message')} before the damage"
+    ctx.warn(path, said)
+    if damage is not None:
+        damage.append(said)
     return document
 
 

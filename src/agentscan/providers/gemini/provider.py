@@ -27,10 +27,6 @@ if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider`
     from agentscan.providers.gemini.logs import LoggedPrompt
 
 
-#: ``ScanContext.memo``: the legacy chats this run's warnings say are cut (``unknown_usage``)
-_CUT_FILES = "_gemini_cut_files"
-
-
 class GeminiProvider(Provider):
     name = "gemini"
     label = "Gemini CLI"
@@ -59,7 +55,9 @@ class GeminiProvider(Provider):
     #     chat with prompts of its own
     # 19: a damaged or huge logs.json read for those marks alone is ``show``'s note
     #     (``commands_unmarked``), not a warning
-    parser_version = "19"
+    # 20: a legacy chat read only up to its damage, before any usage, is marked so in its row
+    #     (``SessionRow.usage_cut``), kept in the index: its usage is not known on any run
+    parser_version = "20"
     # Gemini CLI appends each record (``fs.appendFileSync``) and closes the chat: no process
     # holds it open while the session runs, so ``/proc`` cannot tell a running one.
     liveness_known = False
@@ -67,28 +65,14 @@ class GeminiProvider(Provider):
     def roots(self, ctx: ScanContext) -> list[Root]:
         return gemini_roots(ctx)
 
-    def unknown_usage(self, ref: SessionRef, ctx: ScanContext) -> tuple[str, str] | None:
+    def may_cut_usage(self, ref: SessionRef) -> bool:
         # A legacy chat caught half rewritten (or damaged) is salvaged up to the damage, and
         # every message after it is lost (``legacy``): one whose salvage kept no usage is not
         # a chat that "recorded no usage", its usage is not known (what was recovered counts
-        # when there is some: the row has it, and this is not asked).  Told by this run's
-        # warning on its file, which a row taken from the index replays too.
-        from agentscan.fsview import legible
-        from agentscan.settling import CUT_SHORT_FRESH, CUT_SHORT_SETTLED
-
-        if ref.path is None or ref.path.suffix != ".json":
-            return None
-        # The cut files, found once for as many warnings as there are (``list`` asks of every
-        # row without usage): (which sink, how many, path -> its warning).
-        said = (id(ctx.warnings), len(ctx.warnings))
-        known = ctx.memo.get(_CUT_FILES)
-        if known is None or known[0] != said:
-            cut = {warning.path: warning.message for warning in ctx.warnings.listed()
-                   if warning.message.startswith((CUT_SHORT_FRESH, CUT_SHORT_SETTLED))}
-            known = ctx.memo[_CUT_FILES] = (said, cut)
-        path = legible(str(ref.path))
-        message = known[1].get(path)
-        return (path, message) if message is not None else None
+        # when there is some).  Its row keeps that mark (``SessionRow.usage_cut``), so a row
+        # taken back from the index tells it as well: this run's warnings were matched by
+        # their words before.  Only a legacy ``.json`` chat can be cut so.
+        return ref.path is not None and ref.path.suffix == ".json"
 
     def discover(self, ctx: ScanContext) -> list[SessionRef]:
         from agentscan.model import SessionRef

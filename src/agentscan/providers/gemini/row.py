@@ -125,6 +125,10 @@ def build_row(
         stamps = [facts.timestamp for facts in conversation.spend.values() if facts.timestamp]
         started.append(min(stamps, default=None))
         updated.append(max(stamps, default=None))
+    tokens = sum_usage(spend_of(conversation) for _, conversation in chats.everything())
+    # Its own chat read only up to its damage, before any usage: its usage is not known, a
+    # mark the row keeps (a row taken back from the index tells it: ``unknown_usage``).
+    cut = chats.main.damage if chats.main is not None and tokens is None else None
     return SessionRow(
         provider=provider,
         native_id=chats.native_id,
@@ -136,9 +140,10 @@ def build_row(
         # The mtime only when the chats recorded no time (a copied home has every
         # mtime at the copy time).
         updated_at=newest(*updated) or (from_epoch(recency) if recency else None),
-        tokens=sum_usage(spend_of(conversation) for _, conversation in chats.everything()),
+        tokens=tokens,
         counts=counts,
         # A chat of broken lines is no subagent run anyone can tell of: with nothing else
         # recorded, the row is one ``list`` leaves out.
         subagents=0 if nothing else len(chats.subagents),
+        usage_cut=cut,
     )
