@@ -8,7 +8,9 @@
   got no hint on ``tokens``, and "see docs/ccusage.md" in a report's line, where the page
   had none of them.
 - ``--breakdown``'s hint sent the user to SQLite's ``token_days``, whose days are UTC, not
-  ``tokens --by day``'s local ones; ``--by day,model`` was an ``unknown --by``.
+  ``tokens --by day``'s local ones; ``--by day,model`` was an ``unknown --by``.  (Since then
+  ``tokens --breakdown`` is an option: tests/test_breakdown_pass54.py; a period crossed with
+  models is sent to it.)
 """
 
 from __future__ import annotations
@@ -87,17 +89,19 @@ def test_a_ccusage_switch_is_answered(option: str, said: str) -> None:
 DAYS = "`agentscan export -f jsonl --days --tz local -o -` writes a record per session, day and model"
 
 
-@pytest.mark.parametrize("argv", [["tokens", "--by", "day,model"], ["tokens", "--by", "Model,DAY"],
-                                  ["tokens", "--by", "day", "--by", "model"], ["tokens", "--by", "week,session"]])
-def test_a_period_crossed_with_a_model_is_sent_to_the_usage_days(argv: list[str]) -> None:
+@pytest.mark.parametrize("argv, grouping", [(["tokens", "--by", "day,model"], "day"),
+                                            (["tokens", "--by", "Model,DAY"], "day"),
+                                            (["tokens", "--by", "day", "--by", "model"], "day"),
+                                            (["tokens", "--by", "cwd,model"], "cwd")])
+def test_a_grouping_crossed_with_a_model_is_sent_to_breakdown(argv: list[str], grouping: str) -> None:
     line = error_of(*argv)
-    assert "--by takes one grouping, not 2" in line and DAYS in line and "sqlite" not in line, line
+    assert "--by takes one grouping, not 2" in line and f"`agentscan tokens --by {grouping} --breakdown`" in line, line
 
 
-def test_a_cwd_crossed_is_still_sent_to_sqlite_and_an_empty_name_is_no_list() -> None:
-    assert "`agentscan export -f sqlite` and GROUP BY both" in error_of("tokens", "--by", "cwd,model")
+def test_other_crossings_are_still_sent_to_the_days_or_sqlite_and_an_empty_name_is_no_list() -> None:
+    assert DAYS in error_of("tokens", "--by", "week,session")
+    assert "`agentscan export -f sqlite` and GROUP BY both" in error_of("tokens", "--by", "cwd,provider")
     assert error_of("tokens", "--by", "day,").startswith("error: unknown --by 'day,'")
-    assert DAYS in error_of("tokens", "--breakdown")
 
 
 def test_the_pages_breakdown_recipe_adds_up_to_tokens_days_in_the_zone(isolated_home: Path,
@@ -162,6 +166,5 @@ def test_ccusages_codex_session_id_names_the_session(isolated_home: Path, tmp_pa
 
 def test_a_reports_breakdown_points_at_each_model_per_day() -> None:
     said = error_of("daily", "--since", "20261101", "-b")
-    assert said.endswith("Try: agentscan tokens --by day --since 20261101; left out: -b (use --by model; "
-                         "each model per day: docs/ccusage.md)"), said
+    assert said.endswith("Try: agentscan tokens --by day --since 20261101 --breakdown"), said
     assert "## Each model per day" in (Path(__file__).resolve().parents[1] / "docs" / "ccusage.md").read_text()

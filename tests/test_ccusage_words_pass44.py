@@ -84,8 +84,6 @@ def test_the_suggested_command_lines_run(isolated_home: Path) -> None:
 
 TOKENS_ORDER = ("tokens shows sessions newest first; days, weeks and months oldest first; "
                 "the other groupings largest first; --sort cost or --sort tokens puts the largest first")
-BREAKDOWN = ("--by model totals each model; for each model per day, `agentscan export -f jsonl --days --tz local -o -` "
-             "writes a record per session, day and model, to group by both (docs/ccusage.md)")
 OFFLINE = ("agentscan prices calls offline, always: with the data it ships with, "
            "or what `agentscan prices --update` fetched")
 
@@ -104,8 +102,8 @@ OFFLINE = ("agentscan prices calls offline, always: with the data it ships with,
     (["tokens", "-u", "20261130"], "No such option: -u (tokens has --until)"),
     (["tokens", "--offline"], f"No such option: --offline ({OFFLINE})"),
     (["list", "-O"], f"No such option: -O ({OFFLINE})"),
-    (["tokens", "-b"], f"No such option: -b ({BREAKDOWN})"),
-    (["tokens", "--breakdown"], f"No such option: --breakdown ({BREAKDOWN})"),
+    # (``tokens -b``, ``--breakdown``: tokens' own since pass 54, tests/test_breakdown_pass54.py)
+    (["list", "--breakdown"], "No such option: --breakdown (--breakdown is an option of tokens)"),
     (["tokens", "--instances"], "No such option: --instances (--by cwd totals each project: a project is its working directory)"),
     (["tokens", "--project", "web"], "No such option: --project (tokens has --cwd PATH: a project is its working directory)"),
 ])

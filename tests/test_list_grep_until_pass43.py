@@ -190,7 +190,10 @@ def test_a_second_by_is_a_usage_error(isolated_home: Path, capsys: pytest.Captur
     else:
         code, out, err = _run(*argv)
     assert (code, out) == (2, "")
-    assert "--by takes one grouping" in err and "cwd, model" in err and "agentscan export -f sqlite" in err
+    # (a grouping crossed with models is ``--breakdown``'s since pass 54: tests/test_breakdown_pass54.py)
+    assert "--by takes one grouping" in err and "cwd, model" in err and "tokens --by cwd --breakdown" in err
+    code, out, err = _run("tokens", "--by", "cwd", "--by", "provider")
+    assert (code, out) == (2, "") and "agentscan export -f sqlite" in err
 
 
 def test_the_same_by_twice_is_that_grouping(isolated_home: Path) -> None:

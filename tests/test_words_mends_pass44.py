@@ -83,7 +83,7 @@ def _ccusage_options(cell: str) -> tuple[list[str], list[str]]:
     return options, value
 
 
-TOKENS_OWN = {"-p", "--since", "--until", "--json"}
+TOKENS_OWN = {"-p", "--since", "--until", "--json", "--breakdown", "-b"}
 
 
 def test_every_ccusage_option_of_the_page_is_in_the_map_and_its_hint_names_the_pages_way() -> None:
@@ -121,7 +121,7 @@ def test_every_ccusage_report_of_the_page_suggests_the_pages_command_line() -> N
     (["--demo", "daily", "-z", "UTC", "-s", "20261001", "--until=20261031"],
      "agentscan --demo tokens --by day --tz UTC --since 20261001 --until 20261031"),
     (["codex", "weekly", "--breakdown", "-p", "web", "-j"],
-     "agentscan tokens -p codex --by week --json; left out: --breakdown (use --by model; each model per day: docs/ccusage.md), -p web (use --cwd: agentscan's -p is a provider)"),
+     "agentscan tokens -p codex --by week --breakdown --json; left out: -p web (use --cwd: agentscan's -p is a provider)"),
     (["session", "--id", "7f3c9a12"], "agentscan tokens 7f3c9a12"),
     (["daily", "-i", "--json"], "agentscan tokens --by day --json; left out: -i (use --by cwd)"),
     (["weekly", "--since"], "agentscan tokens --by week; left out: --since (see docs/ccusage.md)"),

@@ -168,6 +168,7 @@ def run_tokens(
     sort: str | List[str] | None = None,
     limit: int | List[int] | None = None,
     show_all: bool = False,
+    breakdown: bool = False,
 ) -> None:
     from agentscan.cli.tokens_answer import print_tokens
 
@@ -185,6 +186,10 @@ def run_tokens(
 
         raise UsageProblem(f"{'--all' if show_all else '--limit'} shapes the table by session; --by {group} shows "
                            f"every {GROUPING[group].noun}'s row (--since and --until narrow it)")
+    if breakdown and group == "model":
+        from agentscan.scan.tokenmodels import check
+
+        check(group, breakdown)  # (its usage error, worded once for the CLI and the library)
     order = one_order(sort)
     zone_info = given_zone(tz)
     note_local_zone(zone_info is None and (not as_json or since is not None or until is not None or group != "session"))
@@ -193,7 +198,8 @@ def run_tokens(
     # Remembered only for every session and no window: ``--since 3d`` means another time on every run.
     print_tokens(scanner, ids=session_ids or (), providers=list(provider or ()), since=since_at, until=until_at,
                  by=group, cwd=cwd, zone=zone_info, as_json=as_json, sort=order, dated=bool(sort) and order == "date",
-                 remember=not session_ids and since is None and until is None, limit=limit, show_all=show_all)
+                 remember=not session_ids and since is None and until is None, limit=limit, show_all=show_all,
+                 breakdown=breakdown)
     finish(state, scanner, as_json=as_json)
 
 
@@ -242,9 +248,16 @@ def one_grouping(by: str | List[str] | None) -> GroupBy:
 
     given = [by] if isinstance(by, str) else list(by or ["session"])
     # ``--by day,model`` (ccusage's ``--breakdown`` in a list's spelling, as ``-p`` takes one)
-    # asks for two groupings as ``--by day --by model`` does: said so, not ``unknown --by``.
+    # asks for two groupings as ``--by day --by model`` does: said so, not ``unknown --by``,
+    # and answered with ``--by day --breakdown``, which gives each model in each day.
     given = [part for value in given for part in _listed(value)]
     groups = list(dict.fromkeys(parse_group(value, "--by") for value in given))
+    others = [group for group in groups if group != "model"]
+    if len(groups) == 2 and len(others) == 1:
+        from agentscan.invocation import command
+
+        raise UsageProblem(f"--by takes one grouping, not 2 ({', '.join(groups)}): each model in each "
+                           f"{_ROW_NOUN.get(others[0], others[0])} is `{command(f'tokens --by {others[0]} --breakdown')}`")
     if len(groups) > 1:
         raise UsageProblem(f"--by takes one grouping, not {len(groups)} ({', '.join(groups)}): tokens groups by one "
                            f"key at a time; to cross them, {crossed_by(groups)}")
@@ -258,15 +271,19 @@ def _listed(value: str) -> List[str]:
     return parts if len(parts) > 1 and all(part.strip() for part in parts) else [value]
 
 
+#: what one row of a grouping is, where ``--breakdown`` is offered for it crossed with models
+_ROW_NOUN = {"cwd": "directory", "agent": "kind of agent"}
+
+
 #: the groupings an export's usage days (``export --days``: a record per session, day and
 #: model, ``tokens``' zone with ``--tz local``) give crossed, without a join
 _IN_USAGE_DAYS = frozenset({"session", "day", "week", "month", "model", "provider"})
 
 
 def crossed_by(groups: Sequence[str]) -> str:
-    """Where two groupings come crossed: ``export --days`` in this zone for days and models
-    (ccusage's ``--breakdown``: SQLite's ``token_days`` are UTC days, which are not
-    ``tokens --by day``'s local ones), else the SQLite index and a join."""
+    """Where groupings come crossed (models and one other are ``--breakdown``'s: ``one_grouping``):
+    ``export --days`` in this zone for days, sessions and providers (SQLite's ``token_days``
+    are UTC days, which are not ``tokens --by day``'s local ones), else the SQLite index and a join."""
     from agentscan.invocation import command
 
     if set(groups) <= _IN_USAGE_DAYS:

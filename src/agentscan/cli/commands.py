@@ -50,7 +50,7 @@ def register(app: typer.Typer) -> None:
                 epilog=examples("agentscan tokens --since 7d",
                                 "agentscan tokens --cwd .   # what this project cost",
                                 "agentscan tokens --by day --tz utc --since 2026-11-01 --until 2026-11-30",
-                                "agentscan --demo tokens --by agent --json  # what each kind of subagent cost"))(tokens_command)
+                                "agentscan --demo tokens --by day --breakdown  # each model per day"))(tokens_command)
 
 
 @handle_errors
@@ -110,6 +110,8 @@ def tokens_command(
     # silently taking the place of the first, as click does with a repeated option.
     by: Optional[List[str]] = typer.Option(None, "--by", help="Group by session (the default), day, week, month, model, provider, cwd (or project) or agent (main, Explore, reviewer...); one of them. A run: one subagent's delegated calls.", metavar="KEY",
                                            autocompletion=completing(grouping_names)),
+    # ccusage's ``--breakdown`` (and its ``-b``): a switcher's most used flag, taken as typed.
+    breakdown: bool = typer.Option(False, "--breakdown", "-b", help="Each row's models too, on lines under it (in --json, each row's models), the dearest first: --by day --breakdown is each model per day. Not with --by model."),
     # A list, as ``--by`` is: a second ``--sort`` with another key is refused (``actions.one_order``).
     sort: Optional[List[str]] = typer.Option(None, "--sort", help="Order the rows by date (the default: sessions newest first, periods oldest first, the rest most tokens first), cost (most first, unknown last) or tokens (largest TOTAL first).", metavar="KEY",
                                              autocompletion=completing(sort_key_names)),
@@ -124,4 +126,4 @@ def tokens_command(
     from agentscan.cli.actions import run_tokens
 
     run_tokens(state_of(ctx), session_ids=session_ids, since=since, until=until, provider=provider, by=by, cwd=cwd,
-               tz=tz, as_json=as_json, sort=sort, limit=limit, show_all=show_all)
+               tz=tz, as_json=as_json, sort=sort, limit=limit, show_all=show_all, breakdown=breakdown)

@@ -38,7 +38,6 @@ CCUSAGE_WAYS: dict[str, tuple[str, ...]] = {
     "-j": ("--json",), "-z": ("--tz",), "--timezone": ("--tz",), "-s": ("--since",), "-u": ("--until",),
     "-o": ("--sort cost",), "--order": ("--sort cost",),
     "-O": ("agentscan prices --update",), "--offline": ("agentscan prices --update",),
-    "-b": ("--by model",), "--breakdown": ("--by model",),
     "--instances": ("--by cwd",), "--project": ("--cwd",),
     "--id": ("agentscan tokens ID",), "-i": ("agentscan tokens ID", "--by cwd"),
     "--by-agent": ("--by provider",),
@@ -62,12 +61,13 @@ _NONE_NEEDED = {
 }
 
 #: ccusage's options with an agentscan one of another name (``-z UTC``: ``--tz UTC``)
-_CCUSAGE_COUNTERPARTS = {option: CCUSAGE_WAYS[option][0] for option in ("-j", "-z", "--timezone", "-s", "-u")}
+_CCUSAGE_COUNTERPARTS = {**{option: CCUSAGE_WAYS[option][0] for option in ("-j", "-z", "--timezone", "-s", "-u")},
+                         "-b": "--breakdown"}  # (``tokens`` takes ``-b`` too: spelt out in a line suggested)
 
 #: the ``tokens`` options a ccusage report's words may carry over to it (``monthly --since
 #: 2026-10 --json``), by whether each takes a value; ccusage's ``-p`` is a project, not one
 _TOKENS_TAKE_A_VALUE = frozenset({"--since", "--until", "--tz"})
-_TOKENS_FLAGS = frozenset({"--json"})
+_TOKENS_FLAGS = frozenset({"--json", "--breakdown"})
 
 #: ccusage's reports (``ccusage daily``), as the ``tokens`` options that make them
 #: (ccusage's ``session`` report lists the most costly sessions first; agentscan's by-session
@@ -194,15 +194,12 @@ _LEFT_OUT_SAID = {"-O": "agentscan is offline unless told", "--offline": "agents
                   "--no-offline": "agentscan prices --update fetches newer prices",
                   "-p": "use --cwd: agentscan's -p is a provider", "--all": "every provider is counted",
                   "--speed": "each Codex call's tier is read from its rollout", "--compact": "a table fits the terminal",
-                  "--no-cost": "COST is always shown", "--color": "FORCE_COLOR=1", "--no-color": "NO_COLOR=1",
-                  # (a report's breakdown is each model inside each period: --by model alone loses the periods)
-                  "-b": "use --by model; each model per day: docs/ccusage.md",
-                  "--breakdown": "use --by model; each model per day: docs/ccusage.md"}
+                  "--no-cost": "COST is always shown", "--color": "FORCE_COLOR=1", "--no-color": "NO_COLOR=1"}
 
 
 def _way_of(typed: list[str], flag: str) -> str:
     """A ccusage word the suggested line leaves out, with agentscan's way when the map has it
-    (``--breakdown (use --by model)``), else where the page gives it."""
+    (``--instances (use --by cwd)``), else where the page gives it."""
     import shlex
 
     if flag in _LEFT_OUT_SAID:
@@ -217,7 +214,7 @@ def _way_of(typed: list[str], flag: str) -> str:
 def _carried(after: list[str], providers: bool = True) -> tuple[list[str], list[tuple[list[str], str]]]:
     """The words after a ccusage report's name that ``tokens`` takes, in its spelling:
     ``--since 2026-10 --json``, ``-z UTC`` as ``--tz UTC``, ``--id ID`` as ``ID``; and the
-    others as typed (``--breakdown``, ``-p project``, ``daily``'s ``-i``), which it does not.
+    others as typed (``-p project``, ``daily``'s ``-i``), which it does not.
     ``providers``: a ``-p`` naming agentscan's providers (``daily -p codex``) is carried, as
     agentscan's ``-p`` (a report of no provider of its own: ``codex daily -p web`` is ccusage's
     project)."""
@@ -270,10 +267,6 @@ def _ccusage_option(option: str, ctx: Any, where: str, own: set[str]) -> str | N
                     "largest first; --sort cost or --sort tokens puts the largest first")
         if where == "list":
             return "list shows the newest sessions first"
-    if "--by" in own and option in ("-b", "--breakdown"):
-        from agentscan.cli.actions import crossed_by
-
-        return f"--by model totals each model; for each model per day, {crossed_by(['day', 'model'])}"
     if "--cwd" in own and option in ("--instances", "--project"):
         how = "--by cwd totals each project" if option == "--instances" and "--by" in own else f"{where} has --cwd PATH"
         return f"{how}: a project is its working directory"

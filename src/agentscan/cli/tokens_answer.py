@@ -38,14 +38,22 @@ if TYPE_CHECKING:
 def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[str], since: datetime | None,
                  until: datetime | None, by: GroupBy, zone: tzinfo | None, as_json: bool, remember: bool,
                  cwd: str | None = None, sort: SortKey = "date", dated: bool = False, limit: int | None = None,
-                 show_all: bool = False) -> None:
+                 show_all: bool = False, breakdown: bool = False) -> None:
     """Print the report (``--json`` or the table) of ``ids`` (default: every session); ``remember``:
     it may come from, and go to, the index (only for every session: ``ids`` are not in its key).
     ``cwd``: an absolute directory, only the sessions in it or below it (``--cwd``); ``sort``:
     the rows' order (``--sort``; ``date``: the report's own); ``dated``: ``--sort date`` was
     given, and ``--json``'s sessions come by their DATE, newest first, as the table's do;
-    ``limit``, ``show_all``: the table by session's ``--limit N`` and ``--all`` (``shown_at_most``)."""
+    ``limit``, ``show_all``: the table by session's ``--limit N`` and ``--all`` (``shown_at_most``);
+    ``breakdown``: each row's models too (``--breakdown``)."""
     question: dict[str, Any] = {"by": by, "providers": sorted(providers), "tz": answers.zone_identity(zone)}
+    if breakdown:
+        # Another answer, in a slot of its own (never printed for the plain report's question,
+        # nor pushing its answer out), and the plain report's question as it ever was.
+        question["breakdown"] = True
+        by_slot = f"{by}:models"
+    else:
+        by_slot = by
     # ``--json --sort date`` by session: its sessions in the table's order, by the date each
     # recorded last (``_by_date``), which reads each one's facts.  A plain ``--json`` keeps the
     # report's own order (newest file first): a cold one reads no facts (docs/performance.md).
@@ -56,11 +64,13 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
     ordered = f":{sort}" if sort != "date" or dated else ""
     if sort != "date" or dated:
         question["sort"] = sort
-        question["slot"] = f"{by}{ordered}"
+        question["slot"] = f"{by_slot}{ordered}"
     if cwd is not None:
         question["cwd"] = cwd
         # Each directory's answer kept apart (``tokens --cwd .`` in one project, then another's).
-        question["slot"] = f"{answers.slot_of(cwd, CWD_SLOT)}:{by}{ordered}"
+        question["slot"] = f"{answers.slot_of(cwd, CWD_SLOT)}:{by_slot}{ordered}"
+    if breakdown and "slot" not in question:
+        question["slot"] = by_slot
     if not as_json:
         term = render.terminal()
         # The table's dates are in the zone "tz" names (--tz, else the local zone's makeup),
@@ -72,7 +82,7 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
             # never printed for it, nor patched from its basis (``patchable``), and kept in a
             # slot of its own, so that ``tokens`` and ``tokens --all`` do not push out each other's.
             question["shown"] = shown
-            question["slot"] = f"{question.get('slot', by)}:cut"
+            question["slot"] = f"{question.get('slot', by_slot)}:cut"
     command = "tokens" if as_json else "tokens-text"
     start_prices_on_a_first_run(scanner)
     # The table's CWD column can come from another provider's sessions (a Gemini cwd), and
@@ -90,7 +100,7 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
     # Every session by session: patched from the last whole answer (``scan.answerpatch``).
     # Not under ``--cwd``: a patch starts from the kept answer of every session; nor in another
     # order: a patch keeps the rows where the kept answer had them.
-    patchable = remember and by == "session" and cwd is None and sort == "date" and not dated
+    patchable = remember and by == "session" and cwd is None and sort == "date" and not dated and not breakdown
     with scanner.ctx.warnings.capture(MAX_WARNINGS) as raised:
         # One capture for both: discovery's warnings, raised once, belong to either answer.
         answer = None
@@ -117,7 +127,7 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
             # The JSON's rows in ``sort``'s order as the library gives them; the table's are put
             # in its own order (sessions by date) first, then sorted (``tokens_table.table``).
             report = token_report(scanner, ids=ids, providers=providers, since=since, until=until, by=by, tz=zone,
-                                  cwd=cwd, sort=sort if as_json else "date")
+                                  cwd=cwd, sort=sort if as_json else "date", breakdown=breakdown)
             if as_json:
                 import orjson
 

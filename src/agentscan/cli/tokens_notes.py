@@ -62,6 +62,10 @@ def no_price(report: TokenReport, *, with_parts: bool = True) -> Unpriced:
             for part, part_cost, bound in parts:
                 if part_cost is None and part and part.total:
                     forms.add(render.human_usd(None, bound)[:1])
+        for model in row.models or () if row is not None else ():
+            # ``--breakdown``'s lines (``tokens_breakdown``): an unpriced model's ``-`` is said too.
+            if model.cost is None and model.tokens and model.tokens.total:
+                forms.add(render.human_usd(None, model.cost_priced)[:1])
     return Unpriced(sorted(models), frozenset(forms))
 
 

@@ -23,8 +23,8 @@ from agentscan.cli import render
 from agentscan.cli import table, tablefit, tablepaths
 from agentscan.cli.tableparts import Column, Row
 from agentscan.cli.tablewidths import natural as natural_widths
-from agentscan.cli.term import Terminal, clean_path, write_out
-from agentscan.cli import tokens_models
+from agentscan.cli.term import Terminal, clean_path, width_of, write_out
+from agentscan.cli import tokens_breakdown, tokens_models
 from agentscan.cli.tokens_columns import (FIGURES, columns_of, dated_week, reasoning_partial, reasoning_unreported, zero_first,
                                           zero_headers, zoned)
 from agentscan.cli.tokens_notes import (Drawn, Folded, Unpriced, fold_kind, named_folds, names_nothing, no_price,
@@ -120,12 +120,20 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
         row_unreported[-1] = unreported  # (the sessions left out, summed)
         row_partial[-1] = reasoning_partial(report.rows[-1].providers or covered)
     mixed = reasoning_partial(covered)
+    # ``--breakdown``: each row's models on lines under it (``tokens_breakdown``), before a
+    # session's own and ``↳`` parts.
+    broken = any(row.models is not None for row in report.rows)
+    names = tokens_breakdown.model_names(report, term, agents_of) if broken else {}
 
     def lines(compact: bool) -> list[list[Row]]:
         made = [row_lines(row, row.key if own_keys else key, row_facts, term, compact=compact, session=session,
                           unreported=silent, known=known, partial=row_mixed)
                 for row, key, row_facts, session, silent, row_mixed in zip(report.rows, keys, facts, sessions,
                                                                         row_unreported, row_partial)]
+        if broken:
+            made = [[*group[:1], *tokens_breakdown.model_lines(row, names, term, compact=compact, by_session=by_session,
+                                                               unreported=bool(silent)), *group[1:]] if group else group
+                    for group, row, silent in zip(made, report.rows, row_unreported)]
         # A week's Monday goes before a figure does, as a runs' count (``tokens_runs.tail_at``).
         return [tail_at(group, len(row.key)) for group, row in zip(made, report.rows)] if dated else made
 
@@ -211,6 +219,11 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     # A period's heading names the zone its rows are cut in (``DAY (CET)``), as ``list``'s UPDATED.
     columns = tablepaths.named_floors(zoned(columns_of(by), by, _keys(rows), zone),
                                       table.cells_of([group[0] for group in full if group]))
+    if by == "cwd" and any(row.style == "dim" for row in rows):
+        # ``--breakdown``'s model lines (``tokens_breakdown``) are names, never cut from their
+        # start as a path is (``…onnet-4.5``): the column no narrower than they are.
+        widest = max(width_of(row.cells[0]) for row in rows if row.style == "dim")
+        columns[0] = columns[0]._replace(min_width=max(columns[0].min_width, widest))
     # A part that is nothing in every row goes first to fit (TOTAL's cell tells: ``zero_first``).
     columns = zero_first(columns, list(rows[-1].cells))
     if columns[0].label:

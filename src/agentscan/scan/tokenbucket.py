@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from agentscan.model import ORIGIN, sum_usage
 from agentscan.pricing import PriceBook, Spend
 from agentscan.pricing.spend import NOTHING, Priced, combined
 from agentscan.scan.tokenreport import TokenRow
+
+if TYPE_CHECKING:
+    from agentscan.scan.sessionsums import SessionSums
 
 
 class Bucket:
@@ -33,6 +38,17 @@ class Bucket:
         if found is None:
             found = self.subagents[sub_key] = Spend()
         return found
+
+    def merge(self, other: Bucket) -> None:
+        """Add ``other``'s spend (own and each run's), agents and last call to this one's
+        (a row's models' buckets made into its own: ``scan.tokenmodels.merged``)."""
+        self.providers |= other.providers
+        self.own.merge(other.own)
+        for sub_key, spend in other.subagents.items():
+            self._spend(sub_key).merge(spend)
+        self.recovered.update(other.recovered)
+        if other.last is not None and (self.last is None or other.last > self.last):
+            self.last = other.last
 
     def add_parts(self, sub_key: str | None, price_key: int, values: list, origin: str | None) -> None:
         """Add a cached group's sums (``values``: ``Spend``'s parts) under its price key."""
@@ -69,3 +85,33 @@ class Bucket:
                        own_priced.priced, tuple(p.priced for p in sub_priced), runs.priced,
                        tuple(sorted(self.providers)))
         return row, whole
+
+
+def add_session_sums(buckets: dict[str, Bucket], sums: SessionSums, keys: list[int], session_id: str) -> None:
+    """``scan.tokens._add_sums`` for ``--by session`` without a window: one bucket, every group in it
+    (a heavy user's report adds up 70,000 groups of 15,000 sessions: no call per group)."""
+    bucket = buckets.get(session_id)
+    if bucket is None:
+        bucket = buckets[session_id] = Bucket()
+    own = bucket.own.parts
+    for index, group in enumerate(sums.groups):
+        subagent = group[0]
+        if subagent is None:
+            parts = own
+        else:
+            parts = bucket._spend(subagent).parts
+            if group[4] is not None:
+                bucket.recovered[subagent] = group[4]
+        price_key = keys[index]
+        found = parts.get(price_key)
+        if found is None:
+            parts[price_key] = group[5:]
+        else:
+            found[0] += group[5]
+            found[1] += group[6]
+            found[2] += group[7]
+            found[3] += group[8]
+            found[4] += group[9]
+            found[5] += group[10]
+            found[6] += group[11]
+            found[7] += group[12]

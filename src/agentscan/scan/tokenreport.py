@@ -60,6 +60,10 @@ class TokenRow:
     #: ``None``: not known (Cursor's state DB locked or corrupt, no row kept to say it), in its
     #: JSON as ``null``, not left out: a script would take the chat for one not archived
     archived: bool | None = False
+    #: ``--breakdown``: the row's calls by model, each a row keyed by the model as ``--by model``
+    #: keys it (``scan.tokenmodels``), the dearest first; they add up to the row exactly.
+    #: ``None``: not asked for, and not in its JSON (``()``: a row that recorded no usage)
+    models: tuple[TokenRow, ...] | None = None
 
     def __post_init__(self) -> None:
         # A row made with known costs only (``scan.rowmemo`` keeps no row with an unpriced
@@ -90,7 +94,14 @@ class TokenRow:
                 for (sub_id, tokens), cost, part in zip(self.subagents, costs, priced)
             ],
             **({"archived": self.archived} if self.archived is not False else {}),
+            **({"models": [part.model_json() for part in self.models]} if self.models is not None else {}),
         }
+
+    def model_json(self) -> dict[str, Any]:
+        """The row as one of another row's ``models`` (``--breakdown``): its model (its key),
+        tokens and cost, in the fields and shapes a row gives them."""
+        return {"model": self.key, "tokens": usage_json(self.tokens), "cost_usd": usd(self.cost),
+                "cost_usd_priced": usd(self.cost_priced), "unpriced_models": list(self.unpriced_models)}
 
 
 class ReportCoverage(NamedTuple):

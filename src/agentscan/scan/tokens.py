@@ -24,7 +24,7 @@ from os import PathLike
 from dataclasses import replace
 from datetime import datetime, timezone, tzinfo
 from decimal import Decimal
-from typing import TYPE_CHECKING, Callable, Iterable, Sequence, cast
+from typing import TYPE_CHECKING, Callable, Hashable, Iterable, Sequence, cast
 
 from agentscan.errors import TranscriptUnreadable
 from agentscan.bounds import TOKEN_SUM_CAPPED
@@ -40,10 +40,10 @@ from agentscan.scan.groupprices import GroupPrices
 from agentscan.scan.sessionsums import SessionSums
 from agentscan.usagegroups import BUCKET
 from agentscan.scan.rowmemo import KeptRow, SessionRows
-from agentscan.scan import tokenagents, tokencwd
+from agentscan.scan import tokenagents, tokencwd, tokenmodels
 from agentscan.scan.copiedsessions import copied_from, without
 from agentscan.scan.rowkeys import UNTIMED, RowOf, row_of as rows_keyed
-from agentscan.scan.tokenbucket import Bucket
+from agentscan.scan.tokenbucket import Bucket, add_session_sums
 from agentscan.scan.tokenreport import ReportCoverage, TokenReport, TokenRow
 from agentscan.scan.unrecorded import unrecorded
 from agentscan.scan.untimed import untimed_calls, untimed_note
@@ -65,6 +65,7 @@ def token_report(
     tz: tzinfo | str | None = None,
     cwd: str | PathLike[str] | None = None,
     sort: SortKey = "date",
+    breakdown: bool = False,
 ) -> TokenReport:
     """The tokens (and their cost) of the scanner's sessions grouped ``by`` session, day,
     week, month, model, provider, cwd (the project) or agent, as ``agentscan tokens --json`` reports them: a
@@ -77,8 +78,10 @@ def token_report(
     ``cwd``: only sessions whose working directory is ``cwd`` or below it (``scan.tokencwd``).
     ``sort``: the rows' order, as ``tokens --json --sort`` prints them (``scan.tokensort``):
     ``date``, the report's own; ``cost`` or ``tokens``, the dearest or largest first, rows
-    that tie in the report's own order."""
+    that tie in the report's own order.  ``breakdown``: each row's models too (``TokenRow.models``,
+    ``scan.tokenmodels``; not with ``by="model"``)."""
     by = parse_group(by)  # library callers may pass any string (and ``sort``: a Literal, for mypy alone)
+    breakdown = tokenmodels.check(by, breakdown)
     order = parse_sort(sort)  # before the sessions are read: a slip costs no scan
     tz = time_zone(tz)
     since, until = moment(since, "since", tz), moment(until, "until", tz)
@@ -106,7 +109,7 @@ def token_report(
         cwds = tokencwd.session_cwds(scanner, refs)
     companions = copied_from(scanner, refs) if ids else ()
     report = _report(scanner, refs, every_session=not ids and cwd is None, since=since, until=until, by=by, tz=tz,
-                     cwds=cwds, companions=companions)
+                     cwds=cwds, companions=companions, breakdown=breakdown)
     if ids and refs and len(report.unreadable) == len(refs):
         # Every session asked for could not be read: its usage is not known, which a total of 0
         # would say was nothing spent; failed as ``show`` of it fails (exit 1).
@@ -133,10 +136,12 @@ def credited_report(scanner: Scanner, refs: Sequence[SessionRef], companions: Se
 
 def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool, since: datetime | None,
             until: datetime | None, by: GroupBy, tz: tzinfo | None,
-            cwds: dict[str, str | None] | None = None, companions: Sequence[SessionRef] = ()) -> TokenReport:
+            cwds: dict[str, str | None] | None = None, companions: Sequence[SessionRef] = (),
+            breakdown: bool = False) -> TokenReport:
     """``every_session``: ``refs`` are every session of their providers (rows are kept for the next report).
     ``cwds``: each session's working directory, for ``--by cwd``.  ``companions``: sessions read
-    with ``refs`` for the calls they share (``copiedsessions.copied_from``), in no row and no total."""
+    with ``refs`` for the calls they share (``copiedsessions.copied_from``), in no row and no total.
+    ``breakdown``: each row's models too (``scan.tokenmodels``: no kept row holds them)."""
     refs = list({ref.id: ref for ref in refs}.values())
     hidden = {ref.id for ref in companions} - {ref.id for ref in refs}
     low = since.timestamp() if since is not None else None
@@ -146,7 +151,7 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     book = PriceBook(scanner.ctx, scanner.cache)
     prices = GroupPrices(book)
     per_session = by == "session" and low is None and high is None
-    kept_rows = SessionRows.for_report(scanner) if per_session else None
+    kept_rows = SessionRows.for_report(scanner) if per_session and not breakdown else None
     kept = kept_rows.recall(refs, TokenRow, whole=every_session) if kept_rows is not None else {}
     read = [*refs, *(ref for ref in companions if ref.id in hidden)]
     usage = collect(scanner, read, _needs_calls(by, tz, low, high, prices), kept.keys(),
@@ -161,6 +166,8 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
             scanner.ctx.warn("tokens", untimed_note(*untimed))
     agents = tokenagents.run_types(scanner, refs, usage) if by == "agent" else None
     row_of = rows_keyed(by, tz, cwds, agents)
+    if breakdown:
+        row_of = tokenmodels.keyed_by_model(row_of)
     for taken in kept.values():
         # What reading the session's sums said, as a fresh run says it: also for a row
         # dropped below (its calls are shared now, and may come from the index, which says nothing).
@@ -169,14 +176,17 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     for provider_name, part in usage.items():
         prefix = provider_name + ":"
         for native_id, sums in part.sums.items():
-            if per_session and sums.price_keys is not None:  # ``_needs_calls`` worked them out
+            if per_session and sums.price_keys is not None and not breakdown:  # ``_needs_calls`` worked them out
                 # No window: every group has its key (``None`` only marks one left out of a window).
-                _add_session_sums(buckets, sums, cast("list[int]", sums.price_keys), prefix + native_id)
+                add_session_sums(buckets, sums, cast("list[int]", sums.price_keys), prefix + native_id)
             else:
                 _add_sums(buckets, sums, prefix + native_id, provider_name, low, high, prices, row_of)
         _add_entries(buckets, part.entries, provider_name, low, high, book, row_of)
         for native_id in part.exact if kept else ():
             kept.pop(prefix + native_id, None)  # shares calls with another session now: added up anew
+    models: dict[str, list] = {}
+    if breakdown:
+        buckets, models = tokenmodels.merged(cast("dict[Hashable, Bucket]", buckets))
     if per_session:
         # Every selected session gets a row; one with no recorded usage shows null, one whose
         # every call is counted in another session's copy 0.
@@ -192,6 +202,8 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     priced_rows = [(bucket.row, bucket.priced) if isinstance(bucket, KeptRow)
                    else _zero_row(key) if bucket is _SPENT_ELSEWHERE else bucket.row(key, book)
                    for key, bucket in shown]
+    if breakdown:
+        priced_rows = [(tokenmodels.with_models(row, models.get(row.key, ()), book), priced) for row, priced in priced_rows]
     if by == "session":
         priced_rows = marked_archived(scanner, refs, priced_rows, kept)
     fragments: dict[str, bytes] = {}
@@ -331,36 +343,6 @@ def _add_sums(buckets: dict[str, Bucket], sums: SessionSums, session_id: str, pr
         price_key = keys[index] if keys is not None else prices.key(provider_name, model, bucket, tier)
         assert price_key is not None  # sessions with an unpriceable group were read call by call
         found.add_parts(sub_key, price_key, group[5:], group[4])
-
-
-def _add_session_sums(buckets: dict[str, Bucket], sums: SessionSums, keys: list[int], session_id: str) -> None:
-    """``_add_sums`` for ``--by session`` without a window: one bucket, every group in it
-    (a heavy user's report adds up 70,000 groups of 15,000 sessions: no call per group)."""
-    bucket = buckets.get(session_id)
-    if bucket is None:
-        bucket = buckets[session_id] = Bucket()
-    own = bucket.own.parts
-    for index, group in enumerate(sums.groups):
-        subagent = group[0]
-        if subagent is None:
-            parts = own
-        else:
-            parts = bucket._spend(subagent).parts
-            if group[4] is not None:
-                bucket.recovered[subagent] = group[4]
-        price_key = keys[index]
-        found = parts.get(price_key)
-        if found is None:
-            parts[price_key] = group[5:]
-        else:
-            found[0] += group[5]
-            found[1] += group[6]
-            found[2] += group[7]
-            found[3] += group[8]
-            found[4] += group[9]
-            found[5] += group[10]
-            found[6] += group[11]
-            found[7] += group[12]
 
 
 def _add_entries(buckets: dict[str, Bucket], entries: list[list], provider_name: str, low: float | None,
