@@ -19,6 +19,7 @@ from agentscan.invocation import program_word
 from agentscan.cli.term import Terminal, clean, clean_path, cut, title_text, home_short, width_of, wrap_columns, write_out
 from agentscan.cli.show_compactions import (Compaction, came_before, compacted_count, compaction_text,
                                             recorded_compactions)
+from agentscan.cli.show_reported import reported_line
 from agentscan.cli.show_truncated import truncation_note
 from agentscan.cli.show_tools import tool_call_lines
 # (the names ``show_text`` had before the card's tool calls were given ``show_tools``)
@@ -210,6 +211,9 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
          + tiers_text(detail)),
     ):
         lines.extend(_field(label, value if value else "-", term))
+    reported = reported_line(detail, term)  # (Claude Code's own count, when it is not agentscan's)
+    if reported is not None:
+        lines.append(reported)
     if row.tokens is None and detail.extra.get("context_tokens") is not None:
         context = detail.extra["context_tokens"]
         # Wrapped as the ``tokens`` line is: 79 columns of it overflowed a 60-column terminal.

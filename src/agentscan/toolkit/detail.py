@@ -94,6 +94,9 @@ class DetailCollector:
     #: the slash commands the agent's CLI ran itself (``add_local_command``), the newest
     #: ``COMMANDS_KEPT`` in reading order (``localcommands``), made at the first
     _commands: LocalCommands = field(default_factory=lambda: LocalCommands(COMMANDS_KEPT))
+    #: what the agent's CLI itself said the session cost, as its provider reads it from the
+    #: pass (Claude's ``cost-state``: ``claude.coststate.CostStates``); ``None``: not read
+    reported: Any = None
 
     def __post_init__(self) -> None:
         self.prompts = NewestKept(self.bounds.prompts)

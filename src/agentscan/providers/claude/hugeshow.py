@@ -42,6 +42,7 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
     """The main transcript read from its end, with the facts its row's pass kept;
     ``None`` when there are none for this state of the files (or these bounds)."""
     from agentscan.providers.claude import tailfacts
+    from agentscan.providers.claude.coststate import CostStates
     from agentscan.providers.claude.detail import TranscriptStream
     from agentscan.providers.claude.subagentlist import subagent_infos, subagent_models
     from agentscan.providers.claude.row import resumed_from_of, summarize
@@ -69,8 +70,11 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
         # its records in progress records: the forward reader tells their records apart.
         return None
     collector = DetailCollector(bounds)
+    # Claude Code's own count: the newest record of it, in the part read (``coststate``).
+    reported = CostStates(ref.native_id, files.main, ctx, newest_first=True)
     # A resumed session's copies of another's records (at its head) are skipped, as its row's pass skips them.
-    read_tail(collector, files.main, ctx, bounds, facts, own=ref.native_id if resumed_from_of(files.main, ctx) else None)
+    read_tail(collector, files.main, ctx, bounds, facts, own=ref.native_id if resumed_from_of(files.main, ctx) else None,
+              watch=reported.feed)
     # The whole transcript's newest, kept by its row's pass by the collector's own rule, in
     # reading order: added in it, equal times fall in place as read forward.
     for text, stamp, kind in facts.errors:
@@ -91,7 +95,7 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
     infos = subagent_infos(files, ctx, facts.task_types, facts.task_calls, facts.per_agent,
                            models=subagent_models(facts.groups, subs))
     return collector.build(row, subagents=infos, extra_tools=extra_tools,
-                           extra={"rewound_messages": 0, "errors": collector.errors()})
+                           extra={"rewound_messages": 0, "errors": collector.errors(), "agent_reported": reported.json()})
 
 
 def keep_facts(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext, facts: ShowFacts, main: FileSummary,

@@ -257,7 +257,8 @@ class ClaudeProvider(Provider):
                                models=subagent_models(totals.groups(files.subagents),
                                                       {**subs, **(main.inline if main else {})}))
         extra: dict = {"rewound_messages": collector.rewound,  # (an edited prompt's branch: ``detail.LiveBranch``)
-                       "errors": collector.errors()}
+                       "errors": collector.errors(),
+                       "agent_reported": None if collector.reported is None else collector.reported.json()}
         if main is None:
             extra["parent_missing"] = True
         extra.update(resumedshow.extra(ref, ctx, listed, held))

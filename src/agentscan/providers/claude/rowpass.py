@@ -70,7 +70,12 @@ def _summarize_files(files: SessionFiles, ctx: ScanContext, collector: DetailCol
         # (A resumed session's copies listed: counted apart, the card's counts being its own.)
         main_stream = TranscriptStream(collector, transcripts=files.subagents,
                                        own_session=files.native_id if list_copies is not None else None)
-        main = summarize(files.main, ctx, totals=totals, observer=main_stream.feed, list_copies=list_copies)
+        # Claude Code's own count of the session, in this same pass (``coststate``).
+        from agentscan.providers.claude.coststate import CostStates
+
+        collector.reported = CostStates(files.native_id, files.main, ctx)
+        main = summarize(files.main, ctx, totals=totals, observer=collector.reported.feeding(main_stream.feed),
+                         list_copies=list_copies)
         subagent_tools.extend(main_stream.finish())
         order = main.records
     subs: dict[str, FileSummary] = {}

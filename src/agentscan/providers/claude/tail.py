@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from datetime import datetime
 from pathlib import Path
+from typing import Callable
 
 from agentscan.bounds import Bounds, clip_text
 from agentscan.context import ScanContext
@@ -61,16 +62,19 @@ _NO_RESULT: tuple[str, str | None, str | None] = ("unknown", None, None)
 
 
 def read_tail(collector: DetailCollector, path: Path, ctx: ScanContext, bounds: Bounds, facts: TailFacts,
-              *, own: str | None = None) -> None:
+              *, own: str | None = None, watch: Callable[[dict], None] | None = None) -> None:
     """Fill ``collector`` with the main transcript's newest items, as a forward pass would;
     ``own``: the session's id when it is a resumed one, whose copies of another's records
-    are skipped (``resumes.is_copy``)."""
+    are skipped (``resumes.is_copy``); ``watch``: sees every record read, newest first
+    (``coststate.CostStates``: Claude Code's own count, found in this read)."""
     from agentscan.providers.claude.resumes import is_copy
 
     tail = _Tail(bounds, facts)
     records = records_newest_first(path, ctx, end=facts.size)
     try:
         for _, record in records:
+            if watch is not None:
+                watch(record)
             if own is not None and is_copy(record, own):
                 # The copies stand at the head, before every record of the session's own:
                 # once all its items are read, nothing older than a copy is wanted.

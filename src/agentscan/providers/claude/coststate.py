@@ -1,0 +1,131 @@
+"""Claude Code's own count of a session's cost: its ``cost-state`` records (``show``'s
+``agent_reported``; docs/providers/claude.md, "Claude Code's own count").
+
+Claude Code (from late August 2026; 2.1.268 in the real sample) writes ``cost-state`` records
+after a run's last reply: ``{"type": "cost-state", "sessionId", "totalCostUSD", "modelUsage": {<model>:
+{"inputTokens", "outputTokens", "thinkingTokens", "cacheReadInputTokens",
+"cacheCreationInputTokens", "webSearchRequests", "costUSD"}}, "hasUnknownModelCost", …}``, no
+timestamp.  It is a running total (a resumed run starts from the last one), and it counts
+calls no assistant record holds (the helper model's: titles, summaries), so its dollars can
+exceed the transcript's.  Counting never reads it (``tokens`` stays what the calls record);
+``show`` reports the last one of the session's own, so that the difference is said rather
+than left for the user to find in ``/cost``.
+
+Read in the pass ``show`` already makes: forward (the last one wins) or from the end (the
+first met wins, ``newest_first``).  A record of the wrong shape is ignored with a warning,
+never trusted in part.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+from agentscan.providers.claude.records import SYNTHETIC_MODELS, message_of
+
+if TYPE_CHECKING:
+    from agentscan.context import ScanContext
+
+KIND = "cost-state"
+#: ``modelUsage``'s counts -> the contract's token names (docs/json.md, ``Tokens``)
+_COUNTS = (("inputTokens", "input"), ("outputTokens", "output"), ("cacheReadInputTokens", "cache_read"),
+           ("cacheCreationInputTokens", "cache_write"))
+
+
+def _count(value: object) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _dollars(value: object) -> bool:
+    return isinstance(value, (int, float)) and type(value) is not bool and math.isfinite(value) and value >= 0
+
+
+def reported(record: dict) -> dict[str, Any] | str:
+    """The record as ``agent_reported`` says it, or why it is of the wrong shape."""
+    total = record.get("totalCostUSD")
+    if total is not None and not _dollars(total):
+        return "totalCostUSD is no amount"
+    usage = record.get("modelUsage", {})
+    if not isinstance(usage, dict):
+        return "modelUsage is no object"
+    models: dict[str, dict[str, Any]] = {}
+    for name, counts in usage.items():
+        if not isinstance(counts, dict):
+            return f"modelUsage of {name} is no object"
+        model: dict[str, Any] = {}
+        for field, said in _COUNTS:
+            value = counts.get(field, 0)
+            if not _count(value):
+                return f"{field} of {name} is no count"
+            model[said] = value
+        # (the thinking part of ``outputTokens``, as the contract's ``reasoning``: never added again)
+        thinking = counts.get("thinkingTokens")
+        if thinking is not None and not _count(thinking):
+            return f"thinkingTokens of {name} is no count"
+        if thinking is not None:
+            model["reasoning"] = thinking
+        model["total"] = model["input"] + model["cache_read"] + model["cache_write"] + model["output"]
+        searches = counts.get("webSearchRequests")
+        if searches is not None and not _count(searches):
+            return f"webSearchRequests of {name} is no count"
+        if searches:
+            model["web_searches"] = searches
+        cost = counts.get("costUSD")
+        if cost is not None and not _dollars(cost):
+            return f"costUSD of {name} is no amount"
+        model["cost_usd"] = None if cost is None else float(cost)
+        models[name] = model
+    unknown = record.get("hasUnknownModelCost")
+    return {"cost_usd": None if total is None else float(total), "models": models,
+            "unknown_model_cost": unknown is True}
+
+
+class CostStates:
+    """Fed the main transcript's records (in file order, or newest first): the last
+    ``cost-state`` of ``session`` of the right shape, and whether the session's own calls
+    follow it (``calls_after``: Claude Code's count is then older than the transcript's end).
+    A resumed or forked file may hold another session's: only the session's own is read."""
+
+    def __init__(self, session: str, path: Path | str | None, ctx: ScanContext, *, newest_first: bool = False) -> None:
+        self._session, self._path, self._ctx = session, path, ctx
+        self._newest_first = newest_first
+        self._found: dict[str, Any] | None = None
+        self._calls_after = False
+
+    def feed(self, record: dict) -> None:
+        kind = record.get("type")
+        if kind == "assistant":
+            # (an own call after the record, forward; before it is met, newest first)
+            if (self._found is None) == self._newest_first and record.get("sessionId") == self._session \
+                    and message_of(record).get("model") not in SYNTHETIC_MODELS:  # (an API error written as a reply: no call)
+                self._calls_after = True
+            return
+        if kind != KIND or record.get("sessionId") != self._session or (self._newest_first and self._found):
+            return
+        found = reported(record)
+        if isinstance(found, str):
+            if self._path is not None:
+                self._ctx.warnings.add(self._path, f"a cost-state record ignored: {found}")
+            return
+        if found["cost_usd"] is None and not found["models"]:
+            return  # (a bare record, written with nothing counted yet: it says nothing)
+        self._found = found
+        if not self._newest_first:
+            self._calls_after = False
+
+    def feeding(self, then: Callable[[dict], None]) -> Callable[[dict], None]:
+        """An observer that feeds this, then ``then``."""
+        feed = self.feed
+
+        def both(record: dict) -> None:
+            feed(record)
+            then(record)
+
+        return both
+
+    def json(self) -> dict[str, Any] | None:
+        """``show --json``'s ``agent_reported`` (``None``: no record of the right shape read)."""
+        if self._found is None:
+            return None
+        return {**self._found, "calls_after": self._calls_after}
