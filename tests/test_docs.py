@@ -120,3 +120,69 @@ def test_every_cited_test_file_exists() -> None:
     cited = {name for path in texts for name in re.findall(r"\btests/[\w/]+\.py\b", path.read_text())}
     assert cited, "no citation found: the pattern is wrong"
     assert sorted(name for name in cited if not (repo / name).is_file()) == []
+
+
+def transcripts() -> list[tuple[str, str, list[str]]]:
+    """Each ``$ agentscan …`` command of the docs' plain code blocks with the lines printed
+    under it, as (page, command, lines): what a reader copies and what they are told to see."""
+    found = []
+    for page in [*sorted(DOCS.rglob("*.md")), README]:
+        for block in re.findall(r"^```\n(.*?)^```", page.read_text(), flags=re.S | re.M):
+            command: str | None = None
+            for line in block.splitlines():
+                if line.startswith("$ "):
+                    command = line[2:].split("  #")[0].strip()
+                    if command.startswith("agentscan "):
+                        found.append((page.name, command, []))
+                    else:
+                        command = None
+                elif command is not None:
+                    found[-1][2].append(line)
+    return found
+
+
+def test_docs_transcripts_print_what_they_show(local_zone: Any) -> None:
+    """A ``$ agentscan --demo …`` shown with its output prints that output (a pipe's, `| cat`,
+    stdout alone: the table), and an error shown under ``$ agentscan …`` is the error given
+    (stderr): a doc's example that drifted from the program tells a newcomer wrong."""
+    import shlex
+
+    from typer.testing import CliRunner
+
+    local_zone("UTC")  # the demo's days, as the pages show them
+    shown = transcripts()
+    assert any("--breakdown" in command for _, command, _ in shown), "the pattern finds no transcript"
+    for page, command, lines in shown:
+        words = shlex.split(command.removesuffix("| cat").strip())
+        result = CliRunner().invoke(app, words[1:], prog_name="agentscan")
+        printed = result.stdout if result.exit_code == 0 else result.stderr
+        assert printed.splitlines() == lines, f"{page}: `{command}` prints\n{printed}"
+
+
+def demo_commands() -> set[str]:
+    """Every ``agentscan --demo …`` a page gives to copy (a code span, a shell block's line),
+    but those with a placeholder (``ID``, ``<id>``, ``…``) or a pipe."""
+    found = set()
+    for page in [*DOCS.rglob("*.md"), README]:
+        text = page.read_text()
+        spans = re.findall(r"`(?:\.venv/bin/)?(agentscan --demo [^`\n]+)`", text)
+        spans += re.findall(r"&& \.venv/bin/(agentscan --demo [^\n]+)$", text, flags=re.M)  # the README's first
+        lines = re.findall(r"^\s*(agentscan --demo [^\n]+)$", text, flags=re.M)
+        for command in (*spans, *lines):
+            command = command.split("  #")[0].strip()
+            if not re.search(r"\bID\b|[<…|>]", command):
+                found.add(command)
+    return found
+
+
+def test_every_demo_command_the_docs_give_runs() -> None:
+    """A newcomer copies them first: each one answers (exit 0, something on stdout)."""
+    import shlex
+
+    from typer.testing import CliRunner
+
+    commands = demo_commands()
+    assert {"agentscan --demo list", "agentscan --demo show 7f3c9a12 --full"} <= commands, sorted(commands)
+    for command in sorted(commands):
+        result = CliRunner().invoke(app, shlex.split(command)[1:], prog_name="agentscan")
+        assert result.exit_code == 0 and result.stdout.strip(), (command, result.output)

@@ -54,6 +54,12 @@ def read_when(word: str, text: str, tz: tzinfo | None) -> datetime:
         return parse_when(text, tz=tz, end_of_day=word.lstrip("-") == "until")
     except UsageProblem:
         number = text.strip()
+        if number.lower() == "now":
+            # Another tool's word for the open end (``--until now``): said, not a list of forms.
+            raise UsageProblem(f"cannot read the time {text!r}: leave {word} out, and the window runs up to now"
+                               if word.lstrip("-") == "until" else
+                               f"cannot read the time {text!r}: nothing is recorded after now; for the latest "
+                               f"calls give a duration ({word} 1h) or a day ({word} today)") from None
         if number.isascii() and number.isdigit() and len(number) <= 3:
             hours, days = (f"{word} {number}h", f"{word} {number}d") if word.startswith("-") else \
                 (f'{word}="{number}h"', f'{word}="{number}d"')

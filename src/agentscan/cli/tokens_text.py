@@ -109,6 +109,11 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     # a session's, a provider's by its key; any other row's, and TOTAL, when none of the table's does.
     covered = {ref.provider for ref in report.selection.covered}
     unreported = reasoning_unreported(covered)
+    # TOTAL's by the agents of the rows it adds up: a window's Claude and Cursor days alone
+    # total ``-`` in a pipe too, though Codex sessions outside the window are covered (it read
+    # ``0`` under rows of ``-``, as a terminal's ``≥0`` did not).
+    counted = table_agents(report, by_session, cut is not None)
+    total_unreported = reasoning_unreported(counted) if counted is not None else unreported
     # A grouped row by its own agents (``TokenRow.providers``): a day of Claude calls alone
     # is ``-``, a day of Claude's and Codex's a lower bound (``reasoning_partial``).
     row_unreported = [reasoning_unreported((row.key,)) if report.by == "provider" else None if by_session
@@ -119,7 +124,7 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     if cut is not None:
         row_unreported[-1] = unreported  # (the sessions left out, summed)
         row_partial[-1] = reasoning_partial(report.rows[-1].providers or covered)
-    mixed = reasoning_partial(covered)
+    mixed = reasoning_partial(covered if counted is None else counted)
     # ``--breakdown``: each row's models on lines under it (``tokens_breakdown``), before a
     # session's own and ``↳`` parts.
     broken = any(row.models is not None for row in report.rows)
@@ -155,8 +160,25 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     laid = print_lines(report.by, full, lambda: lines(True), total, folded, models, term,
                        unrecorded=shown_keys(said_unrecorded(report), short_ids, term) + unrecorded, unknown=unknown,
                        empty=empty, unreadable=shown_keys(report.unreadable, short_ids, term), parts=parts, zone=zone,
-                       sort=sort, cut=cut, runs=runs, tails=tails, unreported=unreported, mixed=mixed)
+                       sort=sort, cut=cut, runs=runs, tails=tails, unreported=total_unreported, mixed=mixed)
     return Printed(keys, facts, full, laid)
+
+
+def table_agents(report: TokenReport, by_session: bool, cut: bool) -> set[str] | None:
+    """The agents whose calls the report's rows count (a session's by its id, a group's by
+    ``TokenRow.providers``); ``None`` when a row with tokens does not say (the line of the
+    sessions a cut left out, summed)."""
+    agents: set[str] = set()
+    for index, row in enumerate(report.rows):
+        if row.tokens is None or not row.tokens.total:
+            continue  # (no call of its agent in the table: a session idle in the window)
+        if by_session and not (cut and index == len(report.rows) - 1):
+            agents.add(row.key.partition(":")[0])
+        elif row.providers:
+            agents.update(row.providers)
+        else:
+            return None
+    return agents or None
 
 
 def shown_keys(keys: Iterable[str], short_ids: dict[str, str], term: Terminal) -> list[str]:
