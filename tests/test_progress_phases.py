@@ -64,7 +64,8 @@ def test_the_line_shows_the_phase_and_the_name_before_it_comes_back(monkeypatch:
         progress.expect(500)
         clock[0] += 0.5
         progress.advance(100)
-        assert stream.getvalue().endswith("\r\x1b[Kadding up tokens 100/500 (200/s)")
+        # No rate before the phase has run a second (pass 54: its first tenths read ``(4/s)``)
+        assert stream.getvalue().endswith("\r\x1b[Kadding up tokens 100/500")
         clock[0] += 1.5
         progress.advance(300)
     # Its own count and rate: not 1,100/2,000, for a home of 1,500 sessions.

@@ -78,6 +78,19 @@ def _not_ascii() -> re.Pattern[str]:
     return re.compile(r"[^\x00-\x7f]")
 
 
+#: what a path cut from its start begins with where the stream cannot hold ``…``: ``...``
+#: (``.../weather-app``), three columns, the cut keeping three fewer of the path.  The
+#: stream's one-column stand-in for ``…`` (``~``, ``cli.streams``) ends a cut well
+#: (``Upgrade to Pyth~``) but reads as the home at a path's start (``~/weather-app``).
+ASCII_LEFT_MARK = "..."
+
+
+def left_mark(stream: object, mark: str) -> str:
+    """``mark`` (``…``) where ``stream`` can hold it, else ``ASCII_LEFT_MARK``: what a path
+    cut from its start begins with (``term.cut_left``, a trace's path)."""
+    return ASCII_LEFT_MARK if cannot_hold(stream) else mark
+
+
 def cannot_encode_all(stream: object) -> bool:
     """Whether ``stream`` fails on a character its encoding cannot hold: Python's default
     handlers (``strict``, ``surrogateescape``) on an encoding that is not a UTF.  Stderr's

@@ -93,7 +93,8 @@ def write_examples(formatter: Any, epilog: str) -> None:
     """The ``Examples:`` section of ``epilog``'s lines.  One wider than the help has its
     ``# comment`` on the next line, under the command, and a command wider still goes on
     over lines ended by `` \\`` (never between an option and its value: ``--since
-    2026-11-01`` stays whole), which a shell pasted it into reads as the one line."""
+    2026-11-01`` stays whole, unless the two are wider than a line), which a shell pasted
+    it into reads as the one line."""
     import re
 
     with formatter.section("Examples"):
@@ -121,6 +122,13 @@ def _continued(command: str, width: int) -> list[str]:
     pieces = re.findall(rf"-\S*(?: (?=[^-\s]){word})?|{word}", command)
     if not pieces:
         return [command]  # (only spaces: nothing to break)
+    # An option and its value that would run past the terminal on a line of their own go on
+    # two (``--endpoint \``, then the URL): at 30 columns ``--endpoint http://localhost:4318``
+    # ran 8 past it; a shell reads the two lines as one all the same.  (``width`` keeps the
+    # help's margin of two columns, which such a line may take.)
+    room = width + 2 - UNDER - 2
+    pieces = [part for piece in pieces
+              for part in (piece.split(" ", 1) if term_len(piece) > room and piece.startswith("-") else [piece])]
     lines = [pieces[0]]
     for piece in pieces[1:]:
         if term_len(lines[-1]) + 1 + term_len(piece) + 2 <= width:

@@ -72,7 +72,7 @@ FORMAT_HELP = ("jsonl, csv or sqlite (default: what --output's extension says: "
 def register(app: typer.Typer) -> None:
     app.command("export", cls=GlobalOptionsCommand,
                 short_help="Write every matching session to a JSONL, CSV or SQLite index.",
-                epilog=examples("agentscan export -f sqlite -o ~/agent-sessions.sqlite --quiet   # for cron",
+                epilog=examples("agentscan export -f sqlite -o ~/sessions.sqlite --quiet   # for cron",
                                 "agentscan export -f csv --since 30d    # to stdout (no --output): for a pipe",
                                 "agentscan export -o days.jsonl --days --tz Europe/Paris  # format: .jsonl"))(export_command)
     app.command("doctor", cls=GlobalOptionsCommand,

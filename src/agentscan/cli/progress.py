@@ -56,6 +56,12 @@ class StderrProgress(Progress):
                     self._started = entered
                     self._write(f"\r\x1b[K{_fitted(phase, '')}")
                 yield
+                if self._visible and self.done:
+                    # Its last count, drawn: the line stands while what follows runs (an
+                    # export's write), and "adding up days 1,001/1,500" read as stuck there
+                    # (redrawn at most ten times a second, the last count was rarely drawn).
+                    said = f"{phase} {self.done:,}/{max(self.total, self.done):,}"
+                    self._write(f"\r\x1b[K{_fitted(said, self._rate(time.monotonic()))}")
         finally:
             # The count before it goes on at its own rate: the phase's time is not its.
             self._started = None if started is None else started + (time.monotonic() - entered)
@@ -67,10 +73,18 @@ class StderrProgress(Progress):
                 or now - self._drawn_at < REDRAW_S):
             return
         self._drawn_at = now
-        rate = self.done / max(now - self._started, 1e-6)
         total = max(self.total, self.done)
-        self._write(f"{self._say_upgraded()}\r\x1b[K{_fitted(f'{self.phase} {self.done:,}/{total:,}', f' ({rate:,.0f}/s)')}")
+        self._write(f"{self._say_upgraded()}\r\x1b[K{_fitted(f'{self.phase} {self.done:,}/{total:,}', self._rate(now))}")
         self._visible = True
+
+    def _rate(self, now: float) -> str:
+        """`` (850/s)``, once the phase has run ``DELAY_S``: a phase named at once over the line
+        before it (``named``) read ``(4/s)`` in its first tenths of a second, its workers
+        starting, then ``(900/s)``; a rate over less time says nothing of the rest."""
+        elapsed = 0.0 if self._started is None else now - self._started
+        if elapsed < DELAY_S:
+            return ""
+        return f" ({self.done / elapsed:,.0f}/s)"
 
     def reading(self, name: str, done: int, size: int) -> None:
         now = time.monotonic()

@@ -46,6 +46,12 @@ class Recorder(io.StringIO):
     def fileno(self) -> int:
         return int(self._stream.fileno())
 
+    @property
+    def encoding(self) -> str | None:  # type: ignore[override]
+        """``stream``'s: a path cut from its start is given ``...`` where it cannot hold ``…``
+        (``term.cut_left_mark``), as it is when printed straight to it."""
+        return getattr(self._stream, "encoding", None)
+
 
 def recording(make: Callable[[], T]) -> tuple[T, str, str]:
     """``make()``'s result, and what it printed on stdout and stderr, kept instead."""
@@ -57,9 +63,11 @@ def recording(make: Callable[[], T]) -> tuple[T, str, str]:
 
 def terminal_facts(term: Terminal) -> list[Any]:
     """What a table printed on ``term`` depends on besides its rows: the width, colour,
-    which streams are terminals (hints only there), ``--quiet``, and ``$HOME`` (paths are
-    shown as ``~/…`` on a terminal).  Part of a remembered table's question."""
-    return [term.tty, term.width, term.color, terminal.stderr_is_tty(), terminal.quiet(), os.environ.get("HOME")]
+    which streams are terminals (hints only there), ``--quiet``, ``$HOME`` (paths are
+    shown as ``~/…`` on a terminal) and what a cut path begins with (``…``, or ``...`` on a
+    stdout that cannot hold it).  Part of a remembered table's question."""
+    return [term.tty, term.width, term.color, terminal.stderr_is_tty(), terminal.quiet(), os.environ.get("HOME"),
+            terminal.cut_left_mark()]
 
 
 def stored_text(out: str, err: str) -> bytes:

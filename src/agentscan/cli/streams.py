@@ -57,13 +57,16 @@ def _stand_in_handler(errors: str) -> str:
     return name
 
 
-#: ASCII for marks agentscan prints itself, a column each as they are
-_STAND_INS = {"\u21b3": ">", "\u00d7": "x", "\u2265": ">"}
+#: ASCII for marks agentscan prints itself, a column each as they are.  ``…`` ends a cut
+#: (a title, a model, a file's name): ``?`` there read as a question (``Upgrade to Python
+#: 3.?``); ``~`` reads as "and more", as in a short DOS name.  A path cut from its start is
+#: given ``...`` by the cut itself (``charset.left_mark``), never this ``~`` (``~/…``: home).
+_STAND_INS = {"\u21b3": ">", "\u00d7": "x", "\u2265": ">", "\u2026": "~"}
 
 
 def _stand_in(error: UnicodeError, *, escaped: bool) -> tuple[str | bytes, int]:
     """What an encoding cannot hold: ``?`` for each column a character takes (a table stays
-    aligned), ``>`` for ``↳``.  Under ``surrogateescape`` (``LC_ALL=C``: a path's bytes
+    aligned), ``>`` for ``↳``, ``~`` for a cut's ``…``.  Under ``surrogateescape`` (``LC_ALL=C``: a path's bytes
     past ASCII are read as lone surrogates) such a byte is written back as it was read, as
     the stream did before."""
     if not isinstance(error, UnicodeEncodeError):

@@ -82,9 +82,13 @@ def patched(scanner: Scanner, question: Mapping[str, Any], providers: list[str],
     if sessions is None or len(scanner.ctx.warnings):
         return False
     total = (patch.total, patch.cost, patch.cost)
-    # TOTAL's REASONING ``-`` when no session's agent records it apart, as a whole table's (``tokens_text``)
-    unreported = reasoning_unreported(ref.provider for ref in patch.refs)
-    mixed = reasoning_partial(ref.provider for ref in patch.refs)  # (a lower bound, ``≥``, and its note)
+    # TOTAL's REASONING ``-`` when no agent of the sessions it adds up records it apart, as a
+    # whole table's (``tokens_text.table_agents``: a folded Gemini chat that recorded nothing
+    # made a table of Claude sessions total 0 warm and ``-`` with ``--no-cache``).
+    counted = {patch.refs[at].provider for at, session in enumerate(sessions) if session.fold is None} or \
+        {ref.provider for ref in patch.refs}
+    unreported = reasoning_unreported(counted)
+    mixed = reasoning_partial(counted)  # (a lower bound, ``≥``, and its note)
     # The table's sessions by their DATE, newest first, as ``tokens_table.newest_first``
     # sorts a whole table's rows (stable: equal dates keep the report's order).
     order = sorted(sessions, key=lambda session: session.when, reverse=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
-from agentscan.cli.term import ELLIPSIS, Terminal, cut_left, width_of
+from agentscan.cli.term import Terminal, cut_left, cut_left_mark, width_of
 
 if TYPE_CHECKING:
     from agentscan.cli.tablefit import Layout
@@ -94,7 +94,7 @@ def _path_slack_given_on(columns: Sequence[Column], cells_of: Callable[[int], Se
 def _named_width(path: str) -> int:
     """The columns ``path`` needs to show its last folder's name whole: ``…/weather-app``."""
     name = path.rstrip("/\\").replace("\\", "/").rsplit("/", 1)[-1]
-    return min(width_of(path), width_of(name) + 2)
+    return min(width_of(path), width_of(name) + len(cut_left_mark()) + 1)
 
 
 def apart_width(cells: Iterable[str], width: int, limit: int | None = None) -> int:
@@ -138,7 +138,8 @@ class _InsideCuts:
         if not end.isascii():  # a wide character's cut may show one character fewer: told one by one
             return any(other != cell and other.endswith(end) for _, other in self._cut)
         if self._ends is None:
-            self._ends = Counter(cut_left(other, self._width)[len(ELLIPSIS):] for _, other in self._cut)
+            mark = len(cut_left_mark())
+            self._ends = Counter(cut_left(other, self._width)[mark:] for _, other in self._cut)
         # At one width every ASCII end is as long: another's ends so only where it is the same.
         return self._ends[end] > 1
 
@@ -149,7 +150,7 @@ def _alike(cell: str, width: int, ends: Counter[str], inside: _InsideCuts) -> bo
     shown = cut_left(cell, width)
     if shown == cell:
         return False
-    end = shown[len(ELLIPSIS):]
+    end = shown[len(cut_left_mark()):]
     if end[:1] in _SEPARATORS:
         return ends[end] > 1  # not its own
     return inside.alike(cell, end)

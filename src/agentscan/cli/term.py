@@ -12,7 +12,7 @@ import os
 import sys
 from typing import NamedTuple
 
-from agentscan.cli.charset import cannot_encode_all, cannot_hold, char_width, width_of
+from agentscan.cli.charset import cannot_encode_all, cannot_hold, char_width, left_mark, width_of
 from agentscan.cli.wrapping import no_widows, wrap_columns  # noqa: F401 - ``wrap_columns``: the CLI's name for it
 
 TYPE_CHECKING = False  # typing itself is not imported (as in agentscan/__init__.py)
@@ -279,19 +279,24 @@ def cut(text: str, width: int) -> str:
 
 
 def cut_left(text: str, width: int) -> str:
-    """Cut from the start, for paths: the end (the project) is what tells them apart."""
+    """Cut from the start, for paths: the end (the project) is what tells them apart.  It
+    begins with ``cut_left_mark()``: ``…``, or ``...`` on a stdout that cannot hold ``…``."""
     if width_of(text) <= width:
         return text
     if width <= 0:
         return ""
+    mark = cut_left_mark()
+    room = width - len(mark)  # (the mark is one column a character)
+    if room <= 0:
+        return mark[:width]
     if text.isascii():
-        tail = text[len(text) - (width - 1):] if width > 1 else ""  # a column a character
+        tail = text[len(text) - room:]  # a column a character
     else:
         kept = []
         used = 0
         for ch in reversed(text):
             w = char_width(ch)
-            if used + w > width - 1:
+            if used + w > room:
                 break
             kept.append(ch)
             used += w
@@ -299,8 +304,14 @@ def cut_left(text: str, width: int) -> str:
     # Start at a path separator when one is left: "…/weather-app", not "…ather-app".
     for index, ch in enumerate(tail):
         if ch in "/\\" and index + 1 < len(tail):
-            return ELLIPSIS + tail[index:]
-    return ELLIPSIS + tail
+            return mark + tail[index:]
+    return mark + tail
+
+
+def cut_left_mark() -> str:
+    """What ``cut_left`` starts a cut path with: ``…``, or ``...`` where stdout cannot hold it
+    (``PYTHONIOENCODING=ascii``), whose stand-in for ``…`` (``~``) would read as the home."""
+    return left_mark(sys.stdout, ELLIPSIS)
 
 
 def home_short_text(text: str) -> str:

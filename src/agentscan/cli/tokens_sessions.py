@@ -149,7 +149,11 @@ def cut_sessions(report: TokenReport, shown: int, sessions: Mapping[str, TableSe
     dates = [date_in(session.updated_at, zone) for session in (max(dated, key=sort_key), min(dated, key=sort_key))
              ] if dated else []
     dates += ["-"] if len(dated) < len(ends) else []
-    return replace(report, rows=cut.rows), Cut(replace(cut.rest, key=key), shown, len(cut.summed), dates)
+    # Its agents, the summed sessions' (by their ids): its REASONING is ``-`` where none of them
+    # records it apart, as their rows' is (it read 0 under Claude's ``-`` rows).
+    agents = tuple(sorted({row.key.partition(":")[0] for row in cut.summed}))
+    return replace(report, rows=cut.rows), Cut(replace(cut.rest, key=key, providers=agents), shown, len(cut.summed),
+                                               dates)
 
 
 def summary_title(sort: SortKey) -> str:

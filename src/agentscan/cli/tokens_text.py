@@ -108,6 +108,12 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     # REASONING ``-`` where no agent behind the figure records it apart (``reasoning_unreported``):
     # a session's, a provider's by its key; any other row's, and TOTAL, when none of the table's does.
     covered = {ref.provider for ref in report.selection.covered}
+    if by_session and report.rows:
+        # By session, TOTAL's agents are its sessions' (the others' line's among them): a table
+        # of Claude sessions read ``-`` in each row and 0 in TOTAL, a home with Codex sessions too.
+        covered = {agent for row in report.rows
+                   for agent in (row.providers if cut is not None and row is report.rows[-1] else
+                                 (row.key.partition(":")[0],))}
     unreported = reasoning_unreported(covered)
     # TOTAL's by the agents of the rows it adds up: a window's Claude and Cursor days alone
     # total ``-`` in a pipe too, though Codex sessions outside the window are covered (it read
@@ -122,7 +128,7 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     row_partial = [not by_session and report.by != "provider" and reasoning_partial(row.providers or covered)
                    for row in report.rows]
     if cut is not None:
-        row_unreported[-1] = unreported  # (the sessions left out, summed)
+        row_unreported[-1] = reasoning_unreported(report.rows[-1].providers or covered)  # (the sessions left out, summed)
         row_partial[-1] = reasoning_partial(report.rows[-1].providers or covered)
     mixed = reasoning_partial(covered if counted is None else counted)
     # ``--breakdown``: each row's models on lines under it (``tokens_breakdown``), before a

@@ -107,6 +107,8 @@ def export(
     if output == STDOUT:  # for a pipe: agentscan export -f csv -o - | duckdb
         from agentscan.export.files import to_stdout
 
+        if progress is not None:  # erased first: the CSV's header came after "adding up days 1,001/1,500"
+            progress.finish()
         count = to_stdout(lambda stream: lines(stream) if lines is not None else 0, ExportFailed)
         return _result(STDOUT, fmt, count, per_day, len(rows), usage_days)
     output = output.expanduser()
@@ -245,7 +247,9 @@ def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter
     with scanner.ctx.warnings.capture(0) as failed:
         refs = scanner.refs(filters.providers)
         rows = scanner.all_rows(filters=filters)
-        scanner.ctx.progress.finish()  # read: the days and the write are phases of their own, named
+        # Read: the days and the write are phases of their own, named over the line at once
+        # (erased here, a terminal showed no line for a second before "adding up days").
+        scanner.ctx.progress.handover()
         wanted = {row.id for row in rows}
         chosen = [ref for ref in refs if ref.id in wanted]
         book = PriceBook(scanner.ctx, scanner.cache)

@@ -352,4 +352,13 @@ def _one_line(text: str, width: int, clean: Clean, *, from_left: bool = False) -
     text = clean(text)
     if len(text) <= width:
         return text
-    return "…" + text[len(text) - width + 1:] if from_left else text[: width - 1] + "…"
+    if not from_left:
+        return text[: width - 1] + "…"
+    # A path cut from its start begins with ``...`` on a stdout that cannot hold ``…``,
+    # whose stand-in (``~``) would read as the home (``term.cut_left``'s mark).
+    import sys
+
+    from agentscan.cli.charset import left_mark
+
+    mark = left_mark(sys.stdout, "…")
+    return mark + text[len(text) - width + len(mark):]
