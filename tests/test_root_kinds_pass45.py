@@ -78,7 +78,9 @@ def test_a_cursor_state_db_that_is_a_folder_fails(isolated_home: Path, tmp_path:
     result = invoke("list", "-p", "cursor")
     assert result.exit_code == 1
     assert COMPOSER in result.stdout  # what could be read is still listed
+    # (pass 54: the listed chat's archived state is then not known, and said: ``(archived?)``)
     assert result.stderr.splitlines() == [
+        "(archived?) = whether the chat is archived is not known: Cursor's state DB could not be read this run",
         f"error: cursor: no readable root among {folder} (CURSOR_STATE_DB: a directory, not a file); "
         "fix or unset CURSOR_STATE_DB"]
 

@@ -150,8 +150,11 @@ class SessionRow:
     workspace_folders: tuple[str, ...] = ()
     #: archived by the user (a Codex thread in ``archived_sessions/``, or so marked in the
     #: thread index; a Cursor chat archived in its chat list); in JSON only when set.  Only a
-    #: provider that says ``can_archive`` sets it (``list --archived`` reads no other's rows)
-    archived: bool = False
+    #: provider that says ``can_archive`` sets it (``list --archived`` reads no other's rows).
+    #: ``None``: not known (a Cursor chat read while its state DB could not be, no row kept
+    #: from a run that read it): set only by an output (``unreadrows.with_archived_unknown``),
+    #: said ``null`` in JSON, an empty CSV cell, ``(archived?)`` in ``list``; never kept
+    archived: bool | None = False
     #: why ``tokens`` is ``None`` though the session's own file was read: it was read only up
     #: to its damage, before any usage (a legacy Gemini chat caught half rewritten:
     #: ``gemini.legacy``), as its warning words it.  Its usage is not known, which is not
@@ -226,7 +229,7 @@ class SessionRow:
             "counts_partial": self.counts_partial,
             **({"resumed_from": self.resumed_from} if self.resumed_from is not None else {}),
             **({"workspace_folders": list(self.workspace_folders)} if self.workspace_folders else {}),
-            **({"archived": True} if self.archived else {}),
+            **({"archived": self.archived} if self.archived is not False else {}),
         }
 
 

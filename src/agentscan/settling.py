@@ -70,6 +70,12 @@ def shown_message(path: str, message: str, now: float | None = None) -> str:
     return TRUNCATED_SETTLED
 
 
+def cut_short(message: str) -> bool:
+    """Whether ``message`` (as ``shown_message`` words it) says a chat file was cut short:
+    read up to its damage, not "could not be read"."""
+    return message.startswith((CUT_SHORT_FRESH, CUT_SHORT_SETTLED))
+
+
 def _written_lately(path: str, now: float | None) -> bool:
     try:
         written = os.stat(path).st_mtime

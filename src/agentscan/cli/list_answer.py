@@ -116,6 +116,11 @@ def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int |
     revisable = any(scanner.provider(row.provider).revised_by_the_index(row) for row in page.rows)
     keep = bool(page.rows) and not revisable
     rows = with_costs(scanner, page.rows, refs, book)
+    if _stores_unread(scanner, rows):
+        from agentscan.scan.unreadrows import with_archived_unknown
+
+        # Not known (a Cursor chat read without its state DB): ``null``, ``(archived?)``, never "not archived".
+        rows = with_archived_unknown(scanner, refs, rows)
     if redact:
         from agentscan.export.redact import redact_row
 
@@ -148,6 +153,15 @@ def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int |
     recorded.write(out, err)
     _say_unknown(page, filters)
     return _kept(recorded.stored_text(out, err), page.rows, refs) if keep else None
+
+
+def _stores_unread(scanner: Scanner, rows: list[SessionRow]) -> bool:
+    """Whether a provider of ``rows`` that archives could not read a database it keeps
+    sessions in this run (nothing opened to answer): only then may a row's archived state
+    be unknown, and ``unreadrows`` is imported (a plain ``list`` does without it)."""
+    names = {row.provider for row in rows}
+    return any(provider.can_archive and provider.unread_stores(scanner.ctx)
+               for provider in scanner.providers if provider.name in names)
 
 
 def _rows_json(scanner: Scanner, rows: list[SessionRow], refs: list[SessionRef]) -> list[dict[str, Any]]:

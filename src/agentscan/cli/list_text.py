@@ -73,8 +73,9 @@ def print_list(sessions: list[SessionRow], short_ids: dict[str, str], term: Term
             render.human_usd(row.cost, row.cost_priced, grouped=term.tty),
             render.model_text(clean(row.model), term),
             render.path_text(clean_path(row.cwd), term),
-            # Archived (a Codex thread, a Cursor chat): said before the title, as a word, where a cut never hides it.
-            ("(archived) " if row.archived else "") + (title_text(row.title) or "-"),
+            # Archived (a Codex thread, a Cursor chat): said before the title, as a word, where a cut never hides it;
+            # not known (``None``: a Cursor chat read without its state DB) as ``(archived?)``, not as a plain row.
+            _ARCHIVED_MARK[row.archived] + (title_text(row.title) or "-"),
         ]))
     rows, floored, planned = _timed(columns, rows, sessions, term, zone)
     rounded = False
@@ -95,6 +96,14 @@ def print_list(sessions: list[SessionRow], short_ids: dict[str, str], term: Term
         render.note(f"{said}; widen the terminal or use --json", tty_only=True)
     else:
         left_out_note(left_out, columns, term)
+    if any(row.archived is None for row in sessions):
+        # What the mark means, once, as ``show``'s ``? = …`` line does (the warning names the DB and why).
+        render.note(f"{_ARCHIVED_MARK[None].strip()} = whether the chat is archived is not known: "
+                    "Cursor's state DB could not be read this run")
+
+
+#: TITLE's prefix for a row's ``archived``
+_ARCHIVED_MARK = {True: "(archived) ", False: "", None: "(archived?) "}
 
 
 def _rounded(session: SessionRow) -> str:

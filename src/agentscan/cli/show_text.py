@@ -202,8 +202,8 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         ("started", shown_time(row.started_at, zone).named),
         ("updated", shown_time(row.updated_at, zone).named),
         ("path", clean_path(home_short(row.path) if term.tty else row.path)),
-        # (a line only for an archived session: the others' cards stay as they were)
-        *((("archived", "yes"),) if row.archived else ()),
+        # (a line only for an archived session, or one not known to be or not: the others' cards stay as they were)
+        *((("archived", "yes" if row.archived else "not known (could not be read)"),) if row.archived is not False else ()),
         ("tokens", READ_IN_PART if row.tokens is None and row.usage_cut is not None else
          tokens_line(row.tokens, grouped=term.tty, by_subagents=subagent_tokens(detail),
                      unread=row.counts_partial or bool(detail.extra.get("tokens_unknown")))),

@@ -159,13 +159,17 @@ class Folded(NamedTuple):
     """The keys of the rows a table has no line for, each kind named in a line under it
     (``fold_kind``): of 0 tokens, of sessions that recorded nothing at all
     (``tokens_sessions.recorded_nothing``), of sessions that recorded no usage (in no row,
-    ``null`` in ``--json``), of sessions that could not be read (in no row, nor in ``--json``'s).  (Named tuples here: a frozen dataclass costs a warm
-    ``tokens`` a millisecond to create, ``tests/test_fastpath.py``.)"""
+    ``null`` in ``--json``), of sessions that could not be read (in no row, nor in ``--json``'s),
+    and of those read only up to their damage, before any usage (``cut``: a legacy Gemini chat
+    caught half rewritten; in ``--json``'s ``unreadable``, its ``reason`` saying so).  (Named
+    tuples here: a frozen dataclass costs a warm ``tokens`` a millisecond to create,
+    ``tests/test_fastpath.py``.)"""
 
     zero_tokens: Sequence[str] = ()
     recorded_nothing: Sequence[str] = ()
     no_usage: Sequence[str] = ()
     unreadable: Sequence[str] = ()
+    cut: Sequence[str] = ()
 
 
 class Unpriced(NamedTuple):
@@ -213,7 +217,7 @@ def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Un
     left out or numbers it rounded to fit, in a pipe that the rows' parts were left out, and,
     under a table of more than ``LONG_TABLE`` sessions on a terminal, how to see fewer (their
     dates: ``fewer_sessions``)."""
-    folded_keys, empty, unrecorded, unreadable = folded
+    folded_keys, empty, unrecorded, unreadable, cut = folded
     models, unknown = unpriced
     hidden, compact = drawn.hidden, drawn.compact
     if folded_keys:
@@ -234,6 +238,12 @@ def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Un
         # and why), which is not "recorded nothing" nor "recorded no usage".
         _print_named(f"{render.plural(len(unreadable), 'session')} that could not be read, not counted",
                      unreadable, term)
+    if cut:
+        # Read, but only up to the damage, which came before any usage: its usage is not known
+        # (the warning names the file). "Could not be read" it was not: ``show`` opens it.
+        its = "its" if len(cut) == 1 else "their"
+        _print_named(f"{render.plural(len(cut), 'session')} read only up to {its} damage, before any usage, "
+                     "not counted", cut, term)
     if models and unknown and "COST" not in hidden:
         # What the table's ``-`` and ``≥$…`` mean, only those it shows (a lower bound told of
         # where none is shown sent a reader looking for one).  The models are named once, in

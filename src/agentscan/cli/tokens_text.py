@@ -163,9 +163,11 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     models, unknown = no_price(report, with_parts=by_session and shows_parts(term))
     parts = by_session and any(row.subagents for row, shown in zip(report.rows, full) if shown)
     runs = None if by_session else sum_usage(usage for row in report.rows for _, usage in row.subagents)
+    unread, damaged = read_to_damage(report)
     laid = print_lines(report.by, full, lambda: lines(True), total, folded, models, term,
                        unrecorded=shown_keys(said_unrecorded(report), short_ids, term) + unrecorded, unknown=unknown,
-                       empty=empty, unreadable=shown_keys(report.unreadable, short_ids, term), parts=parts, zone=zone,
+                       empty=empty, unreadable=shown_keys(unread, short_ids, term), damaged=shown_keys(damaged, short_ids, term),
+                       parts=parts, zone=zone,
                        sort=sort, cut=cut, runs=runs, tails=tails, unreported=total_unreported, mixed=mixed)
     return Printed(keys, facts, full, laid)
 
@@ -185,6 +187,17 @@ def table_agents(report: TokenReport, by_session: bool, cut: bool) -> set[str] |
         else:
             return None
     return agents or None
+
+
+def read_to_damage(report: TokenReport) -> tuple[list[str], list[str]]:
+    """``report.unreadable`` parted: those that could not be read, and those read only up to
+    their damage, before any usage (a legacy Gemini chat cut short: ``SessionRow.usage_cut``,
+    its cause worded as its warning is, ``settling.shown_message``)."""
+    from agentscan.settling import cut_short
+
+    damaged = {session_id for session_id, _, why in report.unread_causes if cut_short(why)}
+    return ([key for key in report.unreadable if key not in damaged],
+            [key for key in report.unreadable if key in damaged])
 
 
 def shown_keys(keys: Iterable[str], short_ids: dict[str, str], term: Terminal) -> list[str]:
@@ -218,12 +231,14 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
                 unknown: Collection[str] = (), empty: Sequence[str] = (), parts: bool = False,
                 zone: tzinfo | None = None, sort: SortKey = "date", cut: Cut | None = None,
                 runs: TokenUsage | None = None, tails: dict[str, int] | None = None,
-                unreadable: Sequence[str] = (), unreported: bool = False, mixed: bool = False) -> Laid:
+                unreadable: Sequence[str] = (), damaged: Sequence[str] = (), unreported: bool = False,
+                mixed: bool = False) -> Laid:
     """The table of rows' ``full`` lines (or their ``compact_lines``, when rounded numbers keep
     more columns; in a summary, its keys' droppable tails left out when that keeps a figure), the
     ``total`` (tokens, cost, cost priced; grouped, ``runs``: its subagent runs'), and the notes under it: the
     ``folded`` rows' keys (0 tokens), the ``empty`` sessions' (they recorded nothing), the
-    ``unrecorded`` sessions (in no row), the ``unreadable`` ones (in no row either) and the ``models`` without a price (``unknown``: how
+    ``unrecorded`` sessions (in no row), the ``unreadable`` ones and those read only up to their
+    ``damaged`` part (in no row either) and the ``models`` without a price (``unknown``: how
     the costs they leave unknown show, ``no_price``); ``parts``: a row shown has delegated calls
     (by session, its parts' lines, left out of a pipe: ``row_lines``); ``zone``: ``--tz``, the dates' zone;
     ``sort``: the rows' order (``--sort``); ``cut``: the last of ``full`` sums the sessions
@@ -231,7 +246,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     agents a cut keeps (``tokens_models``); ``unreported``: TOTAL's REASONING is ``-`` (``total_row``);
     ``mixed``: its REASONING a lower bound, the table's agents mixing those that record it apart and those
     that do not (``reasoning_partial``), which a note says."""
-    named = Folded(folded, empty, unrecorded, unreadable)
+    named = Folded(folded, empty, unrecorded, unreadable, damaged)
     if not any(full):
         # No row (an empty home, a window no call fell in: stderr says why, ``tokens_empty``,
         # as ccusage says "No usage data found"), or every row folded (each of 0 tokens, or a

@@ -76,7 +76,9 @@ def flat_row(row: SessionRow) -> dict[str, Any]:
     # ``json.loads`` read it back.  Empty (NULL) for a session of one folder, as JSON leaves it out.
     folders = doc.get("workspace_folders")
     flat["workspace_folders"] = orjson.dumps(folders).decode() if folders else None
-    # Every row says it (``false`` too): a query for the sessions not archived needs no NULL case.
+    # Every row says it (``false`` too): a query for the sessions not archived needs no NULL case
+    # but for a session whose archived state is not known (``None``: a Cursor chat read while its
+    # state DB could not be), which is no ``false``.
     flat["archived"] = row.archived
     return {key: flat.get(key) for key in CSV_COLUMNS}
 

@@ -279,6 +279,10 @@ def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter
         rows = [row for row in rows if row.id not in unread]
         found_days = [day for day in found_days if day.session_id not in unread]
         days_of = [session_id for session_id in days_of if session_id not in unread]
+    from agentscan.scan.unreadrows import with_archived_unknown
+
+    # Not known (a Cursor chat read without its state DB): ``null``, an empty cell, NULL, never ``false``.
+    rows = with_archived_unknown(scanner, chosen, rows)
     if redact:
         from agentscan.export.redact import redact_row
 

@@ -194,7 +194,8 @@ def _write(
                 for row in chunk:
                     record = flat_row(row)
                     record["running"] = None if row.running is None else int(row.running)
-                    record["archived"] = int(row.archived)
+                    # (NULL where not known: a row the index had is held as it was, ``held``)
+                    record["archived"] = None if row.archived is None else int(row.archived)
                     record["first_seen_at"] = existing.get(row.id) or now
                     record["last_seen_at"] = now
                     record["gone_at"] = None

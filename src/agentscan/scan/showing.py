@@ -16,7 +16,7 @@ from agentscan.errors import SessionUnreadable, TranscriptUnreadable
 from agentscan.scan.liveness import Liveness
 from agentscan.scan.notfound import not_found
 from agentscan.scan.showscope import find_all
-from agentscan.scan.unreadrows import unknown_usage, unread_reason
+from agentscan.scan.unreadrows import archived_unknown_ids, unknown_usage, unread_reason
 
 if TYPE_CHECKING:
     from agentscan.bounds import Bounds
@@ -48,7 +48,12 @@ def session_detail(scanner: Scanner, query: str, bounds: Bounds) -> SessionDetai
         if detail.row.path is not None and not os.path.lexists(detail.row.path):
             raise not_found(scanner, query)  # deleted since it was found: "not found", as above
         raise TranscriptUnreadable(ref.id, str(detail.row.path), reason)
-    changes: dict = {"row": detail.row.with_changes(running=Liveness().of(ref))}
+    row = detail.row.with_changes(running=Liveness().of(ref))
+    if archived_unknown_ids(scanner, [ref], [row]):
+        # Whether the chat is archived is in the DB this run could not read (Cursor's state
+        # DB): ``null`` and a card's "not known", as ``list`` says it, not "not archived".
+        row = row.with_changes(archived=None)
+    changes: dict = {"row": row}
     extra = dict(detail.extra)
     if focus is not None:
         extra["focus"] = {"subagent": focus, "query": query.strip(), "opened": "parent"}

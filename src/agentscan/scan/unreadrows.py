@@ -108,9 +108,40 @@ def archived_unknown(scanner: Scanner, ref: SessionRef, row: SessionRow) -> tupl
     (``unknown_usage``), so a chat listed without it reads "not archived" whatever it is.
     ``None``: known (archived as read, or no database was missed, or of an agent that archives
     nothing: a Gemini chat read only up to its damage has its usage not known, not this)."""
-    if row.archived or not scanner.provider(ref.provider).can_archive:
+    provider = scanner.provider(ref.provider)
+    if row.archived or not provider.can_archive:
         return None
-    return unknown_usage(scanner, ref, row)
+    missed = unknown_usage(scanner, ref, row)
+    if missed is None or provider.archived_unread(ref, scanner.ctx) is not None:
+        # (known elsewhere: an Agent CLI chat records no such flag, a composer only a workspace
+        # DB lists has it in that DB's entry, as its row took it: ``cursor.row.archived_of``)
+        return None
+    return missed
+
+
+def archived_unknown_ids(scanner: Scanner, refs: Sequence[SessionRef], rows: Iterable[SessionRow]) -> set[str]:
+    """The ids of ``rows`` whose archived state is not known (``archived_unknown``), but those
+    whose row the index keeps for their files as they are (``Scanner.rows_kept``): such a row
+    was read with the state DB (one read without it is not kept), so its mark is the DB's, as
+    ``tokens`` takes it (``tokenrowmarks.marked_archived``)."""
+    by_id = {ref.id: ref for ref in refs}
+    unknown = [ref for row in rows if (ref := by_id.get(row.id)) is not None
+               and archived_unknown(scanner, ref, row) is not None]
+    kept = scanner.rows_kept(unknown) if unknown else set()
+    return {ref.id for ref in unknown if ref.id not in kept}
+
+
+def with_archived_unknown(scanner: Scanner, refs: Sequence[SessionRef], rows: list[SessionRow]) -> list[SessionRow]:
+    """``rows`` with ``archived`` ``None`` on those whose archived state is not known
+    (``archived_unknown_ids``): ``list`` and the exports said "not archived" of an archived
+    Cursor chat listed while its state DB was locked or corrupt (``false``, a plain row).  Made
+    for an output only: a row so marked is never kept."""
+    names = {row.provider for row in rows}
+    if not any(provider.can_archive and provider.unread_stores(scanner.ctx)
+               for provider in scanner.providers if provider.name in names):
+        return rows  # (every database read, or none tried: nothing unknown; no row asked)
+    unknown = archived_unknown_ids(scanner, refs, rows)
+    return [row.with_changes(archived=None) if row.id in unknown else row for row in rows] if unknown else rows
 
 
 class ShelfUnknown:
@@ -128,7 +159,8 @@ class ShelfUnknown:
         if failed not in (None, "archived"):
             return failed
         missed = archived_unknown(self.scanner, ref, row)
-        if missed is None:
+        if missed is None or self.scanner.rows_kept([ref]):
+            # (a row kept from a run that read the state DB knows it: ``archived_unknown_ids``)
             return failed
         count, _ = self.unknown.get(ref.provider, (0, ""))
         self.unknown[ref.provider] = (count + 1, f"{missed[0]} could not be read ({missed[1]})")
