@@ -65,3 +65,22 @@ def test_the_hour_a_clock_set_back_repeats_is_in_time_order(isolated_home: Path,
     assert _shown(result.stderr) == [later, earlier]
     # Read in local time they seem out of order: each says its offset.
     assert "2026-10-25 02:10 +0100" in lines[1] and "2026-10-25 02:30 +0200" in lines[2]
+
+
+def test_past_the_read_budget_candidates_are_dated_by_their_last_record(isolated_home: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A cold index and more transcript than the budget reads: those past it were dated by their
+    # files' mtime, which in a copied home is the copy's, so old sessions came first.
+    from agentscan.scan import ambiguity
+
+    monkeypatch.setattr(ambiguity, "DESCRIBE_BUDGET", 0)
+    copied = 2_000_000_000.0
+    old = [_session(isolated_home, number, f"2025-01-0{1 + number}T08:00:00.000Z", copied) for number in range(3)]
+    new = _session(isolated_home, 9, "2026-11-05T09:00:00.000Z", copied)
+    result = runner.invoke(app, ["--no-cache", "show", "abcdef"])
+    assert _shown(result.stderr) == [new, *old[::-1]]
+    assert "2026-11-05" in result.stderr.splitlines()[1]
+    # Within a bounded tail budget: past it, the mtime again.
+    monkeypatch.setattr(ambiguity, "TAIL_BUDGET", 0)
+    result = runner.invoke(app, ["--no-cache", "show", "abcdef"])
+    assert "2033-05-1" in result.stderr.splitlines()[1]  # (2,000,000,000 s: 2033-05-18 UTC)

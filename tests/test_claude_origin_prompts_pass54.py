@@ -151,3 +151,45 @@ def test_a_teammates_message_queued_mid_turn_is_no_prompt() -> None:
     assert queued_prompt_text(queued) is None
     queued["attachment"]["prompt"] = "and check the logs too"
     assert queued_prompt_text(queued) == "and check the logs too"
+
+
+def test_a_prompt_a_person_typed_is_one_whatever_it_opens_with(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Pasting a teammate's message to ask about it (``origin`` says a person typed it), or a tag
+    # whose name only starts as the teammate's: both were dropped as a teammate's message.
+    pasted = ('<teammate-message teammate_id="backend" summary="x">done</teammate-message>\n\n'
+              "Why did backend report done before the tests ran? Investigate.")
+    records = [_user("u1", "2026-10-01T10:00:00.000Z", pasted, origin={"kind": "human"}, promptSource="typed"),
+               _reply("a1", "2026-10-01T10:00:05.000Z", 1),
+               _user("u2", "2026-10-01T10:01:00.000Z", "<teammate-message-format> is the tag: document it"),
+               _reply("a2", "2026-10-01T10:01:05.000Z", 2)]
+    claude_session_file(tmp_path / "home", SID, []).write_bytes(lines_of(records))
+    (row,) = cli_json_at(tmp_path, monkeypatch, "--no-cache", "list")["sessions"]
+    assert row["counts"]["prompts"] == 2 and row["title"].startswith('<teammate-message teammate_id="backend"')
+    assert real_prompt_text(_user("u3", "2026-10-01T10:00:00.000Z", pasted, origin={"kind": "channel"})) == pasted
+    # With no origin (the builds seen) or another sender's, the wrapper still says a teammate's.
+    assert real_prompt_text(_user("u4", "2026-10-01T10:00:00.000Z", pasted)) is None
+    assert real_prompt_text(_user("u5", "2026-10-01T10:00:00.000Z", "<teammate-message>hi</teammate-message>")) is None
+    queued = {"type": "attachment", "uuid": "q1", "timestamp": "2026-10-01T10:00:08.000Z", "sessionId": SID,
+              "attachment": {"type": "queued_command", "commandMode": "prompt", "prompt": pasted,
+                             "origin": {"kind": "human"}}}
+    assert queued_prompt_text(queued) == pasted
+    queued["attachment"] = {**queued["attachment"], "origin": None, "prompt": "<teammate-message-format> next"}
+    assert queued_prompt_text(queued) == "<teammate-message-format> next"
+
+
+def test_a_command_run_and_another_senders_words_name_a_session_by_which_came_first(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The code's order (``titles.note_command``: one slot, the first in the file), which
+    # docs/providers/claude.md said otherwise (another sender's words after "the first slash
+    # command typed", a command Claude Code ran itself not named).
+    model = _user("u1", "2026-10-01T10:00:00.000Z",
+                  "<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args></command-args>")
+    peer = _user("u2", "2026-10-01T10:00:10.000Z", "Build the API", origin={"kind": "peer", "name": "lead"})
+    for records, title in (([model, peer], "/model"), ([peer, model], "Build the API")):
+        claude_session_file(tmp_path / "home", SID, []).write_bytes(lines_of([*records, _reply("a1", "2026-10-01T10:00:20.000Z", 1)]))
+        (row,) = cli_json_at(tmp_path, monkeypatch, "--no-cache", "list")["sessions"]
+        assert row["title"] == title and row["counts"]["prompts"] == 0
+    docs = (Path(__file__).parents[1] / "docs" / "providers" / "claude.md").read_text(encoding="utf-8")
+    said = " ".join(docs.split())
+    assert ("else the first bare command sent to the model (`/init`), else whichever comes first in the file of a "
+            "command Claude Code ran itself (`/model`") in said

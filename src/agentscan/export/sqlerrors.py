@@ -17,9 +17,10 @@ from agentscan.toolkit.sqlitecodes import BUSY as _BUSY, CANTOPEN as _CANTOPEN, 
 from agentscan.toolkit.sqlitecodes import IOERR as _IOERR, NOTADB as _NOTADB, READONLY as _READONLY, primary
 
 
-def next_step(exc: sqlite3.Error, path: Path, busy_timeout: float, *, fresh: bool = False) -> str:
+def next_step(exc: sqlite3.Error, path: Path, busy_timeout: float, *, fresh: bool = False,
+              was_empty: bool = False) -> str:
     """``; <what to do>`` for ``exc``, raised writing the index at ``path`` (``fresh``: made by
-    this run), or ``''``."""
+    this run; ``was_empty``: a file of no bytes before it), or ``''``."""
     code = primary(exc)
     if code == _CORRUPT:
         return (f"; the index is damaged, and is left as it is: move it aside (`mv {path} {path}.damaged`) and "
@@ -38,6 +39,11 @@ def next_step(exc: sqlite3.Error, path: Path, busy_timeout: float, *, fresh: boo
                   if _holds_pages(journal) else "")
         cause = "the disk is full" if code == _FULL else REFUSED
         left = "the new index was removed" if fresh else f"the index was left as it was{played}"
+        if was_empty and not _empty(path):
+            # SQLite commits each table as it is made: the tables made before the failure stay
+            # (the file is the user's, not removed); the next export makes the rest.
+            return (f"; {cause}: {path.name} was empty, and now holds part of an index (the tables made before "
+                    f"the failure, no sessions); the next export completes it{free_space(path, full=code == _FULL)}")
         return f"; {cause}: nothing of this run was kept, and {left}{free_space(path, full=code == _FULL)}"
     if code == _BUSY and getattr(exc, "at_commit", False):
         return (f"; a reader kept a query open on it longer than {busy_timeout:g} s (a dashboard's read left "
@@ -88,3 +94,11 @@ def _holds_pages(journal: Path) -> bool:
         return journal.stat().st_size > 0
     except OSError:
         return False
+
+
+def _empty(path: Path) -> bool:
+    """Whether ``path`` holds no bytes (or is gone)."""
+    try:
+        return path.stat().st_size == 0
+    except OSError:
+        return True

@@ -97,6 +97,9 @@ def write_sqlite(
     import sqlite_utils
 
     fresh = not path.exists()  # (a full disk's error says what it left: ``sqlerrors``)
+    # A file there but empty (``touch``ed, ``mktemp``'s) is the user's: never removed, but a
+    # failed run may have made tables in it, which "left as it was" would deny.
+    was_empty = not fresh and _empty_file(path)
     journal = own_journal(path)  # (first: a refusal leaves no new empty index behind)
     create_private(path)  # sqlite would create it with the umask's mode
     made = identity(path) if fresh else None
@@ -124,7 +127,8 @@ def write_sqlite(
         # was rolled back: the file is as it was.
         from agentscan.export.sqlerrors import next_step
 
-        raise ExportFailed(f"cannot write {path}: {exc}{next_step(exc, path, busy_timeout, fresh=fresh)}") from None
+        step = next_step(exc, path, busy_timeout, fresh=fresh, was_empty=was_empty)
+        raise ExportFailed(f"cannot write {path}: {exc}{step}") from None
     except ExportFailed as exc:  # ``migrate``'s: a file a newer agentscan wrote, left as it is
         raise ExportFailed(f"cannot write {path}: {exc}") from None
     finally:
@@ -362,3 +366,15 @@ def _drop_merged(db, present: set[str], scope: Collection[str] | None, unseen: C
             waiting.add(session_id)
     delete_rows(db, merged, sessions_too=True)
     return len(merged), waiting
+
+
+def _empty_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file of no bytes (no index in it yet)."""
+    import os
+    import stat
+
+    try:
+        found = os.stat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(found.st_mode) and found.st_size == 0

@@ -368,9 +368,9 @@ class Provider(ABC):
         damage is told by its row's mark instead (``may_cut_usage``, ``SessionRow.usage_cut``)."""
         return self.locked_usage(ref, ctx)
 
-    def may_cut_usage(self, ref: SessionRef) -> bool:
+    def may_cut_usage(self, ref: SessionRef, ctx: ScanContext) -> bool:
         """Whether ``ref``'s row may carry ``SessionRow.usage_cut`` (``unreadrows.unknown_usage``
-        then reads it); ``False`` for most: no row is read for the question."""
+        then reads it); ``False`` for most, and one this scan's usage pass read whole."""
         return False
 
     def database_problem(self, path: Path, ctx: ScanContext) -> str | None:

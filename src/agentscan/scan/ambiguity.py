@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import heapq
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from agentscan.errors import AmbiguousSessionId
@@ -16,6 +17,11 @@ if TYPE_CHECKING:
 #: bytes of transcript an ambiguity error may read to date and place candidates the index
 #: holds no row for (a row it holds costs nothing): the error comes at once, whatever their size
 DESCRIBE_BUDGET = 8 << 20
+#: past it, a candidate is dated by its main file's last record's time, read from at most
+#: ``TAIL_BYTES`` of its end, within ``TAIL_BUDGET`` in all (its mtime only past that): a
+#: copied home's mtimes are the copy's, which put hundreds of old sessions first
+TAIL_BYTES = 16 << 10
+TAIL_BUDGET = 8 << 20
 
 
 class Dated(NamedTuple):
@@ -65,7 +71,7 @@ def _newest(scanner: Scanner, refs: Sequence[SessionRef], order: Sequence[int], 
     from agentscan.timeutil import CLOCK_SLACK_S
 
     cache = scanner.cache
-    budget = [DESCRIBE_BUDGET]
+    budget = [DESCRIBE_BUDGET, TAIL_BUDGET]
     now = datetime.now(timezone.utc)
     best: list[tuple[float, int]] = []  # a heap of the newest ``count``: (time, -place in ``order``)
     found: dict[int, Dated] = {}
@@ -91,12 +97,13 @@ _BATCH = 64
 
 def _dated(scanner: Scanner, ref: SessionRef, kept: dict, budget: list[int], now: datetime) -> Dated:
     """A candidate's place and note, from its row when the index holds it or reading it stays
-    within ``DESCRIBE_BUDGET`` (``budget``: what is left of it); else the time its files last
-    changed (shown as its time, and placed by it)."""
+    within ``DESCRIBE_BUDGET`` (``budget``: what is left of it and of ``TAIL_BUDGET``); else its
+    main file's last record's time (``_tail_time``); else the time its files last changed
+    (shown as its time, and placed by it)."""
     from agentscan.scan.listplace import wrong_clock
     from agentscan.timeutil import from_epoch
 
-    row = None
+    row = tail = None
     fresh = ref.id in kept and kept[ref.id][0] == scanner.fingerprint(ref)
     size = 0 if fresh else _size(scanner, ref)
     if size <= budget[0]:
@@ -105,8 +112,11 @@ def _dated(scanner: Scanner, ref: SessionRef, kept: dict, budget: list[int], now
             row = scanner.row(ref)
         except Exception:  # noqa: BLE001 - a note is a courtesy: the ambiguity is still said
             row = None
-    updated = (row.updated_at if row is not None else None) or from_epoch(ref.recency)
-    cwd = row.cwd if row is not None else None
+    elif ref.path is not None and budget[1] > 0:
+        budget[1] -= TAIL_BYTES
+        tail = _tail_time(ref.path)
+    updated = (row.updated_at if row is not None else tail) or from_epoch(ref.recency)
+    cwd = row.cwd if row is not None else None  # (a last record's cwd need not be the row's)
     if updated is None:
         return Dated(float("-inf"), None, cwd)
     # A time in the future its files do not back (a wrong clock) is shown, placed by the
@@ -118,3 +128,34 @@ def _dated(scanner: Scanner, ref: SessionRef, kept: dict, budget: list[int], now
 def _size(scanner: Scanner, ref: SessionRef) -> int:
     stats = (scanner.ctx.stat(file) for file in ref.read_files)
     return sum(stat.st_size for stat in stats if stat is not None)
+
+
+def _tail_time(path: Path) -> datetime | None:
+    """The top-level ``timestamp`` of the last whole record of the JSON Lines file ``path`` that
+    has one, read from its last ``TAIL_BYTES`` (what ``list`` dates a session by, near enough);
+    ``None``: none there (a record longer than that, a database, a whole-file JSON chat)."""
+    import orjson
+
+    from agentscan.timeutil import parse_iso
+    from agentscan.toolkit.fsutil import open_regular
+
+    try:
+        with open_regular(path) as handle:
+            end = handle.seek(0, 2)
+            handle.seek(max(0, end - TAIL_BYTES))
+            data = handle.read(TAIL_BYTES)
+    except OSError:
+        return None
+    lines = data.split(b"\n")
+    if end > TAIL_BYTES:
+        lines = lines[1:]  # (the first is a line's end)
+    for line in reversed(lines):
+        if b'"timestamp"' not in line:
+            continue
+        try:
+            record = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(record, dict) and (when := parse_iso(record.get("timestamp"))) is not None:
+            return when
+    return None

@@ -57,7 +57,7 @@ def unknown_usage(scanner: Scanner, ref: SessionRef, row: SessionRow | None = No
     mark its row keeps, ``row`` or the scan's, read only of a provider whose rows may carry it)."""
     provider = scanner.provider(ref.provider)
     found = provider.unknown_usage(ref, scanner.ctx)
-    if found is not None or not provider.may_cut_usage(ref):
+    if found is not None or not provider.may_cut_usage(ref, scanner.ctx):
         return found
     row = row if row is not None else scanner.row(ref)
     if row.tokens is not None or row.usage_cut is None:

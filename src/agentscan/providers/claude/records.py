@@ -12,6 +12,7 @@ from typing import Any, TypedDict
 from agentscan.bounds import token_count
 from agentscan.model import TokenUsage
 from agentscan.pricing.aliases import UNBILLED
+from agentscan.providers.claude.senders import sent_by_another, teammate_wrapped
 from agentscan.toolkit.imagetext import images_text
 
 
@@ -82,9 +83,6 @@ _WRAPPER_PREFIXES = (
     _INTERRUPTED,
     "This session is being continued from a previous conversation",
 )
-#: an agent team's teammate writing to the lead (``<teammate-message teammate_id="…">…</…>``, its
-#: idle notices too): another sender's words, as an ``origin`` says (``sent_by_another``)
-TEAMMATE_MESSAGE = "<teammate-message"
 _COMMAND_NAME = re.compile(r"<command-name>\s*(.*?)\s*</command-name>", re.DOTALL)
 #: a command Claude Code sends the model as a prompt: ``<command-message>foo is running…``
 _PROMPT_COMMAND = re.compile(r"<command-message>[^<]*is running(?:…|\.\.\.)\s*</command-message>")
@@ -196,29 +194,9 @@ def real_prompt_text(record: dict[str, Any]) -> str | None:
         return images_text(images) if images else None
     if text.startswith(_WRAPPER_PREFIXES):
         return None
-    if text.startswith(TEAMMATE_MESSAGE) and not (record.get("isSidechain") is True or "agentId" in record):
+    if teammate_wrapped(text, origin) and not (record.get("isSidechain") is True or "agentId" in record):
         return None  # (a teammate's own transcript opens with its task so: shown as its task)
     return text
-
-
-#: the ``origin`` kinds that say another sender wrote a user record (``sent_by_another``); others
-#: (``channel``: a chat app's, maybe typed by a person; a later build's) are read as typed
-OTHER_SENDERS = frozenset({"task-notification", "auto-continuation", "peer", "coordinator", "observer",
-                           "observer-activity"})
-
-
-def sent_by_another(origin: object, record: dict[str, Any]) -> bool:
-    """Whether a user record's ``origin`` says someone other than the user sent it.
-
-    Claude Code (2.1.24x on) stamps who sent a user message: ``{"kind": "human"}`` if typed,
-    else ``task-notification``, ``auto-continuation`` (a turn it resumes itself: after a usage
-    limit, a ``/goal``'s ``Goal set: …``), ``peer`` / ``coordinator`` (another agent's), some
-    without ``isMeta``.  A subagent's (``isSidechain``, ``agentId``) is exempt: its task, as such,
-    whoever sent it.  Such words name a session nothing else names (``titles.note_command``)."""
-    if record.get("isSidechain") is True or "agentId" in record or origin.__class__ is not dict:
-        return False
-    kind = origin.get("kind")  # type: ignore[attr-defined]
-    return isinstance(kind, str) and kind in OTHER_SENDERS
 
 
 def prompt_title(text: str) -> str:
@@ -282,7 +260,7 @@ def queued_prompt_text(record: dict[str, Any]) -> str | None:
     if not isinstance(prompt, str):
         return None
     text = prompt.strip()
-    if text.startswith(TEAMMATE_MESSAGE):  # a teammate's, queued (``real_prompt_text``)
+    if teammate_wrapped(text, origin):  # a teammate's, queued (``real_prompt_text``)
         return None
     return text or (images_text(images) if images else None)
 

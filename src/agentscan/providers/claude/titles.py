@@ -66,19 +66,20 @@ def note_command(titles: PromptTitles, record: dict) -> None:
 
 
 def others_words(record: dict) -> str | None:
-    """The words of a user record another sender wrote (``records.sent_by_another``, or a
+    """The words of a user record another sender wrote (``senders.sent_by_another``, or a
     teammate's ``<teammate-message>``: no prompt), read as a prompt's would be, the teammate's
     wrapper left out; ``None`` for any other record."""
     if record.get("type") != "user" or record.get("isSidechain") is True or "agentId" in record:
         return None
-    from agentscan.providers.claude.records import TEAMMATE_MESSAGE, real_prompt_text, sent_by_another
+    from agentscan.providers.claude.records import real_prompt_text
+    from agentscan.providers.claude.senders import sent_by_another, teammate_wrapped
 
     origin = record.get("origin")
     if origin is not None and not sent_by_another(origin, record):
         return None
     # Read as a subagent's record (exempt from both rules); rare records: the copy costs nothing.
     text = real_prompt_text({**record, "origin": None, "isSidechain": True})
-    if text is None or not text.startswith(TEAMMATE_MESSAGE):
+    if text is None or not teammate_wrapped(text):
         return text if origin is not None else None
     body = _TEAMMATE_BODY.match(text)
     if body is None:
@@ -124,8 +125,9 @@ def title_of(summary: FileSummary) -> str | None:
     """The name Claude Code shows: a custom title (``/rename``), else the
     session's ``summary`` record (the one whose leaf is in this file), else the
     ``ai-title``, else the first prompt (one of images alone, then a bare command such
-    as ``/init``, then a command Claude Code ran itself such as ``/model``, only when
-    nothing else was asked: ``note_prompt``, ``note_command``), else the latest
+    as ``/init``, then a command Claude Code ran itself such as ``/model`` or another
+    sender's words, whichever came first, only when nothing else was asked: ``note_prompt``,
+    ``note_command``; docs/providers/claude.md says this order), else the latest
     ``summary`` record.
 
     A summary whose leaf is not in the file comes last: Claude Code has written

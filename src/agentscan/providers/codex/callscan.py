@@ -104,15 +104,21 @@ class FileUsageScanner:
         #: the service tier the thread's settings name (``_settings``): its calls' price
         self._tier: str | None = None
 
-    def resume(self, model: str | None, previous: Counters | None, carried: Counters = ZERO) -> None:
+    def resume(self, model: str | None, previous: Counters | None, carried: Counters = ZERO,
+               settings: str | None = None, tier: str | None = None) -> None:
         """Go on from where an earlier pass over the same file stopped (``fullcounts``):
-        the turn's model, the cumulative count it had reached and the counts that restarted."""
+        the turn's model (the latest ``turn_context``'s), the cumulative count it had reached,
+        the counts that restarted, the model and tier the thread's settings named.  The two
+        models are kept apart, as ``feed`` keeps them: a settings change read on is then the
+        model of the calls after it while no ``turn_context`` came (one read as the turn's
+        model left them on the model before)."""
         self._model, self._previous, self.carried = model, previous, carried
+        self._settings_model, self._tier = settings, tier
 
     @property
-    def position(self) -> tuple[str | None, Counters | None, Counters]:
+    def position(self) -> tuple[str | None, Counters | None, Counters, str | None, str | None]:
         """What ``resume`` takes to go on from here."""
-        return self._current_model, self._previous, self.carried
+        return self._model, self._previous, self.carried, self._settings_model, self._tier
 
     @property
     def _current_model(self) -> str | None:

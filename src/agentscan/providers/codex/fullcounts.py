@@ -100,8 +100,8 @@ def head_digest(path: Path, size: int) -> str | None:
 
 
 #: where a pass over a file stopped, for the next to go on from: (turn model, cumulative count,
-#: the counts that restarted before it: ``FileUsageScanner.position``)
-Position = tuple[str | None, Counters | None, Counters]
+#: the counts that restarted before it, settings model, tier: ``FileUsageScanner.position``)
+Position = tuple[str | None, Counters | None, Counters, str | None, str | None]
 
 
 class Tally(NamedTuple):
@@ -145,7 +145,7 @@ def _store(path: Path, ctx: ScanContext, kinds: Mapping[str, int], progress: Rea
     document: dict = {"kinds": dict(kinds), "lines": progress.lines}
     if models is not None and position is not None:
         document.update(calls=models.calls, turns=models.turns, turn=position[0], total=position[1],
-                        carried=position[2])
+                        carried=position[2], settings=position[3], tier=position[4])
         if recount == UNCOUNTED:
             document["uncounted"] = True
         elif recount == PREVIOUS:
@@ -185,10 +185,13 @@ def _models(document: dict, older: bool = False) -> tuple[ModelUse, Position] | 
     if "calls" not in document:
         return None
     turn, total = document.get("turn"), document.get("total")
-    if turn is not None and not isinstance(turn, str):
+    # (A tally kept before ``settings`` was kept holds the model either named in ``turn``.)
+    settings, tier = document.get("settings"), document.get("tier")
+    if any(value is not None and not isinstance(value, str) for value in (turn, settings, tier)):
         raise TypeError("turn")
     carried = ZERO if older else kept_counters(document.get("carried"))
-    position: Position = (turn, kept_counters(total) if total is not None and not older else None, carried)
+    position: Position = (turn, kept_counters(total) if total is not None and not older else None, carried,
+                          settings, tier)
     return ModelUse(_pairs(document["calls"]), _pairs(document.get("turns"))), position
 
 
@@ -330,7 +333,7 @@ def _tally(counts: Counts, models: ModelUse, copy: CopyEnd | None, position: Pos
     """The tally of a kept pass that stopped at ``position``, counted as ``recount`` says."""
     if recount == UNCOUNTED:
         return Tally(counts, models, copy, garbled=True)
-    _, total, carried = position
+    total, carried = position[1], position[2]
     if recount is None and total is None and models.calls:
         # Calls and no running total: a build before counted calls with none (``last_token_usage``
         # alone: ``counters.unsummed``) as nothing; a row reads the count (``runs``) until a pass keeps another.

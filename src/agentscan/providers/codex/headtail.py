@@ -21,7 +21,7 @@ from __future__ import annotations
 from contextlib import closing
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, TypeVar
 
 import orjson
 from cachetools import LRUCache
@@ -42,6 +42,9 @@ from agentscan.providers.codex.records import (TITLE_CHARS, collapse, context_cw
 from agentscan.providers.codex.callscan import FileUsageScanner, split_warning, total_warning
 from agentscan.settling import unfinished_line
 from agentscan.toolkit.imagetext import is_images_text
+
+if TYPE_CHECKING:
+    from agentscan.providers.codex.turnseed import Seed  # (imported where a window needs it)
 
 TAIL_BYTES = 1024 * 1024
 HEAD_BYTES = 256 * 1024
@@ -100,14 +103,14 @@ class _TailFold:
 
     __slots__ = ("facts", "calls")
 
-    def __init__(self, own: str | None = None, model: str | None = None) -> None:
+    def __init__(self, own: str | None = None, model: Seed | None = None) -> None:
         self.facts = LineFacts(own)  # ``own``: the thread's id, whose names are always kept
         # The calls as ``tokens`` counts them (each on the model ``tokens --by model``
         # gives it): a row's model is the one most of them ran on.  It also adds up the
         # cumulative counts, a count that restarted included (``FileUsageScanner.cumulative``).
         self.calls = FileUsageScanner(timed=False)
         if model is not None:  # the turn going on where the window begins (``turnseed``)
-            self.calls.resume(model, None)
+            self.calls.resume(model.turn, None, settings=model.settings, tier=model.tier)
 
     def feed(self, record: Mapping[str, Any]) -> None:
         _, _, rtype, payload = self.facts.note(record)
@@ -209,14 +212,15 @@ def _read_tail(path: Path, ctx: ScanContext, own: str | None = None) -> TailSumm
         except OSError:
             return summary
         model = model_before(path, start)
-        if model is not None:
+        if model.turn is not None or model.settings is not None:
             summary = _fold_window(path, data, cut, own, model)[0]
     return summary
 
 
 def _fold_window(path: Path, data: bytes, cut: bool, own: str | None,
-                 model: str | None = None) -> tuple[TailSummary, bool]:
-    """``data``'s records folded (``model``: the model its first calls ran on), and whether a
+                 model: Seed | None = None) -> tuple[TailSummary, bool]:
+    """``data``'s records folded (``model``: the turn's and the settings' model and the tier its
+    first calls ran on, ``turnseed``), and whether a
     call in it ran on no model it names."""
     fold = _TailFold(own, model)
     warnings: list[ScanWarning] = []

@@ -62,7 +62,10 @@ class CodexProvider(Provider):
     # 36: a `.jsonl.zst` cut mid-line is said once, at that line, not also as a line being written
     # 37: a call before the file's first `turn_context` runs on the model the thread's settings
     #     name (`thread_settings_applied`), not on none (`unknown`, no price)
-    parser_version = "37"
+    # 38: a kept tally's position keeps the settings' model and tier apart from the turn's
+    #     (``FileUsageScanner.position``); a window's calls take the settings' model before it
+    #     when no `turn_context` is there (``turnseed``)
+    parser_version = "38"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)

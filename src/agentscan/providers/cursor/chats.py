@@ -120,9 +120,15 @@ def _sql_kind(value: object) -> str:
 def store_meta(path: Path, ctx: ScanContext) -> dict[str, Any]:
     """Key ``0`` of a store's ``meta`` (memoised: discovery and the row both ask)."""
     cache: dict[Path, dict[str, Any]] = ctx.memo.setdefault("cursor.chats.store_meta", {})
-    if path not in cache:
+    if path not in cache or _unread_expired(path, ctx):  # a lock let go: read again
         cache[path] = _store_meta(path, ctx)
     return cache[path]
+
+
+def _unread_expired(path: Path, ctx: ScanContext) -> bool:
+    from agentscan.providers.cursor.storechat import unread_expired
+
+    return unread_expired(path, ctx)
 
 
 def _store_meta(path: Path, ctx: ScanContext) -> dict[str, Any]:

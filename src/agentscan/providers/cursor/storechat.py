@@ -10,7 +10,9 @@ no tokens.
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import time
 from pathlib import Path
 from typing import Iterator
 
@@ -21,8 +23,25 @@ from agentscan.toolkit.sqlite_ro import DatabaseUnavailable, has_table, readonly
 
 #: a store is read at most this many message rows deep (memory and time stay bounded)
 MAX_ROWS = 200_000
-#: ``ScanContext.memo``: each store this scan could not open, and why
+#: ``ScanContext.memo``: each store this scan could not open, why, its files' stamp and when
 _UNREAD = "cursor.store_unread"
+#: a store found unread is tried again after this many seconds even if none of its files
+#: changed (a lock let go with no write leaves them as they were)
+RETRY_AFTER_S = 20.0
+
+
+def _stamp(path: Path) -> tuple[tuple[int, int] | None, ...]:
+    """The store's, its WAL's and its journal's (mtime_ns, size): a write the lock was held
+    for changes one of them."""
+    stamp: list[tuple[int, int] | None] = []
+    for suffix in ("", "-wal", "-journal"):
+        try:
+            stat = os.stat(f"{path}{suffix}")
+        except OSError:
+            stamp.append(None)
+        else:
+            stamp.append((stat.st_mtime_ns, stat.st_size))
+    return tuple(stamp)
 
 
 def not_read(path: Path, why: str, ctx: ScanContext) -> None:
@@ -30,16 +49,35 @@ def not_read(path: Path, why: str, ctx: ScanContext) -> None:
     are read apart (``chats.store_meta``, ``store_events``), and a locked store made each wait
     out the busy timeout (3 chats of locked stores took 12 s to list)."""
     ctx.warn(path, f"Agent CLI store not read: {why}", passing=True)
-    ctx.memo.setdefault(_UNREAD, {})[path] = why
+    ctx.memo.setdefault(_UNREAD, {})[path] = (why, _stamp(path), time.monotonic())
+
+
+def unread_expired(path: Path, ctx: ScanContext) -> bool:
+    """Whether ``path`` was found unread and may be read now: its files changed since, or
+    ``RETRY_AFTER_S`` went by (the memo is then forgotten).  A library ``Scanner`` lives for
+    many questions: it kept a store locked once unread for its whole life."""
+    unread = ctx.memo.get(_UNREAD, {})
+    kept = unread.get(path)
+    if kept is None:
+        return False
+    _, stamp, when = kept
+    if stamp == _stamp(path) and time.monotonic() - when < RETRY_AFTER_S:
+        return False
+    del unread[path]
+    return True
 
 
 def said_unread(path: Path, ctx: ScanContext) -> str | None:
     """Why ``path`` could not be read earlier in this scan, said again (the sink says it once;
     a row computed meanwhile must see it could not be read this time, and is not kept for the
     next run); ``None``: it was read, or not tried."""
-    why = ctx.memo.get(_UNREAD, {}).get(path)
-    if why is not None:
-        not_read(path, why, ctx)
+    if unread_expired(path, ctx):
+        return None
+    kept = ctx.memo.get(_UNREAD, {}).get(path)
+    if kept is None:
+        return None
+    why: str = kept[0]
+    ctx.warn(path, f"Agent CLI store not read: {why}", passing=True)
     return why
 
 

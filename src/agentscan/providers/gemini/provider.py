@@ -9,6 +9,7 @@ only headers; ``list`` and ``tokens`` replay each chat without its text;
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
@@ -65,14 +66,19 @@ class GeminiProvider(Provider):
     def roots(self, ctx: ScanContext) -> list[Root]:
         return gemini_roots(ctx)
 
-    def may_cut_usage(self, ref: SessionRef) -> bool:
+    def may_cut_usage(self, ref: SessionRef, ctx: ScanContext) -> bool:
         # A legacy chat caught half rewritten (or damaged) is salvaged up to the damage, and
         # every message after it is lost (``legacy``): one whose salvage kept no usage is not
         # a chat that "recorded no usage", its usage is not known (what was recovered counts
         # when there is some).  Its row keeps that mark (``SessionRow.usage_cut``), so a row
         # taken back from the index tells it as well: this run's warnings were matched by
-        # their words before.  Only a legacy ``.json`` chat can be cut so.
-        return ref.path is not None and ref.path.suffix == ".json"
+        # their words before.  Only a legacy ``.json`` chat can be cut so, and not one this
+        # scan's usage pass read whole (``session_usage``): a cold ``tokens --json`` replayed
+        # each legacy chat of no usage again for its row (400 chats: 1.6 s -> 2.7 s).
+        if ref.path is None or ref.path.suffix != ".json":
+            return False
+        whole = ctx.memo.get(_READ_WHOLE, {}).get(ref.id)
+        return whole is None or whole != _stamp(ref.path)
 
     def discover(self, ctx: ScanContext) -> list[SessionRef]:
         from agentscan.model import SessionRef
@@ -222,8 +228,14 @@ class GeminiProvider(Provider):
         from agentscan.providers.gemini.usage import usage_entries
 
         # (a capture sees what the replay says, and takes nothing from the sums' own)
+        stamp = _stamp(ref.path) if ref.path is not None else None  # (before: a rewrite meanwhile is not vouched for)
         with ctx.warnings.capture() as said:
             chats = self._chats(ref, ctx, prompts=False)
+        whole: dict[str, object] = ctx.memo.setdefault(_READ_WHOLE, {})
+        if stamp is not None and (chats.main is None or chats.main.damage is None):
+            whole[ref.id] = stamp  # no row of the file as it is now is cut (``may_cut_usage``)
+        else:
+            whole.pop(ref.id, None)
         entries = [entry.pack() for entry in usage_entries(chats)]
         if not said and not said.overflowed:
             sumsrow.keep(self, ref, chats, ctx)
@@ -302,3 +314,14 @@ __all__ = ["GeminiProvider"]
 
 #: the sums' pass's own project index (``GeminiProvider.sums_row``), in ``ctx.memo``
 _SUMS_PROJECTS = "gemini-sums-projects"
+#: ``ctx.memo``: the sessions whose chats the sums' pass read whole, to their main file's stamp
+#: then (``may_cut_usage``: a scanner lives on, and the file may be rewritten since)
+_READ_WHOLE = "gemini-read-whole"
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_size, found.st_mtime_ns
