@@ -197,3 +197,24 @@ def test_a_models_line_shows_what_its_row_would(isolated_home: Path, tty: Any) -
     (row,) = cli_json("tokens", "--breakdown", "--by", "day")["rows"]
     assert [(part["model"], part["cost_usd"], part["unpriced_models"]) for part in row["models"]] == [
         ("claude-sonnet-4-5-20250929", row["cost_usd_priced"], []), ("my-local-llama", None, ["my-local-llama"])]
+
+
+@pytest.mark.parametrize("by", ["day", "week", "month", "provider", "cwd", "session"])
+@pytest.mark.parametrize("width", [30, 40])
+def test_a_narrow_terminal_cuts_the_models_names_not_the_line(home: Path, tty: Any, by: str, width: int) -> None:
+    # ``  gemini-3.1-pro-preview`` held a 30-column table at 33 (and a 40-column one at 40+)
+    # where the table without it fits: its name is cut at its end, as ``--by model``'s are;
+    # a row's own key (a day, an id, a path) never is.
+    from agentscan.cli.term import width_of
+
+    tty(width, color=False)
+    plain = invoke("tokens", "--by", by).stdout.splitlines()
+    lines = invoke("tokens", "--by", by, "-b").stdout.splitlines()
+    over = [text for text in lines if width_of(text) > width]
+    assert over == [text for text in plain if width_of(text) > width], over
+    assert any(text.startswith("  gemini-") for text in lines)
+
+
+def test_a_pipe_names_the_models_whole(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "30")
+    assert re.search(r"^  gemini-3\.1-pro-preview +\d", invoke("tokens", "--by", "day", "-b").stdout, re.M)

@@ -44,6 +44,11 @@ def error_of(*argv: str) -> str:
     (["claude", "--since", "20261101", "-j"], "agentscan tokens -p claude --by day --since 20261101 --json"),
     # a -p naming providers comes along; any other is ccusage's project
     (["daily", "-p", "codex", "-j"], "agentscan tokens --by day -p codex --json"),
+    # a short option's value glued to it is the same words (``-pcodex``: left out before)
+    (["daily", "-pcodex", "-s20261101", "-zUTC"], "agentscan tokens --by day -p codex --since 20261101 --tz UTC"),
+    (["daily", "-pweb"], "agentscan tokens --by day; left out: -pweb (use --cwd: agentscan's -p is a provider)"),
+    # ``daily --by-agent`` splits each day by agent: agentscan's is a table an agent
+    (["daily", "--by-agent"], "agentscan tokens --by day; left out: --by-agent (add -p claude, -p codex, …: a table an agent)"),
     (["monthly", "--provider=claude,gemini"], "agentscan tokens --by month -p claude,gemini"),
     (["daily", "-p", "web"], "agentscan tokens --by day; left out: -p web (use --cwd: agentscan's -p is a provider)"),
     (["codex", "daily", "-p", "claude"],
@@ -162,6 +167,11 @@ def test_ccusages_codex_session_id_names_the_session(isolated_home: Path, tmp_pa
     # another thread's name is still no session, and a file of that name here is that file
     missing = runner.invoke(app, ["tokens", ccusage_id.replace("d301", "d300")])
     assert missing.exit_code == 1 and "no session matches" in missing.stderr
+    # said of what was typed (a ``codex:<uuid>`` the user never typed left them wondering), then how it was read
+    assert (f"no session matches '{ccusage_id.replace('d301', 'd300')}' (read as codex:{thread.replace('d301', 'd300')})"
+            in missing.stderr), missing.stderr
+    absent = runner.invoke(app, ["show", ccusage_id.rsplit("/", 1)[1].replace("d301", "d300")])
+    assert absent.exit_code == 1 and "(read as codex:" in absent.stderr
 
 
 def test_a_reports_breakdown_points_at_each_model_per_day() -> None:

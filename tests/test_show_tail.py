@@ -66,6 +66,10 @@ def _detail_both_ways(home: Path, bounds: Bounds) -> tuple[SessionDetail, Sessio
     tail = provider.detail_with_row(ref, tail_ctx, bounds, row)
     facts = tailfacts.kept(tail_ctx, ref.hint.main, provider.fingerprint(ref, tail_ctx))
     assert facts is not None and (tail is None) == (not facts.answers(bounds))
+    if tail is not None and forward.extra.get("agent_reported") is None:
+        # A read that stopped short of the start says Claude Code's own count may be further
+        # back (``coststate``): the one way it differs from the forward read, of a transcript without one.
+        tail.extra.pop("agent_reported_unknown", None)
     return forward, tail, set(forward_ctx.warnings.items), set(tail_ctx.warnings.items)
 
 

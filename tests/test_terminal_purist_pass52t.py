@@ -144,7 +144,7 @@ def test_a_sigtermed_export_erases_its_progress_line(tmp_path: Path, monkeypatch
         raise locks._Terminated(signal.SIGTERM)
 
     monkeypatch.setattr(run, "_run_export", terminated)
-    monkeypatch.setattr(run, "_check", lambda *args: "jsonl")
+    monkeypatch.setattr(run, "checked_format", lambda *args: "jsonl")  # (pass 54: ``_check`` moved to ``formats``)
     monkeypatch.setattr(locks, "_end_by_signal", lambda signum: None)  # (the test's process lives on)
     with pytest.raises(SystemExit):
         run.run_export(scanner, "jsonl", tmp_path / "out.jsonl", filters=None, lock_timeout=1.0)  # type: ignore[arg-type]

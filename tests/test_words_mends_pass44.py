@@ -42,8 +42,9 @@ def error_of(*argv: str) -> str:
                                      "agentscan tokens ID)"),
     (["tokens", "-i"], "No such option: -i (agentscan tokens ID totals a session; --by cwd totals each project, "
                        "as ccusage's --instances does)"),
-    (["tokens", "--by-agent"], "No such option: --by-agent (--by provider totals each agent: claude, codex, …; "
-                               "--by agent totals each kind of subagent)"),
+    (["tokens", "--by-agent"], "No such option: --by-agent (-p claude --by day counts one agent's days (-p codex "
+                               "alike); --by day --breakdown splits each day by model; --by provider totals each "
+                               "agent; --by agent totals each kind of subagent)"),
     (["tokens", "--last", "1"], "No such option: --last (tokens has --since: a duration or the first day, week "
                                 "or month to count, as --since 7d, --since today, --since 2026-W45 or --since 2026-11)"),
 ])

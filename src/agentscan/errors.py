@@ -90,6 +90,17 @@ class SessionNotFound(AgentscanError):
         super().__init__(f"no session matches {query!r}" + (f": {reason}" if reason else ""))
         self.query = query
 
+    def typed_as(self, typed: str) -> SessionNotFound:
+        """This error said of the words the user ``typed``, which were read as its ``query``
+        (ccusage's id of a Codex session, ``rollout-…-<uuid>``, read as ``codex:<uuid>``):
+        ``no session matches 'rollout-…' (read as codex:<uuid>)``, what they typed first."""
+        head = f"no session matches {self.query!r}"
+        said = str(self)
+        if said.startswith(head):
+            self.args = (f"no session matches {typed!r} (read as {self.query})" + said[len(head):], *self.args[1:])
+        self.query = typed
+        return self
+
 
 class IdTooShort(SessionNotFound):
     """``shown_by``: the command that lists the ids this one looks up (``trace`` ids are

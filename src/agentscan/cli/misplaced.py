@@ -40,7 +40,7 @@ CCUSAGE_WAYS: dict[str, tuple[str, ...]] = {
     "-O": ("agentscan prices --update",), "--offline": ("agentscan prices --update",),
     "--instances": ("--by cwd",), "--project": ("--cwd",),
     "--id": ("agentscan tokens ID",), "-i": ("agentscan tokens ID", "--by cwd"),
-    "--by-agent": ("--by provider",),
+    "--by-agent": ("-p claude --by day", "--by day --breakdown", "--by provider"),
     "-m": ("always calculated",), "--mode": ("always calculated",),
     "--last": ("--since",),
     "--no-offline": ("agentscan prices --update",),
@@ -68,6 +68,8 @@ _CCUSAGE_COUNTERPARTS = {**{option: CCUSAGE_WAYS[option][0] for option in ("-j",
 #: 2026-10 --json``), by whether each takes a value; ccusage's ``-p`` is a project, not one
 _TOKENS_TAKE_A_VALUE = frozenset({"--since", "--until", "--tz"})
 _TOKENS_FLAGS = frozenset({"--json", "--breakdown"})
+#: ccusage's short options that take a value, which may be glued to it (``-pcodex``)
+_GLUED = frozenset({"-p", "-s", "-u", "-z", "-i", "-o", "-w", "-m"})
 
 #: ccusage's reports (``ccusage daily``), as the ``tokens`` options that make them
 #: (ccusage's ``session`` report lists the most costly sessions first; agentscan's by-session
@@ -193,6 +195,8 @@ _LEFT_OUT_SAID = {"-O": "agentscan is offline unless told", "--offline": "agents
                   "-w": "weeks start on Monday", "--start-of-week": "weeks start on Monday",
                   "--no-offline": "agentscan prices --update fetches newer prices",
                   "-p": "use --cwd: agentscan's -p is a provider", "--all": "every provider is counted",
+                  # (``daily --by-agent``: its days split by agent, as one agent's table each)
+                  "--by-agent": "add -p claude, -p codex, …: a table an agent",
                   "--speed": "each Codex call's tier is read from its rollout", "--compact": "a table fits the terminal",
                   "--no-cost": "COST is always shown", "--color": "FORCE_COLOR=1", "--no-color": "NO_COLOR=1"}
 
@@ -225,6 +229,10 @@ def _carried(after: list[str], providers: bool = True) -> tuple[list[str], list[
     at = 0
     while at < len(after):
         flag, given, value = after[at].partition("=")
+        if not given and flag[:2] in _GLUED and len(flag) > 2:
+            # A short option's value glued to it, as a shell user types it (``-pcodex``,
+            # ``-zUTC``): the same words as ``-p codex`` (click reads ``-pcodex`` so too).
+            flag, given, value = flag[:2], "=", flag[2:]
         flag = _CCUSAGE_COUNTERPARTS.get(flag, flag)
         at += 1
         typed = [after[at - 1]]
@@ -279,7 +287,9 @@ def _ccusage_option(option: str, ctx: Any, where: str, own: set[str]) -> str | N
     if option == "-i":
         return "agentscan tokens ID totals a session; --by cwd totals each project, as ccusage's --instances does"
     if option == "--by-agent":
-        return "--by provider totals each agent: claude, codex, …; --by agent totals each kind of subagent"
+        # (ccusage's ``daily --by-agent`` splits each day by agent: no one table of agentscan's does)
+        return ("-p claude --by day counts one agent's days (-p codex alike); --by day --breakdown splits each day "
+                "by model; --by provider totals each agent; --by agent totals each kind of subagent")
     if option == "--last":
         return ("tokens has --since: a duration or the first day, week or month to count, "
                 "as --since 7d, --since today, --since 2026-W45 or --since 2026-11")

@@ -24,6 +24,7 @@ from agentscan.cli import table, tablefit, tablepaths
 from agentscan.cli.tableparts import Column, Row
 from agentscan.cli.tablewidths import natural as natural_widths
 from agentscan.cli.term import Terminal, clean_path, width_of, write_out
+from agentscan.cli.term import cut as cut_text
 from agentscan.cli import tokens_breakdown, tokens_models
 from agentscan.cli.tokens_columns import (FIGURES, columns_of, dated_week, reasoning_partial, reasoning_unreported, zero_first,
                                           zero_headers, zoned)
@@ -31,7 +32,8 @@ from agentscan.cli.tokens_notes import (Drawn, Folded, Unpriced, fold_kind, name
                                         print_notes, shows_parts)
 from agentscan.cli.tokens_rows import Total, row_lines, total_row
 from agentscan.cli.tokens_sessions import files_empty, recorded_nothing, said_unrecorded, session_facts, summary_title
-from agentscan.cli.tokens_runs import droppable_tails_fitted, has_droppable_tail, tail_at, tails_dropped
+from agentscan.cli.tokens_runs import (droppable_tails_fitted, has_droppable_tail, tail_at, tails_dropped,
+                                       without_droppable_tail)
 from agentscan.model import TokenUsage, sum_usage
 from agentscan.scan.tokenreport import TokenReport
 
@@ -262,11 +264,18 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     # A period's heading names the zone its rows are cut in (``DAY (CET)``), as ``list``'s UPDATED.
     columns = tablepaths.named_floors(zoned(columns_of(by), by, _keys(rows), zone),
                                       table.cells_of([group[0] for group in full if group]))
-    if by == "cwd" and any(row.style == "dim" for row in rows):
+    broken = term.tty and any(row.style == "dim" for row in rows)
+    if by == "cwd" and any(row.style == "dim" for row in rows) and not term.tty:
         # ``--breakdown``'s model lines (``tokens_breakdown``) are names, never cut from their
         # start as a path is (``…onnet-4.5``): the column no narrower than they are.
         widest = max(width_of(row.cells[0]) for row in rows if row.style == "dim")
         columns[0] = columns[0]._replace(min_width=max(columns[0].min_width, widest))
+    elif broken and not (columns[0].label or columns[0].flex):
+        # A day's (a session's) model lines are names, cut as ``--by model``'s are once no
+        # column is left to go, never shorter than the rows' own keys, which are never cut:
+        # ``  gemini-3.1-pro-preview`` held a 30-column terminal's table at 34 (a pipe: whole).
+        own = max(width_of(without_droppable_tail(row).cells[0]) for row in rows if row.style != "dim")
+        columns[0] = columns[0]._replace(label=True, min_width=max(columns[0].min_width, own))
     # A part that is nothing in every row goes first to fit (TOTAL's cell tells: ``zero_first``).
     columns = zero_first(columns, list(rows[-1].cells))
     if columns[0].label:
@@ -311,6 +320,11 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
         rows = droppable_tails_fitted(rows, planned[1][0])
         rows = tokens_models.tails_fitted(rows, planned[1][0], tails) if tails else rows  # never ``(cu…``
     shown = tablepaths.paths_fitted(columns, planned, term, table.cells_of(rows))
+    if broken and by == "cwd":
+        # A CWD's model lines cut from their end, as a name is, where the path beside them is
+        # cut from its start (``tokens_breakdown``): a narrow terminal's table fits, as without them.
+        rows = [row._replace(cells=[cut_text(row.cells[0], shown[1][0]), *row.cells[1:]]) if row.style == "dim" else row
+                for row in rows]
     lines, hidden = table.render(columns, rows, term, shown)
     write_out("\n".join(lines) + "\n")
     print_notes(by, term, named, Unpriced(models, unknown),

@@ -53,7 +53,18 @@ def find_session(scanner: Scanner, query: str) -> Found:
         # (a file so named is skipped), so nothing matches, said as any unknown id is (exit 1),
         # not a traceback from the index's query.
         raise SessionNotFound(shown, NOT_UTF8)
-    query = ccusage_codex_id(query)  # (a relative path in form, that names a session by its id)
+    read = ccusage_codex_id(query)  # (a relative path in form, that names a session by its id)
+    if read == query:
+        return _found(scanner, query)
+    try:
+        return _found(scanner, read)
+    except SessionNotFound as error:
+        if error.query != read:
+            raise
+        raise error.typed_as(query) from None  # (what was typed, then what it was read as)
+
+
+def _found(scanner: Scanner, query: str) -> Found:
     if _looks_like_path(query):
         by_path = _from_path(scanner, query)
         if by_path is not None:

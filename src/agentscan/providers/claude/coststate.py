@@ -22,6 +22,7 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
+from agentscan.pricing.aliases import fast_mode_base
 from agentscan.providers.claude.records import SYNTHETIC_MODELS, message_of
 
 if TYPE_CHECKING:
@@ -124,8 +125,14 @@ class CostStates:
 
         return both
 
-    def json(self) -> dict[str, Any] | None:
-        """``show --json``'s ``agent_reported`` (``None``: no record of the right shape read)."""
+    def json(self, groups: list[list]) -> dict[str, Any] | None:
+        """``show --json``'s ``agent_reported`` (``None``: no record of the right shape read);
+        ``groups``: the session's token groups (``usagegroups``), whose models are those its
+        calls name.  ``not_in_transcript``: the record's models none of them names (a
+        fast-mode call is counted as ``<model>-fast``, Claude Code's under ``<model>``): only
+        of those can the card say the record counts calls the transcript does not hold."""
         if self._found is None:
             return None
-        return {**self._found, "calls_after": self._calls_after}
+        called = {fast_mode_base(group[1]) or group[1] for group in groups if group[1]}
+        return {**self._found, "calls_after": self._calls_after,
+                "not_in_transcript": sorted(name for name in self._found["models"] if name not in called)}

@@ -73,8 +73,8 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
     # Claude Code's own count: the newest record of it, in the part read (``coststate``).
     reported = CostStates(ref.native_id, files.main, ctx, newest_first=True)
     # A resumed session's copies of another's records (at its head) are skipped, as its row's pass skips them.
-    read_tail(collector, files.main, ctx, bounds, facts, own=ref.native_id if resumed_from_of(files.main, ctx) else None,
-              watch=reported.feed)
+    whole = read_tail(collector, files.main, ctx, bounds, facts,
+                      own=ref.native_id if resumed_from_of(files.main, ctx) else None, watch=reported.feed)
     # The whole transcript's newest, kept by its row's pass by the collector's own rule, in
     # reading order: added in it, equal times fall in place as read forward.
     for text, stamp, kind in facts.errors:
@@ -94,8 +94,12 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
         extra_tools.extend(stream.finish())
     infos = subagent_infos(files, ctx, facts.task_types, facts.task_calls, facts.per_agent,
                            models=subagent_models(facts.groups, subs))
-    return collector.build(row, subagents=infos, extra_tools=extra_tools,
-                           extra={"rewound_messages": 0, "errors": collector.errors(), "agent_reported": reported.json()})
+    extra: dict = {"rewound_messages": 0, "errors": collector.errors(), "agent_reported": reported.json(facts.groups)}
+    if extra["agent_reported"] is None and not whole:
+        # A record further back than the read went is not looked for (it would cost the
+        # whole file): ``null`` then is "none in the part read", said apart from "none".
+        extra["agent_reported_unknown"] = True
+    return collector.build(row, subagents=infos, extra_tools=extra_tools, extra=extra)
 
 
 def keep_facts(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext, facts: ShowFacts, main: FileSummary,

@@ -252,13 +252,13 @@ class ClaudeProvider(Provider):
         # (The transcript gone, the Task calls that name its runs' kinds are in the copies of a
         # session resumed from it: ``agenttypes.copied_task_types``.)
         kinds = main.task_types if main else self.subagent_types(ref, ctx, set(files.subagents) | set(totals.by_subagent()))
+        groups = totals.groups(files.subagents)
         infos = subagent_infos(files, ctx, kinds, main.task_calls if main else {},
                                totals.by_subagent(), inline=main.inline if main else {},
-                               models=subagent_models(totals.groups(files.subagents),
-                                                      {**subs, **(main.inline if main else {})}))
+                               models=subagent_models(groups, {**subs, **(main.inline if main else {})}))
         extra: dict = {"rewound_messages": collector.rewound,  # (an edited prompt's branch: ``detail.LiveBranch``)
                        "errors": collector.errors(),
-                       "agent_reported": None if collector.reported is None else collector.reported.json()}
+                       "agent_reported": None if collector.reported is None else collector.reported.json(groups)}
         if main is None:
             extra["parent_missing"] = True
         extra.update(resumedshow.extra(ref, ctx, listed, held))

@@ -62,14 +62,16 @@ _NO_RESULT: tuple[str, str | None, str | None] = ("unknown", None, None)
 
 
 def read_tail(collector: DetailCollector, path: Path, ctx: ScanContext, bounds: Bounds, facts: TailFacts,
-              *, own: str | None = None, watch: Callable[[dict], None] | None = None) -> None:
+              *, own: str | None = None, watch: Callable[[dict], None] | None = None) -> bool:
     """Fill ``collector`` with the main transcript's newest items, as a forward pass would;
     ``own``: the session's id when it is a resumed one, whose copies of another's records
     are skipped (``resumes.is_copy``); ``watch``: sees every record read, newest first
-    (``coststate.CostStates``: Claude Code's own count, found in this read)."""
+    (``coststate.CostStates``: Claude Code's own count, found in this read).  ``True``: every
+    record of the session's own was read (``watch`` saw them all), not only the newest."""
     from agentscan.providers.claude.resumes import is_copy
 
     tail = _Tail(bounds, facts)
+    whole = True
     records = records_newest_first(path, ctx, end=facts.size)
     try:
         for _, record in records:
@@ -84,6 +86,7 @@ def read_tail(collector: DetailCollector, path: Path, ctx: ScanContext, bounds: 
                 continue
             tail.feed(record)
             if tail.done() and not tail.read_all():
+                whole = False
                 break
         else:
             tail.close_run()
@@ -96,6 +99,7 @@ def read_tail(collector: DetailCollector, path: Path, ctx: ScanContext, bounds: 
                       first_item=tail.first if tail.read_all() else UNREAD)
     for text, timestamp, seq in reversed(tail.commands):  # (oldest first, as a forward pass adds them)
         collector.add_local_command(text, timestamp, by="Claude Code", seq=seq)
+    return whole
 
 
 class _Tail:
