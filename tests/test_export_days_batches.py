@@ -77,7 +77,7 @@ def test_batches_give_what_one_merge_gave(isolated_home: Path, tmp_path: Path, m
     # Every session read again (not its days taken back, ``export.daymemo``: pass 54's tests).
     monkeypatch.setattr(daymemo.DayMemo, "for_export", classmethod(lambda cls, scanner, zone: None))
     monkeypatch.setattr(export_days, "BATCH", 3)
-    batches = record_calls(monkeypatch, collect, "usage_by_session", lambda scanner, refs: sorted(ref.id for ref in refs))
+    batches = record_calls(monkeypatch, collect, "usage_by_session", lambda scanner, refs, **_: sorted(ref.id for ref in refs))
     batched = _export(tmp_path, "batched", *args)
     # The two sessions that share a call were read together; every other batch held at most 3.
     assert sorted([f"claude:{PARENT}", f"claude:{RESUMED}"]) in batches
@@ -96,7 +96,7 @@ def test_a_file_of_a_line_a_session_reads_no_call(isolated_home: Path, tmp_path:
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """JSON Lines and CSV of sessions are priced from sums, the costs SQLite's rows have."""
     _home(isolated_home)
-    calls = record_calls(monkeypatch, collect, "usage_by_session", lambda scanner, refs: len(refs))
+    calls = record_calls(monkeypatch, collect, "usage_by_session", lambda scanner, refs, **_: len(refs))
     rows = _jsonl(_export(tmp_path, "rows.jsonl", "-f", "jsonl"))
     assert not calls
     _, sessions = _sqlite(_export(tmp_path, "rows.sqlite", "-f", "sqlite"))
@@ -119,7 +119,7 @@ def test_a_first_export_reads_each_session_once(isolated_home: Path, tmp_path: P
     first = _export(tmp_path, "first", *args)
     assert len(reads) == len(set(reads)) == 12
     monkeypatch.setattr(export_days, "BATCH", 3)
-    batches = record_calls(monkeypatch, collect, "usage_by_session", lambda scanner, refs: len(refs))
+    batches = record_calls(monkeypatch, collect, "usage_by_session", lambda scanner, refs, **_: len(refs))
     again = _export(tmp_path, "again", *args)  # the next run: a batch at a time
     assert batches and max(batches) <= 3
     if args[1] == "sqlite":

@@ -78,7 +78,7 @@ def _inserted(monkeypatch) -> list[tuple[str, str]]:
 
 
 def _reads(monkeypatch) -> list[list[str]]:
-    return record_calls(monkeypatch, collect, "usage_by_session", lambda scanner, refs: [ref.id for ref in refs])
+    return record_calls(monkeypatch, collect, "usage_by_session", lambda scanner, refs, **_: [ref.id for ref in refs])
 
 
 def _grow(home: Path, number: int) -> None:

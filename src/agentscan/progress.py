@@ -35,6 +35,24 @@ def file_teller(progress: Progress, path: PurePath, size: int | None) -> Callabl
     return lambda done: progress.reading(name, done, size)
 
 
+@contextmanager
+def caching(progress: Progress, total: int, kept: int = 0) -> Iterator[None]:
+    """``CACHING`` the last batch's rows, read ahead in workers, as each is kept in the index
+    (``listing.select_sessions``, ``everyrow.every_row``): ``kept`` of ``total`` were before.
+
+    The reading's count is brought to ``total`` first: the rows the index held come with the
+    batch's one query, and those the workers read were counted as they came (``ahead``).  A
+    batch read while "caching sessions" was shown: a ``list --all`` after an upgrade said so
+    of its whole parse, once its first few rows (the newest, a batch of their own) were kept."""
+    if total > progress.done:
+        progress.ahead(total - progress.done)
+    with progress.named(CACHING):
+        progress.expect(total)
+        if kept:
+            progress.advance(kept)
+        yield
+
+
 class Progress:
     """Sessions expected and done; subclasses decide what to show."""
 

@@ -209,6 +209,12 @@ class Cache(IndexConnection):
             if isinstance(fingerprint, str) and isinstance(entries, bytes)
         }
 
+    def call_fingerprints(self, session_ids: list[str]) -> dict[str, str]:
+        """The fingerprint each session's kept calls were kept for, the calls left undecoded."""
+        return {session_id: fingerprint for session_id, fingerprint in self._select_in(
+            "SELECT session_id, fingerprint FROM calls", session_ids, whole_table_above=_WHOLE_TABLE_ABOVE)
+            if isinstance(fingerprint, str)}
+
     def put_calls(self, rows: list[tuple[str, str, bytes]]) -> None:
         self._write_many("INSERT OR REPLACE INTO calls(session_id, fingerprint, entries) VALUES (?,?,?)", rows)
 

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from agentscan.context import say
-from agentscan.progress import CACHING
+from agentscan.progress import caching
 from agentscan.scan.grepmodels import Held, needs_second_look, settle_held
 from agentscan.scan.leftout import files_empty, read_row, still_ours
 from agentscan.scan.listing import shelf_asked
@@ -37,9 +37,7 @@ def every_row(scanner: Scanner, filters: ListFilter) -> list[SessionRow]:
     # The rows the workers read were counted as they came: what is left is keeping them in
     # the index, a phase of its own (the line stood at "reading sessions 15,000/15,000" for
     # 1.3 s of a cold ``list --all`` at the bench's scale 10).
-    with progress.named(CACHING) if scanner.rows_read_ahead() else nullcontext():
-        if progress.phase == CACHING:
-            progress.expect(len(refs))
+    with caching(progress, len(refs)) if scanner.rows_read_ahead() else nullcontext():
         for ref in refs:
             row, said = read_row(scanner, ref, liveness, hold=bool(filters.active_stages))
             progress.advance()

@@ -22,7 +22,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 
 from agentscan.context import say
-from agentscan.progress import CACHING
+from agentscan.progress import CACHING, caching as caching_rows
 from agentscan.model import SessionRef, SessionRow
 from agentscan.pricing.modelnames import spellings
 from agentscan.titles import title_spellings
@@ -277,9 +277,11 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
                 # (``list --all``: every row after this batch is read too, counted in the upgrade's note)
                 scanner.prefetch_rows(batch, every=every or (index > 0 and not filters.needs_liveness),
                                       coming=_rest(refs, fetched) if every and not narrowing else None)
-                if every and progress.phase != CACHING and scanner.rows_read_ahead():
-                    caching.enter_context(progress.named(CACHING))
-                    progress.expect(len(refs) - index)
+                # Caching only the last batch's: an earlier one (the newest rows, which the index's
+                # top rows decide) is kept while the reading goes on, counted by it; the next
+                # batch's read must not be shown as caching.
+                if every and fetched >= len(refs) and progress.phase != CACHING and scanner.rows_read_ahead():
+                    caching.enter_context(caching_rows(progress, len(refs), index))
                 window = window if every else min(2 * window, PREFETCH_MAX)
             if ref.id in ruled:
                 stage, when = ruled.pop(ref.id)

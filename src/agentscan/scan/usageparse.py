@@ -52,8 +52,10 @@ class UsageParser:
         self.parsed = parsed
         self.fingerprints = fingerprints
 
-    def parse(self, refs: list[SessionRef], stale: set[str], *, keep_entries: bool) -> None:
-        """Parse ``refs`` (misses), store what the index keeps."""
+    def parse(self, refs: list[SessionRef], stale: set[str], *, keep_entries: bool,
+              told: Callable[[int], None] | None = None) -> None:
+        """Parse ``refs`` (misses), store what the index keeps.  ``told``: called with 1 as
+        each is parsed, in the caller's phase (an export's days), not ``adding up tokens``."""
         if not refs:
             return
         refs = self.real_refs(refs, keep_entries)
@@ -79,9 +81,14 @@ class UsageParser:
 
         done: dict[str, Parsed] = {}
         try:
-            with self.ctx.progress.named(ADDING_UP):
-                self.ctx.progress.expect(len(refs))
-                self._run(refs, weights, job, keep_entries, progress=True, into=done)
+            if told is not None:
+                # Not a phase of its own: a cold export's line went "adding up days" ->
+                # "adding up tokens 1/310" -> "adding up days", a batch of days after another.
+                self._run(refs, weights, job, keep_entries, told=told, into=done)
+            else:
+                with self.ctx.progress.named(ADDING_UP):
+                    self.ctx.progress.expect(len(refs))
+                    self._run(refs, weights, job, keep_entries, told=self.ctx.progress.advance, into=done)
         except KeyboardInterrupt:
             # A Ctrl-C a minute into a heavy user's first ``tokens``: what was parsed is kept
             # (each session's sums stand alone), so the next run parses only the rest; the
@@ -161,22 +168,24 @@ class UsageParser:
             real.append(found)
         return real
 
-    def calls(self, refs: list[SessionRef]) -> dict[str, list[list]]:
-        """Every call of ``refs`` (the provider's own refs: ``real_refs``), parsed again."""
+    def calls(self, refs: list[SessionRef], told: Callable[[int], None] | None = None) -> dict[str, list[list]]:
+        """Every call of ``refs`` (the provider's own refs: ``real_refs``), parsed again;
+        ``told`` called with 1 as each session's come (``parse``)."""
         # Their warnings were reported with their sums; a parse raises the same ones,
         # which the warning sink drops as repeats.
         def job(ref: SessionRef, ctx: ScanContext, keep: bool) -> Parsed:
             return parse_session(self.scanner.provider(ref.provider), ref, ctx, None, False, True)
 
         weights = {ref.id: cores.job_bytes(ref, self.ctx) for ref in refs}
-        return {ref_id: parsed.entries or [] for ref_id, parsed in self._run(refs, weights, job, True).items()}
+        return {ref_id: parsed.entries or [] for ref_id, parsed in self._run(refs, weights, job, True, told=told).items()}
 
     def _run(self, refs: list[SessionRef], weights: dict[str, int],
              job: Callable[[SessionRef, ScanContext, bool], Parsed], keep_entries: bool,
-             progress: bool = False, into: dict[str, Parsed] | None = None) -> dict[str, Parsed]:
+             told: Callable[[int], None] | None = None, into: dict[str, Parsed] | None = None) -> dict[str, Parsed]:
         """``job`` for every ref: in worker processes when there is enough to parse; each
-        result goes into ``into`` (a new dict if none) as it comes, and it is returned."""
-        advance = self.ctx.progress.advance if progress else (lambda count=1: None)
+        result goes into ``into`` (a new dict if none) as it comes, and it is returned, and
+        ``told`` (1) then."""
+        advance = told if told is not None else _untold
 
         count = cores.usable_workers()
         done: dict[str, Parsed] = {} if into is None else into
@@ -218,14 +227,18 @@ class UsageParser:
                         for warning in result.sums.warnings:
                             self.ctx.warn(warning.path, warning.message, warning.line, passing=result.sums.passing)
                         done[ordered[index].id] = result
-                        advance()
+                        advance(1)
             except (OSError, RuntimeError):
                 pass  # no fork, no pipes, a worker killed from outside: the rest is parsed here
         for ref in refs:
             if ref.id not in done:
                 done[ref.id] = job(ref, self.ctx, keep_entries)
-                advance()
+                advance(1)
         return done
+
+
+def _untold(count: int) -> None:
+    """``UsageParser._run``'s count when nobody asked for one."""
 
 
 def _state_tag(provider: Provider) -> bytes:
