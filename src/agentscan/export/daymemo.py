@@ -13,8 +13,10 @@ Which sessions share calls is still worked out over every session's key hashes, 
 that do are read again and merged together (``days``), whatever was kept.  Kept only:
 
 * for days in UTC (an SQLite index's, ``--days`` without ``--tz``);
-* for sessions whose reading said nothing (no warning to say again) and whose every call
-  has a price (a model without one is said, by the pricing, when it is priced).
+* for sessions whose reading said nothing (no warning to say again: the pricing's, which
+  names a model and no file, aside) and whose every call, and every day, has a price (a
+  model without one is said, by the pricing, when it is priced: such a session is read, and
+  priced, again on every run).
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ if TYPE_CHECKING:
 _FORMAT = 1
 #: the snapshot's key, with the provider's name after it
 KEY = "exportdays:"
+#: how the pricing's no-price warning names what it is of (``pricing.book.PriceBook._report``)
+PRICING_PATH = "model:"
 
 #: a session's days and cost, as ``days._alone`` gives them
 Alone = tuple[list[UsageDay], Priced]
@@ -75,11 +79,7 @@ class DayMemo:
         fingerprint = self._scanner.fingerprint
         found: dict[str, Alone] = {}
         for ref in refs:
-            kept = self._kept.get(ref.provider)
-            if kept is None:
-                document = unseal_json(cache.get_snapshot(f"{KEY}{ref.provider}", self._stamp))
-                kept = self._kept[ref.provider] = document if isinstance(document, dict) else {}
-            value = kept.get(ref.id)
+            value = self._loaded(ref.provider).get(ref.id)
             if value is None:
                 continue
             try:
@@ -93,13 +93,20 @@ class DayMemo:
         """Keep ``alone``, ``ref``'s days and cost added up now (not when a model has no price)."""
         days, priced = alone
         at = self._scanner.fingerprint(ref)
-        if at is None or priced.unpriced or priced.cost is None:
+        # A day of no price (a model whose calls have no tokens, priced alone on its day) is
+        # said by the pricing as one of no tokens is: read again, it is said again.
+        if at is None or priced.unpriced or priced.cost is None or any(day.cost is None for day in days):
             return
         self._made.setdefault(ref.provider, {})[ref.id] = [at, [_day_value(day) for day in days], _priced_value(priced)]
 
     def keep(self, refs: Iterable[SessionRef]) -> None:
         """Write what was made this run beside what was kept, for ``refs`` (every present session
-        of the export's providers: a kept value of any other session goes)."""
+        of the export's providers).  A kept value of a session not among them stays while the
+        index holds that session's calls as they were kept at (another home's, ``--home``,
+        sharing the index); one whose session the index forgot (gone: ``scan.prune``) or
+        holds otherwise goes.  The document is read here when ``recall`` did not (an
+        ``export --since`` of changed sessions only): written without it, it lost every
+        other session's days."""
         cache = self._scanner.cache
         if cache is None:
             return
@@ -107,14 +114,28 @@ class DayMemo:
         for ref in refs:
             present.setdefault(ref.provider, set()).add(ref.id)
         for provider, ids in present.items():
-            kept = self._kept.get(provider, {})
             made = self._made.get(provider, {})
-            if not made and kept.keys() <= ids:
+            kept = self._loaded(provider)
+            absent = [session_id for session_id in kept if session_id not in ids]
+            if not made and not absent:
                 continue  # as it was
-            document = {session_id: value for session_id, value in kept.items() if session_id in ids}
+            held = cache.usage_fingerprints(absent) if absent else {}
+            document = {session_id: value for session_id, value in kept.items()
+                        if session_id in ids or _kept_at(value) == held.get(session_id, False)}
             document.update(made)
+            if document.keys() == kept.keys() and not made:
+                continue  # as it was
             cache.put_snapshot(f"{KEY}{provider}", self._stamp, seal(orjson.dumps(document)))
         cache.commit()
+
+    def _loaded(self, provider: str) -> dict[str, Any]:
+        """The document kept for ``provider``, read once."""
+        kept = self._kept.get(provider)
+        if kept is None:
+            cache = self._scanner.cache
+            document = unseal_json(cache.get_snapshot(f"{KEY}{provider}", self._stamp)) if cache is not None else None
+            kept = self._kept[provider] = document if isinstance(document, dict) else {}
+        return kept
 
 
 def said_nothing(batch: Sequence[SessionRef], warnings: Sequence[ScanWarning], passing: bool,
@@ -125,13 +146,21 @@ def said_nothing(batch: Sequence[SessionRef], warnings: Sequence[ScanWarning], p
         return set()
     from agentscan.fsview import legible
 
-    named = {warning.path for warning in warnings}
+    # The pricing's no-price warning names a model (``model:claude/<model>``, ``book._report``),
+    # no file: a session whose calls it is said of is never kept (``note``), and so is read,
+    # and priced, on every run that says it.  Counted here, it kept nothing of its batch.
+    named = {warning.path for warning in warnings if not warning.path.startswith(PRICING_PATH)}
     left = {ref.id for ref in batch}
     for ref in batch:
         if any(legible(str(path)) in named for path in ref.read_files):
             left.discard(ref.id)
             named -= {legible(str(path)) for path in ref.read_files}
     return left if not named else set()
+
+
+def _kept_at(value: Any) -> object:
+    """The fingerprint a kept value was made at (``None`` when it is ill-shaped)."""
+    return value[0] if isinstance(value, list) and value and isinstance(value[0], str) else None
 
 
 def _day_value(day: UsageDay) -> list[Any]:

@@ -147,6 +147,12 @@ class Cache(IndexConnection):
             if isinstance(fingerprint, str) and isinstance(keys, bytes)
         }
 
+    def usage_fingerprints(self, session_ids: list[str]) -> dict[str, str]:
+        """The fingerprint each session's calls are kept for (``get_keys`` without the key hashes)."""
+        return {session_id: fingerprint for session_id, fingerprint in self._select_in(
+            "SELECT session_id, fingerprint FROM usage", session_ids, whole_table_above=_WHOLE_TABLE_ABOVE)
+            if isinstance(fingerprint, str)}
+
     def get_report_rows(self, provider: str, stamp: str) -> list[tuple[str, str, bytes, bytes]]:
         """``(session_id, fingerprint, data, fragment)`` of the provider's rows kept under ``stamp``."""
         return [
