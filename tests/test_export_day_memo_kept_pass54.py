@@ -46,7 +46,7 @@ def _export(out: Path, *extra: str) -> str:
 
 
 def _reads(monkeypatch) -> list[list[str]]:
-    return record_calls(monkeypatch, collect, "usage_by_session", lambda scanner, refs: [ref.id for ref in refs])
+    return record_calls(monkeypatch, collect, "usage_by_session", lambda scanner, refs, **_: [ref.id for ref in refs])
 
 
 def _read(reads: list[list[str]]) -> list[str]:

@@ -119,7 +119,7 @@ class DayMemo:
             absent = [session_id for session_id in kept if session_id not in ids]
             if not made and not absent:
                 continue  # as it was
-            held = cache.usage_fingerprints(absent) if absent else {}
+            held = cache.fingerprints_in("usage", absent) if absent else {}
             document = {session_id: value for session_id, value in kept.items()
                         if session_id in ids or _kept_at(value) == held.get(session_id, False)}
             document.update(made)

@@ -155,7 +155,7 @@ def _tell_upgrade(scanner: Scanner, unread: Sequence[SessionRef]) -> None:
         return
     from agentscan.scan import upgraded
 
-    held = cache.call_fingerprints([ref.id for ref in unread])
+    held = cache.fingerprints_in("calls", [ref.id for ref in unread])
     fingerprint = scanner.fingerprint
     upgraded.tell(scanner, [(ref, held[ref.id]) for ref in unread
                             if ref.id in held and held[ref.id] != fingerprint(ref)], "calls")

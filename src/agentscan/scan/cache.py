@@ -43,7 +43,7 @@ from __future__ import annotations
 
 
 import sqlite3
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Literal, Sequence
 
 from agentscan.context import ScanContext
 from agentscan.scan.cachefile import FILE_NAME, cache_dir, open_index, refused_write
@@ -147,10 +147,11 @@ class Cache(IndexConnection):
             if isinstance(fingerprint, str) and isinstance(keys, bytes)
         }
 
-    def usage_fingerprints(self, session_ids: list[str]) -> dict[str, str]:
-        """The fingerprint each session's calls are kept for (``get_keys`` without the key hashes)."""
+    def fingerprints_in(self, table: Literal["usage", "calls"], session_ids: list[str]) -> dict[str, str]:
+        """The fingerprint each session's kept ``usage`` (``get_keys`` without the key hashes) or
+        ``calls`` were kept for, nothing decoded."""
         return {session_id: fingerprint for session_id, fingerprint in self._select_in(
-            "SELECT session_id, fingerprint FROM usage", session_ids, whole_table_above=_WHOLE_TABLE_ABOVE)
+            f"SELECT session_id, fingerprint FROM {table}", session_ids, whole_table_above=_WHOLE_TABLE_ABOVE)
             if isinstance(fingerprint, str)}
 
     def get_report_rows(self, provider: str, stamp: str) -> list[tuple[str, str, bytes, bytes]]:
@@ -214,12 +215,6 @@ class Cache(IndexConnection):
             )
             if isinstance(fingerprint, str) and isinstance(entries, bytes)
         }
-
-    def call_fingerprints(self, session_ids: list[str]) -> dict[str, str]:
-        """The fingerprint each session's kept calls were kept for, the calls left undecoded."""
-        return {session_id: fingerprint for session_id, fingerprint in self._select_in(
-            "SELECT session_id, fingerprint FROM calls", session_ids, whole_table_above=_WHOLE_TABLE_ABOVE)
-            if isinstance(fingerprint, str)}
 
     def put_calls(self, rows: list[tuple[str, str, bytes]]) -> None:
         self._write_many("INSERT OR REPLACE INTO calls(session_id, fingerprint, entries) VALUES (?,?,?)", rows)
