@@ -44,6 +44,30 @@ UNTIL_READING = "any --since form; a date, week or month counts whole, a time or
 _WHEN_HINT = f"use {WHEN_FORMS}"
 
 
+#: a window said aloud (``last week``), as ``window_said`` reads it
+_WINDOW_PHRASE = re.compile(r"\s*(this|last|past|previous)\s+(day|week|month)\s*", re.IGNORECASE)
+
+
+def window_said(word: str, unit: str, tz: tzinfo | None = None) -> tuple[str, str]:
+    """The options of ``this week``, ``last month``, ``past day`` (``--since 2026-W49``), and
+    the window said: a calendar one, in the ``tz`` zone (default: this machine's) as
+    ``--since`` reads a week, or for ``past`` the time up to now.  ``word``: this, last, past
+    or previous; ``unit``: day, week or month.  (``tokens last week``'s hint, ``cli.idwords``,
+    and ``--since 'last week'``'s error.)"""
+    if word == "past":
+        return {"day": "--since 1d", "week": "--since 7d", "month": "--since 30d"}[unit], f"the past {unit}"
+    today = datetime.now(tz).date() if tz is not None else datetime.now().astimezone().date()
+    if word == "this":
+        year, week, _weekday = today.isocalendar()
+        return {"day": "--since today", "week": f"--since {year}-W{week:02}",
+                "month": f"--since {today:%Y-%m}"}[unit], "today" if unit == "day" else f"this {unit}"
+    earlier = today - timedelta(days=7) if unit == "week" else today.replace(day=1) - timedelta(days=1)
+    year, week, _weekday = earlier.isocalendar()
+    named = {"day": "yesterday", "week": f"{year}-W{week:02}", "month": f"{earlier:%Y-%m}"}[unit]
+    # (``--until`` counts a day, week or month whole)
+    return f"--since {named} --until {named}", "yesterday" if unit == "day" else f"last {unit}"
+
+
 def read_when(word: str, text: str, tz: tzinfo | None) -> datetime:
     """``text`` as ``--since`` or ``--until`` (``word``; the library's ``since``, ``until``)
     reads it (``parse_when``; an ``until`` counts a date whole); a bare number (``tokens
@@ -60,6 +84,11 @@ def read_when(word: str, text: str, tz: tzinfo | None) -> datetime:
                                if word.lstrip("-") == "until" else
                                f"cannot read the time {text!r}: nothing is recorded after now; for the latest "
                                f"calls give a duration ({word} 1h) or a day ({word} today)") from None
+        phrase = _WINDOW_PHRASE.fullmatch(number)
+        if phrase is not None and word.startswith("-"):  # (the CLI's: its answer is in options)
+            # ``--since 'last week'``: the options that say it, not a list of forms
+            window, said = window_said(phrase[1].casefold(), phrase[2].casefold(), tz)
+            raise UsageProblem(f"cannot read the time {text!r}: {said} is {window}") from None
         if number.isascii() and number.isdigit() and len(number) <= 3:
             hours, days = (f"{word} {number}h", f"{word} {number}d") if word.startswith("-") else \
                 (f'{word}="{number}h"', f'{word}="{number}d"')

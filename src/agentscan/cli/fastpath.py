@@ -40,6 +40,7 @@ class Call(NamedTuple):
     before: dict[str, Any]  # global options before the command
     after: dict[str, Any]  # global options after it (``list --no-cache``)
     options: dict[str, Any]  # the command's own, by parameter name
+    words: tuple[str, ...] = ()  # as typed after the command's name, for a hint that gives them back
 
 
 class _NotFast(Exception):
@@ -112,6 +113,7 @@ def _parse(argv: list[str]) -> Call:
     if index >= len(argv) or argv[index] not in COMMANDS:
         raise _NotFast
     command = argv[index]
+    words = tuple(argv[index + 1:])
     grammar: dict[str, Any] = COMMANDS[command]
     given: dict[str, Any] = {}
     positional: list[str] = []
@@ -128,7 +130,7 @@ def _parse(argv: list[str]) -> Call:
         if name in given:
             after[name] = given.pop(name)
     options.update(given)
-    return Call(command, before, after, options)
+    return Call(command, before, after, options, words)
 
 
 def _with_arguments(arguments: tuple[tuple[str, int], ...], positional: list[str]) -> dict[str, Any]:
@@ -162,6 +164,7 @@ def run(argv: list[str]) -> int | None:
     call = parse(argv)
     if call is None:
         return None
+    from agentscan.cli.idwords import remember_typed
     from agentscan.cli.state import State, run_guarded, say_error, set_command_path
     from agentscan.cli.term import settle_streams
 
@@ -175,6 +178,7 @@ def run(argv: list[str]) -> int | None:
     try:
         state = State(**call.before)
         set_command_path(f"agentscan {call.command}")
+        remember_typed(call.words)
         state.merge(call.after)
     except UsageProblem as exc:
         return say_error(exc)

@@ -8,12 +8,32 @@ matched (``cli.state.say_error``): a word that is a session's id still opens it.
 
 from __future__ import annotations
 
+from typing import Iterable
+
 #: ccusage's reports and the plural of each grouping, as ``tokens --by`` spells them
 _BY_WORDS = {"daily": "day", "days": "day", "weekly": "week", "weeks": "week", "monthly": "month",
              "months": "month", "models": "model", "providers": "provider", "agents": "agent",
              "sessions": "session", "project": "cwd", "projects": "cwd"}
 #: what a person calls the newest session
 _NEWEST = frozenset({"last", "latest", "newest", "recent", "current", "@"})
+#: words before a grouping, as said aloud (``tokens by day``)
+_BY_SAID = frozenset({"by", "per"})
+#: words before a unit that name a window, as said aloud (``tokens last week``: not the newest
+#: session, ``last``'s hint alone), and the units they take
+_WINDOW_SAID = frozenset({"this", "last", "past", "previous"})
+_UNITS = frozenset({"day", "week", "month"})  # (as ``whentext.window_said`` reads them)
+
+#: the global options the program's words already give (``home_options``), wherever typed
+_HOME_FLAGS = frozenset({"--demo", "--home"})
+
+#: the words typed after the command's name this run (``daily --since 7d -p claude``), kept by
+#: ``cli.fastpath`` and ``cli.options`` as the command starts: a hint for one of them gives the
+#: others back, or the line it suggests answers another question (every provider's, all time)
+_TYPED: list[tuple[str, ...]] = [()]
+
+
+def remember_typed(words: Iterable[str]) -> None:
+    _TYPED[0] = tuple(words)
 
 
 def meant_for(exc: Exception, command: str, home_options: str) -> str | None:
@@ -25,41 +45,169 @@ def meant_for(exc: Exception, command: str, home_options: str) -> str | None:
     query = getattr(exc, "query", None)
     if not isinstance(exc, SessionNotFound) or isinstance(exc, ProviderNotId) or not isinstance(query, str):
         return None
-    return meant_instead(query, command, f"{program_word()}{home_options}")
+    return meant_instead(query, command, f"{program_word()}{home_options}", _TYPED[0])
 
 
-def meant_instead(query: str, command: str, program: str) -> str | None:
+def provider_hint(provider: str, query: str, command: str, home_options: str) -> str:
+    """The hint for a provider's name typed as an id (``tokens codex daily``): ``tokens -p codex``
+    with the other words typed, each meant for an option given as that option (``--by day``);
+    after ``show gemini``, where its sessions' ids are (``list -p gemini``)."""
+    import shlex
+
+    from agentscan.invocation import hint, program_word
+
+    program = f"{program_word()}{home_options}"
+    if command != "tokens":
+        return hint(f"{program} list -p {provider}", "lists its sessions")
+    others, _next = _others(_TYPED[0], query)
+    return hint(" ".join([program, "tokens -p", shlex.quote(provider), *map(shlex.quote, others)]),
+                "adds up its sessions' tokens")
+
+
+def meant_instead(query: str, command: str, program: str, words: Iterable[str] = ()) -> str | None:
     """The hint for ``query`` typed as ``command``'s session id (``tokens``, ``show``), when it
     reads as an option's value rather than an id; ``None`` for any other word.  ``program``:
-    the words that run agentscan, with the global options given (``--demo``)."""
+    the words that run agentscan, with the global options given (``--demo``); ``words``: those
+    typed after the command, given back in a ``tokens`` line (``_others``)."""
+    import shlex
+
     from agentscan.invocation import hint
-    from agentscan.scan.groupby import GROUPINGS
 
     typed = query.strip()
     word = typed.casefold()
     if word == "help" and command in ("tokens", "show"):  # (``git commit help``: a habit)
         return hint(f"{program} {command} --help", "shows its options")
     if command == "tokens":
-        by = _BY_WORDS.get(word, word if word in GROUPINGS else None)
+        others, following = _others(tuple(words), query)
+        rest = "".join(f" {shlex.quote(other)}" for other in others)
+        if word in _WINDOW_SAID and following is not None:  # ``tokens last week``: a window, not ``last``
+            from agentscan.whentext import window_said
+
+            window, said = window_said(word, following.strip().casefold())
+            return hint(f"{program} tokens {window}{rest}", f"counts the tokens of {said} (tokens takes session ids)")
+        # ``tokens by day``: the words of ``--by day`` without its dashes
+        by = _grouping(following or "") if word in _BY_SAID else _grouping(word)
         if by is not None:
-            return hint(f"{program} tokens --by {by}", f"adds up tokens, one line per {by} (tokens takes session ids)")
+            by, others = _one_grouping(by, others)
+            rest = "".join(f" {shlex.quote(other)}" for other in others)
+            return hint(f"{program} tokens --by {by}{rest}",
+                        f"adds up tokens, one line per {by} (tokens takes session ids)")
+        if word in ("blocks", "statusline"):  # (ccusage's reports, as ``agentscan blocks`` is answered: misplaced.py)
+            return hint(f"{program} tokens --since 5h{rest}", "adds up the last 5 hours' tokens (agentscan has no "
+                        "5-hour billing blocks or status line; tokens takes session ids)")
         if word in _NEWEST:  # (newest first: the first row is that session's)
-            return hint(f"{program} tokens -n 1", "shows the newest session's tokens first, the others summed in one line "
-                        "(tokens takes session ids)")
+            return hint(f"{program} tokens -n 1{rest}", "shows the newest session's tokens first, the others summed "
+                        "in one line (tokens takes session ids)")
         if is_a_time(word):
             # Echoed as typed (``2026-11-03T01``, not its casefolded ``2026-11-03t01``), when it reads so.
             when = typed if is_a_time(typed) else word
-            return hint(f"{program} tokens --since {_quoted(when)}", "counts tokens from then on (tokens takes session ids)")
+            return hint(f"{program} tokens --since {_quoted(when)}{rest}",
+                        "counts tokens from then on (tokens takes session ids)")
         from agentscan.whentext import times_meant
 
         # A mistyped id is no misspelt day, however close: hex of any length, a digit or not.
         meant = times_meant(typed) if not looks_like_id(word, least=0, digit=False) else []
         if len(meant) == 1:  # (``yesterdy``: as ``--since yesterdy`` says it)
-            return hint(f"{program} tokens --since {meant[0]}",
+            return hint(f"{program} tokens --since {meant[0]}{rest}",
                         f"counts tokens from then on (did you mean {meant[0]}? tokens takes session ids)")
     if command == "show" and word in _NEWEST:
         return hint(f"{program} list -n 1", "shows the newest session's id, to give to show")
     return None
+
+
+def _grouping(word: str) -> str | None:
+    """The ``--by`` grouping ``word`` names (``daily``, ``days``, ``day``), else ``None``."""
+    from agentscan.scan.groupby import GROUPINGS
+
+    word = word.strip().casefold()
+    return _BY_WORDS.get(word, word if word in GROUPINGS else None)
+
+
+def _others(words: tuple[str, ...], query: str) -> tuple[list[str], str | None]:
+    """The words typed after ``tokens`` but ``query`` (``daily --since 7d -p claude``: ``--since
+    7d -p claude``), options as typed and each other word that reads as an option's value
+    given as that option (``tokens codex daily``: ``daily`` as ``--by day``); and the word
+    typed right after ``query`` when the two are one phrase (``by day``, ``last week``:
+    ``_follows``), taken with it.  (Not ``misplaced._carried``: that one reads ccusage's words
+    and drops what ``tokens`` lacks; these were all read by ``tokens`` already.)  A word that reads as none is kept: another session's id."""
+    from agentscan.cli.static_grammar import COMMANDS
+
+    options: dict[str, tuple[str, str]] = COMMANDS["tokens"]["options"]
+    others: list[str] = []
+    following = None
+    seen = False
+    at = 0
+    while at < len(words):
+        word = words[at]
+        at += 1
+        if word == "--":  # (what follows is ids, whatever their first character)
+            others += [word, *words[at:]]
+            break
+        if word.startswith("-") and word != "-":
+            flag, equals, _value = word.partition("=")
+            typed = [word]
+            if not equals and options.get(flag, ("", "flag"))[1] != "flag" and at < len(words):
+                typed.append(words[at])  # its value, whatever it reads as (``--cwd daily``)
+                at += 1
+            if flag not in _HOME_FLAGS:
+                others += typed
+            continue
+        if not seen and word.strip() == query.strip():
+            seen = True
+            if at < len(words) and _follows(word.strip().casefold(), words[at].strip().casefold()):
+                following = words[at]
+                at += 1
+            continue
+        others += _as_option(word)
+    return others, following
+
+
+def _follows(word: str, following: str) -> bool:
+    """Whether ``following`` ends the phrase ``word`` begins (``by day``, ``last week``)."""
+    return (word in _BY_SAID and _grouping(following) is not None) or (word in _WINDOW_SAID and following in _UNITS)
+
+
+def _one_grouping(by: str, others: list[str]) -> tuple[str, list[str]]:
+    """``by`` and ``others`` as one ``--by``, which ``tokens`` takes: ``daily --by model``
+    (``models daily``) is ``--by day --breakdown``, as ``--by day --by model``'s error says it;
+    the same grouping twice said once.  Others are left to that error (crossing them is an
+    export's)."""
+    given = [others[at + 1] for at in range(len(others) - 1) if others[at] == "--by"]
+    groups = list(dict.fromkeys([by, *given]))
+    if len(groups) == 2 and "model" in groups:
+        by = groups[0] if groups[1] == "model" else groups[1]
+        given = [*given, "model"]
+    elif len(groups) != 1:
+        return by, others
+    kept: list[str] = []
+    at = 0
+    while at < len(others):
+        if others[at] == "--by" and at + 1 < len(others) and others[at + 1] in given:
+            at += 2
+            continue
+        kept.append(others[at])
+        at += 1
+    if len(groups) == 2 and "--breakdown" not in kept and "-b" not in kept:
+        kept.append("--breakdown")
+    return by, kept
+
+
+def _as_option(word: str) -> list[str]:
+    """``word``, typed where ``tokens`` takes an id, as the option it reads as (``codex``:
+    ``-p codex``; ``weekly``: ``--by week``; ``today``: ``--since today``); else as typed."""
+    from agentscan.providers import available_names
+
+    folded = word.strip().casefold()
+    if folded.rstrip(":") in available_names():
+        return ["-p", folded.rstrip(":")]
+    by = _grouping(folded)
+    if by is not None:
+        return ["--by", by]
+    if folded in _NEWEST:
+        return ["-n", "1"]
+    if is_a_time(word):
+        return ["--since", word]
+    return [word]
 
 
 def _quoted(word: str) -> str:

@@ -53,6 +53,8 @@ def prices_command(
         # As an empty option is (``reject_blank``): ``prices "$MODEL"`` with the variable unset
         # printed a blank row with no price, and exit 0.
         raise UsageProblem("MODEL is empty (is a variable unset?): give a model name such as sonnet-4.5, or leave it out")
+    if at is not None and at.strip().casefold() == "now":
+        at = None  # the default its help names: the prices now, as without --at (not a list of forms)
     if at is not None and not models:
         raise UsageProblem("--at needs a MODEL: agentscan prices MODEL --at WHEN")
     # A call is priced at its own time (a price may change: a long-context premium that

@@ -285,7 +285,7 @@ def say_error(exc: AgentscanError) -> int:
     candidates, a hint) one more: they may quote a path from the home read, a collector's
     reply or what was typed: each is said by ``term.error_line``.  A usage error (exit 2) ends
     with where the command's help is, as click's do (``help_hint``)."""
-    from agentscan.cli.idwords import meant_for
+    from agentscan.cli.idwords import meant_for, provider_hint
     from agentscan.cli.term import clean, error_line as say
     from agentscan.invocation import hint, program_word
 
@@ -307,9 +307,7 @@ def say_error(exc: AgentscanError) -> int:
         say(demo_hint(demo_query, _command_path[0].rpartition(" ")[2]))
     if isinstance(exc, ProviderNotId) and exc.shown_by is None:  # ``show gemini``: where its sessions' ids are
         # (``tokens claude`` asked for Claude's tokens: ``tokens -p claude`` gives them)
-        by_tokens = _command_path[0].endswith(" tokens")
-        say(hint(f"{program_word()}{running_home[0]} {'tokens' if by_tokens else 'list'} -p {exc.provider}",
-                 "adds up its sessions' tokens" if by_tokens else "lists its sessions"))
+        say(provider_hint(exc.provider, exc.query, _command_path[0].rpartition(" ")[2], running_home[0]))
     if getattr(exc, "list_hint", False) and not meant:
         # ``--grep``: the default 25 may not reach an old session, and ``--all`` alone scrolled
         # a heavy user's 1,500 ids past; the home this run read, not the user's own (``--demo

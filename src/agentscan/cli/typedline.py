@@ -21,6 +21,13 @@ def typed_again(ctx: Any, *words: str) -> str:
     return " ".join([program_word(), *map(shlex.quote, [*before, *words])])
 
 
+def words_after_command(ctx: Any) -> list[str]:
+    """The words typed after the command's name (``daily --since 7d``), as the root group was
+    given them; ``ctx``: any of this run's contexts."""
+    given = list(ctx.meta.get("agentscan.given", ()))
+    return given[command_index(given, ctx.find_root().command) + 1:]
+
+
 def command_index(given: list[str], group: Any) -> int:
     """Where the command's name is in ``given``, the root group's words: the first that is
     neither an option nor the value of one (``--home DIR daily``).  (Click empties the
