@@ -272,9 +272,9 @@ def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter
     from agentscan.export.unread import (
         say_held, say_left_as_they_were, say_shrank, say_unread, unread_sessions, usage_unknown,
     )
-    from agentscan.scan.unreadrows import locked_usage, tokens_unknown
+    from agentscan.scan.unreadrows import locked_ids, tokens_unknown
 
-    unread = unread_sessions(chosen, failed.passing_paths, lambda ref: locked_usage(scanner, ref))
+    unread = unread_sessions(chosen, failed.passing_paths, lambda: locked_ids(scanner, chosen, rows))
     if unread:  # not written: an index keeps its last good row and days, a file leaves it out
         rows = [row for row in rows if row.id not in unread]
         found_days = [day for day in found_days if day.session_id not in unread]

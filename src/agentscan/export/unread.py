@@ -14,7 +14,8 @@ broken for good (the corpus test's, not SQLite) would keep that provider out of 
 A database locked by another program (Cursor writing its ``state.vscdb``) is not broken: the
 lock passes, and the sessions whose usage is kept there (``Provider.locked_usage``) are left
 as they were, as a file that could not be read (their ``tokens_total`` would be written
-``NULL`` and their ``token_days`` deleted).  An SQLite index keeps history, so a corrupt one
+``NULL`` and their ``token_days`` deleted), but a chat of no usage whose row the index keeps
+from a run that read the database, unchanged since (``unreadrows.locked_ids``): written.  An SQLite index keeps history, so a corrupt one
 (``Provider.unknown_usage``) leaves the rows it has of such sessions as they were too
 (``usage_unknown``, ``say_held``: a cron job lost a week's spend to one bad copy of the
 database), as it does a legacy Gemini chat cut before any usage it kept; a session it has no
@@ -25,7 +26,7 @@ written as ``list`` and ``tokens`` count it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Literal, Mapping, NamedTuple
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -59,17 +60,17 @@ class LeftAsTheyWere(NamedTuple):
 
 
 def unread_sessions(refs: Iterable[SessionRef], failed: set[str],
-                    locked: Callable[[SessionRef], object] | None = None) -> dict[str, str]:
+                    locked: Callable[[], Collection[str]] | None = None) -> dict[str, str]:
     """The sessions of ``refs`` one of whose files is among the paths that could not be read
     (``failed``: I/O errors, a locked database), or whose usage is kept in a database found
-    locked (``locked``: ``scan.unreadrows.locked_usage``, not ``None`` then), id to provider."""
+    locked (``locked``: their ids, ``scan.unreadrows.locked_ids``, asked only then), id to provider."""
     if not failed:
         return {}
     from agentscan.fsview import legible
 
+    held = locked() if locked is not None else ()
     return {ref.id: ref.provider for ref in refs
-            if any(legible(str(path)) in failed for path in ref.read_files)
-            or (locked is not None and locked(ref) is not None)}
+            if any(legible(str(path)) in failed for path in ref.read_files) or ref.id in held}
 
 
 def say_unread(ctx: ScanContext, output: Path, fmt: str, unread: Mapping[str, str]) -> None:
@@ -99,12 +100,14 @@ def usage_unknown(scanner: Scanner, refs: Iterable[SessionRef], unread: Mapping[
     ``list`` and ``tokens`` count it: a Gemini chat cut after some usage was held at its old
     row, "could not be read", while both counted what was recovered."""
     from agentscan.fsview import legible
-    from agentscan.scan.unreadrows import unknown_usage
+    from agentscan.scan.unreadrows import unknown_usages
 
     blank = {row.id: row for row in rows if row.tokens is None}
+    asked = [(ref, blank[ref.id]) for ref in refs if ref.id in blank and ref.id not in unread]
+    causes = unknown_usages(scanner, asked)  # (the index asked once for them all)
     found = {}
-    for ref in refs:
-        if ref.id in blank and ref.id not in unread and (cause := unknown_usage(scanner, ref, blank[ref.id])) is not None:
+    for ref, _ in asked:
+        if (cause := causes.get(ref.id)) is not None:
             own = cause[0] in {legible(str(path)) for path in ref.read_files}
             found[ref.id] = (ref.provider, *cause, own)
     return found

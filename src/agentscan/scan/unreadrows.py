@@ -6,7 +6,9 @@ Cursor writes, or corrupt: ``Provider.unknown_usage``).
 Their usage is not known, which is not "recorded no usage" (``null``) nor "recorded nothing":
 such a session gets no row, and the report names it apart (``TokenReport.unreadable``), for
 the table to say so under it.  A session whose transcript was read, however empty, and one
-with usage from another of its files (a subagent's) keep their rows.
+with usage from another of its files (a subagent's) keep their rows, and so does one whose
+row the index keeps from a run that read the locked database, unchanged since
+(``read_with_its_db``): its "recorded no usage" is that database's answer.
 """
 
 from __future__ import annotations
@@ -35,13 +37,14 @@ def _reasons(scanner: Scanner) -> dict[str, str]:
 def unread_ids(scanner: Scanner, refs: Sequence[SessionRef], ids: Iterable[str]) -> tuple[str, ...]:
     """Those of ``ids`` (sessions among ``refs`` with no usage counted) whose main transcript
     was told as unreadable this run, or whose usage is kept in a database that could not be
-    read (``unknown_usage``), in ``ids``' order."""
+    read (``unknown_usages``), in ``ids``' order."""
+    ids = tuple(ids)
     unread = _reasons(scanner)
     by_id = {ref.id: ref for ref in refs}
     paths = {ref.id: legible(str(ref.path)) for ref in refs if ref.path is not None} if unread else {}
-    return tuple(session_id for session_id in ids
-                 if paths.get(session_id) in unread
-                 or (session_id in by_id and unknown_usage(scanner, by_id[session_id]) is not None))
+    unknown = unknown_usages(scanner, [(by_id[session_id], None) for session_id in ids
+                                       if session_id in by_id and paths.get(session_id) not in unread])
+    return tuple(session_id for session_id in ids if paths.get(session_id) in unread or session_id in unknown)
 
 
 def locked_usage(scanner: Scanner, ref: SessionRef) -> tuple[str, str] | None:
@@ -50,15 +53,77 @@ def locked_usage(scanner: Scanner, ref: SessionRef) -> tuple[str, str] | None:
     return scanner.provider(ref.provider).locked_usage(ref, scanner.ctx)
 
 
+def locked_ids(scanner: Scanner, refs: Sequence[SessionRef], rows: Iterable[SessionRow]) -> set[str]:
+    """The ids of ``refs`` whose usage is kept in a database this run found locked
+    (``locked_usage``: an export leaves them as they were), but those whose ``rows`` record
+    no usage as the index keeps them (``read_with_its_db``): that is what the database holds
+    of them, and "left as they were" kept such a chat out of a JSON Lines file while
+    ``tokens`` and ``list`` told it as the chat of no usage it is.  (A chat with usage kept
+    is still left: an export reads its calls, for its days, and those may not be kept.)"""
+    locked = [ref for ref in refs if locked_usage(scanner, ref) is not None]
+    if not locked:
+        return set()
+    blank = {row.id for row in rows if row.tokens is None and not row.subagents}
+    return {ref.id for ref in locked} - read_with_its_db(scanner, [ref for ref in locked if ref.id in blank])
+
+
+def read_with_its_db(scanner: Scanner, refs: Sequence[SessionRef]) -> set[str]:
+    """The ids of ``refs`` (sessions whose usage is kept in a database found locked this run)
+    whose row or usage sums the index keeps for their files as they are (their fingerprints,
+    which take in the database's own: Cursor's ``state.vscdb``).  Nothing read while the DB is
+    locked is kept (``statedb_reader._remind``), so what is kept was read with it, and the DB
+    has not changed since: its "recorded no usage" is the DB's answer still, as the figures
+    kept of such a session are (the locked DB's warning says so).  A session new or changed
+    since has nothing kept: its usage is not known."""
+    cache = scanner.cache
+    if cache is None or not refs:
+        return set()
+    ids = [ref.id for ref in refs]
+    kept = cache.row_fingerprints(ids)
+    for session_id, (fingerprint, _) in cache.get_usage_sums([i for i in ids if i not in kept]).items():
+        kept[session_id] = fingerprint
+    return {ref.id for ref in refs if ref.id in kept and kept[ref.id] == scanner.fingerprint(ref)}
+
+
+def unknown_usages(scanner: Scanner, asked: Sequence[tuple[SessionRef, SessionRow | None]]) -> dict[str, tuple[str, str]]:
+    """Session id -> ``(path, why)``, for each of ``asked`` (a session of no usage, and its row
+    when the caller has it) whose usage is not known (``unknown_usage``): the index is asked
+    once for them all."""
+    found: dict[str, tuple[str, str]] = {}
+    missed: list[tuple[SessionRef, SessionRow | None, tuple[str, str]]] = []
+    for ref, row in asked:
+        provider = scanner.provider(ref.provider)
+        if (locked := provider.locked_usage(ref, scanner.ctx)) is not None:
+            missed.append((ref, row, locked))
+        elif (database := provider.unknown_usage(ref, scanner.ctx)) is not None:
+            # Broken, not locked: a row read meanwhile may be kept (the DB's failure said
+            # before the row's pass), so a kept row need not be the DB's answer.
+            found[ref.id] = database
+        elif (cut := _usage_cut(scanner, ref, row)) is not None:
+            found[ref.id] = cut
+    # Locked: a row kept from a run that read the DB says what it holds (``read_with_its_db``):
+    # a chat that recorded no usage was named "could not be read" while the DB was locked.
+    kept = read_with_its_db(scanner, [ref for ref, _, _ in missed]) if missed else set()
+    for ref, row, database in missed:
+        if ref.id not in kept:
+            found[ref.id] = database
+        elif (cut := _usage_cut(scanner, ref, row)) is not None:
+            found[ref.id] = cut
+    return found
+
+
 def unknown_usage(scanner: Scanner, ref: SessionRef, row: SessionRow | None = None) -> tuple[str, str] | None:
     """``(path, why)`` of the database ``ref``'s usage is kept in, when this run could not read
-    it (``Provider.unknown_usage``: locked, or broken; only a database tried this run), or of
-    its own file, read only up to its damage before any usage (``SessionRow.usage_cut``: the
-    mark its row keeps, ``row`` or the scan's, read only of a provider whose rows may carry it)."""
-    provider = scanner.provider(ref.provider)
-    found = provider.unknown_usage(ref, scanner.ctx)
-    if found is not None or not provider.may_cut_usage(ref, scanner.ctx):
-        return found
+    it (``Provider.locked_usage``: locked, or broken; only a database tried this run) and the
+    index keeps nothing read with it for the session's files as they are (``read_with_its_db``),
+    or of its own file, read only up to its damage before any usage (``SessionRow.usage_cut``:
+    the mark its row keeps, ``row`` or the scan's, read only of a provider whose rows may carry it)."""
+    return unknown_usages(scanner, [(ref, row)]).get(ref.id)
+
+
+def _usage_cut(scanner: Scanner, ref: SessionRef, row: SessionRow | None) -> tuple[str, str] | None:
+    if not scanner.provider(ref.provider).may_cut_usage(ref, scanner.ctx):
+        return None
     row = row if row is not None else scanner.row(ref)
     if row.tokens is not None or row.usage_cut is None:
         return None
@@ -177,5 +242,5 @@ def tokens_unknown(scanner: Scanner, refs: Sequence[SessionRef], rows: Iterable[
     ``list --json`` and a JSON Lines export mark them ``tokens_unknown`` (as ``show --json``):
     a script summing them took them for sessions that recorded nothing."""
     by_id = {ref.id: ref for ref in refs}
-    return {row.id for row in rows if row.tokens is None and (ref := by_id.get(row.id)) is not None
-            and unknown_usage(scanner, ref, row) is not None}
+    return set(unknown_usages(scanner, [(ref, row) for row in rows
+                                        if row.tokens is None and (ref := by_id.get(row.id)) is not None]))

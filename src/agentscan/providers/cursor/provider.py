@@ -90,16 +90,14 @@ class CursorProvider(Provider):
     def locked_usage(self, ref: SessionRef, ctx: ScanContext) -> tuple[str, str] | None:
         # Every session's tokens are its composer's bubbles (a transcript records none): while
         # the state DB is locked, whether it has any is not known; an Agent CLI chat's never are.
-        from agentscan.providers.cursor.statedb import locked_state_db, unread_state_db
+        # Only a lock: a chat listed from a workspace DB alone because the global DB is broken
+        # for good has its usage not known too (``unknown_usage``), but an export does not hold
+        # it out (a DB broken for good holds back nothing), and a row read while the DB is
+        # locked is never kept, which ``unreadrows.read_with_its_db`` relies on.
+        from agentscan.providers.cursor.statedb import locked_state_db
 
         if _cli_chat(ref, ctx):
             return None  # the Agent CLI records no tokens, there or anywhere (formats.md 4.2)
-        workspace = getattr(ref.hint, "workspace", None)  # (a ref from the id index has no hint yet)
-        if workspace is not None and not workspace.has_conversation:
-            # Listed from a workspace DB only because the global DB holding its bubbles could not
-            # be read (``discover``): its usage is unknown, not "recorded no usage".
-            unread = unread_state_db(ctx)
-            return unread[0] if unread else None
         return locked_state_db(ctx)
 
     def unknown_usage(self, ref: SessionRef, ctx: ScanContext) -> tuple[str, str] | None:
