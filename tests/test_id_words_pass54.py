@@ -119,3 +119,74 @@ def test_since_a_window_said_aloud_names_its_options(typed: str, said: str) -> N
     result = runner.invoke(app, ["--demo", "tokens", "--since", typed])
     assert result.exit_code == 2
     assert re.fullmatch(rf"error: cannot read the time {typed!r}: {said}", result.stderr.splitlines()[0]), result.stderr
+
+
+# --- a phrase wherever typed; a hint never offers a line known to fail (pass 54, last mend) ---
+
+#: a line typed, and the hint it gets (after ``agentscan --demo``)
+PHRASED = [
+    # ``by day`` after another word (``codex``) is ``--by day``, not ``by`` kept as an id (too short)
+    (["tokens", "codex", "by", "day"], "tokens -p codex --by day` adds up its sessions' tokens"),
+    (["tokens", "daily", "per", "week"], "tokens --by day` adds up tokens, one line per day (--by takes one "
+     "grouping, not 2 (day, week): --by week left out; tokens takes session ids)"),
+    # two groupings: one offered, the other said left out in ``--by``'s error's words
+    (["tokens", "weekly", "daily"], "tokens --by week` adds up tokens, one line per week (--by takes one grouping, "
+     "not 2 (week, day): --by day left out; tokens takes session ids)"),
+    (["tokens", "codex", "weekly", "daily"], "tokens -p codex --by week` adds up its sessions' tokens (--by takes "
+     "one grouping, not 2 (week, day): --by day left out)"),
+    (["tokens", "codex", "models", "daily"], "tokens -p codex --by day --breakdown` adds up its sessions' tokens"),
+    # no --limit under a grouping or with --json, no --breakdown under --by model
+    (["tokens", "daily", "last"], "tokens --by day` adds up tokens, one line per day (--limit shapes the table by "
+     "session; --by day shows every row: -n 1 left out; tokens takes session ids)"),
+    (["tokens", "last", "daily"], "tokens --by day` adds up tokens, one line per day (--limit"),
+    (["tokens", "last", "--json"], "tokens --json` lists every session's tokens, the newest first (--limit shapes "
+     "the table; --json lists every row: -n 1 left out; tokens takes session ids)"),
+    (["tokens", "codex", "daily", "-n", "2"], "tokens -p codex --by day` adds up its sessions' tokens (--limit"),
+    (["tokens", "daily", "-a"], "tokens --by day` adds up tokens, one line per day (--all shapes the table"),
+    # a second --since would silently win over the one the hint names (click keeps the last)
+    (["tokens", "today", "yesterday"], "tokens --since today` counts tokens from then on (--since takes one time: "
+     "--since yesterday left out; tokens takes session ids)"),
+    (["tokens", "models", "--breakdown"], "tokens --by model` adds up tokens, one line per model (--by model's rows "
+     "are models already: --breakdown left out; tokens takes session ids)"),
+]
+
+
+@pytest.mark.parametrize(("words", "said"), PHRASED)
+def test_a_phrase_anywhere_and_no_line_known_to_fail(words: list[str], said: str,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    result = runner.invoke(app, ["--demo", *words])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[1].startswith(f"hint: `agentscan --demo {said}"), result.stderr
+    assert fastpath.run(["--demo", *words]) == 1  # (the fast path says the same)
+    assert capsys.readouterr().err.splitlines()[1].startswith(f"hint: `agentscan --demo {said}")
+
+
+def test_a_window_said_after_a_provider_is_the_window() -> None:
+    import re
+
+    # ``tokens codex last week`` offered ``-n 1 --by week``, which fails: the week, as ``tokens last week -p codex``
+    hint = runner.invoke(app, ["--demo", "tokens", "codex", "last", "week"]).stderr.splitlines()[1]
+    assert re.fullmatch(r"hint: `agentscan --demo tokens -p codex --since (\d{4}-W\d{2}) --until \1` adds up its "
+                        r"sessions' tokens", hint), hint
+    alone = runner.invoke(app, ["--demo", "tokens", "last", "week", "-p", "codex"]).stderr.splitlines()[1]
+    assert hint.split("`")[1].split()[-4:] == alone.split("`")[1].split()[3:7]  # (the same week)
+
+
+#: every kind of line a hint is built for, each to be offered a line that runs
+LINES = [[*CASES_WORDS] for CASES_WORDS, _said in CASES + PHRASED] + [
+    ["tokens", "codex", "last", "week"], ["tokens", "codex", "this", "month", "per", "day"],
+    ["tokens", "weekly", "daily", "monthly"], ["tokens", "last", "week", "daily"], ["tokens", "daily", "last", "week"],
+    ["tokens", "yesterdy", "daily"], ["tokens", "today", "weekly", "last"],
+    ["tokens", "codex", "last", "--json"], ["tokens", "blocks", "daily"], ["tokens", "blocks", "last", "--json"], ["tokens", "by", "model", "--breakdown"],
+    ["tokens", "daily", "--json", "last"], ["tokens", "codex", "by", "day", "last"],
+]
+
+
+@pytest.mark.parametrize("words", LINES, ids=" ".join)
+def test_every_line_offered_runs(words: list[str]) -> None:
+    result = runner.invoke(app, ["--demo", *words])
+    assert result.exit_code == 1
+    hint = result.stderr.splitlines()[1]
+    offered = hint.split("`")[1].split()[1:]
+    ran = runner.invoke(app, offered)
+    assert ran.exit_code == 0, (hint, ran.output)

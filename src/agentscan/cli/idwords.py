@@ -60,8 +60,13 @@ def provider_hint(provider: str, query: str, command: str, home_options: str) ->
     if command != "tokens":
         return hint(f"{program} list -p {provider}", "lists its sessions")
     others, _next = _others(_TYPED[0], query)
-    return hint(" ".join([program, "tokens -p", shlex.quote(provider), *map(shlex.quote, others)]),
-                "adds up its sessions' tokens")
+    given = [others[at + 1] for at in range(len(others) - 1) if others[at] == "--by"]
+    if given:  # (``tokens codex models daily``: ``--by day --breakdown``, as ``tokens models daily``)
+        by, others = _one_grouping(given[0], others)
+        others = ["--by", by, *others] if "--by" not in others else others
+    words, dropped = _runnable(["-p", provider, *others])
+    why = f" ({'; '.join(dropped)})" if dropped else ""
+    return hint(" ".join([program, "tokens", *map(shlex.quote, words)]), f"adds up its sessions' tokens{why}")
 
 
 def meant_instead(query: str, command: str, program: str, words: Iterable[str] = ()) -> str | None:
@@ -69,8 +74,6 @@ def meant_instead(query: str, command: str, program: str, words: Iterable[str] =
     reads as an option's value rather than an id; ``None`` for any other word.  ``program``:
     the words that run agentscan, with the global options given (``--demo``); ``words``: those
     typed after the command, given back in a ``tokens`` line (``_others``)."""
-    import shlex
-
     from agentscan.invocation import hint
 
     typed = query.strip()
@@ -79,37 +82,40 @@ def meant_instead(query: str, command: str, program: str, words: Iterable[str] =
         return hint(f"{program} {command} --help", "shows its options")
     if command == "tokens":
         others, following = _others(tuple(words), query)
-        rest = "".join(f" {shlex.quote(other)}" for other in others)
         if word in _WINDOW_SAID and following is not None:  # ``tokens last week``: a window, not ``last``
             from agentscan.whentext import window_said
 
             window, said = window_said(word, following.strip().casefold())
-            return hint(f"{program} tokens {window}{rest}", f"counts the tokens of {said} (tokens takes session ids)")
+            return _offer(program, window.split(), others, f"counts the tokens of {said}")
         # ``tokens by day``: the words of ``--by day`` without its dashes
         by = _grouping(following or "") if word in _BY_SAID else _grouping(word)
         if by is not None:
             by, others = _one_grouping(by, others)
-            rest = "".join(f" {shlex.quote(other)}" for other in others)
-            return hint(f"{program} tokens --by {by}{rest}",
-                        f"adds up tokens, one line per {by} (tokens takes session ids)")
+            return _offer(program, ["--by", by], others, f"adds up tokens, one line per {by}")
         if word in ("blocks", "statusline"):  # (ccusage's reports, as ``agentscan blocks`` is answered: misplaced.py)
-            return hint(f"{program} tokens --since 5h{rest}", "adds up the last 5 hours' tokens (agentscan has no "
-                        "5-hour billing blocks or status line; tokens takes session ids)")
+            return _offer(program, ["--since", "5h"], others, "adds up the last 5 hours' tokens",
+                          asked="agentscan has no 5-hour billing blocks or status line;")
         if word in _NEWEST:  # (newest first: the first row is that session's)
-            return hint(f"{program} tokens -n 1{rest}", "shows the newest session's tokens first, the others summed "
-                        "in one line (tokens takes session ids)")
+            kept, _dropped = _runnable(["-n", "1", *others])
+            if "-n" in kept:
+                return _offer(program, ["-n", "1"], others, "shows the newest session's tokens first, the others "
+                              "summed in one line")
+            # (``tokens last daily``, ``last --json``: no ``-n 1`` with them; said as what it shows)
+            grouped = [kept[at + 1] for at in range(len(kept) - 1) if kept[at] == "--by"]
+            if grouped and grouped[0] != "session":
+                return _offer(program, ["-n", "1"], others, f"adds up tokens, one line per {grouped[0]}")
+            return _offer(program, ["-n", "1"], others, "lists every session's tokens, the newest first")
         if is_a_time(word):
             # Echoed as typed (``2026-11-03T01``, not its casefolded ``2026-11-03t01``), when it reads so.
             when = typed if is_a_time(typed) else word
-            return hint(f"{program} tokens --since {_quoted(when)}{rest}",
-                        "counts tokens from then on (tokens takes session ids)")
+            return _offer(program, ["--since", when], others, "counts tokens from then on")
         from agentscan.whentext import times_meant
 
         # A mistyped id is no misspelt day, however close: hex of any length, a digit or not.
         meant = times_meant(typed) if not looks_like_id(word, least=0, digit=False) else []
         if len(meant) == 1:  # (``yesterdy``: as ``--since yesterdy`` says it)
-            return hint(f"{program} tokens --since {meant[0]}{rest}",
-                        f"counts tokens from then on (did you mean {meant[0]}? tokens takes session ids)")
+            return _offer(program, ["--since", meant[0]], others, "counts tokens from then on",
+                          asked=f"did you mean {meant[0]}?")
     if command == "show" and word in _NEWEST:
         return hint(f"{program} list -n 1", "shows the newest session's id, to give to show")
     return None
@@ -152,14 +158,95 @@ def _others(words: tuple[str, ...], query: str) -> tuple[list[str], str | None]:
             if flag not in _HOME_FLAGS:
                 others += typed
             continue
+        phrase = at < len(words) and _follows(word.strip().casefold(), words[at].strip().casefold())
         if not seen and word.strip() == query.strip():
             seen = True
-            if at < len(words) and _follows(word.strip().casefold(), words[at].strip().casefold()):
+            if phrase:
                 following = words[at]
                 at += 1
             continue
+        if phrase:  # (``tokens codex by day``: a phrase wherever typed, not ``by`` kept as an id)
+            others += _phrase_options(word.strip().casefold(), words[at].strip().casefold())
+            at += 1
+            continue
         others += _as_option(word)
     return others, following
+
+
+def _phrase_options(word: str, following: str) -> list[str]:
+    """The options of a phrase ``_follows`` reads (``by day``: ``--by day``; ``last week``:
+    ``--since 2026-W49 --until 2026-W49``, as ``tokens last week``'s own hint gives it)."""
+    if word in _BY_SAID:
+        return ["--by", _grouping(following) or following]
+    from agentscan.whentext import window_said
+
+    return window_said(word, following)[0].split()
+
+
+def _offer(program: str, head: list[str], others: list[str], does: str, *, asked: str = "") -> str:
+    """The hint ``tokens HEAD OTHERS``: what it ``does``, with why an option typed was left out
+    when the line would fail with it (``_runnable``); ``asked``: a question said first."""
+    import shlex
+
+    from agentscan.invocation import hint
+
+    words, dropped = _runnable([*head, *others])
+    why = " ".join(filter(None, [asked, "; ".join([*dropped, "tokens takes session ids"])]))
+    return hint(" ".join([program, "tokens", *map(shlex.quote, words)]), f"{does} ({why})")
+
+
+def _runnable(words: list[str]) -> tuple[list[str], list[str]]:
+    """``words`` (``tokens``' options) without those ``tokens`` refuses together, and why each was
+    left out, in its error's words (``cli.actions``): a hint never offers a line known to fail.
+    The first ``--by`` is kept (the one the hint is about) and another grouping left out
+    (``tokens weekly daily``: ``--by takes one grouping``); ``--limit``/``--all`` under a
+    grouping not by session (``tokens daily last``), ``--limit`` with ``--json``, and
+    ``--breakdown`` under ``--by model`` left out; a second ``--since`` or ``--until``, which
+    would silently win over the window the hint names (``tokens last week --since 3d``), too."""
+    from agentscan.cli.static_grammar import COMMANDS
+
+    options: dict[str, tuple[str, str]] = COMMANDS["tokens"]["options"]
+    typed: list[list[str]] = []  # (each option with its value, as one)
+    at = 0
+    while at < len(words):
+        flag, equals, _value = words[at].partition("=")
+        if flag == "--":
+            typed.append(words[at:])
+            break
+        takes = not equals and options.get(flag, ("", "flag"))[1] != "flag" and at + 1 < len(words)
+        typed.append(words[at:at + (2 if takes else 1)])
+        at += len(typed[-1])
+    flags = [option[0].partition("=")[0] for option in typed]
+    group_of = {at: _grouping(option[0].partition("=")[2] if "=" in option[0] else option[-1]) or option[-1]
+                for at, (option, flag) in enumerate(zip(typed, flags)) if flag == "--by"}
+    groups = list(dict.fromkeys(group_of.values()))
+    by = groups[0] if groups else "session"
+    dropped: list[str] = []
+    kept: list[list[str]] = []
+    left: list[str] = []  # (the other groupings' options)
+    for at, (option, flag) in enumerate(zip(typed, flags)):
+        said = " ".join(option)
+        named = {"-n": "--limit", "-a": "--all"}.get(flag, flag)
+        if flag == "--by" and at != min(group_of):
+            if group_of[at] != by:
+                left.append(said)
+            continue
+        if flag in ("--since", "--until") and flag in flags[:at]:  # (click keeps the last one given, silently)
+            dropped.append(f"{flag} takes one time: {said} left out")
+            continue
+        if named in ("--limit", "--all") and by != "session":
+            dropped.append(f"{named} shapes the table by session; --by {by} shows every row: {said} left out")
+            continue
+        if named == "--limit" and "--json" in flags:
+            dropped.append(f"--limit shapes the table; --json lists every row: {said} left out")
+            continue
+        if flag in ("-b", "--breakdown") and by == "model":
+            dropped.append(f"--by model's rows are models already: {said} left out")
+            continue
+        kept.append(option)
+    if left:  # (as ``tokens --by week --by day``'s error says it)
+        dropped.insert(0, f"--by takes one grouping, not {len(groups)} ({', '.join(groups)}): {', '.join(left)} left out")
+    return [word for option in kept for word in option], dropped
 
 
 def _follows(word: str, following: str) -> bool:
@@ -208,13 +295,6 @@ def _as_option(word: str) -> list[str]:
     if is_a_time(word):
         return ["--since", word]
     return [word]
-
-
-def _quoted(word: str) -> str:
-    """``word`` as a shell reads it back whole (``'2026-11-03 10:00'``)."""
-    import shlex
-
-    return shlex.quote(word)
 
 
 #: the characters of a session id's hex form (a UUID's digits and dashes), either case
