@@ -89,3 +89,54 @@ def test_a_workspace_chat_of_a_db_broken_for_good_is_exported(isolated_home: Pat
         assert B in lines and lines[B]["tokens"] is None and lines[B]["tokens_unknown"] is True
         assert "could not be read this run" not in _said(exported)
     assert f"could not be read, not counted: cursor:{B}" in _said(invoke("tokens"))  # not known, as before
+
+
+HEADED = "a5400000-0000-4000-8000-00000000f004"  # a Cursor 3.0 composer: its header names a workspace
+WORKSPACE = "0123456789abcdef0123456789abcdef"
+
+
+def _headed_home(home: Path) -> tuple[Path, Path]:
+    import sqlite3
+    from contextlib import closing
+
+    from cursor_builders import HEADERS_DDL
+
+    write_transcript(home, "work-app", HEADED, [user("what is 3+3?"), assistant("6")])
+    db = make_state_db(state_db_path(home), composers=[
+        composer_data(HEADED, name="headed chat", created=T0, updated=T0 + 3000, bubbles=["u3", "a3"])],
+        bubbles={HEADED: [bubble("u3", 1, "what is 3+3?"), bubble("a3", 2, "6", tokens=(100, 20), model="gpt-5")]})
+    with closing(sqlite3.connect(db)) as conn:
+        conn.execute(HEADERS_DDL)
+        conn.execute("INSERT INTO composerHeaders (composerId, workspaceId, createdAt, lastUpdatedAt, isSubagent, recency)"
+                     " VALUES (?, ?, ?, ?, 0, ?)", (HEADED, WORKSPACE, T0, T0 + 3000, T0 + 3000))
+        conn.commit()
+    directory = db.parent.parent / "workspaceStorage" / WORKSPACE
+    directory.mkdir(parents=True)
+    (directory / "workspace.json").write_bytes(orjson.dumps({"folder": f"file://{home}/proj"}))
+    return db, directory / "workspace.json"
+
+
+def test_a_headed_chat_keeps_its_figures_while_the_db_is_locked(isolated_home: Path) -> None:
+    # Its fingerprint covers the workspace.json its header names; with the DB locked the headers
+    # read as none, so the fingerprint never matched the kept one: "could not be read".
+    db, workspace_json = _headed_home(isolated_home)
+    read = {row["native_id"]: row for row in orjson.loads(invoke("list", "--json").stdout)["sessions"]}
+    assert read[HEADED]["tokens"]["total"] == 120 and read[HEADED]["cwd"] == f"{isolated_home}/proj"
+    # Another chat written since (Cursor at work): the roots changed, so discovery is done
+    # again, fingerprints and all (the memo's refs carry the old ones: ``scan.memo``).
+    write_transcript(isolated_home, "work-app", NEW, [user("a new chat"), assistant("ok")])
+    with LiveWriter("exclusive", db):
+        listed = invoke("list", "--json")
+        table = invoke("tokens")
+    assert f"(+ 1 session that could not be read, not counted: cursor:{NEW})" in _said(table), _said(table)
+    rows = {row["native_id"]: row for row in orjson.loads(listed.stdout)["sessions"]}
+    assert rows[HEADED]["tokens"]["total"] == 120 and "tokens_unknown" not in rows[HEADED]
+    assert rows[HEADED]["cwd"] == f"{isolated_home}/proj"
+    # Its workspace.json changed since the DB's last read: the kept row is stale, not taken.
+    workspace_json.write_bytes(orjson.dumps({"folder": f"file://{isolated_home}/moved"}))
+    with LiveWriter("exclusive", db):
+        listed = invoke("list", "--json")
+        table = invoke("tokens")
+    rows = {row["native_id"]: row for row in orjson.loads(listed.stdout)["sessions"]}
+    assert rows[HEADED]["tokens"] is None and rows[HEADED]["tokens_unknown"] is True
+    assert f"(+ 2 sessions that could not be read, not counted: cursor:{NEW}, cursor:{HEADED})" in _said(table)

@@ -200,6 +200,7 @@ class CursorProvider(Provider):
         cached Cursor row is reused only while the IDE is idle: correct first.
         """
         from agentscan.providers.cursor.chats import chat_dirs
+        from agentscan.providers.cursor.keptheaders import header_workspaces
         from agentscan.providers.cursor.statedb import state_db
         from agentscan.providers.cursor.workspace import folder_files, workspace_composers, workspace_json
 
@@ -217,9 +218,11 @@ class CursorProvider(Provider):
             stores += (directory / "meta.json", directory / "store.db") if directory is not None else ()
         # Which runs are the session's is decided over every session (``children``).
         parts.append("\0".join(ref.children))
-        header = state_db(ctx).headers().get(ref.native_id)
-        if header is not None:  # a Cursor 3.0 composer's cwd (``workspace.folder_by_id``)
-            stores += workspace_json(header.workspace_id, ctx)
+        # A Cursor 3.0 composer's cwd (``workspace.folder_by_id``); with the DB locked, its header
+        # as last read at the DB's stamp (``keptheaders``): the same fingerprint, locked or not.
+        workspace_id = header_workspaces(ctx).get(ref.native_id)
+        if workspace_id is not None:
+            stores += workspace_json(workspace_id, ctx)
         listed = workspace_composers(ctx).get(ref.native_id)
         if listed is not None:  # its cwd and folders: a multi-root workspace file it names is read
             stores += folder_files(listed.db.parent, ctx)
