@@ -269,3 +269,17 @@ def make_workspace_db(home: Path, folder_uri: str, composers: Iterable[dict[str,
         conn.execute("INSERT INTO ItemTable VALUES (?, ?)", (key, orjson.dumps({"allComposers": list(composers)})))
         conn.commit()
     return directory / "state.vscdb"
+
+
+def cli_chat_of_two_messages(home: Path, composer_id: str) -> Path:
+    """An Agent CLI chat (its own ``store.db``: a prompt and a reply) beside an empty state
+    DB: the folder of its store."""
+    make_state_db(state_db_path(home))
+    directory = write_chat_store(home, "/home/me/src/cli", composer_id,
+                                 meta={"cwd": "/home/me/src/cli", "createdAtMs": 1780000000000,
+                                       "updatedAtMs": 1780000600000},
+                                 store={"agentId": composer_id, "name": "cli chat", "createdAt": 1780000000000})
+    add_store_messages(directory, [
+        {"role": "user", "content": [{"type": "text", "text": "<user_query>\nlist the files\n</user_query>"}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "Here they are."}]}])
+    return directory

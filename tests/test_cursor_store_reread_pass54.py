@@ -15,7 +15,7 @@ from agentscan import Scanner
 from agentscan.providers.cursor import storechat
 from agentscan.toolkit import sqlite_ro
 from bad_corpus import LiveWriter
-from cursor_builders import add_store_messages, make_state_db, state_db_path, write_chat_store
+from cursor_builders import add_store_messages, cli_chat_of_two_messages
 
 C = "a5400000-0000-4000-8000-0000000000d6"
 
@@ -26,14 +26,7 @@ def _short_wait(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _chat(home: Path) -> Path:
-    make_state_db(state_db_path(home))
-    directory = write_chat_store(home, "/home/me/src/cli", C,
-                                 meta={"cwd": "/home/me/src/cli", "createdAtMs": 1780000000000,
-                                       "updatedAtMs": 1780000600000},
-                                 store={"agentId": C, "name": "cli chat", "createdAt": 1780000000000})
-    add_store_messages(directory, [
-        {"role": "user", "content": [{"type": "text", "text": "<user_query>\nlist the files\n</user_query>"}]},
-        {"role": "assistant", "content": [{"type": "text", "text": "Here they are."}]}])
+    directory = cli_chat_of_two_messages(home, C)
     return directory
 
 
