@@ -287,7 +287,7 @@ def cut_left(text: str, width: int) -> str:
         return ""
     mark = cut_left_mark()
     room = width - len(mark)  # (the mark is one column a character)
-    if room <= 0:
+    if room < 0:  # (``...`` in 1 or 2 columns; at 0 room a zero-width character still follows)
         return mark[:width]
     if text.isascii():
         tail = text[len(text) - room:]  # a column a character

@@ -38,7 +38,7 @@ def header_workspaces(ctx: ScanContext) -> dict[str, str]:
     db = state_db(ctx)
     headers = db.headers()
     cache = ctx.file_cache
-    key = f"{db.path}\0headers"
+    key = _key(str(db.path))
     if db.unread() is None:
         found = {composer_id: header.workspace_id for composer_id, header in headers.items() if header.workspace_id}
         # Kept only when read whole: not from a DB opened without its -wal (``caveat``).
@@ -66,3 +66,15 @@ def _stamp(db: StateDb, ctx: ScanContext) -> str:
         stat = ctx.stat(path)
         parts.append("-" if stat is None else f"{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}\0{stat.st_ctime_ns}")
     return "\n".join(parts)
+
+
+def _key(path: str) -> str:
+    """The index's key of a DB's kept headers: a digest of its path's bytes, as a path that is
+    not UTF-8 (``CURSOR_STATE_DB`` of a Latin-1 folder) cannot be stored as text."""
+    from hashlib import blake2b
+
+    try:
+        raw = path.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # (a lone surrogate that is no escaped byte)
+        raw = path.encode("utf-8", "surrogatepass")
+    return "cursor-headers:" + blake2b(raw, digest_size=16).hexdigest()
