@@ -87,7 +87,7 @@ def say_unread(ctx: ScanContext, output: Path, fmt: str, unread: Mapping[str, st
         else:
             done = f"{they.it_is} not in this export"
         ctx.warn(str(output), f"{plural(count, name + ' session')} could not be read this run (see the "
-                 f"warnings naming their files): {done}")
+                 f"warnings naming {they.its} file{they.s}): {done}")
 
 
 def usage_unknown(scanner: Scanner, refs: Iterable[SessionRef], unread: Mapping[str, str],
