@@ -231,8 +231,9 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
     count = partial(count_failed, stages=stages, reached=reached, passed=passed)
     shelf = shelf_asked(scanner, filters)
 
-    # Without ``--running``, a row's ``running`` is told of the rows listed alone: a ``--grep``
-    # read 15,000 kept rows and asked ``/proc`` about each (a third of a kept row's cost).
+    # Without ``--running``, a row's ``running`` is told of the rows that pass the filters alone
+    # (``admit``; the page is picked from them after), not of every row read: a ``--grep`` read
+    # 15,000 kept rows and asked ``/proc`` about each (a third of a kept row's cost).
     told = liveness if filters.needs_liveness else None
 
     def admit(index: int, ref: SessionRef, row: SessionRow, said) -> None:

@@ -36,7 +36,7 @@ def row_of(by: GroupBy, tz: tzinfo | None, cwds: dict[str, str | None] | None,
 
     def by_model(session_id: str, provider: str, model: str | None, ts: float | None,
                  run: str | None) -> tuple[str, str | None]:
-        return model or "unknown", None if run is None else f"{session_id}/{run}"
+        return model or NO_MODEL, None if run is None else f"{session_id}/{run}"
 
     def by_cwd(session_id: str, provider: str, model: str | None, ts: float | None,
                run: str | None) -> tuple[str, str | None]:
@@ -56,6 +56,8 @@ def row_of(by: GroupBy, tz: tzinfo | None, cwds: dict[str, str | None] | None,
 
 #: the period row of the calls with no time
 UNTIMED = "unknown"
+#: the ``--by model`` row of the calls of no model (``--breakdown``'s model lines alike: ``tokenmodels``)
+NO_MODEL = "unknown"
 
 
 def period_key(ts: float | None, by: str, tz: tzinfo | None, memo: dict[float, str]) -> str:

@@ -16,17 +16,15 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Hashable, Iterable, cast
 
 from agentscan.errors import UsageProblem
-from agentscan.scan.rowkeys import RowOf
+from agentscan.scan.rowkeys import NO_MODEL, RowOf
 from agentscan.scan.tokenbucket import Bucket
-from agentscan.scan.tokensort import dearest_first
+from agentscan.scan.tokensort import sorted_rows
 
 if TYPE_CHECKING:
     from agentscan.pricing import PriceBook
     from agentscan.scan.groupby import GroupBy
     from agentscan.scan.tokenreport import TokenRow
 
-#: a call of no model, as ``--by model`` keys it
-NO_MODEL = "unknown"
 
 
 def check(by: GroupBy, breakdown: object) -> bool:
@@ -71,4 +69,4 @@ def with_models(row: TokenRow, parts: Iterable[tuple[str, Bucket]], book: PriceB
     part by its bound, an unknown one last), ties the largest first, then by name."""
     made = sorted((bucket.row(model, book)[0] for model, bucket in parts), key=lambda part: part.key)
     made.sort(key=lambda part: -(part.tokens.total if part.tokens is not None else 0))
-    return replace(row, models=dearest_first(made))
+    return replace(row, models=sorted_rows(made, "cost"))  # (dearest first, as ``--sort cost``)

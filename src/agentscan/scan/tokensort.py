@@ -57,12 +57,6 @@ def sorted_rows(rows: Iterable[TokenRow], sort: SortKey) -> tuple[TokenRow, ...]
     return tuple(rows)
 
 
-def dearest_first(rows: Iterable[TokenRow]) -> tuple[TokenRow, ...]:
-    """``rows`` the most costly first, as ``--sort cost`` orders them (a stable sort: ties keep
-    the order given): a row's models under ``--breakdown`` (``scan.tokenmodels``)."""
-    return tuple(sorted(rows, key=_cost_order))
-
-
 def _cost_order(row: TokenRow) -> tuple[bool, Decimal | int]:
     """The most costly first; a cost only known to be at least what its priced calls cost
     (``≥$…``) by that part; an unknown one (``-``: no call had a price) last.  As

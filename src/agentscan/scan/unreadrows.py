@@ -80,8 +80,7 @@ def read_with_its_db(scanner: Scanner, refs: Sequence[SessionRef]) -> set[str]:
         return set()
     ids = [ref.id for ref in refs]
     kept = cache.row_fingerprints(ids)
-    for session_id, (fingerprint, _) in cache.get_usage_sums([i for i in ids if i not in kept]).items():
-        kept[session_id] = fingerprint
+    kept.update(cache.fingerprints_in("usage", [i for i in ids if i not in kept]))
     return {ref.id for ref in refs if ref.id in kept and kept[ref.id] == scanner.fingerprint(ref)}
 
 
