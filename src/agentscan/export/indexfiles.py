@@ -9,6 +9,16 @@ import stat
 from pathlib import Path
 
 
+def size_of(path: Path) -> int | None:
+    """The size of ``path`` when it is a regular file (``0``: a file of no index yet), else
+    ``None`` (gone, a folder, unreadable)."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_size if stat.S_ISREG(found.st_mode) else None
+
+
 def own_journal(path: Path) -> Path | None:
     """In a sticky world-writable folder (``/tmp``), the index's ``-journal`` made this user's
     (0600) before SQLite opens it, and kept for the whole run (``journal_mode=TRUNCATE``):

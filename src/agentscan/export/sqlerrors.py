@@ -13,6 +13,7 @@ import shlex
 import sqlite3
 from pathlib import Path
 
+from agentscan.export.indexfiles import size_of
 from agentscan.toolkit.sqlitecodes import BUSY as _BUSY, CANTOPEN as _CANTOPEN, CORRUPT as _CORRUPT, FULL as _FULL
 from agentscan.toolkit.sqlitecodes import IOERR as _IOERR, NOTADB as _NOTADB, READONLY as _READONLY, primary
 
@@ -39,7 +40,7 @@ def next_step(exc: sqlite3.Error, path: Path, busy_timeout: float, *, fresh: boo
                   if _holds_pages(journal) else "")
         cause = "the disk is full" if code == _FULL else REFUSED
         left = "the new index was removed" if fresh else f"the index was left as it was{played}"
-        if was_empty and not _empty(path):
+        if was_empty and (size_of(path) or 0) > 0:
             # SQLite commits each table as it is made: the tables made before the failure stay
             # (the file is the user's, not removed); the next export makes the rest.
             return (f"; {cause}: {path.name} was empty, and now holds part of an index (the tables made before "
@@ -94,11 +95,3 @@ def _holds_pages(journal: Path) -> bool:
         return journal.stat().st_size > 0
     except OSError:
         return False
-
-
-def _empty(path: Path) -> bool:
-    """Whether ``path`` holds no bytes (or is gone)."""
-    try:
-        return path.stat().st_size == 0
-    except OSError:
-        return True

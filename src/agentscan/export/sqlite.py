@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Iterator,
 from agentscan.errors import ExportFailed
 from agentscan.export.children import Before, Shrank, delete_rows, replace_children, surely_gone
 from agentscan.export.history import NO_HISTORY, History
-from agentscan.export.indexfiles import drop_empty, identity, own_journal, remove_new
+from agentscan.export.indexfiles import drop_empty, identity, own_journal, remove_new, size_of
 from agentscan.export.migrations import migrate
 from agentscan.filemodes import create_private
 from agentscan.export.rows import UsageDay, flat_row, utc_now
@@ -99,7 +99,7 @@ def write_sqlite(
     fresh = not path.exists()  # (a full disk's error says what it left: ``sqlerrors``)
     # A file there but empty (``touch``ed, ``mktemp``'s) is the user's: never removed, but a
     # failed run may have made tables in it, which "left as it was" would deny.
-    was_empty = not fresh and _empty_file(path)
+    was_empty = not fresh and size_of(path) == 0
     journal = own_journal(path)  # (first: a refusal leaves no new empty index behind)
     create_private(path)  # sqlite would create it with the umask's mode
     made = identity(path) if fresh else None
@@ -366,15 +366,3 @@ def _drop_merged(db, present: set[str], scope: Collection[str] | None, unseen: C
             waiting.add(session_id)
     delete_rows(db, merged, sessions_too=True)
     return len(merged), waiting
-
-
-def _empty_file(path: Path) -> bool:
-    """Whether ``path`` is a regular file of no bytes (no index in it yet)."""
-    import os
-    import stat
-
-    try:
-        found = os.stat(path)
-    except OSError:
-        return False
-    return stat.S_ISREG(found.st_mode) and found.st_size == 0

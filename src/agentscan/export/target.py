@@ -186,7 +186,6 @@ def checked_target(fmt: str, output: Path) -> Path:
     (``run_export``: a mistyped folder was heard of only after every session had been read,
     5 s on a heavy home), and again by ``export`` (a library caller's, or the output changed)."""
     from agentscan.export.files import place_problem
-    from agentscan.export.target import check_target, check_writable
     from agentscan.toolkit.atomicfile import output_target, own_descriptor
 
     problem = place_problem(output)
