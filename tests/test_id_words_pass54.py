@@ -179,6 +179,8 @@ LINES = [[*CASES_WORDS] for CASES_WORDS, _said in CASES + PHRASED] + [
     ["tokens", "yesterdy", "daily"], ["tokens", "today", "weekly", "last"],
     ["tokens", "codex", "last", "--json"], ["tokens", "blocks", "daily"], ["tokens", "blocks", "last", "--json"], ["tokens", "by", "model", "--breakdown"],
     ["tokens", "daily", "--json", "last"], ["tokens", "codex", "by", "day", "last"],
+    # (final read: ``-n 1`` for ``last`` beside a typed ``--all`` or ``-n 5``)
+    ["tokens", "last", "--all"], ["tokens", "last", "-n", "5"], ["tokens", "latest", "--limit", "3"],
 ]
 
 

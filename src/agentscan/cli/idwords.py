@@ -234,6 +234,10 @@ def _runnable(words: list[str]) -> tuple[list[str], list[str]]:
         if flag in ("--since", "--until") and flag in flags[:at]:  # (click keeps the last one given, silently)
             dropped.append(f"{flag} takes one time: {said} left out")
             continue
+        if named in ("--limit", "--all") and any(earlier in ("-n", "--limit", "-a", "--all") for earlier in flags[:at]):
+            both = named == "--all" or "--all" in flags[:at] or "-a" in flags[:at]
+            dropped.append(f"{'give --limit N or --all, not both' if both else '--limit takes one number'}: {said} left out")
+            continue
         if named in ("--limit", "--all") and by != "session":
             dropped.append(f"{named} shapes the table by session; --by {by} shows every row: {said} left out")
             continue
