@@ -112,7 +112,7 @@ class Progress:
     def upgraded(self, count: int, what: str = "rows") -> None:
         """``count`` sessions are read again only because the index holds them from an older
         parser (agentscan was upgraded): a run as long as a cold one.  ``what`` is read again
-        of them: ``"tokens"`` (their sums) or ``"rows"``; each is kept apart in the index, so
+        of them: ``"tokens"`` (their sums), ``"rows"`` or ``"calls"`` (an export's days); each is kept apart in the index, so
         the first ``list`` after a first ``tokens`` reads them again too (for their rows)."""
 
     def finish(self) -> None:

@@ -82,9 +82,10 @@ def patched(scanner: Scanner, question: Mapping[str, Any], providers: list[str],
     if sessions is None or len(scanner.ctx.warnings):
         return False
     total = (patch.total, patch.cost, patch.cost)
-    # TOTAL's REASONING ``-`` when no agent of the sessions it adds up records it apart, as a
-    # whole table's (``tokens_text.table_agents``: a folded Gemini chat that recorded nothing
-    # made a table of Claude sessions total 0 warm and ``-`` with ``--no-cache``).
+    # TOTAL's REASONING ``-`` when no agent of the sessions it adds up records it apart (a whole
+    # table goes by its rows with tokens, ``tokens_text.table_agents``; a patch by the sessions
+    # it does not fold: a folded Gemini chat that recorded nothing made a table of Claude
+    # sessions total 0 warm and ``-`` with ``--no-cache``).
     counted = {patch.refs[at].provider for at, session in enumerate(sessions) if session.fold is None} or \
         {ref.provider for ref in patch.refs}
     unreported = reasoning_unreported(counted)

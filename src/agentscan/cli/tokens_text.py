@@ -170,7 +170,8 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
                        unrecorded=shown_keys(said_unrecorded(report), short_ids, term) + unrecorded, unknown=unknown,
                        empty=empty, unreadable=shown_keys(unread, short_ids, term), damaged=shown_keys(damaged, short_ids, term),
                        parts=parts, zone=zone,
-                       sort=sort, cut=cut, runs=runs, tails=tails, unreported=total_unreported, mixed=mixed)
+                       sort=sort, cut=cut, runs=runs, tails=tails, unreported=total_unreported, mixed=mixed,
+                       breakdown=broken)
     return Printed(keys, facts, full, laid)
 
 
@@ -234,7 +235,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
                 zone: tzinfo | None = None, sort: SortKey = "date", cut: Cut | None = None,
                 runs: TokenUsage | None = None, tails: dict[str, int] | None = None,
                 unreadable: Sequence[str] = (), damaged: Sequence[str] = (), unreported: bool = False,
-                mixed: bool = False) -> Laid:
+                mixed: bool = False, breakdown: bool = False) -> Laid:
     """The table of rows' ``full`` lines (or their ``compact_lines``, when rounded numbers keep
     more columns; in a summary, its keys' droppable tails left out when that keeps a figure), the
     ``total`` (tokens, cost, cost priced; grouped, ``runs``: its subagent runs'), and the notes under it: the
@@ -264,8 +265,10 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     # A period's heading names the zone its rows are cut in (``DAY (CET)``), as ``list``'s UPDATED.
     columns = tablepaths.named_floors(zoned(columns_of(by), by, _keys(rows), zone),
                                       table.cells_of([group[0] for group in full if group]))
-    broken = term.tty and any(row.style == "dim" for row in rows)
-    if by == "cwd" and any(row.style == "dim" for row in rows) and not term.tty:
+    # (``breakdown``: the rows have model lines; a session's part lines are dim too, so the
+    # style alone cannot tell them)
+    broken = term.tty and breakdown
+    if by == "cwd" and breakdown and not term.tty:
         # ``--breakdown``'s model lines (``tokens_breakdown``) are names, never cut from their
         # start as a path is (``…onnet-4.5``): the column no narrower than they are.
         widest = max(width_of(row.cells[0]) for row in rows if row.style == "dim")

@@ -257,7 +257,7 @@ def _as_stored(record: Mapping[str, Any], kept: Mapping[str, Any] | None) -> boo
 
 def _rollback_journal(db: Database, mode: str = "DELETE") -> None:
     """Keep the index in a rollback journal (module docstring), of ``mode`` (``TRUNCATE``: the
-    journal file stays, ``_own_journal``).  One an older agentscan left in WAL mode is switched
+    journal file stays, ``indexfiles.own_journal``).  One an older agentscan left in WAL mode is switched
     back, which SQLite does only when no other connection has it open (a Datasette left
     running): then this run writes it in WAL mode, and a later one switches it."""
     import sqlite3
