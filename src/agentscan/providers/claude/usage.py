@@ -19,7 +19,8 @@ summarised in ``toolUseResult.usage``.  So (docs/providers/claude.md):
 * a record without ``message.id`` cannot be deduplicated and counts as is;
 * an advisor's tokens (``usage.iterations`` entries of type ``advisor_message``, left out
   of the top-level counts) are calls of their own, on the advisor's model, keyed by their
-  record's key and their place in ``iterations`` (``advisor_calls``);
+  record's key and their place in ``iterations`` (``advisor_calls``); so are a server-side
+  compaction's (``compaction`` entries), on the call's own model;
 * the hosted web searches a call ran (``usage.server_tool_use.web_search_requests``) are
   no tokens but are billed per search: they travel with their call (``C_WEB_SEARCHES``),
   so the copy kept is the one whose count is priced;
@@ -140,9 +141,12 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
     )
     # A lookup or two for a call that consulted no advisor (most: no ``iterations``, none, or
     # the main model's one part, in the counts above): this runs once per call of a cold ``tokens``.
-    # An advisor is consulted by a main model's part, so its entry is never the only one.
+    # An advisor is consulted by a main model's part, so its entry is never the only one; a
+    # compaction's is, in a response that stopped after it (``stop_reason: "compaction"``).
     if advisors is not None and (iterations := usage.get("iterations")) is not None and (
-            iterations.__class__ is not list or len(iterations) > 1):
+            iterations.__class__ is not list or len(iterations) > 1 or (
+                len(iterations) == 1 and iterations[0].__class__ is dict
+                and iterations[0].get("type") == COMPACTION)):
         advisor_calls(iterations, call, record, advisors)
     return call
 
@@ -216,6 +220,12 @@ def _as_progress_copy(call: Call, ts: float | None, named: str | None) -> Call:
 #: An advisor runs no tools: its call carries no web searches unless its entry has a
 #: ``server_tool_use`` of its own (none seen yet: read as the top level's would be).
 ADVISOR_MESSAGE = "advisor_message"
+#: an ``iterations`` entry of the API's server-side compaction (``compact_20260112`` /
+#: ``compact-2026-09-04`` betas): the sampling step that summarised the context within the same
+#: request, billed, and left out of the top-level counts as an advisor's are (Anthropic's
+#: "Compaction at a token threshold" docs: the top level is the ``message`` iteration's alone).
+#: It runs on the request's own model and speed; no ``model`` of its own in the API's examples.
+COMPACTION = "compaction"
 _ADVISOR_COUNTS = ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens", "output_tokens")
 
 
@@ -244,7 +254,9 @@ def advisor_calls(iterations: object, call: Call, record: dict[str, Any], adviso
     is its entry's own ``speed`` (no such field: standard), never the main call's.  What is
     malformed counts nothing, is told once a file as any usage value that is no count
     (``valuewarnings``: ``iterations``, or ``iterations[<n>]`` and its field, counted as 0)
-    and never changes the main call."""
+    and never changes the main call.  A ``compaction`` entry (the API's server-side
+    compaction, ``COMPACTION``) is such a call too, on the record's own model and speed
+    (``#compaction<n>``)."""
     if iterations.__class__ is not list:
         note_usage("iterations", iterations, 0)
         return
@@ -252,7 +264,8 @@ def advisor_calls(iterations: object, call: Call, record: dict[str, Any], adviso
         if entry.__class__ is not dict:
             note_usage(f"iterations[{index}]", entry, 0)
             continue
-        if entry.get("type") != ADVISOR_MESSAGE:
+        kind = entry.get("type")
+        if kind != ADVISOR_MESSAGE and kind != COMPACTION:
             continue
         where = f"iterations[{index}]."
         counts = [counted_field(entry, field, _count, where) for field in _ADVISOR_COUNTS]
@@ -262,15 +275,21 @@ def advisor_calls(iterations: object, call: Call, record: dict[str, Any], adviso
         tools = entry.get("server_tool_use")
         searches = 0 if tools is None else web_searches(tools, where)
         model = entry.get("model")
-        if not (isinstance(model, str) and model):
+        speed = entry.get("speed")
+        if kind == COMPACTION:  # (the request's own model and speed, unless the entry names its own)
+            if not (isinstance(model, str) and model):
+                model = as_dict(record.get("message")).get("model")
+            if "speed" not in entry:
+                speed = as_dict(as_dict(record.get("message")).get("usage")).get("speed")
+        elif not (isinstance(model, str) and model):
             model = record.get("advisorModel")
         if isinstance(model, str) and model:
-            model = fast_model(model) if entry.get("speed") == FAST_SPEED else intern(model)
+            model = fast_model(model) if speed == FAST_SPEED else intern(model)
         else:
             model = None
         message_id = call[MESSAGE_ID]
         advisors.append((
-            None if message_id is None else f"{message_id}#advisor{index}",
+            None if message_id is None else f"{message_id}#{'advisor' if kind == ADVISOR_MESSAGE else kind}{index}",
             *call[REQUEST_ID:C_INPUT], *counts, call[C_TS], model,
             *call[C_SUBAGENT:C_CACHE_WRITE_1H], min(one_hour, counts[2]), searches, *call[C_FROM_PROGRESS:],
         ))
