@@ -246,8 +246,10 @@ class Receiver:
     (then 200).  Use as a context manager: the thread is joined and the socket closed on exit."""
 
     def __init__(self, statuses: list[int] | None = None, *, reply: bytes = b"", extra_headers: dict[str, str] | None = None,
-                 refusal: tuple[str, bytes] = ("", b""), delay: float = 0.0) -> None:
+                 refusal: tuple[str, bytes] = ("", b""), delay: float = 0.0, max_body: int | None = None) -> None:
         self.received: list[Received] = []
+        self.max_body = max_body  # a body larger is refused with 413, as nginx's client_max_body_size does
+        self.refused_sizes: list[int] = []
         self.delay = delay  # seconds before each answer: a collector that keeps the senders busy
         self.statuses = list(statuses or [])
         self.reply = reply
@@ -267,6 +269,9 @@ class Receiver:
 
                     time.sleep(receiver.delay)
                 status = receiver.statuses.pop(0) if receiver.statuses else 200
+                if receiver.max_body is not None and len(body) > receiver.max_body:
+                    status = 413
+                    receiver.refused_sizes.append(len(body))
                 if status == 200:
                     receiver.received.append(Received(
                         self.path, self.headers.get("Content-Type", ""), {k.lower(): v for k, v in self.headers.items()}, body))

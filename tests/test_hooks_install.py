@@ -354,6 +354,7 @@ def test_a_project_backup_that_cannot_be_kept_is_one_error_line(isolated_home: P
     monkeypatch.setenv("AGENTSCAN_DATA_DIR", str(blocker / "sub"))  # under a file: no directory there
     # (``install`` says so first, tests/test_ids_pass48.py: here the backup's own failure is tested)
     monkeypatch.setattr("agentscan.datadir.check", lambda *args, **kwargs: None)
+    monkeypatch.setattr("agentscan.hooks.status.store_problem", lambda *args, **kwargs: None)  # (pass 55: that too)
     monkeypatch.chdir(project)
     result = runner.invoke(app, ["hooks", "install", "--agent", "claude", "--scope", "project"])
     assert result.exit_code == 1

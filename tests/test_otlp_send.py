@@ -146,3 +146,28 @@ def test_headers_come_from_the_option_and_the_otel_variable(session: Path, monke
     assert request.path == "/custom/traces"
     assert (request.headers["x-team"], request.headers["x-api-key"]) == ("data", "from-option")
     assert "exported 13 spans in 2 traces from 1 session to" in result.stdout
+
+
+def test_a_batch_too_large_for_the_collector_is_sent_again_in_halves(session: Path) -> None:
+    """HTTP 413 (pass 55): a proxy in front of the collector (nginx takes 1 MiB by default)
+    refused the whole export; its traces now go in smaller requests, a trace never split."""
+    with Receiver() as receiver:
+        assert otlp("--endpoint", receiver.url, "--protocol", "json").exit_code == 0
+    [whole] = receiver.received
+    with Receiver(max_body=len(whole.body) - 1) as receiver:
+        result = otlp("--endpoint", receiver.url, "--protocol", "json", "--json")
+    assert result.exit_code == 0, result.output
+    assert receiver.refused_sizes == [len(whole.body)]
+    assert len(receiver.received) == 2 and len(receiver.spans()) == 13
+    assert orjson.loads(result.stdout)["sent"] == {"endpoint": f"{receiver.url}/v1/traces", "protocol": "json",
+                                                   "requests": 2, "spans": 13}
+
+
+def test_a_trace_too_large_alone_fails_and_says_what_to_raise(session: Path) -> None:
+    with Receiver(max_body=100) as receiver:
+        result = otlp("--endpoint", receiver.url, "--protocol", "json", "--retries", "0")
+    assert result.exit_code == 1
+    message = " ".join(result.stderr.split())
+    assert "HTTP 413" in message and "is more than the collector takes: raise its request size limit" in message
+    assert "one trace alone (11 spans," in message
+    assert len(receiver.refused_sizes) == 2 and not receiver.received  # the whole, then its first trace alone: given up

@@ -136,14 +136,15 @@ class NoHookEvents(SessionNotFound):
     ``installed``: the agents whose config has agentscan's hook (``Claude Code``), when the
     caller looked: an empty store is then not for want of an install (``empty_store_advice``)."""
 
-    def __init__(self, query: str, *, store_empty: bool, demo: bool = False, installed: tuple[str, ...] = ()) -> None:
+    def __init__(self, query: str, *, store_empty: bool, demo: bool = False, installed: tuple[str, ...] = (),
+                 store_problem: str | None = None) -> None:
         where = "no hook events have been captured yet" if store_empty else f"no hook events for {query!r}"
         from agentscan.invocation import command
 
         if demo:
             advice = f"`{command('trace --list', demo=True)}` shows the demo's sessions"
         elif store_empty:
-            advice = empty_store_advice(installed)
+            advice = empty_store_advice(installed, store_problem)
         else:
             advice = f"see `{command('hooks install')}` (and `{command('trace --list')}` for the sessions captured)"
         AgentscanError.__init__(self, f"{where}; {advice}")
@@ -151,15 +152,19 @@ class NoHookEvents(SessionNotFound):
         self.store_empty = store_empty
 
 
-def empty_store_advice(installed: tuple[str, ...] | list[str]) -> str:
+def empty_store_advice(installed: tuple[str, ...] | list[str], store_problem: str | None = None) -> str:
     """What to do about an events store with no event: install the hooks, or, when they are
     installed already (``installed``: the agents), restart the agent, which loads its hooks
-    when it starts, and see where the hook stores its events (``hooks status``)."""
+    when it starts, and see where the hook stores its events (``hooks status``); but when the
+    hook cannot write the store (``store_problem``, ``hooks.status.store_problem``), that,
+    which no restart mends."""
     from agentscan.invocation import command
 
     if not installed:
         return f"see `{command('hooks install')}`"
     names = " and ".join(installed)
+    if store_problem:
+        return f"agentscan's hook is installed for {names}, but {store_problem}"
     return (f"agentscan's hook is installed for {names}: restart {'it' if len(installed) == 1 else 'them'} "
             f"(a session already running keeps the hooks it started with), then run a prompt; "
             f"`{command('hooks status')}` says where the events go")

@@ -313,6 +313,8 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
     size = f", {size_text(store['bytes'])}" if store["exists"] else ""
     lines += _lines(f"events store: {where} (from {store['source']}): "
                     f"{held + size if store['exists'] else 'not created yet'}", term, "  ")
+    if store.get("problem"):
+        lines += _lines(f"problem: {store['problem']}", term, "  ")
     if store.get("default_store"):
         other = store["default_store"]
         lines += _lines(f"note: the default store {render.path_text(other['path'], term)} holds "
@@ -324,7 +326,9 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
                         "hook runs in the agent's directory, and the events would be scattered; set an "
                         "absolute path", term, "  ")
     errors = hooks["errors"]
-    if errors["last"]:
+    if errors.get("problem"):
+        lines += _lines(f"hook errors: {render.path_text(errors['path'], term)}: {errors['problem']}", term, "  ")
+    elif errors["last"]:
         lines += _lines(f"last hook errors ({render.path_text(errors['path'], term)}):", term, "  ")
         for line in errors["last"]:
             lines += _lines(line, term, "    ")

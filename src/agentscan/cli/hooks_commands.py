@@ -219,8 +219,16 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
     cwd = Path.cwd()
     if install and not dry_run:  # the store it records where it made folders, and the hook its events
         from agentscan.datadir import check, data_dir
+        from agentscan.errors import HookConfigError
+        from agentscan.hooks.status import store_problem
 
         check(data_dir())
+        if problem := store_problem(data_dir(), agent.value):
+            # Refused before the config is touched: the install's own record could not be kept
+            # there (it said "cannot change <config>" with the config changed), and the hook
+            # would store nothing.
+            raise HookConfigError(f"{problem}: fix that (or set AGENTSCAN_DATA_DIR to a folder you can write), "
+                                  "then run this command again; nothing was changed")
     if install:
         paths = [installer.config_path(agent.value, scope.value, home=home, cwd=cwd)]
     else:

@@ -331,7 +331,8 @@ def _fail_unsafe_cache(report: dict) -> None:
     agentscan's own files: an index SQLite's quick check finds damaged (every command reads
     around it, slower, and says nothing), or a lock folder another user made (exports warn of
     it, so ``export --strict`` fails on it too), or an index's folder others can write (they
-    could replace the answers an export writes: ``export`` warns of it too)."""
+    could replace the answers an export writes: ``export`` warns of it too), or, with hooks
+    installed, an events store the hook cannot write (every event it runs for is lost)."""
     from agentscan.errors import AgentscanError
     from agentscan.scan import cachecheck
 
@@ -343,6 +344,9 @@ def _fail_unsafe_cache(report: dict) -> None:
         problems.append(f"the index {cache['path']}: {shared[0]}: {shared[1]}")
     if (locks := report.get("locks") or {}).get("problem"):
         problems.append(f"export locks: {locks['problem']}")
+    hooks = report.get("hooks") or {}
+    if hooks.get("installed") and (hooks.get("store") or {}).get("problem"):  # the hooks run, and store nothing
+        problems.append(hooks["store"]["problem"])
     if problems:
         raise AgentscanError("; ".join(problems))
 

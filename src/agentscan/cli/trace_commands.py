@@ -87,10 +87,12 @@ def trace_command(
     except NoHookEvents as exc:
         if exc.store_empty and not state.demo:  # installed already? Then "see hooks install" misleads
             from agentscan.cli.trace_list import installed_agents
+            from agentscan.hooks.status import store_problem
 
             installed = installed_agents()
             if installed:
-                exc = NoHookEvents(session_id, store_empty=True, installed=tuple(installed))
+                exc = NoHookEvents(session_id, store_empty=True, installed=tuple(installed),
+                                   store_problem=store_problem(store.data_dir()))
         if not state.demo and _demo_captured(session_id):  # the README's ``trace 7f3c9a12``, without --demo
             from agentscan.scan.notfound import demo_hint
 

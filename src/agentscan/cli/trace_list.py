@@ -54,8 +54,10 @@ def print_trace_list(as_json: bool, root: str | None = None, *, redact: bool = F
         return
     if not found:
         from agentscan.errors import empty_store_advice
+        from agentscan.hooks.status import store_problem
 
-        render.note(f"no hook events captured yet in {root}; {empty_store_advice(installed_agents())}")
+        render.note(f"no hook events captured yet in {root}; "
+                    f"{empty_store_advice(installed_agents(), store_problem(root))}")
         return
     term = render.terminal()
     sessions = [s.summary.session for s in found]

@@ -315,7 +315,7 @@ def _whose(head: bytes) -> str:
     return f" ({SESSION_MARK}{found['session']}, event {found.get('event', '?')})"
 
 
-#: how a log line names the session of a payload it dropped (``store.dropped_payloads`` looks for it)
+#: how a log line names the session of a payload it dropped (``dropped.dropped_payloads`` looks for it)
 SESSION_MARK = "session "
 
 

@@ -316,10 +316,14 @@ def _write(plan: Plan) -> list[Path]:
     atomic_write(plan.path, lambda handle: handle.write(after), lambda: _unchanged_since_read(plan), mode=mode)
     # Recorded once written: a crash in between leaves a file the uninstall keeps, never
     # a record that would remove a file the user had.
-    if plan.remember:
-        made_dirs.remember_config(plan.path, plan.before)
-    elif not plan.install:
-        made_dirs.forget_config(plan.path)
+    try:
+        if plan.remember:
+            made_dirs.remember_config(plan.path, plan.before)
+        elif not plan.install:
+            made_dirs.forget_config(plan.path)
+    except OSError as exc:  # not "cannot change" the config: it is changed
+        raise HookConfigError(f"{plan.path} was changed, but agentscan could not record so in its data directory "
+                              f"({exc}): an uninstall will keep that file rather than remove it") from None
     return []
 
 

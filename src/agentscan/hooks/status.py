@@ -56,9 +56,54 @@ def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str]) -> dict[str, 
         "configs": configs,
         "store": {"path": root, "source": "default" if ignored or not env.get(store.ENV_VAR) else store.ENV_VAR,
                   "exists": os.path.isdir(root), "sessions": len(summaries), "by_agent": per_agent,
-                  "bytes": _events_bytes(root), "ignored": ignored, "default_store": _default_store(root, env)},
-        "errors": {"path": os.path.join(root, store.DIAGNOSTICS_LOG), "last": _tail(os.path.join(root, store.DIAGNOSTICS_LOG))},
+                  "bytes": _events_bytes(root), "ignored": ignored, "default_store": _default_store(root, env),
+                  "problem": store_problem(root)},
+        "errors": _errors(os.path.join(root, store.DIAGNOSTICS_LOG)),
     }
+
+
+def store_problem(root: str, agent: str | None = None) -> str | None:
+    """Why the hook cannot store events in ``root``, or ``None`` when it can (as far as the
+    folders' permissions say): a data directory on a read-only mount, or made by another user
+    (``sudo``), loses the events, and the hook, which must stay silent, cannot even log why
+    when its ``hook-errors.log`` is in that same directory: ``doctor`` said "not created yet"
+    and "hook errors: none logged".  ``agent``: only what concerns its events."""
+    events = os.path.join(root, store.EVENTS_DIR)
+    log = os.path.join(root, store.DIAGNOSTICS_LOG)
+    logged = os.path.isdir(root) and (os.access(log, os.W_OK) if os.path.lexists(log) else _writable(root))
+    said = "each one said in hook-errors.log" if logged else "and hook-errors.log cannot say so"
+    if not os.path.lexists(root):  # made by the first hook, in its nearest existing parent
+        parent = os.path.dirname(os.path.abspath(root))
+        while parent != os.path.dirname(parent) and not os.path.lexists(parent):
+            parent = os.path.dirname(parent)
+        if not os.path.isdir(parent):
+            return f"the hook cannot create {root}: {parent} is not a directory (every event is lost, {said})"
+        if not _writable(parent):
+            return f"the hook cannot create {root}: {parent} cannot be written (every event is lost, {said})"
+        return None
+    for folder in (root, events):
+        if os.path.lexists(folder) and not os.path.isdir(folder):
+            return f"the hook cannot store events in {folder}: not a directory (every event is lost, {said})"
+    if not os.path.isdir(events):
+        blocked = [root] if not _writable(root) else []
+    elif agent is not None and os.path.isdir(own := os.path.join(events, store.agent_dir_name(agent))):
+        blocked = [own] if not _writable(own) else []  # its folder is made: only it matters
+    else:  # the store's own folder no longer matters: the hook writes in these
+        blocked = [events] if not _writable(events) else []
+        try:
+            blocked += sorted(entry.path for entry in os.scandir(events)
+                              if entry.is_dir(follow_symlinks=False) and not _writable(entry.path) and agent is None)
+        except OSError:
+            pass
+    if not blocked:
+        return None
+    lost = "every event is lost" if blocked == [root] else "the events of a session not stored there yet are lost"
+    return f"the hook cannot write in {', '.join(blocked)} ({lost}, {said})"
+
+
+def _writable(folder: str) -> bool:
+    """Whether a file can be made in ``folder`` (a read-only mount says no too)."""
+    return os.access(folder, os.W_OK | os.X_OK)
 
 
 def _default_store(root: str, env: Mapping[str, str]) -> dict[str, Any] | None:
@@ -91,6 +136,7 @@ def hook_status(*, home: Path, cwd: Path, env: Mapping[str, str], demo: bool = F
     report = hooks_report(home=home, cwd=cwd, env=env)
     if demo:
         report["store"]["source"] = "--demo"
+        report["store"]["problem"] = None  # no hook writes there (it may be a read-only site-packages)
     report["live_export"] = read_counts(report["store"]["path"])
     return report
 
@@ -165,14 +211,22 @@ def _note_both_scopes(configs: list[dict[str, Any]]) -> None:
             config["also_installed"] = user[0]["path"]
 
 
+def _errors(path: str) -> dict[str, Any]:
+    """The hook error log's path, its last lines, and why it cannot be read (``problem``, else
+    ``None``): one that is there but unreadable is not "none logged"."""
+    try:
+        return {"path": path, "last": _tail(path), "problem": None}
+    except (FileNotFoundError, NotADirectoryError):  # none yet (a store that is a file is said as the store's problem)
+        return {"path": path, "last": [], "problem": None}
+    except OSError as exc:
+        return {"path": path, "last": [], "problem": f"cannot read: {exc.strerror or exc}"}
+
+
 def _tail(path: str, count: int = ERROR_LINES, limit: int = 64 * 1024) -> list[str]:
     """The last ``count`` lines of the hook error log (reading only its last ``limit`` bytes)."""
     from agentscan.toolkit.fsutil import read_tail
 
-    try:
-        data, cut = read_tail(path, limit)
-    except OSError:
-        return []
+    data, cut = read_tail(path, limit)
     lines = data.decode("utf-8", "replace").splitlines()
     if cut and lines:
         lines = lines[1:]  # the first one is probably cut

@@ -25,6 +25,7 @@ from agentscan.datadir import data_dir as data_dir
 from agentscan.datadir import ignored as ignored_setting  # noqa: F401 - re-exported: a relative AGENTSCAN_DATA_DIR
 from agentscan.filemodes import FILE_MODE
 from agentscan.filemodes import make_private_dirs as _make_dirs
+from agentscan.hooks.lineends import ends_whole, locked
 
 EVENTS_DIR = "events"
 DIAGNOSTICS_LOG = "hook-errors.log"
@@ -96,9 +97,21 @@ def append_line(path: str, line: bytes) -> None:
     Concurrent hooks (parallel tool calls) append to the same file; a single
     write on an O_APPEND descriptor is not interleaved with others on local
     file systems.
+
+    A file not ending in a newline holds the start of a line whose writer stopped (a full
+    disk cut its write short, or it was killed): this line then starts a line of its own, not
+    glued to that fragment and lost with it.  Looked at under a lock each writer holds while
+    it writes: another hook's large line being copied in must not be taken for a fragment.
     """
-    fd = os.open(path, _APPEND_FLAGS, FILE_MODE)
     try:
+        fd = os.open(path, (_APPEND_FLAGS & ~os.O_WRONLY) | os.O_RDWR, FILE_MODE)
+        readable = True
+    except PermissionError:  # a file made write-only: appended to as ever, unchecked
+        fd = os.open(path, _APPEND_FLAGS, FILE_MODE)
+        readable = False
+    try:
+        if readable and locked(fd) and not ends_whole(fd):
+            line = b"\n" + line
         written = os.write(fd, line)
         # A short write to a regular file is practically unheard of; finishing
         # the line keeps every later line readable even then.
@@ -106,7 +119,7 @@ def append_line(path: str, line: bytes) -> None:
         while view:
             view = view[os.write(fd, view):]
     finally:
-        os.close(fd)
+        os.close(fd)  # (and the lock with it)
 
 
 # --- reading -----------------------------------------------------------------
@@ -247,6 +260,15 @@ def read_events(session: StoredSession) -> tuple[list[Any], list[Any]]:
             if not line.strip():
                 continue
             record, problem = envelope_of(line)
+            glued = line.rfind(_WRITTEN_START, 1) if problem is not None else -1
+            if glued > 0 and envelope_of(line[glued:])[1] is None:
+                # A writer stopped mid-line (a full disk, a kill) and an older hook, which did not
+                # start its line anew (``append_line``), wrote the next event right after it.
+                warnings.append(ScanWarning(session.path, CUT_SHORT + "; the event written after it on the "
+                                            "same line was read", number))
+                record, problem = envelope_of(line[glued:])
+            elif problem is not None and line.startswith(_WRITTEN_START):
+                problem = CUT_SHORT  # the hook's own start, then no valid end: its writer stopped
             if problem is not None:
                 # A last line with no newline yet is one a hook is appending now: no fault.
                 if line.endswith(b"\n"):
@@ -258,35 +280,8 @@ def read_events(session: StoredSession) -> tuple[list[Any], list[Any]]:
     return events, warnings
 
 
-def dropped_payloads(root: str, session_id: str) -> tuple[str, int]:
-    """The hook error log, and how many payloads of ``session_id`` it says were dropped unread
-    (too large, or too slow to arrive): the log line names the session when the payload's
-    start did (``capture._whose``).  The log and its old generation are 1 MiB each at most."""
-    path = os.path.join(root, DIAGNOSTICS_LOG)
-    mark = f"dropped (session {session_id}, ".encode("utf-8", "surrogatepass")  # as ``capture._whose`` writes it
-    count = 0
-    for name in (path + ".1", path):
-        try:
-            with open(name, "rb") as handle:
-                count += handle.read(4 * 1024 * 1024).count(mark)
-        except OSError:
-            continue
-    return path, count
-
-
-def dropped_warnings(root: str, session_id: str) -> list[Any]:
-    """The warning ``trace`` and ``otlp`` give for a session some of whose payloads the hook
-    dropped unread (``dropped_payloads``): what they closed is missing from the tree."""
-    log, dropped = dropped_payloads(root, session_id)
-    if not dropped:
-        return []
-    from agentscan.model import ScanWarning
-    from agentscan.toolkit.words import agreeing, plural
-
-    return [ScanWarning(log, (
-        f"{plural(dropped, 'hook payload')} of this session "
-        f"{agreeing(dropped).was} dropped unread (larger than 8 MiB, or too slow to arrive): "
-        "a call whose completion it was shows no status"))]
+#: the warning for a line the hook began and did not finish (``read_events``)
+CUT_SHORT = "a line cut short (its hook stopped while writing it: a full disk, or the process killed) was skipped"
 
 
 def root_of(session: StoredSession) -> str:

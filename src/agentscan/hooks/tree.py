@@ -282,6 +282,7 @@ def trace_session(query: str, *, root: str | None = None, demo: bool = False) ->
     """Resolve ``query`` in the events store (``root``; ``demo``: the demo's) and rebuild
     that session's tree."""
     from agentscan.hooks import store, storedids
+    from agentscan.hooks.dropped import dropped_warnings
 
     if root is None:
         from agentscan.datadir import check
@@ -290,7 +291,7 @@ def trace_session(query: str, *, root: str | None = None, demo: bool = False) ->
         check(root)  # a file: said so, not as a store with no events yet
     stored = storedids.resolve(query, store.stored_sessions(root), demo=demo)
     events, warnings = store.read_events(stored)
-    warnings += store.dropped_warnings(root, stored.session_id)
+    warnings += dropped_warnings(root, stored.session_id)
     return build_trace(stored.agent, stored.session_id, events, events_path=stored.path, warnings=warnings)
 
 

@@ -102,21 +102,49 @@ def send(
     check_headers(headers or {})
     result = SendResult(shown_url(url), chosen)
     opener = urllib.request.build_opener(_NoRedirects)
-    for batch in batches(traces):
-        body, content_type = encode(batch, chosen)
-        spans = sum(len(t.spans) for t in batch)
-        reply = _post(opener, url, body, content_type, headers or {}, timeout, retries, sleep, result, timeout_option)
-        rejected, message = _rejected(reply, chosen)
-        if rejected:
-            result.warnings.append(f"the collector rejected {rejected} of {plural(spans, 'span')}: {message or 'no reason given'}")
-        elif message:
-            # A partial success that rejected nothing but says something: the OTLP spec's
-            # way for a collector to warn (a deprecated field, a span it altered).
-            accepted = f"all {plural(spans, 'span')}" if spans != 1 else "the 1 span"
-            result.warnings.append(f"the collector accepted {accepted}, and said: {message}")
-        result.requests += 1
-        result.spans += max(0, spans - rejected)
+    for whole in batches(traces):
+        pending = [whole]
+        while pending:  # a batch the collector finds too large (413) is sent again in halves
+            batch = pending.pop()
+            body, content_type = encode(batch, chosen)
+            spans = sum(len(t.spans) for t in batch)
+            try:
+                reply = _post(opener, url, body, content_type, headers or {}, timeout, retries, sleep, result,
+                              timeout_option)
+            except _TooLarge as exc:
+                if len(batch) == 1:  # a trace is never split: this one is more than the collector takes
+                    raise SendFailed(f"{result.endpoint}: {exc.problem}; one trace alone ({plural(spans, 'span')}, "
+                                     f"{len(body):,} bytes) is more than the collector takes: raise its request "
+                                     "size limit (a proxy's in front of it too, such as nginx's client_max_body_size)",
+                                     result) from None
+                half = len(batch) // 2
+                pending += [batch[half:], batch[:half]]  # (the first half next: the traces keep their order)
+                continue
+            _count(result, reply, chosen, spans)
     return result
+
+
+class _TooLarge(Exception):
+    """HTTP 413 (``_post``): the body is more than the collector, or a proxy in front of it,
+    takes (nginx refuses more than 1 MiB by default); ``send`` splits the batch."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
+
+
+def _count(result: SendResult, reply: bytes, chosen: str, spans: int) -> None:
+    """An acknowledged request in ``result``: its spans, less those the collector rejected."""
+    rejected, message = _rejected(reply, chosen)
+    if rejected:
+        result.warnings.append(f"the collector rejected {rejected} of {plural(spans, 'span')}: {message or 'no reason given'}")
+    elif message:
+        # A partial success that rejected nothing but says something: the OTLP spec's
+        # way for a collector to warn (a deprecated field, a span it altered).
+        accepted = f"all {plural(spans, 'span')}" if spans != 1 else "the 1 span"
+        result.warnings.append(f"the collector accepted {accepted}, and said: {message}")
+    result.requests += 1
+    result.spans += max(0, spans - rejected)
 
 
 def encode(batch: Sequence[ExportTrace], protocol: str) -> tuple[bytes, str]:
@@ -147,6 +175,8 @@ def _post(
         except urllib.error.HTTPError as exc:
             with exc:  # an HTTPError holds the connection open until closed
                 problem = f"HTTP {exc.code} {exc.reason}".strip() + _collector_says(exc)
+                if exc.code == 413:
+                    raise _TooLarge(problem) from None
                 if exc.code not in RETRYABLE:
                     raise SendFailed(f"{result.endpoint}: {problem}", result) from None
                 wait = _retry_after(exc.headers.get("Retry-After"), wait)

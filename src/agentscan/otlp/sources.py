@@ -262,11 +262,12 @@ def _tree(session: StoredSession, notes: list[ScanWarning]) -> Any:
     """The session's hook tree; ``None`` (one warning) when it cannot be built: one bad
     session never costs the others their traces."""
     from agentscan.hooks import store
+    from agentscan.hooks.dropped import dropped_warnings
     from agentscan.hooks.tree import build_trace
 
     events, warnings = store.read_events(session)
     # A payload the hook dropped unread: said here as ``trace`` says it (``--strict`` fails on it).
-    warnings += store.dropped_warnings(store.root_of(session), session.session_id)
+    warnings += dropped_warnings(store.root_of(session), session.session_id)
     try:
         trace = build_trace(session.agent, session.session_id, events, events_path=session.path, warnings=warnings)
     except Exception as exc:  # noqa: BLE001 - a bug or a payload the bounds missed: this session only
