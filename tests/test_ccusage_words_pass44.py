@@ -83,7 +83,8 @@ def test_the_suggested_command_lines_run(isolated_home: Path) -> None:
 # --- ccusage's options ----------------------------------------------------------------------
 
 TOKENS_ORDER = ("tokens shows sessions newest first; days, weeks and months oldest first; "
-                "the other groupings largest first; --sort cost or --sort tokens puts the largest first")
+                "the other groupings largest first; --reverse gives the opposite order: --by day --reverse is the "
+                "newest day first")
 OFFLINE = ("agentscan prices calls offline, always: with the data it ships with, "
            "or what `agentscan prices --update` fetched")
 

@@ -215,7 +215,7 @@ def test_a_terminal_names_the_model_once(isolated_home: Path, tty) -> None:  # n
     tty(200, color=False)
     result = runner.invoke(app, ["tokens", "--by", "model"])
     err = one_line(result.stderr)
-    assert "COST '-': unknown; '≥$…': at least what the priced calls cost" in err
+    assert "COST '-': unknown; '≥$N': at least what the priced calls cost" in err
     assert err.count("claude model aide-gpt-5: no price") == 1 and "no price for aide-gpt-5" not in err
     verbose = one_line(runner.invoke(app, ["-v", "tokens", "--by", "model"]).stderr)
     assert ("warning: claude model aide-gpt-5: no price: genai-prices ") in verbose

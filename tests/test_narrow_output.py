@@ -306,7 +306,8 @@ def test_show_at_60_columns_wraps_the_counts_and_names_a_subagent_s_model_short(
     tty(60, color=False)
     lines = run("--demo", "show", "7f3c9a12").stdout.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("  counts "))
-    assert width_of(lines[at]) <= 60 and lines[at + 1].strip() == "subagents)", lines[at:at + 2]
+    # (between its counts, never inside one: pass 55's ``12 tool calls, 1`` / ``interrupted``)
+    assert width_of(lines[at]) <= 60 and lines[at + 1].strip() == "4 tool calls (+1 by subagents)", lines[at:at + 2]
     # The tokens stay whole: the model gives way first, as list names it.
     (row,) = [line for line in lines if line.startswith("  a1b2c3d ")]
     assert row.split() == ["a1b2c3d", "Explore", "haiku-4.5", "6,313", "tokens", "<$0.01"], row

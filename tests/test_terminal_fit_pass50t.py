@@ -32,7 +32,7 @@ def test_prices_says_the_columns_left_out_in_a_note_of_its_own(tty) -> None:  # 
     tty(80, color=False)
     err = runner.invoke(app, ["--demo", "prices"]).stderr
     notes = [" ".join(note.split()) for note in err.replace("\n  ", " ").splitlines()]
-    assert notes[-2].endswith("--json has every price (web search, 1-hour cache writes, …)")
+    assert notes[-2].endswith("--json has every price (web search, 1-hour cache writes and more)")
     assert notes[-1] == "left out to fit 80 columns: PROVIDER, CACHE WRITE, CACHE READ; widen the terminal or use --json"
 
 

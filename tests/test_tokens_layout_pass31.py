@@ -180,12 +180,12 @@ def test_a_cost_shown_as_a_dash_is_not_called_a_lower_bound(capsys, tty) -> None
 
 def test_a_lower_bound_shown_is_told_of(capsys, tty) -> None:
     err = unpriced_note([unpriced("mixed", "1.25")], capsys, tty)
-    assert "COST '≥$…': at least what the priced calls cost" in err
+    assert "COST '≥$N': at least what the priced calls cost" in err
 
 
 def test_a_dash_and_a_lower_bound_are_both_told_of(capsys, tty) -> None:
     err = unpriced_note([unpriced("mixed", "1.25"), unpriced("mystery-1", None)], capsys, tty)
-    assert "COST '-': unknown; '≥$…': at least what the priced calls cost" in err
+    assert "COST '-': unknown; '≥$N': at least what the priced calls cost" in err
 
 
 # --- model names -------------------------------------------------------------------------------

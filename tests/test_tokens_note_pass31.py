@@ -74,7 +74,7 @@ def test_cost_left_out_to_fit_is_not_explained(isolated_home: Path, tty: Callabl
     assert "COST" not in lines[0] and "TOTAL" in lines[0]
     # Nothing to explain: the note would only name the model its warning names (said twice).
     assert "seewarnings" not in bare(err) and f"warning:claudemodel{MYSTERY}:noprice" in bare(err)
-    assert "COST'-'" not in bare(err) and "COST'≥$…'" not in bare(err) and "atleastwhat" not in bare(err)
+    assert "COST'-'" not in bare(err) and "COST'≥$N'" not in bare(err) and "atleastwhat" not in bare(err)
     assert "COST;widentheterminal" in bare(err)  # the note of the columns left out names it
 
 
@@ -84,7 +84,7 @@ def test_cost_shown_is_explained_as_before(isolated_home: Path, tty: Callable[..
     tty(200, color=False)
     lines, err = invoke("tokens", "--by", "model")
     assert lines[0].rstrip().endswith("COST")
-    assert "COST '-': unknown; '≥$…': at least what the priced calls cost" in " ".join(err.split())
+    assert "COST '-': unknown; '≥$N': at least what the priced calls cost" in " ".join(err.split())
     assert f"no price for {MYSTERY}" not in err  # the model named once, by its warning
     assert bare(err).count(f"warning:claudemodel{MYSTERY}:noprice") == 1
 
@@ -120,7 +120,7 @@ def test_a_dash_of_a_group_that_spent_nothing_is_no_missing_price(capsys, tty) -
     said = note_of(rows, report, capsys, tty)
     # A line a row (pass 45): the runs' 0 tokens in SUBAGENTS, no cost of their own shown.
     assert [line.split()[-3:] for line in said.splitlines() if line.startswith("notices")] == [["500", "0", "$0.50"]]
-    assert "COST '≥$…': at least what the priced calls cost" in said
+    assert "COST '≥$N': at least what the priced calls cost" in said
     assert "'-': unknown" not in said
 
 
@@ -136,7 +136,7 @@ def test_a_part_of_unknown_cost_is_explained(capsys, tty) -> None:
     assert no_price(replace(report, by="session"), with_parts=False) == (["mystery-1"], frozenset({"≥"}))
     assert no_price(report) == (["mystery-1"], frozenset({"≥"}))
     said = note_of([row], report, capsys, tty)
-    assert "COST '≥$…': at least what the priced calls cost" in said and "'-': unknown" not in said
+    assert "COST '≥$N': at least what the priced calls cost" in said and "'-': unknown" not in said
 
 
 def test_a_bound_under_a_cent_is_a_bound_not_a_dash() -> None:
@@ -169,7 +169,7 @@ def test_a_table_of_a_model_with_no_price_is_made_whole_its_note_the_fresh_one(
     assert made == invoke("tokens", "--no-cache")
     assert ("COST" in made[0][0]) == (width == 200)
     assert f"warning:claudemodel{MYSTERY}:noprice" in bare(made[1])
-    assert ("COST'≥$…':atleastwhatthepricedcallscost" in bare(made[1])) == (width == 200)  # COST left out at 22
+    assert ("COST'≥$N':atleastwhatthepricedcallscost" in bare(made[1])) == (width == 200)  # COST left out at 22
 
 
 @pytest.mark.parametrize("width", (22, 200))

@@ -32,8 +32,8 @@ def one_line(text: str) -> str:
 @pytest.mark.parametrize(("shown", "models", "said"), [
     # (pass 45) The legend alone: the warning under it names the model and says the rest.
     ({"-"}, 1, "COST '-': unknown"),
-    ({"≥"}, 1, "COST '≥$…': at least what the priced calls cost"),
-    ({"-", "≥"}, 2, "COST '-': unknown; '≥$…': at least what the priced calls cost"),
+    ({"≥"}, 1, "COST '≥$N': at least what the priced calls cost"),
+    ({"-", "≥"}, 2, "COST '-': unknown; '≥$N': at least what the priced calls cost"),
 ])
 def test_each_cost_form_is_quoted_with_its_meaning(capsys: pytest.CaptureFixture[str], tty, shown: set[str],
                                                     models: int, said: str) -> None:  # noqa: ANN001

@@ -130,8 +130,8 @@ def test_every_ccusage_report_of_the_page_suggests_the_pages_command_line() -> N
     (["claude", "daily", "--project", "web", "-j"],
      "agentscan tokens -p claude --by day --json; left out: --project web (use --cwd)"),
     (["monthly", "--last", "3"], "agentscan tokens --by month; left out: --last 3 (use --since)"),
-    (["session", "-o", "desc", "--offline"], "agentscan tokens --sort cost; left out: -o desc (no asc or "
-                                             "desc: use --sort cost or --sort tokens), --offline (agentscan is offline "
+    (["session", "-o", "desc", "--offline"], "agentscan tokens --sort cost; left out: -o desc (asc or "
+                                             "desc: --reverse gives the opposite order), --offline (agentscan is offline "
                                              "unless told)"),
     (["weekly", "-w", "monday", "-m", "calculate"],
      "agentscan tokens --by week; left out: -w monday (weeks start on Monday), -m calculate (always calculated)"),

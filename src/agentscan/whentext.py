@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime, timedelta, tzinfo
+from typing import Sequence
 
 from agentscan.errors import UsageProblem
 from agentscan.timeutil import _EARLIEST, _LATEST, UTC, wall_time
@@ -274,3 +275,20 @@ def _parse_user_time(value: str, tz: tzinfo | None) -> datetime | None:
         from agentscan.farbounds import far
 
         return far(_EARLIEST if parsed.year < 1970 else _LATEST, epoch)
+
+
+def spaced_window(since: str | None, until: str | None, ids: Sequence[str], tz: tzinfo | None) -> str | None:
+    """``tokens --since last week`` unquoted: the shell gave ``--since`` the word ``last``, and
+    a command that takes session ids (``tokens``, ``otlp``) took ``week`` for one (``list``,
+    taking none, says the words left over: ``cli.usagewords``).  Said as the window the two
+    words name, as the quoted ``--since 'last week'``'s error says it (``read_when``), not as a
+    time ``last`` is not; ``None`` when no ``--since``/``--until`` value and an id make such a
+    phrase (the id need not be the first: ``tokens 7f3c9a12 --since last week``)."""
+    for flag, value in (("--since", since), ("--until", until)):
+        for word in ids if value else ():
+            phrase = _WINDOW_PHRASE.fullmatch(f"{value} {word}")
+            if phrase is not None:
+                window, said = window_said(phrase[1].casefold(), phrase[2].casefold(), tz)
+                return (f"cannot read the time {value!r}: {flag} takes one word ({word!r} was read as a session id); "
+                        f"{said} is {window}")
+    return None

@@ -169,6 +169,7 @@ def run_tokens(
     limit: int | List[int] | None = None,
     show_all: bool = False,
     breakdown: bool = False,
+    reverse: bool = False,
 ) -> None:
     from agentscan.cli.tokens_answer import print_tokens
 
@@ -194,12 +195,12 @@ def run_tokens(
     zone_info = given_zone(tz)
     note_local_zone(zone_info is None and (not as_json or since is not None or until is not None or group != "session"))
     scanner = state.scanner(provider if not session_ids else None, memo=True)
-    since_at, until_at = parse_window(since, until, zone_info)
+    since_at, until_at = parse_window(since, until, zone_info, session_ids or ())
     # Remembered only for every session and no window: ``--since 3d`` means another time on every run.
     print_tokens(scanner, ids=session_ids or (), providers=list(provider or ()), since=since_at, until=until_at,
                  by=group, cwd=cwd, zone=zone_info, as_json=as_json, sort=order, dated=bool(sort) and order == "date",
                  remember=not session_ids and since is None and until is None, limit=limit, show_all=show_all,
-                 breakdown=breakdown)
+                 breakdown=breakdown, reverse=reverse)
     finish(state, scanner, as_json=as_json)
 
 

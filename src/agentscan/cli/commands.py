@@ -115,6 +115,8 @@ def tokens_command(
     # A list, as ``--by`` is: a second ``--sort`` with another key is refused (``actions.one_order``).
     sort: Optional[List[str]] = typer.Option(None, "--sort", help="Order the rows by date (the default: sessions newest first, periods oldest first, the rest most tokens first), cost (most first, unknown last) or tokens (largest TOTAL first).", metavar="KEY",
                                              autocompletion=completing(sort_key_names)),
+    # git log's word for it; ccusage's ``--order desc`` (``misplaced`` names it).
+    reverse: bool = typer.Option(False, "--reverse", help="The rows in the opposite order: --by day --reverse is the newest day first."),
     cwd: Optional[str] = typer.Option(None, "--cwd", help="Only sessions whose working directory is PATH or below it (relative to here).", metavar="PATH"),
     tz: Optional[str] = typer.Option(None, "--tz", help="Time zone for days, weeks, months and bare dates: IANA, utc or local (default: local).", metavar="ZONE"),
     # A list, as ``list --limit`` is: a second ``--limit`` of another number is refused (``actions.one_limit``).
@@ -126,4 +128,4 @@ def tokens_command(
     from agentscan.cli.actions import run_tokens
 
     run_tokens(state_of(ctx), session_ids=session_ids, since=since, until=until, provider=provider, by=by, cwd=cwd,
-               tz=tz, as_json=as_json, sort=sort, limit=limit, show_all=show_all, breakdown=breakdown)
+               tz=tz, as_json=as_json, sort=sort, limit=limit, show_all=show_all, breakdown=breakdown, reverse=reverse)

@@ -250,7 +250,33 @@ def _runnable(words: list[str]) -> tuple[list[str], list[str]]:
         kept.append(option)
     if left:  # (as ``tokens --by week --by day``'s error says it)
         dropped.insert(0, f"--by takes one grouping, not {len(groups)} ({', '.join(groups)}): {', '.join(left)} left out")
+    empty = _empty_window(kept)
+    if empty is not None:  # (``tokens today --until 2d``: ``--since today --until 2d`` is refused)
+        dropped.append(f"--since must be before --until: {' '.join(kept.pop(empty))} left out")
     return [word for option in kept for word in option], dropped
+
+
+def _empty_window(options: list[list[str]]) -> int | None:
+    """Where in ``options`` (each with its value) the ``--until`` is that ends the window before
+    the ``--since`` starts it, which ``tokens`` refuses (``scan.arguments.check_window``); ``None``
+    when there is no such pair, or a time or zone cannot be read (its own error says so)."""
+    values = {option[0].partition("=")[0]: (at, option[0].partition("=")[2] if len(option) == 1 else option[-1])
+              for at, option in enumerate(options)}
+    if "--since" not in values or "--until" not in values:
+        return None
+    from agentscan.errors import UsageProblem
+
+    from agentscan.scan.arguments import check_window
+    from agentscan.timeutil import zone
+    from agentscan.whentext import read_when
+
+    try:  # (as ``cli.state.parse_window`` reads them)
+        tz = zone(values.get("--tz", (0, None))[1])
+        check_window(read_when("--since", values["--since"][1], tz), read_when("--until", values["--until"][1], tz),
+                     ("--since", "--until"))
+    except UsageProblem:
+        return values["--until"][0]
+    return None
 
 
 def _follows(word: str, following: str) -> bool:

@@ -36,7 +36,7 @@ _COUNTERPARTS = {"--until": "--since"}
 #: hints to them.  ``-i`` is ``session``'s ``--id`` and ``daily``'s ``--instances`` both.
 CCUSAGE_WAYS: dict[str, tuple[str, ...]] = {
     "-j": ("--json",), "-z": ("--tz",), "--timezone": ("--tz",), "-s": ("--since",), "-u": ("--until",),
-    "-o": ("--sort cost",), "--order": ("--sort cost",),
+    "-o": ("--reverse",), "--order": ("--reverse",),
     "-O": ("agentscan prices --update",), "--offline": ("agentscan prices --update",),
     "--instances": ("--by cwd",), "--project": ("--cwd",),
     "--id": ("agentscan tokens ID",), "-i": ("agentscan tokens ID", "--by cwd"),
@@ -157,11 +157,30 @@ def ccusage_command(typed: str, ctx: Any) -> str | None:
     by = _CCUSAGE_REPORTS.get(report, "")
     words, dropped = _carried(after[1:] if provider and after and after[0].casefold() == report else after,
                               providers=not provider)
+    words, dropped = _ordered(by, words, dropped)
     if by == _CCUSAGE_REPORTS["session"] and any(word.partition("=")[0] in ("--id", "-i") for word in after):
         by = ""  # one session's total: no order to choose
     line = f"Try: {agentscan} tokens{provider}" + (f" {by}" if by else "") + (f" {shlex.join(words)}" if words else "")
     # A word left out changes the answer (``--project web``: every project's): said, never dropped silently.
     return line + (f"; left out: {', '.join(_way_of(typed, flag) for typed, flag in dropped)}" if dropped else "")
+
+
+def _ordered(by: str, words: list[str], dropped: list[tuple[list[str], str]]
+             ) -> tuple[list[str], list[tuple[list[str], str]]]:
+    """ccusage's ``--order asc|desc`` (``-o``: desc the newest first, asc, its default, the
+    oldest first) among the words a period report's line left out, as ``tokens`` gives that
+    order: ``daily --order desc`` is ``--by day --reverse``, ``--order asc`` the line as it is.
+    Any other value, or another report's (``session``'s order is no date's), stays left out, and said."""
+    if by not in (_CCUSAGE_REPORTS["daily"], _CCUSAGE_REPORTS["weekly"], _CCUSAGE_REPORTS["monthly"]):
+        return words, dropped
+    kept: list[tuple[list[str], str]] = []
+    for typed, flag in dropped:
+        value = " ".join(typed)[len(flag):].lstrip(" =").casefold() if flag in ("-o", "--order") else ""
+        if value not in ("asc", "desc"):
+            kept.append((typed, flag))
+        elif value == "desc" and "--reverse" not in words:
+            words = [*words, "--reverse"]
+    return words, kept
 
 
 #: other tools' words for agentscan's commands (``ls``: ``list``), offered as a slip's are
@@ -190,8 +209,8 @@ def session_id_command(typed: str, ctx: Any) -> str | None:
 #: what a left-out ccusage word comes to where ``CCUSAGE_WAYS``' form would read as an order
 #: (``--offline``: agentscan never goes online unless told; ``-o desc``: no such order to choose)
 _LEFT_OUT_SAID = {"-O": "agentscan is offline unless told", "--offline": "agentscan is offline unless told",
-                  "-o": "no asc or desc: use --sort cost or --sort tokens",
-                  "--order": "no asc or desc: use --sort cost or --sort tokens",
+                  "-o": "asc or desc: --reverse gives the opposite order",
+                  "--order": "asc or desc: --reverse gives the opposite order",
                   "-w": "weeks start on Monday", "--start-of-week": "weeks start on Monday",
                   "--no-offline": "agentscan prices --update fetches newer prices",
                   "-p": "use --cwd: agentscan's -p is a provider", "--all": "every provider is counted",
@@ -272,7 +291,7 @@ def _ccusage_option(option: str, ctx: Any, where: str, own: set[str]) -> str | N
     if option == "--order" or (option == "-o" and str(_value_of(option, ctx)).casefold() in ("asc", "desc")):
         if where == "tokens":
             return ("tokens shows sessions newest first; days, weeks and months oldest first; the other groupings "
-                    "largest first; --sort cost or --sort tokens puts the largest first")
+                    "largest first; --reverse gives the opposite order: --by day --reverse is the newest day first")
         if where == "list":
             return "list shows the newest sessions first"
     if "--cwd" in own and option in ("--instances", "--project"):

@@ -123,7 +123,7 @@ def otlp_command(
     # Read as tokens reads them (a date, week or month --until names counts whole), and a
     # window that holds nothing refused: turns ending in [since, until), so that windows
     # laid end to end (hourly cron runs) send each turn once (``parse_window`` refuses it).
-    since_at, until_at = parse_window(since, until, None)
+    since_at, until_at = parse_window(since, until, None, session_ids or ())
     scanner = state.scanner(provider if not session_ids else None)
     selection = Selection(
         ids=tuple(session_ids or ()),

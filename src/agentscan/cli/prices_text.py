@@ -264,4 +264,5 @@ def _print_note(tiers: bool) -> None:
     said = "dollars per million tokens"
     if tiers:
         said += "; 'above 200k': when the prompt holds more than that many tokens"
-    render.note(f"{said}; --json has every price (web search, 1-hour cache writes, …)", tty_only=True)
+    # (no "…" in it: on an ASCII stream it stands in as "~", read as a typo: "cache writes, ~")
+    render.note(f"{said}; --json has every price (web search, 1-hour cache writes and more)", tty_only=True)

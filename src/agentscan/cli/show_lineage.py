@@ -10,6 +10,7 @@ from typing import Callable
 from agentscan.cli.term import clean, clean_path
 from agentscan.detailmodel import SessionDetail
 from agentscan.pricing.aliases import UNNAMED_TIER
+from agentscan.toolkit.words import plural
 
 #: how each source Codex writes in its ``session_meta`` is said; another is said as written
 _SOURCES = {
@@ -143,7 +144,7 @@ def _parts_text(held: list[tuple[str, int]]) -> str:
     said = []
     for at, (holder, prompts) in enumerate(held):
         which = "first" if at == 0 else "next"
-        part = (f"those of its {which} {prompts} prompt{'' if prompts == 1 else 's'}" if prompts
+        part = (f"those of its {which} {plural(prompts, 'prompt')}" if prompts
                 else f"its {which} records (no prompt)")
         said.append(f"{part}, listed on {clean_path(holder)}'s card")
     return ", and ".join(said)
@@ -187,4 +188,4 @@ def tiers_text(detail: SessionDetail) -> str:
     if not said:
         return ""
     total = sum(counts.values())
-    return f" ({', '.join(said)}, of its {total:,} {'call' if total == 1 else 'calls'})"
+    return f" ({', '.join(said)}, of its {plural(total, 'call')})"

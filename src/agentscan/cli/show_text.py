@@ -127,6 +127,8 @@ def _field(label: str, value: str, term: Terminal) -> list[str]:
         return word_field(label, value, term)
     if not term.tty or width_of(line) <= term.width or label in _PATHS or (" " not in value and value.isascii()):
         return [line]
+    if label == "counts" and value.isascii():
+        return _counts_wrapped(value, term.width)
     if value.isascii():
         import textwrap
 
@@ -134,6 +136,27 @@ def _field(label: str, value: str, term: Terminal) -> list[str]:
         return textwrap.wrap(line, width=term.width, subsequent_indent=" " * 11,
                              break_long_words=False, break_on_hyphens=False) or [line]
     return wrap_columns(value, term.width, indent=f"  {label:<8} ", subsequent=" " * 11)
+
+
+def _counts_wrapped(value: str, width: int) -> list[str]:
+    """The ``counts`` field wrapped between its counts, not inside one: a line broken by
+    words read ``12 tool calls, 1`` with ``interrupted`` alone under it.  A count too wide
+    for a line of its own (``7 tool calls (+3 by subagents)`` in a 40-column pane) is broken
+    by words."""
+    import textwrap
+
+    parts = value.split(", ")
+    lines: list[str] = []
+    line = f"  {'counts':<8} {parts[0]}"
+    for part in parts[1:]:
+        if width_of(f"{line}, {part}") > width:
+            lines.append(line + ",")
+            line = " " * 11 + part
+        else:
+            line = f"{line}, {part}"
+    return [piece for line in (*lines, line) for piece in (
+        textwrap.wrap(line, width=width, subsequent_indent=" " * 11, break_long_words=False, break_on_hyphens=False)
+        if width_of(line) > width else [line])]
 
 
 def focused_tools(detail: SessionDetail) -> list[ToolEvent] | None:

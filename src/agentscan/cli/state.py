@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Collection, Optional
+from typing import TYPE_CHECKING, Any, Callable, Collection, Optional, Sequence
 
 from agentscan.errors import AgentscanError, NoReadableRoot, ProviderNotId, StrictWarnings
 from agentscan.invocation import doctor_command, running_home
@@ -182,15 +182,20 @@ def wanted(flag: str) -> str | None:
     return _wanted_when() if flag in _WHEN_FLAGS else _WANTED.get(flag)
 
 
-def parse_window(since: Optional[str], until: Optional[str], zone: Any) -> tuple[Any, Any]:
+def parse_window(since: Optional[str], until: Optional[str], zone: Any, ids: Sequence[str] = ()) -> tuple[Any, Any]:
     """``--since``/``--until`` as the times a window starts and ends (``None`` where not
     given), a window that holds nothing refused: a date, week or month ``--until`` names
     counts whole.  ``whentext`` is imported only for a window: a warm ``list`` or ``tokens``
-    of every session goes without it."""
+    of every session goes without it.  ``ids``: the session ids typed with them (``--since
+    last week`` unquoted leaves ``week`` among them: ``whentext.spaced_window``)."""
     if since is None and until is None:
         return None, None
-    from agentscan.whentext import read_when
+    from agentscan.whentext import read_when, spaced_window
 
+    if (spaced := spaced_window(since, until, ids, zone)) is not None:
+        from agentscan.errors import UsageProblem
+
+        raise UsageProblem(spaced)
     since_at = read_when("--since", since, zone) if since is not None else None
     until_at = read_when("--until", until, zone) if until is not None else None
     from agentscan.scan.arguments import check_window

@@ -38,14 +38,15 @@ if TYPE_CHECKING:
 def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[str], since: datetime | None,
                  until: datetime | None, by: GroupBy, zone: tzinfo | None, as_json: bool, remember: bool,
                  cwd: str | None = None, sort: SortKey = "date", dated: bool = False, limit: int | None = None,
-                 show_all: bool = False, breakdown: bool = False) -> None:
+                 show_all: bool = False, breakdown: bool = False, reverse: bool = False) -> None:
     """Print the report (``--json`` or the table) of ``ids`` (default: every session); ``remember``:
     it may come from, and go to, the index (only for every session: ``ids`` are not in its key).
     ``cwd``: an absolute directory, only the sessions in it or below it (``--cwd``); ``sort``:
     the rows' order (``--sort``; ``date``: the report's own); ``dated``: ``--sort date`` was
     given, and ``--json``'s sessions come by their DATE, newest first, as the table's do;
     ``limit``, ``show_all``: the table by session's ``--limit N`` and ``--all`` (``shown_at_most``);
-    ``breakdown``: each row's models too (``--breakdown``)."""
+    ``breakdown``: each row's models too (``--breakdown``); ``reverse``: the rows in the
+    opposite order (``--reverse``: ``--by day``'s newest day first), in the table and the JSON."""
     question: dict[str, Any] = {"by": by, "providers": sorted(providers), "tz": answers.zone_identity(zone)}
     if breakdown:
         # Another answer, in a slot of its own (never printed for the plain report's question,
@@ -62,7 +63,11 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
     # default order's question (nor the default's for it), and ``tokens --sort cost`` does not
     # push out the plain ``tokens``' answer.  The default's question is as it ever was.
     ordered = f":{sort}" if sort != "date" or dated else ""
-    if sort != "date" or dated:
+    if reverse:
+        # (a slot of its own too: the default order's answer is never printed for it)
+        ordered += ":reversed"
+        question["reverse"] = True
+    if sort != "date" or dated or reverse:
         question["sort"] = sort
         question["slot"] = f"{by_slot}{ordered}"
     if cwd is not None:
@@ -100,7 +105,8 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
     # Every session by session: patched from the last whole answer (``scan.answerpatch``).
     # Not under ``--cwd``: a patch starts from the kept answer of every session; nor in another
     # order: a patch keeps the rows where the kept answer had them.
-    patchable = remember and by == "session" and cwd is None and sort == "date" and not dated and not breakdown
+    patchable = (remember and by == "session" and cwd is None and sort == "date" and not dated and not breakdown
+                 and not reverse)
     with scanner.ctx.warnings.capture(MAX_WARNINGS) as raised:
         # One capture for both: discovery's warnings, raised once, belong to either answer.
         answer = None
@@ -133,6 +139,10 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
 
                 if dated:
                     report = _by_date(report, scanner)
+                if reverse:
+                    from dataclasses import replace
+
+                    report = replace(report, rows=report.rows[::-1])
                 # Printed as a remembered answer is: rows taken back whole are not made again.
                 document = report.to_json(fragments=True)
                 if cwd is not None:
@@ -155,7 +165,7 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
             else:
                 from agentscan.cli.tokens_table import Asked, table as made_table
 
-                asked = Asked(ids, providers, since, until, zone, cwd, sort, question.get("shown"))
+                asked = Asked(ids, providers, since, until, zone, cwd, sort, question.get("shown"), reverse)
                 table, printed = made_table(report, scanner, asked)
     end_progress()
     if answer is not None:

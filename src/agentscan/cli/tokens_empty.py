@@ -79,7 +79,7 @@ def explain_empty(count: int, *, asked_for: bool, providers: Sequence[str], sinc
         window = f"before {_time_in(until, zone)}"
     if unread:
         read = count - unread
-        which = f"the {read:,} session{'' if read == 1 else 's'} read of {count:,}"
+        which = f"the {render.plural(read, 'session')} read of {count:,}"
         return f"no usage {window}: {'' if read == 1 else 'none of '}{which} made {'no call' if read == 1 else 'a call'} in that range"
     if count == 1:
         which = "the session asked for" if asked_for else "the only session"

@@ -197,6 +197,8 @@ class Drawn(NamedTuple):
     zone: tzinfo | None = None
     #: the rows' order (``--sort``: ``scan.tokensort``), which the long table's hint names
     sort: SortKey = "date"
+    #: the rows in ``sort``'s opposite order (``--reverse``)
+    reverse: bool = False
     #: by session, the sessions left out of it, summed in its last line (``--limit``)
     cut: Cut | None = None
     #: grouped, its subagents' part of ``total`` (its SUBAGENTS column's total): ``parts_note``
@@ -283,24 +285,25 @@ def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Un
         render.note(PARTS_NOTE, tty_only=True)
     if by == "session" and drawn.cut is not None and term.tty:
         # A table cut (on a terminal, unless --all) says what it shows and how to see the rest.
-        render.note(cut_note(drawn.cut, drawn.sort, drawn.zone), tty_only=True)
+        render.note(cut_note(drawn.cut, drawn.sort, drawn.zone, reverse=drawn.reverse), tty_only=True)
     elif by == "session" and drawn.sessions > LONG_TABLE and term.tty:
         # A heavy user's first ``agentscan tokens --all`` scrolls thousands of lines past: the
         # newest went by first.  The options that answer "what did this week cost" are named,
         # and the order the rows are in (``--sort cost``: the dearest went by first).
-        from agentscan.scan.tokensort import ORDER_WORDS
+        from agentscan.scan.tokensort import order_words
 
-        render.note(f"{drawn.sessions:,} sessions above, {ORDER_WORDS[drawn.sort]}: "
+        render.note(f"{drawn.sessions:,} sessions above, {order_words(drawn.sort, drawn.reverse)}: "
                     f"{fewer_sessions(drawn.dates, drawn.zone)}{BY_DAY}", tty_only=True)
 
 
-def cut_note(cut: Cut, sort: SortKey, zone: tzinfo | None = None) -> str:
+def cut_note(cut: Cut, sort: SortKey, zone: tzinfo | None = None, *, reverse: bool = False) -> str:
     """Under a table by session ``cut`` (``tokens_sessions.Cut``): how many sessions it shows,
-    in which order (``sort``), that the others are summed in one line, and the options that
+    in which order (``sort``, ``reverse``), that the others are summed in one line, and the options that
     show them: every one, the last week's (``fewer_sessions``), a line a day (``BY_DAY``)."""
-    from agentscan.scan.tokensort import ORDER_WORDS
+    from agentscan.scan.tokensort import order_words
 
-    return (f"{cut.shown:,} of {cut.shown + cut.summed:,} sessions, {ORDER_WORDS[sort]}; the other {cut.summed:,} "
+    return (f"{cut.shown:,} of {cut.shown + cut.summed:,} sessions, {order_words(sort, reverse)}; "
+            f"the other {cut.summed:,} "
             f"summed in one line: --all lists each, {fewer_sessions(cut.dates, zone)}{BY_DAY}")
 
 
@@ -313,7 +316,7 @@ def cost_forms_note(unknown: Collection[str]) -> str:
     (the no-price warning under it names the model and what may help).  The symbols are
     quoted, each with its meaning after a colon: "COST - is unknown" read as "COST minus",
     and "≥$… what the other calls cost" left "other" to guess."""
-    unknown_cost, lower_bound = "'-': unknown", "'≥$…': at least what the priced calls cost"
+    unknown_cost, lower_bound = "'-': unknown", "'≥$N': at least what the priced calls cost"
     said = (unknown_cost if "≥" not in unknown else lower_bound if "-" not in unknown
             else f"{unknown_cost}; {lower_bound}")
     return f"COST {said}"

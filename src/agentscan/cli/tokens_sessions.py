@@ -156,7 +156,8 @@ def cut_sessions(report: TokenReport, shown: int, sessions: Mapping[str, TableSe
                                                dates)
 
 
-def summary_title(sort: SortKey) -> str:
+def summary_title(sort: SortKey, reverse: bool = False) -> str:
     """The TITLE cell of a cut table's line of the others' sums (``Cut``): ``older`` when the
-    rows are newest first, ``other`` in another order."""
-    return f"{'older' if sort == 'date' else 'other'} sessions, summed (--all lists each)"
+    rows are newest first, ``newer`` when oldest first (``--reverse``), ``other`` in another order."""
+    which = ("newer" if reverse else "older") if sort == "date" else "other"
+    return f"{which} sessions, summed (--all lists each)"

@@ -37,6 +37,8 @@ class Asked(NamedTuple):
     sort: SortKey = "date"
     #: by session, how many sessions' rows at most (``shown_at_most``; ``None``: every one)
     shown: int | None = None
+    #: the rows in the opposite order (``--reverse``), before a cut: ``--limit 5`` is the 5 first of it
+    reverse: bool = False
 
 
 def table(report: TokenReport, scanner: Scanner, asked: Asked
@@ -55,6 +57,10 @@ def table(report: TokenReport, scanner: Scanner, asked: Asked
         report = newest_first(report, session_rows)
     # Sorted after the table's own order: rows that tie keep it.
     report = in_order(report, asked.sort)
+    if asked.reverse:
+        from dataclasses import replace
+
+        report = replace(report, rows=report.rows[::-1])
     report = unrecorded_newest_first(report, scanner)
     others = None
     if report.by == "session" and asked.shown is not None:
@@ -73,7 +79,7 @@ def table(report: TokenReport, scanner: Scanner, asked: Asked
             render.note(note)
         printed = print_report(report, term, rows_of=session_rows.get, short_ids=short_ids, zone=asked.zone,
                                sort=asked.sort, cut=others, agents_of=lambda: _agents_of(scanner, report),
-                               known=known_ids_of(scanner))
+                               known=known_ids_of(scanner), reverse=asked.reverse)
         if report.rows and asked.until is not None:
             from agentscan.cli.tokens_cut import window_line
 

@@ -70,10 +70,10 @@ class Printed(NamedTuple):
 def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str], TableSession | None],
                  short_ids: dict[str, str], zone: tzinfo | None = None, sort: SortKey = "date",
                  cut: Cut | None = None, agents_of: tokens_models.AgentsOf | None = None,
-                 known: Known | None = None) -> Printed:
+                 known: Known | None = None, reverse: bool = False) -> Printed:
     """Print the table; ``short_ids``: the ids a terminal shows (of the rows' sessions and of
     the ``unrecorded`` ones named under it); ``zone``: ``--tz``, the sessions' dates' zone;
-    ``sort``: the order the report's rows are in (``--sort``), which a long table names;
+    ``sort``: the order the report's rows are in (``--sort``; ``reverse``: its opposite), which a long table names;
     ``cut``: by session, the line of the sessions left out (``tokens_sessions.cut_sessions``),
     after the report's rows; ``agents_of``: by model, who recorded which (``tokens_models``);
     ``known``: every id a run's ``↳`` label must begin none of (``tokens_runs.subagent_names``)."""
@@ -103,7 +103,7 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     if cut is not None:
         # What it is, where a session's title goes; no DATE or CWD: blank on a terminal, and
         # ``-`` in a pipe, as a session's unknown one is, so that ``awk`` finds INPUT in its field.
-        facts[-1] = [*(["", ""] if term.tty else ["-", "-"]), summary_title(sort)]
+        facts[-1] = [*(["", ""] if term.tty else ["-", "-"]), summary_title(sort, reverse)]
     # A day's, month's or provider's key is agentscan's own text; the others as shown (a week's dated).
     own_keys = report.by not in ("session", "model", "cwd", "agent", "week")
 
@@ -171,7 +171,7 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
                        empty=empty, unreadable=shown_keys(unread, short_ids, term), damaged=shown_keys(damaged, short_ids, term),
                        parts=parts, zone=zone,
                        sort=sort, cut=cut, runs=runs, tails=tails, unreported=total_unreported, mixed=mixed,
-                       breakdown=broken)
+                       breakdown=broken, reverse=reverse)
     return Printed(keys, facts, full, laid)
 
 
@@ -235,7 +235,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
                 zone: tzinfo | None = None, sort: SortKey = "date", cut: Cut | None = None,
                 runs: TokenUsage | None = None, tails: dict[str, int] | None = None,
                 unreadable: Sequence[str] = (), damaged: Sequence[str] = (), unreported: bool = False,
-                mixed: bool = False, breakdown: bool = False) -> Laid:
+                mixed: bool = False, breakdown: bool = False, reverse: bool = False) -> Laid:
     """The table of rows' ``full`` lines (or their ``compact_lines``, when rounded numbers keep
     more columns; in a summary, its keys' droppable tails left out when that keeps a figure), the
     ``total`` (tokens, cost, cost priced; grouped, ``runs``: its subagent runs'), and the notes under it: the
@@ -244,7 +244,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     ``damaged`` part (in no row either) and the ``models`` without a price (``unknown``: how
     the costs they leave unknown show, ``no_price``); ``parts``: a row shown has delegated calls
     (by session, its parts' lines, left out of a pipe: ``row_lines``); ``zone``: ``--tz``, the dates' zone;
-    ``sort``: the rows' order (``--sort``); ``cut``: the last of ``full`` sums the sessions
+    ``sort``: the rows' order (``--sort``; ``reverse``: its opposite); ``cut``: the last of ``full`` sums the sessions
     left out (``tokens_sessions.Cut``), which a note says; ``tails``: the model names whose
     agents a cut keeps (``tokens_models``); ``unreported``: TOTAL's REASONING is ``-`` (``total_row``);
     ``mixed``: its REASONING a lower bound, the table's agents mixing those that record it apart and those
@@ -332,7 +332,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     write_out("\n".join(lines) + "\n")
     print_notes(by, term, named, Unpriced(models, unknown),
                 Drawn(hidden, compact, total[0], parts, sessions=shown_rows, dates=_dates(by, full), zone=zone,
-                      sort=sort, cut=cut, runs=runs, zero=zero_headers(columns), partial=mixed))
+                      sort=sort, reverse=reverse, cut=cut, runs=runs, zero=zero_headers(columns), partial=mixed))
     return Laid(planned, compact, lines, shown[1])
 
 

@@ -26,6 +26,15 @@ SORT_KEYS: tuple[SortKey, ...] = get_args(SortKey)
 
 #: how a person is told the order the rows are in (the long table's hint, ``cli.tokens_notes``)
 ORDER_WORDS: dict[SortKey, str] = {"date": "newest first", "cost": "most costly first", "tokens": "most tokens first"}
+#: the same, of the rows in the opposite order (``tokens --reverse``: exactly reversed, an
+#: unknown cost first under ``--sort cost``, as ``sort -r`` and ``git log --reverse`` do)
+REVERSED_WORDS: dict[SortKey, str] = {"date": "oldest first", "cost": "least costly first",
+                                      "tokens": "fewest tokens first"}
+
+
+def order_words(sort: SortKey, reverse: bool = False) -> str:
+    """How a person is told the order a table's rows are in: ``sort``'s, or its opposite."""
+    return (REVERSED_WORDS if reverse else ORDER_WORDS)[sort]
 
 
 def parse_sort(value: str, what: str = "sort") -> SortKey:
