@@ -83,7 +83,7 @@ def test_a_workspace_chat_of_a_db_broken_for_good_is_exported(isolated_home: Pat
     from test_cursor_damaged_global_pass52 import B, _home as damaged_home
 
     damaged_home(isolated_home, corrupt=True)
-    for _ in range(2):  # cold, then from the kept rows
+    for _ in range(2):  # cold, then again (pass 55: no row read without the DB is kept)
         exported = invoke("export", "-f", "jsonl", "-o", "-")
         lines = {line["native_id"]: line for line in map(orjson.loads, exported.stdout.splitlines())}
         assert B in lines and lines[B]["tokens"] is None and lines[B]["tokens_unknown"] is True

@@ -270,11 +270,18 @@ def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter
             # a heavy user's million calls are not held in memory for a line a session.
             rows = with_costs(scanner, rows, chosen, book)
     from agentscan.export.unread import (
-        say_held, say_left_as_they_were, say_shrank, say_unread, unread_sessions, usage_unknown,
+        locked_usages, say_held, say_left_as_they_were, say_shrank, say_unread, unread_sessions, usage_unknown,
     )
     from agentscan.scan.unreadrows import locked_ids, tokens_unknown
 
-    unread = unread_sessions(chosen, failed.passing_paths, lambda: locked_ids(scanner, chosen, rows))
+    held_locked: set[str] = set()  # (not ``locked``: this function's own, the output's lock held)
+
+    def held_by_lock() -> set[str]:
+        # (the export needs each one's calls for its days: an index's, ``--days``)
+        held_locked.update(locked_ids(scanner, chosen, rows, days=fmt == "sqlite" or days))
+        return held_locked
+
+    unread = unread_sessions(chosen, failed.passing_paths, held_by_lock)
     if unread:  # not written: an index keeps its last good row and days, a file leaves it out
         rows = [row for row in rows if row.id not in unread]
         found_days = [day for day in found_days if day.session_id not in unread]
@@ -314,7 +321,7 @@ def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter
         tokens_unknown=tokens_unknown(scanner, chosen, rows) if fmt == "jsonl" and not days else (),
         held=unknown,
     )
-    say_unread(scanner.ctx, output, fmt, unread)
+    say_unread(scanner.ctx, output, fmt, unread, locked_usages(scanner, chosen, held_locked, failed.passing_paths), days)
     say_left_as_they_were(scanner.ctx, output, fmt, result.unseen)
     say_held(scanner.ctx, output, {session_id: unknown[session_id] for session_id in result.held})
     say_shrank(scanner.ctx, output, result.shrank)

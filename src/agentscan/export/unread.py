@@ -73,13 +73,41 @@ def unread_sessions(refs: Iterable[SessionRef], failed: set[str],
             if any(legible(str(path)) in failed for path in ref.read_files) or ref.id in held}
 
 
-def say_unread(ctx: ScanContext, output: Path, fmt: str, unread: Mapping[str, str]) -> None:
-    """One warning per provider for the sessions ``unread_sessions`` kept out of this export."""
+def locked_usages(scanner: Scanner, refs: Iterable[SessionRef], locked: Collection[str],
+                  failed: set[str]) -> dict[str, tuple[str, str, str]]:
+    """Those of ``refs`` among ``locked`` (``unread_sessions``' ``locked``) held out for the lock
+    alone, none of their own files among ``failed``: id to ``(provider, the database's path, why)``,
+    for ``say_unread`` to name the database rather than "the warnings naming their files"."""
+    if not locked:
+        return {}
+    from agentscan.fsview import legible
+    from agentscan.scan.unreadrows import locked_usage
+
+    found = {}
+    for ref in refs:
+        if ref.id in locked and not any(legible(str(path)) in failed for path in ref.read_files):
+            where = locked_usage(scanner, ref)
+            if where is not None:
+                found[ref.id] = (ref.provider, *where)
+    return found
+
+
+def say_unread(ctx: ScanContext, output: Path, fmt: str, unread: Mapping[str, str],
+               by_lock: Mapping[str, tuple[str, str, str]] | None = None, days: bool = False) -> None:
+    """One warning per provider for the sessions ``unread_sessions`` kept out of this export;
+    those of ``by_lock`` (``locked_usages``) one per provider and database, saying it was
+    locked and what is written instead ("could not be read" sent the user to warnings that
+    name no file of theirs, and said nothing of why a chat ``tokens`` showed was missing)."""
     from agentscan.toolkit.words import agreeing, plural
 
+    by_lock = by_lock or {}
     counts: dict[str, int] = {}
-    for provider in unread.values():
-        counts[provider] = counts.get(provider, 0) + 1
+    locked: dict[tuple[str, str, str], int] = {}
+    for session_id, provider in unread.items():
+        if session_id in by_lock:
+            locked[by_lock[session_id]] = locked.get(by_lock[session_id], 0) + 1
+        else:
+            counts[provider] = counts.get(provider, 0) + 1
     for name, count in sorted(counts.items()):
         they = agreeing(count)
         if fmt == "sqlite":
@@ -88,6 +116,16 @@ def say_unread(ctx: ScanContext, output: Path, fmt: str, unread: Mapping[str, st
             done = f"{they.it_is} not in this export"
         ctx.warn(str(output), f"{plural(count, name + ' session')} could not be read this run (see the "
                  f"warnings naming {they.its} file{they.s}): {done}")
+    for (name, path, why), count in sorted(locked.items()):
+        they = agreeing(count)
+        if fmt == "sqlite":
+            done = f"{they.its} row{they.s} in the index (and token_days) {they.is_} left as {they.it_was}"
+        else:
+            done = f"{they.it_is} not in this export"
+        kept = f"row{they.s}, sums and calls (for the days)" if fmt == "sqlite" or days else f"row{they.s} and sums"
+        ctx.warn(str(output), f"{plural(count, name + ' session')} held out: {they.its} usage is kept in {path}, which could "
+                 f"not be read this run ({why}), and no run that read it since {they.it_was} last changed kept {they.its} "
+                 f"{kept}: {done}")
 
 
 def usage_unknown(scanner: Scanner, refs: Iterable[SessionRef], unread: Mapping[str, str],

@@ -21,6 +21,7 @@ from agentscan.scan.unreadrows import archived_unknown_ids, unknown_usage, unrea
 if TYPE_CHECKING:
     from agentscan.bounds import Bounds
     from agentscan.detailmodel import SessionDetail
+    from agentscan.model import SessionRef
     from agentscan.scan.scanner import Scanner
 
 
@@ -43,6 +44,8 @@ def session_detail(scanner: Scanner, query: str, bounds: Bounds) -> SessionDetai
             detail = provider.detail(ref, scanner.ctx, bounds)
     except Exception as exc:  # noqa: BLE001 - a provider bug is an error message, not a traceback
         raise SessionUnreadable(ref.id, type(exc).__name__) from exc
+    if provider.locked_usage(ref, scanner.ctx) is not None:
+        detail = _as_kept(scanner, ref, detail)
     reason = unread_reason(scanner, detail.row)
     if reason is not None:  # not a session that recorded nothing: its records are not known
         if detail.row.path is not None and not os.path.lexists(detail.row.path):
@@ -64,3 +67,35 @@ def session_detail(scanner: Scanner, query: str, bounds: Bounds) -> SessionDetai
     if extra != detail.extra:
         changes["extra"] = extra
     return replace(detail, **changes)
+
+
+def _as_kept(scanner: Scanner, ref: SessionRef, detail: SessionDetail) -> SessionDetail:
+    """``detail`` of a session whose facts and usage are kept in a database this run found
+    locked (Cursor's state DB, Cursor writing), with the row and the usage sums the index keeps
+    from a run that read it, the session and the database unchanged since (the fingerprint
+    takes in its own), as ``list`` and ``tokens`` show them: its subagents' tokens from those
+    sums.  The card was built without it: the first prompt for its title, no cwd, model or
+    start, and its tokens "not known" while ``list`` showed them.  As it was when either is
+    not kept (its cost is priced from the sums)."""
+    from agentscan.readsums import calls_in, total_of
+    from agentscan.scan.sessionsums import SessionSums
+
+    cache = scanner.cache
+    if cache is None or not scanner.rows_kept([ref]):
+        return detail
+    kept = cache.get_usage_sums([ref.id]).get(ref.id)
+    sums = SessionSums.from_bytes(kept[1]) if kept is not None and kept[0] == scanner.fingerprint(ref) else None
+    if sums is None:
+        return detail
+    subagents = []
+    for sub in detail.subagents:
+        groups = [group for group in sums.groups if group[0] == sub.id]
+        if sub.tokens is None and groups:
+            calls: dict[str, int] = {}
+            for group in groups:  # (its model: the one most of its calls ran, as a row's; auto is none)
+                if group[1] and group[1] != "default":
+                    calls[group[1]] = calls.get(group[1], 0) + calls_in([group])
+            model = sub.model or (max(sorted(calls), key=calls.__getitem__) if calls else None)
+            sub = replace(sub, tokens=total_of(groups)[0], model=model)
+        subagents.append(sub)
+    return replace(detail, row=scanner.row(ref), subagents=tuple(subagents))

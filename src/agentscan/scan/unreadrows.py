@@ -13,7 +13,9 @@ row the index keeps from a run that read the locked database, unchanged since
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Literal, Sequence
+
+import orjson
 
 from agentscan.context import CANNOT_READ
 from agentscan.fsview import legible
@@ -53,35 +55,73 @@ def locked_usage(scanner: Scanner, ref: SessionRef) -> tuple[str, str] | None:
     return scanner.provider(ref.provider).locked_usage(ref, scanner.ctx)
 
 
-def locked_ids(scanner: Scanner, refs: Sequence[SessionRef], rows: Iterable[SessionRow]) -> set[str]:
+def locked_ids(scanner: Scanner, refs: Sequence[SessionRef], rows: Iterable[SessionRow], *,
+               days: bool = False) -> set[str]:
     """The ids of ``refs`` whose usage is kept in a database this run found locked
-    (``locked_usage``: an export leaves them as they were), but those whose ``rows`` record
-    no usage as the index keeps them (``read_with_its_db``): that is what the database holds
-    of them, and "left as they were" kept such a chat out of a JSON Lines file while
-    ``tokens`` and ``list`` told it as the chat of no usage it is.  (A chat with usage kept
-    is still left: an export reads its calls, for its days, and those may not be kept.)"""
+    (``locked_usage``: an export leaves them as they were), but those the index keeps whole
+    from a run that read it, unchanged since (``kept_whole``): what is written of them is what
+    the database holds.  ``days``: the export needs each one's calls (``token_days``, ``--days``)."""
     locked = [ref for ref in refs if locked_usage(scanner, ref) is not None]
     if not locked:
         return set()
-    blank = {row.id for row in rows if row.tokens is None and not row.subagents}
-    return {ref.id for ref in locked} - read_with_its_db(scanner, [ref for ref in locked if ref.id in blank])
+    return {ref.id for ref in locked} - kept_whole(scanner, locked, rows, days=days)
+
+
+def kept_whole(scanner: Scanner, refs: Sequence[SessionRef], rows: Iterable[SessionRow], *, days: bool) -> set[str]:
+    """The ids of ``refs`` (sessions whose usage is kept in a database found locked) of which an
+    export writes what that database holds: a row of no usage that the index keeps so
+    (``read_with_its_db``), or a row with usage kept whole, its sums (its cost) and, for
+    ``days``, its calls, all at the session's fingerprint (which takes in the database's own).
+    Only what was read with the database is kept (``statedb_reader._remind``,
+    ``usageparse.UsageParser.calls``).  A chat with usage was held out of every JSON Lines and
+    CSV file while ``list`` and ``tokens`` showed its kept figures (before pass 55)."""
+    cache = scanner.cache
+    if cache is None or not refs:
+        return set()
+    by_id = {row.id: row for row in rows}
+    blank = [ref for ref in refs if (row := by_id.get(ref.id)) is not None and row.tokens is None and not row.subagents]
+    written = read_with_its_db(scanner, blank)
+    empty = {ref.id for ref in blank}
+    spent = [ref for ref in refs if ref.id in by_id and ref.id not in empty]
+    if spent:
+        whole = scanner.rows_kept(spent)
+        ids = [ref.id for ref in spent if ref.id in whole]
+        needed: tuple[Literal["usage", "calls"], ...] = ("usage", "calls") if days else ("usage",)
+        for table in needed:
+            held = cache.fingerprints_in(table, ids) if ids else {}
+            ids = [ref.id for ref in spent if ref.id in ids and held.get(ref.id) == scanner.fingerprint(ref)]
+        written.update(ids)
+    return written
 
 
 def read_with_its_db(scanner: Scanner, refs: Sequence[SessionRef]) -> set[str]:
     """The ids of ``refs`` (sessions whose usage is kept in a database found locked this run)
-    whose row or usage sums the index keeps for their files as they are (their fingerprints,
-    which take in the database's own: Cursor's ``state.vscdb``).  Nothing read while the DB is
-    locked is kept (``statedb_reader._remind``), so what is kept was read with it, and the DB
-    has not changed since: its "recorded no usage" is the DB's answer still, as the figures
-    kept of such a session are (the locked DB's warning says so).  A session new or changed
-    since has nothing kept: its usage is not known."""
+    that the index keeps as having recorded no usage, for their files as they are (their
+    fingerprints, which take in the database's own: Cursor's ``state.vscdb``): their usage sums
+    with no call, else their row with no tokens.  Nothing read while the DB is locked is kept
+    (``statedb_reader._remind``), so what is kept was read with it, and the DB has not changed
+    since: its "recorded no usage" is the DB's answer still, as the figures kept of such a
+    session are (the locked DB's warning says so).  A session new or changed since has nothing
+    kept: its usage is not known.  One kept with usage is not of them: a row built without the
+    DB has no tokens, and such a chat, whose kept row said 120 tokens, was told "recorded no
+    usage" by ``tokens`` (its sums not kept) or written so by an export (its row not kept)."""
     cache = scanner.cache
     if cache is None or not refs:
         return set()
-    ids = [ref.id for ref in refs]
-    kept = cache.row_fingerprints(ids)
-    kept.update(cache.fingerprints_in("usage", [i for i in ids if i not in kept]))
-    return {ref.id for ref in refs if ref.id in kept and kept[ref.id] == scanner.fingerprint(ref)}
+    from agentscan.scan.sessionsums import SessionSums
+
+    at = {ref.id: scanner.fingerprint(ref) for ref in refs}
+    said: dict[str, bool] = {}  # id -> the kept answer is "no usage"
+    for session_id, (fingerprint, sums) in cache.get_usage_sums(list(at)).items():
+        kept = SessionSums.from_bytes(sums) if fingerprint == at.get(session_id) else None
+        if kept is not None:
+            said[session_id] = not kept.groups
+    rest = [session_id for session_id in at if session_id not in said]
+    for session_id, (fingerprint, values) in (cache.row_fields(rest, ("$.tokens", "$.subagents")).items() if rest else ()):
+        if fingerprint == at.get(session_id) and values is not None:
+            tokens, subagents = orjson.loads(values)
+            said[session_id] = tokens is None and not subagents
+    return {session_id for session_id, none in said.items() if none}
 
 
 def unknown_usages(scanner: Scanner, asked: Sequence[tuple[SessionRef, SessionRow | None]]) -> dict[str, tuple[str, str]]:

@@ -177,7 +177,15 @@ class UsageParser:
             return parse_session(self.scanner.provider(ref.provider), ref, ctx, None, False, True)
 
         weights = {ref.id: cores.job_bytes(ref, self.ctx) for ref in refs}
-        return {ref_id: parsed.entries or [] for ref_id, parsed in self._run(refs, weights, job, True, told=told).items()}
+        done = self._run(refs, weights, job, True, told=told)
+        for ref_id, parsed in done.items():
+            if parsed.sums.passing:
+                # Read while a file or database could not be read (Cursor's state DB locked):
+                # not kept, as ``_store`` keeps no such sums.  The calls were kept, ``[]`` at
+                # the session's fingerprint, and once the lock was gone with the DB unchanged
+                # an export wrote its tokens with no cost and no ``token_days``.
+                self.fingerprints[ref_id] = None
+        return {ref_id: parsed.entries or [] for ref_id, parsed in done.items()}
 
     def _run(self, refs: list[SessionRef], weights: dict[str, int],
              job: Callable[[SessionRef, ScanContext, bool], Parsed], keep_entries: bool,

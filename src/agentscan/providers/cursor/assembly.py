@@ -117,6 +117,11 @@ def _assemble_standalone(ref: SessionRef, ctx: ScanContext) -> Assembled:
     hint = ref.hint
     facts = StoreFacts(None, None, chat_meta(ref.native_id, ctx))
     if hint.workspace is not None:  # a workspace-only composer has no delegated runs
+        # Listed from its workspace DB alone while the global DB could not be read (corrupt,
+        # locked: ``provider.discover``), its row reads nothing of that DB, so its capture never
+        # heard that it could not be read, and the row was kept (docs/providers/cursor.md:
+        # nothing read meanwhile is kept).  Asked here, the DB's failure is said again to it.
+        state_db(ctx).composers()
         return Assembled(workspace_row(ref.native_id, hint.workspace), facts, (), SessionUsage(hint.workspace.stats, {}))
     # A CLI subagent's chat records no tokens: its part is empty, but it is counted.
     children = family(ctx).children(ref.native_id)

@@ -164,35 +164,42 @@ def family(ctx: ScanContext) -> Family:
 def _family(ctx: ScanContext) -> Family:
     from agentscan.providers.cursor.chats import chat_dirs, subagent_parents
     from agentscan.providers.cursor.discovery import discover_transcripts
+    from agentscan.providers.cursor.keptfamily import family_links
     from agentscan.providers.cursor.roots import transcripts_roots
     from agentscan.providers.cursor.statedb import state_db
 
     transcripts = discover_transcripts(transcripts_roots(ctx), ctx)
     db = state_db(ctx)
     composers = db.composers()
+    # While the DB cannot be read, its links as read last at the stamp it has now: a parent's
+    # runs (its fingerprint) and the transcripts that are no sessions stay as that read made them.
+    links = family_links(ctx, composers)
     chats = chat_dirs(ctx)
     # An ``isSubagent`` header (older builds) is a run of some session: its parent lists it
     # (``listed`` below), which owns it.  One that no parent lists or names is listed on its
     # own, as one whose named parent is gone: its tokens are never lost.
-    talking = {c for c, info in composers.items() if info.has_conversation}
+    talking = {c for c, link in links.items() if link.talking}
     # A chat with no transcript is read from its store, if that is there (``standalone``).
     stores = {c: d for c, d in sorted(chats.items()) if c not in transcripts and c not in talking
               and os.path.isfile(d / "store.db") and not ctx.linked_outside(d / "store.db")}
-    named: dict[str, tuple[str, ...]] = {c: (info.parent_id,) for c, info in composers.items() if info.parent_id}
+    named: dict[str, tuple[str, ...]] = {c: (link.parent_id,) for c, link in links.items() if link.parent_id}
     for chat, directory in stores.items():
         parents = subagent_parents(directory, ctx)
         if parents:
             named[chat] = _ordered(named.get(chat, ()), parents)
     listed: dict[str, tuple[str, ...]] = {t: tuple(sub.agent_id for sub in files.subagents)
                                           for t, files in transcripts.items() if files.subagents}
-    for composer, info in composers.items():
-        if info.sub_ids:
-            listed[composer] = _ordered(listed.get(composer, ()), info.sub_ids)
+    for composer, link in links.items():
+        if link.sub_ids:
+            listed[composer] = _ordered(listed.get(composer, ()), link.sub_ids)
     stems = {sub for subs in listed.values() for sub in subs}
-    forest = build(named, listed, present=transcripts.keys() | composers.keys() | chats.keys() | stems,
+    # (The kept links leave out the empty composers no composer names: the Agent CLI, whose
+    # chats alone may name another parent, writes no composer.)
+    forest = build(named, listed, present=transcripts.keys() | composers.keys() | links.keys() | chats.keys() | stems,
                    viable=transcripts.keys() | talking | stores.keys())
     return Family(
         transcripts={t: files for t, files in transcripts.items() if not forest.owned(t)},
+        # (only those read now: a chat the locked DB alone holds is left out, as it says)
         ide=tuple(c for c in composers if c in talking and c not in transcripts and not forest.owned(c)),
         stores=tuple((c, d) for c, d in stores.items() if not forest.owned(c)),
         forest=forest,

@@ -38,19 +38,19 @@ def header_workspaces(ctx: ScanContext) -> dict[str, str]:
     db = state_db(ctx)
     headers = db.headers()
     cache = ctx.file_cache
-    key = _key(str(db.path))
+    key = db_key(str(db.path))
     if db.unread() is None:
         found = {composer_id: header.workspace_id for composer_id, header in headers.items() if header.workspace_id}
         # Kept only when read whole: not from a DB opened without its -wal (``caveat``).
         if cache is not None and found and db.caveat() is None:
-            stamp = _stamp(db, ctx)
+            stamp = db_stamp(db, ctx)
             stored = cache.get_file(key, KIND)
             if stored is None or stored[2] != VERSION or stored[3] != stamp:
                 cache.put_file(key, KIND, 0, 0, VERSION, stamp, 0, seal(orjson.dumps(found)))
     else:
         stored = cache.get_file(key, KIND) if cache is not None else None
         found = {}
-        if stored is not None and stored[2] == VERSION and stored[3] == _stamp(db, ctx):
+        if stored is not None and stored[2] == VERSION and stored[3] == db_stamp(db, ctx):
             document = unseal_json(stored[5])
             if isinstance(document, dict):
                 found = {str(k): v for k, v in document.items() if isinstance(v, str)}
@@ -59,7 +59,7 @@ def header_workspaces(ctx: ScanContext) -> dict[str, str]:
     return found
 
 
-def _stamp(db: StateDb, ctx: ScanContext) -> str:
+def db_stamp(db: StateDb, ctx: ScanContext) -> str:
     """The DB's and its ``-wal``'s stats, as the fingerprint takes them."""
     parts = []
     for path in (db.path, db.path.with_name(db.path.name + "-wal")):
@@ -68,7 +68,7 @@ def _stamp(db: StateDb, ctx: ScanContext) -> str:
     return "\n".join(parts)
 
 
-def _key(path: str) -> str:
+def db_key(path: str) -> str:
     """The index's key of a DB's kept headers: a digest of its path's bytes, as a path that is
     not UTF-8 (``CURSOR_STATE_DB`` of a Latin-1 folder) cannot be stored as text."""
     from hashlib import blake2b

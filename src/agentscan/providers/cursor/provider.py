@@ -56,7 +56,10 @@ class CursorProvider(Provider):
     # 15: a composer archived in Cursor's chat list (``isArchived``) is marked ``archived``
     # 16: an Agent CLI chat whose store.db could not be read (locked, corrupt) has its counts
     #     not known (``counts_partial``), not 0
-    parser_version = "16"
+    # 17: calls read while the state DB was locked are not kept (``usageparse.calls``): an index
+    #     of 16 may hold a session's calls as ``[]``, read so, at the fingerprint of a DB that
+    #     did not change; the rows of composers listed from a workspace DB alone are not kept
+    parser_version = "17"
     # The Agent CLI holds its chat's store.db open (SQLite) while it runs; nothing shows Cursor
     # holding an agent transcript open (tools that follow Cursor live watch its mtime), and the
     # state.vscdb it holds is every composer's: only a store tells, else ``running`` is null.

@@ -169,10 +169,13 @@ class StateDbReader:
         # chats only it holds cannot be listed before its composers are read: said so.  The
         # figures kept of a session whose files and DB are unchanged since the DB was last read
         # (its fingerprint) are still its figures, and ``tokens`` shows them: "not known"
-        # alone was untrue of them, said by ``doctor`` too.)
+        # alone was untrue of them, said by ``doctor`` too.  Only of a lock: a DB broken for good
+        # keeps no session's figures (``unreadrows.unknown_usages``), and a damaged file's stat is
+        # not the one it was read at, so the words promised what a corrupt DB never gave.)
         left_out = "" if self.composers_whole else left_out_words(self._ctx, self.path)
+        kept = f" {KEPT_WORDS}" if self._locked else ""
         self._unread = (f"Cursor state DB not used ({reason}); chats are listed without it{left_out}, "
-                        f"the tokens it holds not known {KEPT_WORDS}{hint}")
+                        f"the tokens it holds not known{kept}{hint}")
         self._remind()
 
     def _remind(self) -> None:

@@ -30,18 +30,31 @@ _UNREAD = "cursor.store_unread"
 RETRY_AFTER_S = 20.0
 
 
-def _stamp(path: Path) -> tuple[tuple[int, int] | None, ...]:
-    """The store's, its WAL's and its journal's (mtime_ns, size): a write the lock was held
-    for changes one of them."""
-    stamp: list[tuple[int, int] | None] = []
-    for suffix in ("", "-wal", "-journal"):
+def _stamp(path: Path) -> tuple[object, ...]:
+    """The store's and its WAL's (mtime_ns, size), and whether its rollback journal holds a
+    write in progress (there and not empty): a write the lock was held for changes the first
+    two, and a lock let go empties or deletes the journal (``released``)."""
+    stamp: list[object] = []
+    for suffix in ("", "-wal"):
         try:
             stat = os.stat(f"{path}{suffix}")
         except OSError:
             stamp.append(None)
         else:
             stamp.append((stat.st_mtime_ns, stat.st_size))
+    try:
+        stamp.append(os.stat(f"{path}-journal").st_size > 0)
+    except OSError:
+        stamp.append(False)
     return tuple(stamp)
+
+
+def released(then: tuple[object, ...], now: tuple[object, ...]) -> bool:
+    """Whether the store may have been let go between two ``_stamp``s: its file or WAL changed,
+    or its journal was emptied.  Not a journal that appeared or grew: the writer holding the
+    lock writes it as it goes, and each change of it made every read of one command (the chat's
+    meta, then its messages) wait out the busy timeout again."""
+    return then[:2] != now[:2] or (bool(then[2]) and not now[2])
 
 
 def not_read(path: Path, why: str, ctx: ScanContext) -> None:
@@ -53,7 +66,7 @@ def not_read(path: Path, why: str, ctx: ScanContext) -> None:
 
 
 def unread_expired(path: Path, ctx: ScanContext) -> bool:
-    """Whether ``path`` was found unread and may be read now: its files changed since, or
+    """Whether ``path`` was found unread and may be read now: it was let go since (``released``), or
     ``RETRY_AFTER_S`` went by (the memo is then forgotten).  A library ``Scanner`` lives for
     many questions: it kept a store locked once unread for its whole life."""
     unread = ctx.memo.get(_UNREAD, {})
@@ -61,7 +74,7 @@ def unread_expired(path: Path, ctx: ScanContext) -> bool:
     if kept is None:
         return False
     _, stamp, when = kept
-    if stamp == _stamp(path) and time.monotonic() - when < RETRY_AFTER_S:
+    if not released(stamp, _stamp(path)) and time.monotonic() - when < RETRY_AFTER_S:
         return False
     del unread[path]
     return True

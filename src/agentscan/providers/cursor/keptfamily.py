@@ -1,0 +1,73 @@
+"""What ``composerData`` says of which run is whose, kept in the index with the state DB's
+stamp, for ``children.family`` while the DB cannot be read (docs/providers/cursor.md).
+
+A parent composer lists its delegated runs (``subComposerIds``, ``subagentComposerIds``) and a
+child names its parent (``subagentInfo.parentComposerId``); whose runs are whose decides each
+session's ``children``, which are part of its fingerprint, and which transcripts are sessions
+at all.  While the DB was locked those links read as none: a parent's fingerprint never equalled
+the one kept from the run that read the DB, so an unchanged chat lost its kept figures, and a
+run with a top-level transcript of its own was listed as a session beside its parent.  The DB's
+own stat is in the fingerprint, so the links it held at that very stat are the ones read last at
+it: those are taken (as ``keptheaders`` takes the headers).  A DB changed since has another
+stat: nothing is taken, and nothing kept matches anyway.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Mapping, NamedTuple
+
+import orjson
+
+from agentscan.sealing import seal, unseal_json
+
+if TYPE_CHECKING:
+    from agentscan.context import ScanContext
+    from agentscan.providers.cursor.composer import ComposerInfo
+
+KIND = "cursor.family_links"
+VERSION = "1"
+
+
+class Links(NamedTuple):
+    """One composer's part in ``children.family``: the parent it names, the runs it lists, and
+    whether it holds a conversation (it may be a session of its own)."""
+
+    parent_id: str | None
+    sub_ids: tuple[str, ...]
+    talking: bool
+
+
+def family_links(ctx: ScanContext, composers: Mapping[str, ComposerInfo]) -> dict[str, Links]:
+    """Composer id -> its ``Links``: of ``composers`` as read now, or, when the DB could not be
+    read, as last read with the DB at the stamp it has now (else ``{}``).  Only the composers that
+    weigh in: those with a conversation or a link, and those a child names (a parent must be
+    there to be chosen); an empty composer nothing names changes no one's family."""
+    from agentscan.providers.cursor.keptheaders import db_key, db_stamp
+    from agentscan.providers.cursor.statedb import state_db
+
+    db = state_db(ctx)
+    cache = ctx.file_cache
+    if db.unread() is None:
+        named = {info.parent_id for info in composers.values() if info.parent_id}
+        found = {composer_id: Links(info.parent_id, info.sub_ids, info.has_conversation)
+                 for composer_id, info in composers.items()
+                 if info.has_conversation or info.parent_id or info.sub_ids or composer_id in named}
+        # Kept only when read whole: not from a DB opened without its -wal (``caveat``).
+        if cache is not None and found and db.caveat() is None:
+            stamp, key = db_stamp(db, ctx), db_key(str(db.path)) + ":family"
+            stored = cache.get_file(key, KIND)
+            if stored is None or stored[2] != VERSION or stored[3] != stamp:
+                cache.put_file(key, KIND, 0, 0, VERSION, stamp, 0,
+                               seal(orjson.dumps({c: [links.parent_id, list(links.sub_ids), links.talking]
+                                                  for c, links in found.items()})))
+        return found
+    stored = cache.get_file(db_key(str(db.path)) + ":family", KIND) if cache is not None else None
+    if stored is None or stored[2] != VERSION or stored[3] != db_stamp(db, ctx):
+        return {}
+    document = unseal_json(stored[5])
+    kept: dict[str, Links] = {}
+    for composer_id, value in (document.items() if isinstance(document, dict) else ()):
+        if isinstance(value, list) and len(value) == 3 and isinstance(value[1], list):
+            parent = value[0] if isinstance(value[0], str) else None
+            kept[str(composer_id)] = Links(parent, tuple(s for s in value[1] if isinstance(s, str)), value[2] is True)
+    return kept
