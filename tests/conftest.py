@@ -85,6 +85,16 @@ def only_cursor(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
+def short_sqlite_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A locked database given up on after 200 ms, not the busy timeout a user's run waits
+    (``sqlite_ro.BUSY_TIMEOUT_MS``): a test that holds one locked marks itself
+    ``pytest.mark.usefixtures("short_sqlite_wait")``."""
+    from agentscan.toolkit import sqlite_ro
+
+    monkeypatch.setattr(sqlite_ro, "BUSY_TIMEOUT_MS", 200)
+
+
+@pytest.fixture
 def tty(monkeypatch: pytest.MonkeyPatch):
     """Make stdout (and, unless ``stderr=False``, stderr) a terminal ``width`` columns wide:
     ``tty(80)``; ``color`` True or False sets NO_COLOR accordingly (default: as it is)."""

@@ -214,7 +214,7 @@ def test_old_session_found_through_index_and_discovery(isolated_home: Path) -> N
 
 
 def test_many_sessions_sums_and_keys_read_in_one_pass_are_the_same(isolated_home: Path, monkeypatch) -> None:
-    """Past ``_WHOLE_TABLE_ABOVE`` ids, ``usage`` is read whole and filtered: the same answer."""
+    """Past ``WHOLE_TABLE_ABOVE`` ids, ``usage`` is read whole and filtered: the same answer."""
     from agentscan.scan import cache as cache_module
 
     make_home(isolated_home)
@@ -225,7 +225,7 @@ def test_many_sessions_sums_and_keys_read_in_one_pass_are_the_same(isolated_home
         assert store is not None and len(ids) >= 2
         asked = [ids[0], "claude:not-a-session"]  # not every session: the pass must filter
         chunked = (store.get_usage(asked), store.get_keys(asked))
-        monkeypatch.setattr(cache_module, "_WHOLE_TABLE_ABOVE", 1)
+        monkeypatch.setattr(cache_module, "WHOLE_TABLE_ABOVE", 1)
         assert (store.get_usage(asked), store.get_keys(asked)) == chunked
         assert set(chunked[0]) == set(chunked[1]) == {ids[0]}
 

@@ -26,7 +26,8 @@ from typing import Any
 
 import pytest
 
-from agentscan.providers.claude.records import queued_prompt_text, real_prompt_text
+from agentscan.providers.claude.queuedprompts import queued_prompt_text
+from agentscan.providers.claude.records import real_prompt_text
 from builders import claude_session_file
 from claude_events import cli_json_at, lines_of
 

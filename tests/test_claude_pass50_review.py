@@ -3,7 +3,7 @@
 * ``show <run>`` of a run only copies name (its maker gone) opens the session ``list``
   credits it to, whatever the ids' order.
 * A transcript whose first line is a pasted image of 6 MB (over the readers' 4 MiB cap)
-  still names the session it was resumed from (``discovery._header_field``).
+  still names the session it was resumed from (``headfields.header_field``).
 """
 
 from __future__ import annotations

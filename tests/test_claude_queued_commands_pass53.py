@@ -1,4 +1,4 @@
-"""What of a command typed while Claude Code was busy is a prompt (``records.queued_prompt_text``).
+"""What of a command typed while Claude Code was busy is a prompt (``queuedprompts.queued_prompt_text``).
 
 Claude Code hides a ``queued_command`` attachment it queued itself (``isMeta``: system-generated,
 a scheduled task's) from its own transcript view: no prompt of the user's.  A slash command the
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from agentscan.providers.claude.records import queued_prompt_text
+from agentscan.providers.claude.queuedprompts import queued_prompt_text
 from claude_events import cli_json_at, lines_of
 from builders import claude_session_file
 

@@ -1,4 +1,4 @@
-"""A prompt typed while Claude Code was busy is a prompt (``records.queued_prompt_text``).
+"""A prompt typed while Claude Code was busy is a prompt (``queuedprompts.queued_prompt_text``).
 
 Claude Code 2.1 on folds such a prompt into the running turn and writes it only as an
 ``attachment`` record of type ``queued_command`` (``commandMode: "prompt"``), never as a
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from agentscan.providers.claude.records import queued_prompt_text
+from agentscan.providers.claude.queuedprompts import queued_prompt_text
 from agentscan.scan.scanner import Scanner
 from builders import claude_session_file
 from claude_events import cli_json_at, lines_of, lower_row_limits

@@ -134,7 +134,7 @@ def test_tokens_reads_it_all_and_reports_the_middle(isolated_home: Path) -> None
     # The two calls written: (1000, 0, 100) and (5000, 4000, 200, reasoning 100); the
     # re-emitted count is skipped.  Only 2 of the cumulative 90000 were logged in this
     # made-up file: the calls count (a row read whole counts them too), and the file is
-    # told of its running total that moved past its call (``callscan.total_warning``).
+    # told of its running total that moved past its call (``countwarnings.total_warning``).
     assert (report.total.input, report.total.cache_read, report.total.output) == (2000, 4000, 300)
     number = data[:middle].count(b"\n") + 1
     assert [(w.message[:20], w.line) for w in scanner.warnings] == [("invalid JSON skipped", number),

@@ -13,17 +13,11 @@ from pathlib import Path
 import orjson
 import pytest
 
-from agentscan.toolkit import sqlite_ro
 from bad_corpus import LiveWriter
 from builders import invoke
 from test_cursor_archived_pass53 import GONE, KEPT, _home
 
-pytestmark = pytest.mark.usefixtures("only_cursor")
-
-
-@pytest.fixture(autouse=True)
-def _short_wait(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sqlite_ro, "BUSY_TIMEOUT_MS", 200)
+pytestmark = pytest.mark.usefixtures("only_cursor", "short_sqlite_wait")
 
 
 def test_a_windowed_json_keeps_the_mark_its_table_shows(isolated_home: Path) -> None:

@@ -18,20 +18,14 @@ from pathlib import Path
 import orjson
 import pytest
 
-from agentscan.toolkit import sqlite_ro
 from bad_corpus import LiveWriter
 from builders import invoke
 from cursor_builders import bubble, make_state_db, make_workspace_db, state_db_path
 from test_cursor_archived_pass53 import GONE, KEPT, _home
 
-pytestmark = pytest.mark.usefixtures("only_cursor")
+pytestmark = pytest.mark.usefixtures("only_cursor", "short_sqlite_wait")
 
 OLD = "a5400000-0000-4000-8000-00000000ee01"
-
-
-@pytest.fixture(autouse=True)
-def _short_wait(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sqlite_ro, "BUSY_TIMEOUT_MS", 200)
 
 
 def _settled(home: Path) -> None:

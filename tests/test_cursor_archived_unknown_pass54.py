@@ -24,7 +24,6 @@ from typing import Iterator
 
 import pytest
 
-from agentscan.toolkit import sqlite_ro
 from builders import invoke
 from cursor_builders import (
     assistant, break_schema, bubble, composer_data, make_state_db, state_db_path, user, write_transcript,
@@ -126,8 +125,8 @@ def _cursor_writing(db: Path) -> Iterator[None]:
             writer.communicate("\n", timeout=30)
 
 
-def test_a_locked_state_db_takes_the_mark_of_a_kept_row(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sqlite_ro, "BUSY_TIMEOUT_MS", 200)
+@pytest.mark.usefixtures("short_sqlite_wait")
+def test_a_locked_state_db_takes_the_mark_of_a_kept_row(isolated_home: Path) -> None:
     db = _chats(isolated_home, IDE_ONLY)
     _ok("list")  # read with the DB: the rows kept, for the DB as it is
     # A new chat, written while Cursor holds the DB: its row is read, without the DB.

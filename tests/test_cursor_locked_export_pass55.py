@@ -20,20 +20,14 @@ from pathlib import Path
 import orjson
 import pytest
 
-from agentscan.toolkit import sqlite_ro
 from bad_corpus import LiveWriter
 from builders import invoke
 from test_cursor_locked_kept_none_pass54 import QUIET, SPENT, _home
 
-pytestmark = pytest.mark.usefixtures("only_cursor")
+pytestmark = pytest.mark.usefixtures("only_cursor", "short_sqlite_wait")
 
 HELD = "held out: its usage is kept in"
 LOCKED = "database is locked by Cursor or another program; try again in a moment, or close Cursor"
-
-
-@pytest.fixture(autouse=True)
-def _short_wait(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sqlite_ro, "BUSY_TIMEOUT_MS", 200)
 
 
 def _ok(result) -> str:  # noqa: ANN001 - click's Result

@@ -15,22 +15,16 @@ from pathlib import Path
 import orjson
 import pytest
 
-from agentscan.toolkit import sqlite_ro
 from bad_corpus import LiveWriter
 from builders import invoke
 from cursor_builders import assistant, bubble, composer_data, make_state_db, state_db_path, user, write_transcript
 
-pytestmark = pytest.mark.usefixtures("only_cursor")
+pytestmark = pytest.mark.usefixtures("only_cursor", "short_sqlite_wait")
 
 PARENT = "a5500000-0000-4000-8000-0000000000f1"
 RUN = "a5500000-0000-4000-8000-0000000000f2"  # listed by the parent, with a transcript of its own
 NEW = "a5500000-0000-4000-8000-0000000000f3"  # written after the DB's last read
 T0 = 1_780_000_000_000
-
-
-@pytest.fixture(autouse=True)
-def _short_wait(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sqlite_ro, "BUSY_TIMEOUT_MS", 200)
 
 
 def _home(home: Path) -> Path:

@@ -16,22 +16,16 @@ from pathlib import Path
 import orjson
 import pytest
 
-from agentscan.toolkit import sqlite_ro
 from bad_corpus import LiveWriter
 from builders import invoke
 from cursor_builders import assistant, bubble, composer_data, make_state_db, state_db_path, user, write_transcript
 
-pytestmark = pytest.mark.usefixtures("only_cursor")
+pytestmark = pytest.mark.usefixtures("only_cursor", "short_sqlite_wait")
 
 SPENT = "a5400000-0000-4000-8000-00000000f001"
 QUIET = "a5400000-0000-4000-8000-00000000f002"  # its bubbles record no tokens
 NEW = "a5400000-0000-4000-8000-00000000f003"  # its transcript written after the last read
 T0 = 1_780_000_000_000
-
-
-@pytest.fixture(autouse=True)
-def _short_wait(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sqlite_ro, "BUSY_TIMEOUT_MS", 200)
 
 
 def _home(home: Path) -> Path:

@@ -13,16 +13,12 @@ import pytest
 
 from agentscan import Scanner
 from agentscan.providers.cursor import storechat
-from agentscan.toolkit import sqlite_ro
 from bad_corpus import LiveWriter
 from cursor_builders import add_store_messages, cli_chat_of_two_messages
 
 C = "a5400000-0000-4000-8000-0000000000d6"
 
-
-@pytest.fixture(autouse=True)
-def _short_wait(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sqlite_ro, "BUSY_TIMEOUT_MS", 200)
+pytestmark = pytest.mark.usefixtures("short_sqlite_wait")
 
 
 def _chat(home: Path) -> Path:

@@ -18,14 +18,9 @@ from bad_corpus import LiveWriter
 from builders import invoke
 from cursor_builders import break_schema, cli_chat_of_two_messages
 
-pytestmark = pytest.mark.usefixtures("only_cursor")
+pytestmark = pytest.mark.usefixtures("only_cursor", "short_sqlite_wait")
 
 C = "a5400000-0000-4000-8000-0000000000d5"
-
-
-@pytest.fixture(autouse=True)
-def _short_wait(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sqlite_ro, "BUSY_TIMEOUT_MS", 200)
 
 
 def _chat(home: Path) -> Path:

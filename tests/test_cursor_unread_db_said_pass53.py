@@ -17,24 +17,18 @@ from pathlib import Path
 import orjson
 import pytest
 
-from agentscan.toolkit import sqlite_ro
 from bad_corpus import LiveWriter
 from builders import invoke
 from cursor_builders import (assistant, break_schema, bubble, composer_data, make_state_db, state_db_path, tool, user,
                              write_chat_store, write_subagent, write_transcript)
 
-pytestmark = pytest.mark.usefixtures("only_cursor")
+pytestmark = pytest.mark.usefixtures("only_cursor", "short_sqlite_wait")
 
 A = "a5300000-0000-4000-8000-0000000000a1"
 CLI = "a5300000-0000-4000-8000-0000000000c3"
 P = "a5300000-0000-4000-8000-0000000000d1"
 C = "a5300000-0000-4000-8000-0000000000d2"
 SAID = "no sessions found: a Cursor database that may hold some could not be read (see the warning)"
-
-
-@pytest.fixture(autouse=True)
-def _short_wait(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sqlite_ro, "BUSY_TIMEOUT_MS", 200)
 
 
 def _db(home: Path) -> Path:

@@ -22,7 +22,6 @@ import orjson
 import pytest
 
 from agentscan.scan.scanner import Scanner
-from agentscan.toolkit import sqlite_ro
 from bad_corpus import LiveWriter
 from builders import invoke
 from hooks_builders import Replay
@@ -33,12 +32,7 @@ TRANSCRIPT = "a5300000-0000-4000-8000-00000000ee02"
 T0 = 1_780_000_000_000
 
 
-@pytest.fixture
-def _short_wait(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sqlite_ro, "BUSY_TIMEOUT_MS", 200)
-
-
-@pytest.mark.usefixtures("only_cursor", "_short_wait")
+@pytest.mark.usefixtures("only_cursor", "short_sqlite_wait")
 def test_a_db_only_chat_under_a_db_locked_since_the_census_is_not_changed(isolated_home: Path) -> None:
     write_transcript(isolated_home, "work-app", TRANSCRIPT, [user("old idea"), assistant("ok")])
     db = make_state_db(state_db_path(isolated_home), composers=[

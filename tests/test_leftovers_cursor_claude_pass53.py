@@ -26,7 +26,6 @@ from pathlib import Path
 import pytest
 
 from agentscan.bounds import Bounds
-from agentscan.toolkit import sqlite_ro
 from bad_corpus import LiveWriter
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user, invoke, write_jsonl
 from claude_events import cli_json_at, forward_and_from_end
@@ -113,9 +112,8 @@ def test_a_corrupt_cursor_db_leaves_a_cli_store_chat_recorded_no_usage(isolated_
 ONLY_IN_DB = ("a5300000-0000-4000-8000-0000000000e1", "a5300000-0000-4000-8000-0000000000e2")
 
 
-def test_a_locked_cursor_db_says_the_chats_only_it_holds_are_left_out(isolated_home: Path,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sqlite_ro, "BUSY_TIMEOUT_MS", 200)
+@pytest.mark.usefixtures("short_sqlite_wait")
+def test_a_locked_cursor_db_says_the_chats_only_it_holds_are_left_out(isolated_home: Path) -> None:
     db = make_state_db(state_db_path(isolated_home),
                        composers=[composer_data(chat, name=f"ide chat {n}", bubbles=["u"]) for n, chat in enumerate(ONLY_IN_DB)],
                        bubbles={chat: [bubble("u", 1, "hello", tokens=(10, 20))] for chat in ONLY_IN_DB})

@@ -122,10 +122,10 @@ def test_damaged_kept_sums_are_read_again(isolated_home: Path, parses: list[str]
 def test_rows_read_their_kept_sums_together(isolated_home: Path, parses: list[str], monkeypatch: pytest.MonkeyPatch,
                                             damaged: bool, whole_table: bool) -> None:
     """A list's rows read their kept sums together (``Provider.prefetch_row_sums``, through
-    ``Cache.get_files``: 500 a query, or one pass past ``_WHOLE_TABLE_ABOVE``), not one query a
+    ``Cache.get_files``: 500 a query, or one pass past ``WHOLE_TABLE_ABOVE``), not one query a
     session: the costs of reading them one at a time, a damaged one still read again."""
     from agentscan.providers.base import Provider
-    from agentscan.scan import cache as cache_module
+    from agentscan.scan import filekeyed
     from agentscan.scan.cache import Cache
 
     ids = [_session(isolated_home, number, [(0, 4000 + number, number % 3, False), (1, 900, 0, number % 2 == 1)])
@@ -151,7 +151,7 @@ def test_rows_read_their_kept_sums_together(isolated_home: Path, parses: list[st
     monkeypatch.setattr(Cache, "get_file", get_file)
     forget_remembered_answers()  # the page is made again: its rows read their kept sums
     if whole_table:
-        monkeypatch.setattr(cache_module, "_WHOLE_TABLE_ABOVE", 0)
+        monkeypatch.setattr(filekeyed, "WHOLE_TABLE_ABOVE", 0)  # (``get_files`` is kept by path)
     assert _costs(run("list", "--all"), "id") == alone
     assert asked.count("claude-row-sums") == (1 if damaged else 0)  # the damaged one asked again, alone
     assert parses == ([ids[2].partition(":")[2]] if damaged else [])

@@ -74,7 +74,7 @@ def test_a_gemini_user_message_of_an_image_alone_is_a_prompt(isolated_home: Path
 
 
 def test_an_image_queued_alone_is_a_claude_prompt() -> None:
-    from agentscan.providers.claude.records import queued_prompt_text
+    from agentscan.providers.claude.queuedprompts import queued_prompt_text
 
     queued = {"type": "attachment", "attachment": {"type": "queued_command", "prompt": [IMAGE]}}
     assert queued_prompt_text(queued) == "[image]"

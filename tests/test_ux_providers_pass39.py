@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from agentscan.cli import app
-from agentscan.cli.state import provider_names
+from agentscan.cli.optionvalues import provider_names
 
 runner = CliRunner()
 

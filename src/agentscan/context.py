@@ -92,7 +92,7 @@ class FileFacts:
         if self._known is None:
             self._known = self._backend.get_facts(self.kind) if self._backend is not None else {}
         found = self._new.get(path) or self._known.get(path)
-        if found is None or found[0] != _stamp(stat):
+        if found is None or found[0] != stat_stamp(stat):
             return None
         return unseal_json(found[1])
 
@@ -109,7 +109,7 @@ class FileFacts:
         import orjson
 
         try:
-            self._new[path] = (_stamp(stat), seal(orjson.dumps(value)))
+            self._new[path] = (stat_stamp(stat), seal(orjson.dumps(value)))
         except (TypeError, orjson.JSONEncodeError):
             pass  # not remembered: only costs a read next time
 
@@ -121,7 +121,10 @@ class FileFacts:
         self._new = {}
 
 
-def _stamp(stat: os.stat_result) -> str:
+def stat_stamp(stat: os.stat_result) -> str:
+    """A file's identity as what is remembered of it is kept by (``Remembered``; Claude's
+    resume states, ``claude.incremental``): size, mtime, inode and ctime, kept in the index,
+    so its form never changes."""
     return f"{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ino}:{stat.st_ctime_ns}"
 
 

@@ -45,8 +45,12 @@ UNTIL_READING = "any --since form; a date, week or month counts whole, a time or
 _WHEN_HINT = f"use {WHEN_FORMS}"
 
 
-#: a window said aloud (``last week``), as ``window_said`` reads it
-_WINDOW_PHRASE = re.compile(r"\s*(this|last|past|previous)\s+(day|week|month)\s*", re.IGNORECASE)
+#: the words before a unit that name a window said aloud (``last week``), and the units they
+#: take, as ``window_said`` reads them (``tokens last week``'s hint asks them too: ``cli.idwords``)
+WINDOW_WORDS = ("this", "last", "past", "previous")
+WINDOW_UNITS = ("day", "week", "month")
+#: a window said aloud, as one option's value (``--since 'last week'``)
+_WINDOW_PHRASE = re.compile(rf"\s*({'|'.join(WINDOW_WORDS)})\s+({'|'.join(WINDOW_UNITS)})\s*", re.IGNORECASE)
 
 
 def window_said(word: str, unit: str, tz: tzinfo | None = None) -> tuple[str, str]:

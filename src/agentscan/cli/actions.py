@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, List, Optional, Sequence
 
-from agentscan.cli.state import State, end_progress, finish, parse_window, provider_names, reject_blank
+from agentscan.cli.optionvalues import parse_window, provider_names, reject_blank
+from agentscan.cli.state import State, end_progress, finish
 
 if TYPE_CHECKING:
     from datetime import tzinfo
@@ -181,13 +182,16 @@ def run_tokens(
 
     cwd = asked_directory(cwd) if cwd else None
     group = one_grouping(by)
-    if group != "session" and (limit is not None or show_all):
+    from agentscan.cli.tokensrules import refused_under
+
+    shaping = "--all" if show_all else "--limit"
+    if (limit is not None or show_all) and refused_under(shaping, group):
         from agentscan.errors import UsageProblem
         from agentscan.scan.groupby import GROUPING
 
-        raise UsageProblem(f"{'--all' if show_all else '--limit'} shapes the table by session; --by {group} shows "
+        raise UsageProblem(f"{shaping} shapes the table by session; --by {group} shows "
                            f"every {GROUPING[group].noun}'s row (--since and --until narrow it)")
-    if breakdown and group == "model":
+    if breakdown and refused_under("--breakdown", group):
         from agentscan.scan.tokenmodels import check
 
         check(group, breakdown)  # (its usage error, worded once for the CLI and the library)

@@ -164,7 +164,6 @@ def run(argv: list[str]) -> int | None:
     call = parse(argv)
     if call is None:
         return None
-    from agentscan.cli.idwords import remember_typed
     from agentscan.cli.state import State, run_guarded, say_error, set_command_path
     from agentscan.cli.term import settle_streams
 
@@ -177,8 +176,7 @@ def run(argv: list[str]) -> int | None:
     set_command_path("agentscan")
     try:
         state = State(**call.before)
-        set_command_path(f"agentscan {call.command}")
-        remember_typed(call.words)
+        set_command_path(f"agentscan {call.command}", call.words)
         state.merge(call.after)
     except UsageProblem as exc:
         return say_error(exc)

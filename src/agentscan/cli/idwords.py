@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from agentscan.whentext import WINDOW_UNITS, WINDOW_WORDS, parse_when, times_meant, window_said
+
 #: ccusage's reports and the plural of each grouping, as ``tokens --by`` spells them
 _BY_WORDS = {"daily": "day", "days": "day", "weekly": "week", "weeks": "week", "monthly": "month",
              "months": "month", "models": "model", "providers": "provider", "agents": "agent",
@@ -18,55 +20,39 @@ _BY_WORDS = {"daily": "day", "days": "day", "weekly": "week", "weeks": "week", "
 _NEWEST = frozenset({"last", "latest", "newest", "recent", "current", "@"})
 #: words before a grouping, as said aloud (``tokens by day``)
 _BY_SAID = frozenset({"by", "per"})
-#: words before a unit that name a window, as said aloud (``tokens last week``: not the newest
-#: session, ``last``'s hint alone), and the units they take
-_WINDOW_SAID = frozenset({"this", "last", "past", "previous"})
-_UNITS = frozenset({"day", "week", "month"})  # (as ``whentext.window_said`` reads them)
 
 #: the global options the program's words already give (``home_options``), wherever typed
 _HOME_FLAGS = frozenset({"--demo", "--home"})
 
-#: the words typed after the command's name this run (``daily --since 7d -p claude``), kept by
-#: ``cli.fastpath`` and ``cli.options`` as the command starts: a hint for one of them gives the
-#: others back, or the line it suggests answers another question (every provider's, all time)
-_TYPED: list[tuple[str, ...]] = [()]
-
-
-def remember_typed(words: Iterable[str]) -> None:
-    _TYPED[0] = tuple(words)
-
-
-def meant_for(exc: Exception, command: str, home_options: str) -> str | None:
+def meant_for(exc: Exception, command: str, home_options: str, typed: tuple[str, ...]) -> str | None:
     """``meant_instead`` for an error about a session id (``SessionNotFound``; not ``show
-    gemini``'s, which has its own hint); ``home_options``: the global options given."""
+    gemini``'s, which has its own hint); ``home_options``: the global options given; ``typed``:
+    the words typed after the command's name (``cli.state.set_command_path``)."""
     from agentscan.errors import ProviderNotId, SessionNotFound
     from agentscan.invocation import program_word
 
     query = getattr(exc, "query", None)
     if not isinstance(exc, SessionNotFound) or isinstance(exc, ProviderNotId) or not isinstance(query, str):
         return None
-    return meant_instead(query, command, f"{program_word()}{home_options}", _TYPED[0])
+    return meant_instead(query, command, f"{program_word()}{home_options}", typed)
 
 
-def provider_hint(provider: str, query: str, command: str, home_options: str) -> str:
+def provider_hint(provider: str, query: str, command: str, home_options: str, typed: tuple[str, ...]) -> str:
     """The hint for a provider's name typed as an id (``tokens codex daily``): ``tokens -p codex``
     with the other words typed, each meant for an option given as that option (``--by day``);
     after ``show gemini``, where its sessions' ids are (``list -p gemini``)."""
-    import shlex
-
     from agentscan.invocation import hint, program_word
 
     program = f"{program_word()}{home_options}"
     if command != "tokens":
         return hint(f"{program} list -p {provider}", "lists its sessions")
-    others, _next = _others(_TYPED[0], query)
-    given = [others[at + 1] for at in range(len(others) - 1) if others[at] == "--by"]
+    others, _next = _others(typed, query)
+    given = _by_values(others)
     if given:  # (``tokens codex models daily``: ``--by day --breakdown``, as ``tokens models daily``)
         by, others = _one_grouping(given[0], others)
         others = ["--by", by, *others] if "--by" not in others else others
-    words, dropped = _runnable(["-p", provider, *others])
-    why = f" ({'; '.join(dropped)})" if dropped else ""
-    return hint(" ".join([program, "tokens", *map(shlex.quote, words)]), f"adds up its sessions' tokens{why}")
+    # (a provider's name is no id typed: the line is no answer to "tokens takes session ids")
+    return _offer(program, ["-p", provider], others, "adds up its sessions' tokens", ids_said=False)
 
 
 def meant_instead(query: str, command: str, program: str, words: Iterable[str] = ()) -> str | None:
@@ -82,9 +68,7 @@ def meant_instead(query: str, command: str, program: str, words: Iterable[str] =
         return hint(f"{program} {command} --help", "shows its options")
     if command == "tokens":
         others, following = _others(tuple(words), query)
-        if word in _WINDOW_SAID and following is not None:  # ``tokens last week``: a window, not ``last``
-            from agentscan.whentext import window_said
-
+        if word in WINDOW_WORDS and following is not None:  # ``tokens last week``: a window, not ``last``
             window, said = window_said(word, following.strip().casefold())
             return _offer(program, window.split(), others, f"counts the tokens of {said}")
         # ``tokens by day``: the words of ``--by day`` without its dashes
@@ -101,7 +85,7 @@ def meant_instead(query: str, command: str, program: str, words: Iterable[str] =
                 return _offer(program, ["-n", "1"], others, "shows the newest session's tokens first, the others "
                               "summed in one line")
             # (``tokens last daily``, ``last --json``: no ``-n 1`` with them; said as what it shows)
-            grouped = [kept[at + 1] for at in range(len(kept) - 1) if kept[at] == "--by"]
+            grouped = _by_values(kept)
             if grouped and grouped[0] != "session":
                 return _offer(program, ["-n", "1"], others, f"adds up tokens, one line per {grouped[0]}")
             return _offer(program, ["-n", "1"], others, "lists every session's tokens, the newest first")
@@ -109,8 +93,6 @@ def meant_instead(query: str, command: str, program: str, words: Iterable[str] =
             # Echoed as typed (``2026-11-03T01``, not its casefolded ``2026-11-03t01``), when it reads so.
             when = typed if is_a_time(typed) else word
             return _offer(program, ["--since", when], others, "counts tokens from then on")
-        from agentscan.whentext import times_meant
-
         # A mistyped id is no misspelt day, however close: hex of any length, a digit or not.
         meant = times_meant(typed) if not looks_like_id(word, least=0, digit=False) else []
         if len(meant) == 1:  # (``yesterdy``: as ``--since yesterdy`` says it)
@@ -136,41 +118,63 @@ def _others(words: tuple[str, ...], query: str) -> tuple[list[str], str | None]:
     typed right after ``query`` when the two are one phrase (``by day``, ``last week``:
     ``_follows``), taken with it.  (Not ``misplaced._carried``: that one reads ccusage's words
     and drops what ``tokens`` lacks; these were all read by ``tokens`` already.)  A word that reads as none is kept: another session's id."""
-    from agentscan.cli.static_grammar import COMMANDS
-
-    options: dict[str, tuple[str, str]] = COMMANDS["tokens"]["options"]
+    typed = _split_typed(words)
     others: list[str] = []
     following = None
     seen = False
     at = 0
-    while at < len(words):
-        word = words[at]
+    while at < len(typed):
+        option = typed[at]
+        word = option[0]
         at += 1
         if word == "--":  # (what follows is ids, whatever their first character)
-            others += [word, *words[at:]]
+            others += option
             break
         if word.startswith("-") and word != "-":
-            flag, equals, _value = word.partition("=")
-            typed = [word]
-            if not equals and options.get(flag, ("", "flag"))[1] != "flag" and at < len(words):
-                typed.append(words[at])  # its value, whatever it reads as (``--cwd daily``)
-                at += 1
-            if flag not in _HOME_FLAGS:
-                others += typed
+            if word.partition("=")[0] not in _HOME_FLAGS:
+                others += option  # with its value, whatever it reads as (``--cwd daily``)
             continue
-        phrase = at < len(words) and _follows(word.strip().casefold(), words[at].strip().casefold())
+        # (a bare word is one alone: the phrase's second word, if any, is the next one)
+        phrase = at < len(typed) and _follows(word.strip().casefold(), typed[at][0].strip().casefold())
         if not seen and word.strip() == query.strip():
             seen = True
             if phrase:
-                following = words[at]
+                following = typed[at][0]
                 at += 1
             continue
         if phrase:  # (``tokens codex by day``: a phrase wherever typed, not ``by`` kept as an id)
-            others += _phrase_options(word.strip().casefold(), words[at].strip().casefold())
+            others += _phrase_options(word.strip().casefold(), typed[at][0].strip().casefold())
             at += 1
             continue
         others += _as_option(word)
     return others, following
+
+
+def _split_typed(words: Iterable[str]) -> list[list[str]]:
+    """``words`` (what was typed after ``tokens``) as ``tokens`` reads them, one list each: an
+    option with the value it takes (``--since 7d``; ``--since=7d`` alone), ``--`` with every
+    word after it, any other word alone."""
+    from agentscan.cli.static_grammar import COMMANDS
+
+    options: dict[str, tuple[str, str]] = COMMANDS["tokens"]["options"]
+    words = list(words)
+    typed: list[list[str]] = []
+    at = 0
+    while at < len(words):
+        flag, equals, _value = words[at].partition("=")
+        if flag == "--":
+            typed.append(words[at:])
+            break
+        takes = not equals and options.get(flag, ("", "flag"))[1] != "flag" and at + 1 < len(words)
+        typed.append(words[at:at + (2 if takes else 1)])
+        at += len(typed[-1])
+    return typed
+
+
+def _by_values(words: list[str]) -> list[str]:
+    """The values of the ``--by`` options among ``words`` (``tokens``' options as ``_others``
+    gives them: each ``--by`` followed by its value)."""
+    return [words[at + 1] for at in range(len(words) - 1) if words[at] == "--by"]
 
 
 def _phrase_options(word: str, following: str) -> list[str]:
@@ -178,21 +182,21 @@ def _phrase_options(word: str, following: str) -> list[str]:
     ``--since 2026-W49 --until 2026-W49``, as ``tokens last week``'s own hint gives it)."""
     if word in _BY_SAID:
         return ["--by", _grouping(following) or following]
-    from agentscan.whentext import window_said
-
     return window_said(word, following)[0].split()
 
 
-def _offer(program: str, head: list[str], others: list[str], does: str, *, asked: str = "") -> str:
+def _offer(program: str, head: list[str], others: list[str], does: str, *, asked: str = "",
+           ids_said: bool = True) -> str:
     """The hint ``tokens HEAD OTHERS``: what it ``does``, with why an option typed was left out
-    when the line would fail with it (``_runnable``); ``asked``: a question said first."""
+    when the line would fail with it (``_runnable``); ``asked``: a question said first;
+    ``ids_said``: and that ``tokens`` takes session ids (the word typed was read as one)."""
     import shlex
 
     from agentscan.invocation import hint
 
     words, dropped = _runnable([*head, *others])
-    why = " ".join(filter(None, [asked, "; ".join([*dropped, "tokens takes session ids"])]))
-    return hint(" ".join([program, "tokens", *map(shlex.quote, words)]), f"{does} ({why})")
+    why = " ".join(filter(None, [asked, "; ".join([*dropped, *(["tokens takes session ids"] if ids_said else [])])]))
+    return hint(" ".join([program, "tokens", *map(shlex.quote, words)]), f"{does} ({why})" if why else does)
 
 
 def _runnable(words: list[str]) -> tuple[list[str], list[str]]:
@@ -203,19 +207,9 @@ def _runnable(words: list[str]) -> tuple[list[str], list[str]]:
     grouping not by session (``tokens daily last``), ``--limit`` with ``--json``, and
     ``--breakdown`` under ``--by model`` left out; a second ``--since`` or ``--until``, which
     would silently win over the window the hint names (``tokens last week --since 3d``), too."""
-    from agentscan.cli.static_grammar import COMMANDS
+    from agentscan.cli.tokensrules import refused_under
 
-    options: dict[str, tuple[str, str]] = COMMANDS["tokens"]["options"]
-    typed: list[list[str]] = []  # (each option with its value, as one)
-    at = 0
-    while at < len(words):
-        flag, equals, _value = words[at].partition("=")
-        if flag == "--":
-            typed.append(words[at:])
-            break
-        takes = not equals and options.get(flag, ("", "flag"))[1] != "flag" and at + 1 < len(words)
-        typed.append(words[at:at + (2 if takes else 1)])
-        at += len(typed[-1])
+    typed = _split_typed(words)  # (each option with its value, as one)
     flags = [option[0].partition("=")[0] for option in typed]
     group_of = {at: _grouping(option[0].partition("=")[2] if "=" in option[0] else option[-1]) or option[-1]
                 for at, (option, flag) in enumerate(zip(typed, flags)) if flag == "--by"}
@@ -238,13 +232,13 @@ def _runnable(words: list[str]) -> tuple[list[str], list[str]]:
             both = named == "--all" or "--all" in flags[:at] or "-a" in flags[:at]
             dropped.append(f"{'give --limit N or --all, not both' if both else '--limit takes one number'}: {said} left out")
             continue
-        if named in ("--limit", "--all") and by != "session":
+        if named in ("--limit", "--all") and refused_under(named, by):
             dropped.append(f"{named} shapes the table by session; --by {by} shows every row: {said} left out")
             continue
         if named == "--limit" and "--json" in flags:
             dropped.append(f"--limit shapes the table; --json lists every row: {said} left out")
             continue
-        if flag in ("-b", "--breakdown") and by == "model":
+        if flag in ("-b", "--breakdown") and refused_under("--breakdown", by):
             dropped.append(f"--by model's rows are models already: {said} left out")
             continue
         kept.append(option)
@@ -270,7 +264,7 @@ def _empty_window(options: list[list[str]]) -> int | None:
     from agentscan.timeutil import zone
     from agentscan.whentext import read_when
 
-    try:  # (as ``cli.state.parse_window`` reads them)
+    try:  # (as ``cli.optionvalues.parse_window`` reads them)
         tz = zone(values.get("--tz", (0, None))[1])
         check_window(read_when("--since", values["--since"][1], tz), read_when("--until", values["--until"][1], tz),
                      ("--since", "--until"))
@@ -281,7 +275,7 @@ def _empty_window(options: list[list[str]]) -> int | None:
 
 def _follows(word: str, following: str) -> bool:
     """Whether ``following`` ends the phrase ``word`` begins (``by day``, ``last week``)."""
-    return (word in _BY_SAID and _grouping(following) is not None) or (word in _WINDOW_SAID and following in _UNITS)
+    return (word in _BY_SAID and _grouping(following) is not None) or (word in WINDOW_WORDS and following in WINDOW_UNITS)
 
 
 def _one_grouping(by: str, others: list[str]) -> tuple[str, list[str]]:
@@ -289,7 +283,7 @@ def _one_grouping(by: str, others: list[str]) -> tuple[str, list[str]]:
     (``models daily``) is ``--by day --breakdown``, as ``--by day --by model``'s error says it;
     the same grouping twice said once.  Others are left to that error (crossing them is an
     export's)."""
-    given = [others[at + 1] for at in range(len(others) - 1) if others[at] == "--by"]
+    given = _by_values(others)
     groups = list(dict.fromkeys([by, *given]))
     if len(groups) == 2 and "model" in groups:
         by = groups[0] if groups[1] == "model" else groups[1]
@@ -369,7 +363,6 @@ def looks_like_id(word: str, *, least: int = 6, digit: bool = True, prefix: str 
 def is_a_time(word: str) -> bool:
     """Whether ``--since`` reads ``word`` (``today``, ``3d``, ``2026-11``)."""
     from agentscan.errors import UsageProblem
-    from agentscan.whentext import parse_when
 
     try:
         parse_when(word)

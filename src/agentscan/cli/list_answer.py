@@ -23,7 +23,8 @@ from os import fspath
 from typing import TYPE_CHECKING, Any
 
 from agentscan.cli import recorded, render
-from agentscan.cli.state import end_progress, parse_window, reject_blank, start_prices_on_a_first_run
+from agentscan.cli.optionvalues import parse_window, reject_blank
+from agentscan.cli.state import end_progress, start_prices_on_a_first_run
 from agentscan.scan import answers
 from agentscan.scan.memo import MAX_WARNINGS
 from agentscan.sealing import framed, unframed

@@ -104,7 +104,7 @@ def export_command(
     """
     from agentscan.scan.listing import ListFilter
     from agentscan.cli import render
-    from agentscan.cli.state import parse_window, provider_names, reject_blank
+    from agentscan.cli.optionvalues import parse_window, provider_names, reject_blank
     from agentscan.errors import UsageProblem
     from agentscan.export.files import mixed_with_warnings, names_stdout, refuse_closed_descriptor, typed_path
     from agentscan.export.formats import STDOUT, parse_format

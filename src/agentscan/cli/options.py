@@ -10,7 +10,6 @@ from typer.core import TyperCommand, TyperOption
 
 # State, end_progress and finish are typer-free (cli.fastpath uses them); the
 # command modules import them from here with the options.
-from agentscan.cli.idwords import remember_typed
 from agentscan.cli.state import State, end_progress, finish, run_guarded, say_error, set_command_path
 from agentscan.cli.typedline import words_after_command
 from agentscan.cli.usagewords import count_error, extra_arguments_error, missing_value_error, one_dash_error, provider_names
@@ -158,8 +157,9 @@ class GlobalOptionsCommand(TyperCommand):
         return f"{text} ({aside})" if aside else text
 
     def invoke(self, ctx: Any) -> Any:
-        set_command_path(command_path(ctx))  # for the help line under a usage error (``say_error``)
-        remember_typed(words_after_command(ctx))  # ``tokens daily --since 7d``: its hint keeps ``--since 7d``
+        # for the help line under a usage error (``say_error``), and a hint that keeps the words
+        # typed (``tokens daily --since 7d``: ``--since 7d``)
+        set_command_path(command_path(ctx), words_after_command(ctx))
         values = {name: ctx.params.pop(name, None) for name in GLOBAL_NAMES}
         try:
             state_of(ctx).merge(values)

@@ -62,7 +62,7 @@ def otlp_command(
     import os
 
     from agentscan.cli import render
-    from agentscan.cli.state import provider_names, reject_blank
+    from agentscan.cli.optionvalues import provider_names, reject_blank
     from agentscan.errors import StrictWarnings, UsageProblem
     from agentscan.model import ScanWarning
     from agentscan.otlp.endpoint import check_headers, shown_url
@@ -72,7 +72,7 @@ def otlp_command(
     from agentscan.errors import SendFailed
     from agentscan.otlp.sender import SendResult
     from agentscan.otlp.sources import Selection
-    from agentscan.cli.state import parse_window
+    from agentscan.cli.optionvalues import parse_window
 
     from agentscan.errors import OutputFailed
     from agentscan.export.files import mixed_with_warnings, names_stdout, refuse_closed_descriptor, typed_path

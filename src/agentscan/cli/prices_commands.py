@@ -41,7 +41,7 @@ def prices_command(
     import os
 
     from agentscan.cli import render
-    from agentscan.cli.state import reject_blank
+    from agentscan.cli.optionvalues import reject_blank
     from agentscan.context import ScanContext
     from agentscan.errors import StrictWarnings, UsageProblem
     from agentscan.pricing import source

@@ -34,8 +34,8 @@ from agentscan.cli.tableparts import Row
 from agentscan.cli.term import write_out
 from agentscan.cli.tablebasis import (COMMAND, CWD, NOTHING, PARTS, Kept, Spliceable, count_paths, kept_row,
                                       recorded_nothing_rows, spliceable)
-from agentscan.cli.tokens_columns import (SESSION_LEAD, reasoning_partial, reasoning_unreported, session_columns, zero_first,
-                                          zero_headers)
+from agentscan.cli.tokens_columns import (SESSION_LEAD, reasoning_partial, reasoning_unreported, session_columns, total_agents,
+                                          zero_first, zero_headers)
 from agentscan.cli.tokens_notes import Drawn, Folded, fold_kind, named_folds, print_notes
 from agentscan.cli.tokens_sessions import (NO_DATE, date_in, files_empty, recorded_nothing, says_nothing, session_facts,
                                            sort_key, updated_of)
@@ -82,12 +82,11 @@ def patched(scanner: Scanner, question: Mapping[str, Any], providers: list[str],
     if sessions is None or len(scanner.ctx.warnings):
         return False
     total = (patch.total, patch.cost, patch.cost)
-    # TOTAL's REASONING ``-`` when no agent of the sessions it adds up records it apart (a whole
-    # table goes by its rows with tokens, ``tokens_text.table_agents``; a patch by the sessions
-    # it does not fold: a folded Gemini chat that recorded nothing made a table of Claude
-    # sessions total 0 warm and ``-`` with ``--no-cache``).
-    counted = {patch.refs[at].provider for at, session in enumerate(sessions) if session.fold is None} or \
-        {ref.provider for ref in patch.refs}
+    # TOTAL's REASONING ``-`` when no agent of the sessions it adds up records it apart
+    # (``total_agents``: a patch goes by the sessions it does not fold, a folded Gemini chat that
+    # recorded nothing made a table of Claude sessions total 0 warm and ``-`` with ``--no-cache``).
+    counted = total_agents((((patch.refs[at].provider,), session.fold is None) for at, session in enumerate(sessions)),
+                           {ref.provider for ref in patch.refs})
     unreported = reasoning_unreported(counted)
     mixed = reasoning_partial(counted)  # (a lower bound, ``≥``, and its note)
     # The table's sessions by their DATE, newest first, as ``tokens_table.newest_first``

@@ -42,6 +42,25 @@ def reasoning_unreported(providers: Iterable[str]) -> bool:
         seen = True
     return seen
 
+
+def total_agents(rows: Iterable[tuple[Collection[str] | None, bool]], table: Collection[str]) -> set[str]:
+    """The agents TOTAL's REASONING goes by (``reasoning_unreported``, ``reasoning_partial``):
+    those of the rows it adds up that counted a call; the table's own (``table``) when none
+    did, or one that did does not say whose calls it counted (a cut table's line of the
+    sessions left out, summed).  ``rows``: each row's agents (``None``: not said) and whether
+    it counted a call: a whole table's rows with tokens (``tokens_text``), a patched table's
+    sessions it does not fold (``tablepatch``).  A window's Claude and Cursor days alone
+    total ``-`` in a pipe too, though Codex sessions outside the window are covered."""
+    agents: set[str] = set()
+    for said, counted in rows:
+        if not counted:
+            continue  # (no call of its agent in the table: a session idle in the window)
+        if not said:
+            return set(table)
+        agents.update(said)
+    return agents or set(table)
+
+
 def reasoning_partial(providers: Iterable[str]) -> bool:
     """Whether ``providers`` mix agents that record reasoning apart with agents that never do
     (Claude Code, Cursor: their thinking is inside OUTPUT): a figure for them is a lower bound."""

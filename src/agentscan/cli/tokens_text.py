@@ -26,8 +26,8 @@ from agentscan.cli.tablewidths import natural as natural_widths
 from agentscan.cli.term import Terminal, clean_path, width_of, write_out
 from agentscan.cli.term import cut as cut_text
 from agentscan.cli import tokens_breakdown, tokens_models
-from agentscan.cli.tokens_columns import (FIGURES, columns_of, dated_week, reasoning_partial, reasoning_unreported, zero_first,
-                                          zero_headers, zoned)
+from agentscan.cli.tokens_columns import (FIGURES, columns_of, dated_week, reasoning_partial, reasoning_unreported, total_agents,
+                                          zero_first, zero_headers, zoned)
 from agentscan.cli.tokens_notes import (Drawn, Folded, Unpriced, fold_kind, named_folds, names_nothing, no_price,
                                         print_notes, shows_parts)
 from agentscan.cli.tokens_rows import Total, row_lines, total_row
@@ -35,7 +35,7 @@ from agentscan.cli.tokens_sessions import files_empty, recorded_nothing, said_un
 from agentscan.cli.tokens_runs import (droppable_tails_fitted, has_droppable_tail, tail_at, tails_dropped,
                                        without_droppable_tail)
 from agentscan.model import TokenUsage, sum_usage
-from agentscan.scan.tokenreport import TokenReport
+from agentscan.scan.tokenreport import TokenReport, TokenRow
 
 if TYPE_CHECKING:
     from agentscan.cli.tokens_sessions import Cut, TableSession
@@ -110,18 +110,18 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     # REASONING ``-`` where no agent behind the figure records it apart (``reasoning_unreported``):
     # a session's, a provider's by its key; any other row's, and TOTAL, when none of the table's does.
     covered = {ref.provider for ref in report.selection.covered}
+    agents = [_row_agents(row, by_session, cut is not None and at == len(report.rows) - 1)
+              for at, row in enumerate(report.rows)]
     if by_session and report.rows:
-        # By session, TOTAL's agents are its sessions' (the others' line's among them): a table
+        # By session, the table's agents are its sessions' (the others' line's among them): a table
         # of Claude sessions read ``-`` in each row and 0 in TOTAL, a home with Codex sessions too.
-        covered = {agent for row in report.rows
-                   for agent in (row.providers if cut is not None and row is report.rows[-1] else
-                                 (row.key.partition(":")[0],))}
+        covered = {agent for said in agents for agent in said or ()}
     unreported = reasoning_unreported(covered)
-    # TOTAL's by the agents of the rows it adds up: a window's Claude and Cursor days alone
-    # total ``-`` in a pipe too, though Codex sessions outside the window are covered (it read
-    # ``0`` under rows of ``-``, as a terminal's ``≥0`` did not).
-    counted = table_agents(report, by_session, cut is not None)
-    total_unreported = reasoning_unreported(counted) if counted is not None else unreported
+    # TOTAL's by the agents of the rows it adds up (it read ``0`` under rows of ``-``, as a
+    # terminal's ``≥0`` did not).
+    counted = total_agents(zip(agents, (row.tokens is not None and bool(row.tokens.total) for row in report.rows)),
+                           covered)
+    total_unreported = reasoning_unreported(counted)
     # A grouped row by its own agents (``TokenRow.providers``): a day of Claude calls alone
     # is ``-``, a day of Claude's and Codex's a lower bound (``reasoning_partial``).
     row_unreported = [reasoning_unreported((row.key,)) if report.by == "provider" else None if by_session
@@ -132,7 +132,7 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     if cut is not None:
         row_unreported[-1] = reasoning_unreported(report.rows[-1].providers or covered)  # (the sessions left out, summed)
         row_partial[-1] = reasoning_partial(report.rows[-1].providers or covered)
-    mixed = reasoning_partial(covered if counted is None else counted)
+    mixed = reasoning_partial(counted)
     # ``--breakdown``: each row's models on lines under it (``tokens_breakdown``), before a
     # session's own and ``↳`` parts.
     broken = any(row.models is not None for row in report.rows)
@@ -175,21 +175,13 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     return Printed(keys, facts, full, laid)
 
 
-def table_agents(report: TokenReport, by_session: bool, cut: bool) -> set[str] | None:
-    """The agents whose calls the report's rows count (a session's by its id, a group's by
-    ``TokenRow.providers``); ``None`` when a row with tokens does not say (the line of the
-    sessions a cut left out, summed)."""
-    agents: set[str] = set()
-    for index, row in enumerate(report.rows):
-        if row.tokens is None or not row.tokens.total:
-            continue  # (no call of its agent in the table: a session idle in the window)
-        if by_session and not (cut and index == len(report.rows) - 1):
-            agents.add(row.key.partition(":")[0])
-        elif row.providers:
-            agents.update(row.providers)
-        else:
-            return None
-    return agents or None
+def _row_agents(row: TokenRow, by_session: bool, cut_row: bool) -> tuple[str, ...] | None:
+    """The agents whose calls ``row`` counts: a session's by its id, a group's (and a cut
+    table's line of the sessions left out, ``cut_row``) by ``TokenRow.providers``; ``None``
+    where that does not say."""
+    if by_session and not cut_row:
+        return (row.key.partition(":")[0],)
+    return tuple(row.providers) or None
 
 
 def read_to_damage(report: TokenReport) -> tuple[list[str], list[str]]:

@@ -93,7 +93,7 @@ def missing_value_error(error: Exception, params: Sequence[Any]) -> str | None:
         return f"{typed} takes no value: give {typed} alone"
     if "requires" not in str(getattr(error, "message", "")):
         return None
-    from agentscan.cli.state import wanted
+    from agentscan.cli.optionvalues import wanted
 
     param = next((one for one in params if typed in (*getattr(one, "opts", ()), *getattr(one, "secondary_opts", ()))), None)
     flag = max(getattr(param, "opts", None) or [typed], key=len)

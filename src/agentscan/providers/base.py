@@ -12,8 +12,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Callable, ClassVar, Collection, Iterable, Sequence
 
+from agentscan.providers.doctorquestions import DoctorQuestions
 # (re-exported: the providers and ``scan.tokenagents`` import them from here)
 from agentscan.providers.fileidentity import file_identity, files_identity
+from agentscan.providers.unreadquestions import UnreadQuestions
 
 __all__ = ["Provider", "file_identity", "files_identity"]
 
@@ -27,7 +29,10 @@ if TYPE_CHECKING:
     from agentscan.toolkit.roots import Root
 
 
-class Provider(ABC):
+class Provider(DoctorQuestions, UnreadQuestions, ABC):
+    """A provider adapter: ``doctor``'s questions are ``DoctorQuestions``', those of what
+    could not be read ``UnreadQuestions``'."""
+
     #: the id used in session ids (``claude:…``) and ``--provider``
     name: ClassVar[str]
     #: a human label for tables and ``doctor``
@@ -75,31 +80,9 @@ class Provider(ABC):
         home or above it (``CODEX_HOME=~``), nor above what an env var names
         (``GEMINI_DATA_DIR=/data/gemini`` is not all of ``/data``; ``CURSOR_STATE_DB`` names
         the one file)."""
-        import os
+        from agentscan.providers.agentfolders import default_own_folders
 
-        from agentscan.toolkit.paths import is_within
-        from agentscan.toolkit.roots import setting_paths
-
-        home = os.path.realpath(ctx.home)
-        folders: list[Path] = []
-        named: dict[str, list[str]] = {}
-        places = [(root.path, root.source) for root in self.roots(ctx)]
-        rooted = {path for path, _ in places}
-        places += [(path, "") for path in self.confinement_roots(ctx) if path not in rooted]
-        for place, source in places:
-            if place not in folders:
-                folders.append(place)
-            folder = place.parent
-            if folder == place or is_within(home, os.path.realpath(folder)):
-                continue
-            if source.isupper() and source != "HOME":  # an env var's name (``Root.source``)
-                if source not in named:
-                    named[source] = [os.path.realpath(path) for path in setting_paths(ctx, source)[0]]
-                if not any(is_within(os.path.realpath(folder), bound) for bound in named[source]):
-                    continue
-            if folder not in folders:
-                folders.append(folder)
-        return folders
+        return default_own_folders(self, ctx)
 
     def census_stat_paths(self, ctx: ScanContext) -> list[str] | None:
         """Files and directories ``discover`` reads (a directory's own mtime, say) that
@@ -333,16 +316,6 @@ class Provider(ABC):
         """
         return None
 
-    def diagnostics(self, ctx: ScanContext) -> list[str]:
-        """Provider-specific lines for ``doctor`` (index health, DB locks, …)."""
-        return []
-
-    def unread_stores(self, ctx: ScanContext) -> list[tuple[str, str]]:
-        """``(path, why)`` of each database this provider keeps sessions in that could not
-        be read in this scan (a locked one): ``show``'s "no session matches" names them, for
-        the session may be there.  Only what was tried: nothing is opened to answer."""
-        return []
-
     def known_gone(self, prefix: str, ctx: ScanContext) -> list[str]:
         """What this provider's own index knows of sessions whose id starts with ``prefix``
         (lower-cased) that are not listed, one line each (their files are gone): ``show``'s
@@ -351,42 +324,6 @@ class Provider(ABC):
         reads it first, once a scan), and the home is walked (discovery) only when the index
         has a row of that prefix."""
         return []
-
-    def locked_usage(self, ref: SessionRef, ctx: ScanContext) -> tuple[str, str] | None:
-        """``(path, why)`` of the database ``ref``'s usage is kept in, when this scan found it
-        locked by another program (a lock passes: not a database broken for good), else
-        ``None``.  Its usage is then not known, which is not "recorded no usage": ``tokens``
-        says it could not be read, and ``export`` leaves its row as it was (``scan.unreadrows``,
-        ``export.unread``).  Only what was tried: nothing is opened to answer."""
-        return None
-
-    def unknown_usage(self, ref: SessionRef, ctx: ScanContext) -> tuple[str, str] | None:
-        """As ``locked_usage``, of a database broken for good too: ``tokens`` and ``show`` say
-        its usage is not known; ``export`` holds back by ``locked_usage``, and an SQLite index
-        also keeps the rows it has of these as they were (``export.unread.usage_unknown``).
-        Asked of a session whose row has no usage.  A session's own file read only up to its
-        damage is told by its row's mark instead (``may_cut_usage``, ``SessionRow.usage_cut``)."""
-        return self.locked_usage(ref, ctx)
-
-    def may_cut_usage(self, ref: SessionRef, ctx: ScanContext) -> bool:
-        """Whether ``ref``'s row may carry ``SessionRow.usage_cut`` (``unreadrows.unknown_usage``
-        then reads it); ``False`` for most, and one this scan's usage pass read whole."""
-        return False
-
-    def database_problem(self, path: Path, ctx: ScanContext) -> str | None:
-        """Why a ``database`` root whose file can be read cannot be used as one (not SQLite,
-        locked, an unfamiliar schema): ``doctor``'s STATUS; ``None``: it can, or not checked."""
-        return None
-
-    def database_caveat(self, path: Path, ctx: ScanContext) -> str | None:
-        """What ``doctor``'s STATUS says in place of ``ok`` of a ``database`` root that is used
-        but not whole (read without its -wal); ``None``: nothing."""
-        return None
-
-    def index_problem(self, path: Path, ctx: ScanContext) -> str | None:
-        """Why an ``index`` root that is a file that can be read cannot be used (not valid
-        JSON): ``doctor``'s STATUS, as ``database_problem``'s; ``None``: it can, or not checked."""
-        return None
 
     def known_cwds(self, ctx: ScanContext, *, brief: bool = False) -> set[str]:
         """Working directories this provider's sessions ran in, from cheap reads.

@@ -178,7 +178,7 @@ def moment(value: datetime | str | None, parameter: str, tz: tzinfo | None = Non
 def check_window(since: datetime | None, until: datetime | None, words: tuple[str, str] = ("since", "until")) -> None:
     """A ``since``/``until`` window that holds nothing is a usage error (``list`` and
     ``tokens`` alike).  ``words``: their names in the error, the library's parameters unless
-    the CLI says its options (``cli.state.parse_window``: ``--since``, ``--until``)."""
+    the CLI says its options (``cli.optionvalues.parse_window``: ``--since``, ``--until``)."""
     from agentscan.farbounds import instant_of
 
     # Compared as asked: two times before 1970 both stand at its nearest instant (``farbounds``).

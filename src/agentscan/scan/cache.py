@@ -47,22 +47,19 @@ from typing import Any, Iterable, Literal, Sequence
 
 from agentscan.context import ScanContext
 from agentscan.scan.cachefile import FILE_NAME, cache_dir, open_index, refused_write
-from agentscan.scan.indexconn import IndexConnection
+from agentscan.scan.filekeyed import FileKeyedTables
+from agentscan.scan.indexconn import WHOLE_TABLE_ABOVE
 
 # The index's file and directory are named here too: callers ask this module for them.
 __all__ = ["Cache", "FILE_NAME", "cache_dir", "decode_json"]
-
-#: asked for more sessions' sums, key hashes or rows than this, read the whole table (their
-#: rows are small; ``calls`` is not read so: its rows are a session's every call)
-_WHOLE_TABLE_ABOVE = 2_000
 
 #: the tables with a row per session, by ``session_id``
 _PER_SESSION_TABLES = ("ids", "rows", "usage", "calls", "resume", "report_rows")
 
 
-class Cache(IndexConnection):
-    """A handle on the index, its tables' reads and writes; every method degrades to a miss
-    on error (``IndexConnection``)."""
+class Cache(FileKeyedTables):
+    """A handle on the index, its tables' reads and writes (those kept by a file's path:
+    ``FileKeyedTables``); every method degrades to a miss on error (``IndexConnection``)."""
 
     @classmethod
     def open(cls, ctx: ScanContext) -> Cache | None:
@@ -84,7 +81,7 @@ class Cache(IndexConnection):
         """Cached ``list`` rows; one that does not decode to an object is left out (a miss)."""
         found: dict[str, tuple[str, dict[str, Any]]] = {}
         for session_id, fingerprint, row in self._select_in("SELECT session_id, fingerprint, row FROM rows", session_ids,
-                                                            whole_table_above=_WHOLE_TABLE_ABOVE):
+                                                            whole_table_above=WHOLE_TABLE_ABOVE):
             document = decode_json(row)
             if isinstance(document, dict) and isinstance(fingerprint, str):
                 found[session_id] = (fingerprint, document)
@@ -93,7 +90,7 @@ class Cache(IndexConnection):
     def row_fingerprints(self, session_ids: list[str]) -> dict[str, str]:
         """The fingerprint each cached row was kept for, its row left undecoded."""
         return {session_id: fingerprint for session_id, fingerprint in self._select_in(
-            "SELECT session_id, fingerprint FROM rows", session_ids, whole_table_above=_WHOLE_TABLE_ABOVE)
+            "SELECT session_id, fingerprint FROM rows", session_ids, whole_table_above=WHOLE_TABLE_ABOVE)
             if isinstance(fingerprint, str)}
 
     def row_fields(self, session_ids: list[str], paths: Sequence[str]) -> dict[str, tuple[str, str | None]]:
@@ -105,7 +102,7 @@ class Cache(IndexConnection):
         return {session_id: (fingerprint, values if isinstance(values, str) else None)
                 for session_id, fingerprint, values in self._select_in(
                     f"SELECT session_id, fingerprint, CASE WHEN json_valid(row) THEN json_extract(row, {picked}) END "
-                    "FROM rows", session_ids, whole_table_above=_WHOLE_TABLE_ABOVE)
+                    "FROM rows", session_ids, whole_table_above=WHOLE_TABLE_ABOVE)
                 if isinstance(fingerprint, str)}
 
     def put_row(self, session_id: str, provider: str, fingerprint: str, row: dict[str, Any]) -> None:
@@ -123,7 +120,7 @@ class Cache(IndexConnection):
         return {
             session_id: (fingerprint, sums, keys)
             for session_id, fingerprint, sums, keys in self._select_in(
-                "SELECT session_id, fingerprint, sums, keys FROM usage", session_ids, whole_table_above=_WHOLE_TABLE_ABOVE
+                "SELECT session_id, fingerprint, sums, keys FROM usage", session_ids, whole_table_above=WHOLE_TABLE_ABOVE
             )
             if isinstance(fingerprint, str) and isinstance(sums, bytes) and isinstance(keys, bytes)
         }
@@ -133,7 +130,7 @@ class Cache(IndexConnection):
         return {
             session_id: (fingerprint, sums)
             for session_id, fingerprint, sums in self._select_in("SELECT session_id, fingerprint, sums FROM usage", session_ids,
-                                                                  whole_table_above=_WHOLE_TABLE_ABOVE)
+                                                                  whole_table_above=WHOLE_TABLE_ABOVE)
             if isinstance(fingerprint, str) and isinstance(sums, bytes)
         }
 
@@ -142,7 +139,7 @@ class Cache(IndexConnection):
         return {
             session_id: (fingerprint, keys)
             for session_id, fingerprint, keys in self._select_in(
-                "SELECT session_id, fingerprint, keys FROM usage", session_ids, whole_table_above=_WHOLE_TABLE_ABOVE
+                "SELECT session_id, fingerprint, keys FROM usage", session_ids, whole_table_above=WHOLE_TABLE_ABOVE
             )
             if isinstance(fingerprint, str) and isinstance(keys, bytes)
         }
@@ -151,7 +148,7 @@ class Cache(IndexConnection):
         """The fingerprint each session's kept ``usage`` (``get_keys`` without the key hashes) or
         ``calls`` were kept for, nothing decoded."""
         return {session_id: fingerprint for session_id, fingerprint in self._select_in(
-            f"SELECT session_id, fingerprint FROM {table}", session_ids, whole_table_above=_WHOLE_TABLE_ABOVE)
+            f"SELECT session_id, fingerprint FROM {table}", session_ids, whole_table_above=WHOLE_TABLE_ABOVE)
             if isinstance(fingerprint, str)}
 
     def get_report_rows(self, provider: str, stamp: str) -> list[tuple[str, str, bytes, bytes]]:
@@ -270,47 +267,6 @@ class Cache(IndexConnection):
             if isinstance(exc, sqlite3.DatabaseError):
                 self._failed(exc)
 
-    # -- per-file state of a provider (Codex line tallies, ``fullcounts.py``) ---
-
-    def get_file(self, path: str, kind: str) -> tuple[int, int, str, str, int, bytes] | None:
-        rows = self._query(
-            'SELECT size, mtime_ns, version, head, "offset", state FROM files WHERE path=? AND kind=?', (path, kind)
-        )
-        return _file_state(rows[0]) if rows else None
-
-    def get_files(self, kind: str, paths: list[str]) -> dict[str, tuple[int, int, str, str, int, bytes]]:
-        """``get_file`` of each of ``paths`` that has one, read together (``list --all`` prices
-        10,000 Claude rows from their kept sums).  A state damaged into text that is not UTF-8
-        would fail the whole read: taken as bytes, it is one miss (its seal does not hold)."""
-        rows = self._select_in('SELECT path, size, mtime_ns, version, head, "offset", CAST(state AS BLOB) FROM files',
-                               paths, whole_table_above=_WHOLE_TABLE_ABOVE, column="path", where=("kind=?", (kind,)))
-        return {row[0]: state for row in rows if (state := _file_state(row[1:])) is not None}
-
-    def put_file(self, path: str, kind: str, size: int, mtime_ns: int, version: str, head: str, offset: int, state: bytes) -> None:
-        self._write(
-            'INSERT OR REPLACE INTO files(path, kind, size, mtime_ns, version, head, "offset", state) VALUES (?,?,?,?,?,?,?,?)',
-            (path, kind, size, mtime_ns, version, head, offset, state),
-        )
-
-    def drop_files(self, kind: str, older_than_ns: int) -> None:
-        """Forget the states of this kind kept for files last changed before ``older_than_ns``."""
-        self._write("DELETE FROM files WHERE kind=? AND mtime_ns<?", (kind, older_than_ns))
-
-    # -- facts read from files' heads ---------------------------------------
-
-    def get_facts(self, kind: str) -> dict[str, tuple[str, bytes]]:
-        return {
-            path: (stamp, value)
-            for path, stamp, value in self._query("SELECT path, stamp, value FROM facts WHERE kind=?", (kind,))
-            if isinstance(stamp, str) and isinstance(value, bytes)
-        }
-
-    def put_facts(self, kind: str, rows: list[tuple[str, str, bytes]]) -> None:
-        self._write_many(
-            "INSERT OR REPLACE INTO facts(kind, path, stamp, value) VALUES (?,?,?,?)",
-            [(kind, path, stamp, value) for path, stamp, value in rows],
-        )
-
     # -- id index ------------------------------------------------------------
 
     def get_meta(self, key: str) -> str | None:
@@ -350,16 +306,6 @@ class Cache(IndexConnection):
                 self._query("SELECT session_id, path FROM ids WHERE provider=?", (provider,))
                 if isinstance(session_id, str) and isinstance(path, (str, type(None)))]
 
-    def file_keyed(self) -> list[tuple[str, str]]:
-        """``(table, path)`` of every entry kept by a file's path (``facts``, ``files``)."""
-        return [(table, path) for table in ("facts", "files")
-                for (path,) in self._query(f"SELECT DISTINCT path FROM {table}", ()) if isinstance(path, str)]
-
-    def forget_files(self, entries: list[tuple[str, str]]) -> None:
-        """Forget the ``(table, path)`` entries of ``file_keyed``: those files are gone."""
-        for table in ("facts", "files"):
-            self._delete_in(table, "path", [path for entry_table, path in entries if entry_table == table])
-
     def forget_sessions(self, session_ids: list[str]) -> None:
         """Everything kept per session of these sessions: their files are gone (``scan.prune``)."""
         for table in _PER_SESSION_TABLES:
@@ -387,11 +333,3 @@ def _encode(document: Any) -> bytes | None:
     except (TypeError, orjson.JSONEncodeError):
         return None
 
-
-def _file_state(row: Sequence[Any]) -> tuple[int, int, str, str, int, bytes] | None:
-    """A ``files`` row's state as ``get_file`` gives it; ``None``: a damaged row (a miss)."""
-    size, mtime_ns, version, head, offset, state = row
-    if not (type(size) is int and type(mtime_ns) is int and isinstance(version, str) and isinstance(head, str)
-            and type(offset) is int and isinstance(state, bytes)):
-        return None
-    return size, mtime_ns, version, head, offset, state

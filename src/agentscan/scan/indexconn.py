@@ -16,6 +16,10 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from agentscan.scan.cachefile import is_busy, no_room
 
+#: asked for more sessions' sums, key hashes or rows than this, read the whole table (their
+#: rows are small; ``calls`` is not read so: its rows are a session's every call)
+WHOLE_TABLE_ABOVE = 2_000
+
 
 class IndexConnection:
     def __init__(self, conn: sqlite3.Connection, path: Path) -> None:

@@ -10,18 +10,20 @@ from agentscan.model import SessionRef
 from agentscan.pricing.spend import Priced
 from agentscan.scan.rowmemo import KeptRow
 from agentscan.scan.tokenreport import TokenRow
-from agentscan.scan.unreadrows import unread_cause
+from agentscan.scan.unreadrows import unread_causes_of
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
 
 
 def unread_causes(scanner: Scanner, refs: Sequence[SessionRef], unread: Sequence[str]) -> tuple[tuple[str, str, str], ...]:
-    """``(id, path, why)`` of each of the ``unread`` sessions, in their order (``unread_cause``)."""
+    """``(id, path, why)`` of each of the ``unread`` sessions, in their order (``unread_cause``;
+    the index asked once for them all)."""
     if not unread:
         return ()
     by_id = {ref.id: ref for ref in refs}
-    return tuple((session_id, *unread_cause(scanner, by_id[session_id])) for session_id in unread)
+    causes = unread_causes_of(scanner, [by_id[session_id] for session_id in unread])
+    return tuple((session_id, *cause) for session_id, cause in zip(unread, causes))
 
 
 def marked_archived(scanner: Scanner, refs: Sequence[SessionRef], priced_rows: list[tuple[TokenRow, Priced]],

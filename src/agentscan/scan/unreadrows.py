@@ -94,6 +94,10 @@ def kept_whole(scanner: Scanner, refs: Sequence[SessionRef], rows: Iterable[Sess
     return written
 
 
+#: ``ctx.memo``: ``read_with_its_db``'s answers this scan, by session id and fingerprint
+_READ_WITH_DB = "unreadrows.read_with_its_db"
+
+
 def read_with_its_db(scanner: Scanner, refs: Sequence[SessionRef]) -> set[str]:
     """The ids of ``refs`` (sessions whose usage is kept in a database found locked this run)
     that the index keeps as having recorded no usage, for their files as they are (their
@@ -108,20 +112,28 @@ def read_with_its_db(scanner: Scanner, refs: Sequence[SessionRef]) -> set[str]:
     cache = scanner.cache
     if cache is None or not refs:
         return set()
-    from agentscan.scan.sessionsums import SessionSums
+    # Asked of the same sessions by each output's question (an export's held rows, archived
+    # marks, ``tokens_unknown``): the index is asked once a scan for files as they are.  What
+    # it keeps of them does not change meanwhile: nothing read while their database is locked
+    # is kept.
+    known: dict[tuple[str, str | None], bool] = scanner.ctx.memo.setdefault(_READ_WITH_DB, {})
+    keys = [(ref.id, scanner.fingerprint(ref)) for ref in refs]
+    at = {session_id: now for session_id, now in keys if (session_id, now) not in known}
+    if at:
+        from agentscan.scan.sessionsums import SessionSums
 
-    at = {ref.id: scanner.fingerprint(ref) for ref in refs}
-    said: dict[str, bool] = {}  # id -> the kept answer is "no usage"
-    for session_id, (fingerprint, sums) in cache.get_usage_sums(list(at)).items():
-        kept = SessionSums.from_bytes(sums) if fingerprint == at.get(session_id) else None
-        if kept is not None:
-            said[session_id] = not kept.groups
-    rest = [session_id for session_id in at if session_id not in said]
-    for session_id, (fingerprint, values) in (cache.row_fields(rest, ("$.tokens", "$.subagents")).items() if rest else ()):
-        if fingerprint == at.get(session_id) and values is not None:
-            tokens, subagents = orjson.loads(values)
-            said[session_id] = tokens is None and not subagents
-    return {session_id for session_id, none in said.items() if none}
+        said: dict[str, bool] = {}  # id -> the kept answer is "no usage"
+        for session_id, (fingerprint, sums) in cache.get_usage_sums(list(at)).items():
+            kept = SessionSums.from_bytes(sums) if fingerprint == at.get(session_id) else None
+            if kept is not None:
+                said[session_id] = not kept.groups
+        rest = [session_id for session_id in at if session_id not in said]
+        for session_id, (fingerprint, values) in (cache.row_fields(rest, ("$.tokens", "$.subagents")).items() if rest else ()):
+            if fingerprint == at.get(session_id) and values is not None:
+                tokens, subagents = orjson.loads(values)
+                said[session_id] = tokens is None and not subagents
+        known.update({(session_id, now): said.get(session_id, False) for session_id, now in at.items()})
+    return {session_id for session_id, now in keys if known[(session_id, now)]}
 
 
 def unknown_usages(scanner: Scanner, asked: Sequence[tuple[SessionRef, SessionRow | None]]) -> dict[str, tuple[str, str]]:
@@ -185,13 +197,21 @@ def without_unread(scanner: Scanner, refs: Sequence[SessionRef],
 def unread_cause(scanner: Scanner, ref: SessionRef) -> tuple[str, str]:
     """The file that could not be read for ``ref`` (one of ``unread_ids``), and why: its main
     transcript, else the database its usage is kept in, which could not be read."""
-    path = legible(str(ref.path))
-    reason = _reasons(scanner).get(path)
-    if reason is None:
-        locked = unknown_usage(scanner, ref)
-        if locked is not None:
-            return locked
-    return path, reason or "cannot read"
+    return unread_causes_of(scanner, [ref])[0]
+
+
+def unread_causes_of(scanner: Scanner, refs: Sequence[SessionRef]) -> list[tuple[str, str]]:
+    """``unread_cause`` of each of ``refs``, in their order: the index asked once for them all
+    (``unknown_usages``), not once a session."""
+    reasons = _reasons(scanner)
+    paths = [legible(str(ref.path)) for ref in refs]
+    databases = unknown_usages(scanner, [(ref, None) for ref, path in zip(refs, paths) if reasons.get(path) is None])
+    causes = []
+    for ref, path in zip(refs, paths):
+        reason = reasons.get(path)
+        database = databases.get(ref.id) if reason is None else None
+        causes.append(database if database is not None else (path, reason or "cannot read"))
+    return causes
 
 
 def unread_reason(scanner: Scanner, row: SessionRow) -> str | None:
@@ -212,15 +232,18 @@ def archived_unknown(scanner: Scanner, ref: SessionRef, row: SessionRow) -> tupl
     (``unknown_usage``), so a chat listed without it reads "not archived" whatever it is.
     ``None``: known (archived as read, or no database was missed, or of an agent that archives
     nothing: a Gemini chat read only up to its damage has its usage not known, not this)."""
-    provider = scanner.provider(ref.provider)
-    if row.archived or not provider.can_archive:
-        return None
-    missed = unknown_usage(scanner, ref, row)
-    if missed is None or provider.archived_unread(ref, scanner.ctx) is not None:
-        # (known elsewhere: an Agent CLI chat records no such flag, a composer only a workspace
-        # DB lists has it in that DB's entry, as its row took it: ``cursor.row.archived_of``)
-        return None
-    return missed
+    return archived_unknowns(scanner, [(ref, row)]).get(ref.id)
+
+
+def archived_unknowns(scanner: Scanner, asked: Sequence[tuple[SessionRef, SessionRow]]) -> dict[str, tuple[str, str]]:
+    """Session id -> ``(path, why)``, ``archived_unknown`` of each of ``asked``: the index asked
+    once for them all (``unknown_usages``), not once a row."""
+    candidates = [(ref, row) for ref, row in asked if not row.archived and scanner.provider(ref.provider).can_archive]
+    missed = unknown_usages(scanner, candidates) if candidates else {}
+    # (known elsewhere: an Agent CLI chat records no such flag, a composer only a workspace DB
+    # lists has it in that DB's entry, as its row took it: ``cursor.row.archived_of``)
+    return {ref.id: missed[ref.id] for ref, _ in candidates
+            if ref.id in missed and scanner.provider(ref.provider).archived_unread(ref, scanner.ctx) is None}
 
 
 def archived_unknown_ids(scanner: Scanner, refs: Sequence[SessionRef], rows: Iterable[SessionRow]) -> set[str]:
@@ -229,8 +252,9 @@ def archived_unknown_ids(scanner: Scanner, refs: Sequence[SessionRef], rows: Ite
     was read with the state DB (one read without it is not kept), so its mark is the DB's, as
     ``tokens`` takes it (``tokenrowmarks.marked_archived``)."""
     by_id = {ref.id: ref for ref in refs}
-    unknown = [ref for row in rows if (ref := by_id.get(row.id)) is not None
-               and archived_unknown(scanner, ref, row) is not None]
+    asked = [(ref, row) for row in rows if (ref := by_id.get(row.id)) is not None]
+    missed = archived_unknowns(scanner, asked)
+    unknown = [ref for ref, _ in asked if ref.id in missed]
     kept = scanner.rows_kept(unknown) if unknown else set()
     return {ref.id for ref in unknown if ref.id not in kept}
 

@@ -198,6 +198,14 @@ def stat_now(path: str | os.PathLike[str]) -> os.stat_result | None:
         return None
 
 
+def stamp_now(path: str | os.PathLike[str]) -> tuple[int, int] | None:
+    """A file's ``(size, mtime_ns)`` as it is now (``stat_now``), to tell within a run whether it
+    was written since a read (a Gemini chat replayed whole, a Cursor store found locked);
+    ``None``: it cannot be stat'ed."""
+    now = stat_now(path)
+    return None if now is None else (now.st_size, now.st_mtime_ns)
+
+
 def changed_since(path: str | os.PathLike[str], then: os.stat_result) -> bool:
     """Whether ``path`` is no longer the file ``then`` describes (appended to, rewritten, replaced, gone)."""
     now = stat_now(path)
@@ -240,6 +248,7 @@ __all__ = [
     "read_capped",
     "special_kind",
     "stale_own_files",
+    "stamp_now",
     "stat_now",
     "warn_special",
 ]

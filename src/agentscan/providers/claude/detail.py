@@ -9,21 +9,20 @@ import orjson
 
 from agentscan.toolkit.detail import DetailCollector
 from agentscan.detailmodel import PlanStep, ToolEvent
-from agentscan.providers.claude.errorrecords import recorded_error
+from agentscan.providers.claude.errorrecords import is_local_reply, recorded_error
 from agentscan.providers.claude.records import (
     as_dict,
     as_str,
     branch_point,
     content_blocks,
     interruption_text,
-    is_local_reply,
     message_of,
-    queued_prompt_text,
     ran_command_text,
     real_prompt_text,
     tool_result_blocks,
 )
 from agentscan.providers.claude.promptmarks import shown_prompt
+from agentscan.providers.claude.queuedprompts import queued_prompt_text
 from agentscan.providers.claude.sidechains import InlineRuns
 from agentscan.providers.claude.tasklist import PLAN_TOOLS, PlanFold
 from agentscan.providers.claude.tooltext import answers_text, error_text, result_status, special_summary, task_summary
@@ -209,7 +208,7 @@ class TranscriptStream:
                     self._sink.finish_tool(tool_id, status=status, answer=answers_text(record),
                                            error=error_text(block) if status == "error" else None)
         elif kind == "attachment":
-            # A prompt typed while a reply went on (``records.queued_prompt_text``): folded
+            # A prompt typed while a reply went on (``queuedprompts.queued_prompt_text``): folded
             # into that turn, so the reply goes on after it (not flushed, as ``tail`` and the
             # row's facts read it too).
             prompt = queued_prompt_text(record)

@@ -7,11 +7,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentscan.providers.claude.records import (as_dict, as_str, collapse, content_blocks, is_api_error, message_of,
+from agentscan.providers.claude.records import (SYNTHETIC_MODELS, as_dict, as_str, collapse, content_blocks, message_of,
                                                 text_of_blocks)
 
 #: ``system`` subtypes that tell of an error or a refusal, besides any ``…_error`` one
 _ERROR_SUBTYPES = frozenset({"error", "api_refusal", "model_refusal_fallback"})
+
+
+def is_local_reply(record: dict[str, Any]) -> bool:
+    """An assistant record Claude Code wrote itself, not an error (model ``<synthetic>``:
+    "No response requested." after the user interrupted): no model's reply, so no response,
+    and it ends the reply before it as an API error does."""
+    model = message_of(record).get("model")
+    return model.__class__ is str and model in SYNTHETIC_MODELS and record.get("isApiErrorMessage") is not True
+
+
+def is_api_error(record: dict[str, Any]) -> bool:
+    """An assistant record Claude Code wrote for a failed request (``API Error: Rate limit
+    reached``, model ``<synthetic>``, no usage): an error, never a reply."""
+    return record.get("isApiErrorMessage") is True
 
 
 

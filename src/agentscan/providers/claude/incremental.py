@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 import orjson
 
-from agentscan.context import PARSE_ADDS_NO_FACTS, ScanContext
+from agentscan.context import PARSE_ADDS_NO_FACTS, ScanContext, stat_stamp
 from agentscan.model import ScanWarning
 from agentscan.providers.claude.filescan import FileScan, scan_file
 from agentscan.providers.claude.dedupe import CallDeduper
@@ -143,7 +143,7 @@ def _update(
     """One file's calls, from its last state where that still holds, its new state, and how
     many of its first bytes the state held as they are (0: read from the start)."""
     if known is not None and stat is not None and (stat.st_dev, stat.st_ino) == (known["dev"], known["ino"]):
-        if _stamp(stat) == known["stamp"]:
+        if stat_stamp(stat) == known["stamp"]:
             # Unchanged since the state was made: everything stands, its tail included.
             _replay(ctx, known["warnings"] + known["tail_warnings"])
             return [tuple(call) for call in known["calls"]], known, known["offset"]
@@ -191,7 +191,7 @@ def _state_entry(path: Path, stat: os.stat_result, scan: FileScan, calls: list[C
     # joins two lists each cut there, and its state would say another "N more" later.
     warnings = (earlier + scan.warnings)[:CAPTURE_LIMIT]
     return {
-        "path": str(path), "dev": stat.st_dev, "ino": stat.st_ino, "stamp": _stamp(stat),
+        "path": str(path), "dev": stat.st_dev, "ino": stat.st_ino, "stamp": stat_stamp(stat),
         "offset": scan.progress.complete_offset, "lines": lines, "crc": scan.progress.crc,
         # (Up to the last complete line: an unfinished one is read again.)
         "values": scan.progress.values.state(),
@@ -243,7 +243,3 @@ def _warnings_of(items: list) -> list[ScanWarning]:
 def _replay(ctx: ScanContext, items: list) -> None:
     for warning in _warnings_of(items):
         ctx.warn(warning.path, warning.message, warning.line)
-
-
-def _stamp(stat: os.stat_result) -> str:
-    return f"{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ino}:{stat.st_ctime_ns}"

@@ -17,7 +17,7 @@ from agentscan.toolkit.imagetext import images_text, is_images_text
 
 def _images(record: dict[str, Any]) -> int:
     """The image blocks a prompt's ``user`` record sent (a queued prompt's, an ``attachment``
-    of ``records.queued_prompt_text``, is listed as its words: not marked)."""
+    of ``queuedprompts.queued_prompt_text``, is listed as its words: not marked)."""
     message = record.get("message")
     content = message.get("content") if isinstance(message, dict) else None
     if not isinstance(content, list):

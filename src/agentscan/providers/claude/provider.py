@@ -117,7 +117,7 @@ class ClaudeProvider(Provider):
         return max(0.0, *(stat.st_mtime for stat in stats.values())), self._fingerprint_of(stats)
 
     def known_cwds(self, ctx: ScanContext, *, brief: bool = False) -> set[str]:
-        from agentscan.providers.claude.discovery import header_cwd
+        from agentscan.providers.claude.headfields import header_cwd
 
         cwds: set[str] = set()
         for ref in self.discover(ctx):

@@ -12,7 +12,7 @@ from typing import Any, TypedDict
 from agentscan.bounds import token_count
 from agentscan.model import TokenUsage
 from agentscan.pricing.aliases import UNBILLED
-from agentscan.providers.claude.senders import sent_by_another, teammate_wrapped
+from agentscan.providers.claude.senders import from_a_subagent, sent_by_another, teammate_wrapped
 from agentscan.toolkit.imagetext import images_text
 
 
@@ -194,7 +194,7 @@ def real_prompt_text(record: dict[str, Any]) -> str | None:
         return images_text(images) if images else None
     if text.startswith(_WRAPPER_PREFIXES):
         return None
-    if teammate_wrapped(text, origin) and not (record.get("isSidechain") is True or "agentId" in record):
+    if teammate_wrapped(text, origin) and not from_a_subagent(record):
         return None  # (a teammate's own transcript opens with its task so: shown as its task)
     return text
 
@@ -223,46 +223,6 @@ def interruption_text(record: dict[str, Any]) -> str | None:
         return None
     text: str = content.strip()  # type: ignore[union-attr]
     return text[1:-1] if text.endswith("]") else text[1:]
-
-
-def queued_prompt_text(record: dict[str, Any]) -> str | None:
-    """The text of a prompt typed while the agent was busy, or ``None``.
-
-    Claude Code (2.1 on) folds such a prompt into the running turn and writes it only as
-    ``{"type": "attachment", "attachment": {"type": "queued_command", "prompt": …,
-    "commandMode": "prompt"}}``, never as a ``user`` record (agentsview PR 406; Claude Code's
-    interactive-mode docs, "When Claude Code sends what you queued").  ``prompt`` is a string
-    or a list of blocks (text and images).  A queued shell command or task notification
-    (another ``commandMode``), a message from another agent (an ``origin`` whose ``kind``
-    is not ``human``), and one Claude Code queued itself (``isMeta``: a scheduled task's,
-    which its own transcript view hides as system-generated) are no prompt of the user's.
-
-    A slash command typed while the agent was busy is never written so: Claude Code leaves
-    one out of the turn it folds prompts into and runs it after the turn, written by its own
-    records (``real_prompt_text``, ``ran_command_text``; the real sample
-    ``spotter-tool-heavy-v2.1.38.jsonl``: a queued ``/mcp``).  So an attachment holding
-    ``/…`` is text the model was sent as a message (a bridge's, or a build before that
-    rule): a prompt, as any other."""
-    attachment = record.get("attachment")
-    if attachment.__class__ is not dict or attachment.get("type") != "queued_command":
-        return None
-    if attachment.get("commandMode", "prompt") != "prompt" or attachment.get("isMeta") is True:
-        return None
-    origin = attachment.get("origin")
-    if origin is not None and (origin.__class__ is not dict or origin.get("kind", "human") != "human"):
-        return None
-    prompt = attachment.get("prompt")
-    images = 0
-    if prompt.__class__ is list:
-        images = sum(1 for block in prompt if block.__class__ is dict and block.get("type") == "image")
-        prompt = "\n".join(block["text"] for block in prompt if block.__class__ is dict
-                           and block.get("type") == "text" and isinstance(block.get("text"), str))
-    if not isinstance(prompt, str):
-        return None
-    text = prompt.strip()
-    if teammate_wrapped(text, origin):  # a teammate's, queued (``real_prompt_text``)
-        return None
-    return text or (images_text(images) if images else None)
 
 
 def _without_ide_context(text: str) -> str:
@@ -358,19 +318,3 @@ def tool_result_blocks(record: dict[str, Any]) -> list[dict[str, Any]]:
     if record.get("type") != "user":
         return []
     return [block for block in content_blocks(message_of(record)) if block.get("type") == "tool_result"]
-
-
-# -- errors Claude Code recorded (``show``'s errors) ------------------------------
-
-def is_local_reply(record: dict[str, Any]) -> bool:
-    """An assistant record Claude Code wrote itself, not an error (model ``<synthetic>``:
-    "No response requested." after the user interrupted): no model's reply, so no response,
-    and it ends the reply before it as an API error does."""
-    model = message_of(record).get("model")
-    return model.__class__ is str and model in SYNTHETIC_MODELS and record.get("isApiErrorMessage") is not True
-
-
-def is_api_error(record: dict[str, Any]) -> bool:
-    """An assistant record Claude Code wrote for a failed request (``API Error: Rate limit
-    reached``, model ``<synthetic>``, no usage): an error, never a reply."""
-    return record.get("isApiErrorMessage") is True

@@ -20,10 +20,10 @@ from agentscan.providers.claude.records import (
     as_str,
     content_blocks,
     message_of,
-    queued_prompt_text,
     real_prompt_text,
 )
 from agentscan.providers.claude.filesummary import FileSummary
+from agentscan.providers.claude.queuedprompts import queued_prompt_text
 from agentscan.providers.claude.resumes import is_copy
 from agentscan.providers.claude.seenuuids import copied_calls, copies_before
 from agentscan.providers.claude.sidechains import note_inline, note_inline_result
@@ -229,7 +229,7 @@ def _scaled(tell: Callable[[int], None], size: int, end: int) -> Callable[[int],
 
 
 def _note_assistant(summary: FileSummary, record: dict, pending_tasks: dict[str, str], facts: ShowFacts | None) -> None:
-    if record.get("isApiErrorMessage") is True:  # (``records.is_api_error``, inline: every reply asks)
+    if record.get("isApiErrorMessage") is True:  # (``errorrecords.is_api_error``, inline: every reply asks)
         # Claude Code's note of a failed request (``API Error: …``, model ``<synthetic>``): an
         # error ``show`` lists, no reply and no model's message.
         if facts is not None:
@@ -237,7 +237,7 @@ def _note_assistant(summary: FileSummary, record: dict, pending_tasks: dict[str,
         return
     message = message_of(record)
     model = message.get("model")
-    if model.__class__ is str and model in SYNTHETIC_MODELS:  # (``records.is_local_reply``, inline)
+    if model.__class__ is str and model in SYNTHETIC_MODELS:  # (``errorrecords.is_local_reply``, inline)
         # Claude Code's own words ("No response requested."): no model's reply.
         if facts is not None:
             facts.end_reply()
@@ -330,7 +330,7 @@ def _note_result(summary: FileSummary, record: dict, pending_tasks: dict[str, st
 
 
 def _note_queued_prompt(summary: FileSummary, record: dict, facts: ShowFacts | None) -> None:
-    """A prompt typed while a reply went on (``records.queued_prompt_text``): a prompt, but
+    """A prompt typed while a reply went on (``queuedprompts.queued_prompt_text``): a prompt, but
     never the title (the turn it was folded into began with a prompt of its own)."""
     text = queued_prompt_text(record)
     if text is not None:

@@ -28,6 +28,13 @@ def teammate_wrapped(text: str, origin: object = None) -> bool:
     return origin.__class__ is not dict or origin.get("kind") not in _TYPED_KINDS  # type: ignore[attr-defined]
 
 
+def from_a_subagent(record: dict[str, Any]) -> bool:
+    """Whether a record is a subagent's own (``isSidechain``, or naming its ``agentId`` should a
+    build not mark it a sidechain): its first user record is its task, whoever sent it, so
+    neither rule of another sender (``sent_by_another``, ``teammate_wrapped``) applies."""
+    return record.get("isSidechain") is True or "agentId" in record
+
+
 def sent_by_another(origin: object, record: dict[str, Any]) -> bool:
     """Whether a user record's ``origin`` says someone other than the user sent it.
 
@@ -36,7 +43,7 @@ def sent_by_another(origin: object, record: dict[str, Any]) -> bool:
     limit, a ``/goal``'s ``Goal set: …``), ``peer`` / ``coordinator`` (another agent's), some
     without ``isMeta``.  A subagent's (``isSidechain``, ``agentId``) is exempt: its task, as such,
     whoever sent it.  Such words name a session nothing else names (``titles.note_command``)."""
-    if record.get("isSidechain") is True or "agentId" in record or origin.__class__ is not dict:
+    if from_a_subagent(record) or origin.__class__ is not dict:
         return False
     kind = origin.get("kind")  # type: ignore[attr-defined]
     return isinstance(kind, str) and kind in OTHER_SENDERS

@@ -21,19 +21,17 @@ from collections import OrderedDict
 from typing import Any
 
 from agentscan.bounds import DEFAULT_BOUNDS, clip_text
-from agentscan.providers.claude.errorrecords import recorded_error
+from agentscan.providers.claude.errorrecords import is_api_error, is_local_reply, recorded_error
 from agentscan.providers.claude.records import (
     as_str,
     content_blocks,
     interruption_text,
-    is_api_error,
-    is_local_reply,
     message_of,
-    queued_prompt_text,
     real_prompt_text,
 )
 from agentscan.providers.claude.factshapes import are_compactions, are_errors, are_interruptions, restored_keys
 from agentscan.providers.claude.promptmarks import shown_prompt
+from agentscan.providers.claude.queuedprompts import queued_prompt_text
 from agentscan.providers.claude.tasklist import PLAN_TOOLS, PlanFold
 from agentscan.timeutil import parse_iso, to_iso
 
@@ -190,7 +188,7 @@ class ShowFacts:
                                     to_iso(parse_iso(record.get("timestamp")))])
 
     def end_reply(self) -> None:
-        """A record that is no reply (``records.is_local_reply``) ends the one before it."""
+        """A record that is no reply (``errorrecords.is_local_reply``) ends the one before it."""
         self._flush()
 
     def api_error(self, record: dict) -> None:
@@ -221,7 +219,7 @@ class ShowFacts:
 
     def prompt(self, text: str, *, folded: bool = False, record: dict | None = None) -> None:
         """A prompt the user typed (``records.real_prompt_text``); ``folded``: typed while a
-        reply went on (``records.queued_prompt_text``), which goes on after it; ``record``: the
+        reply went on (``queuedprompts.queued_prompt_text``), which goes on after it; ``record``: the
         prompt's, whose images ``show`` marks (``promptmarks.shown_prompt``)."""
         if record is not None:
             text = shown_prompt(record, text)

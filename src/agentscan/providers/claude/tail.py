@@ -36,18 +36,17 @@ from agentscan.bounds import Bounds, clip_text
 from agentscan.context import ScanContext
 from agentscan.detailmodel import Prompt, Response, ToolEvent
 from agentscan.providers.claude.detail import tool_summary
+from agentscan.providers.claude.errorrecords import is_api_error, is_local_reply
 from agentscan.providers.claude.records import (
     as_str,
     content_blocks,
-    is_api_error,
-    is_local_reply,
     message_of,
-    queued_prompt_text,
     ran_command_text,
     real_prompt_text,
     tool_result_blocks,
 )
 from agentscan.providers.claude.promptmarks import shown_prompt
+from agentscan.providers.claude.queuedprompts import queued_prompt_text
 from agentscan.providers.claude.tailfacts import TailFacts
 from agentscan.providers.claude.tooltext import answers_text, error_text, result_status
 from agentscan.timeutil import parse_iso

@@ -69,10 +69,11 @@ def others_words(record: dict) -> str | None:
     """The words of a user record another sender wrote (``senders.sent_by_another``, or a
     teammate's ``<teammate-message>``: no prompt), read as a prompt's would be, the teammate's
     wrapper left out; ``None`` for any other record."""
-    if record.get("type") != "user" or record.get("isSidechain") is True or "agentId" in record:
+    from agentscan.providers.claude.senders import from_a_subagent, sent_by_another, teammate_wrapped
+
+    if record.get("type") != "user" or from_a_subagent(record):
         return None
     from agentscan.providers.claude.records import real_prompt_text
-    from agentscan.providers.claude.senders import sent_by_another, teammate_wrapped
 
     origin = record.get("origin")
     if origin is not None and not sent_by_another(origin, record):

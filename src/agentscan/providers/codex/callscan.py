@@ -7,47 +7,17 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import datetime, timedelta
-from typing import Any, Callable, Iterable, Mapping, NamedTuple
+from typing import Any, Callable, Iterable, Mapping
 
-from agentscan.model import TokenUsage
 from agentscan.pricing.aliases import recorded_tier, service_tier_name
-from agentscan.providers.codex.counters import (ZERO, Counters, add, counters_of, jumped, spent_on, step, to_tokens,
+from agentscan.providers.codex.callevent import CopyEnd, UsageEvent
+from agentscan.providers.codex.counters import (ZERO, Counters, add, counters_of, jumped, spent_on, step,
                                                token_info, total_counters, unsummed)
-from agentscan.providers.codex.modeluse import ModelUse, Pairs, model_use
+from agentscan.providers.codex.modeluse import ModelUse, model_use
 from agentscan.providers.codex.records import MARKER_SLACK, as_dict, as_str, payload_of, time_value
 from agentscan.timeutil import parse_iso
 
 _BURST_GAP = timedelta(seconds=1)
-
-
-class UsageEvent(NamedTuple):
-    """One model call's counters (a named tuple: see ``cli.term.Terminal``), and the hosted
-    web searches it ran (``web_search_call`` items: ``FileUsageScanner._web_search``), which
-    are no tokens but are billed per search: they travel with the call, so a copy of it that
-    is skipped or deduplicated takes its searches along."""
-
-    timestamp_raw: str | None
-    timestamp: datetime | None
-    model: str | None
-    counters: Counters
-    web_searches: int = 0
-
-    @property
-    def tokens(self) -> TokenUsage:
-        return to_tokens(self.counters)
-
-
-class CopyEnd(NamedTuple):
-    """Where a thread's copied history ended (a named tuple: see ``cli.term.Terminal``).
-
-    Both are facts of the file's first part, which Codex only appends to, so they hold
-    as the file grows: a ``list`` row keeps them with a large rollout's tally
-    (``fullcounts``) and counts the thread's own calls from them without reading the
-    copy again.
-    """
-
-    baseline: Counters  # the cumulative count the copy ended with (``ZERO``: none)
-    calls: Pairs  # the copied calls per model (``modeluse.without_calls`` takes them out)
 
 
 class FileUsageScanner:
@@ -354,37 +324,6 @@ class FileUsageScanner:
         while older < len(self.events) and (self.events[older].timestamp or cutoff) < cutoff:
             older += 1
         return older
-
-
-def split_warning(scanner: FileUsageScanner) -> str | None:
-    """The warning, once a file, of its calls whose cached input and cache write exceed their
-    input (``None``: none), the file read whole.  No build writes such a call,
-    but a file that has one is counted two ways: ``tokens`` and ``show`` cap each call's split at
-    its input (``counters.spent_on``), a ``list`` row caps the running total's (``to_tokens``),
-    where one call's surplus fills another's room.  The totals agree; the splits may not."""
-    count = scanner.overspent
-    if not count:
-        return None
-    from agentscan.toolkit.words import plural  # (only when there is something to say)
-
-    calls = plural(count, "call")
-    return (f"cached input + cache write exceed input in {calls}: tokens and show cap each call's split at"
-            " its input, list caps the running total's, so their input/cache splits may differ")
-
-
-def total_warning(scanner: FileUsageScanner) -> str | None:
-    """The warning, once a file, of running totals that do not add up to their calls
-    (``counters.jumped``; ``None``: none).  No build is known to write one; the calls are
-    what every report counts (``tokens``, ``show``, and ``list``, whose row would otherwise
-    take the latest total: two answers for one file)."""
-    count = scanner.jumps
-    if not count:
-        return None
-    from agentscan.toolkit.words import plural
-
-    calls = plural(count, "call")
-    return (f"running total_token_usage moved by other than last_token_usage at {calls}: the calls are counted"
-            " (last_token_usage), not the file's running total")
 
 
 def _leading_burst(events: list[UsageEvent]) -> int:

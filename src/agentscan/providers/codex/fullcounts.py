@@ -26,7 +26,7 @@ apart (``Tally.previous``), for the row to take only where nothing better can
 be had (``row._file_tail``).
 
 A fork's or a subagent's tally also keeps where its copied history ended
-(``callscan.CopyEnd``), once a turn marker told it: a row counts the
+(``callevent.CopyEnd``), once a turn marker told it: a row counts the
 thread's own calls from it (the last cumulative count less the copy's)
 without reading a copy larger than its head read again (``row``).
 """
@@ -42,7 +42,8 @@ import orjson
 
 from agentscan.context import Said, ScanContext, say
 from agentscan.model import Counts
-from agentscan.providers.codex.callscan import CopyEnd, FileUsageScanner
+from agentscan.providers.codex.callevent import CopyEnd
+from agentscan.providers.codex.callscan import FileUsageScanner
 from agentscan.providers.codex.counters import ZERO, Counters, add, kept_counters
 from agentscan.providers.codex.modeluse import ModelUse, merge
 from agentscan.providers.codex.messages import add_kind, counts_of, line_kind

@@ -33,7 +33,8 @@ from agentscan.providers.codex.records import ThreadLink
 
 if TYPE_CHECKING:
     from agentscan.providers.codex.ancestry import Ancestry
-    from agentscan.providers.codex.callscan import FileUsageScanner, UsageEvent
+    from agentscan.providers.codex.callevent import UsageEvent
+    from agentscan.providers.codex.callscan import FileUsageScanner
     from agentscan.providers.codex.discovery import Thread
     from agentscan.providers.codex.threadfacts import ThreadFacts
 

@@ -39,7 +39,8 @@ from agentscan.providers.codex.messages import REPLY_KINDS, line_kind, turn_prom
 from agentscan.providers.codex.names import RolloutNames
 from agentscan.providers.codex.records import (TITLE_CHARS, collapse, context_cwd, enveloped, event_prompt, item_prompt,
                                               payload_of)
-from agentscan.providers.codex.callscan import FileUsageScanner, split_warning, total_warning
+from agentscan.providers.codex.callscan import FileUsageScanner
+from agentscan.providers.codex.countwarnings import split_warning, total_warning
 from agentscan.settling import unfinished_line
 from agentscan.toolkit.imagetext import is_images_text
 

@@ -22,7 +22,8 @@ if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider`
     from agentscan.providers.codex.discovery import CodexSession, Thread
     from agentscan.bounds import Bounds
     from agentscan.detailmodel import SessionDetail
-    from agentscan.providers.codex.callscan import FileUsageScanner, UsageEvent
+    from agentscan.providers.codex.callevent import UsageEvent
+    from agentscan.providers.codex.callscan import FileUsageScanner
 
 #: (owning session, subagent id or None, the thread, its scanner): a file read by ``usage``
 #: or by ``show`` (``showpass``), whose calls ``_collect`` counts once
@@ -41,11 +42,11 @@ class CodexProvider(Provider):
     # 26: a call's cache write (``cache_write_input_tokens``) is part of its ``input_tokens``, as
     #     its cache read is: ``input`` leaves both out (``counters.to_tokens``)
     # 27: a file of calls whose cached input and cache write exceed their input says so, once
-    #     (``callscan.split_warning``): a row's split of the total may differ from ``tokens``'
+    #     (``countwarnings.split_warning``): a row's split of the total may differ from ``tokens``'
     # 28: a call on a service tier (`thread_settings_applied`, `turn_context` `service_tier`:
     #     priority, fast, flex, ultrafast) is counted under `<model>-<tier>` (`aliases.service_tier_name`)
     # 29: a running total that moved by other than its call (``counters.jumped``) is no running
-    #     count: the row counts the calls, as ``tokens`` does, and the file says so (``callscan.total_warning``)
+    #     count: the row counts the calls, as ``tokens`` does, and the file says so (``countwarnings.total_warning``)
     # 30: that name is `<model> (<tier>)` (`gpt-5.5 (priority)`), which no model's own name is:
     #     a model whose name ends in a tier's word (`…-ultrafast`) was read as a tier
     # 31: a `turn_context` `service_tier` of `null`, and thread settings with none, put the calls

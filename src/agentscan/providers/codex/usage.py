@@ -42,7 +42,9 @@ from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
 from agentscan.toolkit.linescan import ScanProgress, matching_records
 from agentscan.model import TokenUsage, UsageEntry
-from agentscan.providers.codex.callscan import FileUsageScanner, UsageEvent, split_warning, total_warning
+from agentscan.providers.codex.callevent import UsageEvent
+from agentscan.providers.codex.callscan import FileUsageScanner
+from agentscan.providers.codex.countwarnings import split_warning, total_warning
 from agentscan.providers.codex.fullcounts import remember, shared_scanner, wants_tally
 from agentscan.providers.codex.counters import Counters, counters_of, minus, token_info
 from agentscan.providers.codex.modeluse import ModelUse

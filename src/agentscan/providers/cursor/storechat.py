@@ -10,7 +10,6 @@ no tokens.
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import time
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import Iterator
 from agentscan.context import ScanContext
 from agentscan.providers.cursor.events import Event
 from agentscan.providers.cursor.messages import decode_message, message_events
+from agentscan.toolkit.fsutil import stamp_now
 from agentscan.toolkit.sqlite_ro import DatabaseUnavailable, has_table, readonly, unavailable_reason
 
 #: a store is read at most this many message rows deep (memory and time stay bounded)
@@ -31,22 +31,11 @@ RETRY_AFTER_S = 20.0
 
 
 def _stamp(path: Path) -> tuple[object, ...]:
-    """The store's and its WAL's (mtime_ns, size), and whether its rollback journal holds a
+    """The store's and its WAL's ``stamp_now``, and whether its rollback journal holds a
     write in progress (there and not empty): a write the lock was held for changes the first
     two, and a lock let go empties or deletes the journal (``released``)."""
-    stamp: list[object] = []
-    for suffix in ("", "-wal"):
-        try:
-            stat = os.stat(f"{path}{suffix}")
-        except OSError:
-            stamp.append(None)
-        else:
-            stamp.append((stat.st_mtime_ns, stat.st_size))
-    try:
-        stamp.append(os.stat(f"{path}-journal").st_size > 0)
-    except OSError:
-        stamp.append(False)
-    return tuple(stamp)
+    journal = stamp_now(f"{path}-journal")
+    return (stamp_now(path), stamp_now(f"{path}-wal"), journal is not None and journal[0] > 0)
 
 
 def released(then: tuple[object, ...], now: tuple[object, ...]) -> bool:

@@ -9,13 +9,13 @@ only headers; ``list`` and ``tokens`` replay each chat without its text;
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
 from agentscan.context import ScanContext
 from agentscan.providers.base import Provider, files_identity
 from agentscan.providers.gemini.roots import gemini_roots, registry_files, session_roots
+from agentscan.toolkit.fsutil import stamp_now
 from agentscan.toolkit.roots import Root
 
 if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider``)
@@ -78,7 +78,7 @@ class GeminiProvider(Provider):
         if ref.path is None or ref.path.suffix != ".json":
             return False
         whole = ctx.memo.get(_READ_WHOLE, {}).get(ref.id)
-        return whole is None or whole != _stamp(ref.path)
+        return whole is None or whole != stamp_now(ref.path)
 
     def discover(self, ctx: ScanContext) -> list[SessionRef]:
         from agentscan.model import SessionRef
@@ -228,7 +228,7 @@ class GeminiProvider(Provider):
         from agentscan.providers.gemini.usage import usage_entries
 
         # (a capture sees what the replay says, and takes nothing from the sums' own)
-        stamp = _stamp(ref.path) if ref.path is not None else None  # (before: a rewrite meanwhile is not vouched for)
+        stamp = stamp_now(ref.path) if ref.path is not None else None  # (before: a rewrite meanwhile is not vouched for)
         with ctx.warnings.capture() as said:
             chats = self._chats(ref, ctx, prompts=False)
         whole: dict[str, object] = ctx.memo.setdefault(_READ_WHOLE, {})
@@ -319,9 +319,3 @@ _SUMS_PROJECTS = "gemini-sums-projects"
 _READ_WHOLE = "gemini-read-whole"
 
 
-def _stamp(path: Path) -> tuple[int, int] | None:
-    try:
-        found = os.stat(path)
-    except OSError:
-        return None
-    return found.st_size, found.st_mtime_ns
