@@ -1,7 +1,7 @@
 """Pass 54: a module a command needs only for one option is imported only then, so every
 other run's start does not pay for it: ``scan.collect`` imports ``windowsettle`` and
 ``windowspans`` (a ``--since``/``--until`` report's) when a window is asked, and ``list``
-imports ``unreadrows`` for ``--archived``/``--no-archived`` (``listing.shelf_asked``), not for
+imports ``unreadrows`` for ``--archived``/``--no-archived`` (``leftout.shelf_asked``), not for
 every plain ``list``."""
 
 from __future__ import annotations

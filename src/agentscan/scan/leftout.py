@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from agentscan.scan.listing import ListFilter
     from agentscan.scan.liveness import Liveness
     from agentscan.scan.scanner import Scanner
+    from agentscan.scan.unreadrows import ShelfUnknown
 
 
 #: a session that recorded nothing is left out of ``list`` only while its files are this
@@ -121,3 +122,13 @@ def count_rest(refs: Sequence[SessionRef], filters: ListFilter, liveness: Livene
                 continue
             passed["running"] += 1
         reached["since"] += 1
+
+
+def shelf_asked(scanner: Scanner, filters: ListFilter) -> ShelfUnknown | None:
+    """``--archived``/``--no-archived``'s rows of archived state not known (``ShelfUnknown``);
+    ``None`` for neither, its module not imported (a millisecond of every other ``list``)."""
+    if filters.archived is None:
+        return None
+    from agentscan.scan.unreadrows import ShelfUnknown
+
+    return ShelfUnknown(scanner)

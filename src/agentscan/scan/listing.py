@@ -27,10 +27,11 @@ from agentscan.model import SessionRef, SessionRow
 from agentscan.pricing.modelnames import spellings
 from agentscan.titles import title_spellings
 from agentscan.scan.cwdmatch import Form, asked_directory, shown_folder, under, wanted_forms
+from agentscan.scan import grepkept
 from agentscan.scan.grepmatch import grep_hit, grep_key
 from agentscan.scan.grepmodels import Held, needs_second_look, settle_held
 from agentscan.scan.leftout import (count_failed, count_rest, files_empty, files_small, never_archived, read_row,
-                                    still_ours)
+                                    shelf_asked, still_ours)
 from agentscan.scan.mergedrefs import MergedRefs
 from agentscan.scan.liveness import Liveness
 from agentscan.scan.listplace import place as _place
@@ -38,7 +39,6 @@ from agentscan.timeutil import CLOCK_SLACK_S
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
-    from agentscan.scan.unreadrows import ShelfUnknown
 
 
 #: cached rows are fetched this many at a time
@@ -228,6 +228,10 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
     # Rows that failed ``--grep`` on their own fields, until their calls' models are looked at
     # (``grepmodels``), a batch at a time: a newer one found so still takes its place.
     held_rows: list[Held] = []
+    # Kept rows that fail a lone ``--grep`` on their own fields, judged undecoded (``grepkept``):
+    # id -> what was found; then, those whose calls' models are looked at, with their places.
+    judged: dict[str, grepkept.Failed] | None = {} if grepkept.applies(scanner, filters) else None
+    waiting: list[tuple[int, SessionRef]] = []
     count = partial(count_failed, stages=stages, reached=reached, passed=passed)
     shelf = shelf_asked(scanner, filters)
 
@@ -260,6 +264,7 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
                 continue  # cheap: no parse for sessions that cannot match
             if index >= fetched:
                 settle_held(scanner, held_rows, filters, admit, count)
+                grepkept.settle(scanner, waiting, filters, partial(read_row, scanner, liveness=told, hold=True), admit, count)
                 # Cached rows, a few per query; not past what the top stored rows decide (``TopRefs``).
                 fetched = max(index + 1, refs.decided(index + window)) if isinstance(refs, MergedRefs) else index + window
                 batch = refs[index:fetched]
@@ -267,6 +272,9 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
                 if unread:
                     ruled.update(dict.fromkeys(unread, ("archived", None)))
                     batch = [ref for ref in batch if ref.id not in ruled]
+                if judged is not None:
+                    judged.update(grepkept.failing(scanner, batch, filters))
+                    batch = [ref for ref in batch if ref.id not in judged]
                 if narrowing:
                     from agentscan.scan import factfilter
 
@@ -284,6 +292,16 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
                 if every and fetched >= len(refs) and progress.phase != CACHING and scanner.rows_read_ahead():
                     caching.enter_context(caching_rows(progress, len(refs), index))
                 window = window if every else min(2 * window, PREFETCH_MAX)
+            failed_alone = judged.pop(ref.id, None) if judged else None
+            if failed_alone is not None:
+                progress.advance()
+                if failed_alone.when is not None:
+                    newest = max(newest or float("-inf"), failed_alone.when)
+                if failed_alone.used:
+                    waiting.append((index, ref))  # (its calls' models are looked at with its batch's)
+                else:
+                    count("grep")
+                continue
             if ref.id in ruled:
                 stage, when = ruled.pop(ref.id)
                 progress.advance()
@@ -310,6 +328,7 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
                 continue
             admit(index, ref, row, said)
         settle_held(scanner, held_rows, filters, admit, count)
+        grepkept.settle(scanner, waiting, filters, partial(read_row, scanner, liveness=told, hold=True), admit, count)
         scanner.end_batch()  # maybe inside one
     if not best and since is not None and refs and next((stage for stage, n in passed.items() if not n), None) == "since":
         # ``since`` left nothing (the hint names the newest then, and only then).  Read on
@@ -332,15 +351,6 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
                        liveness.unknown_counts() if filters.needs_liveness else None, shelf.counts() if shelf else None)
 
 
-
-def shelf_asked(scanner: Scanner, filters: ListFilter) -> ShelfUnknown | None:
-    """``--archived``/``--no-archived``'s rows of archived state not known (``ShelfUnknown``);
-    ``None`` for neither, its module not imported (a millisecond of every other ``list``)."""
-    if filters.archived is None:
-        return None
-    from agentscan.scan.unreadrows import ShelfUnknown
-
-    return ShelfUnknown(scanner)
 
 def _rest(refs: Sequence[SessionRef], start: int) -> Callable[[], Sequence[SessionRef]]:
     """``refs`` from ``start`` on, when asked (a lazy list orders its rest only then)."""

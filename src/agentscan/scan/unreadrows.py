@@ -277,7 +277,7 @@ class ShelfUnknown:
     Cursor chat listed while its state DB is locked or corrupt): left out by either, as
     ``--running`` leaves out a ``running`` not known, and counted per provider (``counts``).
     ``--no-archived`` kept such a chat, archived or not, and ``--archived`` missed it.  Made
-    only when one of them is given (``listing.shelf_asked``)."""
+    only when one of them is given (``leftout.shelf_asked``)."""
 
     def __init__(self, scanner: Scanner) -> None:
         self.scanner = scanner
