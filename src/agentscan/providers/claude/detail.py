@@ -40,21 +40,29 @@ def tool_summary(name: str, tool_input: object) -> tuple[str, tuple[str, ...]]:
     edits = data.get("edits")
     if isinstance(edits, list):
         paths += tuple(e["file_path"] for e in edits if isinstance(e, dict) and isinstance(e.get("file_path"), str))
+    return summary_text(name, tool_input, data), paths
+
+
+def summary_text(name: str, tool_input: object, data: dict | None = None) -> str:
+    """``tool_summary``'s summary alone (``data``: ``as_dict`` of ``tool_input``): ``show``'s
+    facts ask it of every call of a huge transcript, and need no paths."""
+    if data is None:
+        data = as_dict(tool_input)
     if name in _TASK_TOOLS and (task := task_summary(name, data)) is not None:
-        return task, paths  # (before the keys: a task's ``description`` is a paragraph)
+        return task  # (before the keys: a task's ``description`` is a paragraph)
     for key in _SUMMARY_KEYS:
         value = data.get(key)
         if isinstance(value, str) and value.strip():
-            return value.strip(), paths
+            return value.strip()
     special = special_summary(name, data)
     if special is not None:
-        return special, paths
+        return special
     if isinstance(tool_input, str):
-        return tool_input, paths
+        return tool_input
     try:
-        return orjson.dumps(tool_input, option=orjson.OPT_SORT_KEYS).decode()[:400], paths
+        return orjson.dumps(tool_input, option=orjson.OPT_SORT_KEYS).decode()[:400]
     except TypeError:
-        return name, paths
+        return name
 
 
 #: prompts whose place in the tree is remembered (a hostile file of millions of prompts

@@ -16,7 +16,7 @@ from agentscan.providers.claude.row import summarize
 from agentscan.providers.claude.seenuuids import SeenUuids
 from agentscan.providers.claude.showfacts import ShowFacts
 from agentscan.providers.claude.tasklist import PlanFold
-from agentscan.providers.claude.usage import MESSAGE_ID, SIDECHAIN, Call
+from agentscan.providers.claude.usage import SIDECHAIN, Call
 from agentscan.providers.claude.windowed import WindowedTotals, _packed
 from agentscan.providers.claude.windowsums import add_to_sums
 from agentscan.toolkit.hashes64 import Hashes64
@@ -32,26 +32,16 @@ class HalfTotals(WindowedTotals):
     """A half's totals, with what the join checks: the message ids of its calls (hashed:
     ``hash()`` holds in a forked helper), calls without one, and how many calls left the window.
     The ids are those the totals keep anyway (the settled parents' and the window's) and the
-    few settled sidechain calls': a set of every id took 7 MB more of a 1 GB transcript's pass."""
+    few settled sidechain calls': a set of every id took 7 MB more of a 1 GB transcript's pass.
+    (``unkeyed`` and ``evictions`` are counted by ``WindowedTotals``: a call less a record.)"""
 
     def __init__(self) -> None:
         super().__init__()
-        self.unkeyed = 0
-        self.evictions = 0
         self._sidechains = Hashes64()
 
-    def add(self, call: Call) -> None:
-        if call[MESSAGE_ID] is None:
-            self.unkeyed += 1
-        super().add(call)
-
-    def _evict_oldest(self) -> None:
-        key = self._oldest_key()
-        if self._recent[key][SIDECHAIN]:  # (a parent's is among the settled parents)
+    def _evicted(self, key: tuple[str, str | None], call: Call) -> None:
+        if call[SIDECHAIN]:  # (a parent's is among the settled parents)
             self._sidechains.add(hash(key[0]))
-        before = len(self._recent)
-        super()._evict_oldest()
-        self.evictions += before - len(self._recent)  # (a pair's two: ``WindowedTotals._partner``)
 
     def message_ids(self) -> array:
         """Every message id met, hashed (some twice)."""

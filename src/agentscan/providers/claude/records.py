@@ -148,6 +148,15 @@ def collapse(text: str, limit: int | None = None) -> str:
 
 def real_prompt_text(record: dict[str, Any]) -> str | None:
     """The text a person typed, or ``None`` for tool results and injected text."""
+    message = record.get("message")
+    if message.__class__ is dict:
+        content = message.get("content")
+        # A tool's result (most user records: a row's pass asks this of each) first: a list whose
+        # first block is one is never a prompt, whatever the checks below would say (the loop
+        # below ends at that block).
+        if (content.__class__ is list and content and (first := content[0]).__class__ is dict
+                and first.get("type") == "tool_result"):
+            return None
     if record.get("type") != "user" or record.get("isMeta") is True:
         return None
     if record.get("isCompactSummary") is True or record.get("isVisibleInTranscriptOnly") is True:

@@ -182,7 +182,11 @@ def summarize(
             elif kind == "user":
                 _note_user(summary, record, pending_tasks, facts)
             elif kind == "progress" and totals is not None:
-                call = call_of(record, subagent, order, advisors=advisors)
+                # Only a copy naming its subagent counts (``usage.progress_call``): most progress
+                # records are a tool's output as it ran, a fifth of a long transcript's records.
+                data = record.get("data")
+                call = call_of(record, subagent, order, advisors=advisors) if isinstance(data, dict) and (
+                    "agentId" in data) else None
                 if call is not None:
                     totals.add(call)
                     if advisors:
@@ -235,23 +239,29 @@ def _note_assistant(summary: FileSummary, record: dict, pending_tasks: dict[str,
         if facts is not None:
             facts.api_error(record)
         return
-    message = message_of(record)
+    message = record.get("message")
+    if not isinstance(message, dict):  # (``records.message_of``, inline, as the two ``as_str`` below)
+        message = {}
     model = message.get("model")
     if model.__class__ is str and model in SYNTHETIC_MODELS:  # (``errorrecords.is_local_reply``, inline)
         # Claude Code's own words ("No response requested."): no model's reply.
         if facts is not None:
             facts.end_reply()
         return
-    own_id = as_str(message.get("id")) or as_str(record.get("uuid"))
+    own_id = message.get("id")
+    if not (isinstance(own_id, str) and own_id):
+        own_id = as_str(record.get("uuid"))
     message_id = own_id or f"#{summary.records}"
     content = message.get("content")
     # A list of blocks is read where it is (the odd item that is no block skipped below),
-    # not copied into a new list for every record of the pass: only ``show``'s facts keep one.
-    blocks = content if content.__class__ is list and facts is None else content_blocks(message)
+    # not copied into a new list for every record of the pass: ``show``'s facts take only
+    # blocks, so for them only a list of one block (Claude Code writes a record a block) is.
+    blocks = content if content.__class__ is list and (facts is None or (
+        len(content) == 1 and content[0].__class__ is dict)) else content_blocks(message)
     if facts is not None:
         facts.assistant(own_id, blocks)
-    model = as_str(model)
-    if model and message_id not in summary._model_messages:
+    # (``RecentIds.__contains__``, inline: its set, asked of every reply's record.)
+    if isinstance(model, str) and model and message_id not in summary._model_messages._members:
         summary._model_messages.add(message_id)
         summary.models[model] += 1
     for block in blocks:
@@ -259,17 +269,22 @@ def _note_assistant(summary: FileSummary, record: dict, pending_tasks: dict[str,
             continue
         kind = block.get("type")
         if kind == "text" and isinstance(block.get("text"), str) and block["text"].strip():
-            if message_id not in summary._text_messages:
+            if message_id not in summary._text_messages._members:
                 summary._text_messages.add(message_id)
                 summary.responses += 1
         elif kind == "tool_use":
             summary.tool_calls += 1
-            _note_task(block, pending_tasks)
+            if block.get("name") in _TASK_NAMES:  # (``_note_task``'s first look, inline: every call asks)
+                _note_task(block, pending_tasks)
+
+
+#: the tools that start a subagent
+_TASK_NAMES = ("Task", "Agent")
 
 
 def _note_task(block: dict, pending_tasks: dict[str, str]) -> None:
     """A ``Task``/``Agent`` call's kind of subagent, until its result names the run."""
-    if block.get("name") in ("Task", "Agent") and isinstance(block.get("id"), str):
+    if block.get("name") in _TASK_NAMES and isinstance(block.get("id"), str):
         agent_type = as_str((block.get("input") or {}).get("subagent_type")) if isinstance(block.get("input"), dict) else None
         pending_tasks[block["id"]] = agent_type or "general-purpose"
 

@@ -53,12 +53,12 @@ class ShowFacts:
 
     def __init__(self) -> None:
         # Imported here: reading kept facts (a row's cost, on every ``list``) needs neither.
-        from agentscan.providers.claude.detail import tool_summary
+        from agentscan.providers.claude.detail import summary_text
         from agentscan.toolkit.detail import (COMPACTIONS_KEPT, ERROR_BYTES, ERROR_KIND_CHARS, INTERRUPTIONS_KEPT,
                                               SUMMARY_BYTES, TRIGGER_CHARS)
         from agentscan.toolkit.newesterrors import NewestErrors
 
-        self._tool_summary, self._summary_bytes = tool_summary, SUMMARY_BYTES
+        self._summary_text, self._summary_bytes = summary_text, SUMMARY_BYTES
         self._error_bytes, self._kind_chars = ERROR_BYTES, ERROR_KIND_CHARS
         self.message_bytes, self.window = MESSAGE_BYTES, WINDOW
         self.prompts = 0
@@ -252,8 +252,7 @@ class ShowFacts:
     def _tool(self, block: dict) -> None:
         self.tools += 1
         name = as_str(block.get("name")) or "tool"
-        summary, _ = self._tool_summary(name, block.get("input"))
-        self.clipped_tools += over(summary, self._summary_bytes)
+        self.clipped_tools += over(self._summary_text(name, block.get("input")), self._summary_bytes)
         key: object = as_str(block.get("id")) or ("#", self.tools)  # a call without an id is always new
         keys = self._keys
         if key in keys:

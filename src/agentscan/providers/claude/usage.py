@@ -106,7 +106,11 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
         return None
     message_id, request_id, model = message.get("id"), record.get("requestId"), message.get("model")
     speed = usage.get("speed")
-    cache_write = _count(usage.get("cache_creation_input_tokens"), "cache_creation_input_tokens")
+    # ``_count``'s common case (a count) inline, here and below: five calls a call of a cold
+    # ``tokens`` and of a huge transcript's row pass.  Odd values are told in the same order.
+    value = usage.get("cache_creation_input_tokens")
+    cache_write = value if value.__class__ is int and 0 <= value <= MAX_TOKEN_COUNT else _count(
+        value, "cache_creation_input_tokens")
     # ``records.cache_write_1h``, inline: this runs once per call of a cold ``tokens``.
     split = usage.get("cache_creation")
     one_hour = _count(split.get("ephemeral_1h_input_tokens"), "cache_creation.ephemeral_1h_input_tokens") if type(split) is dict else 0
@@ -118,15 +122,22 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
     elif not (tools.__class__ is dict and (searches := tools.get("web_search_requests", 0)).__class__ is int
               and 0 <= searches <= MAX_TOKEN_COUNT):
         searches = web_searches(tools)
+    value = usage.get("input_tokens")
+    fresh = value if value.__class__ is int and 0 <= value <= MAX_TOKEN_COUNT else _count(value, "input_tokens")
+    value = usage.get("cache_read_input_tokens")
+    cache_read = value if value.__class__ is int and 0 <= value <= MAX_TOKEN_COUNT else _count(
+        value, "cache_read_input_tokens")
+    value = usage.get("output_tokens")
+    output = value if value.__class__ is int and 0 <= value <= MAX_TOKEN_COUNT else _count(value, "output_tokens")
     call = (
         message_id if isinstance(message_id, str) and message_id else None,
         request_id if isinstance(request_id, str) and request_id else None,
         record.get("isSidechain") is True,
         speed is not None,
-        _count(usage.get("input_tokens"), "input_tokens"),
-        _count(usage.get("cache_read_input_tokens"), "cache_read_input_tokens"),
+        fresh,
+        cache_read,
         cache_write,
-        _count(usage.get("output_tokens"), "output_tokens"),
+        output,
         epoch_of_iso(record.get("timestamp")) if epoch is UNREAD else epoch,
         # One string per model, not per call; a fast-mode call's (rare) on a model of its own.
         (intern(model) if speed != FAST_SPEED else fast_model(model)) if isinstance(model, str) and model else None,
