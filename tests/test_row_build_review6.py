@@ -268,12 +268,15 @@ def drawn(monkeypatch: pytest.MonkeyPatch, tty) -> list[tuple[int, int] | None]:
     """What the progress line would show on a terminal: (done, total) each time it changes,
     ``None`` when a phase ends (a result printed, or another phase named: its count is its own)."""
     from agentscan.cli import progress as cli_progress
+    from agentscan.progress import FINDING
 
     seen: list[tuple[int, int] | None] = []
     named: list[str] = []
 
     class Recording(cli_progress.StderrProgress):
         def changed(self) -> None:
+            if self.phase == FINDING:
+                return  # (sessions found so far: no total, pass 55)
             if named[-1:] != [self.phase]:
                 named.append(self.phase)
                 seen.append(None)

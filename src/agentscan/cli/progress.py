@@ -15,7 +15,7 @@ import time
 from contextlib import contextmanager
 from typing import Iterator
 
-from agentscan.progress import Progress
+from agentscan.progress import FINDING, Progress
 
 DELAY_S = 1.0
 REDRAW_S = 0.1
@@ -34,10 +34,14 @@ class StderrProgress(Progress):
         self._upgrade_searched = False  # ``upgraded`` asked: not again this run
         self._upgraded = 0  # sessions read again after an upgrade, not said yet
         self._upgraded_what = "rows"  # what of them (``Progress.upgraded``)
+        self._shown = ""  # the line drawn last
+        self._began: float | None = None  # the first count's time, until a result is printed
 
     def expect(self, count: int) -> None:
         if self._started is None:
             self._started = time.monotonic()
+        if self._began is None:
+            self._began = self._started
         super().expect(count)
 
     @contextmanager
@@ -54,35 +58,45 @@ class StderrProgress(Progress):
                     # Named at once over the line shown: "reading sessions 15,000/15,000" stood
                     # for seconds while ``list`` added up the tokens of its COST column.
                     self._started = entered
-                    self._write(f"\r\x1b[K{_fitted(phase, '')}")
+                    # (The upgrade's note first, if held: a phase may now be named before its
+                    # first count, "adding up tokens" over "finding sessions 15,000".)
+                    self._draw(_fitted(phase, ''))
                 yield
                 if self._visible and self.done:
                     # Its last count, drawn: the line stands while what follows runs (an
                     # export's write), and "adding up days 1,001/1,500" read as stuck there
                     # (redrawn at most ten times a second, the last count was rarely drawn).
-                    said = f"{phase} {self.done:,}/{max(self.total, self.done):,}"
-                    self._write(f"\r\x1b[K{_fitted(said, self._rate(time.monotonic()))}")
+                    self._draw(_fitted(*self._said(time.monotonic())))
         finally:
             # The count before it goes on at its own rate: the phase's time is not its.
             self._started = None if started is None else started + (time.monotonic() - entered)
 
     def changed(self) -> None:
         now = time.monotonic()
-        # (No delay once a line is shown: it would stand still, saying the phase before.)
-        if (self._started is None or (not self._visible and now - self._started < DELAY_S)
-                or now - self._drawn_at < REDRAW_S):
+        # (No delay once a line is shown: it would stand still, saying the phase before.  The
+        # delay is the run's, not the phase's: an unchanged export's phases, each under a
+        # second, showed nothing for its 3 s, each phase waiting out a delay of its own.)
+        if self._started is None:
+            return
+        began = self._started if self._began is None else min(self._began, self._started)
+        if (not self._visible and now - began < DELAY_S) or now - self._drawn_at < REDRAW_S:
             return
         self._drawn_at = now
-        total = max(self.total, self.done)
-        self._write(f"{self._say_upgraded()}\r\x1b[K{_fitted(f'{self.phase} {self.done:,}/{total:,}', self._rate(now))}")
+        self._draw(_fitted(*self._said(now)))
         self._visible = True
+
+    def _said(self, now: float) -> tuple[str, str]:
+        """The line's words and rate: ``phase done/total (rate)``."""
+        if self.phase == FINDING:  # (no total known: found so far; none yet, the census)
+            return (f"{self.phase} {self.done:,}" if self.done else self.phase), ""
+        return f"{self.phase} {self.done:,}/{max(self.total, self.done):,}", self._rate(now)
 
     def _rate(self, now: float) -> str:
         """`` (850/s)``, once the phase has run ``DELAY_S``: a phase named at once over the line
         before it (``named``) read ``(4/s)`` in its first tenths of a second, its workers
         starting, then ``(900/s)``; a rate over less time says nothing of the rest."""
         elapsed = 0.0 if self._started is None else now - self._started
-        if elapsed < DELAY_S:
+        if elapsed < DELAY_S or elapsed <= 0:
             return ""
         return f" ({self.done / elapsed:,.0f}/s)"
 
@@ -99,13 +113,13 @@ class StderrProgress(Progress):
         self._drawn_at = now
         rate = (done - start) / max(now - began, 1e-6)
         said = f"reading {name}: {_megabytes(done)} of {_megabytes(size)} MB"
-        self._write(f"{self._say_upgraded()}\r\x1b[K{_fitted(said, f' ({_megabytes(rate)} MB/s)')}")
+        self._draw(_fitted(said, f' ({_megabytes(rate)} MB/s)'))
         self._visible = True
 
     def waiting(self, what: str) -> None:
         # At once, not after ``DELAY_S``: the wait may be as long as the other run, and a
         # terminal that shows nothing for it looks hung.  The next progress line replaces it.
-        self._write(f"\r\x1b[K{_fitted(what, '')}")
+        self._draw(_fitted(what, ''))
         self._visible = True
 
     def tells_upgrades(self) -> bool:
@@ -121,6 +135,11 @@ class StderrProgress(Progress):
         self._upgrade_searched = True
         if not self._told_upgrade and count:
             self._upgraded, self._upgraded_what = count, what
+            if self._visible:
+                # A line is up already ("finding sessions 15,000"): said now, above it, the
+                # line drawn again as it was.  Held for the next draw, it was lost by a phase
+                # ended within ``REDRAW_S`` of it.
+                self._draw(self._shown)
 
     def _say_upgraded(self) -> str:
         """The note ``upgraded`` holds, as the line before the progress line (once)."""
@@ -148,11 +167,16 @@ class StderrProgress(Progress):
 
     def cleared(self) -> None:
         self._upgraded = 0  # (its phase is over: a later one is not the upgrade's)
-        self._started = None
+        self._started = self._began = None  # (a result is printed: what follows waits its own second)
         self._file = None
         if self._visible:
             self._write("\r\x1b[K")
             self._visible = False
+
+    def _draw(self, line: str) -> None:
+        """``line`` over the one shown, after the upgrade's note if one is held."""
+        self._shown = line
+        self._write(f"{self._say_upgraded()}\r\x1b[K{line}")
 
     def _write(self, text: str) -> None:
         from agentscan.cli.term import for_stderr

@@ -21,11 +21,13 @@ processes when there is much), imported only then: a warm run parses nothing.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Callable, Collection, Sequence
 
 import orjson
 
 from agentscan.model import SESSION, SessionRef
+from agentscan.progress import CACHING
 from agentscan.scan.cache import decode_json
 from agentscan.scan.providerusage import ProviderUsage
 from agentscan.scan.sessionsums import Parsed, SessionSums
@@ -196,13 +198,15 @@ class _Collector:
         self.read_misses(misses, stale, sums, keys, keep_entries)
         for name, (every, picked) in unsettled.items():
             windowsettle.settle(self, name, every, picked, by_provider, sums, keys, keep_entries)
-        for name in self.unsnapped:
-            self._store_snapshot(name, by_provider[name], sums)
-        if self.window is not None and self.cache is not None:  # for the next window (every session read)
-            windowsettle.store_spans(self, by_provider, sums)
-        note_read(self.ctx, dict(fingerprints), sums)  # for rows read next (``readsums``)
-        if self.cache is not None:
-            self.cache.commit()
+        # What a parse read is kept (its sums were: ``UsageParser.parse``), said as that is.
+        with self.ctx.progress.named(CACHING) if misses and self.told is None else nullcontext():
+            for name in self.unsnapped:
+                self._store_snapshot(name, by_provider[name], sums)
+            if self.window is not None and self.cache is not None:  # for the next window (every session read)
+                windowsettle.store_spans(self, by_provider, sums)
+            note_read(self.ctx, dict(fingerprints), sums)  # for rows read next (``readsums``)
+            if self.cache is not None:
+                self.cache.commit()
         return by_provider, sums, keys
 
     def read_misses(self, misses: list[SessionRef], stale: set[str], sums: dict[str, SessionSums],

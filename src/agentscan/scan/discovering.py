@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable, Sequence
 
+from agentscan.progress import FINDING, Progress
+
 if TYPE_CHECKING:
     from agentscan.model import SessionRef
     from agentscan.providers.base import Provider
@@ -24,23 +26,31 @@ def selected_refs(scanner: Scanner, providers: Iterable[str], few: int | None, *
     parts = []
     selected = scanner.selected(providers)
     pending = [provider for provider in selected if provider.name not in taken]
-    aside = None
-    if scanner.memo_discovery:  # each discovery needs its provider's census first
-        scanner.take_censuses(pending)
-        if few is not None and any(scanner.first_discovery(provider) for provider in pending[1:]):
-            from agentscan.scan.aside import plan
+    # (Named only while some provider's sessions are to be found: a scanner asked again, inside
+    # another phase, counts nothing here.)
+    progress = scanner.ctx.progress if pending else Progress()
+    with progress.named(FINDING):
+        progress.expect(0)  # (its clock starts: drawn if it lasts, counted as each provider's come)
+        aside = None
+        if scanner.memo_discovery:  # each discovery needs its provider's census first
+            scanner.take_censuses(pending)
+            progress.advance(0)
+            if few is not None and any(scanner.first_discovery(provider) for provider in pending[1:]):
+                from agentscan.scan.aside import plan
 
-            aside = plan(scanner, pending, few)
-    try:
-        for provider in selected:
-            if provider.name not in taken:
-                handed = aside.take(provider) if aside is not None and provider.name in aside.names else None
-                taken[provider.name] = handed if handed is not None else discover(scanner, provider)
-            parts.append(taken[provider.name])
-    finally:
-        if aside is not None:
-            aside.stop()
-        scanner.ctx.drop_listings()  # every discovery that could take a census's listing has run
+                aside = plan(scanner, pending, few)
+        try:
+            for provider in selected:
+                if provider.name not in taken:
+                    handed = aside.take(provider) if aside is not None and provider.name in aside.names else None
+                    taken[provider.name] = part = handed if handed is not None else discover(scanner, provider)
+                    # (a stored discovery is not counted: ``len`` would read all of a ``TopRefs``)
+                    progress.advance(len(part) if isinstance(part, list) else 0)
+                parts.append(taken[provider.name])
+        finally:
+            if aside is not None:
+                aside.stop()
+            scanner.ctx.drop_listings()  # every discovery that could take a census's listing has run
     from agentscan.scan.memorefs import MemoRefs
 
     if any(isinstance(part, MemoRefs) for part in parts):

@@ -150,12 +150,14 @@ def key_hashes(entries: Iterable[list], provider: str) -> bytes:
 
 
 class Parsed:
-    """A session parsed this run: what the index keeps, and its calls while they are at hand."""
+    """A session parsed this run: what the index keeps, and its calls while they are at hand
+    (``entries``; or ``calls``: only as the index keeps them, sealed where they were parsed)."""
 
-    __slots__ = ("sums", "keys", "state", "entries")
+    __slots__ = ("sums", "keys", "state", "entries", "calls")
 
     def __init__(self, sums: SessionSums, keys: bytes, state: bytes | None, entries: list[list] | None) -> None:
         self.sums, self.keys, self.state, self.entries = sums, keys, state, entries
+        self.calls: bytes | None = None
 
 
 def parse_session(provider: Provider, ref: SessionRef, ctx: ScanContext, resume: bytes | None, keep_state: bool,

@@ -16,8 +16,11 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Callable
 
+import orjson
+
 from agentscan.context import PARSE_ADDS_NO_FACTS, ScanContext
 from agentscan.model import SessionRef
+from agentscan.progress import CACHING
 from agentscan.scan.sessionsums import Parsed, SessionSums, parse_session
 from agentscan.sealing import seal, unseal
 from agentscan.toolkit import cores
@@ -58,7 +61,33 @@ class UsageParser:
         each is parsed, in the caller's phase (an export's days), not ``adding up tokens``."""
         if not refs:
             return
+        if told is not None:
+            # Not a phase of its own: a cold export's line went "adding up days" ->
+            # "adding up tokens 1/310" -> "adding up days", a batch of days after another.
+            kept = self._parse(refs, stale, keep_entries, told, counts_gone=False)
+            if kept is not None:
+                self._store(*kept)
+            return
+        # Named from here, not from the first session read: what comes before it (the states
+        # and calls the index holds, each session's stat) took 1-2 s at scale 10 after an
+        # upgrade, the line blank or saying the phase before.
+        with self.ctx.progress.named(ADDING_UP):
+            self.ctx.progress.expect(len(refs))
+            kept = self._parse(refs, stale, keep_entries, self.ctx.progress.advance, counts_gone=True)
+        if kept is not None:
+            # Named: the line stood at "adding up tokens 15,000/15,000" while they were kept
+            # (≈1 s at scale 10, as long again for the rest of the index's writes: ``collect.sums``).
+            with self.ctx.progress.named(CACHING):
+                self._store(*kept)
+
+    def _parse(self, refs: list[SessionRef], stale: set[str], keep_entries: bool, told: Callable[[int], None], *,
+               counts_gone: bool) -> tuple[list[SessionRef], dict[str, Parsed], dict[str, bool], list[str]] | None:
+        """``parse``, ``told`` 1 as each session is done (``counts_gone``: one gone since the
+        census too, which ``adding up tokens`` expected): what ``_store`` keeps (``None``: no index)."""
+        count = len(refs)
         refs = self.real_refs(refs, keep_entries)
+        if counts_gone and len(refs) < count:
+            told(count - len(refs))  # gone since the census: nothing to read
         weights = {ref.id: cores.job_bytes(ref, self.ctx) for ref in refs}
         resume: dict[str, bytes] = {}
         held: list[str] = []  # sessions with a stored state, usable or not
@@ -71,24 +100,33 @@ class UsageParser:
                     resume[ref_id] = payload
         keep_state = {ref.id: self.cache is not None and self.keeps_state(ref, resume, stale, weights[ref.id])
                       for ref in refs}
+        # (A parse that keeps every call hands them to ``collect._calls``, which keeps them.)
+        renewed = set() if keep_entries else self.renewed_calls(refs, resume)
 
         def job(ref: SessionRef, ctx: ScanContext, keep: bool) -> Parsed:
             provider = self.scanner.provider(ref.provider)
             # (A worker's facts are not kept: this parse adds none here either, so the index
             # is the same wherever it ran: ``claude.incremental._chain``.)
             ctx.memo[PARSE_ADDS_NO_FACTS] = True
-            return parse_session(provider, ref, ctx, resume.get(ref.id), keep_state[ref.id], keep)
+            if ref.id not in renewed:
+                return parse_session(provider, ref, ctx, resume.get(ref.id), keep_state[ref.id], keep)
+            # Its calls as ``calls`` parses them, sealed here (in the worker: the parent gets
+            # them as the index keeps them, and holds no call).
+            parsed = parse_session(provider, ref, ctx, None, keep_state[ref.id], True)
+            if parsed.entries is not None and not parsed.sums.passing:
+                parsed.calls = seal(orjson.dumps(parsed.entries))
+            parsed.entries = None
+            return parsed
+
+        def landed(ref_id: str, parsed: Parsed) -> None:
+            fingerprint = self.fingerprints.get(ref_id)
+            if parsed.calls is not None and fingerprint is not None and self.cache is not None:
+                self.cache.put_calls([(ref_id, fingerprint, parsed.calls)])  # as it comes: none held
+            parsed.calls = None
 
         done: dict[str, Parsed] = {}
         try:
-            if told is not None:
-                # Not a phase of its own: a cold export's line went "adding up days" ->
-                # "adding up tokens 1/310" -> "adding up days", a batch of days after another.
-                self._run(refs, weights, job, keep_entries, told=told, into=done)
-            else:
-                with self.ctx.progress.named(ADDING_UP):
-                    self.ctx.progress.expect(len(refs))
-                    self._run(refs, weights, job, keep_entries, told=self.ctx.progress.advance, into=done)
+            self._run(refs, weights, job, keep_entries, told=told, into=done, landed=landed)
         except KeyboardInterrupt:
             # A Ctrl-C a minute into a heavy user's first ``tokens``: what was parsed is kept
             # (each session's sums stand alone), so the next run parses only the rest; the
@@ -100,9 +138,7 @@ class UsageParser:
             raise
         self.parsed.update(done)
         self.scanner.parses += len(refs)
-        if self.cache is None:
-            return
-        self._store(refs, self.parsed, keep_state, held)
+        return None if self.cache is None else (refs, self.parsed, keep_state, held)
 
     def _store(self, refs: list[SessionRef], parsed_by_id: dict[str, Parsed], keep_state: dict[str, bool],
                held: list[str]) -> None:
@@ -151,6 +187,34 @@ class UsageParser:
                 return True
         return False
 
+    def renewed_calls(self, refs: list[SessionRef], resume: dict[str, bytes]) -> set[str]:
+        """Those of ``refs`` whose calls the index holds as an older parser version of their
+        provider read them, their files unchanged since (``upgraded.OlderParsers``): their
+        calls are kept again at this parse, which reads every one of them anyway.
+
+        After an upgrade the first ``tokens`` parses every session for its sums, and the first
+        export parsed each again for its calls (the index had them only under the older
+        version): 21 CPU-s at scale 10 after ``tokens``' 15.  A session whose calls the index
+        never held (nobody asked: no export) keeps none, as before; one parsed from a resume
+        state reads only what was appended."""
+        if self.cache is None:
+            return set()
+        held = self.cache.fingerprints_in("calls", [ref.id for ref in refs if ref.id not in resume])
+        if not held:
+            return set()
+        from agentscan.scan.upgraded import OlderParsers
+
+        searches: dict[str, OlderParsers] = {}
+        renewed = set()
+        for ref in refs:
+            kept, fingerprint = held.get(ref.id), self.fingerprints.get(ref.id)
+            if kept is None or fingerprint is None or kept == fingerprint:
+                continue
+            search = searches.setdefault(ref.provider, OlderParsers())
+            if not search.given_up and search.held_unchanged(self.scanner.provider(ref.provider), ref, self.ctx, kept):
+                renewed.add(ref.id)
+        return renewed
+
     def real_refs(self, refs: list[SessionRef], keep_entries: bool) -> list[SessionRef]:
         """The provider's own refs for a parse (``Scanner.real_ref``); a session gone
         since the census counts nothing, with a warning."""
@@ -189,10 +253,11 @@ class UsageParser:
 
     def _run(self, refs: list[SessionRef], weights: dict[str, int],
              job: Callable[[SessionRef, ScanContext, bool], Parsed], keep_entries: bool,
-             told: Callable[[int], None] | None = None, into: dict[str, Parsed] | None = None) -> dict[str, Parsed]:
+             told: Callable[[int], None] | None = None, into: dict[str, Parsed] | None = None,
+             landed: Callable[[str, Parsed], None] | None = None) -> dict[str, Parsed]:
         """``job`` for every ref: in worker processes when there is enough to parse; each
         result goes into ``into`` (a new dict if none) as it comes, and it is returned, and
-        ``told`` (1) then."""
+        ``landed`` (its id, it) and ``told`` (1) are called then."""
         advance = told if told is not None else _untold
 
         count = cores.usable_workers()
@@ -235,12 +300,16 @@ class UsageParser:
                         for warning in result.sums.warnings:
                             self.ctx.warn(warning.path, warning.message, warning.line, passing=result.sums.passing)
                         done[ordered[index].id] = result
+                        if landed is not None:
+                            landed(ordered[index].id, result)
                         advance(1)
             except (OSError, RuntimeError):
                 pass  # no fork, no pipes, a worker killed from outside: the rest is parsed here
         for ref in refs:
             if ref.id not in done:
-                done[ref.id] = job(ref, self.ctx, keep_entries)
+                done[ref.id] = result = job(ref, self.ctx, keep_entries)
+                if landed is not None:
+                    landed(ref.id, result)
                 advance(1)
         return done
 

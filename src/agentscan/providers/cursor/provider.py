@@ -24,8 +24,14 @@ if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider`
     from agentscan.model import SessionRef, SessionRow, UsageEntry
     from agentscan.bounds import Bounds
     from agentscan.detailmodel import SessionDetail
+    from agentscan.providers.cursor.children import Family
     from agentscan.providers.cursor.discovery import TranscriptSet
+    from agentscan.providers.cursor.workspace import WorkspaceComposer
 
+
+#: ``ctx.memo``: the ids ``discover`` lists before the workspace-only composers, with the
+#: ``Family`` they are of (``_stored_workspace``)
+_LISTED = "cursor.listed_before_workspaces"
 
 #: what discovery reads in each ``workspaceStorage/<hash>/`` (``workspace.py``)
 _WORKSPACE_FILES = ("workspace.json", "state.vscdb", "state.vscdb-wal")
@@ -165,15 +171,10 @@ class CursorProvider(Provider):
         refs += [self._ref(native_id, None, ctx) for native_id in found.ide]
         refs += [store_ref(native_id, directory, ctx, found.children(native_id)) for native_id, directory in found.stores]
         listed = {ref.native_id for ref in refs}
-        # A composer only a workspace DB lists, with its conversation inline.  While the global
-        # DB cannot be read (corrupt, locked) every composer a workspace DB lists is listed too,
-        # from its name, times and folder (its tokens unknown, and the DB's warning says why):
-        # a damaged global DB must not hide sessions the workspace DBs still name.
-        global_unread = state_db(ctx).unread() is not None
+        # A composer only a workspace DB lists, with its conversation inline (or any, while
+        # the global DB cannot be read: ``_workspace_only``).
         for native_id, composer in workspace_composers(ctx).items():
-            if native_id in listed or found.forest.owned(native_id):
-                continue
-            if composer.has_conversation or global_unread:
+            if native_id not in listed and _workspace_only(composer, found, ctx):
                 refs.append(workspace_ref(native_id, composer))
         remember_db_only(ctx, state_db(ctx), len(found.ide))  # (said when they are left out: ``dbonly``)
         return refs
@@ -202,6 +203,7 @@ class CursorProvider(Provider):
         ``state.vscdb`` (and its ``-wal``) changes whenever Cursor writes, so a
         cached Cursor row is reused only while the IDE is idle: correct first.
         """
+        from agentscan.memohint import is_memo_ref
         from agentscan.providers.cursor.chats import chat_dirs
         from agentscan.providers.cursor.keptheaders import header_workspaces
         from agentscan.providers.cursor.statedb import state_db
@@ -213,8 +215,9 @@ class CursorProvider(Provider):
         stores: tuple[Path, ...] = (db_path, db_path.with_name(db_path.name + "-wal"))
         if chat_dir is not None:
             stores += (chat_dir / "meta.json", chat_dir / "store.db")
-        if ref.hint.workspace is not None:
-            workspace_db = ref.hint.workspace.db
+        workspace = _stored_workspace(ref, ctx) if is_memo_ref(ref) else ref.hint.workspace
+        if workspace is not None:
+            workspace_db = workspace.db
             stores += (workspace_db, workspace_db.with_name(workspace_db.name + "-wal"))
         for child in ref.children:  # the row counts its CLI subagent chats (``subagents``)
             directory = chat_dirs(ctx).get(child)
@@ -310,6 +313,42 @@ class CursorProvider(Provider):
             usage = session_usage(ref.native_id, children, db)
             entries.extend(usage.entries(ref.native_id, db, info.model if info else None))
         return entries
+
+
+def _workspace_only(composer: WorkspaceComposer, found: Family, ctx: ScanContext) -> bool:
+    """Whether ``composer``, which a workspace DB lists and no transcript, IDE composer or CLI
+    store of ``found`` is, is a session of its own (``discover``).  While the global DB cannot
+    be read (corrupt, locked) every one is (its name, times and folder; its tokens unknown, and
+    the DB's warning says why): a damaged global DB must not hide sessions the workspace DBs
+    still name."""
+    from agentscan.providers.cursor.statedb import state_db
+
+    if found.forest.owned(composer.composer_id):
+        return False
+    return composer.has_conversation or state_db(ctx).unread() is not None
+
+
+def _stored_workspace(ref: SessionRef, ctx: ScanContext) -> WorkspaceComposer | None:
+    """A stored session's ``CursorHint.workspace``, which the index does not keep (its hint is
+    the provider's own): its fingerprint under an older parser version is taken of a stored ref
+    (``scan.upgraded``), and that must name the workspace DB as discovery's ref does.  Only a
+    session without files can be one (a transcript's or a CLI store's has them); for those the
+    discovery's own reads decide (memoised for the scan: the parse that follows needs them)."""
+    if ref.files:
+        return None
+    from agentscan.providers.cursor.children import family
+    from agentscan.providers.cursor.workspace import workspace_composers
+
+    composer = workspace_composers(ctx).get(ref.native_id)
+    if composer is None:
+        return None
+    found = family(ctx)
+    kept = ctx.memo.get(_LISTED)
+    if kept is None or kept[0] is not found:
+        kept = ctx.memo[_LISTED] = (found, {*found.transcripts, *found.ide, *(native_id for native_id, _ in found.stores)})
+    if ref.native_id in kept[1]:
+        return None
+    return composer if _workspace_only(composer, found, ctx) else None
 
 
 def _cli_chat(ref: SessionRef, ctx: ScanContext) -> bool:
