@@ -48,7 +48,7 @@ def error_of(*argv: str) -> str:
     (["daily", "-pcodex", "-s20261101", "-zUTC"], "agentscan tokens --by day -p codex --since 20261101 --tz UTC"),
     (["daily", "-pweb"], "agentscan tokens --by day; left out: -pweb (use --cwd: agentscan's -p is a provider)"),
     # ``daily --by-agent`` splits each day by agent: agentscan's is a table an agent
-    (["daily", "--by-agent"], "agentscan tokens --by day; left out: --by-agent (add -p claude, -p codex, …: a table an agent)"),
+    (["daily", "--by-agent"], "agentscan tokens --by day; left out: --by-agent (run it once per agent: add -p claude, then -p codex and so on)"),
     (["monthly", "--provider=claude,gemini"], "agentscan tokens --by month -p claude,gemini"),
     (["daily", "-p", "web"], "agentscan tokens --by day; left out: -p web (use --cwd: agentscan's -p is a provider)"),
     (["codex", "daily", "-p", "claude"],

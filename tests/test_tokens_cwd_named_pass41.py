@@ -97,4 +97,4 @@ def test_the_wording_names_at_most_five() -> None:
     dropped = [(f"claude:{n}", f"/p/{n}") for n in range(7)]
     said = cwd_drops(dropped, "/q", every=False)
     assert said.startswith("--cwd /q leaves out 7 of the sessions asked for: claude:0 (cwd /p/0), ")
-    assert said.endswith("claude:4 (cwd /p/4), …") and "claude:5" not in said
+    assert said.endswith("claude:4 (cwd /p/4) and 2 more") and "claude:5" not in said

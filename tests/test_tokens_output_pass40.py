@@ -70,10 +70,10 @@ def test_sessions_that_recorded_no_usage_are_named_under_the_table_not_as_rows(
     assert [row.split()[0][:15] for row in rows] == [f"claude:{IDS[1]}"[:15], f"claude:{IDS[0]}"[:15]]
     total = next(index for index, line in enumerate(lines) if line.startswith("TOTAL"))
     named = " ".join(line.strip() for line in lines[total + 1:])
-    assert named.startswith("(+ 30 sessions that recorded no usage, not counted: ") and named.endswith(", …)")
-    # One rule, a terminal's or a pipe's: the first five, newest first, then "…" (wrapped to a
-    # terminal's width, each whole); the count says how many.
-    ids = named.split(": ", 1)[1].removesuffix(", …)").split(", ")
+    assert named.startswith("(+ 30 sessions that recorded no usage, not counted: ") and named.endswith(" and 25 more)")
+    # One rule, a terminal's or a pipe's: the first five, newest first, then how many more
+    # (wrapped to a terminal's width, each whole; words, not "…": pass 55).
+    ids = named.split(": ", 1)[1].removesuffix(" and 25 more)").split(", ")
     if width is None:
         assert ids == unrecorded[:5] and total == len(lines) - 2
     else:

@@ -83,4 +83,4 @@ def test_one_limit_of_named_sessions(isolated_home: Path, monkeypatch: pytest.Mo
     """``NAMED`` is the one limit: the ``--cwd`` note names that many, whatever it is."""
     monkeypatch.setattr(tokens_empty, "NAMED", 2)
     said = tokens_empty.cwd_drops([(f"claude:{n}", f"/p/{n}") for n in range(4)], "/q", every=False)
-    assert said.endswith("claude:0 (cwd /p/0), claude:1 (cwd /p/1), …")
+    assert said.endswith("claude:0 (cwd /p/0), claude:1 (cwd /p/1) and 2 more")

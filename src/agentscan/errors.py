@@ -134,14 +134,20 @@ class ProviderNotId(SessionNotFound):
 class NoHookEvents(SessionNotFound):
     """``demo``: the demo's events store was read (``--demo``), which no install fills;
     ``installed``: the agents whose config has agentscan's hook (``Claude Code``), when the
-    caller looked: an empty store is then not for want of an install (``empty_store_advice``)."""
+    caller looked: an empty store is then not for want of an install (``empty_store_advice``);
+    ``unlisted``: the store's folders that could not be listed, ``path: why`` (the session may
+    be in one): said under the error, not "see hooks install"."""
 
     def __init__(self, query: str, *, store_empty: bool, demo: bool = False, installed: tuple[str, ...] = (),
-                 store_problem: str | None = None) -> None:
+                 store_problem: str | None = None, unlisted: tuple[str, ...] = ()) -> None:
         where = "no hook events have been captured yet" if store_empty else f"no hook events for {query!r}"
         from agentscan.invocation import command
 
-        if demo:
+        if unlisted:
+            where = f"no hook events for {query!r} in the folders of the events store agentscan could list"
+            advice = f"it may be in one it could not ({len(unlisted)}):"
+            self.details = tuple(f"  {line}" for line in unlisted)
+        elif demo:
             advice = f"`{command('trace --list', demo=True)}` shows the demo's sessions"
         elif store_empty:
             advice = empty_store_advice(installed, store_problem)

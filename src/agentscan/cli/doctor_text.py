@@ -243,6 +243,14 @@ HOOKS_OPTIONAL = ("not installed (optional: only agentscan trace needs them; "
                   "the other commands read the agents' own files)")
 
 
+def _absent_store(path: str) -> str:
+    """What the events store ``path`` that is no directory is: "not created yet" was said of an
+    ``AGENTSCAN_DATA_DIR`` naming a file (the problem line under it says what that costs)."""
+    if not os.path.lexists(path):
+        return "not created yet"
+    return "a file, not a directory" if os.path.isfile(path) else "not a directory"
+
+
 def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = "",
                found: Sequence[str] = (), *, demo: bool = False, unhooked: Sequence[str] = ()) -> list[str]:
     """``home_flag``: `` --home DIR`` when the report was made with one, for the commands it
@@ -312,7 +320,7 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
     where = render.path_text(store["path"], term)
     size = f", {size_text(store['bytes'])}" if store["exists"] else ""
     lines += _lines(f"events store: {where} (from {store['source']}): "
-                    f"{held + size if store['exists'] else 'not created yet'}", term, "  ")
+                    f"{held + size if store['exists'] else _absent_store(store['path'])}", term, "  ")
     if store.get("problem"):
         lines += _lines(f"problem: {store['problem']}", term, "  ")
     if store.get("default_store"):

@@ -254,13 +254,20 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
     changing = [plan for plan in plans if plan.changed]
     # What the person at the terminal is told; --quiet keeps it to errors (a script, cron).
     # A --dry-run's diff and the --json document are the output asked for: they stay.
-    say = (lambda text: None) if state.quiet or as_json else print
+    from agentscan.cli import render
+    from agentscan.cli.term import home_short_text, stderr_is_tty
+
+    # On a terminal a path in the home reads ``~/…``, as ``hooks status`` and ``doctor`` name the
+    # same settings file (``render.path_text``); in a pipe it stays whole.  The diff stays as it is.
+    tty = render.terminal().tty
+    say = (lambda text: None) if state.quiet or as_json else (lambda text: print(home_short_text(text) if tty else text))
+
+    def noted(text: str) -> str:  # (said on stderr)
+        return home_short_text(text) if stderr_is_tty() else text
     if agent.value == "claude" and scope.value == "user" and os.environ.get(installer.CLAUDE_DIR_VAR) \
             and not (state.quiet or as_json):
-        from agentscan.cli import render
-
         # Not the file in the home: said, so that nobody looks for the hooks in ~/.claude.
-        render.note(f"note: {installer.CLAUDE_DIR_VAR} is set: Claude Code reads its user settings from {paths[0]}")
+        render.note(noted(f"note: {installer.CLAUDE_DIR_VAR} is set: Claude Code reads its user settings from {paths[0]}"))
     # The document of --json: what changed (or, with --dry-run, would), file by file.
     changes: list[dict] = []
     if not changing:
@@ -272,11 +279,9 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
             else:
                 print(plan.diff(), end="")
         if not as_json:
-            from agentscan.cli import render
-
             # On stderr: stdout holds the diff alone, for a patch tool; a 200-line diff
             # said nothing of what it amounts to, nor that nothing was written.
-            render.note(dry_run_summary(changing, agent.value, install=install))
+            render.note(noted(dry_run_summary(changing, agent.value, install=install)))
     else:
         # A project's backups go to the data directory, made only when one is kept (a config
         # created or removed has none: no empty folder is left) and before any file changes.
@@ -296,13 +301,9 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
                     say(note)
         say(installer.RESTART[agent.value])
     if as_json:
-        from agentscan.cli import render
-
         restart = installer.RESTART[agent.value] if changing and not dry_run else None
         render.emit_json(render.envelope("hooks", {
             "action": "install" if install else "uninstall", "agent": agent.value, "scope": scope.value,
             "dry_run": dry_run, "changes": changes, "restart": restart}, warnings))
     if warnings and (not as_json or state.verbose):  # --verbose: on stderr with --json too (``state.finish``)
-        from agentscan.cli import render
-
         render.warn_summary(warnings, verbose=True)  # on stderr; --quiet drops them

@@ -215,7 +215,7 @@ _LEFT_OUT_SAID = {"-O": "agentscan is offline unless told", "--offline": "agents
                   "--no-offline": "agentscan prices --update fetches newer prices",
                   "-p": "use --cwd: agentscan's -p is a provider", "--all": "every provider is counted",
                   # (``daily --by-agent``: its days split by agent, as one agent's table each)
-                  "--by-agent": "add -p claude, -p codex, …: a table an agent",
+                  "--by-agent": "run it once per agent: add -p claude, then -p codex and so on",
                   "--speed": "each Codex call's tier is read from its rollout", "--compact": "a table fits the terminal",
                   "--no-cost": "COST is always shown", "--color": "FORCE_COLOR=1", "--no-color": "NO_COLOR=1"}
 

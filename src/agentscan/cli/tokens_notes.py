@@ -344,16 +344,17 @@ def fewer_sessions(dates: Sequence[str], zone: tzinfo | None = None) -> str:
 
 
 def _print_named(what: str, keys: Sequence[str], term: Terminal) -> None:
-    """``(+ what: the first ``NAMED`` keys, …)`` under the table, wrapped to a terminal's width, a
+    """``(+ what: the first ``NAMED`` keys and N more)`` under the table, wrapped to a terminal's width, a
     key never cut (one cut in the middle opens nothing): the line is where a session that
     recorded no usage is named at all, and a narrower terminal showing more of them than a
     wider one read as a glitch.  In a pipe it is said on stderr (``render.note``, as the
     other notes): ``sort`` and ``awk`` get the table's rows alone."""
     # A key is a model or a session id from the provider's files: an escape sequence in one
     # shown as U+FFFD (a patched table's, ``cli.tablepatch``, come here as they were read).
+    from agentscan.toolkit.words import first_of
+
     named = [clean_path(key) for key in keys[:NAMED]]
-    more = ", …" if len(named) < len(keys) else ""
-    line = f"(+ {what}: {', '.join(named)}{more})"
+    line = f"(+ {what}: {first_of(named, len(keys))})"
     if term.tty or terminal.stderr_is_tty():
         line = "\n".join(wrap_columns(line, term.width, subsequent="  ", break_long_words=False))
     if term.tty:

@@ -73,7 +73,11 @@ def trace_command(
             raise UsageProblem(f"{'--last' if last is not None else '--turn'} chooses turns of one session, not with --list")
         from agentscan.cli.trace_list import print_trace_list
 
-        print_trace_list(as_json, root, redact=redact)
+        unlisted = print_trace_list(as_json, root, redact=redact)
+        if not as_json or state.verbose:  # (in the JSON document's ``warnings`` too)
+            render.warn_summary(unlisted, verbose=state.verbose)
+        if state.strict and unlisted:
+            raise StrictWarnings(len(unlisted))
         return
     if not session_id:
         from agentscan.invocation import trace_words

@@ -12,6 +12,8 @@ no colour.
 
 from __future__ import annotations
 
+from typing import Any
+
 from agentscan.cli.tableparts import TITLE_WANTS, Column
 
 
@@ -24,9 +26,10 @@ COLUMNS = (
 )
 
 
-def print_trace_list(as_json: bool, root: str | None = None, *, redact: bool = False) -> None:
+def print_trace_list(as_json: bool, root: str | None = None, *, redact: bool = False) -> list[Any]:
     """``redact``: the TITLE (a prompt) as a length and a hash, secrets in CWD masked, as
-    ``list --redact`` shows a session's."""
+    ``list --redact`` shows a session's.  The warnings (folders of the store that could not be
+    listed, whose sessions are left out), in the JSON document or for the caller to say."""
     from agentscan.cli import render
     from agentscan.cli.table import left_out_note, print_table
     from agentscan.cli.term import clean, clean_path, title_text
@@ -41,7 +44,10 @@ def print_trace_list(as_json: bool, root: str | None = None, *, redact: bool = F
 
         root = store.data_dir()
         check(root)  # a file: said so, not as a store with no events yet
+    from agentscan.hooks.unlisted import unlisted_folders
+
     found = listed(root)
+    unlisted = unlisted_folders(root)
     if redact:
         from dataclasses import replace
 
@@ -50,15 +56,22 @@ def print_trace_list(as_json: bool, root: str | None = None, *, redact: bool = F
         found = [replace(s, cwd=mask_secrets(s.cwd), title=fingerprint_text(s.title)) for s in found]
     if as_json:
         render.emit_json({"schema": "agentscan.trace-list/1", "data_dir": root,
-                          "sessions": [s.to_json() for s in found], "warnings": []})
-        return
+                          "sessions": [s.to_json() for s in found], "warnings": [w.to_json() for w in unlisted]})
+        return unlisted
+    if not found and unlisted:
+        from agentscan.toolkit.words import plural
+
+        render.note(f"no hook events could be listed in {root}: "
+                    f"{plural(len(unlisted), 'folder') if len(unlisted) > 1 else 'a folder'} of it could not be "
+                    f"listed (see the {'warnings' if len(unlisted) > 1 else 'warning'})")
+        return unlisted
     if not found:
         from agentscan.errors import empty_store_advice
         from agentscan.hooks.status import store_problem
 
         render.note(f"no hook events captured yet in {root}; "
                     f"{empty_store_advice(installed_agents(), store_problem(root))}")
-        return
+        return unlisted
     term = render.terminal()
     sessions = [s.summary.session for s in found]
     shown = short_ids((s.agent, s.session_id) for s in sessions) if term.tty else {}
@@ -80,6 +93,7 @@ def print_trace_list(as_json: bool, root: str | None = None, *, redact: bool = F
                                         term, None, laid_out)
     hidden = print_table(columns, rows, term=term, planned=planned)
     left_out_note(hidden, columns, term)
+    return unlisted
 
 
 def installed_agents() -> list[str]:

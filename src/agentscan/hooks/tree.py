@@ -281,6 +281,7 @@ def build_trace(agent: str, session_id: str, events: Iterable[HookEvent], **kwar
 def trace_session(query: str, *, root: str | None = None, demo: bool = False) -> Trace:
     """Resolve ``query`` in the events store (``root``; ``demo``: the demo's) and rebuild
     that session's tree."""
+    from agentscan.errors import NoHookEvents
     from agentscan.hooks import store, storedids
     from agentscan.hooks.dropped import dropped_warnings
 
@@ -289,7 +290,19 @@ def trace_session(query: str, *, root: str | None = None, demo: bool = False) ->
 
         root = store.data_dir()
         check(root)  # a file: said so, not as a store with no events yet
-    stored = storedids.resolve(query, store.stored_sessions(root), demo=demo)
+    try:
+        stored = storedids.resolve(query, store.stored_sessions(root), demo=demo)
+    except NoHookEvents as missing:
+        from agentscan.hooks.unlisted import unlisted_folders
+
+        # A folder that could not be listed may hold it: said, not "no hook events captured yet".
+        unlisted = unlisted_folders(root)
+        if not unlisted:
+            raise
+        said = NoHookEvents(query, store_empty=False, demo=demo,
+                            unlisted=tuple(f"{w.path}: {w.message}" for w in unlisted))
+        said.details = (*said.details, *missing.details)  # (a capture under another agent, offered)
+        raise said from None
     events, warnings = store.read_events(stored)
     warnings += dropped_warnings(root, stored.session_id)
     return build_trace(stored.agent, stored.session_id, events, events_path=stored.path, warnings=warnings)

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
@@ -112,6 +113,13 @@ def traces(scanner: Scanner, selection: Selection, built: Built, *, use_hooks: b
     env: Mapping[str, str] = scanner.ctx.env
     root = store.data_dir(env if events_env is None else events_env) if use_hooks else None
     stored = store.stored_sessions(root) if root else []
+    if root and not selection.ids:
+        # The hook sessions of a folder that could not be listed are left out of the export:
+        # said, as `trace --list` says it (that of an agent `--provider` leaves out, not).
+        from agentscan.hooks.unlisted import unlisted_folders
+
+        built.warnings.extend(w for w in unlisted_folders(root) if not selection.providers
+                              or os.path.basename(w.path) in (*selection.providers, store.EVENTS_DIR))
     refs, hook_only = _select(scanner, selection, stored, built.left_out)
     progress = scanner.ctx.progress
     # The rows a cold selection read are done (their line erased): exporting is a phase of
@@ -168,6 +176,7 @@ def _select(scanner: Scanner, selection: Selection, stored: list[StoredSession],
     from agentscan.errors import SessionNotFound
 
     if selection.ids:
+        from agentscan.scan.notfound import without_transcript_hint
         from agentscan.scan.showscope import scoped
 
         wanted = set(selection.providers)
@@ -177,7 +186,9 @@ def _select(scanner: Scanner, selection: Selection, stored: list[StoredSession],
         with scoped(scanner) as found_refs:
             for query in selection.ids:
                 try:
-                    ref = scanner.resolve(query)
+                    # (a hook session's id is answered below: its events are read once, to export it)
+                    with without_transcript_hint():
+                        ref = scanner.resolve(query)
                 except SessionNotFound as missing:
                     from agentscan.hooks import storedids
 

@@ -4,7 +4,9 @@ it), or a home of no session at all (and whether the id is the demo's)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from agentscan.errors import AmbiguousSessionId, SessionNotFound
 from agentscan.scan.arguments import MIN_PREFIX, split_query
@@ -15,6 +17,23 @@ if TYPE_CHECKING:
 
 #: how many folders discovery could not list a "no session matches" names
 _UNREAD_SHOWN = 3
+
+#: whether ``not_found`` may read a hook session's whole events file for its transcript's hint
+#: (``_outside_roots``); off while a caller that answers such an id itself looks it up
+_TRANSCRIPT_HINT: ContextVar[bool] = ContextVar("transcript_hint", default=True)
+
+
+@contextmanager
+def without_transcript_hint() -> Iterator[None]:
+    """Resolve within it and a "no session matches" leaves out ``_outside_roots``' hint: ``otlp
+    <hook-only id>`` exports the session from its events when no transcript matches, and the
+    hint, which rebuilds that session's tree to find its transcript, read a large events file
+    once for an error it drops, then again to export it."""
+    token = _TRANSCRIPT_HINT.set(False)
+    try:
+        yield
+    finally:
+        _TRANSCRIPT_HINT.reset(token)
 
 
 def not_found(scanner: Scanner, query: str) -> SessionNotFound:
@@ -187,27 +206,41 @@ def _outside_roots(scanner: Scanner, captured: str) -> list[str]:
     disk under no folder agentscan reads (the agent ran with ``CLAUDE_CONFIG_DIR`` elsewhere),
     with the setting that makes ``show`` read it (``hooks.crosscheck.show_setting``); none
     otherwise (the demo's, one gone, one under a folder read: ``trace`` is all there is)."""
-    if scanner.ctx.home_source == "--demo":
+    if scanner.ctx.home_source == "--demo" or not _TRANSCRIPT_HINT.get():
         return []
     from agentscan.errors import AgentscanError
     from agentscan.hooks import store
-    from agentscan.hooks.crosscheck import show_setting
+    from agentscan.hooks.crosscheck import show_setting, transcript_exists, transcript_session_id
     from agentscan.hooks.program import shell_word
-    from agentscan.hooks.tree import trace_session
     from agentscan.invocation import hint
 
     try:
-        session = trace_session(captured, root=store.data_dir(scanner.ctx.env)).session
+        agent, path = _transcript_named(captured, store.data_dir(scanner.ctx.env))
     except (AgentscanError, OSError):  # several sessions, an unreadable store: the trace hint alone
         return []
-    if not (session.transcript_found and session.transcript_path and session.transcript_session_id):
+    shown_id = transcript_session_id(agent, path)
+    if not (path and shown_id and transcript_exists(path)):
         return []
     home = str(scanner.ctx.home) if scanner.ctx.home_source == "--home" else None
-    setting = show_setting(session.agent, session.transcript_path, scanner.ctx.env, home)
+    setting = show_setting(agent, path, scanner.ctx.env, home)
     if not setting:
         return []
-    return [hint(f"{setting} {scanner.ctx.command('show ' + shell_word(session.transcript_session_id))}",
+    return [hint(f"{setting} {scanner.ctx.command('show ' + shell_word(shown_id))}",
                  "reads its transcript, kept under a folder agentscan does not read")]
+
+
+def _transcript_named(captured: str, root: str) -> tuple[str, str | None]:
+    """The agent of the hook session ``captured`` and the transcript its events name, as its
+    tree has it (``session.transcript_path``: the latest, never a subagent's own), from its
+    events alone: the tree of a 200 MB events file took seconds to build for this hint."""
+    from agentscan.hooks import store, storedids
+    from agentscan.hooks.tree import effective_ns, under_subagents
+
+    stored = storedids.resolve(captured, store.stored_sessions(root))
+    events, _ = store.read_events(stored)
+    named = [(effective_ns(event), event.seq, path) for event in events
+             if (path := event.text("transcript_path")) and not under_subagents(path)]
+    return stored.agent, max(named)[2] if named else None
 
 
 def unread_stores_note(scanner: Scanner, providers: tuple[str, ...] | list[str] = ()) -> str | None:
