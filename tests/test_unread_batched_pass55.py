@@ -47,7 +47,8 @@ def test_rows_of_a_locked_db_are_marked_with_one_question_to_the_index(
     # (``read_with_its_db``'s sums, which ``tokens_unknown``'s marks take again from this scan),
     # and which rows it keeps (``Scanner.rows_kept``).  The archived marks asked once a chat: five.
     assert len(asked) == 1 and len(asked[0]) >= 2, asked
-    assert len(sums) == 1 and len(sums[0]) >= 2, sums
+    # (and the rows built without the DB take their tokens from the kept sums: one more, batched)
+    assert len(sums) <= 2 and all(len(ids) >= 2 for ids in sums), sums
 
 
 def test_the_causes_of_unread_sessions_are_asked_at_once(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:

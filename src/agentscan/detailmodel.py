@@ -141,6 +141,10 @@ class SessionDetail:
     extra: dict[str, Any] = field(default_factory=dict)
     #: the commands the CLI ran itself the kept items reach (``toolkit.localcommands``), oldest first (not in JSON)
     local_commands: tuple[LocalCommand, ...] = ()
+    #: the agent records no usage of the session anywhere (Cursor's Agent CLI): its ``null`` tokens
+    #: are "not recorded" even while its counts are not known (``counts_partial``: its store not
+    #: read), which of another (Codex) leaves its usage not known too (not in JSON)
+    records_no_usage: bool = False
 
     @property
     def focused_id(self) -> str | None:

@@ -197,7 +197,11 @@ def export_command(
             from agentscan.localzone import zone_name
 
             body["days_tz"] = "UTC" if not days or day_zone is None else zone_name(day_zone)
-        body.update(prices=result.prices, shrank=shrank_json(result.shrank))
+        # The sessions this run did not write because they could not be read, and of those the
+        # ones held for a database found locked alone (Cursor writing its state DB), which a
+        # later run writes by itself: a cron job told them only by the warnings' words.
+        body.update(prices=result.prices, shrank=shrank_json(result.shrank),
+                    unread={"sessions": result.unread, "locked": result.unread_locked})
         render.emit_json(render.envelope("export", body, scanner.warnings))
     elif not quiet:
         gone = (f", {result.gone} marked gone" if result.gone else "") + _no_usage(result, days)

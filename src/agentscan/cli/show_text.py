@@ -229,7 +229,8 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         *((("archived", "yes" if row.archived else "not known (could not be read)"),) if row.archived is not False else ()),
         ("tokens", READ_IN_PART if row.tokens is None and row.usage_cut is not None else
          tokens_line(row.tokens, grouped=term.tty, by_subagents=subagent_tokens(detail),
-                     unread=row.counts_partial or bool(detail.extra.get("tokens_unknown")))),
+                     unread=(row.counts_partial and not detail.records_no_usage)
+                     or bool(detail.extra.get("tokens_unknown")))),
         ("cost", None if row.tokens is None else human_usd(row.cost, row.cost_priced, grouped=term.tty)
          + tiers_text(detail)),
     ):

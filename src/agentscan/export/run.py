@@ -64,6 +64,9 @@ class ExportResult:
     merged: int = 0
     #: sessions not written: they could not be read this run (``unread.unread_sessions``)
     unread: int = 0
+    #: of ``unread``, those held out for a database found locked alone (``unread.locked_usages``):
+    #: a run once the lock is gone writes them, where an unreadable file of theirs needs the user
+    unread_locked: int = 0
     #: sessions of an SQLite index whose ``token_days`` lost spend this run (``children``), said as warnings
     shrank: tuple[Shrank, ...] = ()
     #: sessions of an SQLite index left as they were: no usage, where it is kept unreadable (``unread.usage_unknown``)
@@ -321,11 +324,13 @@ def _run_export(scanner: Scanner, fmt: str, output: Path, *, filters: ListFilter
         tokens_unknown=tokens_unknown(scanner, chosen, rows) if fmt == "jsonl" and not days else (),
         held=unknown,
     )
-    say_unread(scanner.ctx, output, fmt, unread, locked_usages(scanner, chosen, held_locked, failed.passing_paths), days)
+    by_lock = locked_usages(scanner, chosen, held_locked, failed.passing_paths)
+    say_unread(scanner.ctx, output, fmt, unread, by_lock, days)
     say_left_as_they_were(scanner.ctx, output, fmt, result.unseen)
     say_held(scanner.ctx, output, {session_id: unknown[session_id] for session_id in result.held})
     say_shrank(scanner.ctx, output, result.shrank)
-    return replace(result, prices=book.data.to_json(), unread=len(unread))
+    return replace(result, prices=book.data.to_json(), unread=len(unread),
+                   unread_locked=sum(1 for session_id in unread if session_id in by_lock))
 
 
 def _roots(scanner: Scanner) -> dict[str, list[str]]:

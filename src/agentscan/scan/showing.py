@@ -46,6 +46,14 @@ def session_detail(scanner: Scanner, query: str, bounds: Bounds) -> SessionDetai
         raise SessionUnreadable(ref.id, type(exc).__name__) from exc
     if provider.locked_usage(ref, scanner.ctx) is not None:
         detail = _as_kept(scanner, ref, detail)
+    elif detail.row.counts_partial and detail.records_no_usage and scanner.rows_kept([ref]):
+        # An Agent CLI chat whose store this run could not read (the CLI writing it): the row the
+        # index keeps at its fingerprint (the store's stat in it) was read from the store as it
+        # is, and no row of an unread store is kept.  ``list`` showed its title and counts from
+        # that row while the card said "title -" and "counts not known".
+        kept = scanner.row(ref)
+        if not kept.counts_partial:
+            detail = replace(detail, row=kept)
     reason = unread_reason(scanner, detail.row)
     if reason is not None:  # not a session that recorded nothing: its records are not known
         if detail.row.path is not None and not os.path.lexists(detail.row.path):
@@ -75,17 +83,25 @@ def _as_kept(scanner: Scanner, ref: SessionRef, detail: SessionDetail) -> Sessio
     from a run that read it, the session and the database unchanged since (the fingerprint
     takes in its own), as ``list`` and ``tokens`` show them: its subagents' tokens from those
     sums.  The card was built without it: the first prompt for its title, no cwd, model or
-    start, and its tokens "not known" while ``list`` showed them.  As it was when either is
-    not kept (its cost is priced from the sums)."""
+    start, and its tokens "not known" while ``list`` showed them.  With the sums kept but no
+    row (only ``tokens`` ran), the card built without the DB takes its tokens from the sums, as
+    ``list``'s row does (``CursorProvider.row``).  As it was when no sums are kept (its cost is
+    priced from the sums)."""
     from agentscan.readsums import calls_in, total_of
     from agentscan.scan.sessionsums import SessionSums
 
     cache = scanner.cache
-    if cache is None or not scanner.rows_kept([ref]):
+    if cache is None:
         return detail
     kept = cache.get_usage_sums([ref.id]).get(ref.id)
     sums = SessionSums.from_bytes(kept[1]) if kept is not None and kept[0] == scanner.fingerprint(ref) else None
-    if sums is None:
+    if sums is None or sums.warnings:  # (sums whose read said something: ``rowreader._KeptSums``)
+        return detail
+    if scanner.rows_kept([ref]):
+        row = scanner.row(ref)
+    elif detail.row.tokens is None and sums.groups:
+        row = detail.row.with_changes(tokens=total_of(sums.groups)[0])
+    else:
         return detail
     subagents = []
     for sub in detail.subagents:
@@ -98,4 +114,4 @@ def _as_kept(scanner: Scanner, ref: SessionRef, detail: SessionDetail) -> Sessio
             model = sub.model or (max(sorted(calls), key=calls.__getitem__) if calls else None)
             sub = replace(sub, tokens=total_of(groups)[0], model=model)
         subagents.append(sub)
-    return replace(detail, row=scanner.row(ref), subagents=tuple(subagents))
+    return replace(detail, row=row, subagents=tuple(subagents))

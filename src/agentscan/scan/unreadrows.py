@@ -236,14 +236,22 @@ def archived_unknown(scanner: Scanner, ref: SessionRef, row: SessionRow) -> tupl
 
 
 def archived_unknowns(scanner: Scanner, asked: Sequence[tuple[SessionRef, SessionRow]]) -> dict[str, tuple[str, str]]:
-    """Session id -> ``(path, why)``, ``archived_unknown`` of each of ``asked``: the index asked
-    once for them all (``unknown_usages``), not once a row."""
-    candidates = [(ref, row) for ref, row in asked if not row.archived and scanner.provider(ref.provider).can_archive]
-    missed = unknown_usages(scanner, candidates) if candidates else {}
-    # (known elsewhere: an Agent CLI chat records no such flag, a composer only a workspace DB
-    # lists has it in that DB's entry, as its row took it: ``cursor.row.archived_of``)
-    return {ref.id: missed[ref.id] for ref, _ in candidates
-            if ref.id in missed and scanner.provider(ref.provider).archived_unread(ref, scanner.ctx) is None}
+    """Session id -> ``(path, why)``, ``archived_unknown`` of each of ``asked``.  The database's
+    own failure, not ``unknown_usage``'s: a chat whose kept sums say it recorded no usage
+    (``read_with_its_db``) has its usage known, but not its archived state, which no sums keep
+    (it read "not archived" while the chat beside it, with usage, read "not known").  No index
+    question: the provider tells what it could not read this scan."""
+    found: dict[str, tuple[str, str]] = {}
+    for ref, row in asked:
+        provider = scanner.provider(ref.provider)
+        if row.archived or not provider.can_archive:
+            continue
+        missed = provider.unknown_usage(ref, scanner.ctx)
+        # (known elsewhere: an Agent CLI chat records no such flag, a composer only a workspace
+        # DB lists has it in that DB's entry, as its row took it: ``cursor.row.archived_of``)
+        if missed is not None and provider.archived_unread(ref, scanner.ctx) is None:
+            found[ref.id] = missed
+    return found
 
 
 def archived_unknown_ids(scanner: Scanner, refs: Sequence[SessionRef], rows: Iterable[SessionRow]) -> set[str]:

@@ -272,7 +272,22 @@ class CursorProvider(Provider):
     def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         from agentscan.providers.cursor.assembly import assemble
 
-        return assemble(ref, ctx).row
+        row = assemble(ref, ctx).row
+        if row.tokens is None and self.locked_usage(ref, ctx) is not None:
+            # Built without the locked state DB, its tokens are those of the sums the index keeps
+            # from a run that read it, the chat and the DB unchanged since (``readsums``, noted
+            # by ``rowreader`` as for Claude): the bubbles' sum, as the DB gives it.  ``list``
+            # showed such a chat as ``-`` (``tokens_unknown``) while ``tokens`` showed its kept
+            # figures.  Such a row is never kept (the DB's warning is said to its pass).
+            from agentscan.readsums import groups_read, total_of
+
+            read = groups_read(ctx, ref.id, self.fingerprint(ref, ctx))
+            if read:
+                row = row.with_changes(tokens=total_of(read)[0])
+        return row
+
+    #: only while the state DB is locked (``row``): read with it, a row sums its bubbles itself
+    row_takes_sums = True
 
     def subagent_types(self, ref: SessionRef, ctx: ScanContext, runs: Collection[str]) -> dict[str, str]:
         from agentscan.providers.cursor.detail import delegated_kinds  # (the Task calls of its transcripts)

@@ -78,4 +78,11 @@ def session_detail(ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> Session
         "delegations": [d.to_json() for d in delegations.values()],
         "errors": collector.errors(),  # (a transcript's error lines: ``stream_transcripts``)
     }
-    return collector.build(found.row, subagents=subagents, extra=extra)
+    detail = collector.build(found.row, subagents=subagents, extra=extra)
+    if ref.hint.store is not None:
+        # The Agent CLI keeps no tokens, in its store or the state DB (formats.md 4.2): with its
+        # store locked (counts not known) the card said "tokens not known (could not be read)".
+        from dataclasses import replace
+
+        detail = replace(detail, records_no_usage=True)
+    return detail
