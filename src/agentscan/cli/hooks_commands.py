@@ -217,18 +217,22 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
         check_home(state.home)  # a mistyped --home is an error, not a home made for the hooks
     home = ScanContext.create(home=state.home).home
     cwd = Path.cwd()
-    if install and not dry_run:  # the store it records where it made folders, and the hook its events
+    refused = None  # the store problem a real install refuses on, which a --dry-run says
+    if install:  # the store it records where it made folders, and the hook its events
         from agentscan.datadir import check, data_dir
         from agentscan.errors import HookConfigError
         from agentscan.hooks.status import store_problem
 
-        check(data_dir())
+        if not dry_run:
+            check(data_dir())
         if problem := store_problem(data_dir(), agent.value):
             # Refused before the config is touched: the install's own record could not be kept
             # there (it said "cannot change <config>" with the config changed), and the hook
             # would store nothing.
-            raise HookConfigError(f"{problem}: fix that (or set AGENTSCAN_DATA_DIR to a folder you can write), "
-                                  "then run this command again; nothing was changed")
+            fix = "fix that (or set AGENTSCAN_DATA_DIR to a folder you can write)"
+            if not dry_run:
+                raise HookConfigError(f"{problem}: {fix}, then run this command again; nothing was changed")
+            refused = (data_dir(), f"{problem}; the install would be refused: {fix}")
     if install:
         paths = [installer.config_path(agent.value, scope.value, home=home, cwd=cwd)]
     else:
@@ -237,6 +241,10 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
     plans = [installer.plan(agent.value, path, install=install, command=command) for path in paths]
     warnings = elsewhere_warnings(agent.value, scope.value, paths[0], home, cwd, state.home) if install else []
     warnings += users_hook_warnings(agent.value, plans, install)
+    if refused is not None:
+        from agentscan.model import ScanWarning
+
+        warnings.append(ScanWarning(*refused))
     if install:
         from agentscan.hooks.program import install_warning, this_program
         from agentscan.model import ScanWarning

@@ -67,7 +67,7 @@ _CCUSAGE_COUNTERPARTS = {**{option: CCUSAGE_WAYS[option][0] for option in ("-j",
 #: the ``tokens`` options a ccusage report's words may carry over to it (``monthly --since
 #: 2026-10 --json``), by whether each takes a value; ccusage's ``-p`` is a project, not one
 _TOKENS_TAKE_A_VALUE = frozenset({"--since", "--until", "--tz"})
-_TOKENS_FLAGS = frozenset({"--json", "--breakdown"})
+_TOKENS_FLAGS = frozenset({"--json", "--breakdown", "--reverse"})
 #: ccusage's short options that take a value, which may be glued to it (``-pcodex``)
 _GLUED = frozenset({"-p", "-s", "-u", "-z", "-i", "-o", "-w", "-m"})
 
@@ -262,7 +262,7 @@ def _carried(after: list[str], providers: bool = True) -> tuple[list[str], list[
             typed.append(after[at])
             at += 1
         if flag in _TOKENS_FLAGS and not given:
-            carried.append(flag)
+            carried += [flag] if flag not in carried else []  # once (``--order desc`` may have said ``--reverse``)
         elif given and flag in _TOKENS_TAKE_A_VALUE:
             carried += [flag, value]
         elif given and flag in ("--id", "-i"):

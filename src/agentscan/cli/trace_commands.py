@@ -90,13 +90,11 @@ def trace_command(
         trace = trace_session(session_id, root=root, demo=state.demo)
     except NoHookEvents as exc:
         if exc.store_empty and not state.demo:  # installed already? Then "see hooks install" misleads
-            from agentscan.cli.trace_list import installed_agents
-            from agentscan.hooks.status import store_problem
+            from agentscan.cli.trace_list import installed_hooks
 
-            installed = installed_agents()
+            installed, problem = installed_hooks()
             if installed:
-                exc = NoHookEvents(session_id, store_empty=True, installed=tuple(installed),
-                                   store_problem=store_problem(store.data_dir()))
+                exc = NoHookEvents(session_id, store_empty=True, installed=tuple(installed), store_problem=problem)
         if not state.demo and _demo_captured(session_id):  # the README's ``trace 7f3c9a12``, without --demo
             from agentscan.scan.notfound import demo_hint
 

@@ -67,10 +67,8 @@ def print_trace_list(as_json: bool, root: str | None = None, *, redact: bool = F
         return unlisted
     if not found:
         from agentscan.errors import empty_store_advice
-        from agentscan.hooks.status import store_problem
 
-        render.note(f"no hook events captured yet in {root}; "
-                    f"{empty_store_advice(installed_agents(), store_problem(root))}")
+        render.note(f"no hook events captured yet in {root}; {empty_store_advice(*installed_hooks())}")
         return unlisted
     term = render.terminal()
     sessions = [s.summary.session for s in found]
@@ -96,15 +94,17 @@ def print_trace_list(as_json: bool, root: str | None = None, *, redact: bool = F
     return unlisted
 
 
-def installed_agents() -> list[str]:
+def installed_hooks() -> tuple[list[str], str | None]:
     """The agents (``Claude Code``, ``Cursor``) whose config, the user's or this project's, has
-    agentscan's hook: said when no event has arrived, for the advice to fit (``errors.
-    empty_store_advice``).  ``trace`` takes no ``--home``: this account's home."""
+    agentscan's hook, and why their hook cannot store its events (``hooks.status.
+    agents_store_problem``: only their folders judged), ``None`` when it can: said when no event
+    has arrived, for the advice to fit (``errors.empty_store_advice``).  ``trace`` takes no
+    ``--home``: this account's home."""
     import os
     from pathlib import Path
 
     from agentscan.context import ScanContext
-    from agentscan.hooks.status import hooks_report
+    from agentscan.hooks.status import HOOK_AGENTS, hooks_report
 
     env = dict(os.environ)
     try:
@@ -112,5 +112,5 @@ def installed_agents() -> list[str]:
     except OSError:  # a directory removed under the shell
         cwd = ScanContext.create(env=env).home
     report = hooks_report(home=ScanContext.create(env=env).home, cwd=cwd, env=env)
-    names = {"claude": "Claude Code", "cursor": "Cursor"}
-    return list(dict.fromkeys(names.get(config["agent"], config["agent"]) for config in report["installed"]))
+    names = list(dict.fromkeys(HOOK_AGENTS.get(config["agent"], config["agent"]) for config in report["installed"]))
+    return names, report["store"]["problem"] if names else None

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import os
 
+#: the longest a hook waits for the lock another hook holds
+WAIT_S = 0.05
+
 
 def locked(fd: int) -> bool:
     """Take an exclusive ``flock`` on ``fd`` (held until it is closed) within 50 ms; ``False``
@@ -17,17 +20,24 @@ def locked(fd: int) -> bool:
         import fcntl
     except ImportError:
         return False
-    for _ in range(50):
+    deadline = None
+    while True:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             return True
         except BlockingIOError:
+            # A deadline, not a count of tries: on a loaded machine each 1 ms sleep lasts far
+            # longer, and 50 of them held the agent up to 200 ms and more.
             import time
 
-            time.sleep(0.001)
+            now = time.monotonic()
+            if deadline is None:
+                deadline = now + WAIT_S
+            if now >= deadline:
+                return False
+            time.sleep(min(0.001, deadline - now))
         except OSError:
             return False
-    return False
 
 
 def ends_whole(fd: int) -> bool:

@@ -57,18 +57,41 @@ def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str]) -> dict[str, 
         "store": {"path": root, "source": "default" if ignored or not env.get(store.ENV_VAR) else store.ENV_VAR,
                   "exists": os.path.isdir(root), "sessions": len(summaries), "by_agent": per_agent,
                   "bytes": _events_bytes(root), "ignored": ignored, "default_store": _default_store(root, env),
-                  "problem": store_problem(root)},
+                  "problem": agents_store_problem(root, [c["agent"] for c in configs if c["events"]])},
         "errors": _errors(os.path.join(root, store.DIAGNOSTICS_LOG)),
     }
 
 
-def store_problem(root: str, agent: str | None = None) -> str | None:
+#: the agents a hook is installed for, as their events and problems are named
+HOOK_AGENTS = {"claude": "Claude Code", "cursor": "Cursor"}
+
+
+def agents_store_problem(root: str, agents: list[str] | tuple[str, ...]) -> str | None:
+    """``store_problem`` for the agents whose hook is installed (``agents``: ``claude``…; none
+    installed: every agent a hook could be installed for, what an install would meet): a folder
+    no installed hook writes to loses nothing, and ``doctor --strict`` must not fail on it.
+    One problem that every one of them meets is said once; otherwise each agent's is named."""
+    judged = list(dict.fromkeys(agents)) or list(HOOK_AGENTS)
+    plain = [store_problem(root, agent) for agent in judged]
+    if len(set(plain)) == 1:
+        return plain[0]
+    named = [store_problem(root, agent, named=True) for agent, text in zip(judged, plain) if text]
+    return "; ".join(text for text in named if text) or None
+
+
+def store_problem(root: str, agent: str | None = None, *, named: bool = False) -> str | None:
     """Why the hook cannot store events in ``root``, or ``None`` when it can (as far as the
     folders' permissions say): a data directory on a read-only mount, or made by another user
     (``sudo``), loses the events, and the hook, which must stay silent, cannot even log why
     when its ``hook-errors.log`` is in that same directory: ``doctor`` said "not created yet"
-    and "hook errors: none logged".  ``agent``: only what concerns its events."""
+    and "hook errors: none logged".  ``agent``: only what concerns its events (its own folder),
+    named in what is lost when ``named``; ``None``: any agent's (``agents_store_problem``)."""
+    if agent is None:
+        return agents_store_problem(root, list(HOOK_AGENTS))
+    whose = f" {HOOK_AGENTS.get(agent, agent)}" if named else ""
+    every = f"every{whose} event is lost"
     events = os.path.join(root, store.EVENTS_DIR)
+    own = os.path.join(events, store.agent_dir_name(agent))
     log = os.path.join(root, store.DIAGNOSTICS_LOG)
     logged = os.path.isdir(root) and (os.access(log, os.W_OK) if os.path.lexists(log) else _writable(root))
     said = "each one said in hook-errors.log" if logged else "and hook-errors.log cannot say so"
@@ -77,28 +100,31 @@ def store_problem(root: str, agent: str | None = None) -> str | None:
         while parent != os.path.dirname(parent) and not os.path.lexists(parent):
             parent = os.path.dirname(parent)
         if not os.path.isdir(parent):
-            return f"the hook cannot create {root}: {parent} is not a directory (every event is lost, {said})"
+            return f"the hook cannot create {root}: {parent} is not a directory ({every}, {said})"
         if not _writable(parent):
-            return f"the hook cannot create {root}: {parent} cannot be written (every event is lost, {said})"
+            return f"the hook cannot create {root}: {parent} cannot be written ({every}, {said})"
         return None
-    for folder in (root, events):
+    for folder in (root, events, own):
         if os.path.lexists(folder) and not os.path.isdir(folder):
-            return f"the hook cannot store events in {folder}: not a directory (every event is lost, {said})"
-    if not os.path.isdir(events):
-        blocked = [root] if not _writable(root) else []
-    elif agent is not None and os.path.isdir(own := os.path.join(events, store.agent_dir_name(agent))):
-        blocked = [own] if not _writable(own) else []  # its folder is made: only it matters
-    else:  # the store's own folder no longer matters: the hook writes in these
-        blocked = [events] if not _writable(events) else []
-        try:
-            blocked += sorted(entry.path for entry in os.scandir(events)
-                              if entry.is_dir(follow_symlinks=False) and not _writable(entry.path) and agent is None)
-        except OSError:
-            pass
-    if not blocked:
+            return f"the hook cannot store events in {folder}: not a directory ({every}, {said})"
+    # Each folder down to the agent's must be searched (``X_OK``: one that cannot puts every file
+    # under it out of reach, the stored sessions' too), and the first missing one's parent written.
+    # Only the agent's own folder, searched but not written, still takes the sessions stored in it.
+    blocked, lost = None, every
+    for folder, below in ((root, events), (events, own)):
+        if not os.path.isdir(folder):
+            break  # made by the hook, in a folder it can write
+        if not os.access(folder, os.X_OK) or (not os.path.isdir(below) and not _writable(folder)):
+            blocked = folder
+            break
+    else:
+        if os.path.isdir(own) and not _writable(own):
+            blocked = own
+            if os.access(own, os.X_OK):
+                lost = f"the events of a{whose} session not stored there yet are lost"
+    if blocked is None:
         return None
-    lost = "every event is lost" if blocked == [root] else "the events of a session not stored there yet are lost"
-    return f"the hook cannot write in {', '.join(blocked)} ({lost}, {said})"
+    return f"the hook cannot write in {blocked} ({lost}, {said})"
 
 
 def _writable(folder: str) -> bool:

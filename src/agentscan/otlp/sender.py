@@ -64,13 +64,15 @@ def choose_protocol(protocol: str) -> str:
     return "json"
 
 
-def batches(traces: Iterable[ExportTrace], limit: int | None = None) -> Iterator[list[ExportTrace]]:
-    """Traces grouped into requests of at most ``limit`` spans (a bigger trace goes alone), lazily."""
+def batches(traces: Iterable[ExportTrace], limit: int | Callable[[], int] | None = None) -> Iterator[list[ExportTrace]]:
+    """Traces grouped into requests of at most ``limit`` spans (a bigger trace goes alone), lazily;
+    ``limit`` may be a function, read for each request (``send`` lowers it after a 413)."""
     limit = BATCH_SPANS if limit is None else limit
+    most = limit if callable(limit) else lambda: limit
     batch: list[ExportTrace] = []
     size = 0
     for trace in traces:
-        if batch and size + len(trace.spans) > limit:
+        if batch and size + len(trace.spans) > most():
             yield batch
             batch, size = [], 0
         batch.append(trace)
@@ -102,12 +104,20 @@ def send(
     check_headers(headers or {})
     result = SendResult(shown_url(url), chosen)
     opener = urllib.request.build_opener(_NoRedirects)
-    for whole in batches(traces):
+    # The spans a request may hold: a 413 halves it for the rest of the send, so the batches that
+    # follow are no larger than the ones then accepted, not sent whole again to be refused and
+    # halved each time (a 30 KB limit refused 532 requests, 130 MB, of one export); it is never
+    # raised again, so a send meets at most about ten 413s (512 halved down to 1).
+    limit = [BATCH_SPANS]
+    for whole in batches(traces, lambda: limit[0]):
         pending = [whole]
         while pending:  # a batch the collector finds too large (413) is sent again in halves
             batch = pending.pop()
-            body, content_type = encode(batch, chosen)
             spans = sum(len(t.spans) for t in batch)
+            if spans > limit[0] and len(batch) > 1:  # left from before a 413: cut to the size it allows
+                pending += reversed(list(batches(batch, limit[0])))
+                continue
+            body, content_type = encode(batch, chosen)
             try:
                 reply = _post(opener, url, body, content_type, headers or {}, timeout, retries, sleep, result,
                               timeout_option)
@@ -117,8 +127,11 @@ def send(
                                      f"{len(body):,} bytes) is more than the collector takes: raise its request "
                                      "size limit (a proxy's in front of it too, such as nginx's client_max_body_size)",
                                      result) from None
-                half = len(batch) // 2
-                pending += [batch[half:], batch[:half]]  # (the first half next: the traces keep their order)
+                limit[0] = min(limit[0], max(1, spans // 2))
+                pieces = list(batches(batch, limit[0]))
+                if len(pieces) < 2:  # (traces of no span: halved by their count)
+                    pieces = [batch[:len(batch) // 2], batch[len(batch) // 2:]]
+                pending += reversed(pieces)  # (the first piece next: the traces keep their order)
                 continue
             _count(result, reply, chosen, spans)
     return result
