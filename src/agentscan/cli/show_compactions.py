@@ -21,7 +21,8 @@ class Compaction(NamedTuple):
     trigger: str | None
     pre_tokens: int | None
     #: its place in reading order (``DetailCollector.add_compaction``): one of no time (a
-    #: trimmed or garbled ``timestamp``) is placed among the prompts by it; 0: unknown
+    #: trimmed or garbled ``timestamp``) is placed among the prompts by it; 0: unknown (below
+    #: 0: a huge transcript's read from its end, as its items' are)
     seq: int = 0
 
 
@@ -43,10 +44,17 @@ def recorded_compactions(detail: SessionDetail) -> list[Compaction]:
 
 def came_before(compaction: Compaction, prompt: Prompt) -> bool:
     """Whether ``compaction`` came before ``prompt``: by their times, else (either has none) by
-    where each was read (a compaction of no time stood after every prompt, placed nowhere)."""
-    if compaction.timestamp is not None and prompt.timestamp is not None:
-        return compaction.timestamp < prompt.timestamp
-    return 0 < compaction.seq < prompt.seq
+    where each was read (``seq`` 0 is no place: one of no place stands after every prompt; a
+    huge transcript's read from its end are below 0, its prompts' too: ``tail``)."""
+    return stood_before(compaction.timestamp, compaction.seq, prompt)
+
+
+def stood_before(timestamp: datetime | None, seq: int, prompt: Prompt) -> bool:
+    """Whether what has ``timestamp`` and ``seq`` (a compaction, a reply) came before ``prompt``,
+    as ``came_before`` tells it."""
+    if timestamp is not None and prompt.timestamp is not None:
+        return timestamp < prompt.timestamp
+    return seq != 0 and prompt.seq != 0 and seq < prompt.seq
 
 
 def compacted_count(detail: SessionDetail) -> int:

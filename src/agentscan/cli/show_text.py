@@ -18,7 +18,7 @@ from agentscan.cli.showfit import (WORDS, FocusedCalls, focused_talk, heading_li
 from agentscan.invocation import program_word
 from agentscan.cli.term import Terminal, clean, clean_path, cut, title_text, home_short, width_of, wrap_columns, write_out
 from agentscan.cli.show_compactions import (Compaction, came_before, compacted_count, compaction_text,
-                                            recorded_compactions)
+                                            recorded_compactions, stood_before)
 from agentscan.cli.show_reported import reported_line
 from agentscan.cli.show_truncated import truncation_note
 from agentscan.cli.show_tools import tool_call_lines
@@ -367,7 +367,10 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone:
         lines += tool_call_lines(shown_tools, names, term)
     lines += _error_lines(detail, term, zone)
     if responses:
-        lines += ["", f"last response{whose}", "  " + _fit(responses[-1].text, term.width - 2, term, PIPE_RESPONSE)]
+        # One older than the newest prompt (interrupted, or still at work): not its answer.
+        before = bool(prompts) and stood_before(responses[-1].timestamp, responses[-1].seq, prompts[-1])
+        lines += ["", f"last response{whose}{' (before the newest prompt)' if before else ''}",
+                  "  " + _fit(responses[-1].text, term.width - 2, term, PIPE_RESPONSE)]
     lines += _truncated_lines(detail, term)
     write_out("\n".join(lines) + "\n")
     # (A run in focus leaves the parent's prompts and replies out: the whole conversation has them.)

@@ -192,12 +192,13 @@ class DetailCollector:
             self._compactions.count_unkept(count)
 
     def add_compaction(self, timestamp: datetime | None = None, *, trigger: str | None = None,
-                       pre_tokens: int | None = None) -> None:
+                       pre_tokens: int | None = None, seq: int | None = None) -> None:
         """The conversation's context was compacted (Claude's ``/compact``, or an automatic
         one: ``trigger``), the context holding ``pre_tokens`` tokens before.  Kept whatever
         ``rewind`` takes back: it happened.  (Only a reader that reads them adds any: a
         detail with none leaves ``compactions`` out, as one whose reader does not: another
-        provider's, a huge Claude transcript read from its end.)"""
+        provider's.)  ``seq``: its place in reading order when a reader numbers its items itself
+        (``tail``, whose numbers are below 0)."""
         if self._compactions is None:
             self._compactions = NewestErrors(COMPACTIONS_KEPT)
         self.copied.compactions += self.copied.copying
@@ -205,7 +206,7 @@ class DetailCollector:
         # ``seq``: its place in reading order, which places one of no time among the prompts
         # (``show``); not in JSON (``SessionDetail.to_json``), as a prompt's is not.
         self._compactions.add(stamp, {"timestamp": stamp, "trigger": None if trigger is None else trigger[:TRIGGER_CHARS],
-                                      "pre_tokens": pre_tokens, "seq": next(self._seq)})
+                                      "pre_tokens": pre_tokens, "seq": seq or next(self._seq)})
 
     def add_local_command(self, text: str, timestamp: datetime | None = None, *, by: str = "",
                           seq: int | None = None) -> None:

@@ -73,6 +73,7 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
     # Claude Code's own count: the newest record of it, in the part read (``coststate``).
     reported = CostStates(ref.native_id, files.main, ctx, newest_first=True)
     # A resumed session's copies of another's records (at its head) are skipped, as its row's pass skips them.
+    # (The context's compactions, kept by the row's pass, are added by it too: each where it was read.)
     whole = read_tail(collector, files.main, ctx, bounds, facts,
                       own=ref.native_id if resumed_from_of(files.main, ctx) else None, watch=reported.feed)
     # The whole transcript's newest, kept by its row's pass by the collector's own rule, in
@@ -82,9 +83,6 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
     for text, stamp in facts.interruptions:
         collector.add_interruption(text, parse_iso(stamp))
     collector.count_unkept_interruptions(facts.interrupted - len(facts.interruptions))
-    for stamp, trigger, before in facts.compactions:  # (the context's compactions, as a forward read marks them)
-        collector.add_compaction(parse_iso(stamp), trigger=trigger, pre_tokens=before)
-    collector.count_unkept_compactions(facts.compacted - len(facts.compactions))
     extra_tools: list = []
     subs = {}
     for agent_id, sub in sorted(files.subagents.items()):

@@ -17,7 +17,10 @@ kept, leaving the collector exactly as the forward pass would have left it:
 * a slash command Claude Code ran itself is numbered where it stands among the
   items (``toolkit.localcommands`` keeps those no older than the oldest kept item,
   all of which lie in what was read): one read inside a reply's run waits for the
-  run's next older record, which says whether the reply began before it;
+  run's next older record, which says whether the reply began before it; so does a
+  compaction (``compact_boundary``: its facts come from the row's pass, its place from
+  this read, one older than the read reaches below every item) and a prompt typed while
+  the reply went on (``queuedprompts``, which does not end the reply's run);
 * totals of the whole file (for ``truncated``), the clipped counts and the
   plan come from ``tailfacts.TailFacts``, gathered on the row's pass.
 
@@ -28,6 +31,7 @@ their reading order and stay before the subagents' (numbered from 1 up).
 from __future__ import annotations
 
 from collections import OrderedDict
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Callable
@@ -50,7 +54,7 @@ from agentscan.providers.claude.queuedprompts import queued_prompt_text
 from agentscan.providers.claude.tailfacts import TailFacts
 from agentscan.providers.claude.tooltext import answers_text, error_text, result_status
 from agentscan.timeutil import parse_iso
-from agentscan.toolkit.detail import COMMANDS_KEPT, SUMMARY_BYTES, DetailCollector, answered
+from agentscan.toolkit.detail import COMMANDS_KEPT, COMPACTIONS_KEPT, SUMMARY_BYTES, DetailCollector, answered
 from agentscan.toolkit.localcommands import UNREAD
 from agentscan.toolkit.reverse import records_newest_first
 
@@ -85,6 +89,7 @@ def read_tail(collector: DetailCollector, path: Path, ctx: ScanContext, bounds: 
                 continue
             tail.feed(record)
             if tail.done() and not tail.read_all():
+                tail.stop()
                 whole = False
                 break
         else:
@@ -98,6 +103,10 @@ def read_tail(collector: DetailCollector, path: Path, ctx: ScanContext, bounds: 
                       first_item=tail.first if tail.read_all() else UNREAD)
     for text, timestamp, seq in reversed(tail.commands):  # (oldest first, as a forward pass adds them)
         collector.add_local_command(text, timestamp, by="Claude Code", seq=seq)
+    for (stamp, trigger, before), seq in zip(facts.compactions, tail.compaction_seqs()):
+        # (the context's compactions, kept by the row's pass, each where it was read)
+        collector.add_compaction(parse_iso(stamp), trigger=trigger, pre_tokens=before, seq=seq)
+    collector.count_unkept_compactions(facts.compacted - len(facts.compactions))
     return whole
 
 
@@ -110,10 +119,16 @@ class _Tail:
         self.tools: dict[object, ToolEvent] = {}
         self.tools_seen = 0
         # The slash commands Claude Code ran itself within the window read (``show --full``
-        # marks them), newest first, the newest ``COMMANDS_KEPT``, with their ``seq``; those
-        # read while a reply's run is open wait for their number (``_number_waiting``).
+        # marks them), newest first, the newest ``COMMANDS_KEPT``, with their ``seq``.
         self.commands: list[tuple[str, datetime | None, int]] = []
-        self.waiting_commands: list[tuple[str, datetime | None]] = []
+        self.commands_read = self.compactions_read = 0
+        # The ``seq`` of each compaction read (``compact_boundary``), newest first, the newest
+        # ``COMPACTIONS_KEPT``: ``show`` places one of no time by it, as a forward pass numbers it.
+        self.compactions: list[int] = []
+        # What was read while a reply's run was open, newest first, waiting for its number
+        # (``_number_waiting``): a command (its text and time), a compaction (``None``), a
+        # prompt typed while the reply went on (its index in ``prompts.items``, -1: not kept).
+        self.waiting: list[tuple[str, datetime | None] | int | None] = []
         #: the ``seq`` of the oldest prompt, reply or call read (``None``: none yet)
         self.first: int | None = None
         # call id -> status of its newest result, the user's answer (a question's) and a failed
@@ -140,7 +155,9 @@ class _Tail:
                 and self.tools_seen >= facts.tools)
 
     def _item(self, seq: int) -> None:
-        self.first = seq  # (read newest first: each is older than the last)
+        # (read newest first, each older than the last; but a reply is numbered before what
+        # waited inside its run, older: ``close_run``)
+        self.first = seq if self.first is None else min(self.first, seq)
 
     def _next_seq(self) -> int:
         self.seq -= 1
@@ -185,26 +202,62 @@ class _Tail:
         elif kind == "attachment":
             prompt = queued_prompt_text(record)  # folded into the reply going on: not closed
             if prompt is not None:
-                self._prompt(prompt, parse_iso(record.get("timestamp")))
+                self._prompt(prompt, parse_iso(record.get("timestamp")), queued=True)
         elif kind == "system":
             self._command(record)
 
     def _command(self, record: dict) -> None:
-        text = ran_command_text(record)
-        if text is None or len(self.commands) + len(self.waiting_commands) >= COMMANDS_KEPT:
+        if record.get("type") == "system" and record.get("subtype") == "compact_boundary":
+            self._compaction()
             return
+        text = ran_command_text(record)
+        if text is None or self.commands_read >= COMMANDS_KEPT:
+            return
+        self.commands_read += 1
         if self.run_open:
             # Inside a reply's run, read newest first: the reply stands after the command
             # (forward, a reply is numbered at its first record) unless the run goes on
             # before it; which, its next older record says.
-            self.waiting_commands.append((text, parse_iso(record.get("timestamp"))))
+            self.waiting.append((text, parse_iso(record.get("timestamp"))))
         else:
             self.commands.append((text, parse_iso(record.get("timestamp")), self._next_seq()))
 
+    def _compaction(self) -> None:
+        """A ``compact_boundary``, numbered as a command is (its facts come from the row's pass)."""
+        if self.compactions_read >= COMPACTIONS_KEPT:
+            return  # (older than every one kept: ``compaction_seqs``)
+        self.compactions_read += 1
+        if self.run_open:  # (as a command inside a reply's run: ``_command``)
+            self.waiting.append(None)
+        else:
+            self.compactions.append(self._next_seq())
+
     def _number_waiting(self) -> None:
-        for text, timestamp in self.waiting_commands:
-            self.commands.append((text, timestamp, self._next_seq()))
-        self.waiting_commands = []
+        for waiting in self.waiting:
+            seq = self._next_seq()
+            if waiting is None:
+                self.compactions.append(seq)
+            elif isinstance(waiting, int):
+                self._item(seq)
+                if waiting >= 0:
+                    self.prompts.items[waiting] = replace(self.prompts.items[waiting], seq=seq)
+            else:
+                self.commands.append((*waiting, seq))
+        self.waiting = []
+
+    def stop(self) -> None:
+        """The read ends inside a reply's run: what waits is older than every item numbered (the
+        reply, begun before or after it, is none of those kept: ``done``)."""
+        self._number_waiting()
+
+    def compaction_seqs(self) -> list[int]:
+        """A ``seq`` for each of the kept facts' compactions (``TailFacts.compactions``, in reading
+        order): those read here (the newest: the read goes back from the end) where they were
+        read; the older ones below every item read, in their order.  (Past ``COMPACTIONS_KEPT``
+        the facts keep the newest by time: taken for the newest read.)"""
+        kept = len(self.facts.compactions)
+        seqs = self.compactions[:kept]
+        return sorted([*seqs, *(self.seq - 1 - n for n in range(kept - len(seqs)))])
 
     def _wait(self, tool_id: str, status: str, answer: str | None, error: str | None) -> None:
         if len(self.tools) >= self.bounds.tools:
@@ -228,7 +281,15 @@ class _Tail:
         if clipped is not None:
             self.responses.keep(Response(clipped, timestamp, model, seq))
 
-    def _prompt(self, text: str, timestamp) -> None:
+    def _prompt(self, text: str, timestamp, *, queued: bool = False) -> None:
+        if queued and self.run_open:
+            # Typed while a reply went on, read inside its run: numbered as a command there is
+            # (``_command``: the reply stands after it unless the run goes on before it).
+            clipped = self.prompts.offer(text)
+            self.waiting.append(-1 if clipped is None else len(self.prompts.items))
+            if clipped is not None:
+                self.prompts.keep(Prompt(clipped, timestamp, 0))  # (its ``seq``: ``_number_waiting``)
+            return
         seq = self._next_seq()
         self._item(seq)
         clipped = self.prompts.offer(text)
