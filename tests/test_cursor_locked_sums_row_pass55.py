@@ -18,17 +18,11 @@ from pathlib import Path
 import orjson
 import pytest
 
-from agentscan.toolkit import sqlite_ro
 from bad_corpus import LiveWriter
 from builders import invoke
 from test_cursor_locked_kept_none_pass54 import QUIET, SPENT, _home
 
-pytestmark = pytest.mark.usefixtures("only_cursor")
-
-
-@pytest.fixture(autouse=True)
-def _short_wait(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sqlite_ro, "BUSY_TIMEOUT_MS", 200)
+pytestmark = pytest.mark.usefixtures("only_cursor", "short_sqlite_wait")
 
 
 def _rows(result) -> dict[str, dict]:  # noqa: ANN001 - click's Result

@@ -16,19 +16,13 @@ import orjson
 import pytest
 
 from agentscan.cli.show_text import tokens_line
-from agentscan.toolkit import sqlite_ro
 from bad_corpus import LiveWriter
 from builders import invoke
 from cursor_builders import cli_chat_of_two_messages
 
-pytestmark = pytest.mark.usefixtures("only_cursor")
+pytestmark = pytest.mark.usefixtures("only_cursor", "short_sqlite_wait")
 
 C = "a5500000-0000-4000-8000-0000000000c5"
-
-
-@pytest.fixture(autouse=True)
-def _short_wait(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sqlite_ro, "BUSY_TIMEOUT_MS", 200)
 
 
 def _card(result) -> dict[str, str]:  # noqa: ANN001 - click's Result
