@@ -117,3 +117,24 @@ def test_a_kept_row_with_usage_is_not_told_as_no_usage_by_tokens(isolated_home: 
 
 def _index(home: Path) -> Path:
     return home.parent / "agentscan-cache" / "index.sqlite"  # (``isolated_home``'s AGENTSCAN_CACHE_DIR)
+
+
+@pytest.mark.parametrize("table", ["usage", "calls"])
+def test_sums_or_calls_kept_at_an_older_fingerprint_hold_a_chat_out(isolated_home: Path, tmp_path: Path,
+                                                                    table: str) -> None:
+    # Its row kept at the chat's fingerprint as it is, its sums (or its calls, for the days) at
+    # an older one (read before the chat or the DB last changed): they are not its figures now,
+    # and what is written of it under the lock would be (``unreadrows.kept_whole``).
+    db = _home(isolated_home)
+    assert invoke("list").exit_code == 0
+    assert invoke("export", "-f", "sqlite", "-o", str(tmp_path / "index.sqlite")).exit_code == 0  # its calls too
+    with closing(sqlite3.connect(_index(isolated_home))) as conn:
+        conn.execute(f"UPDATE {table} SET fingerprint = 'read before the chat changed' WHERE session_id = ?",
+                     (f"cursor:{SPENT}",))
+        assert conn.total_changes == 1
+        conn.commit()
+    with LiveWriter("exclusive", db):
+        exported = invoke("export", "-f", "jsonl", "--days", "-o", "-")
+    said = _ok(exported)
+    assert f"1 cursor session {HELD} {db}" in said, said
+    assert f"cursor:{SPENT}" not in exported.stdout

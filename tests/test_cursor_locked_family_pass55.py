@@ -74,6 +74,9 @@ def test_links_of_a_db_changed_since_are_not_taken(isolated_home: Path) -> None:
     with LiveWriter("exclusive", db):
         rows = _rows(invoke("list", "--json"))
     assert rows[PARENT]["tokens"] is None and rows[PARENT]["tokens_unknown"] is True  # not known, as before
+    # The links kept at the DB's old stamp are not taken: the run, with a transcript of its own,
+    # is listed as a session (as it was before pass 55), not as the parent's run of that read.
+    assert RUN in rows and rows[PARENT]["subagents"] in (None, 0), rows
 
 
 def test_show_of_the_parent_while_locked_lists_its_run_with_its_tokens(isolated_home: Path) -> None:

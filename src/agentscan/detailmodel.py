@@ -89,9 +89,13 @@ class SubagentInfo:
     #: detail); ``cost_priced`` as ``SessionRow.cost_priced``, a lower bound when ``cost`` is unknown
     cost: Decimal | None = None
     cost_priced: Decimal | None = None
+    #: its exchange could not be read this run (a Cursor run whose bubbles are in a state DB that
+    #: could not be read, with no transcript of its own): its empty ``prompts``/``responses`` are
+    #: not known, not none (in JSON only when ``True``: additive)
+    exchange_unknown: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        shown = {
             "id": self.id,
             "agent_type": self.agent_type,
             "model": self.model,
@@ -104,6 +108,9 @@ class SubagentInfo:
             "prompts": [p.to_json() for p in self.prompts],
             "responses": [r.to_json() for r in self.responses],
         }
+        if self.exchange_unknown:
+            shown["exchange_unknown"] = True
+        return shown
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,8 @@ _UNIT = "tokens"
 _COST = "cost"
 #: how a row's note opens (a subagent recovered from progress records), cut first when narrow
 _NO_TRANSCRIPT = "  (no transcript:"
+#: a run whose exchange could not be read (``SubagentInfo.exchange_unknown``): ``--full`` has no block of it
+_EXCHANGE_UNKNOWN = "  (its exchange not known: could not be read)"
 
 
 class _Cells(NamedTuple):
@@ -103,7 +105,8 @@ def _cells(detail: SessionDetail, term: Terminal, names: dict[str, str]) -> _Cel
              if any(sub.cost_priced is not None for sub in subs) else [])
     # Progress records hold no copy of a subagent's final reply: a count short of it.
     notes = [f"{_NO_TRANSCRIPT} from {sub.recovered_from} records, final response not in them)"
-             if sub.recovered_from else "" for sub in subs]
+             if sub.recovered_from else _EXCHANGE_UNKNOWN if getattr(sub, "exchange_unknown", False) else ""
+             for sub in subs]  # (``getattr``: a subagent of a library caller's own making may lack it)
     # A column of dashes is a column nobody can name: the type only when some run has one.
     type_width = max(map(width_of, types)) if any(sub.agent_type for sub in subs) else 0
     model_width = max(map(width_of, models)) if any(sub.model for sub in subs) else 0
@@ -172,16 +175,18 @@ def _fit_notes(rows: list[str], term: Terminal) -> list[str]:
     """On a terminal a row's note is cut to the width; the id and the figure before it never are."""
     if not term.tty:
         return rows
-    return [row if width_of(row) <= term.width or _NO_TRANSCRIPT not in row
-            else _cut_note(row, term.width) for row in rows]
+    return [row if width_of(row) <= term.width else _cut_note(row, term.width) for row in rows]
 
 
 def _cut_note(row: str, width: int) -> str:
-    core, _, note = row.partition(_NO_TRANSCRIPT)
-    room = width - width_of(core)
-    if room < len("  (no…"):
-        return core
-    return core + cut(_NO_TRANSCRIPT + note, room)
+    for marker in (_NO_TRANSCRIPT, _EXCHANGE_UNKNOWN):
+        if marker in row:
+            core, _, note = row.partition(marker)
+            room = width - width_of(core)
+            if room < len("  (no…"):
+                return core
+            return core + cut(marker + note, room)
+    return row
 
 
 def _cost_width(cells: _Cells, *, unit: bool) -> int:

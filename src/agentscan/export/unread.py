@@ -14,8 +14,12 @@ broken for good (the corpus test's, not SQLite) would keep that provider out of 
 A database locked by another program (Cursor writing its ``state.vscdb``) is not broken: the
 lock passes, and the sessions whose usage is kept there (``Provider.locked_usage``) are left
 as they were, as a file that could not be read (their ``tokens_total`` would be written
-``NULL`` and their ``token_days`` deleted), but a chat of no usage whose row the index keeps
-from a run that read the database, unchanged since (``unreadrows.locked_ids``): written.  An SQLite index keeps history, so a corrupt one
+``NULL`` and their ``token_days`` deleted), but those of which the index keeps, from a run
+that read the database, the chat and the database unchanged since, all the export writes
+(``unreadrows.kept_whole``): a chat of no usage whose row or sums say so, or one with usage
+whose row and sums are kept, and for an SQLite index or ``--days`` its calls too, all at its
+fingerprint as it is: written, as that run found them.  One held for the lock alone is said
+naming the database (``locked_usages``, ``say_unread``).  An SQLite index keeps history, so a corrupt one
 (``Provider.unknown_usage``) leaves the rows it has of such sessions as they were too
 (``usage_unknown``, ``say_held``: a cron job lost a week's spend to one bad copy of the
 database), as it does a legacy Gemini chat cut before any usage it kept; a session it has no

@@ -44,7 +44,11 @@ def session_detail(scanner: Scanner, query: str, bounds: Bounds) -> SessionDetai
             detail = provider.detail(ref, scanner.ctx, bounds)
     except Exception as exc:  # noqa: BLE001 - a provider bug is an error message, not a traceback
         raise SessionUnreadable(ref.id, type(exc).__name__) from exc
-    if provider.locked_usage(ref, scanner.ctx) is not None:
+    if provider.unknown_usage(ref, scanner.ctx) is not None:
+        # Any failure of the database, not a lock alone: the kept row and sums are at the
+        # session's fingerprint, which takes in the database's stat, so it is as they were read
+        # (``tokens`` counted such a chat at its kept figures while ``show`` said "not known"
+        # when the DB failed by the query deadline or an I/O error).
         detail = _as_kept(scanner, ref, detail)
     elif detail.row.counts_partial and detail.records_no_usage and scanner.rows_kept([ref]):
         # An Agent CLI chat whose store this run could not read (the CLI writing it): the row the
@@ -78,8 +82,8 @@ def session_detail(scanner: Scanner, query: str, bounds: Bounds) -> SessionDetai
 
 
 def _as_kept(scanner: Scanner, ref: SessionRef, detail: SessionDetail) -> SessionDetail:
-    """``detail`` of a session whose facts and usage are kept in a database this run found
-    locked (Cursor's state DB, Cursor writing), with the row and the usage sums the index keeps
+    """``detail`` of a session whose facts and usage are kept in a database this run could not
+    read (Cursor's state DB: Cursor writing, or past the query deadline), with the row and the usage sums the index keeps
     from a run that read it, the session and the database unchanged since (the fingerprint
     takes in its own), as ``list`` and ``tokens`` show them: its subagents' tokens from those
     sums.  The card was built without it: the first prompt for its title, no cwd, model or

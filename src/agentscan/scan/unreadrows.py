@@ -144,16 +144,17 @@ def unknown_usages(scanner: Scanner, asked: Sequence[tuple[SessionRef, SessionRo
     missed: list[tuple[SessionRef, SessionRow | None, tuple[str, str]]] = []
     for ref, row in asked:
         provider = scanner.provider(ref.provider)
-        if (locked := provider.locked_usage(ref, scanner.ctx)) is not None:
-            missed.append((ref, row, locked))
-        elif (database := provider.unknown_usage(ref, scanner.ctx)) is not None:
-            # Broken, not locked: a row read meanwhile may be kept (the DB's failure said
-            # before the row's pass), so a kept row need not be the DB's answer.
-            found[ref.id] = database
+        if (database := provider.unknown_usage(ref, scanner.ctx)) is not None:
+            # Locked, or failed otherwise (the query deadline, an I/O error): nothing read
+            # without the DB is kept (its failure is said to every read after it:
+            # ``statedb_reader._remind``), and the fingerprint takes in its stat, so what is kept
+            # at it was read with the DB as it still is.  (A DB that failed otherwise was always
+            # "could not be read", while ``tokens`` counted the kept figures of a chat beside.)
+            missed.append((ref, row, database))
         elif (cut := _usage_cut(scanner, ref, row)) is not None:
             found[ref.id] = cut
-    # Locked: a row kept from a run that read the DB says what it holds (``read_with_its_db``):
-    # a chat that recorded no usage was named "could not be read" while the DB was locked.
+    # A row kept from a run that read the DB says what it holds (``read_with_its_db``): a chat
+    # that recorded no usage was named "could not be read" while the DB could not be read.
     kept = read_with_its_db(scanner, [ref for ref, _, _ in missed]) if missed else set()
     for ref, row, database in missed:
         if ref.id not in kept:

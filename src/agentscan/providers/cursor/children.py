@@ -144,6 +144,10 @@ class Family(NamedTuple):
     forest: Forest
     #: the CLI subagent chats (a store, no transcript) that roll into a session: read in its ``show``
     run_stores: dict[str, Path]
+    #: the runs with a top-level transcript of their own that roll into a session (a composer its
+    #: parent lists): ``show`` reads their exchange from it while the state DB, which holds their
+    #: bubbles, cannot be read (``showsession``)
+    run_transcripts: dict[str, Path]
 
     def children(self, native_id: str) -> tuple[str, ...]:
         return self.forest.descendants(native_id)
@@ -204,4 +208,5 @@ def _family(ctx: ScanContext) -> Family:
         stores=tuple((c, d) for c, d in stores.items() if not forest.owned(c)),
         forest=forest,
         run_stores={c: d for c, d in stores.items() if forest.owned(c)},
+        run_transcripts={t: files.main for t, files in transcripts.items() if forest.owned(t) and files.main is not None},
     )

@@ -91,23 +91,30 @@ def _stream_child(child: str, path: Path | None, ctx: ScanContext, collector: De
             collector.add_error(event.message, None, kind="error", subagent=child)
 
 
-def _matcher(files: TranscriptSet, ctx: ScanContext, composer_texts: Mapping[str, str]) -> ChildMatcher:
+def _matcher(files: TranscriptSet, ctx: ScanContext, composer_texts: Mapping[str, str],
+             runs: Mapping[str, Path] | None = None) -> ChildMatcher:
     """The children a ``Task`` call can claim: the transcript ones by their first user text,
-    then those only ``state.vscdb`` holds by their first user bubble's (``composer_texts``)."""
+    then those only ``state.vscdb`` holds by their first user bubble's (``composer_texts``).
+    ``runs``: children read from a top-level transcript of their own (``stream_transcripts``)."""
     texts = {sub.agent_id: first_user_text(sub.path, ctx) for sub in files.subagents}
+    texts.update({run: first_user_text(path, ctx) for run, path in (runs or {}).items()})
     return ChildMatcher({**composer_texts, **texts})
 
 
 def stream_transcripts(files: TranscriptSet, ctx: ScanContext, collector: DetailCollector, *,
-                       turns: Sequence[Turn] = (), composers: SubComposers | None = None) -> TranscriptDetail:
+                       turns: Sequence[Turn] = (), composers: SubComposers | None = None,
+                       runs: Mapping[str, Path] | None = None) -> TranscriptDetail:
     """``turns``: each prompt's turn in the bubbles, when they match (``ide.matched_turns``); a
     transcript records no model, so a reply is labelled only from there, never with the
     session's model (which may be one the user switched to later), and a prompt without a
     ``<timestamp>`` wrapper takes its user bubble's time when they say the same.
-    ``composers``: the children only ``state.vscdb`` holds, placed as transcript ones are."""
+    ``composers``: the children only ``state.vscdb`` holds, placed as transcript ones are.
+    ``runs``: children whose bubbles could not be read (the DB locked) streamed from a
+    top-level transcript of their own, as a ``subagents/`` one is."""
     result = TranscriptDetail()
     child_paths = {sub.agent_id: sub.path for sub in files.subagents}
-    matcher = _matcher(files, ctx, composers.first_texts() if composers is not None else {})
+    child_paths.update(runs or {})
+    matcher = _matcher(files, ctx, composers.first_texts() if composers is not None else {}, runs)
     prompt_number = 0
     turn = _Turn(collector, "main")
     for event in iter_events(files.main, ctx) if files.main else ():

@@ -18,14 +18,13 @@ from typing import TYPE_CHECKING, Mapping, NamedTuple
 
 import orjson
 
+from agentscan.providers.cursor.keptstamp import FAMILY_KIND as KIND
+from agentscan.providers.cursor.keptstamp import FAMILY_VERSION as VERSION
 from agentscan.sealing import seal, unseal_json
 
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
     from agentscan.providers.cursor.composer import ComposerInfo
-
-KIND = "cursor.family_links"
-VERSION = "1"
 
 
 class Links(NamedTuple):

@@ -16,14 +16,15 @@ from typing import TYPE_CHECKING
 
 import orjson
 
+from agentscan.providers.cursor.keptstamp import HEADERS_KIND as KIND
+from agentscan.providers.cursor.keptstamp import HEADERS_VERSION as VERSION
+from agentscan.providers.cursor.keptstamp import db_key, path_stamp
 from agentscan.sealing import seal, unseal_json
 
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
     from agentscan.providers.cursor.statedb import StateDb
 
-KIND = "cursor.header_workspaces"
-VERSION = "1"
 _MEMO_KEY = "cursor.header_workspaces"
 
 
@@ -61,20 +62,4 @@ def header_workspaces(ctx: ScanContext) -> dict[str, str]:
 
 def db_stamp(db: StateDb, ctx: ScanContext) -> str:
     """The DB's and its ``-wal``'s stats, as the fingerprint takes them."""
-    parts = []
-    for path in (db.path, db.path.with_name(db.path.name + "-wal")):
-        stat = ctx.stat(path)
-        parts.append("-" if stat is None else f"{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}\0{stat.st_ctime_ns}")
-    return "\n".join(parts)
-
-
-def db_key(path: str) -> str:
-    """The index's key of a DB's kept headers: a digest of its path's bytes, as a path that is
-    not UTF-8 (``CURSOR_STATE_DB`` of a Latin-1 folder) cannot be stored as text."""
-    from hashlib import blake2b
-
-    try:
-        raw = path.encode("utf-8", "surrogateescape")
-    except UnicodeEncodeError:  # (a lone surrogate that is no escaped byte)
-        raw = path.encode("utf-8", "surrogatepass")
-    return "cursor-headers:" + blake2b(raw, digest_size=16).hexdigest()
+    return path_stamp(db.path, ctx)

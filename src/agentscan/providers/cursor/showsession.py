@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from agentscan.bounds import Bounds
     from agentscan.context import ScanContext
     from agentscan.detailmodel import SessionDetail
@@ -22,6 +24,7 @@ def session_detail(ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> Session
     from agentscan.detailmodel import SubagentInfo
     from agentscan.providers.cursor.agentkv import conversation_events
     from agentscan.providers.cursor.assembly import assemble
+    from agentscan.providers.cursor.children import family
     from agentscan.providers.cursor.row import child_model
     from agentscan.providers.cursor.standalone import stream_store, stream_workspace
     from agentscan.providers.cursor.statedb import state_db
@@ -41,10 +44,18 @@ def session_detail(ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> Session
     # The runs only state.vscdb holds (no transcript): shown from their bubbles.
     with_transcript = {sub.agent_id for sub in files.subagents} if files else set()
     composers = SubComposers.of(found.children, with_transcript, found.usage, db)
+    runs: dict[str, Path] = {}
+    if files is not None and db.unread() is not None:
+        # The DB (its bubbles) could not be read: a run with a top-level transcript of its own
+        # is read from it, as a ``subagents/`` one is.  Its exchange was shown empty
+        # (``prompts: []``) and ``show --full`` left its block out.
+        own = family(ctx).run_transcripts
+        runs = {child: own[child] for child in found.children
+                if child in own and child not in with_transcript and child not in composers}
     if files is not None:
         # A reply's model (and a prompt's time) from its turn's bubbles, never the row's.
         turns = matched_turns(info, db, found.row.counts.prompts) if info is not None else ()
-        streamed = stream_transcripts(files, ctx, collector, turns=turns, composers=composers)
+        streamed = stream_transcripts(files, ctx, collector, turns=turns, composers=composers, runs=runs)
         delegations = {d.subagent: d for d in streamed.delegations}
     elif ref.hint.store is not None:
         stream_store(ref.hint.store, ctx, collector)
@@ -56,11 +67,16 @@ def session_detail(ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> Session
         stream_composer(info, db, collector, children=composers.take_timed())
     composers.stream_rest(collector)  # (after a CLI store's, an agentKv conversation)
     # CLI subagent chats with no transcript: from their own store.db (no times: after).
-    chats = SubChats.of(found.children, with_transcript | {c for c in found.children if c in composers}, ctx)
+    chats = SubChats.of(found.children, with_transcript | runs.keys() | {c for c in found.children if c in composers}, ctx)
     chats.stream_all(collector)
     if info is not None:
         collector.plan = info.plan
     child_paths = {sub.agent_id: str(sub.path) for sub in files.subagents} if files else {}
+    # The runs only the DB holds (their bubbles) while it could not be read: listed by the links
+    # kept with its stamp (``keptfamily``), their tokens from the kept sums, their exchange not
+    # known (it read as ``prompts: []``, a known empty exchange, and ``--full`` said nothing).
+    unread = ({child for child in found.children if child not in with_transcript and child not in runs
+               and child not in composers and chats.path(child) is None} if db.unread() is not None else set())
     subagents = tuple(
         SubagentInfo(
             id=child,
@@ -68,6 +84,7 @@ def session_detail(ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> Session
             path=child_paths.get(child) or chats.path(child),
             tokens=found.usage.children[child].tokens(),
             model=child_model(child, found.usage, db) or chats.model(child),
+            exchange_unknown=child in unread,
         )
         for child in found.children
     )

@@ -169,11 +169,14 @@ class StateDbReader:
         # chats only it holds cannot be listed before its composers are read: said so.  The
         # figures kept of a session whose files and DB are unchanged since the DB was last read
         # (its fingerprint) are still its figures, and ``tokens`` shows them: "not known"
-        # alone was untrue of them, said by ``doctor`` too.  Only of a lock: a DB broken for good
-        # keeps no session's figures (``unreadrows.unknown_usages``), and a damaged file's stat is
-        # not the one it was read at, so the words promised what a corrupt DB never gave.)
+        # alone was untrue of them, said by ``doctor`` too.  Of a lock, and of any other failure
+        # (the query deadline on a big DB, an I/O error) of a DB whose stamp is the one a run that
+        # read it kept (``kept_at_stamp``): ``tokens``, ``list`` and ``show`` show those figures.
+        # Not of a DB damaged since (another stamp, nothing kept of it) nor never read.)
+        from agentscan.providers.cursor.keptstamp import kept_at_stamp
+
         left_out = "" if self.composers_whole else left_out_words(self._ctx, self.path)
-        kept = f" {KEPT_WORDS}" if self._locked else ""
+        kept = f" {KEPT_WORDS}" if self._locked or kept_at_stamp(self._ctx, self.path) else ""
         self._unread = (f"Cursor state DB not used ({reason}); chats are listed without it{left_out}, "
                         f"the tokens it holds not known{kept}{hint}")
         self._remind()
