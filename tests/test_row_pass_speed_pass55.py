@@ -123,6 +123,13 @@ def _calls() -> list[tuple]:
 class _GeneralPath(WindowedTotals):
     """Every call leaving the window by the general path (the one pass 54 took for each)."""
 
+    def _oldest_key(self) -> tuple[str, str | None]:
+        """The window's oldest key, passing over those a pair's eviction took out (pass 54's)."""
+        order, recent = self._order, self._recent
+        while order[0] not in recent:
+            order.popleft()
+        return order[0]
+
     def _evict_oldest(self) -> None:
         key = self._oldest_key()
         self._order.popleft()

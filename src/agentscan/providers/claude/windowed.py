@@ -138,19 +138,12 @@ class WindowedTotals(SumsReadout):
             elif not (call[SIDECHAIN] and self._replays_parent(message_id, request_id)):
                 yield call
 
-    def _oldest_key(self) -> tuple[str, str | None]:
-        """The key of the window's oldest call, passing over the keys a pair's eviction took
-        out of the window (``_evict_oldest``; removing them from ``_order`` there would make a
-        pass quadratic)."""
-        order, recent = self._order, self._recent
-        while order[0] not in recent:
-            order.popleft()
-        return order[0]
-
     def _evict_oldest(self) -> None:
         order, recent = self._order, self._recent
         key = order.popleft()
-        while key not in recent:  # (``_oldest_key``, inline: a pair's eviction took these out)
+        # Passing over the keys a pair's eviction took out of the window (removing them from
+        # ``_order`` there would make a pass quadratic).
+        while key not in recent:
             key = order.popleft()
         call = recent.pop(key)
         message_id, request_id = key
