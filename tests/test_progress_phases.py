@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from agentscan.progress import FINDING, READING
+from agentscan.progress import FINDING, KEEPING_ROWS, PRICING, READING
 from agentscan.scan.scanner import Scanner
 from agentscan.scan.tokens import token_report
 from agentscan.scan.usageparse import ADDING_UP
@@ -31,9 +31,10 @@ def test_the_parse_is_named_and_the_rows_after_it_are_not(isolated_home: Path) -
         for ref in report.sessions.values():
             scanner.row(ref)
             progress.advance()
-    # (the sessions found first, pass 55: then added up)
-    assert parsed and {phase for phase, _, _ in parsed} == {FINDING, ADDING_UP}
-    assert [phase for phase, _, _ in parsed] == sorted((phase for phase, _, _ in parsed), key=[FINDING, ADDING_UP].index)
+    # (the sessions found first, pass 55: then added up, priced, their rows kept)
+    order = [FINDING, ADDING_UP, PRICING, KEEPING_ROWS]
+    assert parsed and {phase for phase, _, _ in parsed} == set(order)
+    assert [phase for phase, _, _ in parsed] == sorted((phase for phase, _, _ in parsed), key=order.index)
     assert parsed[-1][1:] == (4, 4)
     assert {phase for phase, _, _ in progress.seen[len(parsed):]} == {READING}
 

@@ -27,6 +27,12 @@ FINDING = "finding sessions"
 #: ``list --all`` (and ``export``) after its rows were read in workers: each kept in the index
 #: in its turn (``scan.everyrow.every_row``)
 CACHING = "caching sessions"
+#: ``tokens`` after its sums were read: each session's added to its row and priced
+#: (``scan.tokens._report``), counted (it stood 1.2 s on "caching sessions" after an upgrade)
+PRICING = "pricing sessions"
+#: ``tokens`` keeping its rows for the next run (``rowmemo.SessionRows.keep_report``): 0.8 s at
+#: scale 10, the line standing still before "naming sessions"
+KEEPING_ROWS = "caching the report's rows"
 
 
 def file_teller(progress: Progress, path: PurePath, size: int | None) -> Callable[[int], None] | None:

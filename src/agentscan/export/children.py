@@ -74,12 +74,14 @@ def token_columns(values: tuple[int, ...], cost: Decimal | None) -> dict[str, in
 
 def replace_children(db: Database, ids: list[str], usage_days: list[UsageDay], *, now: str,
                      before: Mapping[str, Before], after: Mapping[str, int | None],
-                     history: History = NO_HISTORY) -> list[Shrank]:
+                     history: History = NO_HISTORY, advance: Callable[[int], None] | None = None) -> list[Shrank]:
     """Replace the ``token_days`` and ``subagents`` rows of the sessions ``ids`` by ``usage_days``,
     keeping (``gone_at``) the runs that left the disk (module docstring).  ``before``: their
     rows as the index held them; ``after``: each written session's subagents count now (none
     for a session whose days alone are written); ``history``: which share history with another
-    (``export.history``).  Returns the sessions whose spend shrank."""
+    (``export.history``); ``advance``: told how many more of ``ids`` are compared with what the
+    index holds of them (the slow part: 0.4 s of an unchanged export at scale 10).  Returns the
+    sessions whose spend shrank."""
     days: dict[tuple[str, str, str, str], _Sums] = {}
     subagents: dict[tuple[str, str], _Sums] = {}
     new_runs: dict[str, dict[str, _Sums]] = {}
@@ -95,7 +97,7 @@ def replace_children(db: Database, ids: list[str], usage_days: list[UsageDay], *
     # A session whose every row is as it would be written, none kept as gone, is left as it
     # is (deleting and inserting the same rows was most of an unchanged export's write): it
     # lost no run, and no spend.
-    same = _as_stored(db, ids, day_rows, run_rows)
+    same = _as_stored(db, ids, day_rows, run_rows, advance)
     kept: dict[str, list[str]] = {}
     newly: list[tuple[str, str]] = []
     shrank: list[Shrank] = []
@@ -143,7 +145,8 @@ _VALUES = (*_TOKEN_COLUMNS, "cost_usd")
 
 
 def _as_stored(db: Database, ids: list[str], day_rows: Mapping[tuple[str, str, str, str], Mapping[str, object]],
-               run_rows: Mapping[tuple[str, str], Mapping[str, object]]) -> set[str]:
+               run_rows: Mapping[tuple[str, str], Mapping[str, object]],
+               advance: Callable[[int], None] | None = None) -> set[str]:
     """Those of ``ids`` whose ``token_days`` and ``subagents`` rows are, every one, what
     ``day_rows`` and ``run_rows`` would write (of the same types too, as ``sqlite._as_stored``
     compares a session's row), none of them kept as gone, and no other."""
@@ -165,6 +168,8 @@ def _as_stored(db: Database, ids: list[str], day_rows: Mapping[tuple[str, str, s
                 width = len(found) - len(_VALUES)
                 typed = tuple((type(value), value) for value in found[width:])
                 stored.setdefault(session_id, set()).add((table, *found[:width], *typed))
+        if advance is not None:
+            advance(len(chunk))
     return {session_id for session_id in ids
             if session_id not in gone and session_id in stored and stored[session_id] == wanted.get(session_id)}
 

@@ -134,7 +134,7 @@ def export(
                 done = write_sqlite(target, rows, usage_days, scope=scope, present_ids=present_ids,
                                     days_of=days_of, unseen=unseen, roots=roots, owners=owners,
                                     incomplete=incomplete, advance=told.advance, busy_timeout=lock_timeout,
-                                    history=history, held=held)
+                                    history=history, held=held, progress=told)
             return ExportResult(output, fmt, done.sessions, done.gone, usage_days=len(usage_days),
                                 unseen=done.kept, merged=done.merged, shrank=tuple(done.shrank), held=done.held)
         except OSError as exc:

@@ -35,6 +35,7 @@ from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, SESSION, SUBA
 from agentscan.pricing import PriceBook
 from agentscan.pricing.spend import Priced, combined
 from agentscan.scan.collect import collect
+from agentscan.progress import PRICING
 from agentscan.scan.providerusage import ProviderUsage
 from agentscan.scan.groupprices import GroupPrices
 from agentscan.scan.sessionsums import SessionSums
@@ -168,44 +169,50 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     row_of = rows_keyed(by, tz, cwds, agents)
     if breakdown:
         row_of = tokenmodels.keyed_by_model(row_of)
-    for taken in kept.values():
-        # What reading the session's sums said, as a fresh run says it: also for a row
-        # dropped below (its calls are shared now, and may come from the index, which says nothing).
-        for warning in taken.warnings:
-            scanner.ctx.warn(warning.path, warning.message, warning.line)
-    for provider_name, part in usage.items():
-        prefix = provider_name + ":"
-        for native_id, sums in part.sums.items():
-            if per_session and sums.price_keys is not None and not breakdown:  # ``_needs_calls`` worked them out
-                # No window: every group has its key (``None`` only marks one left out of a window).
-                add_session_sums(buckets, sums, cast("list[int]", sums.price_keys), prefix + native_id)
-            else:
-                _add_sums(buckets, sums, prefix + native_id, provider_name, low, high, prices, row_of)
-        _add_entries(buckets, part.entries, provider_name, low, high, book, row_of)
-        for native_id in part.exact if kept else ():
-            kept.pop(prefix + native_id, None)  # shares calls with another session now: added up anew
-    models: dict[str, list] = {}
-    if breakdown:
-        buckets, models = tokenmodels.merged(cast("dict[Hashable, Bucket]", buckets))
-    if per_session:
-        # Every selected session gets a row; one with no recorded usage shows null, one whose
-        # every call is counted in another session's copy 0.
-        elsewhere = {name + ":" + native_id for name, part in usage.items() for native_id in part.elsewhere}
-        shown = [(ref.id, kept.get(ref.id) or buckets.get(ref.id) or (_SPENT_ELSEWHERE if ref.id in elsewhere else Bucket()))
-                 for ref in refs]
-    elif by == "session":  # a window: the sessions with usage in it (``kept`` is empty)
-        shown = [(ref.id, bucket) for ref in refs
-                 if (bucket := buckets.get(ref.id)) is not None and (bucket.own.parts or bucket.subagents)]
-        last_calls = {key: bucket.last for key, bucket in shown if isinstance(bucket, Bucket) and bucket.last is not None}
-    else:
-        shown = [(key, buckets[key]) for key in sorted(buckets)]
-    priced_rows = [(bucket.row, bucket.priced) if isinstance(bucket, KeptRow)
-                   else _zero_row(key) if bucket is _SPENT_ELSEWHERE else bucket.row(key, book)
-                   for key, bucket in shown]
-    if breakdown:
-        priced_rows = [(tokenmodels.with_models(row, models.get(row.key, ()), book), priced) for row, priced in priced_rows]
-    if by == "session":
-        priced_rows = marked_archived(scanner, refs, priced_rows, kept)
+    progress = scanner.ctx.progress
+    # A phase of its own, counted: after an upgrade the line stood on "caching sessions" for
+    # the 1.2 s of this (each session's sums bucketed and priced, the rows made) at scale 10.
+    with progress.named(PRICING):
+        progress.expect(sum(len(part.sums) for part in usage.values()))
+        for taken in kept.values():
+            # What reading the session's sums said, as a fresh run says it: also for a row
+            # dropped below (its calls are shared now, and may come from the index, which says nothing).
+            for warning in taken.warnings:
+                scanner.ctx.warn(warning.path, warning.message, warning.line)
+        for provider_name, part in usage.items():
+            prefix = provider_name + ":"
+            for native_id, sums in part.sums.items():
+                if per_session and sums.price_keys is not None and not breakdown:  # ``_needs_calls`` worked them out
+                    # No window: every group has its key (``None`` only marks one left out of a window).
+                    add_session_sums(buckets, sums, cast("list[int]", sums.price_keys), prefix + native_id)
+                else:
+                    _add_sums(buckets, sums, prefix + native_id, provider_name, low, high, prices, row_of)
+                progress.advance()
+            _add_entries(buckets, part.entries, provider_name, low, high, book, row_of)
+            for native_id in part.exact if kept else ():
+                kept.pop(prefix + native_id, None)  # shares calls with another session now: added up anew
+        models: dict[str, list] = {}
+        if breakdown:
+            buckets, models = tokenmodels.merged(cast("dict[Hashable, Bucket]", buckets))
+        if per_session:
+            # Every selected session gets a row; one with no recorded usage shows null, one whose
+            # every call is counted in another session's copy 0.
+            elsewhere = {name + ":" + native_id for name, part in usage.items() for native_id in part.elsewhere}
+            shown = [(ref.id, kept.get(ref.id) or buckets.get(ref.id) or (_SPENT_ELSEWHERE if ref.id in elsewhere else Bucket()))
+                     for ref in refs]
+        elif by == "session":  # a window: the sessions with usage in it (``kept`` is empty)
+            shown = [(ref.id, bucket) for ref in refs
+                     if (bucket := buckets.get(ref.id)) is not None and (bucket.own.parts or bucket.subagents)]
+            last_calls = {key: bucket.last for key, bucket in shown if isinstance(bucket, Bucket) and bucket.last is not None}
+        else:
+            shown = [(key, buckets[key]) for key in sorted(buckets)]
+        priced_rows = [(bucket.row, bucket.priced) if isinstance(bucket, KeptRow)
+                       else _zero_row(key) if bucket is _SPENT_ELSEWHERE else bucket.row(key, book)
+                       for key, bucket in shown]
+        if breakdown:
+            priced_rows = [(tokenmodels.with_models(row, models.get(row.key, ()), book), priced) for row, priced in priced_rows]
+        if by == "session":
+            priced_rows = marked_archived(scanner, refs, priced_rows, kept)
     fragments: dict[str, bytes] = {}
     if kept_rows is not None and every_session and len(kept) < len(refs):
         fragments = kept_rows.keep_report(refs, priced_rows, usage, kept)
