@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Mapping, Protocol, Sequence
 
 from agentscan.bounds import token_sum
 from agentscan.context import SUMS_READ
-from agentscan.model import TokenUsage
+from agentscan.model import ScanWarning, TokenUsage
 from agentscan.usagegroups import GROUP_KEYS
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ class Read(Protocol):
     def groups(self) -> list[list]: ...
 
     @property
-    def warnings(self) -> Sequence[object]: ...
+    def warnings(self) -> Sequence[ScanWarning]: ...
 
     @property
     def passing(self) -> bool: ...
@@ -59,6 +59,22 @@ def groups_read(ctx: ScanContext, ref_id: str, fingerprint: str | None) -> list[
         if found is not None:
             if fingerprints.get(ref_id) == fingerprint and not found.passing and not found.warnings:
                 return found.groups
+            return None
+    return None
+
+
+def read_with_warnings(ctx: ScanContext, ref_id: str, fingerprint: str | None) -> Read | None:
+    """The session's read as this scan last had it at ``fingerprint``, also one whose reading
+    said something (a bad bubble value "counted as 100"), not one that could not read
+    everything: for a row that cannot read the session's usage itself (Cursor's locked state
+    DB), which takes such sums as ``tokens`` does and says their warnings again."""
+    if fingerprint is None:
+        return None
+    for fingerprints, sums in reversed(ctx.memo.get(SUMS_READ, ())):
+        found = sums.get(ref_id)
+        if found is not None:
+            if fingerprints.get(ref_id) == fingerprint and not found.passing:
+                return found
             return None
     return None
 

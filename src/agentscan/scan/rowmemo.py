@@ -143,6 +143,11 @@ class SessionRows:
             sums = usage[ref.provider].sums.get(ref.native_id) if ref.provider in usage else None
             if sums is None or sums.passing or priced.unpriced or row.unpriced_models:
                 continue  # shared calls, a read that failed this time, calls priced apart, or a model's warning
+            if row.archived is None:
+                # Whether it is archived was not known this run (Cursor's state DB locked: its
+                # sums from the index, ``tokenrowmarks.marked_archived``): kept, the row said
+                # ``"archived": null`` to every warm run after the lock was gone.
+                continue
             at = fingerprint(ref)
             if at is None:
                 continue

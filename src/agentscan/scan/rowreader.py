@@ -237,8 +237,10 @@ def _note_kept_sums(scanner: Scanner, refs: Sequence[SessionRef]) -> None:
 
 class _KeptSums(Mapping):
     """Session id -> its sums as the index keeps them, decoded when a row asks: held undecoded,
-    10,000 sessions' groups cost a few MB, not the 25 MB their lists would.  A damaged one, or
-    one whose read said something, is not there (its row's pass adds its calls up)."""
+    10,000 sessions' groups cost a few MB, not the 25 MB their lists would.  A damaged one is
+    not there (its row's pass adds its calls up); one whose read said something is, and
+    ``readsums.groups_read`` passes it over (only Cursor's row under a locked state DB takes
+    it, warnings said again: ``readsums.read_with_warnings``)."""
 
     def __init__(self, documents: dict[str, bytes]) -> None:
         self._documents = documents
@@ -247,7 +249,7 @@ class _KeptSums(Mapping):
         from agentscan.scan.sessionsums import SessionSums
 
         sums = SessionSums.from_bytes(self._documents[ref_id])
-        if sums is None or sums.warnings:
+        if sums is None:
             raise KeyError(ref_id)
         return sums
 

@@ -89,8 +89,8 @@ def _as_kept(scanner: Scanner, ref: SessionRef, detail: SessionDetail) -> Sessio
     sums.  The card was built without it: the first prompt for its title, no cwd, model or
     start, and its tokens "not known" while ``list`` showed them.  With the sums kept but no
     row (only ``tokens`` ran), the card built without the DB takes its tokens from the sums, as
-    ``list``'s row does (``CursorProvider.row``).  As it was when no sums are kept (its cost is
-    priced from the sums)."""
+    ``list``'s row does (``CursorProvider.row``).  With neither, as it was (its cost is priced
+    from the sums)."""
     from agentscan.readsums import calls_in, total_of
     from agentscan.scan.sessionsums import SessionSums
 
@@ -99,14 +99,19 @@ def _as_kept(scanner: Scanner, ref: SessionRef, detail: SessionDetail) -> Sessio
         return detail
     kept = cache.get_usage_sums([ref.id]).get(ref.id)
     sums = SessionSums.from_bytes(kept[1]) if kept is not None and kept[0] == scanner.fingerprint(ref) else None
-    if sums is None or sums.warnings:  # (sums whose read said something: ``rowreader._KeptSums``)
-        return detail
+    # The kept row whenever it is there, and sums whose read said something (a bad bubble value
+    # "counted as 100") as ``tokens`` takes them, their warnings said again (``scan.collect``):
+    # either skipped, the card said tokens "not known" while ``tokens`` and ``list`` showed them.
     if scanner.rows_kept([ref]):
         row = scanner.row(ref)
-    elif detail.row.tokens is None and sums.groups:
+    elif sums is not None and detail.row.tokens is None and sums.groups:
         row = detail.row.with_changes(tokens=total_of(sums.groups)[0])
     else:
         return detail
+    if sums is None:
+        return replace(detail, row=row)
+    for warning in sums.warnings:
+        scanner.ctx.warn(warning.path, warning.message, warning.line)
     subagents = []
     for sub in detail.subagents:
         groups = [group for group in sums.groups if group[0] == sub.id]

@@ -113,12 +113,14 @@ def read_with_its_db(scanner: Scanner, refs: Sequence[SessionRef]) -> set[str]:
     if cache is None or not refs:
         return set()
     # Asked of the same sessions by each output's question (an export's held rows, archived
-    # marks, ``tokens_unknown``): the index is asked once a scan for files as they are.  What
-    # it keeps of them does not change meanwhile: nothing read while their database is locked
-    # is kept.
+    # marks, ``tokens_unknown``): a "no usage" the index keeps for files as they are is asked
+    # once a scan; it stays so (what is kept at a fingerprint is what was read there).  Not a
+    # "not kept": another process may read the DB and keep the session meanwhile, and a
+    # long-lived library ``Scanner`` kept saying "not known" of it (its memo outlives runs).
     known: dict[tuple[str, str | None], bool] = scanner.ctx.memo.setdefault(_READ_WITH_DB, {})
     keys = [(ref.id, scanner.fingerprint(ref)) for ref in refs]
     at = {session_id: now for session_id, now in keys if (session_id, now) not in known}
+    found: set[str] = set()
     if at:
         from agentscan.scan.sessionsums import SessionSums
 
@@ -132,8 +134,9 @@ def read_with_its_db(scanner: Scanner, refs: Sequence[SessionRef]) -> set[str]:
             if fingerprint == at.get(session_id) and values is not None:
                 tokens, subagents = orjson.loads(values)
                 said[session_id] = tokens is None and not subagents
-        known.update({(session_id, now): said.get(session_id, False) for session_id, now in at.items()})
-    return {session_id for session_id, now in keys if known[(session_id, now)]}
+        found = {session_id for session_id, no_usage in said.items() if no_usage}
+        known.update({(session_id, now): True for session_id, now in at.items() if session_id in found})
+    return {session_id for session_id, now in keys if session_id in found or (session_id, now) in known}
 
 
 def unknown_usages(scanner: Scanner, asked: Sequence[tuple[SessionRef, SessionRow | None]]) -> dict[str, tuple[str, str]]:

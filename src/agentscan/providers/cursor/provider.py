@@ -65,7 +65,10 @@ class CursorProvider(Provider):
     # 17: calls read while the state DB was locked are not kept (``usageparse.calls``): an index
     #     of 16 may hold a session's calls as ``[]``, read so, at the fingerprint of a DB that
     #     did not change; the rows of composers listed from a workspace DB alone are not kept
-    parser_version = "17"
+    # 18: a composer's usage sums carry the warnings of its bubbles (a bad token count) when
+    #     its stats were built by the scan's row pass first (``StateDb.bubble_stats``): an
+    #     index of 17 may hold such sums with none, read after ``list``
+    parser_version = "18"
     # The Agent CLI holds its chat's store.db open (SQLite) while it runs; nothing shows Cursor
     # holding an agent transcript open (tools that follow Cursor live watch its mtime), and the
     # state.vscdb it holds is every composer's: only a store tells, else ``running`` is null.
@@ -278,12 +281,17 @@ class CursorProvider(Provider):
             # from a run that read it, the chat and the DB unchanged since (``readsums``, noted
             # by ``rowreader`` as for Claude): the bubbles' sum, as the DB gives it.  ``list``
             # showed such a chat as ``-`` (``tokens_unknown``) while ``tokens`` showed its kept
-            # figures.  Such a row is never kept (the DB's warning is said to its pass).
-            from agentscan.readsums import groups_read, total_of
+            # figures.  Such a row is never kept (the DB's warning is said to its pass).  Sums
+            # whose read said something (a bad bubble value "counted as 100") too, their
+            # warnings said again, as ``tokens`` says them (``scan.collect``): the row cannot
+            # read the bubbles itself, and left "not known" it disagreed with ``tokens``.
+            from agentscan.readsums import read_with_warnings, total_of
 
-            read = groups_read(ctx, ref.id, self.fingerprint(ref, ctx))
-            if read:
-                row = row.with_changes(tokens=total_of(read)[0])
+            read = read_with_warnings(ctx, ref.id, self.fingerprint(ref, ctx))
+            if read is not None and read.groups:
+                for warning in read.warnings:
+                    ctx.warn(warning.path, warning.message, warning.line)
+                row = row.with_changes(tokens=total_of(read.groups)[0])
         return row
 
     #: only while the state DB is locked (``row``): read with it, a row sums its bubbles itself

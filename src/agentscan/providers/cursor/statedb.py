@@ -49,7 +49,7 @@ class StateDb(StateDbReader):
         super().__init__(root, ctx)
         self._headers: dict[str, HeaderInfo] | None = None
         self._composers: dict[str, ComposerInfo] | None = None
-        self._stats: dict[str, BubbleStats] = {}
+        self._stats: dict[str, tuple[BubbleStats, list]] = {}  # id -> its stats, the warnings their build said
         self._orders: dict[str, tuple[str, ...]] = {}
         #: answers other modules derive from this DB, kept for the scan (agentkv.py)
         self.memo: dict[str, object] = {}
@@ -160,13 +160,24 @@ class StateDb(StateDbReader):
 
     def bubble_stats(self, composer_id: str) -> BubbleStats:
         """Tokens and counts of one composer (memoised: rows, show and tokens share it;
-        kept in the index while its rows are the same: ``keptstats``)."""
-        self._remind()
-        stats = self._stats.get(composer_id)
-        if stats is None:
-            from agentscan.providers.cursor.keptstats import kept_stats
+        kept in the index while its rows are the same: ``keptstats``).  The warnings its build
+        said (a bad bubble value "counted as 100") are said again at each ask, as ``keptstats``
+        says those it keeps: ``list``'s cost pass took the stats its row pass built, so the usage
+        sums it kept said nothing, and a warm ``tokens`` dropped the warning a cold one gave."""
+        from agentscan.context import say
 
-            stats = self._stats[composer_id] = kept_stats(self, composer_id)
+        self._remind()
+        memo = self._stats.get(composer_id)
+        if memo is not None:
+            say(self.ctx, memo[1])
+            return memo[0]
+        from agentscan.providers.cursor.keptstats import kept_stats
+
+        with self.ctx.held_warnings() as held:
+            stats = kept_stats(self, composer_id)
+        said = list(held.said)
+        say(self.ctx, said)
+        self._stats[composer_id] = (stats, said)
         return stats
 
     def build_stats(self, composer_id: str, digest: Any = None) -> BubbleStats:
