@@ -51,9 +51,8 @@ def failing(scanner: Scanner, refs: Sequence[SessionRef], filters: ListFilter) -
     cache = scanner.cache
     if cache is None or not refs:
         return {}
-    import orjson
-
     from agentscan.model import SessionRow
+    from agentscan.scan.keptfields import current_fields
     from agentscan.timeutil import parse_iso
 
     ids = [ref.id for ref in refs]
@@ -66,16 +65,7 @@ def failing(scanner: Scanner, refs: Sequence[SessionRef], filters: ListFilter) -
         picked.update(cache.row_fields(ids[start:start + step], _FIELDS))
     needle = filters.grep_key
     found: dict[str, Failed] = {}
-    for ref in refs:
-        hit = picked.get(ref.id)
-        if hit is None or hit[1] is None or hit[0] != scanner.fingerprint(ref):
-            continue
-        try:
-            values = orjson.loads(hit[1])
-        except ValueError:
-            continue
-        if not (type(values) is list and len(values) == len(_FIELDS)):
-            continue
+    for ref, values in current_fields(scanner, refs, picked, len(_FIELDS)):
         title, cwd, folders, model, path, updated, warnings, partial, tokens = values
         folders = [] if folders is None else folders
         if (warnings or not all(text is None or type(text) is str for text in (title, cwd, model, path, updated))

@@ -33,24 +33,14 @@ def too_old(scanner: Scanner, refs: Sequence[SessionRef], filters: ListFilter) -
     cache = scanner.cache
     if cache is None or filters.since is None or filters.needs_liveness or filters.archived is not None or not refs:
         return set()
-    import orjson
-
     from agentscan.model import SessionRow
+    from agentscan.scan.keptfields import current_fields
     from agentscan.timeutil import parse_iso
 
     picked = cache.row_fields([ref.id for ref in refs], _FIELDS)
     since = filters.since
     old: set[str] = set()
-    for ref in refs:
-        hit = picked.get(ref.id)
-        if hit is None or hit[1] is None or hit[0] != scanner.fingerprint(ref):
-            continue  # not kept for these files (read, maybe parsed), or no JSON (a miss)
-        try:
-            values = orjson.loads(hit[1])
-        except ValueError:
-            continue
-        if not (type(values) is list and len(values) == len(_FIELDS)):
-            continue
+    for ref, values in current_fields(scanner, refs, picked, len(_FIELDS)):
         updated, warnings, cwd, partial = values
         if warnings or type(updated) is not str or not (cwd is None or type(cwd) is str) or not (
                 partial is None or type(partial) is bool):
