@@ -41,7 +41,7 @@ def family_links(ctx: ScanContext, composers: Mapping[str, ComposerInfo]) -> dic
     read, as last read with the DB at the stamp it has now (else ``{}``).  Only the composers that
     weigh in: those with a conversation or a link, and those a child names (a parent must be
     there to be chosen); an empty composer nothing names changes no one's family."""
-    from agentscan.providers.cursor.keptheaders import db_key, db_stamp
+    from agentscan.providers.cursor.keptstamp import family_key, path_stamp
     from agentscan.providers.cursor.statedb import state_db
 
     db = state_db(ctx)
@@ -53,15 +53,15 @@ def family_links(ctx: ScanContext, composers: Mapping[str, ComposerInfo]) -> dic
                  if info.has_conversation or info.parent_id or info.sub_ids or composer_id in named}
         # Kept only when read whole: not from a DB opened without its -wal (``caveat``).
         if cache is not None and found and db.caveat() is None:
-            stamp, key = db_stamp(db, ctx), db_key(str(db.path)) + ":family"
+            stamp, key = path_stamp(db.path, ctx), family_key(str(db.path))
             stored = cache.get_file(key, KIND)
             if stored is None or stored[2] != VERSION or stored[3] != stamp:
                 cache.put_file(key, KIND, 0, 0, VERSION, stamp, 0,
                                seal(orjson.dumps({c: [links.parent_id, list(links.sub_ids), links.talking]
                                                   for c, links in found.items()})))
         return found
-    stored = cache.get_file(db_key(str(db.path)) + ":family", KIND) if cache is not None else None
-    if stored is None or stored[2] != VERSION or stored[3] != db_stamp(db, ctx):
+    stored = cache.get_file(family_key(str(db.path)), KIND) if cache is not None else None
+    if stored is None or stored[2] != VERSION or stored[3] != path_stamp(db.path, ctx):
         return {}
     document = unseal_json(stored[5])
     kept: dict[str, Links] = {}

@@ -23,7 +23,6 @@ from agentscan.sealing import seal, unseal_json
 
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
-    from agentscan.providers.cursor.statedb import StateDb
 
 _MEMO_KEY = "cursor.header_workspaces"
 
@@ -44,22 +43,17 @@ def header_workspaces(ctx: ScanContext) -> dict[str, str]:
         found = {composer_id: header.workspace_id for composer_id, header in headers.items() if header.workspace_id}
         # Kept only when read whole: not from a DB opened without its -wal (``caveat``).
         if cache is not None and found and db.caveat() is None:
-            stamp = db_stamp(db, ctx)
+            stamp = path_stamp(db.path, ctx)
             stored = cache.get_file(key, KIND)
             if stored is None or stored[2] != VERSION or stored[3] != stamp:
                 cache.put_file(key, KIND, 0, 0, VERSION, stamp, 0, seal(orjson.dumps(found)))
     else:
         stored = cache.get_file(key, KIND) if cache is not None else None
         found = {}
-        if stored is not None and stored[2] == VERSION and stored[3] == db_stamp(db, ctx):
+        if stored is not None and stored[2] == VERSION and stored[3] == path_stamp(db.path, ctx):
             document = unseal_json(stored[5])
             if isinstance(document, dict):
                 found = {str(k): v for k, v in document.items() if isinstance(v, str)}
     if cache is not None:  # (asked before the index was opened: asked again once it is)
         ctx.memo[_MEMO_KEY] = found
     return found
-
-
-def db_stamp(db: StateDb, ctx: ScanContext) -> str:
-    """The DB's and its ``-wal``'s stats, as the fingerprint takes them."""
-    return path_stamp(db.path, ctx)

@@ -19,7 +19,7 @@ FAMILY_VERSION = "1"
 
 
 def path_stamp(db_path: Path, ctx: ScanContext) -> str:
-    """``db_stamp`` of the DB at ``db_path``."""
+    """The stamp of the DB at ``db_path``: its and its ``-wal``'s stats, as a fingerprint takes them."""
     parts = []
     for path in (db_path, db_path.with_name(db_path.name + "-wal")):
         stat = ctx.stat(path)
@@ -39,6 +39,11 @@ def db_key(path: str) -> str:
     return "cursor-headers:" + blake2b(raw, digest_size=16).hexdigest()
 
 
+def family_key(path: str) -> str:
+    """The index's key of a DB's kept composer links (``keptfamily``), beside its headers'."""
+    return db_key(path) + ":family"
+
+
 def kept_at_stamp(ctx: ScanContext, path: Path) -> bool:
     """Whether the index keeps what a run read of the state DB at ``path`` with the DB at the
     stamp it has now (its links, or ``keptheaders``' headers): the DB is then unchanged since its
@@ -49,7 +54,7 @@ def kept_at_stamp(ctx: ScanContext, path: Path) -> bool:
     if cache is None:
         return False
     stamp = path_stamp(path, ctx)
-    for key, kind, version in ((db_key(str(path)) + ":family", FAMILY_KIND, FAMILY_VERSION),
+    for key, kind, version in ((family_key(str(path)), FAMILY_KIND, FAMILY_VERSION),
                                (db_key(str(path)), HEADERS_KIND, HEADERS_VERSION)):
         stored = cache.get_file(key, kind)
         if stored is not None and stored[2] == version and stored[3] == stamp:
