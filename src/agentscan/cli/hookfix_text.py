@@ -16,8 +16,10 @@ def both_scopes_text(config: dict[str, Any], home_flag: str, term: Terminal) -> 
     """A project's config whose agent also runs agentscan's hook from the user's config.  Each
     way out is a whole command, the project's with the directory to run it in (``--scope
     project`` is the current directory's, and doctor may run elsewhere than a newcomer reads it)."""
+    from agentscan.hooks.status import HOOK_AGENTS
+
     agent = config["agent"]
-    name = {"claude": "Claude Code", "cursor": "Cursor"}.get(agent, agent)
+    name = HOOK_AGENTS.get(agent, agent)
     user = clean_path(render.path_text(config["also_installed"], term))
     return (f"agentscan's hook is also installed in {user}: {name} runs the hooks of both files, so each "
             f"event can be captured twice; to keep only the user's, run `{program_word()} hooks uninstall {agent} "

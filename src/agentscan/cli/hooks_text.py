@@ -108,6 +108,7 @@ def elsewhere_warnings(agent: str, scope: str, path: Path, home: Path, cwd: Path
     from agentscan.cli.render import plural
     from agentscan.cli.state import home_option
     from agentscan.hooks.install import installed_elsewhere
+    from agentscan.hooks.status import HOOK_AGENTS
     from agentscan.invocation import program_word
     from agentscan.model import ScanWarning
 
@@ -115,7 +116,7 @@ def elsewhere_warnings(agent: str, scope: str, path: Path, home: Path, cwd: Path
         command = f"`{program_word()} hooks uninstall {agent} --scope {where}{home_option(home_given) if where == 'user' else ''}`"
         return command if where == "user" else f"{command} in {cwd}"  # a project's config is the current directory's
 
-    name = {"claude": "Claude Code", "cursor": "Cursor"}[agent]
+    name = HOOK_AGENTS[agent]
     warnings = []
     for other in installed_elsewhere(agent, scope, home=home, cwd=cwd):
         if other.scope == scope:  # a project's shared settings.json, which an older agentscan wrote to
