@@ -77,6 +77,10 @@ EXPECTED["491e126e-1e71-469c-ade2-fcc8af567c74"] = tuple(
 # 24 * 1 + 95343 * 0.10 + 14285 * 2 + 7 * 5 = 38163.3 per million.
 EXPECTED_COST = dict(CCUSAGE_COST_20_0_24)
 EXPECTED_COST["491e126e-1e71-469c-ade2-fcc8af567c74"] += (24 * 1 + 95343 * 0.10 + 14285 * 2 + 7 * 5) / 1e6
+# Its one call ran on US-only inference (``usage.inference_geo`` ``"us"``), billed at 1.1x every
+# token rate, which ccusage does not read (docs/pricing.md, "Claude's US-only inference"):
+# 10 in and 5 out of Opus 5, $0.000175 at list price.
+EXPECTED_COST["ses_stage0_small"] = (10 * 5 + 5 * 25) * 1.1 / 1e6
 
 
 @pytest.fixture

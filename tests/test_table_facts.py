@@ -86,6 +86,10 @@ _LINES = st.one_of(
     st.builds(lambda uuid: json.dumps({"type": "summary", "summary": "Spaced", "leafUuid": uuid, "uuid": uuid}).encode(),
               st.sampled_from(["leaf", "u-2"])),
     st.just(rb'{"type":"user","uuid":"le\u0061f","timestamp":"2026-11-02T10:00:00.000Z"}'),
+    # Claude Code's session recap (``away_summary``): its time dates nothing, as in the row's pass.
+    st.builds(lambda m: orjson.dumps({"type": "system", "subtype": "away_summary", "content": "recap",
+                                      "timestamp": _ts(m), "sessionId": SESSION, "uuid": f"recap-{m}"}),
+              st.integers(0, 59)),
     # Nested look-alikes: a title's type and a later time inside another record.
     st.builds(lambda m: orjson.dumps(claude_user(SESSION, _ts(m), "x", customTitle="top", aiTitle="top",
                                                  toolUseResult={"type": "custom-title", "customTitle": "nested"})),

@@ -13,6 +13,7 @@ from typing import Any
 
 from agentscan.model import TokenUsage
 from agentscan.pricing.aliases import UNNAMED_TIER, fast_mode_base, service_tier_of
+from agentscan.pricing.inferencegeo import without_geo
 
 OPERATION = "gen_ai.operation.name"
 PROVIDER = "gen_ai.provider.name"
@@ -75,6 +76,8 @@ def api_model(model: str | None, agent: str) -> tuple[str | None, str | None]:
     agentscan prices and groups a Claude Code call made in fast mode as ``claude-opus-4-8-fast``
     (``pricing.aliases.fast_mode_name``); its request named ``claude-opus-4-8``, with
     ``speed: fast``.  Another agent's name is as recorded (Cursor's ``…-fast`` is its own)."""
+    if agent == "claude" and model is not None:
+        model = without_geo(model)  # (a US-only call's ``<model> (us-only)``: ``pricing.inferencegeo``)
     base = fast_mode_base(model) if agent == "claude" and model is not None else None
     return (model, None) if base is None else (base, "fast")
 

@@ -9,7 +9,7 @@ long-context tier, read off the library's own ``calc_price`` answers.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
@@ -19,6 +19,7 @@ from genai_prices import data_snapshot, types
 
 from agentscan.pricing.aliases import (BEDROCK_PROVIDER, bedrock_ref, fast_mode_model, service_tier_of, unpriced_tier,
                                       variant_words)
+from agentscan.pricing.inferencegeo import US_ONLY_MULTIPLIER, us_only_base
 from agentscan.pricing.periods import EXACT, NOT_YET, Coefficients, NotPriceable, Period
 from agentscan.pricing.source import PriceData
 
@@ -38,6 +39,8 @@ class Match:
     model: types.ModelInfo
     #: the price variant's request context (``FAST_MODE``), ``None`` for the standard price
     context: dict[str, str] | None = None
+    #: what every token rate is multiplied by (US-only inference: ``inferencegeo``), ``None``: 1
+    multiplier: Decimal | None = None
 
 
 def snapshot(data: PriceData) -> data_snapshot.DataSnapshot:
@@ -70,7 +73,12 @@ def find(data: PriceData, provider_hint: str | None, ref: str) -> Match:
     would price it at the base rate, a guess (and a low one).  A fast-mode name of Claude
     Code's (``aliases.fast_mode_model``) is its model at the library's fast-mode price, and a
     Codex call's service tier name (``aliases.service_tier_name``: ``gpt-5.5 (priority)``,
-    which no model id is) its model at that tier's price; any other name as written."""
+    which no model id is) its model at that tier's price; a US-only call's
+    (``inferencegeo.us_only_name``: ``claude-opus-4-6 (us-only)``) its model's price, every token
+    rate times ``US_ONLY_MULTIPLIER``; any other name as written."""
+    geo_base = us_only_base(ref)  # (a name agentscan built, whoever recorded it: no model id has a space)
+    if geo_base is not None:
+        return replace(find(data, provider_hint, geo_base), multiplier=US_ONLY_MULTIPLIER)
     fast = fast_mode_model(provider_hint, ref)
     if fast is not None:
         return _fast_mode(find(data, provider_hint, fast))
@@ -251,6 +259,13 @@ def _coefficients(match: Match, when: datetime, low: int, high: float) -> Coeffi
     got = sum((EXACT.multiply(c, n) for c, n in zip(coefficients, parts)), Decimal(0))
     if got != expected:
         raise NotPriceable(f"its price is not linear in tokens ({got} != {expected})")
+    if match.multiplier is not None:
+        # Every token rate (US-only inference: ``inferencegeo``); a call's fixed price and a
+        # web search's are no token's.
+        times = match.multiplier
+        coefficients = (EXACT.multiply(c_in, times), EXACT.multiply(c_cache_read, times),
+                        EXACT.multiply(c_cache_write, times), EXACT.multiply(c_out, times),
+                        EXACT.multiply(c_reasoning, times), c_call, EXACT.multiply(c_hour, times), c_search)
     return coefficients
 
 
@@ -303,17 +318,23 @@ def describe_lasting(data: PriceData, provider_hint: str | None, ref: str,
 
 def _described(match: Match, when: datetime) -> dict[str, Any]:
     prices = match.model.get_prices(when, match.context)
+    times = match.multiplier or Decimal(1)
     fields: dict[str, Any] = {}
     for key, value in vars(prices).items():
+        scale = Decimal(1) if key.startswith("requests") or "search" in key else times  # (token rates alone)
         if isinstance(value, Decimal):
-            fields[key] = float(value)
+            fields[key] = float(value * scale)
         elif isinstance(value, types.TieredPrices):
-            fields[key] = {"base": float(value.base), "tiers": [{"above": t.start, "price": float(t.price)} for t in value.tiers]}
+            fields[key] = {"base": float(value.base * scale),
+                           "tiers": [{"above": t.start, "price": float(t.price * scale)} for t in value.tiers]}
+    name = match.model.name if match.context is None or not match.model.name \
+        else f"{match.model.name}, {_context_words(match.context).replace('-', ' ')}"
+    if match.multiplier is not None and name:
+        name = f"{name}, US-only inference ({match.multiplier}x every token rate)"
     return {
         "provider": match.provider.id,
         "model_id": match.model.id,
-        "name": match.model.name if match.context is None or not match.model.name
-        else f"{match.model.name}, {_context_words(match.context).replace('-', ' ')}",
-        "prices": str(prices),
+        "name": name,
+        "prices": str(prices) if match.multiplier is None else f"{prices} (token rates x{match.multiplier}: US-only inference)",
         "price_fields": fields,
     }

@@ -136,6 +136,7 @@ def _tail_time(path: Path) -> datetime | None:
     ``None``: none there (a record longer than that, a database, a whole-file JSON chat)."""
     import orjson
 
+    from agentscan.providers.claude.records import is_recap
     from agentscan.timeutil import parse_iso
     from agentscan.toolkit.fsutil import open_regular
 
@@ -156,6 +157,6 @@ def _tail_time(path: Path) -> datetime | None:
             record = orjson.loads(line)
         except orjson.JSONDecodeError:
             continue
-        if isinstance(record, dict) and (when := parse_iso(record.get("timestamp"))) is not None:
-            return when
+        if isinstance(record, dict) and not is_recap(record) and (when := parse_iso(record.get("timestamp"))) is not None:
+            return when  # (a Claude recap, written while the person was away, dates no session, as in ``list``)
     return None

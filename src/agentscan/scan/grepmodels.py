@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 
 from agentscan.pricing.aliases import service_tier_of
+from agentscan.pricing.inferencegeo import without_geo
 from agentscan.pricing.modelnames import spellings
 from agentscan.scan.grepmatch import grep_hit
 
@@ -53,7 +54,8 @@ def matching_by_models(scanner: Scanner, refs: Sequence[SessionRef], needle: str
         # A Codex service tier is no part of a model's name here (``gpt-5.5 (priority)`` is
         # ``gpt-5.5``): ``MODEL`` never shows it, and the table facts that rule sessions out
         # unread (``factfilter``) cannot see a tier set before a large file's window.
-        models = {service_tier_of(group[1])[0] for group in sums.groups if isinstance(group[1], str)}
+        # Nor is a Claude call's US-only inference (``claude-opus-4-6 (us-only)``: ``inferencegeo``).
+        models = {without_geo(service_tier_of(group[1])[0]) for group in sums.groups if isinstance(group[1], str)}
         if any(grep_hit(needle, spellings(model)) for model in models):
             found.add(session_id)
     return found

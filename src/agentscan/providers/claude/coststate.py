@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from agentscan.pricing.aliases import fast_mode_base
+from agentscan.pricing.inferencegeo import without_geo
 from agentscan.providers.claude.records import SYNTHETIC_MODELS, message_of
 
 if TYPE_CHECKING:
@@ -133,6 +134,7 @@ class CostStates:
         of those can the card say the record counts calls the transcript does not hold."""
         if self._found is None:
             return None
-        called = {fast_mode_base(group[1]) or group[1] for group in groups if group[1]}
+        # (a US-only call is counted as ``<model> (us-only)``: ``pricing.inferencegeo``)
+        called = {fast_mode_base(name) or name for group in groups if group[1] for name in [without_geo(group[1])]}
         return {**self._found, "calls_after": self._calls_after,
                 "not_in_transcript": sorted(name for name in self._found["models"] if name not in called)}

@@ -51,8 +51,9 @@ if TYPE_CHECKING:
 #: runs started by a record of no parent; 8: the other session a copied call's record names;
 #: 9: the calls of an advisor a call consulted; 10: a call's web searches, ``C_WEB_SEARCHES``;
 #: 11: a fast-mode call's model is its fast-mode name, ``usage.fast_model``: a state's kept calls
-#: do not say which were fast)
-VERSION = 11
+#: do not say which were fast; 12: a US-only call's model is ``<model> (us-only)``,
+#: ``usage.priced_model``, which a state's kept calls do not say either)
+VERSION = 12
 #: orders of one file's calls start at ``index << FILE_BITS`` (byte offsets fit below)
 FILE_BITS = 48
 #: a file this large is read by halves on two cores when one is free (``usagehalves``):

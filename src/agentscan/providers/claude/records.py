@@ -25,6 +25,18 @@ class RawUsage(TypedDict, total=False):
     speed: str
 
 
+#: the ``subtype`` of the ``system`` record of Claude Code's session recap (2.1.108 on: the
+#: "※ recap: …" it writes when the person comes back after being away, by a model call of its
+#: own): written while nobody worked, so no activity (``is_recap``)
+AWAY_SUMMARY = "away_summary"
+
+
+def is_recap(record: dict[str, Any]) -> bool:
+    """Whether ``record`` is Claude Code's recap of a session (``AWAY_SUMMARY``): its time is when
+    the person came back, not when the session last did anything, so it dates no session."""
+    return record.get("subtype") == AWAY_SUMMARY and record.get("type") == "system"
+
+
 #: ``usage.speed`` of a call made in fast mode (a fast-mode call that met its rate limit ran,
 #: and is recorded, as ``"standard"``)
 FAST_SPEED = "fast"

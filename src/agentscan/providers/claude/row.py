@@ -16,6 +16,7 @@ from agentscan import progress as reporting
 from agentscan.context import EMPTY_FILE, ScanContext
 from agentscan.toolkit.jsonl import ReadProgress, iter_json_records
 from agentscan.providers.claude.records import (
+    AWAY_SUMMARY,
     SYNTHETIC_MODELS,
     as_str,
     content_blocks,
@@ -147,7 +148,8 @@ def summarize(
                 summary.own_met = True  # (the copies end: ``resumed_last``)
             if observer is not None:
                 observer(record)
-            if timestamp is not None:
+            # A recap (``records.is_recap``) is written while the person is away: it dates nothing.
+            if timestamp is not None and (record.get("subtype") != AWAY_SUMMARY or record.get("type") != "system"):
                 if first_ts is None or timestamp < first_ts:
                     first_ts = timestamp
                 if last_ts is None or timestamp > last_ts:

@@ -8,7 +8,7 @@ anywhere): a cold table at the bench's scale 10 took twice the time of
 ``tokens --json``.  Here the same three are found in each file's bytes:
 
 * the newest time: the greatest ``"timestamp"`` value, checked to be a
-  record's own (``toolkit.stampscan``);
+  record's own (``toolkit.stampscan``) and no recap's (``records.is_recap``);
 * the title: the ``custom-title``, ``ai-title`` and ``summary`` records,
   found by their ``"type"``, decoded and checked like the pass checks them
   (with the records a summary's leaf names, found by their uuid); and the
@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Iterator
 
 from agentscan import bounds
 from agentscan.model import TableFacts
-from agentscan.providers.claude.records import as_str, real_prompt_text
+from agentscan.providers.claude.records import as_str, is_recap, real_prompt_text
 from agentscan.providers.claude.resumes import first_names_another, is_copy
 from agentscan.timeutil import from_epoch, newest
 from agentscan.toolkit.fsutil import open_regular
@@ -192,12 +192,39 @@ class _NewestTime:
             raise Unsure
         top = max(found)[0]
         if top and (self.top is None or top > self.top or (top == self.top and self.settled is None)):
-            self.top = top
-            try:
-                self.settled = verified(data, top, lambda text, at: _record_at(text, at, base))
-            except Unsure:
-                self.settled = None
+            self._settle(base, data, top, found)
         return not least[0]
+
+    def _settle(self, base: int, data: bytes, top: bytes, found: list[tuple[bytes, bytes]]) -> None:
+        """Take the greatest time of this piece that is a record's own, from ``top`` down past
+        the times only Claude Code's recaps hold (``records.is_recap``: the pass dates nothing
+        by them, and the last record of a session left idle is often one)."""
+        times: list[bytes] | None = None
+        while True:
+            recaps = False
+
+            def own(text: bytes, at: int) -> dict | None:
+                nonlocal recaps
+                record = _record_at(text, at, base)
+                if record is not None and is_recap(record):
+                    recaps = True
+                    return None
+                return record
+
+            try:
+                self.top, self.settled = top, verified(data, top, own)
+                return
+            except Unsure:
+                if not recaps:
+                    self.top, self.settled = top, None  # no record's own: the row's pass, unless a later piece settles it
+                    return
+            if times is None:  # (only for a recap's time: one sort of this piece's times)
+                times = sorted({when for when, _ in found if when}, reverse=True)
+            lower = [when for when in times if when < top]
+            if not lower or (self.top is not None and lower[0] < self.top) or (
+                    lower[0] == self.top and self.settled is not None):
+                return  # no time of this piece beats what an earlier piece settled
+            top = lower[0]
 
     def result(self) -> datetime | None:
         if self.top is not None and self.settled is None:

@@ -24,6 +24,8 @@ summarised in ``toolUseResult.usage``.  So (docs/providers/claude.md):
 * the hosted web searches a call ran (``usage.server_tool_use.web_search_requests``) are
   no tokens but are billed per search: they travel with their call (``C_WEB_SEARCHES``),
   so the copy kept is the one whose count is priced;
+* a call that ran on US-only inference (``usage.inference_geo == "us"``) is billed at 1.1x its
+  model's token rates: its model is ``<model> (us-only)`` (``pricing.inferencegeo``);
 * a call made in fast mode (``usage.speed == "fast"``, Claude Code 2.1.36 on) is billed at
   other rates: its model is ``<model>-fast`` (``aliases.fast_mode_name``), so it has a price and
   a ``--by model`` row of its own.  ``"standard"``, no ``speed`` (older builds) or anything
@@ -38,6 +40,7 @@ from typing import Any, Callable
 from agentscan.bounds import MAX_TOKEN_COUNT, token_count
 from agentscan.model import ORIGIN
 from agentscan.pricing.aliases import fast_mode_name
+from agentscan.pricing.inferencegeo import US_ONLY_GEO, us_only_name
 from agentscan.providers.claude.records import FAST_SPEED, as_dict, as_str
 from agentscan.toolkit.valuewarnings import counted_field, note_usage, odd_count
 from agentscan.timeutil import epoch_of_iso
@@ -105,7 +108,7 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
     if not isinstance(usage, dict):
         return None
     message_id, request_id, model = message.get("id"), record.get("requestId"), message.get("model")
-    speed = usage.get("speed")
+    speed, geo = usage.get("speed"), usage.get("inference_geo")
     # ``_count``'s common case (a count) inline, here and below: five calls a call of a cold
     # ``tokens`` and of a huge transcript's row pass.  Odd values are told in the same order.
     value = usage.get("cache_creation_input_tokens")
@@ -139,8 +142,9 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
         cache_write,
         output,
         epoch_of_iso(record.get("timestamp")) if epoch is UNREAD else epoch,
-        # One string per model, not per call; a fast-mode call's (rare) on a model of its own.
-        (intern(model) if speed != FAST_SPEED else fast_model(model)) if isinstance(model, str) and model else None,
+        # One string per model, not per call; a fast-mode or US-only call's (rare) on a model of its own.
+        (intern(model) if speed != FAST_SPEED and geo != US_ONLY_GEO else priced_model(model, speed, geo))
+        if isinstance(model, str) and model else None,
         subagent,
         order,
         one_hour if one_hour < cache_write else cache_write,
@@ -165,6 +169,14 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
 def fast_model(model: str) -> str:
     """The model a call of ``model`` made in fast mode is priced and grouped as (interned)."""
     return intern(fast_mode_name(model))
+
+
+def priced_model(model: str, speed: object, geo: object) -> str:
+    """The model a call of ``model`` is priced and grouped as (interned): at its ``usage.speed``
+    (fast mode: ``<model>-fast``) and where it ran (``usage.inference_geo`` ``"us"``: ``<model>
+    (us-only)``, billed 1.1x: ``pricing.inferencegeo``)."""
+    name = fast_mode_name(model) if speed == FAST_SPEED else model
+    return us_only_name(name) if geo == US_ONLY_GEO else intern(name)
 
 
 def web_searches(tools: object, prefix: str = "") -> int:
@@ -294,10 +306,10 @@ def advisor_calls(iterations: object, call: Call, record: dict[str, Any], adviso
                 speed = as_dict(as_dict(record.get("message")).get("usage")).get("speed")
         elif not (isinstance(model, str) and model):
             model = record.get("advisorModel")
-        if isinstance(model, str) and model:
-            model = fast_model(model) if speed == FAST_SPEED else intern(model)
-        else:
-            model = None
+        # Where it ran: its entry's own ``inference_geo``, else the request's (one request, one place).
+        geo = entry["inference_geo"] if "inference_geo" in entry else as_dict(
+            as_dict(record.get("message")).get("usage")).get("inference_geo")
+        model = priced_model(model, speed, geo) if isinstance(model, str) and model else None
         message_id = call[MESSAGE_ID]
         advisors.append((
             None if message_id is None else f"{message_id}#{'advisor' if kind == ADVISOR_MESSAGE else kind}{index}",
