@@ -223,7 +223,7 @@ def test_the_last_read_of_a_session_is_the_one_taken() -> None:
 def test_list_all_after_tokens_takes_the_sums_the_index_keeps(isolated_home: Path, tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch, in_workers: bool) -> None:
     """Another command: ``tokens --json`` reads no row, only sums, which the index keeps; the
-    ``list --all`` after it takes them (``rowreader._note_kept_sums``) but for a session
+    ``list --all`` after it takes them (``rowreader.note_kept_sums``) but for a session
     changed since, and lists what a fresh index's ``list --all`` lists."""
     from typer.testing import CliRunner
 
@@ -283,7 +283,7 @@ def test_list_all_adds_up_a_session_changed_since_tokens(isolated_home: Path, tm
 
 
 def test_asking_whether_the_index_kept_a_sessions_sums_decodes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``ref.id in sums`` (``rowreader._note_kept_sums``, per row's session) checks the key:
+    """``ref.id in sums`` (``rowreader.note_kept_sums``, per row's session) checks the key:
     ``Mapping.__contains__`` decoded the document each time."""
     from agentscan.scan import sessionsums
     from agentscan.scan.rowreader import _KeptSums

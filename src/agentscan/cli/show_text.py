@@ -251,6 +251,8 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
     if detail.extra.get("commands_unmarked"):
         # (Gemini: the slash commands only logs.json holds, left unmarked; the chat itself was read)
         lines.extend(_field("note", f"slash commands not marked: {detail.extra['commands_unmarked']}", term))
+    if detail.extra.get("exchange_unknown"):  # (Cursor: the counts kept, the prompts in a DB not read)
+        lines.extend(_field("note", "prompts and responses not known (could not be read)", term))
     if detail.extra.get("parent_missing"):
         lines.extend(_field("parent", "transcript missing: title, counts and conversation come from its subagents", term))
     source = source_text(detail)

@@ -291,6 +291,16 @@ class Provider(DoctorQuestions, UnreadQuestions, ABC):
         (then the scanner hands ``refresh_row`` the provider's own ref)."""
         return False
 
+    def lends_kept(self, ref: SessionRef, ctx: ScanContext) -> bool:
+        """Whether a row of ``ref`` read now may take what the row the index keeps of it, for
+        other files or another parser, says that this read could not (``with_kept``): Cursor's,
+        while the state DB that holds a chat's name and times cannot be read."""
+        return False
+
+    def with_kept(self, row: SessionRow, kept: SessionRow, ref: SessionRef, ctx: ScanContext) -> SessionRow:
+        """``row``, just read, with what ``kept`` lends it (only when ``lends_kept``)."""
+        return row
+
     def revised_by_the_index(self, row: SessionRow) -> bool:
         """Whether ``refresh_row`` may revise ``row`` from what the index learns with no
         provider's file changed (a Codex count made exact by a later full pass): a

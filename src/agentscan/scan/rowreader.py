@@ -68,7 +68,7 @@ class RowReader:
                 upgraded.tell(scanner, outdated + _outdated(scanner, refs, coming() if coming else ()), "rows")
             self._prefetched.update((ref.id, _NOT_KEPT) for ref in missing)
             scanner.expect_parses(missing)
-            _note_kept_sums(scanner, missing)
+            note_kept_sums(scanner, missing)
         self._save_every = SAVE_EVERY if every else 1
         self._built = {}
         if missing and every:
@@ -142,6 +142,7 @@ class RowReader:
         cache = scanner.cache
         fingerprint = scanner.fingerprint(ref) if cache is not None else None
         fetched = self._prefetched.pop(ref.id, None)  # taken out whatever the key: the batch ends with its last row
+        hit = None
         if cache is not None and fingerprint is not None:
             hit = fetched or cache.get_rows([ref.id]).get(ref.id)
             cached = row_of_document(hit[1]) if hit is not None and hit[0] == fingerprint else None
@@ -193,6 +194,14 @@ class RowReader:
                 ctx.warn(ref.path or ref.id, TOKEN_SUM_CAPPED)
         if fingerprint is not None and self._keep(ref, fingerprint, row, warnings) and self._unsaved >= self._save_every:
             self._save()
+        if cache is not None and provider.lends_kept(ref, ctx):
+            # Read without what the provider keeps apart (Cursor's state DB, locked): the row kept
+            # for the session's older files says what that read could not (its name, its times).
+            # (Asked again if a batch's query left it: whether the DB can be read is known only now.)
+            hit = hit if hit and hit[1] else cache.get_rows([ref.id]).get(ref.id)
+            kept = row_of_document(hit[1]) if hit is not None else None
+            if kept is not None:
+                row = provider.with_kept(row, kept[0], ref, ctx)
         return row
 
 
@@ -209,7 +218,7 @@ def _outdated(scanner: Scanner, batch: Sequence[SessionRef],
     return [(ref, kept[ref.id]) for ref in later if ref.id in kept and kept[ref.id] != scanner.fingerprint(ref)]
 
 
-def _note_kept_sums(scanner: Scanner, refs: Sequence[SessionRef]) -> None:
+def note_kept_sums(scanner: Scanner, refs: Sequence[SessionRef]) -> None:
     """The sums the index keeps for ``refs`` at their fingerprints, noted as read (``readsums``):
     a row's pass then need not add the same calls up again.  ``list --all`` after ``tokens``
     read every Claude transcript's calls twice (a quarter of each row's pass).  The rule is

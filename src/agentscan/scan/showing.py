@@ -83,44 +83,29 @@ def session_detail(scanner: Scanner, query: str, bounds: Bounds) -> SessionDetai
 
 def _as_kept(scanner: Scanner, ref: SessionRef, detail: SessionDetail) -> SessionDetail:
     """``detail`` of a session whose facts and usage are kept in a database this run could not
-    read (Cursor's state DB: Cursor writing, or past the query deadline), with the row and the usage sums the index keeps
-    from a run that read it, the session and the database unchanged since (the fingerprint
-    takes in its own), as ``list`` and ``tokens`` show them: its subagents' tokens from those
-    sums.  The card was built without it: the first prompt for its title, no cwd, model or
-    start, and its tokens "not known" while ``list`` showed them.  With the sums kept but no
-    row (only ``tokens`` ran), the card built without the DB takes its tokens from the sums, as
-    ``list``'s row does (``CursorProvider.row``).  With neither, as it was (its cost is priced
-    from the sums)."""
-    from agentscan.readsums import calls_in, total_of
-    from agentscan.scan.sessionsums import SessionSums
+    read (Cursor's state DB: Cursor writing, or past the query deadline), with the row ``list``
+    and ``tokens`` show of it (``Scanner.row``): the one the index keeps from a run that read it,
+    the session and the database unchanged since (the fingerprint takes in its own), else one
+    built without it, its tokens from the sums kept (``CursorProvider.row``) and its name, model
+    and times from a row kept for older files (``Provider.with_kept``).  The card was built
+    without it: the first prompt for its title, no cwd, model or start, its tokens "not known"
+    while ``list`` showed them.  Its subagents' tokens and models come from those sums."""
+    from agentscan.mostused import calls_model
+    from agentscan.readsums import read_with_warnings, total_of
+    from agentscan.scan.rowreader import note_kept_sums
 
-    cache = scanner.cache
-    if cache is None:
-        return detail
-    kept = cache.get_usage_sums([ref.id]).get(ref.id)
-    sums = SessionSums.from_bytes(kept[1]) if kept is not None and kept[0] == scanner.fingerprint(ref) else None
-    # The kept row whenever it is there, and sums whose read said something (a bad bubble value
-    # "counted as 100") as ``tokens`` takes them, their warnings said again (``scan.collect``):
-    # either skipped, the card said tokens "not known" while ``tokens`` and ``list`` showed them.
-    if scanner.rows_kept([ref]):
-        row = scanner.row(ref)
-    elif sums is not None and detail.row.tokens is None and sums.groups:
-        row = detail.row.with_changes(tokens=total_of(sums.groups)[0])
-    else:
-        return detail
+    # The sums kept at the session's fingerprint, noted as read, as a ``list`` notes them before
+    # its rows: the row's pass takes them and says their warnings (a bad bubble value "counted
+    # as 100"), once; the row is built by the scanner's one rule, not again here.
+    note_kept_sums(scanner, [ref])
+    row = scanner.row(ref)
+    sums = read_with_warnings(scanner.ctx, ref.id, scanner.fingerprint(ref))
     if sums is None:
         return replace(detail, row=row)
-    for warning in sums.warnings:
-        scanner.ctx.warn(warning.path, warning.message, warning.line)
     subagents = []
     for sub in detail.subagents:
         groups = [group for group in sums.groups if group[0] == sub.id]
-        if sub.tokens is None and groups:
-            calls: dict[str, int] = {}
-            for group in groups:  # (its model: the one most of its calls ran, as a row's; auto is none)
-                if group[1] and group[1] != "default":
-                    calls[group[1]] = calls.get(group[1], 0) + calls_in([group])
-            model = sub.model or (max(sorted(calls), key=calls.__getitem__) if calls else None)
-            sub = replace(sub, tokens=total_of(groups)[0], model=model)
+        if sub.tokens is None and groups:  # (its model: the one most of its calls ran, as a row's)
+            sub = replace(sub, tokens=total_of(groups)[0], model=sub.model or calls_model(groups, sub.id))
         subagents.append(sub)
     return replace(detail, row=row, subagents=tuple(subagents))

@@ -87,6 +87,9 @@ def _assemble(ref: SessionRef, ctx: ScanContext) -> Assembled:
             # The bubbles' times too: ``lastUpdatedAt`` may stay at the composer's creation.
             updated_at=newest(facts.updated(), stats.last_ts, started),
             counts=counts,
+            # Its turns are the DB's bubbles: with the DB unread (a chat listed as its last read
+            # found it: ``children``), 0 prompts would be a count nobody made.
+            counts_partial=db.unread() is not None,
         )
         return Assembled(row, facts, children, usage)
     # The project folder is named after the workspace (a slug): a folder the tools

@@ -203,8 +203,11 @@ def _family(ctx: ScanContext) -> Family:
                    viable=transcripts.keys() | talking | stores.keys())
     return Family(
         transcripts={t: files for t, files in transcripts.items() if not forest.owned(t)},
-        # (only those read now: a chat the locked DB alone holds is left out, as it says)
-        ide=tuple(c for c in composers if c in talking and c not in transcripts and not forest.owned(c)),
+        # The composers with a conversation, as read now or, while the DB cannot be read, as its
+        # last read at the stamp it has now kept them (``keptfamily``): a chat the DB alone holds
+        # is listed with the row and sums kept of it then, as a chat with a transcript is (it
+        # vanished from ``list`` and ``tokens`` while the DB was locked, before pass 56).
+        ide=tuple(c for c, link in links.items() if link.talking and c not in transcripts and not forest.owned(c)),
         stores=tuple((c, d) for c, d in stores.items() if not forest.owned(c)),
         forest=forest,
         run_stores={c: d for c, d in stores.items() if forest.owned(c)},

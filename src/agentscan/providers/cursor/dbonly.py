@@ -1,10 +1,11 @@
-"""The chats only Cursor's state DB holds, said when this run could not list them.
+"""The chats only Cursor's state DB holds, as the DB's warning says them when it cannot be read.
 
 An IDE chat with no transcript (and none of a workspace DB's) is a composer of the global
 ``state.vscdb`` alone.  While that DB is locked (Cursor writing) or corrupt, discovery cannot
-read its composers, so such chats are not listed: no row is made up for them.  The DB's
-warning said only that chats were "listed without it", and a user saw sessions vanish from
-``list`` with nothing to say so.  Its warning now says they are left out (``left_out_words``),
+read its composers: such chats are listed from the composer links the index keeps with the
+DB's stamp (``keptfamily``, ``children``), as the last run that read the DB as it is now found
+them, and the warning says so.  With none kept at that stamp (the DB changed since), they are
+not listed, no row made up for them: the warning says they are left out (``left_out_words``),
 with how many were listed from the DB on the last run that read it (``remember_db_only``: one
 fact by the DB's path, read only when the DB could not be).
 """
@@ -18,6 +19,8 @@ from agentscan.context import ScanContext
 from agentscan.toolkit.words import plural
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from agentscan.providers.cursor.statedb import StateDb
 
 #: the index's facts: the DB's path -> how many chats only it held when last read whole
@@ -40,11 +43,17 @@ def remember_db_only(ctx: ScanContext, db: StateDb, listed: int) -> None:
         pass
 
 
-def left_out_words(ctx: ScanContext, path: os.PathLike[str] | str) -> str:
+def left_out_words(ctx: ScanContext, path: Path) -> str:
     """``, those only it holds left out (2 were listed from it on the last run that read
-    it)``: what the DB's warning says of the chats this run cannot list, its composers unread."""
+    it)``: what the DB's warning says of the chats this run cannot list, its composers unread.
+    While the index keeps its composer links from a run that read it at the stamp it has now,
+    those chats are listed as that run found them (``children``), and the warning says so."""
+    from agentscan.providers.cursor.keptstamp import family_at_stamp
+
     if not os.path.exists(path):
         return ""  # (no DB: no chat is in it)
+    if family_at_stamp(ctx, path):
+        return ", those only it holds as its last read found them"
     last = ctx.remembered(_FACTS).last(str(path))
     known = (f" ({plural(last, 'was', 'were')} listed from it on the last run that read it)"
              if isinstance(last, int) and not isinstance(last, bool) and last > 0 else "")

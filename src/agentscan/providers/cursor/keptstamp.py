@@ -50,13 +50,19 @@ def kept_at_stamp(ctx: ScanContext, path: Path) -> bool:
     last read, whatever made it unreadable now (a lock, the query deadline on a big DB, an I/O
     error), and the figures kept of a session unchanged since are still its figures.  A DB
     damaged since has another stamp: nothing kept is of it."""
+    return family_at_stamp(ctx, path) or _at_stamp(ctx, path, db_key(str(path)), HEADERS_KIND, HEADERS_VERSION)
+
+
+def family_at_stamp(ctx: ScanContext, path: Path) -> bool:
+    """Whether the index keeps the composer links (``keptfamily``) a run read of the DB at
+    ``path`` with the DB at the stamp it has now: the chats only it holds are then listed as that
+    read found them (``children``), and its warning says so (``dbonly.left_out_words``)."""
+    return _at_stamp(ctx, path, family_key(str(path)), FAMILY_KIND, FAMILY_VERSION)
+
+
+def _at_stamp(ctx: ScanContext, path: Path, key: str, kind: str, version: str) -> bool:
     cache = ctx.file_cache
     if cache is None:
         return False
-    stamp = path_stamp(path, ctx)
-    for key, kind, version in ((family_key(str(path)), FAMILY_KIND, FAMILY_VERSION),
-                               (db_key(str(path)), HEADERS_KIND, HEADERS_VERSION)):
-        stored = cache.get_file(key, kind)
-        if stored is not None and stored[2] == version and stored[3] == stamp:
-            return True
-    return False
+    stored = cache.get_file(key, kind)
+    return stored is not None and stored[2] == version and stored[3] == path_stamp(path, ctx)

@@ -68,7 +68,9 @@ class CursorProvider(Provider):
     # 18: a composer's usage sums carry the warnings of its bubbles (a bad token count) when
     #     its stats were built by the scan's row pass first (``StateDb.bubble_stats``): an
     #     index of 17 may hold such sums with none, read after ``list``
-    parser_version = "18"
+    # 19: a model tie goes to the first by name (``mostused``); a chat only the state DB holds,
+    #     listed while the DB cannot be read, has its counts not known
+    parser_version = "19"
     # The Agent CLI holds its chat's store.db open (SQLite) while it runs; nothing shows Cursor
     # holding an agent transcript open (tools that follow Cursor live watch its mtime), and the
     # state.vscdb it holds is every composer's: only a store tells, else ``running`` is null.
@@ -277,25 +279,21 @@ class CursorProvider(Provider):
 
         row = assemble(ref, ctx).row
         if row.tokens is None and self.locked_usage(ref, ctx) is not None:
-            # Built without the locked state DB, its tokens are those of the sums the index keeps
-            # from a run that read it, the chat and the DB unchanged since (``readsums``, noted
-            # by ``rowreader`` as for Claude): the bubbles' sum, as the DB gives it.  ``list``
-            # showed such a chat as ``-`` (``tokens_unknown``) while ``tokens`` showed its kept
-            # figures.  Such a row is never kept (the DB's warning is said to its pass).  Sums
-            # whose read said something (a bad bubble value "counted as 100") too, their
-            # warnings said again, as ``tokens`` says them (``scan.collect``): the row cannot
-            # read the bubbles itself, and left "not known" it disagreed with ``tokens``.
-            from agentscan.readsums import read_with_warnings, total_of
+            from agentscan.providers.cursor.keptrow import with_sums
 
-            read = read_with_warnings(ctx, ref.id, self.fingerprint(ref, ctx))
-            if read is not None and read.groups:
-                for warning in read.warnings:
-                    ctx.warn(warning.path, warning.message, warning.line)
-                row = row.with_changes(tokens=total_of(read.groups)[0])
+            row = with_sums(row, ref, ctx, self.fingerprint(ref, ctx))  # (the sums kept: the DB's)
         return row
 
     #: only while the state DB is locked (``row``): read with it, a row sums its bubbles itself
     row_takes_sums = True
+
+    def lends_kept(self, ref: SessionRef, ctx: ScanContext) -> bool:
+        return self.unknown_usage(ref, ctx) is not None  # (its name, model and times: the DB's)
+
+    def with_kept(self, row: SessionRow, kept: SessionRow, ref: SessionRef, ctx: ScanContext) -> SessionRow:
+        from agentscan.providers.cursor.keptrow import with_kept
+
+        return with_kept(row, kept, ref, ctx)
 
     def subagent_types(self, ref: SessionRef, ctx: ScanContext, runs: Collection[str]) -> dict[str, str]:
         from agentscan.providers.cursor.detail import delegated_kinds  # (the Task calls of its transcripts)

@@ -9,12 +9,12 @@ missing, locked or corrupt without losing the session.
 
 from __future__ import annotations
 
-from collections import Counter
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from agentscan.context import ScanContext
+from agentscan.mostused import most_used
 from agentscan.providers.cursor.bubbletimes import last_bubble_time
 from agentscan.providers.cursor.chats import ChatMeta, chat_dirs, chat_meta
 from agentscan.providers.cursor.composer import BubbleStats, ComposerInfo, HeaderInfo
@@ -107,6 +107,12 @@ def recency(native_id: str, files: TranscriptSet | None, ctx: ScanContext) -> fl
     stamps = [updated.timestamp()] if updated else []
     if files is not None:
         stamps.append(files.newest_mtime)
+    elif not stamps and db.unread() is not None:
+        # A chat the DB alone holds, listed while it cannot be read (``children``: as its last
+        # read kept it): the DB's own writes bound its time (0 sorted it after every other
+        # session, and ``list`` stopped at an older one before reaching its kept, newer row).
+        stamps += [stat.st_mtime for path in (db.path, db.path.with_name(db.path.name + "-wal"))
+                   if (stat := ctx.stat(path)) is not None]
     # The CLI rewrites meta.json when it bumps ``updatedAtMs`` (which the row
     # reads), maybe long after the transcript's last write: its mtime bounds that
     # time without opening it (the census took the stat already).
@@ -118,8 +124,8 @@ def recency(native_id: str, files: TranscriptSet | None, ctx: ScanContext) -> fl
 
 
 def top_model(stats: BubbleStats) -> str | None:
-    common: Counter[str] = stats.models
-    return common.most_common(1)[0][0] if common else None
+    """The model most of its live replies name, a tie to the first by name (``mostused``)."""
+    return most_used(stats.models)
 
 
 def mtime_time(files: TranscriptSet | None) -> datetime | None:

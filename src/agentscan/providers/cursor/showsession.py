@@ -95,6 +95,11 @@ def session_detail(ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> Session
         "delegations": [d.to_json() for d in delegations.values()],
         "errors": collector.errors(),  # (a transcript's error lines: ``stream_transcripts``)
     }
+    if files is None and ref.hint.store is None and ref.hint.workspace is None and db.unread() is not None:
+        # A chat the DB alone holds, listed as its last read found it (``children``): its
+        # prompts and replies are that DB's bubbles, not read.  The card said "1 prompt" (the
+        # kept row's) over no prompt at all, and ``--json`` an empty exchange.
+        extra["exchange_unknown"] = True
     detail = collector.build(found.row, subagents=subagents, extra=extra)
     if ref.hint.store is not None:
         # The Agent CLI keeps no tokens, in its store or the state DB (formats.md 4.2): with its

@@ -23,7 +23,7 @@ from agentscan.providers.cursor.composer import ASSISTANT_BUBBLE, user_prompt
 from agentscan.providers.cursor.cwd import Naming, md5_names
 from agentscan.providers.cursor.ide import tool_event
 from agentscan.providers.cursor.records import as_dict, as_epoch_ms, as_list, as_str, bubble_time, model_name
-from agentscan.providers.cursor.row import CursorHint, StoreSession
+from agentscan.providers.cursor.row import CursorHint, StoreSession, top_model
 from agentscan.providers.cursor.storechat import store_events
 from agentscan.providers.cursor.transcript import summarize_events
 from agentscan.providers.cursor.workspace import WorkspaceComposer, composer_entries
@@ -106,14 +106,13 @@ def stream_store(session: StoreSession, ctx: ScanContext, collector: DetailColle
 
 def workspace_row(native_id: str, composer: WorkspaceComposer) -> SessionRow:
     stats = composer.stats
-    common = stats.models.most_common(1)
     return SessionRow(
         provider=PROVIDER,
         native_id=native_id,
         path=str(composer.db),
         title=composer.name or composer.first_prompt,
         cwd=composer.folder,
-        model=common[0][0] if common else None,
+        model=top_model(stats),
         started_at=composer.created or stats.first_ts,
         updated_at=newest(composer.updated, stats.last_ts),
         tokens=stats.tokens(),

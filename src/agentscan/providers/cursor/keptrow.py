@@ -1,0 +1,63 @@
+"""What the index keeps of a Cursor chat lends a row built while the state DB cannot be read:
+the usage sums kept at its fingerprint (``with_sums``), and the row kept for older files
+(``with_kept``; docs/providers/cursor.md, "Errors").
+
+A chat's name, model, folder and times are the DB's (its composer, its header).  While the DB is
+locked, a chat whose transcript changed since the DB's last read (Cursor at work in it) has no
+row kept for its files as they are, and its row is built without the DB: the first prompt for a
+title, no model, the transcript file's mtime for ``updated``.  ``list`` renamed the chat and moved
+it to the top, ``show`` said ``model -``, while the row kept from that read (at the chat's older
+fingerprint) holds what the DB said.  That row lends those facts: the name, model, folder and
+start the DB gave, and its update time, newer of it and the times the transcript records (the
+file's mtime, used only when no time is known, is then not used: a time is known).  The counts
+are the transcript's own, and the tokens those of the sums kept at its fingerprint, if any, else
+not known (the DB holds them): nothing else is taken.  Such a row is never kept (the DB's
+warning is said to its pass).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from agentscan.mostused import calls_model
+from agentscan.timeutil import newest
+
+if TYPE_CHECKING:
+    from agentscan.context import ScanContext
+    from agentscan.model import SessionRef, SessionRow
+
+
+def with_kept(row: SessionRow, kept: SessionRow, ref: SessionRef, ctx: ScanContext) -> SessionRow:
+    """``row``, built without the DB, with what ``kept`` (the row the index keeps of the same
+    chat, for other files or another parser) says of it that only the DB tells."""
+    from agentscan.providers.cursor.row import mtime_time
+
+    files = getattr(ref.hint, "transcripts", None)
+    # (``updated`` from the file's mtime is no recorded time: the kept one stands for it)
+    own = None if files is not None and row.updated_at == mtime_time(files) else row.updated_at
+    changes: dict = {
+        "title": kept.title or row.title,
+        "model": kept.model or row.model,  # (the DB's; one built without it is its calls' at most)
+        "started_at": kept.started_at or row.started_at,
+        "updated_at": newest(kept.updated_at, own) or row.updated_at,
+    }
+    if kept.cwd:  # the DB's folder (``fsPath``, a header's workspace), not a guess from the tools
+        changes.update(cwd=kept.cwd, workspace_folders=kept.workspace_folders)
+    return row.with_changes(**changes)
+
+
+def with_sums(row: SessionRow, ref: SessionRef, ctx: ScanContext, fingerprint: str | None) -> SessionRow:
+    """``row``, built without the locked DB, with the tokens of the sums the index keeps from a
+    run that read it, the chat and the DB unchanged since (``readsums``, noted by ``rowreader`` as
+    for Claude), as ``tokens`` shows them (``list`` showed ``-``), and, with no model of its own,
+    the one most of its own kept calls ran (``mostused.calls_model``: a run's rule under the
+    lock; ``list`` said ``-`` beside a cost priced by it).  Sums whose read said something (a
+    bad bubble value "counted as 100") too, their warnings said again, once: here."""
+    from agentscan.readsums import read_with_warnings, total_of
+
+    read = read_with_warnings(ctx, ref.id, fingerprint)
+    if read is None or not read.groups:
+        return row
+    for warning in read.warnings:
+        ctx.warn(warning.path, warning.message, warning.line)
+    return row.with_changes(tokens=total_of(read.groups)[0], model=row.model or calls_model(read.groups, None))
