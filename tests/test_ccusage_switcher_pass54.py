@@ -113,12 +113,12 @@ def test_the_pages_breakdown_recipe_adds_up_to_tokens_days_in_the_zone(isolated_
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """docs/ccusage.md's recipe, in a zone 9 hours off UTC: each day's models add up to
     ``tokens --by day``'s day (SQLite's UTC days would not)."""
-    monkeypatch.setenv("TZ", "Asia/Tokyo")
-    time.tzset()
     try:
-        exported = runner.invoke(app, ["--demo", "export", "-f", "jsonl", "--days", "--tz", "local", "-o", "-"])
+        with monkeypatch.context() as patch:  # (not ``monkeypatch.undo()``: the isolated home stays)
+            patch.setenv("TZ", "Asia/Tokyo")
+            time.tzset()
+            exported = runner.invoke(app, ["--demo", "export", "-f", "jsonl", "--days", "--tz", "local", "-o", "-"])
     finally:
-        monkeypatch.undo()
         time.tzset()
     assert exported.exit_code == 0, exported.output
     by_day_model: dict[tuple[str, str], int] = defaultdict(int)

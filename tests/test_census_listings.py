@@ -60,11 +60,11 @@ def test_a_first_discovery_lists_no_directory_its_census_listed(isolated_home: P
     provider, ctx = _after_its_census(isolated_home, name)
     census_listed = set(ctx.listings())
     assert len(census_listed) > 2
-    asked = _spy_listings(monkeypatch)
-    found = _found(provider, ctx)
+    with monkeypatch.context() as patch:
+        asked = _spy_listings(patch)
+        found = _found(provider, ctx)
     assert found
     assert not census_listed & set(asked)
-    monkeypatch.undo()
     assert found == _found_afresh(isolated_home, name)  # what a discovery of its own finds
 
 

@@ -597,24 +597,24 @@ def test_a_remembered_table_is_for_one_local_zone(isolated_home: Path, reports: 
     import time
 
     session(isolated_home, S1, 1, 100)
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
     try:
-        runner.invoke(app, ["tokens", "--tz", "Europe/Paris"])
-        runner.invoke(app, ["tokens", "--tz", "Europe/Paris"])
-        assert len(reports) == 1
-        monkeypatch.setenv("TZ", "Pacific/Kiritimati")
-        time.tzset()
-        runner.invoke(app, ["tokens", "--tz", "Europe/Paris"])
-        assert len(reports) == 1  # its dates are in the --tz zone: the same table
-        runner.invoke(app, ["tokens"])
-        assert len(reports) == 2
-        monkeypatch.setenv("TZ", "UTC")  # without --tz the dates are local: another table
-        time.tzset()
-        runner.invoke(app, ["tokens"])
-        assert len(reports) == 3
+        with monkeypatch.context() as patch:  # (not ``monkeypatch.undo()``: the isolated home stays)
+            patch.setenv("TZ", "UTC")
+            time.tzset()
+            runner.invoke(app, ["tokens", "--tz", "Europe/Paris"])
+            runner.invoke(app, ["tokens", "--tz", "Europe/Paris"])
+            assert len(reports) == 1
+            patch.setenv("TZ", "Pacific/Kiritimati")
+            time.tzset()
+            runner.invoke(app, ["tokens", "--tz", "Europe/Paris"])
+            assert len(reports) == 1  # its dates are in the --tz zone: the same table
+            runner.invoke(app, ["tokens"])
+            assert len(reports) == 2
+            patch.setenv("TZ", "UTC")  # without --tz the dates are local: another table
+            time.tzset()
+            runner.invoke(app, ["tokens"])
+            assert len(reports) == 3
     finally:
-        monkeypatch.undo()
         time.tzset()
 
 

@@ -81,7 +81,7 @@ def test_each_kind_of_warning_names_its_files_and_the_command_that_shows_them_al
     assert lines[start] == "  warning: 5 × invalid JSON skipped, in 5 files:"
     named = [line.strip() for line in lines[start + 1:start + 4]]
     assert len(named) == 3 and set(named) <= {str(path) for path in files}
-    assert lines[start + 4] == "    and 2 more files"
+    assert lines[start + 4] == "    … and 2 more files"
     [command] = pasted(out, "agentscan list -v")
     assert shlex.split(command) == ["agentscan", "list", "-v", "--provider", "claude", "--home", str(home)]
     # What it points at is there: every warning, each with its file and line, on stderr.

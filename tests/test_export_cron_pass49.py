@@ -48,18 +48,18 @@ def test_an_io_error_leaves_a_healthy_cache_in_place(monkeypatch: pytest.MonkeyP
         error.sqlite_errorcode = code  # type: ignore[attr-defined]
         raise error
 
-    monkeypatch.setattr(cachefile, "connect", failing)
-    for _ in range(2):
-        messages = cache_messages(runner.invoke(app, ["--demo", "list", "--json"]))
-        if code == 5:  # busy: skipped quietly, as before
-            assert messages == []
-        else:  # no room: named as a refused write is (``cachefile.refused_write``), where to free space too
-            folder = index.parent
-            assert messages == [f"cache not used this run: the system refused a write ({text}: a full disk, a quota "
-                                "or a size limit); the file is left as it is, and this run reads the files again: "
-                                f"free space in {folder} (`df -h {folder}`)"]
+    with monkeypatch.context() as patch:
+        patch.setattr(cachefile, "connect", failing)
+        for _ in range(2):
+            messages = cache_messages(runner.invoke(app, ["--demo", "list", "--json"]))
+            if code == 5:  # busy: skipped quietly, as before
+                assert messages == []
+            else:  # no room: named as a refused write is (``cachefile.refused_write``), where to free space too
+                folder = index.parent
+                assert messages == [f"cache not used this run: the system refused a write ({text}: a full disk, a quota "
+                                    "or a size limit); the file is left as it is, and this run reads the files again: "
+                                    f"free space in {folder} (`df -h {folder}`)"]
     assert index.read_bytes() == kept and not list(index.parent.glob("*.corrupt*"))
-    monkeypatch.undo()
 
 
 @pytest.mark.parametrize("bad", [b"this is not sqlite" * 100, b"SQLite format 3\x00" + b"\xff" * 4000])
@@ -352,7 +352,7 @@ def test_strict_quiet_says_what_happened_to_the_output_before_the_cut(isolated_h
     lines = result.stderr.splitlines()
     assert lines[0] == f"warning: {out}: written as csv (--format), though its extension says jsonl"
     assert sum(1 for line in lines if "idx.jsonl" not in line and line.startswith("warning: /")) == 5
-    assert "warning: … 2 more (use --verbose or --json to see all)" in lines
+    assert "warning: … and 2 more (use --verbose or --json to see all)" in lines
 
 
 def test_a_cache_whose_tables_are_of_another_shape_is_rebuilt(monkeypatch: pytest.MonkeyPatch) -> None:

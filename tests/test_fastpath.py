@@ -143,7 +143,7 @@ def test_what_it_reads() -> None:
     # Every --by, for ``actions.one_grouping`` to refuse two different ones (as Typer's path does).
     assert call.options == {"session_ids": ["abc123", "def456"], "provider": ["claude", "codex"], "by": ["day", "model"],
                             "as_json": True}
-    # Every --limit too, for ``actions.one_limit`` to refuse two different ones.
+    # Every --limit too, for ``actions.limit_and_all`` to refuse two different ones.
     assert fastpath.parse(["list", "-n", "007", "--all"]).options == {"limit": [7], "show_all": True}  # type: ignore[union-attr]
     assert fastpath.parse(["show", "abc123", "--full"]).options == {"session_id": "abc123", "full": True}  # type: ignore[union-attr]
 
@@ -418,7 +418,7 @@ _COUNTING_DATACLASSES = (
 #: the public values (``agentscan.__all__``) a warm ``list`` or ``tokens`` makes
 _PUBLIC_DATACLASSES = {"agentscan.model." + name for name in ("Counts", "ScanWarning", "SessionRef", "SessionRow",
                                                                "TokenUsage", "UsageEntry")} | {
-    "agentscan.scan.listing.ListFilter", "agentscan.scan.tokenreport.TokenReport", "agentscan.scan.tokenreport.TokenRow"}
+    "agentscan.scan.listfilter.ListFilter", "agentscan.scan.tokenreport.TokenReport", "agentscan.scan.tokenreport.TokenRow"}
 
 
 @pytest.mark.parametrize(("argv", "runs"), [(["list"], 1), (["list"], 2), (["tokens", "--json"], 2), (["tokens"], 2),

@@ -101,16 +101,16 @@ def touches(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Touches | Non
     too); ``None`` puts the real functions back."""
     real = {"open": builtins.open, "scandir": os.scandir, "stat": os.stat}
 
-    def install(counter: Touches | None) -> None:
-        wrap = counter.wrap if counter is not None else (lambda function: function)
-        opener = wrap(real["open"])
-        monkeypatch.setattr(builtins, "open", opener)
-        monkeypatch.setattr(io, "open", opener)
-        monkeypatch.setattr(os, "scandir", wrap(real["scandir"]))
-        monkeypatch.setattr(os, "stat", wrap(real["stat"]))
+    with monkeypatch.context() as patch:  # (undone on its own: not the isolated home with it)
+        def install(counter: Touches | None) -> None:
+            wrap = counter.wrap if counter is not None else (lambda function: function)
+            opener = wrap(real["open"])
+            patch.setattr(builtins, "open", opener)
+            patch.setattr(io, "open", opener)
+            patch.setattr(os, "scandir", wrap(real["scandir"]))
+            patch.setattr(os, "stat", wrap(real["stat"]))
 
-    yield install
-    monkeypatch.undo()
+        yield install
 
 
 def _scan(home: Path, env: dict[str, str], command: str, ids: list[str], cache: bool) -> None:

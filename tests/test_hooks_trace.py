@@ -297,12 +297,12 @@ def test_the_captured_times_are_local_as_trace_list_s_are(data_dir: Path, monkey
     from hooks_builders import BASE_NS
 
     cursor_session(Replay(data_dir))
-    monkeypatch.setenv("TZ", "Asia/Tokyo")
-    time.tzset()
     try:
-        text = runner.invoke(app, ["trace", f"cursor:{CONVERSATION}"]).stdout
+        with monkeypatch.context() as patch:  # (not ``monkeypatch.undo()``: the isolated home stays)
+            patch.setenv("TZ", "Asia/Tokyo")
+            time.tzset()
+            text = runner.invoke(app, ["trace", f"cursor:{CONVERSATION}"]).stdout
     finally:
-        monkeypatch.undo()
         time.tzset()
     [line] = [line for line in text.splitlines() if line.startswith("  captured")]
     start = datetime.fromtimestamp(BASE_NS / 1e9, timezone.utc).astimezone(

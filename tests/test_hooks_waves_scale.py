@@ -108,14 +108,14 @@ def _comparisons(root: Path, lines: int, monkeypatch) -> int:  # noqa: ANN001
         count[0] += len(found)
         return found
 
-    monkeypatch.setattr(waves, "_overlaps", counted_overlaps)
-    monkeypatch.setattr(TurnDraft, "in_flight", counted_in_flight)
-    sessions = [s for s in store.stored_sessions(str(root)) if s.session_id == CONVERSATION]
-    events, _ = store.read_events(sessions[0])
-    assert len(events) == lines
-    trace = build_trace("cursor", CONVERSATION, events)
+    with monkeypatch.context() as patch:
+        patch.setattr(waves, "_overlaps", counted_overlaps)
+        patch.setattr(TurnDraft, "in_flight", counted_in_flight)
+        sessions = [s for s in store.stored_sessions(str(root)) if s.session_id == CONVERSATION]
+        events, _ = store.read_events(sessions[0])
+        assert len(events) == lines
+        trace = build_trace("cursor", CONVERSATION, events)
     assert trace is not None
-    monkeypatch.undo()
     return count[0]
 
 

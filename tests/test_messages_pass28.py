@@ -134,7 +134,7 @@ def test_a_warning_stays_one_line_in_a_pipe(tty, capsys: pytest.CaptureFixture[s
     tty(60, stderr=False)  # stdout a terminal, stderr piped (2>warnings.log)
     render.warn_summary([LONG, LONG, LONG, LONG, LONG, LONG])
     assert capsys.readouterr().err.splitlines() == [f"warning: {LONG.path}:12: {LONG.message}"] * 5 + [
-        "warning: … 1 more (use --verbose or --json to see all)"]
+        "warning: … and 1 more (use --verbose or --json to see all)"]
 
 
 def test_a_command_s_warning_wraps_on_a_terminal(isolated_home: Path, tty) -> None:

@@ -237,4 +237,4 @@ def test_the_model_is_named_though_more_warnings_than_are_shown(isolated_home: P
     claude_unknown_model_session(isolated_home)
     tty(200, color=False)
     err = one_line(runner.invoke(app, ["tokens"]).stderr)
-    assert "claude model aide-gpt-5: no price" in err and "… 2 more" in err
+    assert "claude model aide-gpt-5: no price" in err and "… and 2 more" in err

@@ -49,13 +49,25 @@ def test_the_questions_moved_out_are_every_providers(tmp_path: Path) -> None:
 def test_own_folders_default_is_the_one_rule(tmp_path: Path) -> None:
     from agentscan.context import ScanContext
     from agentscan.providers import iter_providers
-    from agentscan.providers.agentfolders import default_own_folders
+    from agentscan.providers.base import Provider
 
     ctx = ScanContext.create(home=tmp_path, env={})
     for provider in iter_providers():
-        assert provider.own_folders(ctx) == default_own_folders(provider, ctx)
+        # (``own_folders`` is ``default_own_folders``: comparing the two could not fail.)  No
+        # provider has its own, and the rule holds: each root, and the folder holding it.
+        assert type(provider).own_folders is Provider.own_folders, provider.name
+        folders = provider.own_folders(ctx)
+        roots = [root.path for root in provider.roots(ctx)]
+        assert roots and all(root in folders and root.parent in folders for root in roots), (provider.name, folders)
+        assert tmp_path not in folders
     codex = next(provider for provider in iter_providers() if provider.name == "codex")
-    assert tmp_path / ".codex" in codex.own_folders(ctx)  # the folder holding ``~/.codex/sessions``
+    assert [path.relative_to(tmp_path).as_posix() for path in codex.own_folders(ctx)] == [
+        ".codex/sessions", ".codex", ".codex/archived_sessions", ".codex/state_*.sqlite"]
+    # never the home, nor above what an env var names
+    assert tmp_path not in codex.own_folders(ScanContext.create(home=tmp_path, env={"CODEX_HOME": str(tmp_path)}))
+    gemini = next(provider for provider in iter_providers() if provider.name == "gemini")
+    named = gemini.own_folders(ScanContext.create(home=tmp_path, env={"GEMINI_DATA_DIR": str(tmp_path / "d" / "tmp")}))
+    assert tmp_path / "d" / "tmp" in named and tmp_path / "d" not in named
 
 
 def test_the_count_warnings_read_the_scanners_tallies() -> None:

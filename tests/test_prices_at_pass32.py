@@ -51,15 +51,15 @@ def test_a_time_past_the_years_a_record_holds_is_taken_as_the_nearest(isolated_h
 
     assert parse_when("9999-12-31T23:30:00Z") == _LATEST
     assert parse_when("739000d") == _EARLIEST
-    monkeypatch.setenv("TZ", "Europe/Paris")
-    time.tzset()
     try:
-        result = runner.invoke(app, ["prices", "claude-opus-4-6", "--at", "9999-12-31T23:30:00Z"])
-        assert result.exit_code == 0, result.output
-        listed = runner.invoke(app, ["list", "--since", "9999-12-31T23:30:00Z"])
-        assert listed.exit_code == 0, listed.output
+        with monkeypatch.context() as patch:  # (TZ as it was after, the isolated home kept)
+            patch.setenv("TZ", "Europe/Paris")
+            time.tzset()
+            result = runner.invoke(app, ["prices", "claude-opus-4-6", "--at", "9999-12-31T23:30:00Z"])
+            assert result.exit_code == 0, result.output
+            listed = runner.invoke(app, ["list", "--since", "9999-12-31T23:30:00Z"])
+            assert listed.exit_code == 0, listed.output
     finally:
-        monkeypatch.undo()  # TZ as it was (and the home with it: the test is over)
         time.tzset()
 
 

@@ -106,7 +106,7 @@ def test_the_more_count_leaves_out_the_empty_files(capsys: pytest.CaptureFixture
     empty = [SinkWarning(f"/h/e{n}.jsonl", "empty file") for n in range(4)]
     render.warn_summary([*empty[:2], *bad, *empty[2:]])
     assert capsys.readouterr().err.splitlines() == [f"warning: /h/s{n}.jsonl:3: invalid JSON skipped" for n in range(5)] + [
-        "warning: … 2 more (use --verbose or --json to see all)",
+        "warning: … and 2 more (use --verbose or --json to see all)",
         "warning: 4 empty files (an agent leaves one after an aborted start; `agentscan doctor` or --verbose names them)"]
     render.warn_summary(empty[:1])
     assert capsys.readouterr().err.splitlines() == [

@@ -180,11 +180,11 @@ def test_a_plain_call_leaves_the_window_as_the_general_path_settles_it(monkeypat
         general = _GeneralPath(window=window, stable=stable)
         for call in _calls():
             general.add(call)
-        monkeypatch.setattr(WindowedTotals, "_partner", lambda self, *a: asked.append(a) or real(self, *a))
-        fast = WindowedTotals(window=window, stable=stable)
-        for call in _calls():
-            fast.add(call)
-        monkeypatch.undo()
+        with monkeypatch.context() as patch:
+            patch.setattr(WindowedTotals, "_partner", lambda self, *a: asked.append(a) or real(self, *a))
+            fast = WindowedTotals(window=window, stable=stable)
+            for call in _calls():
+                fast.add(call)
         assert list(fast._all_sums().items()) == list(general._all_sums().items())
         for mine, theirs in ((fast._settled_keys, general._settled_keys), (fast._settled_parents, general._settled_parents)):
             assert mine is not None and theirs is not None

@@ -91,10 +91,9 @@ def test_a_fifo_swapped_after_the_checks_is_not_written_through(
                 os.link(victim, out)
         return found
 
-    monkeypatch.setattr(atomicfile.os, "stat", racing)
-    with pytest.raises(UnsafeOutput):
+    with monkeypatch.context() as patch, pytest.raises(UnsafeOutput):
+        patch.setattr(atomicfile.os, "stat", racing)
         atomic_write(out, lambda handle: handle.write(b"export"))
-    monkeypatch.undo()
     assert victim.read_bytes() == b"secret"
 
 

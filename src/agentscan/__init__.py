@@ -27,7 +27,7 @@ __version__ = "0.1.0"
 #: public name -> the module that defines it
 _EXPORTS: dict[str, str] = {
     "Scanner": "agentscan.scan.scanner",
-    "ListFilter": "agentscan.scan.listing",
+    "ListFilter": "agentscan.scan.listfilter",
     "token_report": "agentscan.scan.tokens",
     "with_costs": "agentscan.scan.costs",
     "TokenReport": "agentscan.scan.tokenreport",
@@ -86,7 +86,7 @@ if TYPE_CHECKING:
     from agentscan.export.api import export_sessions
     from agentscan.export.run import ExportResult
     from agentscan.model import Counts, ScanWarning, SessionRef, SessionRow, TokenUsage, UsageEntry
-    from agentscan.scan.listing import ListFilter
+    from agentscan.scan.listfilter import ListFilter
     from agentscan.scan.scanner import Scanner
     from agentscan.scan.costs import with_costs
     from agentscan.scan.tokenreport import TokenReport, TokenRow

@@ -191,13 +191,12 @@ class AmbiguousSessionId(AgentscanError):
         self.query = query
         self.candidates = candidates
         notes = notes or {}
-        shown = candidates[: self.SHOWN]
-        width = max(len(candidate) for candidate in shown) if shown else 0
+        from agentscan.toolkit.andmore import cut_lines
+
+        width = max((len(candidate) for candidate in candidates[: self.SHOWN]), default=0)  # (the shown ones')
         lines = [f"  {candidate:<{width}}  {notes[candidate]}" if notes.get(candidate) else f"  {candidate}"
-                 for candidate in shown]
-        if len(candidates) > len(shown):
-            lines.append(f"  … and {len(candidates) - len(shown):,} more")
-        self.details = (*lines, f"hint: {hint}")
+                 for candidate in candidates]
+        self.details = (*cut_lines(lines, self.SHOWN, indent="  "), f"hint: {hint}")
 
 
 class SessionUnreadable(AgentscanError):

@@ -107,18 +107,27 @@ def epoch_of_iso(value: object) -> float | None:
     return parsed.timestamp() if parsed is not None else None
 
 
-def _parse_any_iso(value: object) -> datetime | None:
-    if not isinstance(value, str) or not value:
-        return None
-    text = value.strip()
+def iso_datetime(text: str) -> datetime | None:
+    """``text`` as ``datetime.fromisoformat`` reads it, spaces around it and a ``Z`` (UTC) taken
+    too, naive when it names no offset; ``None`` when it is no time.  A record's time
+    (``_parse_any_iso``) and a user's (``whentext``) alike: each then says what a naive one is."""
+    text = text.strip()
     if text.endswith(("Z", "z")):
         text = text[:-1] + "+00:00"
     try:
-        parsed = datetime.fromisoformat(text)
-        if parsed.tzinfo is None:
-            parsed = parsed.replace(tzinfo=UTC)
+        return datetime.fromisoformat(text)
     except (ValueError, OverflowError):
         return None
+
+
+def _parse_any_iso(value: object) -> datetime | None:
+    if not isinstance(value, str) or not value:
+        return None
+    parsed = iso_datetime(value)
+    if parsed is None:
+        return None
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
     try:
         return parsed.astimezone(UTC)
     except OverflowError:

@@ -12,7 +12,7 @@ from datetime import date, datetime, timedelta, tzinfo
 from typing import Sequence
 
 from agentscan.errors import UsageProblem
-from agentscan.timeutil import _EARLIEST, _LATEST, UTC, wall_time
+from agentscan.timeutil import _EARLIEST, _LATEST, UTC, iso_datetime, wall_time
 from agentscan.toolkit.words import close_names, either
 
 # The units spelt out, not re.IGNORECASE: that would also take "ſ" (long s) for
@@ -259,15 +259,14 @@ def _days_after(first: date, days: int) -> date | None:
 
 def _parse_user_time(value: str, tz: tzinfo | None) -> datetime | None:
     """Like ``_parse_any_iso``, but a time without an offset is wall-clock time in ``tz``."""
-    text = value.strip()
-    if text.endswith(("Z", "z")):
-        text = text[:-1] + "+00:00"
-    try:
-        parsed = datetime.fromisoformat(text)
-        if parsed.tzinfo is None:
-            return _wall(parsed, tz)
-    except (ValueError, OverflowError):
+    parsed = iso_datetime(value)
+    if parsed is None:
         return None
+    if parsed.tzinfo is None:
+        try:
+            return _wall(parsed, tz)
+        except (ValueError, OverflowError):
+            return None
     try:
         return parsed.astimezone(UTC)
     except OverflowError:

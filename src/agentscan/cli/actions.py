@@ -174,23 +174,16 @@ def run_tokens(
 ) -> None:
     from agentscan.cli.tokens_answer import print_tokens
 
-    limit = limit_and_all(limit, show_all, json_refused=as_json)
+    group = one_grouping(by)
+    limit = limit_and_all(limit, show_all, json_refused=as_json, by=group)
     reject_blank(since=since, until=until, tz=tz, cwd=cwd)
     provider = provider_names(provider)
     # As ``list --cwd``: relative to here, ``~`` the user's home (the answer is kept under it).
     from agentscan.scan.cwdmatch import asked_directory
 
     cwd = asked_directory(cwd) if cwd else None
-    group = one_grouping(by)
     from agentscan.cli.tokensrules import refused_under
 
-    shaping = "--all" if show_all else "--limit"
-    if (limit is not None or show_all) and refused_under(shaping, group):
-        from agentscan.errors import UsageProblem
-        from agentscan.scan.groupby import GROUPING
-
-        raise UsageProblem(f"{shaping} shapes the table by session; --by {group} shows "
-                           f"every {GROUPING[group].noun}'s row (--since and --until narrow it)")
     if breakdown and refused_under("--breakdown", group):
         from agentscan.scan.tokenmodels import check
 
@@ -208,39 +201,28 @@ def run_tokens(
     finish(state, scanner, as_json=as_json)
 
 
-def one_limit(limit: int | List[int] | None) -> int | None:
-    """``list``'s and ``tokens``' ``--limit``, given once; none: ``None`` (the default).  Given twice
-    with different numbers it is a usage error, as ``tokens --by`` is (``one_grouping``):
-    ``list -n 5 $ARGS`` where ``$ARGS`` holds ``-n 7`` silently took 7 (click's way)."""
-    if limit is None or isinstance(limit, int):
-        return limit
-    numbers = list(dict.fromkeys(limit))
-    if len(numbers) > 1:
-        from agentscan.errors import UsageProblem
+def limit_and_all(limit: int | List[int] | None, show_all: bool, *, json_refused: bool = False,
+                  by: GroupBy = "session") -> int | None:
+    """``--limit N`` and ``--all`` as ``list`` and ``tokens`` both check them, by the rule the
+    hint of a ``tokens`` line asks too (``tokensrules.limit_refused``): ``--limit`` given once
+    (``list -n 5 $ARGS`` where ``$ARGS`` holds ``-n 7`` silently took 7, click's way), one or
+    the other, N of 1 or more, ``tokens``' table by session (``by``) and not ``--json``
+    (``json_refused``: its JSON lists every row; ``--all`` with it is taken: it asks for every
+    row, which it lists).  The limit given, if one was."""
+    from agentscan.cli.tokensrules import limit_refused
 
-        raise UsageProblem(f"--limit takes one number, not {len(numbers)} ({', '.join(map(str, numbers))}): "
-                           "give it once (--all for every session)")
-    return numbers[0] if numbers else None
-
-
-def limit_and_all(limit: int | List[int] | None, show_all: bool, *, json_refused: bool = False) -> int | None:
-    """``--limit N`` and ``--all`` as ``list`` and ``tokens`` both check them: ``--limit`` given
-    once (``one_limit``), one or the other, N of 1 or more; ``json_refused``: ``--json`` was
-    given to ``tokens``, whose ``--limit`` shapes its table and whose JSON lists every row
-    (``--all`` with it is taken: it asks for every row, which it lists).  The limit given, if
-    one was."""
+    numbers = [] if limit is None else [limit] if isinstance(limit, int) else list(dict.fromkeys(limit))
+    refusal = limit_refused(numbers, show_all, by=by, as_json=json_refused)
+    if refusal is None:
+        return numbers[0] if numbers else None
     from agentscan.errors import UsageProblem
+    from agentscan.scan.groupby import GROUPING
 
-    limit = one_limit(limit)
-    if show_all and limit is not None:
-        raise UsageProblem("give --limit N or --all, not both")
-    # Said here, not by click (``0 is not in the range x>=1``), so that both ways of reading
-    # the command line (``cli.fastpath`` and Typer) say it in the same words.
-    if limit is not None and limit < 1:
-        raise UsageProblem(f"--limit must be a whole number of 1 or more, not {limit}")
-    if limit is not None and json_refused:
-        raise UsageProblem(f"--limit shapes the table; --json lists every row: jq '.rows[:{limit}]' keeps the first {limit}")
-    return limit
+    tail = {"one number": f", not {len(numbers)} ({', '.join(map(str, numbers))}): give it once (--all for every session)",
+            "range": f", not {numbers[0]}" if numbers else "",
+            "grouping": f"; --by {by} shows every {GROUPING[by].noun}'s row (--since and --until narrow it)",
+            "json": f": jq '.rows[:{numbers[0]}]' keeps the first {numbers[0]}" if numbers else ""}.get(refusal.rule, "")
+    raise UsageProblem(refusal.words + tail)
 
 
 def one_grouping(by: str | List[str] | None) -> GroupBy:

@@ -56,7 +56,7 @@ def register(app: typer.Typer) -> None:
 @handle_errors
 def list_command(
     ctx: typer.Context,
-    # A list, as ``tokens --by`` is: a second ``--limit`` of another number is refused (``actions.one_limit``).
+    # A list, as ``tokens --by`` is: a second ``--limit`` of another number is refused (``actions.limit_and_all``).
     limit: Optional[List[int]] = typer.Option(None, "--limit", "-n", help="How many sessions (default 25).", metavar="N"),
     show_all: bool = typer.Option(False, "--all", "-a", help="Every matching session."),
     provider: Optional[List[str]] = ProviderOption,
@@ -119,7 +119,7 @@ def tokens_command(
     reverse: bool = typer.Option(False, "--reverse", help="The rows in the opposite order: --by day --reverse is the newest day first."),
     cwd: Optional[str] = typer.Option(None, "--cwd", help="Only sessions whose working directory is PATH or below it (relative to here).", metavar="PATH"),
     tz: Optional[str] = typer.Option(None, "--tz", help="Time zone for days, weeks, months and bare dates: IANA, utc or local (default: local).", metavar="ZONE"),
-    # A list, as ``list --limit`` is: a second ``--limit`` of another number is refused (``actions.one_limit``).
+    # A list, as ``list --limit`` is: a second ``--limit`` of another number is refused (``actions.limit_and_all``).
     limit: Optional[List[int]] = typer.Option(None, "--limit", "-n", help="By session: the first N sessions' rows, the others summed in one line (default on a terminal: 25; in a pipe: every one).", metavar="N"),
     show_all: bool = typer.Option(False, "--all", "-a", help="By session on a terminal: every session's row."),
     as_json: bool = JsonOption,

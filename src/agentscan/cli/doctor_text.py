@@ -16,6 +16,7 @@ from agentscan.cli.tableparts import GAP, Column, Row
 from agentscan.cli.term import (Terminal, clean_path, home_short_text, printable_line, width_of, wrap,
                                 write_out)
 from agentscan.timeutil import parse_iso
+from agentscan.toolkit.andmore import cut_lines
 from agentscan.toolkit.words import listed
 
 # Nothing is cut: a status ("does not ex…" had lost the word that mattered) nor a path (cut,
@@ -96,9 +97,7 @@ def _warning_lines(provider: dict[str, Any], term: Terminal, read_flag: str) -> 
             out += _lines(f"warning: {count} × {kind}", term, "  ")
             continue
         out += _lines(f"warning: {count} × {kind}, in {render.plural(len(files), 'file')}:", term, "  ")
-        out += _verbatim([render.path_text(path, term) for path in files[:SHOWN_FILES]])
-        if len(files) > SHOWN_FILES:
-            out.append(f"    and {render.plural(len(files) - SHOWN_FILES, 'more file')}")
+        out += cut_lines(_verbatim([render.path_text(path, term) for path in files]), SHOWN_FILES, "file", indent="    ")
     if any(files_of.get(kind) for kind in provider["warnings"]):
         out += _lines("every warning with its file and line (on stderr):", term, "  ")
         out += _verbatim([f"{program_word()} list -v --provider {provider['provider']}{read_flag}"])

@@ -42,7 +42,7 @@ def _kind(param: Any) -> str | None:
         return "strs" if param.multiple else "str"
     if param.multiple:
         # ``list --limit``: a list, so that a second one of another number is refused
-        # (``actions.one_limit``); read as ``int`` is, each value kept.
+        # (``actions.limit_and_all``); read as ``int`` is, each value kept.
         plain_int = isinstance(param.type, types.IntParamType) and not isinstance(param.type, types.IntRange)
         return "ints" if plain_int else None
     if isinstance(param.type, TyperPath):

@@ -203,11 +203,12 @@ def _runnable(words: list[str]) -> tuple[list[str], list[str]]:
     """``words`` (``tokens``' options) without those ``tokens`` refuses together, and why each was
     left out, in its error's words (``cli.actions``): a hint never offers a line known to fail.
     The first ``--by`` is kept (the one the hint is about) and another grouping left out
-    (``tokens weekly daily``: ``--by takes one grouping``); ``--limit``/``--all`` under a
-    grouping not by session (``tokens daily last``), ``--limit`` with ``--json``, and
-    ``--breakdown`` under ``--by model`` left out; a second ``--since`` or ``--until``, which
-    would silently win over the window the hint names (``tokens last week --since 3d``), too."""
-    from agentscan.cli.tokensrules import refused_under
+    (``tokens weekly daily``: ``--by takes one grouping``); ``--limit``/``--all`` as the
+    command refuses them (``tokensrules.limit_refused``: ``tokens daily last``, ``--limit`` with
+    ``--json``), and ``--breakdown`` under ``--by model`` left out; a second ``--since`` or
+    ``--until``, which would silently win over the window the hint names (``tokens last week
+    --since 3d``), too."""
+    from agentscan.cli.tokensrules import limit_refused, refused_under
 
     typed = _split_typed(words)  # (each option with its value, as one)
     flags = [option[0].partition("=")[0] for option in typed]
@@ -218,6 +219,7 @@ def _runnable(words: list[str]) -> tuple[list[str], list[str]]:
     dropped: list[str] = []
     kept: list[list[str]] = []
     left: list[str] = []  # (the other groupings' options)
+    limits: list[object] = []  # (every --limit typed so far: the command reads them all)
     for at, (option, flag) in enumerate(zip(typed, flags)):
         said = " ".join(option)
         named = {"-n": "--limit", "-a": "--all"}.get(flag, flag)
@@ -228,16 +230,17 @@ def _runnable(words: list[str]) -> tuple[list[str], list[str]]:
         if flag in ("--since", "--until") and flag in flags[:at]:  # (click keeps the last one given, silently)
             dropped.append(f"{flag} takes one time: {said} left out")
             continue
-        if named in ("--limit", "--all") and any(earlier in ("-n", "--limit", "-a", "--all") for earlier in flags[:at]):
-            both = named == "--all" or "--all" in flags[:at] or "-a" in flags[:at]
-            dropped.append(f"{'give --limit N or --all, not both' if both else '--limit takes one number'}: {said} left out")
-            continue
-        if named in ("--limit", "--all") and refused_under(named, by):
-            dropped.append(f"{named} shapes the table by session; --by {by} shows every row: {said} left out")
-            continue
-        if named == "--limit" and "--json" in flags:
-            dropped.append(f"--limit shapes the table; --json lists every row: {said} left out")
-            continue
+        if named in ("--limit", "--all"):
+            if named == "--limit":
+                limits.append(_number(option[0].partition("=")[2] if len(option) == 1 else option[-1]))
+            show_all = any(earlier in ("-a", "--all") for earlier in flags[:at + 1])
+            # (an ``--all`` is asked about beside a limit, not about two: each is left out on its own)
+            refusal = limit_refused(limits if named == "--limit" else limits[:1], show_all, by=by,
+                                    as_json="--json" in flags)
+            if refusal is not None:
+                also = f"; --by {by} shows every row" if refusal.rule == "grouping" else ""
+                dropped.append(f"{refusal.words}{also}: {said} left out")
+                continue
         if flag in ("-b", "--breakdown") and refused_under("--breakdown", by):
             dropped.append(f"--by model's rows are models already: {said} left out")
             continue
@@ -248,6 +251,14 @@ def _runnable(words: list[str]) -> tuple[list[str], list[str]]:
     if empty is not None:  # (``tokens today --until 2d``: ``--since today --until 2d`` is refused)
         dropped.append(f"--since must be before --until: {' '.join(kept.pop(empty))} left out")
     return [word for option in kept for word in option], dropped
+
+
+def _number(text: str) -> object:
+    """A ``--limit``'s value as the command reads it (``int``), or as typed when it reads as none."""
+    try:
+        return int(text)
+    except ValueError:
+        return text
 
 
 def _empty_window(options: list[list[str]]) -> int | None:

@@ -98,7 +98,9 @@ def warn_summary(warnings: Sequence[ScanWarning | SinkWarning], *, verbose: bool
         where = f"{path}:{warning.line}" if warning.line else _said_where(path)
         _say_warning(f"warning: {where}: {warning.message}", width)
     if len(warnings) > len(shown):
-        _say_warning(f"warning: … {len(warnings) - len(shown)} more (use --verbose or --json to see all)", width)
+        from agentscan.toolkit.andmore import and_more
+
+        _say_warning(f"warning: … {and_more(len(warnings) - len(shown))} (use --verbose or --json to see all)", width)
     if empty:
         # A warning, not a note: ``--strict`` fails on them, and its count reads against these lines.
         _say_warning(f"warning: {plural(empty, EMPTY_FILE)} (an agent leaves one after an aborted start; "

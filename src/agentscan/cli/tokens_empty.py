@@ -40,9 +40,9 @@ def cwd_drops(dropped: Sequence[tuple[str, str | None]], cwd_text: str, *, every
         (session_id, cwd), = dropped
         told = f"{session_id} ({where(cwd)}) is not under {cwd_text}: --cwd leaves it out"
     else:
-        from agentscan.toolkit.words import first_of
+        from agentscan.toolkit.andmore import first_of
 
-        named = first_of([f"{session_id} ({where(cwd)})" for session_id, cwd in dropped[:NAMED]], len(dropped))
+        named = first_of(dropped, NAMED, say=lambda drop: f"{drop[0]} ({where(drop[1])})")
         told = f"--cwd {cwd_text} leaves out {len(dropped):,} of the sessions asked for: {named}"
     return told + ("; nothing is left to total" if every else "")
 

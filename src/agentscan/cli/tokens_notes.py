@@ -351,10 +351,9 @@ def _print_named(what: str, keys: Sequence[str], term: Terminal) -> None:
     other notes): ``sort`` and ``awk`` get the table's rows alone."""
     # A key is a model or a session id from the provider's files: an escape sequence in one
     # shown as U+FFFD (a patched table's, ``cli.tablepatch``, come here as they were read).
-    from agentscan.toolkit.words import first_of
+    from agentscan.toolkit.andmore import first_of
 
-    named = [clean_path(key) for key in keys[:NAMED]]
-    line = f"(+ {what}: {first_of(named, len(keys))})"
+    line = f"(+ {what}: {first_of(keys, NAMED, say=clean_path)})"
     if term.tty or terminal.stderr_is_tty():
         line = "\n".join(wrap_columns(line, term.width, subsequent="  ", break_long_words=False))
     if term.tty:

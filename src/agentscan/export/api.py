@@ -55,8 +55,6 @@ def export_sessions(
         shown = repr(output) if isinstance(output, str) else type(output).__name__
         raise UsageProblem(f"output must be a file's path, a str or a Path, not {shown}: the library writes "
                            "no stdout", parameter="output")
-    if not isinstance(format, str):
-        raise UsageProblem(f"format must be a str, not {type(format).__name__}", parameter="format")
     fmt = parse_format(format, "format")
     for name, value in (("redact", redact), ("days", days)):
         if not isinstance(value, bool):  # ``redact="no"`` would redact: a str is true

@@ -17,12 +17,9 @@ STDOUT = Path("-")
 def parse_format(fmt: str, what: str = "--format") -> str:
     """``fmt`` as one of ``FORMATS``, in any case (``CSV``, as ``--provider`` takes ``Claude``),
     or a usage error naming them, and ``fmt`` by ``what`` (the library's ``format``)."""
-    wanted = fmt.strip().casefold()
-    if wanted not in FORMATS:
-        from agentscan.toolkit.words import unknown_choice
+    from agentscan.toolkit.choices import one_of
 
-        raise UsageProblem(unknown_choice(what, fmt, list(FORMATS)), parameter="format")
-    return wanted
+    return one_of(fmt, FORMATS, what, parameter="format")
 
 
 def checked_format(fmt: str, output: Path, per_day: bool) -> str:

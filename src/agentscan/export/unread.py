@@ -208,7 +208,7 @@ def say_shrank(ctx: ScanContext, output: Path, shrank: Iterable[Shrank]) -> None
     spend this run (``export.children``), and one summing the others: the index is where
     history is kept, so a loss is never silent; but a mass deletion (a cleanup of a thousand
     transcripts) printed a warning a session, which buried every other one under them."""
-    from agentscan.toolkit.words import plural
+    from agentscan.toolkit.andmore import and_more
 
     losses = largest_first(shrank)
     for lost in losses[:SHRANK_SHOWN]:
@@ -218,7 +218,7 @@ def say_shrank(ctx: ScanContext, output: Path, shrank: Iterable[Shrank]) -> None
     rest = losses[SHRANK_SHOWN:]
     if rest:
         tokens, cost = shrank_total(rest)
-        ctx.warn(str(output), f"… and {plural(len(rest), 'more session')} whose token_days lost {tokens:,} tokens"
+        ctx.warn(str(output), f"… {and_more(len(rest), 'session')} whose token_days lost {tokens:,} tokens"
                  f"{_cost(cost)} in all this run, for the same reasons (the largest losses are named above)")
 
 

@@ -145,9 +145,10 @@ def _refused(agent: str, path: Path, text: str, config: Any) -> str | None:
 
 def _events_text(events: list[str]) -> str:
     """``Notification``; ``A, B and C``; the first three and how many more."""
-    if len(events) > 3:
-        return f"{', '.join(events[:3])} and {len(events) - 3} more events"
-    return events[0] if len(events) == 1 else f"{', '.join(events[:-1])} and {events[-1]}"
+    from agentscan.toolkit.andmore import first_of
+    from agentscan.toolkit.words import listed
+
+    return first_of(events, 3, "event") if len(events) > 3 else listed(events)
 
 
 def _program(command: str, home: Path | None) -> str | None:

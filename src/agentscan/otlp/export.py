@@ -146,13 +146,14 @@ def _settle(built: Built, scanner: Scanner) -> None:
     # Said as ``tokens`` says a capped sum: the command, not a file, is what the line is about.
     built.format_notes = [ScanWarning("otlp", line) for line in built.gaps.lines(lambda name: scanner.provider(name).label)]
     if built.unread_transcripts:
-        from agentscan.toolkit.words import agreeing, first_of, plural
+        from agentscan.toolkit.andmore import first_of
+        from agentscan.toolkit.words import agreeing, plural
 
         # Their turns carry no LLM call and no usage, which would otherwise pass for a turn
         # that spent nothing: said, with where the transcript is.
         count = len(built.unread_transcripts)
         built.format_notes.append(ScanWarning("otlp", (
             f"{plural(count, 'hook session')} name{'s' if count == 1 else ''} a transcript under no root read "
-            f"({first_of(built.unread_transcripts[:1], count)}): "
+            f"({first_of(built.unread_transcripts, 1)}): "
             f"{agreeing(count).its} turns have no LLM calls or token usage; read its folder too "
             "(CLAUDE_CONFIG_DIR as the agent has it, or --home)")))

@@ -49,12 +49,9 @@ class SendResult:
 def choose_protocol(protocol: str) -> str:
     """The protocol ``protocol`` (``PROTOCOLS``, in any case, as every choice option) sends with."""
     from agentscan.otlp import encode_proto
+    from agentscan.toolkit.choices import one_of
 
-    wanted = protocol.strip().casefold()
-    if wanted not in PROTOCOLS:
-        from agentscan.toolkit.words import unknown_choice
-
-        raise UsageProblem(unknown_choice("--protocol", protocol, list(PROTOCOLS)))
+    wanted = one_of(protocol, PROTOCOLS, "--protocol")
     if wanted == "json":
         return "json"
     if encode_proto.available():

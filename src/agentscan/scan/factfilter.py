@@ -32,7 +32,7 @@ MIN_SESSIONS = 64
 
 class Ruled(NamedTuple):
     """What ``ruled_out`` found: the sessions whose facts fail the filters (id -> the filter
-    they fail, ``listing.STAGES``; their ``updated_at`` in epoch seconds), of ``looked`` looked at."""
+    they fail, ``listfilter.STAGES``; their ``updated_at`` in epoch seconds), of ``looked`` looked at."""
 
     out: dict[str, tuple[str, float | None]]
     looked: int

@@ -7,9 +7,8 @@ whether the report must be made at all: a remembered answer
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple, get_args
+from typing import Literal, NamedTuple, cast, get_args
 
-from agentscan.errors import UsageProblem
 
 # Period keys: day 2026-11-30, week 2026-W49 (ISO, Monday first), month 2026-11; ``cwd``:
 # the sessions' working directory (``scan.tokencwd``); ``agent``: the kind of agent that made
@@ -47,18 +46,9 @@ def parse_group(value: str, what: str = "by") -> GroupBy:
     ``Claude``), another tool's word for one (``--by project`` is ``--by cwd``), or a usage
     error naming the valid ones.  ``what``: the name the caller gave it by, in the error
     (``token_report``'s ``by``; the CLI's ``--by``)."""
-    if not isinstance(value, str):  # a library caller's ``by=5``: not an AttributeError
-        raise UsageProblem(f"{what} must be a str, one of {', '.join(GROUPINGS)}, not {type(value).__name__}",
-                           parameter="by")
-    wanted = value.strip().casefold()
-    for group in GROUPINGS:
-        if wanted == group:
-            return group
-    if wanted in ALSO_CALLED:
-        return ALSO_CALLED[wanted]
-    from agentscan.toolkit.words import unknown_choice
+    from agentscan.toolkit.choices import one_of
 
-    raise UsageProblem(unknown_choice(what, value, list(GROUPINGS)), parameter="by")
+    return cast(GroupBy, one_of(value, GROUPINGS, what, parameter="by", also=ALSO_CALLED))
 
 
 #: groupings by other tools' names, taken as the grouping they are: ccusage's projects

@@ -46,9 +46,10 @@ def not_found(scanner: Scanner, query: str) -> SessionNotFound:
     error = SessionNotFound(query)
     details: list[str] = []
     if unread:
-        shown = [f"  {warning.path}: {warning.message}" for warning in unread[:_UNREAD_SHOWN]]
-        more = [f"  … and {len(unread) - _UNREAD_SHOWN} more"] if len(unread) > _UNREAD_SHOWN else []
-        details += [f"it may be in a folder agentscan could not list ({len(unread)}):", *shown, *more]
+        from agentscan.toolkit.andmore import cut_lines
+
+        shown = cut_lines([f"  {warning.path}: {warning.message}" for warning in unread], _UNREAD_SHOWN, indent="  ")
+        details += [f"it may be in a folder agentscan could not list ({len(unread)}):", *shown]
     # A root named by an env var that points nowhere (a typo in CLAUDE_CONFIG_DIR) hides every
     # session of its provider: said here, where the user is looking for a typo in the id.
     named, _ = split_query(scanner, query)

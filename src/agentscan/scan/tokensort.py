@@ -10,9 +10,8 @@ remembered answer needs none of its machinery).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Literal, get_args
+from typing import TYPE_CHECKING, Iterable, Literal, cast, get_args
 
-from agentscan.errors import UsageProblem
 
 # Checking ``--sort`` imports neither the model nor ``decimal``: a warm ``tokens`` prints a
 # remembered answer without them (``scan.answers``).
@@ -41,18 +40,14 @@ def parse_sort(value: str, what: str = "sort") -> SortKey:
     """``value`` as a sort key, in any case (as ``--by`` takes ``Day``), or a usage error
     naming the valid ones (with a did-you-mean for a close misspelling).  ``what``: the name
     the caller gave it by (``token_report``'s ``sort``; the CLI's ``--sort``)."""
-    if not isinstance(value, str):  # a library caller's ``sort=None``: not an AttributeError
-        raise UsageProblem(f"{what} must be a str, one of {', '.join(SORT_KEYS)}, not {type(value).__name__}",
-                           parameter="sort")
-    wanted = value.strip().casefold()
-    for key in SORT_KEYS:
-        if wanted == key:
-            return key
-    from agentscan.toolkit.words import unknown_choice
+    from agentscan.toolkit.choices import one_of
 
     # (``--sort price``, ``usd``, ``spend``: what cost is called elsewhere, as ccusage's ``-o`` sorts by it)
-    meant = "cost" if wanted in ("price", "prices", "usd", "spend", "dollars", "money") else None
-    raise UsageProblem(unknown_choice(what, value, list(SORT_KEYS), meant=meant), parameter="sort")
+    meant = "cost" if isinstance(value, str) and value.strip().casefold() in _COST_WORDS else None
+    return cast(SortKey, one_of(value, SORT_KEYS, what, parameter="sort", meant=meant))
+
+
+_COST_WORDS = ("price", "prices", "usd", "spend", "dollars", "money")
 
 
 def sorted_rows(rows: Iterable[TokenRow], sort: SortKey) -> tuple[TokenRow, ...]:

@@ -139,10 +139,3 @@ def listed(names: list[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
-
-def first_of(shown: list[str], total: int) -> str:
-    """``a, b, c`` when ``shown`` is every one of ``total``, else ``a, b, c and 4 more``: a list
-    cut short says how much is left out in words, not ``, …``, which an ASCII-only stream
-    (``PYTHONIOENCODING=ascii``, a cron mail) showed as ``a, b, c, ~``."""
-    more = total - len(shown)
-    return ", ".join(shown) + (f" and {more:,} more" if more > 0 else "")

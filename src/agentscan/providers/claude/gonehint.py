@@ -17,6 +17,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from agentscan.toolkit.andmore import cut_lines, first_of
+
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
     from agentscan.toolkit.roots import Root
@@ -55,12 +57,11 @@ def known_gone(prefix: str, roots: list[Root], ctx: ScanContext) -> list[str]:
                             and not os.path.lexists(os.path.join(project.path, f"{session}.jsonl"))):
                         holders.setdefault(session, []).append(own)
     lines = []
-    for session, held in sorted(holders.items())[:_SHOWN]:
+    for session, held in sorted(holders.items()):
         held = sorted(set(held))
-        more = f" and {len(held) - _SHOWN} more" if len(held) > _SHOWN else ""
-        names = ", ".join(f"claude:{native}" for native in held[:_SHOWN]) + more
+        names = first_of(held, _SHOWN, say="claude:{}".format)
         lines.append(f"claude:{session}'s transcript is gone (Claude Code deletes old ones); its records are copied "
                      f"at the start of {names}'s: `agentscan show` of {'it' if len(held) == 1 else 'one'} lists them"
                      f"{'' if len(held) == 1 else ', or names the one that does'}")
-    return lines
+    return cut_lines(lines, _SHOWN, "gone session")  # (the rest counted, as every cut list: not left out unsaid)
 

@@ -7,6 +7,7 @@ import os
 
 from agentscan.context import ScanContext
 from agentscan.providers.codex.discovery import Discovery, discover
+from agentscan.toolkit.andmore import cut_lines
 from agentscan.toolkit.roots import Root
 
 
@@ -75,9 +76,7 @@ def known_gone(prefix: str, ctx: ScanContext) -> list[str]:
         else:
             why = f"its row names another thread's rollout, ignored: {path}"
         lines.append(f"codex:{thread_id} is in Codex's thread index ({where}), but {why}")
-    if len(lines) > _GONE_SHOWN:
-        lines = [*lines[:_GONE_SHOWN], f"… and {len(lines) - _GONE_SHOWN} more rows of that index"]
-    return lines
+    return cut_lines(lines, _GONE_SHOWN, "row of that index", "rows of that index")
 
 
 def _names_diagnostics(found: Discovery) -> list[str]:

@@ -322,7 +322,9 @@ class _BadLines:
 
     def close(self) -> None:
         if self.more:
-            self.ctx.warn(self.path, f"… and {self.more:,} more bad lines{self.where or ' in this file'} skipped")
+            from agentscan.toolkit.andmore import and_more
+
+            self.ctx.warn(self.path, f"… {and_more(self.more, 'bad line')}{self.where or ' in this file'} skipped")
 
 
 def links_out(path: Path) -> bool:
