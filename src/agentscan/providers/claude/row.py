@@ -106,6 +106,11 @@ def summarize(
     # four attribute reads a line cost a tenth of the pass.
     first_ts, last_ts, branch, compacted = summary.first_ts, summary.last_ts, summary.git_branch, summary.compacted
     newest_before = None  # ``last_ts`` before the record that last raised it (a compaction's: ``copies_before``)
+    # The last time string parsed, and its time: a tool's result, its progress records and the
+    # reply's next part are mostly written in the same millisecond, and ``parse_iso`` was 3-5 %
+    # of a huge transcript's pass.  (Only a time it took: an implausible one is told each time.)
+    same_raw: str | None = None
+    same_time = None
     seen = summary.seen
     if seen.upto is None:
         seen.upto = start  # (the uuids are collected from here: ``seenuuids``)
@@ -120,7 +125,14 @@ def summarize(
             if tell is not None and not summary.records % reporting.TOLD_EVERY:
                 tell(read.complete_offset)
             raw = record.get("timestamp")
-            timestamp = None if raw is None else parse_iso(raw)
+            if raw is None:
+                timestamp = None
+            elif raw == same_raw:  # (a string: nothing else equals one)
+                timestamp = same_time
+            else:
+                timestamp = parse_iso(raw)
+                if timestamp is not None and raw.__class__ is str:
+                    same_raw, same_time = raw, timestamp
             # Dated no later than what a compaction followed: maybe a copy claude-code re-appended
             # (``seenuuids``); the uuids are kept from the first compaction on.
             if compacted is not None and (uuid := record.get("uuid")).__class__ is str:
@@ -148,12 +160,13 @@ def summarize(
                 summary.own_met = True  # (the copies end: ``resumed_last``)
             if observer is not None:
                 observer(record)
+            raised = False  # (not ``last_ts is timestamp``: the record before may have raised it to this same time)
             # A recap (``records.is_recap``) is written while the person is away: it dates nothing.
             if timestamp is not None and (record.get("subtype") != AWAY_SUMMARY or record.get("type") != "system"):
                 if first_ts is None or timestamp < first_ts:
                     first_ts = timestamp
                 if last_ts is None or timestamp > last_ts:
-                    newest_before, last_ts = last_ts, timestamp
+                    newest_before, last_ts, raised = last_ts, timestamp, True
             if summary.cwd is None:
                 summary.cwd = as_str(record.get("cwd"))
             # The branch the session ended on: a session can switch branches.
@@ -206,7 +219,7 @@ def summarize(
                     facts.compaction(record)  # (``show`` from the end marks it: ``hugeshow``)
                 if timestamp is not None and record.get("subtype") == "compact_boundary":
                     # (The newest time read before this record: ``newest_before`` if it raised ``last_ts``.)
-                    cutoff = copies_before(timestamp, None if seam else newest_before if last_ts is timestamp else last_ts)
+                    cutoff = copies_before(timestamp, None if seam else newest_before if raised else last_ts)
                     seen.compactions += 1
                     if compacted is None:
                         seen.collect(path, read.complete_offset)  # every uuid before it, this one's too
