@@ -162,10 +162,10 @@ def test_the_word_installs_as_the_option_does(isolated_home: Path, monkeypatch: 
 @pytest.mark.parametrize("argv, error", [
     (["hooks", "install", "claude", "--agent", "cursor"], "error: two agents given, claude and --agent cursor: give one"),
     (["hooks", "uninstall", "cursor", "--agent=claude"], "error: two agents given, cursor and --agent claude: give one"),
-    (["hooks", "install"], "error: AGENT is required; choose from: cursor, claude"),
-    (["hooks", "uninstall", "--dry-run"], "error: AGENT is required; choose from: cursor, claude"),
-    (["hooks", "install", "codex"], "error: codex has no hooks to install: agentscan reads its sessions from its files; hooks are for cursor, claude"),
-    (["hooks", "install", "--agent", "codex"], "error: codex has no hooks to install: agentscan reads its sessions from its files; hooks are for cursor, claude"),
+    (["hooks", "install"], "error: AGENT is required; choose from: cursor, claude, gemini"),
+    (["hooks", "uninstall", "--dry-run"], "error: AGENT is required; choose from: cursor, claude, gemini"),
+    (["hooks", "install", "codex"], "error: codex has no hooks to install: agentscan reads its sessions from its files; hooks are for cursor, claude, gemini"),
+    (["hooks", "install", "--agent", "codex"], "error: codex has no hooks to install: agentscan reads its sessions from its files; hooks are for cursor, claude, gemini"),
 ])
 def test_two_agents_none_or_an_unknown_one_is_a_usage_error(argv: list[str], error: str, isolated_home: Path,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
@@ -179,7 +179,7 @@ def test_two_agents_none_or_an_unknown_one_is_a_usage_error(argv: list[str], err
 def test_the_help_names_the_agent_argument() -> None:
     text = typer_run("hooks", "install", "--help")[1]
     assert text.startswith("Usage: agentscan hooks install [OPTIONS] [AGENT]\n")
-    assert "[AGENT]  The agent whose config to change: cursor or claude" in text
+    assert "[AGENT]  The agent whose config to change: cursor, claude or gemini" in text
 
 
 # -- 3. Examples: in --help -------------------------------------------------------------------

@@ -130,7 +130,7 @@ def test_doctor_with_home_suggests_commands_for_that_home(isolated_home: Path, t
     empty.mkdir()
     commands = [line.strip() for line in ok("--home", str(empty), "doctor").stdout.splitlines()
                 if line.strip().startswith("agentscan hooks install")]
-    assert commands == [f"agentscan hooks install {agent} --home {empty}" for agent in ("claude", "cursor")]
+    assert commands == [f"agentscan hooks install {agent} --home {empty}" for agent in ("claude", "cursor", "gemini")]
 
 
 def test_the_other_scope_warning_keeps_home(isolated_home: Path, project: Path, tmp_path: Path) -> None:

@@ -62,11 +62,13 @@ def test_with_no_session_the_hint_has_a_command_for_each_agent(isolated_home: Pa
     empty = tmp_path / "empty"
     empty.mkdir()
     out = doctor("--home", str(empty), "doctor").stdout
-    assert [shlex.split(command)[3] for command in pasted(out, "agentscan hooks install")] == ["claude", "cursor"]
+    assert [shlex.split(command)[3] for command in pasted(out, "agentscan hooks install")] == ["claude", "cursor",
+                                                                                                "gemini"]
     # The home of the environment: no --home, which would name another.
     out = doctor("doctor").stdout
     assert pasted(out, "agentscan hooks install") == ["agentscan hooks install claude",
-                                                      "agentscan hooks install cursor"]
+                                                      "agentscan hooks install cursor",
+                                                      "agentscan hooks install gemini"]
 
 
 # --- 2: a warning's files, and the command that prints every warning -------------------------

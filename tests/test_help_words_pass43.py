@@ -121,8 +121,10 @@ def test_hooks_status_says_codex_has_no_hooks_when_the_home_holds_its_sessions(i
     _codex_session(isolated_home)
     lines = invoke("hooks", "status").stdout.splitlines()
     # under the install commands, which it would otherwise seem to have been left out of
-    assert lines[1:6] == ["  " + HOOKS_OPTIONAL, "  to install, for each agent you use, run:",
-                          "    agentscan hooks install claude", "    agentscan hooks install cursor", UNHOOKED]
+    # (Gemini CLI has hooks since pass 56: its command is with the others, and codex alone has none)
+    assert lines[1:7] == ["  " + HOOKS_OPTIONAL, "  to install, for each agent you use, run:",
+                          "    agentscan hooks install claude", "    agentscan hooks install cursor",
+                          "    agentscan hooks install gemini", UNHOOKED]
     assert not (isolated_home.parent / "agentscan-cache").exists()  # it still keeps no cache
     # --json says the same, for a script
     assert orjson.loads(invoke("hooks", "status", "--json").stdout)["no_hooks"] == ["codex"]

@@ -1,5 +1,5 @@
-"""``agentscan hook --agent gemini`` (a command wired by hand into Gemini CLI's or Codex's
-config): nothing is stored, as before, but it is said once in ``hook-errors.log`` (which
+"""``agentscan hook --agent codex`` (a command wired by hand into Codex's config, or any
+agent's with a name the hook does not take): nothing is stored, as before, but it is said once in ``hook-errors.log`` (which
 ``hooks status`` and ``doctor`` show), never on every event, and a value that may be a pasted
 secret is not quoted.  Still exit 0 and nothing on stdout: the agent is never broken."""
 
@@ -19,11 +19,12 @@ def run_hook(agent: str) -> subprocess.CompletedProcess[bytes]:
 def test_an_agent_the_hook_does_not_capture_is_said_once() -> None:
     root = Path(os.environ["AGENTSCAN_DATA_DIR"])
     for _ in range(2):
-        done = run_hook("Gemini")
+        done = run_hook("Codex")
         assert (done.returncode, done.stdout) == (0, b"")
     lines = (root / "hook-errors.log").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 1
-    assert lines[0].endswith("unknown --agent 'gemini': the hook captures only cursor and claude; nothing stored")
+    assert lines[0].endswith("unknown --agent 'codex': the hook captures only cursor, claude and gemini; "
+                             "nothing stored")
     assert not (root / "events").exists()
     assert run_hook("sk-live token=abc").returncode == 0
     last = (root / "hook-errors.log").read_text(encoding="utf-8").splitlines()[-1]

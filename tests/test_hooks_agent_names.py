@@ -1,6 +1,7 @@
 """``hooks install`` / ``uninstall`` given the product name of an agent that has no hooks to
-install (``gemini-cli``, ``Codex_CLI``: what the README's table calls them) say so, as the
-bare ``gemini`` and ``codex`` do, rather than list the choices with no word of why."""
+install (``Codex_CLI``, ``codex-cli``: what the README's table calls it) say so, as the
+bare ``codex`` does, rather than list the choices with no word of why.  (Gemini CLI has hooks
+since pass 56: ``gemini-cli`` is read as ``gemini``, tests/test_hooks_gemini_pass56.py.)"""
 
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ runner = CliRunner()
 
 
 @pytest.mark.parametrize("command", ["install", "uninstall"])
-@pytest.mark.parametrize(("typed", "provider"), [("gemini-cli", "gemini"), ("Codex_CLI", "codex"),
-                                                 ("gemini", "gemini")])
+@pytest.mark.parametrize(("typed", "provider"), [("codex-cli", "codex"), ("Codex_CLI", "codex"),
+                                                 ("codex", "codex")])
 def test_a_product_name_without_hooks_is_said_so(command: str, typed: str, provider: str, tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     home = tmp_path / "fake-home"
@@ -25,7 +26,7 @@ def test_a_product_name_without_hooks_is_said_so(command: str, typed: str, provi
     result = runner.invoke(app, ["hooks", command, typed])
     assert result.exit_code == 2
     assert result.stderr.startswith(f"error: {provider} has no hooks to install: agentscan reads its sessions "
-                                    "from its files; hooks are for cursor, claude\n")
+                                    "from its files; hooks are for cursor, claude, gemini\n")
     assert list(home.iterdir()) == []  # nothing written
 
 

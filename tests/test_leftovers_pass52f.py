@@ -40,12 +40,12 @@ def test_a_vendor_given_to_hooks_is_explained_as_for_p(argv: list[str], aside: s
     assert result.exit_code == 2 and result.stdout == ""
     flag = "--agent" if "--agent" in argv else "AGENT"
     assert result.stderr.splitlines()[0] == (
-        f"error: unknown {flag} {argv[2 if flag == 'AGENT' else 3]!r}; choose from: cursor, claude ({aside})")
+        f"error: unknown {flag} {argv[2 if flag == 'AGENT' else 3]!r}; choose from: cursor, claude, gemini ({aside})")
 
 
 def test_an_unlike_agent_gets_the_list_alone(isolated_home: Path) -> None:
     result = runner.invoke(app, ["hooks", "install", "foo"])
-    assert result.stderr.splitlines()[0] == "error: unknown AGENT 'foo'; choose from: cursor, claude"
+    assert result.stderr.splitlines()[0] == "error: unknown AGENT 'foo'; choose from: cursor, claude, gemini"
     # the -p wording is unchanged
     result = runner.invoke(app, ["--demo", "list", "-p", "openai"])
     assert "(OpenAI's models run in codex and cursor sessions: -p picks the agent, --grep gpt the model)" in result.stderr

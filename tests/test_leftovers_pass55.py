@@ -60,22 +60,28 @@ def _transcript_elsewhere(tmp_path: Path) -> Path:
 def test_otlp_of_a_hook_only_session_reads_its_events_once(data_dir: Path, tmp_path: Path,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     _capture(data_dir, _transcript_elsewhere(tmp_path))
+    from agentscan.hooks import eventstream
+
     reads = record_calls(monkeypatch, store, "read_events", lambda session: session.path)
+    # (pass 56: the export reads them one payload at a time)
+    streamed = record_calls(monkeypatch, eventstream, "in_capture_order", lambda session, *_: session.path)
     out = tmp_path / "out.json"
     result = invoke("otlp", f"claude:{SESSION[:8]}", "-o", str(out))
     assert result.exit_code == 0, result.output
     assert b'"traceId"' in out.read_bytes()
-    assert reads == [store.session_path(str(data_dir), "claude", SESSION)]  # before: the same file twice
+    assert reads + streamed == [store.session_path(str(data_dir), "claude", SESSION)]  # before: the same file twice
     # `show` of it, in the same process, still says where its transcript is (the hint is off
     # only while otlp looks the id up), from its events read once, with no tree built for it.
     from agentscan.hooks import tree
 
     reads.clear()
+    streamed.clear()
     built = record_calls(monkeypatch, tree, "build_trace", lambda agent, session_id, *a, **k: session_id)
     shown = invoke("show", SESSION[:8])
     assert shown.exit_code == 1 and "CLAUDE_CONFIG_DIR=" in shown.stderr, shown.stderr
     assert f"agentscan show claude:{SESSION}` reads its transcript" in shown.stderr
-    assert len(reads) == 1 and built == []  # before: the whole tree, for a hint
+    # before: the whole tree, for a hint; then every event (pass 56: only its last lines, tailread)
+    assert reads == [] and streamed == [] and built == []
 
 
 # --- 2. a folder of the events store that cannot be listed -------------------------------

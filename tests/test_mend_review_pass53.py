@@ -152,7 +152,9 @@ def test_hooks_status_says_to_fix_a_refused_config_before_installing(isolated_ho
     assert lines[fix + 1].strip().endswith("hooks install claude")
     before = lines[:fix]
     assert not any(line.strip().endswith("hooks install claude") for line in before), before
-    assert any(line.strip() == "to install for cursor, run:" for line in before), before
+    # (two agents free to install since pass 56, Gemini CLI's hooks beside Cursor's)
+    assert any(line.strip() == "to install, for each agent you use, run:" for line in before), before
+    assert [line.strip().split()[-1] for line in before if "hooks install" in line] == ["cursor", "gemini"], before
 
 
 def test_archived_filters_leave_out_a_cursor_chat_read_without_its_db(isolated_home: Path, only_cursor: None) -> None:

@@ -52,10 +52,10 @@ def test_the_fast_path_says_a_bad_by_the_same(capsys: pytest.CaptureFixture[str]
 
 @pytest.mark.parametrize("argv, message", [
     # (the agent is also a word after the command: tests/test_cli_grammar_pass40.py)
-    (["hooks", "install", "--dry-run"], "error: AGENT is required; choose from: cursor, claude"),
-    (["hooks", "uninstall"], "error: AGENT is required; choose from: cursor, claude"),
-    (["hooks", "install", "--agent", "codex", "--dry-run"], "error: codex has no hooks to install: agentscan reads its sessions from its files; hooks are for cursor, claude"),
-    (["hooks", "install", "--agent=codex"], "error: codex has no hooks to install: agentscan reads its sessions from its files; hooks are for cursor, claude"),
+    (["hooks", "install", "--dry-run"], "error: AGENT is required; choose from: cursor, claude, gemini"),
+    (["hooks", "uninstall"], "error: AGENT is required; choose from: cursor, claude, gemini"),
+    (["hooks", "install", "--agent", "codex", "--dry-run"], "error: codex has no hooks to install: agentscan reads its sessions from its files; hooks are for cursor, claude, gemini"),
+    (["hooks", "install", "--agent=codex"], "error: codex has no hooks to install: agentscan reads its sessions from its files; hooks are for cursor, claude, gemini"),
     (["hooks", "uninstall", "--agent", "claude", "--scope", "team"],
      "error: unknown --scope 'team'; choose from: user, project"),
 ])

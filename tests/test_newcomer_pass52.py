@@ -177,7 +177,7 @@ def test_a_folder_of_sessions_says_how_to_list_them(isolated_home: Path) -> None
 @pytest.mark.parametrize("typed, meant", [("claude-code", "claude"), ("cursor-agent", "cursor"), ("anysphere", "cursor")])
 def test_hooks_install_offers_the_agent_a_product_name_stands_for(typed: str, meant: str) -> None:
     code, line = _error("hooks", "install", typed, "--dry-run")
-    assert (code, line) == (2, f"error: unknown AGENT {typed!r} (did you mean {meant}?); choose from: cursor, claude")
+    assert (code, line) == (2, f"error: unknown AGENT {typed!r} (did you mean {meant}?); choose from: cursor, claude, gemini")
 
 
 @pytest.mark.parametrize("argv, hint", [

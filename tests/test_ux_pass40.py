@@ -182,7 +182,8 @@ def test_every_claude_model_s_short_name_is_priced_as_that_model(isolated_home: 
 def test_doctor_suggests_the_agent_as_a_word(isolated_home: Path) -> None:
     out = run("doctor")[0]
     commands = [line.strip() for line in out.splitlines() if line.strip().startswith("agentscan hooks install")]
-    assert commands == ["agentscan hooks install claude", "agentscan hooks install cursor"]
+    assert commands == ["agentscan hooks install claude", "agentscan hooks install cursor",
+                        "agentscan hooks install gemini"]
     assert "--agent" not in out
 
 

@@ -323,6 +323,10 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
                     f"{held + size if store['exists'] else _absent_store(store['path'])}", term, "  ")
     if store.get("problem"):
         lines += _lines(f"problem: {store['problem']}", term, "  ")
+    for folder in store.get("unlisted") or ():
+        # (the message ends "(the hook events of the sessions in it are left out)")
+        lines += _lines(f"problem: {render.path_text(folder['path'], term)}: {folder['message']}: the sessions "
+                        "counted above are only those of the folders that could be listed", term, "  ")
     if store.get("default_store"):
         other = store["default_store"]
         lines += _lines(f"note: the default store {render.path_text(other['path'], term)} holds "

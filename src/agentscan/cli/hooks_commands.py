@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 class Agent(str, Enum):
     cursor = "cursor"
     claude = "claude"
+    gemini = "gemini"
 
 
 class Scope(str, Enum):
@@ -87,7 +88,7 @@ def register(app: typer.Typer) -> None:
 def hook_command(
     ctx: typer.Context,
     agent: Optional[str] = typer.Option(
-        None, "--agent", help="The agent running this hook: cursor or claude (detected from the payload if left out).", metavar="AGENT",
+        None, "--agent", help="The agent running this hook: cursor, claude or gemini (detected from the payload if left out).", metavar="AGENT",
     ),
     otlp_endpoint: Optional[str] = typer.Option(
         None, "--otlp-endpoint", help="Also send each completed span to this OTLP/HTTP collector, from a detached sender.", metavar="URL",
@@ -110,7 +111,7 @@ def hook_command(
 #: the agent, as a word after the command (``hooks install claude``, as ``gh extension install
 #: NAME``) or as ``--agent`` (the spelling the configs' commands and older scripts use)
 AgentArgument = typer.Argument(None, metavar="[AGENT]", case_sensitive=False, show_default=False,
-                               help="The agent whose config to change: cursor or claude (or --agent).")
+                               help="The agent whose config to change: cursor, claude or gemini (or --agent).")
 AgentOption = typer.Option(None, "--agent", help="The agent whose config to change (or AGENT).", case_sensitive=False)
 ScopeOption = typer.Option(
     Scope.user, "--scope", case_sensitive=False,
@@ -259,6 +260,15 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
         warnings += [ScanWarning(str(path), '"disableAllHooks": true here turns off every Claude Code hook, '
                                  "agentscan's too: nothing is captured until it is removed (or set to false)")
                      for path in installer.hooks_disabled(home=home, cwd=cwd)]
+    if install and agent.value == "gemini":
+        from agentscan.hooks.configreport import gemini_hooks_off
+        from agentscan.hooks.configjson import parse
+        from agentscan.model import ScanWarning
+
+        # Gemini CLI's switch for every hook (``hooksConfig.enabled``): said as Claude's ``disableAllHooks``.
+        switch = gemini_hooks_off(parse(paths[0], plans[0].before))
+        warnings += [ScanWarning(str(paths[0]), f'"{switch}": false here turns off every Gemini CLI hook, agentscan\'s '
+                                 "too: nothing is captured until it is removed (or set to true)")] if switch else []
     changing = [plan for plan in plans if plan.changed]
     # What the person at the terminal is told; --quiet keeps it to errors (a script, cron).
     # A --dry-run's diff and the --json document are the output asked for: they stay.
@@ -315,3 +325,11 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
             "dry_run": dry_run, "changes": changes, "restart": restart}, warnings))
     if warnings and (not as_json or state.verbose):  # --verbose: on stderr with --json too (``state.finish``)
         render.warn_summary(warnings, verbose=True)  # on stderr; --quiet drops them
+    if state.strict and warnings:  # exit 1 after the result, as every command's --strict (``state.finish``)
+        from agentscan.errors import StrictWarnings
+        from agentscan.settling import strict_count
+
+        if failing := strict_count(warnings):
+            if state.quiet:  # the warnings are this error's reason: said even under --quiet
+                render.warn_summary(warnings, verbose=True, even_quiet=True)
+            raise StrictWarnings(failing)

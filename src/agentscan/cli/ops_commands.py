@@ -336,7 +336,8 @@ def _fail_unsafe_cache(report: dict) -> None:
     around it, slower, and says nothing), or a lock folder another user made (exports warn of
     it, so ``export --strict`` fails on it too), or an index's folder others can write (they
     could replace the answers an export writes: ``export`` warns of it too), or, with hooks
-    installed, an events store the hook cannot write (every event it runs for is lost)."""
+    installed, an events store the hook cannot write (every event it runs for is lost), or a
+    folder of the events store that cannot be listed (``trace --list --strict`` fails on it)."""
     from agentscan.errors import AgentscanError
     from agentscan.scan import cachecheck
 
@@ -351,6 +352,8 @@ def _fail_unsafe_cache(report: dict) -> None:
     hooks = report.get("hooks") or {}
     if hooks.get("installed") and (hooks.get("store") or {}).get("problem"):  # the hooks run, and store nothing
         problems.append(hooks["store"]["problem"])
+    for folder in (hooks.get("store") or {}).get("unlisted") or ():  # as `trace --list --strict` fails on it
+        problems.append(f"{folder['path']}: {folder['message']}")
     if problems:
         raise AgentscanError("; ".join(problems))
 

@@ -170,10 +170,12 @@ class GlobalOptionsCommand(TyperCommand):
 
 class ConfigCommand(GlobalOptionsCommand):
     """``hooks install`` and ``uninstall``: they read no session and keep no cache, and say
-    their one warning whole and go ahead (docs/cli-hooks.md); ``--demo`` is refused."""
+    their warnings whole and go ahead, then ``--strict`` fails on them (docs/cli-hooks.md);
+    ``--demo`` is refused."""
 
-    unlisted = frozenset({"demo", "no_cache", "strict", "verbose"})
-    help_texts = {"home": "Change the agent config under DIR instead of $HOME (with --scope user)."}
+    unlisted = frozenset({"demo", "no_cache", "verbose"})
+    help_texts = {"home": "Change the agent config under DIR instead of $HOME (with --scope user).",
+                  "strict": "Exit 1 (after the change, or the --dry-run's diff) on any warning."}
 
 
 def examples(*command_lines: str) -> str:

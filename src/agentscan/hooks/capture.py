@@ -39,9 +39,11 @@ MAX_PAYLOAD = 8 * 1024 * 1024
 # in all, then stores it, or logs the drop to hook-errors.log (doctor shows it).
 AGENT_SECONDS = 0.7
 READ_SECONDS = 5.0
-REPLIES = {"cursor": b"{}\n"}  # Cursor parses stdout as JSON; Claude wants nothing
+#: Cursor and Gemini CLI parse stdout as JSON (Gemini: "must not print any plain text to stdout
+#: other than the final JSON"); Claude wants nothing
+REPLIES = {"cursor": b"{}\n", "gemini": b"{}\n"}
 #: the agents ``--agent`` may name; any other name writes nothing at all
-AGENTS = ("cursor", "claude")
+AGENTS = ("cursor", "claude", "gemini")
 #: an ``--agent`` value plain enough to quote in the log (anything else may be a pasted secret)
 _PLAIN = re.compile(r"[a-z][a-z0-9_.-]{0,23}")
 ENVELOPE_VERSION = 1
@@ -61,13 +63,14 @@ def run(agent: str | None, otlp_endpoint: str | None = None, arguments: Sequence
     if name and name not in AGENTS:
         # A misspelt --agent must not fill the store with events no tree can read;
         # `agentscan doctor` shows the installed command and its --agent.  A command wired
-        # by hand into another agent's config (Gemini CLI's, Codex's) is in no config doctor
+        # by hand into another agent's config (Codex's) is in no config doctor
         # reads: said once in the log (which doctor and `hooks status` show), or every event
         # would vanish without a word.
         try:
             shown = repr(name) if _PLAIN.fullmatch(name) else "(not quoted)"
             log_once(store.data_dir(), name if _PLAIN.fullmatch(name) else "unknown",
-                     f"unknown --agent {shown}: the hook captures only {' and '.join(AGENTS)}; nothing stored")
+                     f"unknown --agent {shown}: the hook captures only {', '.join(AGENTS[:-1])} and {AGENTS[-1]}; "
+                     "nothing stored")
         except Exception:  # noqa: BLE001 - an observer must never break the agent
             pass
         return

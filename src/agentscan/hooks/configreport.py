@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any, Mapping
 
-from agentscan.hooks.install import CLAUDE_EVENTS, CURSOR_EVENTS, CURSOR_TAB_EVENTS
+from agentscan.hooks.install import AGENT_EVENTS, CURSOR_TAB_EVENTS
 from agentscan.hooks.merging import ours_by_event, shown_on_one_line, users_running_ours
 from agentscan.otlp.endpoint import shown_command
 
@@ -30,7 +30,7 @@ _MODULE = re.compile(r"\s-m\s+agentscan\s+hook\s")
 def empty_report(agent: str, scope: str, path: str, legacy: bool = False) -> dict[str, Any]:
     """The report of a config file that is not there (each key as ``doctor --json`` gives it)."""
     return {"agent": agent, "scope": scope, "path": path, "exists": False,
-            "events": 0, "of": len(CURSOR_EVENTS if agent == "cursor" else CLAUDE_EVENTS),
+            "events": 0, "of": len(AGENT_EVENTS[agent]),
             "command": None, "problem": None, "note": None, "narrowed": [], "stored_twice": [],
             "legacy": legacy, "source": None, "also_installed": None}
 
@@ -59,6 +59,9 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
         # Claude Code's switch for every hook of every file: nothing is captured while it is on.
         report["problem"] = (f'"{DISABLE_ALL}": true here turns off every Claude Code hook, agentscan\'s too, so '
                              "nothing is captured; remove it (or set it to false) to capture")
+    if agent == "gemini" and (switch := gemini_hooks_off(config)):
+        report["problem"] = (f'"{switch}": false here turns off every Gemini CLI hook, agentscan\'s too, so nothing '
+                             "is captured; remove it (or set it to true) to capture")
     if report["problem"] is None:
         # What an install would refuse to change (a key twice, no object, ``"hooks": []``):
         # said here, rather than "not installed" and an install to run that only fails.
@@ -66,7 +69,7 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
     # Judged as an install judges them (``hooks.merging``): an entry under a narrower matcher
     # counts as installed, and is said to capture only what its matcher matches.
     found = ours_by_event(agent, config) if isinstance(config, dict) else []
-    listed = CURSOR_EVENTS if agent == "cursor" else CLAUDE_EVENTS
+    listed = AGENT_EVENTS[agent]
     report["events"] = len({ours.event for ours in found} & set(listed))  # of the events an install registers
     command = next((ours.command for ours in found if ours.command), None)
     # As shown (``status --json``, ``doctor``): an endpoint's credentials masked.
@@ -125,6 +128,16 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
     return report
 
 
+def gemini_hooks_off(config: Any) -> str | None:
+    """The setting by which a Gemini CLI settings file turns every hook off (``hooksConfig.enabled``;
+    before it, ``hooks.enabled``), or ``None``."""
+    for key in ("hooksConfig", "hooks"):
+        section = config.get(key) if isinstance(config, dict) else None
+        if isinstance(section, dict) and section.get("enabled") is False:
+            return f"{key}.enabled"
+    return None
+
+
 def _refused(agent: str, path: Path, text: str, config: Any) -> str | None:
     """Why ``hooks install`` would refuse to change this file (``configjson.parse``, and the
     shapes ``merging`` will not change), its words without the path (said beside it), or ``None``."""
@@ -138,7 +151,7 @@ def _refused(agent: str, path: Path, text: str, config: Any) -> str | None:
     hooks = config.get("hooks") if isinstance(config, dict) else None
     if hooks is not None and not isinstance(hooks, dict):
         return "\"hooks\" is not an object; agentscan will not change it"
-    listed = CURSOR_EVENTS if agent == "cursor" else CLAUDE_EVENTS
+    listed = AGENT_EVENTS[agent]
     wrong = next((event for event in listed if not isinstance((hooks or {}).get(event, []), list)), None)
     return None if wrong is None else f"hooks.{wrong} is not a list; agentscan will not change it"
 

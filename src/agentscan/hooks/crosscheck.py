@@ -26,7 +26,8 @@ def transcript_session_id(agent: str, path: str | None) -> str | None:
     ``…/agent-transcripts/<id>.jsonl``, ``…/<id>/<id>.jsonl`` and
     ``…/<id>/subagents/<sub>.jsonl``.
     """
-    if not path:
+    if not path or agent == "gemini":
+        # Gemini CLI's chat file (``…/chats/session-<time>-<id>.json``) is not named by its session id
         return None
     parts = [p for p in _SEPARATORS.split(path.strip()) if p]
     if not parts:

@@ -7,7 +7,7 @@ tree on every event.  Nothing outside the builder ever sees a ``Draft``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from agentscan.hooks.model import ERROR, INFERRED, NATIVE, OK, TOOL, HookEvent, Node
@@ -62,7 +62,7 @@ class Draft:
         return any(child.kind == kind for child in self.children)
 
     def close(self, event: HookEvent, status: str | None, at_ns: int) -> None:
-        self.closed_by = event
+        self.closed_by = payload_free(event)  # a Claude PostToolUse holds the tool's whole response
         self.ended_ns = at_ns
         self.status = status
         duration = event.get("duration_ms", event.get("duration"))
@@ -92,6 +92,15 @@ class Draft:
             id=self.id,
             detail=dict(self.detail),
         )
+
+
+def payload_free(event: HookEvent) -> HookEvent:
+    """``event`` without its payload, for a node that keeps only that it came (and its order):
+    a completion's payload (a ``Read``'s whole file) is read once, when it comes, not kept."""
+    return replace(event, payload=_NO_PAYLOAD)
+
+
+_NO_PAYLOAD: dict[str, Any] = {}
 
 
 def is_call(draft: Draft) -> bool:

@@ -35,6 +35,7 @@ from agentscan.hooks.backups import project_backups as project_backups
 from agentscan.hooks.configjson import parse, render
 from agentscan.hooks.events import CURSOR_EVENTS as _EVERY_CURSOR_EVENT
 from agentscan.hooks.events import CURSOR_TAB_EVENTS as CURSOR_TAB_EVENTS
+from agentscan.hooks.events import GEMINI_EVENTS as GEMINI_EVENTS
 from agentscan.hooks.merging import TIMEOUT_SECONDS as TIMEOUT_SECONDS
 from agentscan.hooks.merging import Replaced, events_with_ours, merge_claude, merge_cursor
 from agentscan.hooks.merging import is_ours as is_ours
@@ -56,6 +57,8 @@ CLAUDE_EVENTS = (
     "SubagentStop", "Stop", "StopFailure", "PreCompact", "PostCompact", "InstructionsLoaded",
     "ConfigChange", "CwdChanged", "DirectoryAdded", "SessionEnd",
 )
+#: the events an install registers, by agent
+AGENT_EVENTS = {"cursor": CURSOR_EVENTS, "claude": CLAUDE_EVENTS, "gemini": GEMINI_EVENTS}
 
 
 @dataclass(frozen=True)
@@ -111,6 +114,7 @@ class Plan:
 RESTART = {
     "cursor": "Restart Cursor so that it loads the changed hooks.",
     "claude": "Restart Claude Code: sessions already running keep the hooks they started with.",
+    "gemini": "Start a new Gemini CLI session: one already running may keep the hooks it started with.",
 }
 
 
@@ -123,6 +127,8 @@ def config_path(agent: str, scope: str, *, home: Path, cwd: Path, env: Mapping[s
     when ``None``)."""
     if agent == "cursor":
         return (home if scope == "user" else cwd) / ".cursor" / "hooks.json"
+    if agent == "gemini":  # its user settings, or the project's (which Gemini CLI asks to trust)
+        return (gemini_user_dir(home, env) if scope == "user" else cwd / ".gemini") / "settings.json"
     if scope == "user":
         return claude_user_dir(home, env) / "settings.json"
     # In a project, settings.local.json is the file Claude Code keeps out of git;
@@ -147,6 +153,16 @@ def claude_user_dir(home: Path, env: Mapping[str, str] | None = None) -> Path:
         raise HookConfigError(f"{CLAUDE_DIR_VAR} names several directories ({value}): Claude Code reads its "
                               f"settings from one; run the command with {CLAUDE_DIR_VAR} set to that one")
     return path
+
+
+def gemini_user_dir(home: Path, env: Mapping[str, str] | None = None) -> Path:
+    """Where Gemini CLI keeps its user settings: ``$GEMINI_CLI_HOME/.gemini`` when set (as
+    agentscan reads its sessions: ``providers/gemini/roots.py``), else ``~/.gemini``."""
+    value = (os.environ if env is None else env).get("GEMINI_CLI_HOME") or ""
+    path = home if not value or value == "~" else home / value[2:] if value.startswith(("~/", "~\\")) else Path(value)
+    if not path.is_absolute():
+        raise HookConfigError(f"GEMINI_CLI_HOME is a relative path ({value}): set it to an absolute path, or unset it")
+    return path / ".gemini"
 
 
 def uninstall_paths(agent: str, scope: str, *, home: Path, cwd: Path, env: Mapping[str, str] | None = None) -> list[Path]:
@@ -228,7 +244,7 @@ def plan(agent: str, path: Path, *, install: bool, command: str | None = None) -
         if install:  # an older install's entries on the Tab events go
             merged = merge_cursor(path, merged.config, CURSOR_TAB_EVENTS, None, into=merged)
     else:
-        merged = merge_claude(path, copy.deepcopy(config), CLAUDE_EVENTS, command if install else None)
+        merged = merge_claude(path, copy.deepcopy(config), AGENT_EVENTS[agent], command if install else None, agent)
     after: str | None = render(merged.config, before)
     restored = kept_empty = False
     if not install and before is None:

@@ -2,8 +2,8 @@
 ``hooks install|uninstall`` (``hooks.install``).
 
 An install leaves exactly one entry of ours on each event, and one that sees
-the whole event: for Claude Code in a matcher group that matches every tool
-(no ``matcher``, ``""`` or ``"*"``), for Cursor an entry without a matcher.
+the whole event: for Claude Code and Gemini CLI in a matcher group that matches
+every tool (no ``matcher``, ``""`` or ``"*"``), for Cursor an entry without a matcher.
 An entry of ours only in a narrower place (``"matcher": "Bash"``) would capture
 that event for some tools only, and adding a second entry beside it would
 capture those tools twice: so it is widened (Claude: moved into a group of its
@@ -54,6 +54,11 @@ _CLAUDE_UNMATCHED = frozenset({
 _CLAUDE_MATCH_ALL = (None, "", "*")
 #: Cursor's matchers are regexes and it documents no match-all pattern: only none, or ""
 _CURSOR_MATCH_ALL = (None, "")
+#: the agents whose config holds matcher groups, each with its ``hooks`` list (Cursor's: flat entries)
+NESTED = frozenset({"claude", "gemini"})
+#: settings Gemini CLI's ``hooks`` held before ``hooksConfig``: not events, left as they are
+GEMINI_SETTINGS = frozenset({"enabled", "disabled", "notifications"})
+GEMINI_TIMEOUT_MS = TIMEOUT_SECONDS * 1000  # Gemini CLI's timeouts are in ms (reference.md)
 
 
 @dataclass(frozen=True)
@@ -142,7 +147,7 @@ def users_running_ours(agent: str, config: dict[str, Any]) -> list[tuple[str, st
     (a wrapper, a pipeline): not agentscan's to change, but the agent runs it beside ours."""
     found = []
     for event, entries in _events(config):
-        inner = [entry for group in entries for entry in _inner(group) or []] if agent == "claude" else entries
+        inner = [entry for group in entries for entry in _inner(group) or []] if agent in NESTED else entries
         for entry in inner:
             command = entry.get("command") if isinstance(entry, dict) else None
             if isinstance(command, str) and not is_ours(entry) and _MENTIONS.search(command):
@@ -197,7 +202,7 @@ def events_with_ours(agent: str, config: dict[str, Any]) -> list[str]:
 
 def _ours_with_matchers(agent: str, entries: list[Any]) -> Iterator[tuple[dict[str, Any], Any]]:
     """Each entry of ours in one event's list, with the matcher it sits under (Claude's: its group's)."""
-    if agent == "claude":
+    if agent in NESTED:
         for group in entries:
             for entry in _inner(group) or []:
                 if is_ours(entry):
@@ -212,6 +217,8 @@ def _sees_whole_event(agent: str, event: str, matcher: Any) -> bool:
     """Whether an entry under ``matcher`` (Claude: its group's) runs for every ``event``."""
     if agent == "claude":
         return event in _CLAUDE_UNMATCHED or matcher in _CLAUDE_MATCH_ALL
+    if agent == "gemini":  # (hookPlanner.ts: no matcher, or one that is "" or "*" once trimmed)
+        return matcher is None or (isinstance(matcher, str) and matcher.strip() in ("", "*"))
     return matcher in _CURSOR_MATCH_ALL
 
 
@@ -263,16 +270,19 @@ def merge_cursor(path: Path, config: dict[str, Any], events: tuple[str, ...], co
     return merged
 
 
-def merge_claude(path: Path, config: dict[str, Any], events: tuple[str, ...], command: str | None) -> Merged:
+def merge_claude(path: Path, config: dict[str, Any], events: tuple[str, ...], command: str | None,
+                 agent: str = "claude") -> Merged:
+    """Claude Code's matcher groups, or Gemini CLI's (same shape; ours named, timeout in ms)."""
     merged = Merged(config)
     hooks = _hooks_of(path, config, create=command is not None)
     if hooks is None:
         return merged
-    ours = {"type": "command", "command": command, "timeout": TIMEOUT_SECONDS}
+    ours = {"type": "command", "command": command, **({"name": "agentscan", "timeout": GEMINI_TIMEOUT_MS}
+                                                      if agent == "gemini" else {"timeout": TIMEOUT_SECONDS})}
 
     def place(event: str, groups: list[Any]) -> list[Any]:
         def whole(group: Any) -> bool:
-            return _sees_whole_event("claude", event, group.get("matcher"))
+            return _sees_whole_event(agent, event, group.get("matcher"))
 
         keeper = _keeper([((g, h), whole(group)) for g, group in enumerate(groups)
                           for h, entry in enumerate(_inner(group) or []) if is_ours(entry)])
@@ -311,7 +321,8 @@ def merge_claude(path: Path, config: dict[str, Any], events: tuple[str, ...], co
             merged.added.append(event)
         return result
 
-    merged.events = _merge_lists(path, hooks, events if command is not None else tuple(hooks), place)
+    every = tuple(event for event in hooks if agent != "gemini" or event not in GEMINI_SETTINGS)
+    merged.events = _merge_lists(path, hooks, events if command is not None else every, place)
     if command is None and merged.events and not hooks:
         del config["hooks"]  # it held only ours
     return merged

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agentscan.hooks.draft import MS, Draft, TurnDraft
+from agentscan.hooks.draft import MS, Draft, TurnDraft, payload_free
 from agentscan.hooks.evidence import canonical, compare, unique_best
 from agentscan.hooks.model import (
     ABORTED,
@@ -89,6 +89,7 @@ def complete(turn: TurnDraft, event: HookEvent, at_ns: int, early: list[Draft]) 
     status = completion_status(event)
     if request is None:
         orphan = _tool_draft(event, ORPHAN, None, scope=event.text("agent_id"))
+        orphan.opened_by = payload_free(event)  # (its request, should it come, takes the place: ``_adopt``)
         orphan.close(event, status, at_ns)
         orphan.detail.update(completion_detail(event))
         turn.nodes.append(orphan)
@@ -164,12 +165,30 @@ def completion_status(event: HookEvent) -> str:
         if event.get("is_interrupt") is True:
             return ABORTED
         return _FAILURE_TYPES.get(event.get("failure_type"), ERROR)
+    if event.name == GEMINI_COMPLETION and _gemini_error(event) is not None:
+        return ERROR
     return OK
+
+
+#: Gemini CLI's one completion, failed or not: its ``tool_response`` holds an ``error`` when it failed
+GEMINI_COMPLETION = "AfterTool"
+
+
+def _gemini_error(event: HookEvent) -> str | None:
+    """The error of a Gemini CLI ``AfterTool`` (``tool_response.error``: a message, or an object
+    with one), ``None`` when the call succeeded."""
+    response = event.get("tool_response")
+    error = response.get("error") if isinstance(response, dict) else None
+    if isinstance(error, dict):
+        error = error.get("message") or "error"
+    return str(error) if error not in (None, "", False) else None
 
 
 def completion_detail(event: HookEvent) -> dict[str, Any]:
     detail: dict[str, Any] = {}
     error = event.get("error_message", event.get("error", event.get("reason")))
+    if event.name == GEMINI_COMPLETION:
+        error = _gemini_error(event)
     if isinstance(error, str) and error and event.name != "postToolUse":
         detail["error"] = error
     if isinstance(event.get("failure_type"), str):

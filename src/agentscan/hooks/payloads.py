@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agentscan.hooks.events import CURSOR_EVENTS
+from agentscan.hooks.events import CURSOR_EVENTS, GEMINI_ONLY_EVENTS
 from agentscan.hooks.ids import canonical_generation_id
 
 #: the events whose payload holds a whole file's ``content``: stored as its length only
@@ -24,6 +24,8 @@ def detect_agent(payload: dict[str, Any]) -> str:
         return "cursor"
     if any(key in payload for key in ("prompt_id", "permission_mode", "effort")):
         return "claude"
+    if payload.get("hook_event_name") in GEMINI_ONLY_EVENTS:
+        return "gemini"  # (its SessionStart, SessionEnd and Notification share Claude's names: not told)
     if _CLAUDE_TRANSCRIPT in str(payload.get("transcript_path") or "").replace("\\", "/"):
         # A SessionStart, or an older build's payload, has none of those fields; its transcript
         # is under ``~/.claude/projects/`` (Cursor's under ``~/.cursor/projects/``; VS Code,

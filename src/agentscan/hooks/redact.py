@@ -19,7 +19,7 @@ from agentscan.hooks.model import SHELL, Node, SessionInfo, Trace, Turn
 #: tool-input keys whose values are paths: masked, not hashed, so a reader still
 #: sees which file a tool touched
 PATH_KEYS = frozenset({
-    "file_path", "filePath", "path", "paths", "notebook_path", "target_file", "target_directory",
+    "file_path", "filePath", "absolute_path", "path", "paths", "notebook_path", "target_file", "target_directory",
     "relative_workspace_path", "cwd", "directory", "dir", "workspace", "workspace_roots", "transcript_path",
 })
 #: detail fields that hold text from the tool or the model

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import deque
 from typing import Any, Callable
 
 from agentscan.hooks.model import HookEvent
@@ -31,8 +32,11 @@ WINDOW_NS = 2_000_000_000
 
 class Repeats:
     def __init__(self) -> None:
-        #: (event name, payload digest) -> capture time and event of the delivery that was kept
+        #: (event name, payload digest) -> capture time and event of the delivery that was kept,
+        #: for as long as a twin may still come (``WINDOW_NS``): each event holds its payload
         self._kept: dict[tuple[str, bytes], tuple[int, HookEvent]] = {}
+        #: those keys by capture time, the oldest first (to let them go)
+        self._ages: deque[tuple[int, tuple[str, bytes]]] = deque()
         #: ``seq`` of the events counted as repeats (the live sender must not send a span twice)
         self.skipped: set[int] = set()
         #: those of them whose twin came through another agent's hook (Cursor running the hook
@@ -48,6 +52,7 @@ class Repeats:
 
         ``twin_pending``, when given, must also hold for the kept twin.
         """
+        self._forget_before(at_ns - WINDOW_NS)
         key = (event.name, _digest(event.payload))
         kept = self._kept.get(key)
         if kept is not None and 0 <= at_ns - kept[0] < WINDOW_NS and (twin_pending is None or twin_pending(kept[1])):
@@ -56,7 +61,16 @@ class Repeats:
                 self.bridged.add(event.seq)
             return True
         self._kept[key] = (at_ns, event)
+        self._ages.append((at_ns, key))
         return False
+
+    def _forget_before(self, oldest_ns: int) -> None:
+        """Events come in time order: one kept before ``oldest_ns`` can have no twin to come."""
+        ages, kept = self._ages, self._kept
+        while ages and ages[0][0] < oldest_ns:
+            at_ns, key = ages.popleft()
+            if key in kept and kept[key][0] == at_ns:
+                del kept[key]
 
     def notes(self) -> list[str]:
         """What the trace warns: the twins Cursor's third-party hooks made apart from the others."""

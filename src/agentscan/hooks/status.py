@@ -22,14 +22,14 @@ def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str]) -> dict[str, 
     """Installed configs (user and project scope), the events store, the last hook errors."""
     configs = []
     seen: set[str] = set()
-    for agent in ("cursor", "claude"):
+    for agent in ("cursor", "claude", "gemini"):
         for scope in ("user", "project"):
             # The file an install writes, then (Claude, project) the shared settings.json older versions wrote.
             try:
                 paths = uninstall_paths(agent, scope, home=home, cwd=cwd, env=env)
-            except HookConfigError as exc:  # a CLAUDE_CONFIG_DIR no install would take
-                configs.append({**empty_report(agent, scope, f"${CLAUDE_DIR_VAR}"), "exists": True,
-                                "problem": str(exc)})
+            except HookConfigError as exc:  # a CLAUDE_CONFIG_DIR (GEMINI_CLI_HOME) no install would take
+                setting = "GEMINI_CLI_HOME" if agent == "gemini" else CLAUDE_DIR_VAR
+                configs.append({**empty_report(agent, scope, f"${setting}"), "exists": True, "problem": str(exc)})
                 continue
             for index, path in enumerate(paths):
                 # Run from the home directory, a project's file is the user's own (~/.claude/settings.json):
@@ -48,6 +48,10 @@ def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str]) -> dict[str, 
     root = store.data_dir(env)
     ignored = store.ignored_setting(env)  # a relative AGENTSCAN_DATA_DIR: the default is used
     summaries = store.summaries(root)
+    from agentscan.hooks.unlisted import unlisted_folders
+
+    # A folder that cannot be listed (made by ``sudo``) holds sessions no count sees: said, as ``trace --list`` says it.
+    unlisted = [{"path": w.path, "message": w.message} for w in unlisted_folders(root)]
     per_agent: dict[str, int] = {}
     for summary in summaries:
         per_agent[summary.session.agent] = per_agent.get(summary.session.agent, 0) + 1
@@ -55,7 +59,7 @@ def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str]) -> dict[str, 
         "installed": [c for c in configs if c["events"]],
         "configs": configs,
         "store": {"path": root, "source": "default" if ignored or not env.get(store.ENV_VAR) else store.ENV_VAR,
-                  "exists": os.path.isdir(root), "sessions": len(summaries), "by_agent": per_agent,
+                  "exists": os.path.isdir(root), "sessions": len(summaries), "by_agent": per_agent, "unlisted": unlisted,
                   "bytes": _events_bytes(root), "ignored": ignored, "default_store": _default_store(root, env),
                   "problem": agents_store_problem(root, [c["agent"] for c in configs if c["events"]])},
         "errors": _errors(os.path.join(root, store.DIAGNOSTICS_LOG)),
@@ -63,7 +67,7 @@ def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str]) -> dict[str, 
 
 
 #: the agents a hook is installed for, as their events and problems are named
-HOOK_AGENTS = {"claude": "Claude Code", "cursor": "Cursor"}
+HOOK_AGENTS = {"claude": "Claude Code", "cursor": "Cursor", "gemini": "Gemini CLI"}
 
 
 def agents_store_problem(root: str, agents: list[str] | tuple[str, ...]) -> str | None:

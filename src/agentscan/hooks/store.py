@@ -242,42 +242,57 @@ def _first_session_id(path: str) -> str | None:
 
 def read_events(session: StoredSession) -> tuple[list[Any], list[Any]]:
     """The session's envelopes as ``HookEvent``s, in file order, and warnings for bad lines
-    (not for a last line that is not whole yet: the hook writing it has not finished)."""
-    from agentscan.hooks.model import HookEvent
+    (not for a last line that is not whole yet: the hook writing it has not finished).
+    Every payload at once: ``eventstream.in_capture_order`` gives them one at a time."""
     from agentscan.model import ScanWarning
     from agentscan.toolkit.fsutil import open_regular
 
-    events: list[HookEvent] = []
+    events: list[Any] = []
     warnings: list[ScanWarning] = []
     try:
         handle = open_regular(session.path)
     except OSError as exc:
         return [], [ScanWarning(session.path, f"cannot read: {exc.strerror or exc}")]
-    own_id = legible(session.session_id)  # as the envelopes' ids are read (``_envelope_reader``)
-    envelope_of = _envelope_reader()
+    decode = line_decoder(session)
     with handle:
         for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            record, problem = envelope_of(line)
-            glued = line.rfind(_WRITTEN_START, 1) if problem is not None else -1
-            if glued > 0 and envelope_of(line[glued:])[1] is None:
-                # A writer stopped mid-line (a full disk, a kill) and an older hook, which did not
-                # start its line anew (``append_line``), wrote the next event right after it.
-                warnings.append(ScanWarning(session.path, CUT_SHORT + "; the event written after it on the "
-                                            "same line was read", number))
-                record, problem = envelope_of(line[glued:])
-            elif problem is not None and line.startswith(_WRITTEN_START):
-                problem = CUT_SHORT  # the hook's own start, then no valid end: its writer stopped
-            if problem is not None:
-                # A last line with no newline yet is one a hook is appending now: no fault.
-                if line.endswith(b"\n"):
-                    warnings.append(ScanWarning(session.path, problem, number))
-                continue
-            event = _event_of(record, number, session, HookEvent)
-            if event.session_id in (None, own_id):
+            event = decode(line, number, warnings)
+            if event is not None:
                 events.append(event)
     return events, warnings
+
+
+def line_decoder(session: StoredSession) -> Callable[[bytes, int, list[Any]], Any]:
+    """How ``read_events`` takes line ``number`` of ``session``'s file: its ``HookEvent``, or
+    ``None`` (a blank line, a bad one: its warning appended, another session's envelope)."""
+    from agentscan.hooks.model import HookEvent
+    from agentscan.model import ScanWarning
+
+    own_id = legible(session.session_id)  # as the envelopes' ids are read (``_envelope_reader``)
+    envelope_of = _envelope_reader()
+
+    def decode(line: bytes, number: int, warnings: list[Any]) -> Any:
+        if not line.strip():
+            return None
+        record, problem = envelope_of(line)
+        glued = line.rfind(_WRITTEN_START, 1) if problem is not None else -1
+        if glued > 0 and envelope_of(line[glued:])[1] is None:
+            # A writer stopped mid-line (a full disk, a kill) and an older hook, which did not
+            # start its line anew (``append_line``), wrote the next event right after it.
+            warnings.append(ScanWarning(session.path, CUT_SHORT + "; the event written after it on the "
+                                        "same line was read", number))
+            record, problem = envelope_of(line[glued:])
+        elif problem is not None and line.startswith(_WRITTEN_START):
+            problem = CUT_SHORT  # the hook's own start, then no valid end: its writer stopped
+        if problem is not None:
+            # A last line with no newline yet is one a hook is appending now: no fault.
+            if line.endswith(b"\n"):
+                warnings.append(ScanWarning(session.path, problem, number))
+            return None
+        event = _event_of(record, number, session, HookEvent)
+        return event if event.session_id in (None, own_id) else None
+
+    return decode
 
 
 #: the warning for a line the hook began and did not finish (``read_events``)

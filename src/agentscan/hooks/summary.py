@@ -101,7 +101,7 @@ def summarize(
     agent: str | None = None,
 ) -> Summary:
     every = [n for top in nodes for n in top.walk()]
-    shell, reads, edits = _claude_calls(every) if agent == "claude" else _inner_hooks(every)
+    shell, reads, edits = _tool_calls(every, *_CALLS[agent]) if agent in _CALLS else _inner_hooks(every)
     tools: Counter[str] = Counter()
     mcp: dict[str, Counter[str]] = {}
     for node in every:
@@ -154,18 +154,24 @@ def _inner_hooks(every: list[Node]) -> tuple[int, int, int]:
             sum(1 for n in every if n.kind == FILE and n.name == "edit"))
 
 
-#: Claude Code's tools that run a command, read a file, change one
-_CLAUDE_SHELL, _CLAUDE_READ = frozenset({"Bash", "PowerShell"}), frozenset({"Read"})
-_CLAUDE_EDIT = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
+#: the tools that run a command, read a file, change one, of the agents that send no hook of
+#: their own for those (Claude Code's; Gemini CLI's built-in tools, google-gemini/gemini-cli docs/tools)
+_CALLS = {
+    "claude": (frozenset({"Bash", "PowerShell"}), frozenset({"Read"}),
+               frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})),
+    "gemini": (frozenset({"run_shell_command"}), frozenset({"read_file", "read_many_files"}),
+               frozenset({"write_file", "replace"})),
+}
 
 
-def _claude_calls(every: list[Node]) -> tuple[int, int, int]:
-    """The same counted from Claude's tool calls: a declined one never ran, a failed edit
+def _tool_calls(every: list[Node], shell: frozenset[str], read: frozenset[str],
+                edit: frozenset[str]) -> tuple[int, int, int]:
+    """The same counted from the tool calls: a declined one never ran, a failed edit
     changed nothing (Cursor's ``afterFileEdit`` too comes only after an edit)."""
     calls = [n for n in every if n.kind == TOOL and n.provenance != ORPHAN and n.status != DENIED]
-    return (sum(1 for n in calls if n.name in _CLAUDE_SHELL),
-            sum(1 for n in calls if n.name in _CLAUDE_READ),
-            sum(1 for n in calls if n.name in _CLAUDE_EDIT and n.status == OK))
+    return (sum(1 for n in calls if n.name in shell),
+            sum(1 for n in calls if n.name in read),
+            sum(1 for n in calls if n.name in edit and n.status == OK))
 
 
 def session_tokens(snapshots: Sequence[TokenUsage | None]) -> TokenUsage | None:

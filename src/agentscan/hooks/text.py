@@ -23,8 +23,9 @@ from agentscan.hooks.tracetimes import captured_between, duration_ms, seconds_te
 from agentscan.hooks.turnpick import shown_turns as _shown_turns, short_turn_ids
 
 WIDTH = 100
-_SHOWN_KEYS = ("command", "pattern", "query", "search_term", "file_path", "path", "target_notebook", "url", "skill", "description")
-_PATH_KEYS = ("file_path", "path", "target_notebook")
+_SHOWN_KEYS = ("command", "pattern", "query", "search_term", "file_path", "absolute_path", "path", "target_notebook",
+               "url", "skill", "description")  # (``absolute_path``: Gemini CLI's read_file)
+_PATH_KEYS = ("file_path", "absolute_path", "path", "target_notebook")
 _EVENT_KEYS = ("source", "reason", "trigger", "notification_type")
 #: what a header's value is indented by, and a turn summary's next line
 _VALUE_INDENT, _TURN_INDENT = " " * 14, "    "

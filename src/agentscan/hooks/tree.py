@@ -55,8 +55,9 @@ class TreeBuilder:
         #: payloads whose token fields could not be read, and those fields (warned once)
         self.bad_tokens: list[str] = []
 
-    def add_all(self, events: Iterable[HookEvent]) -> None:
-        for event in sorted(events, key=lambda e: (effective_ns(e), e.seq)):
+    def add_all(self, events: Iterable[HookEvent], *, in_order: bool = False) -> None:
+        """``in_order``: ``events`` come sorted already (``eventstream``), one at a time."""
+        for event in events if in_order else sorted(events, key=lambda e: (effective_ns(e), e.seq)):
             self.add(event)
 
     def add(self, event: HookEvent) -> None:
@@ -272,9 +273,10 @@ class TreeBuilder:
 INTERRUPTED = "interrupted"
 
 
-def build_trace(agent: str, session_id: str, events: Iterable[HookEvent], **kwargs: Any) -> Trace:
+def build_trace(agent: str, session_id: str, events: Iterable[HookEvent], *, in_order: bool = False,
+                **kwargs: Any) -> Trace:
     builder = TreeBuilder(agent, session_id)
-    builder.add_all(events)
+    builder.add_all(events, in_order=in_order)
     return builder.build(**kwargs)
 
 
@@ -303,9 +305,12 @@ def trace_session(query: str, *, root: str | None = None, demo: bool = False) ->
                             unlisted=tuple(f"{w.path}: {w.message}" for w in unlisted))
         said.details = (*said.details, *missing.details)  # (a capture under another agent, offered)
         raise said from None
-    events, warnings = store.read_events(stored)
+    from agentscan.hooks.eventstream import in_capture_order
+
+    events, warnings = in_capture_order(stored, effective_ns)  # one payload at a time: 200 MB is not held whole
     warnings += dropped_warnings(root, stored.session_id)
-    return build_trace(stored.agent, stored.session_id, events, events_path=stored.path, warnings=warnings)
+    return build_trace(stored.agent, stored.session_id, events, in_order=True, events_path=stored.path,
+                       warnings=warnings)
 
 
 def turn_id_of(agent: str, session_id: str, event: HookEvent) -> str | None:

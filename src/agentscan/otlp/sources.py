@@ -120,7 +120,7 @@ def traces(scanner: Scanner, selection: Selection, built: Built, *, use_hooks: b
 
         built.warnings.extend(w for w in unlisted_folders(root) if not selection.providers
                               or os.path.basename(w.path) in (*selection.providers, store.EVENTS_DIR))
-    refs, hook_only = _select(scanner, selection, stored, built.left_out)
+    refs, hook_only = _select(scanner, selection, stored, built.left_out, root)
     progress = scanner.ctx.progress
     # The rows a cold selection read are done (their line erased): exporting is a phase of
     # its own, counted from none, as ``tokens``' table is after its sums.
@@ -171,8 +171,9 @@ def _hook_only(
 
 
 def _select(scanner: Scanner, selection: Selection, stored: list[StoredSession],
-            left_out: list[tuple[str, str]]) -> tuple[list[SessionRef], list[StoredSession]]:
-    """``left_out`` gets the sessions asked for by id that ``--provider`` drops."""
+            left_out: list[tuple[str, str]], root: str | None) -> tuple[list[SessionRef], list[StoredSession]]:
+    """``left_out`` gets the sessions asked for by id that ``--provider`` drops; ``root``: the
+    events store's data directory (``None``: not read)."""
     from agentscan.errors import SessionNotFound
 
     if selection.ids:
@@ -192,15 +193,17 @@ def _select(scanner: Scanner, selection: Selection, stored: list[StoredSession],
                 except SessionNotFound as missing:
                     from agentscan.hooks import storedids
 
-                    if not stored:
-                        raise
                     try:
+                        if not stored:
+                            raise
                         found = storedids.resolve(query, stored)
                     except SessionNotFound:
                         # Neither a transcript nor a hook session: say so as `show` does. The store's
                         # own message ("see `agentscan hooks install`") would point at hooks that are
                         # installed already, for an id that is most likely a typo.
-                        _name_the_store(missing, len(stored), scanner)
+                        if stored:
+                            _name_the_store(missing, len(stored), scanner)
+                        _name_unlisted(missing, root)  # the session may be in a folder that could not be listed
                         raise missing from None
                     found_refs.append(None)  # no transcript found: it may be where nothing could be read
                     if wanted and found.agent not in wanted:
@@ -242,6 +245,18 @@ def _name_the_store(missing: Any, count: int, scanner: Scanner) -> None:
                                               f"which otlp exports too"))
 
 
+def _name_unlisted(missing: Any, root: str | None) -> None:
+    """An id found nowhere may be a hook session in a folder of the events store that could not be
+    listed: said under the error as ``trace ID`` says it, not only "no session matches"."""
+    from agentscan.hooks.unlisted import unlisted_folders
+
+    unlisted = unlisted_folders(root) if root else []
+    if unlisted:
+        missing.details = (*missing.details, "no hook events for it in the folders of the events store agentscan "
+                           f"could list; it may be in one it could not ({len(unlisted)}):",
+                           *(f"  {w.path}: {w.message}" for w in unlisted))
+
+
 def _leave_out(left_out: list[tuple[str, str]], session_id: str, provider: str) -> None:
     if (session_id, provider) not in left_out:  # an id given twice is left out once
         left_out.append((session_id, provider))
@@ -274,13 +289,15 @@ def _tree(session: StoredSession, notes: list[ScanWarning]) -> Any:
     session never costs the others their traces."""
     from agentscan.hooks import store
     from agentscan.hooks.dropped import dropped_warnings
-    from agentscan.hooks.tree import build_trace
+    from agentscan.hooks.eventstream import in_capture_order
+    from agentscan.hooks.tree import build_trace, effective_ns
 
-    events, warnings = store.read_events(session)
+    events, warnings = in_capture_order(session, effective_ns)  # one payload at a time, as ``trace`` reads them
     # A payload the hook dropped unread: said here as ``trace`` says it (``--strict`` fails on it).
     warnings += dropped_warnings(store.root_of(session), session.session_id)
     try:
-        trace = build_trace(session.agent, session.session_id, events, events_path=session.path, warnings=warnings)
+        trace = build_trace(session.agent, session.session_id, events, in_order=True, events_path=session.path,
+                            warnings=warnings)
     except Exception as exc:  # noqa: BLE001 - a bug or a payload the bounds missed: this session only
         notes.extend(warnings)
         notes.append(ScanWarning(session.path, f"hook events skipped: the tree could not be built ({type(exc).__name__})"))

@@ -233,15 +233,13 @@ def _outside_roots(scanner: Scanner, captured: str) -> list[str]:
 def _transcript_named(captured: str, root: str) -> tuple[str, str | None]:
     """The agent of the hook session ``captured`` and the transcript its events name, as its
     tree has it (``session.transcript_path``: the latest, never a subagent's own), from its
-    events alone: the tree of a 200 MB events file took seconds to build for this hint."""
+    events alone, read from the end: the tree of a 200 MB events file took seconds to build for
+    this hint, and reading all its events most of a second."""
     from agentscan.hooks import store, storedids
-    from agentscan.hooks.tree import effective_ns, under_subagents
+    from agentscan.hooks.tailread import latest_transcript_path
 
     stored = storedids.resolve(captured, store.stored_sessions(root))
-    events, _ = store.read_events(stored)
-    named = [(effective_ns(event), event.seq, path) for event in events
-             if (path := event.text("transcript_path")) and not under_subagents(path)]
-    return stored.agent, max(named)[2] if named else None
+    return stored.agent, latest_transcript_path(stored)  # its last lines, not all 200 MB of them
 
 
 def unread_stores_note(scanner: Scanner, providers: tuple[str, ...] | list[str] = ()) -> str | None:
