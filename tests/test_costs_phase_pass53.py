@@ -26,9 +26,9 @@ class _Phases(Progress):
         self.entered: list[str] = []
 
     @contextmanager
-    def named(self, phase: str) -> Iterator[None]:
+    def named(self, phase: str, done: int = 0, total: int = 0) -> Iterator[None]:
         self.entered.append(phase)
-        with super().named(phase):
+        with super().named(phase, done, total):
             yield
 
 

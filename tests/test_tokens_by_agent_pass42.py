@@ -47,8 +47,9 @@ def test_a_kind_recorded_as_main_or_unknown_is_a_row_of_its_own(isolated_home: P
 
 def test_a_row_key_is_quoted_only_when_it_must_be() -> None:
     kinds = {"s": {"a": "Explore", "b": "main", "c": "Main", "d": ""}}
+    # (``Main`` too, pass 56: one kind a row whatever its case, so never beside ``main`` unquoted)
     assert [tokenagents.row_of(kinds, "s", run) for run in (None, "a", "b", "c", "d", "e")] == [
-        "main", "Explore", '"main"', "Main", "unknown", "unknown"]
+        "main", "Explore", '"main"', '"Main"', "unknown", "unknown"]
     assert tokenagents.row_of({"s": {"a": 'say "hi"'}}, "s", "a") == 'say "hi"'  # no quote first: as recorded
     assert tokenagents.row_of({"s": {"a": '"x'}}, "s", "a") == '"\\"x"'
 

@@ -37,6 +37,7 @@ def run_list(
     as_json: bool = False,
     archived: bool = False,
     no_archived: bool = False,
+    reverse: bool = False,
 ) -> None:
     from agentscan.bounds import DEFAULT_LIMIT
     from agentscan.cli.list_answer import print_page
@@ -54,7 +55,7 @@ def run_list(
     scanner = state.scanner(provider, memo=True)
     print_page(state, scanner, limit=None if show_all else (limit or DEFAULT_LIMIT), providers=list(provider or ()),
                since=since, until=until, grep=grep, cwd=cwd, running=running, pid=pid, redact=redact, as_json=as_json,
-               zone=zone_info, archived=True if archived else False if no_archived else None)
+               zone=zone_info, archived=True if archived else False if no_archived else None, reverse=reverse)
     finish(state, scanner, as_json=as_json)
 
 

@@ -67,6 +67,7 @@ def list_command(
     running: bool = typer.Option(False, "--running", help="Only sessions a live process writes, or a running Claude Code names (Linux). Sessions that cannot be told (Gemini, Cursor transcripts, a Claude Code with no session registry) are left out and counted on stderr."),
     pid: Optional[int] = typer.Option(None, "--pid", help="Only sessions process PID writes or runs (Linux).", metavar="PID"),
     tz: Optional[str] = typer.Option(None, "--tz", help="Time zone for UPDATED and bare --since/--until dates: IANA, utc or local (default: local).", metavar="ZONE"),
+    reverse: bool = typer.Option(False, "--reverse", help="The same sessions oldest first: the newest N (25) in the opposite order, as git log --reverse."),
     # Two flags, not click's ``--archived/--no-archived`` pair, which the fast path cannot take.
     archived: bool = typer.Option(False, "--archived", help="Only archived sessions (Codex threads and Cursor chats you archived, marked (archived))."),
     no_archived: bool = typer.Option(False, "--no-archived", help="Leave archived sessions out (tokens still counts them)."),
@@ -77,7 +78,8 @@ def list_command(
     from agentscan.cli.actions import run_list
 
     run_list(state_of(ctx), limit=limit, show_all=show_all, provider=provider, since=since, until=until, grep=grep, cwd=cwd,
-             running=running, pid=pid, tz=tz, redact=redact, as_json=as_json, archived=archived, no_archived=no_archived)
+             running=running, pid=pid, tz=tz, redact=redact, as_json=as_json, archived=archived, no_archived=no_archived,
+             reverse=reverse)
 
 
 @handle_errors

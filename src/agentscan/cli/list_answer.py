@@ -56,9 +56,12 @@ PACKED = b"z"
 
 def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: list[str], since: str | None,
                grep: str | None, cwd: str | None, running: bool, pid: int | None, redact: bool, as_json: bool,
-               zone: tzinfo | None = None, until: str | None = None, archived: bool | None = None) -> None:
+               zone: tzinfo | None = None, until: str | None = None, archived: bool | None = None,
+               reverse: bool = False) -> None:
     """Print ``list``'s page (``limit``: ``None`` for every session), remembered or made;
-    ``zone``: ``--tz``, the zone of its times and of a bare ``--since``/``--until`` (``None``: local)."""
+    ``zone``: ``--tz``, the zone of its times and of a bare ``--since``/``--until`` (``None``: local);
+    ``reverse``: the same sessions, oldest first (``--reverse``, as ``git log --reverse``: the
+    newest ``limit`` chosen, then printed in the opposite order)."""
     reject_blank(since=since, until=until, cwd=cwd, grep=grep)
     # --cwd . and --cwd ../api mean what they mean in a shell.
     if cwd:
@@ -66,7 +69,8 @@ def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: 
 
         cwd = asked_directory(cwd)
     remember = since is None and until is None and not running and pid is None
-    options = [limit, providers, grep, cwd, redact, archived]
+    # (``--reverse`` added only when given: the pages kept for the other options keep their slots)
+    options = [limit, providers, grep, cwd, redact, archived, *(["reverse"] if reverse else [])]
     # Each set of options kept apart: ``list`` and ``list --all`` asked in turn both stay.
     slot = answers.slot_of(repr(options))
     question: dict[str, Any] = {"options": options, "slot": slot, "tz": answers.zone_identity(zone)}
@@ -95,13 +99,13 @@ def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: 
     filters = ListFilter(providers=tuple(providers), since=since_at, until=until_at,
                          grep=grep, cwd=cwd, running=running, pid=pid, archived=archived)
     with scanner.ctx.warnings.capture(MAX_WARNINGS) as raised:
-        printed = _make_page(state, scanner, filters, limit, redact, as_json, zone)
+        printed = _make_page(state, scanner, filters, limit, redact, as_json, zone, reverse)
     if key is not None and printed is not None:
         answers.remember(scanner, command, question, key, printed, raised, kept=KEPT)
 
 
 def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int | None, redact: bool,
-               as_json: bool, zone: tzinfo | None = None) -> bytes | None:
+               as_json: bool, zone: tzinfo | None = None, reverse: bool = False) -> bytes | None:
     """Make the page and print it; what was printed, framed after what it depends on
     (``_witness``); ``None``: not to be kept (``_kept``)."""
     from agentscan.pricing import PriceBook
@@ -110,6 +114,8 @@ def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int |
 
     priceahead.start(scanner)  # a first run: genai-prices imported by a helper while sessions are read
     page = scanner.list_page(limit=limit, filters=filters)
+    if reverse:
+        page = page._replace(rows=page.rows[::-1])
     book = PriceBook(scanner.ctx, scanner.cache)
     refs = scanner.refs_by_id(row.id for row in page.rows)
     # A row its provider may revise with no file changed (a Codex count made exact by a later
@@ -150,7 +156,7 @@ def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int |
             render.note(unread_said(scanner, page, filters) or why_empty(state, page, filters, zone))
         _say_unknown(page, filters)
         return None
-    _, out, err = recorded.recording(lambda: _print_rows(scanner, page, filters, rows, zone))
+    _, out, err = recorded.recording(lambda: _print_rows(scanner, page, filters, rows, zone, reverse))
     recorded.write(out, err)
     _say_unknown(page, filters)
     return _kept(recorded.stored_text(out, err), page.rows, refs) if keep else None
@@ -229,7 +235,7 @@ def _kept(body: bytes, rows: list[SessionRow], refs: list[SessionRef]) -> bytes 
 
 
 def _print_rows(scanner: Scanner, page: SessionPage, filters: ListFilter, rows: list[SessionRow],
-                zone: tzinfo | None) -> None:
+                zone: tzinfo | None, reverse: bool = False) -> None:
     from agentscan.cli.list_text import more_hint, print_list
 
     term = render.terminal()
@@ -237,7 +243,7 @@ def _print_rows(scanner: Scanner, page: SessionPage, filters: ListFilter, rows: 
     # as recorded, beside ``workspace_folders``: docs/json.md).
     rows = [row if shown == row.cwd else row.with_changes(cwd=shown) for row, shown in ((row, filters.shown_cwd(row)) for row in rows)]
     print_list(rows, scanner.short_ids([row.id for row in rows]) if term.tty else {}, term, zone)
-    hint = more_hint(page, filters)
+    hint = more_hint(page, filters, reverse=reverse)
     if hint:
         render.note(hint, tty_only=True)
 

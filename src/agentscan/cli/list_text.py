@@ -177,13 +177,15 @@ def _cramped(columns: Sequence[Column], rows: list[Row], planned: Layout) -> boo
     return _title_width(columns, planned) < wanted
 
 
-def more_hint(page: SessionPage, filters: ListFilter) -> str | None:
-    """"25 of 2,031 sessions; …" when more sessions match than were shown."""
+def more_hint(page: SessionPage, filters: ListFilter, *, reverse: bool = False) -> str | None:
+    """"25 of 2,031 sessions; …" when more sessions match than were shown; ``reverse``
+    (``--reverse``): which they are, the newest, printed oldest first."""
     if not page.more:
         return None
+    which = " (the newest, oldest first)" if reverse else ""
     if not filters.active_stages:
-        return f"{len(page.rows):,} of {page.discovered:,} sessions; --limit N or --all for more"
-    return f"{len(page.rows):,} shown, more match; --limit N or --all for more"
+        return f"{len(page.rows):,} of {page.discovered:,} sessions{which}; --limit N or --all for more"
+    return f"{len(page.rows):,} shown{which}, more match; --limit N or --all for more"
 
 
 def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_text: str | None,

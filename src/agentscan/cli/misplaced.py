@@ -185,7 +185,10 @@ def _ordered(by: str, words: list[str], dropped: list[tuple[list[str], str]]
 
 #: other tools' words for agentscan's commands (``ls``: ``list``), offered as a slip's are
 _COMMAND_WORDS = {"ls": "list", "sessions": "list", "cat": "show", "view": "show", "usage": "tokens", "cost": "tokens",
-                  "version": "--version"}  # (``gh version``, ``git version``: ours is an option)
+                  "version": "--version",  # (``gh version``, ``git version``: ours is an option)
+                  # (``git log``: the newest first, ``--reverse`` too; ``git status``, ``gh status``:
+                  # the state of things here, which ``doctor`` says)
+                  "log": "list", "status": "doctor"}
 
 
 def other_command_word(typed: str) -> str | None:
@@ -293,7 +296,7 @@ def _ccusage_option(option: str, ctx: Any, where: str, own: set[str]) -> str | N
             return ("tokens shows sessions newest first; days, weeks and months oldest first; the other groupings "
                     "largest first; --reverse gives the opposite order: --by day --reverse is the newest day first")
         if where == "list":
-            return "list shows the newest sessions first"
+            return "list shows the newest sessions first; --reverse prints them oldest first"
     if "--cwd" in own and option in ("--instances", "--project"):
         how = "--by cwd totals each project" if option == "--instances" and "--by" in own else f"{where} has --cwd PATH"
         return f"{how}: a project is its working directory"

@@ -126,6 +126,13 @@ def export_command(
     # (``-o usage.sqlite``), and a --format given always wins, with a warning when the
     # extension says another (``-f jsonl -o s.sqlite3``: JSONL in a file named for SQLite).
     said = said_format(output_text) if fmt is not None and output_text not in (None, "-") else None
+    if fmt is None and as_json and output_text in (None, "-"):
+        # ``export --json``, as ``gh`` takes ``--json``: the sessions as JSON on stdout were
+        # asked for, and "needs a --format" named neither that nor what ``--json`` is here.
+        from agentscan.cli.actions import both_on_stdout
+
+        raise UsageProblem(f"{both_on_stdout('export', given)}; for the sessions as JSON on stdout: -f jsonl, "
+                           "without --json")
     fmt = parse_format(fmt) if fmt is not None else format_of(output_text)
     # No --output is stdout, for a pipe, as ``gh`` and ``sqlite-utils`` have it (SQLite needs a
     # file: ``run_export`` says so).

@@ -45,7 +45,7 @@ class StderrProgress(Progress):
         super().expect(count)
 
     @contextmanager
-    def named(self, phase: str) -> Iterator[None]:
+    def named(self, phase: str, done: int = 0, total: int = 0) -> Iterator[None]:
         if phase == self.phase:  # (the same phase goes on: ``Progress.named``)
             yield
             return
@@ -53,14 +53,14 @@ class StderrProgress(Progress):
         started, self._started = self._started, None
         entered = time.monotonic()
         try:
-            with super().named(phase):
+            with super().named(phase, done, total):
                 if self._visible:
                     # Named at once over the line shown: "reading sessions 15,000/15,000" stood
                     # for seconds while ``list`` added up the tokens of its COST column.
                     self._started = entered
                     # (The upgrade's note first, if held: a phase may now be named before its
                     # first count, "adding up tokens" over "finding sessions 15,000".)
-                    self._draw(_fitted(phase, ''))
+                    self._draw(_fitted(*self._said(entered)) if total else _fitted(phase, ''))
                 yield
                 if self._visible and self.done:
                     # Its last count, drawn: the line stands while what follows runs (an

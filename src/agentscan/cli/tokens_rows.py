@@ -43,11 +43,13 @@ def number_cells(usage: TokenUsage | None, cost: Decimal | None, term: Terminal,
     if usage is None:  # laid over the row's number and cost columns (``Row.span``)
         return [NOT_RECORDED] + [""] * len(NUMBER_COLUMNS)
     cells = [*map(number_form(term, compact), _VALUES(usage)), render.human_usd(cost, at_least, grouped=term.tty)]
-    # (A pipe keeps a partial figure a number, for ``awk``; the note saying so is a terminal's.)
-    partial = partial and term.tty
+    # ``-`` is "not recorded", ``0`` "recorded 0" (the contract's rule), on a terminal and in a
+    # pipe alike: a partial row's 0 is its recording agents' alone, the others' unknown, so
+    # ``-`` in both (a pipe said ``0`` where a terminal said ``-``).  A pipe keeps a partial
+    # figure above 0 a number, for ``awk``; the ``≥`` and the note saying so are a terminal's.
     if (unreported or partial) and not usage.reasoning:
         cells[REASONING_AT] = "-"
-    elif partial:
+    elif partial and term.tty:
         # A day of Claude and Codex calls showed Codex's reasoning alone, 0 beside Claude's
         # thinking inside OUTPUT: read as all of it, or as none.
         cells[REASONING_AT] = "≥" + cells[REASONING_AT]

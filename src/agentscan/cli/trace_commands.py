@@ -5,6 +5,7 @@ Only Typer is imported here; ``agentscan.hooks`` is imported inside the command.
 
 from __future__ import annotations
 
+import os
 from typing import Any, Callable, Optional
 
 import typer
@@ -82,6 +83,15 @@ def trace_command(
     if not session_id:
         from agentscan.invocation import trace_words
 
+        where = store.data_dir()
+        if not state.demo and not _holds_anything(where):
+            # A newcomer's bare ``trace`` was sent to ``trace --list``, which then said that none
+            # was captured: said at once, with what to do about it.
+            from agentscan.cli.trace_list import installed_hooks
+            from agentscan.errors import empty_store_advice
+
+            raise UsageProblem(f"give a session ID: no hook events are captured yet in {where}; "
+                               f"{empty_store_advice(*installed_hooks())}")
         raise UsageProblem(f"give a session ID (`{trace_words(demo=state.demo)} --list` shows the captured ones)")
     from agentscan.hooks.turnpick import chosen_turns
 
@@ -187,3 +197,15 @@ def _found_in_demo_home(trace: Any) -> Any:
 
     found = transcript_exists(in_demo_home(trace.session.transcript_path))
     return replace(trace, session=replace(trace.session, transcript_found=found))
+
+
+def _holds_anything(folder: str | os.PathLike[str]) -> bool:
+    """Whether the events store ``folder`` exists and holds any entry (one that cannot be
+    listed: as holding some, ``trace --list`` says why)."""
+    try:
+        with os.scandir(folder) as entries:
+            return next(entries, None) is not None
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True

@@ -101,6 +101,8 @@ def as_copied(error: SessionNotFound, scanner: Scanner, query: str, find: Callab
     the ``list --grep`` hint when ``query`` is one session's id with what a copy picked up
     around it.  ``find``: ``resolve.find_session`` (given, not imported: it imports this module)."""
     meant = _meant_as_copied(scanner, query, find)
+    if meant is None and not error.details and not getattr(error, "demo_query", None):
+        meant = _meant_as_mistyped(scanner, query)
     if meant is not None:
         error.details = (*error.details, meant)
         error.list_hint = False
@@ -128,6 +130,36 @@ def _meant_as_copied(scanner: Scanner, query: str, find: Callable[[Scanner, str]
         return None
     why = " (the * after an id in `list` marks a running session)" if query.rstrip().endswith("*") else ""
     return f"hint: did you mean {cleaned!r}?{why}"
+
+
+def _meant_as_mistyped(scanner: Scanner, query: str) -> str | None:
+    """``hint: did you mean 'claude:7f3c9a12'?`` for ``7f3c9a13``: one session alone whose id
+    begins with what was typed but for one character changed or two swapped (``git``'s "did you
+    mean" for a command, here for an id copied by hand); ``None`` for none, or several."""
+    named, colon, bare = query.partition(":")
+    if not colon:
+        named, bare = "", query
+    typed = bare.strip().lower()
+    if len(typed) < MIN_PREFIX or not typed.replace("-", "").isalnum():
+        return None
+    found: set[str] = set()
+    for ref in scanner.refs([named] if named else ()):
+        if _one_slip(typed, ref.native_id[:len(typed)].lower()):
+            found.add(f"{ref.provider}:{ref.native_id[:len(typed)]}")
+            if len(found) > 1:
+                return None
+    return f"hint: did you mean {found.pop()!r}?" if found else None
+
+
+def _one_slip(typed: str, real: str) -> bool:
+    """Whether ``typed`` is ``real`` with one character changed, or two neighbours swapped."""
+    if len(typed) != len(real) or typed == real:
+        return False
+    apart = [at for at, (a, b) in enumerate(zip(typed, real)) if a != b]
+    if len(apart) == 1:
+        return True
+    return (len(apart) == 2 and apart[1] == apart[0] + 1 and typed[apart[0]] == real[apart[1]]
+            and typed[apart[1]] == real[apart[0]])
 
 
 def home_is_empty(scanner: Scanner) -> bool:

@@ -4,8 +4,10 @@ A call's row is its run's kind: ``main`` for a session's own calls (the agent th
 talked to), else the kind its provider recorded for the delegated run that made it, as
 ``show`` names it (Claude Code's ``Explore``, a Codex ``reviewer``, Cursor's ``explore``,
 ``compaction`` for Claude's auto-compaction worker), and ``unknown`` where none was
-recorded (Gemini CLI's subagents, an older build's).  Kinds are kept as recorded: Claude
-Code's ``Explore`` and Cursor's ``explore`` are two products' agents.
+recorded (Gemini CLI's subagents, an older build's).  One kind spelt in two cases (Claude
+Code's ``Explore`` and Cursor's ``explore``, a custom agent renamed ``Reviewer``) is one row,
+named by the spelling most of its runs record, on a tie by the one of the session seen first
+(the oldest, then the smallest id): two rows read as one kind split in two (``spellings``).
 
 Only the sessions whose calls name a run are asked (``Provider.subagent_types``), quietly
 (what reading them warns of is theirs, said by ``show``), and their answer is kept in the
@@ -87,7 +89,27 @@ def run_types(scanner: Scanner, refs: Sequence[SessionRef],
                 kept_any = True
     if kept_any and cache is not None:
         cache.commit()
-    return found
+    return spellings(found, refs)
+
+
+def spellings(found: dict[str, dict[str, str]], refs: Sequence[SessionRef]) -> dict[str, dict[str, str]]:
+    """``found`` with each kind in one spelling whatever its case: the one most runs record,
+    on a tie the first seen, by the sessions' time (``recency``, the oldest first) then id;
+    kept as found when no kind is spelt two ways (the bench's homes: one spelling each)."""
+    counts: dict[str, dict[str, int]] = {}
+    for types in found.values():
+        for kind in types.values():
+            spelt = counts.setdefault(kind.casefold(), {})
+            spelt[kind] = spelt.get(kind, 0) + 1
+    if all(len(spelt) == 1 for spelt in counts.values()):
+        return found
+    first: dict[str, int] = {}
+    for ref in sorted((ref for ref in refs if ref.id in found), key=lambda ref: (ref.recency, ref.id)):
+        for run in sorted(found[ref.id]):
+            first.setdefault(found[ref.id][run], len(first))
+    chosen = {folded: min(spelt, key=lambda kind: (-spelt[kind], first.get(kind, len(first)), kind))
+              for folded, spelt in counts.items()}
+    return {session: {run: chosen[kind.casefold()] for run, kind in types.items()} for session, types in found.items()}
 
 
 def _identity(ctx: ScanContext, paths: Sequence[str]) -> str:
@@ -114,7 +136,8 @@ def row_of(types: Mapping[str, Mapping[str, str]], session_id: str, run: str | N
     kind = types.get(session_id, {}).get(run)
     if not kind:
         return UNKNOWN
-    return kind if kind not in _NAMES_OURS and not kind.startswith('"') else _quoted(kind)
+    # (``Main`` too: one kind a row whatever its case, ``spellings``)
+    return kind if kind.casefold() not in _NAMES_OURS and not kind.startswith('"') else _quoted(kind)
 
 
 #: the rows this module names: a kind recorded by one of these names is another row

@@ -41,6 +41,8 @@ RESUME_ACTIVE_DAYS = 7
 _BATCH = 24
 #: the progress line's name for a parse (``tokens`` reads the table's rows after it)
 ADDING_UP = "adding up tokens"
+#: sessions whose sums are written to the index at once (``_store``), the progress counted after each
+_STORED_AT_ONCE = 256
 
 
 class UsageParser:
@@ -145,19 +147,26 @@ class UsageParser:
         """Put the sums (and resume states) of parsed ``refs`` in the index; drop the states
         of ``held`` sessions no longer kept (``keep_state``)."""
         assert self.cache is not None
-        rows, states = [], []
-        for ref in refs:
-            parsed, fingerprint = parsed_by_id[ref.id], self.fingerprints[ref.id]
-            if parsed.sums.passing:
-                self.fingerprints[ref.id] = None  # in no snapshot either: parsed again next run
-            if fingerprint is None or parsed.sums.passing:
-                continue
-            rows.append((ref.id, ref.provider, fingerprint, parsed.sums.to_bytes(), parsed.keys))
-            if parsed.state is not None:
-                tag = _state_tag(self.scanner.provider(ref.provider))
-                states.append((ref.id, seal(tag + parsed.state)))
-        self.cache.put_usage(rows)
-        self.cache.put_resume(states)
+        # Counted, a batch at a time: the line stood 0.6-0.9 s on "caching sessions" with no
+        # count after "adding up tokens 15,000/15,000" at scale 10 (the sums encoded and written).
+        progress = self.ctx.progress
+        progress.expect(len(refs))
+        for start in range(0, len(refs), _STORED_AT_ONCE):
+            rows, states = [], []
+            batch = refs[start:start + _STORED_AT_ONCE]
+            for ref in batch:
+                parsed, fingerprint = parsed_by_id[ref.id], self.fingerprints[ref.id]
+                if parsed.sums.passing:
+                    self.fingerprints[ref.id] = None  # in no snapshot either: parsed again next run
+                if fingerprint is None or parsed.sums.passing:
+                    continue
+                rows.append((ref.id, ref.provider, fingerprint, parsed.sums.to_bytes(), parsed.keys))
+                if parsed.state is not None:
+                    tag = _state_tag(self.scanner.provider(ref.provider))
+                    states.append((ref.id, seal(tag + parsed.state)))
+            self.cache.put_usage(rows)
+            self.cache.put_resume(states)
+            progress.advance(len(batch))
         # A state no longer kept (another agentscan's, or its session idle since) is dropped:
         # else every session an earlier upgrade gave one would keep it for good.
         self.cache.drop_resume([ref_id for ref_id in held if not keep_state.get(ref_id)])
