@@ -123,7 +123,8 @@ def test_by_agent_on_a_terminal_is_a_line_a_kind(tty: Callable[..., None]) -> No
     lines = out.splitlines()
     total_at = lines.index(next(line for line in lines if line.startswith("TOTAL")))
     assert not any(line.startswith("  ") for line in lines[:total_at])  # no "↳ 1 subagent run" line
-    assert re.search(r"^Explore \(1 run\)  ", out, re.M) and re.search(r"^main  ", out, re.M)
+    # (pass 56: the home's ``Explore`` and ``explore`` runs are one kind, two runs)
+    assert re.search(r"^Explore \(2 runs\)  ", out, re.M) and re.search(r"^main  ", out, re.M)
     assert tokens("--by", "agent", "--json")[0] == piped_json  # --json as it was
     assert [row["key"] for row in orjson.loads(piped_json)["rows"]][0] == "main"
 
