@@ -240,15 +240,16 @@ def raw_lines_file(tmp_path: Path, lines: list[bytes], final_newline: bool, bom:
 
 
 def forget_remembered_answers() -> None:
-    """Drop the answers the index remembers (``scan.answers``): the next ``list`` or ``tokens``
-    is made again from the index (or, for ``tokens --by session``, patched from its kept
-    basis when there is one: ``scan.answerpatch``), not printed again."""
+    """Drop the answers the index remembers (``scan.answers``) and the bases of grouped ones
+    (``scan.groupbasis``): the next ``list`` or ``tokens`` is made again from the index (or, for
+    ``tokens --by session``, patched from its kept basis when there is one: ``scan.answerpatch``),
+    not printed again."""
     import sqlite3
 
     from agentscan.scan.cachefile import FILE_NAME
 
     with sqlite3.connect(Path(os.environ["AGENTSCAN_CACHE_DIR"]) / FILE_NAME) as connection:
-        connection.execute("DELETE FROM snapshots WHERE key LIKE 'answer:%'")
+        connection.execute("DELETE FROM snapshots WHERE key LIKE 'answer:%' OR key LIKE 'groupbasis:%'")
     connection.close()
 
 

@@ -127,13 +127,25 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
             table = _patched_table(scanner, question, providers, zone)
         report: TokenReport | None = None
         printed: tuple[TokenReport, Printed, dict[str, TableSession]] | None = None
+        # Grouped by period, model or agent: patched from the last whole report (``scan.grouppatch``).
+        regroupable = (remember and by != "session" and not ids and cwd is None and since is None and until is None
+                       and not breakdown)
         if answer is None and table is None:
-            from agentscan.scan.tokens import token_report
+            from agentscan.scan.tokens import GROUPED_USAGE, token_report
 
+            if regroupable:
+                from agentscan.scan import grouppatch
+
+                report = grouppatch.patched_report(scanner, command, question, providers, by, zone,
+                                                   sort if as_json else "date")
+                regroupable = report is None  # a whole report, below, keeps a basis: its usage is asked for
+                if regroupable:
+                    scanner.ctx.memo[GROUPED_USAGE] = None
             # The JSON's rows in ``sort``'s order as the library gives them; the table's are put
             # in its own order (sessions by date) first, then sorted (``tokens_table.table``).
-            report = token_report(scanner, ids=ids, providers=providers, since=since, until=until, by=by, tz=zone,
-                                  cwd=cwd, sort=sort if as_json else "date", breakdown=breakdown)
+            if report is None:
+                report = token_report(scanner, ids=ids, providers=providers, since=since, until=until, by=by, tz=zone,
+                                      cwd=cwd, sort=sort if as_json else "date", breakdown=breakdown)
             if as_json:
                 import orjson
 
@@ -185,6 +197,10 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
                 from agentscan.scan import answerpatch
 
                 answerpatch.keep(scanner, command, question, report, answer=answer)
+        elif regroupable and report is not None and not raised and not len(scanner.ctx.warnings):
+            from agentscan.scan import groupbasis
+
+            groupbasis.keep(scanner, command, question, report, zone)
         answer = answer if answer is not None else recorded.stored_text(out, err)
         answers.remember(scanner, command, question, key, answer, raised,
                          kept=KEPT_DIRECTORIES if cwd is not None else None, kept_under=CWD_SLOT)

@@ -74,13 +74,11 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], report: To
     ``--json`` printed, or ``extras``, a line of bytes for each of its rows, and ``sections``
     of the caller's (the text table's, ``cli.tablebasis``), read back by ``Basis.extras``
     and ``Basis.section``."""
-    cache = scanner.cache
     total = report.total
-    if cache is None or not report.rows or report.cost is None or report.unpriced_models or total is None or total.saturated:
+    if scanner.cache is None or not report.rows or report.cost is None or report.unpriced_models or total is None or total.saturated:
         return
-    identity = answers.question_identity(scanner, command, question)
     start = answer.find(_ROWS_OPEN) if answer is not None else 0
-    if identity is None or start < 0 or (extras is not None and (
+    if start < 0 or (extras is not None and (
             len(extras) != len(report.rows) or any(b"\n" in extra for extra in extras))):
         return
     at = start + len(_ROWS_OPEN)
@@ -88,10 +86,9 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], report: To
     fingerprints: list[str] = []
     places = array("q")
     details: list[list[Any]] = []  # per row: tokens, cost, and where its key hashes are
-    by_provider: dict[str, list[int]] = {}
     fingerprint = scanner.fingerprint
     recorded = known = 0
-    for index, row in enumerate(report.rows):
+    for row in report.rows:
         ref = report.sessions.get(row.key)
         fingerprint_now = fingerprint(ref) if ref is not None else None
         if fingerprint_now is None:
@@ -107,11 +104,38 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], report: To
         known += cost is not None and cost != OPAQUE
         ids.append(row.key)
         fingerprints.append(fingerprint_now)
-        details.append([_usage(row.tokens), cost, 0, 0])
-        by_provider.setdefault(row.key.partition(":")[0], []).append(index)
-    if any("\n" in text for text in (*ids, *fingerprints)):
-        return  # the ids are kept a line each (a Gemini session id may hold anything)
+        details.append([usage_fields(row.tokens), cost, 0, 0])
     stored = Sections()
+    sharing_ids = key_sections(scanner, stored, ids, fingerprints, details)
+    if sharing_ids is None:
+        return
+    stored.add("details", b"\n".join(map(orjson.dumps, details)))
+    if answer is not None:
+        stored.add("places", places.tobytes())
+        stored.add("answer", answer)
+    if extras is not None:
+        stored.add("extras", b"\n".join(extras))
+    for name, data in (sections or {}).items():
+        stored.add(name, data)
+    store(scanner, _slot(command), command, question, {
+        "sharing": sharing_ids, "total": usage_fields(total), "recorded": recorded, "known": known,
+        "cost": str(report.cost), "prices": report.prices}, stored)
+
+
+def key_sections(scanner: Scanner, stored: Sections, ids: list[str], fingerprints: list[str],
+                 details: list[list[Any]]) -> dict[str, list[str]] | None:
+    """Each session's key hashes into ``stored`` (where, in the last two fields of its
+    ``details``), each provider's all sorted (``set:<provider>``), and the ids and
+    fingerprints; gives each provider's sessions whose calls meet another's (``None``: the
+    index holds no key hashes of a session at its fingerprint, sharing could not be told).
+    ``scan.groupbasis`` keeps its sessions so too."""
+    cache = scanner.cache
+    assert cache is not None
+    by_provider: dict[str, list[int]] = {}
+    for index, session_id in enumerate(ids):
+        by_provider.setdefault(session_id.partition(":")[0], []).append(index)
+    if any("\n" in text for text in (*ids, *fingerprints)):
+        return None  # the ids are kept a line each (a Gemini session id may hold anything)
     sharing_ids: dict[str, list[str]] = {}  # provider -> the sessions whose calls meet another's
     for provider, indexes in by_provider.items():
         found = cache.get_keys([ids[index] for index in indexes])
@@ -120,9 +144,9 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], report: To
             kept = found.get(ids[index])
             payload = unseal(kept[1]) if kept is not None and kept[0] == fingerprints[index] else None
             if payload is None:
-                return  # key hashes not of this fingerprint: sharing could not be told
+                return None  # key hashes not of this fingerprint: sharing could not be told
             payload = payload[:len(payload) // 8 * 8]
-            details[index][2:] = [stored.append(payload), len(payload)]
+            details[index][-2:] = [stored.append(payload), len(payload)]
             payloads[ids[index]] = payload
         # Sorted first, then compared with the next (in C): a set of a heavy user's 324,000
         # hashes took 0.1 s longer and 17 MB more, only to find the rare repeat.
@@ -133,34 +157,16 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], report: To
         stored.add(f"set:{provider}", array("Q", ordered).tobytes())
     stored.add("ids", "\n".join(ids).encode("utf-8", "surrogateescape"))
     stored.add("fingerprints", "\n".join(fingerprints).encode("utf-8", "surrogateescape"))
-    try:
-        stored.add("details", b"\n".join(map(orjson.dumps, details)))
-        if answer is not None:
-            stored.add("places", places.tobytes())
-            stored.add("answer", answer)
-        if extras is not None:
-            stored.add("extras", b"\n".join(extras))
-        for name, data in (sections or {}).items():
-            stored.add(name, data)
-        header = orjson.dumps({
-            "format": FORMAT, "sections": stored.places, "sharing": sharing_ids, "total": _usage(total),
-            "recorded": recorded, "known": known, "cost": str(report.cost), "prices": report.prices,
-        })
-    except TypeError:
-        return
-    cache.put_snapshot_parts(_slot(command), identity, sealed_parts([header, b"\n", *stored.parts]))
-    cache.commit()
+    return sharing_ids
 
 
 class Patch(NamedTuple):
     """What changed since a kept basis, and the report's rows and total now."""
 
     basis: Basis
-    #: every session now, in the report's order, with its fingerprint
+    #: as ``Changes``'
     now: list[tuple[str, str | None]]
-    #: the sessions now, in that order (``now``'s refs)
     refs: Sequence[SessionRef]
-    #: the changed and new sessions' places in ``now``
     changed: list[int]
     #: their rows (made anew), by session id
     new_rows: dict[str, TokenRow]
@@ -185,22 +191,55 @@ def patched(scanner: Scanner, command: str, question: Mapping[str, Any], provide
 def patch_of(scanner: Scanner, command: str, question: Mapping[str, Any], providers: list[str]) -> Patch | None:
     """The changes since the basis kept for ``command`` and ``question`` (``None``: the
     report must be made whole); inside a warnings capture, as ``patched``."""
-    cache = scanner.cache
-    identity = answers.question_identity(scanner, command, question) if cache is not None else None
-    if cache is None or identity is None:
-        return None
-    value = unseal_view(cache.get_snapshot(_slot(command), identity))
-    if value is None:
-        return None
+    basis = basis_of(scanner, _slot(command), command, question)
     try:
-        return _patch(scanner, Basis(value), providers)
+        return _patch(scanner, basis, providers) if basis is not None else None
     except Damaged:
         return None  # a basis of another shape: made whole (a bug elsewhere is not hidden)
 
 
-def _patch(scanner: Scanner, basis: Basis, providers: list[str]) -> Patch | None:
-    from agentscan.scan.tokens import session_rows
+def basis_of(scanner: Scanner, slot: str, command: str, question: Mapping[str, Any]) -> Basis | None:
+    """The basis kept in ``slot`` for ``command`` and ``question`` (``None``: none, or damaged)."""
+    cache = scanner.cache
+    identity = answers.question_identity(scanner, command, question) if cache is not None else None
+    if cache is None or identity is None:
+        return None
+    value = unseal_view(cache.get_snapshot(slot, identity))
+    try:
+        return Basis(value) if value is not None else None
+    except Damaged:
+        return None
 
+
+def store(scanner: Scanner, slot: str, command: str, question: Mapping[str, Any], header: dict[str, Any],
+          stored: Sections) -> None:
+    """Keep a basis (``header``, then ``stored``'s sections) in ``slot`` for ``command`` and ``question``."""
+    cache = scanner.cache
+    identity = answers.question_identity(scanner, command, question)
+    if cache is None or identity is None:
+        return
+    try:
+        head = orjson.dumps({"format": FORMAT, "sections": stored.places, **header})
+    except TypeError:
+        return
+    cache.put_snapshot_parts(slot, identity, sealed_parts([head, b"\n", *stored.parts]))
+    cache.commit()
+
+
+class Changes(NamedTuple):
+    """The sessions that changed since a basis was kept (``changes``): every session ``now``
+    with its fingerprint and its ``refs``, in the report's order; the changed and new ones'
+    places in ``now``, and the changed and gone ones' in the basis (``taken_out``)."""
+
+    now: list[tuple[str, str | None]]
+    refs: Sequence[SessionRef]
+    changed: list[int]
+    taken_out: list[int]
+
+
+def changes(scanner: Scanner, basis: Basis, providers: list[str]) -> Changes | None:
+    """The sessions of ``providers`` that changed, came or went since ``basis`` was kept;
+    ``None``: too many, or one of those taken out shared calls with another (made whole)."""
     refs = scanner.refs(providers)
     now = refs.sessions(scanner.fingerprint) if isinstance(refs, MergedRefs) else [
         (ref.id, scanner.fingerprint(ref)) for ref in refs]
@@ -223,17 +262,27 @@ def _patch(scanner: Scanner, basis: Basis, providers: list[str]) -> Patch | None
     taken_out = [index_of[now[position][0]] for position in changed if now[position][0] in index_of] + gone
     if any(basis.ids[index] in basis.sharers for index in taken_out):
         return None
+    if any(refs[position].id != now[position][0] for position in changed):
+        return None  # the sequence moved under us (a newer discovery stored meanwhile)
+    return Changes(now, refs, changed, taken_out)
+
+
+def _patch(scanner: Scanner, basis: Basis, providers: list[str]) -> Patch | None:
+    from agentscan.scan.tokens import session_rows
+
+    found = changes(scanner, basis, providers)
+    if found is None:
+        return None
+    now, refs, changed, taken_out = found
     old_rows = {basis.ids[index]: basis.details(index) for index in taken_out}
     if any(cost == OPAQUE for _, cost, _ in old_rows.values()):
         return None
     changed_refs = [refs[position] for position in changed]
-    if any(ref.id != now[position][0] for ref, position in zip(changed_refs, changed)):
-        return None  # the sequence moved under us (a newer discovery stored meanwhile)
     made = session_rows(scanner, changed_refs) if changed else None
     if len(scanner.ctx.warnings):
         return None  # any of the run, discovery's too: a whole report says them (and its answer keeps them)
     new_rows = {row.key: row for row in made.rows} if made is not None else {}
-    if len(new_rows) != len(changed) or not _nothing_shared(scanner, basis, old_rows, now, changed):
+    if len(new_rows) != len(changed) or not nothing_shared(scanner, basis, old_rows, now, changed):
         return None
     total, cost = _total(basis, old_rows.values(), new_rows.values())
     if total is None:
@@ -272,7 +321,7 @@ def _answer(patch: Patch) -> bytes:
     return b"".join((head, _ROWS_OPEN, _BETWEEN.join(pieces), tail))
 
 
-def _nothing_shared(scanner: Scanner, basis: Basis, old_rows: dict[str, Details],
+def nothing_shared(scanner: Scanner, basis: Basis, old_rows: dict[str, Details],
                     now: list[tuple[str, str | None]], changed: list[int]) -> bool:
     """No key hash of a changed or new session is another session's, or twice among theirs."""
     if not changed:
@@ -323,7 +372,7 @@ def _total(basis: Basis, taken_out: Iterable[Details], added: Iterable[TokenRow]
             return None, cost
         if row.tokens is not None:
             recorded += 1
-            fields = [a + b for a, b in zip(fields, _usage(row.tokens))]  # type: ignore[arg-type]
+            fields = [a + b for a, b in zip(fields, usage_fields(row.tokens))]  # type: ignore[arg-type]
         if new_cost is not None:
             known += 1
             cost = EXACT.add(cost, Decimal(new_cost))
@@ -342,8 +391,10 @@ def _cost_of(row: TokenRow) -> str | None:
     return OPAQUE
 
 
-def _usage(usage: TokenUsage | None) -> list[int] | None:
+def usage_fields(usage: TokenUsage | None) -> list[int] | None:
+    """``usage``'s five sums as a basis keeps them (``scan.groupbasis`` too)."""
     return None if usage is None else [usage.input, usage.cache_read, usage.cache_write, usage.output, usage.reasoning]
 
 
-__all__ = ["MAX_CHANGED", "Patch", "keep", "patch_of", "patched"]
+__all__ = ["MAX_CHANGED", "Changes", "Patch", "basis_of", "changes", "keep", "key_sections", "nothing_shared",
+           "patch_of", "patched", "store", "usage_fields"]

@@ -118,8 +118,9 @@ class ReportCoverage(NamedTuple):
     by_cwd: tuple[tuple[SessionRef, str | None], ...] = ()
     #: how many sessions the report covers, once every option chose
     counted: int = 0
-    #: those sessions (an empty window's hint reads when they were last active)
-    covered: tuple[SessionRef, ...] = ()
+    #: those sessions (an empty window's hint reads when they were last active; a patched
+    #: grouped report's, ``scan.grouppatch``, as discovery gives them: 15,000 are not made for ``--json``)
+    covered: Sequence[SessionRef] = ()
 
 
 @dataclass(frozen=True, slots=True)

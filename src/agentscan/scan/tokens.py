@@ -159,6 +159,8 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
                     window=(low, high) if low is not None or high is not None else None)
     if hidden:
         usage = without(usage, hidden)
+    if GROUPED_USAGE in scanner.ctx.memo and every_session and not per_session and low is None and high is None:
+        scanner.ctx.memo[GROUPED_USAGE] = usage  # asked for: what a grouped answer's basis is made of (``scan.groupbasis``)
     if low is not None or high is not None:
         untimed = untimed_calls(usage)  # in no window (``_outside``): said, or the totals differ unexplained
         # ... but calls of 0 tokens change no total (and ``--by day`` shows no row of 0):
@@ -252,6 +254,10 @@ def _recorded_any(usage: dict[str, ProviderUsage], kept: dict[str, KeptRow]) -> 
     return (any(part.entries or part.outside or any(sums.groups for sums in part.sums.values()) for part in usage.values())
             or any(taken.row.tokens is not None for taken in kept.values()))
 
+
+#: ``ScanContext.memo``'s key of the usage a grouped report of every session added up, kept
+#: there only when the key is (the CLI's ``tokens``: a library caller's scan holds no such memory)
+GROUPED_USAGE = "tokens.grouped_usage"
 
 #: the bucket of a session whose every call is counted in another session's copy
 _SPENT_ELSEWHERE = Bucket()
