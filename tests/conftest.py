@@ -155,9 +155,9 @@ def pages(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
     made: list[int | None] = []
     original = Scanner.list_page
 
-    def counting(self: Scanner, *, limit: int | None = 25, filters=None):  # noqa: ANN001, ANN202
+    def counting(self: Scanner, *, limit: int | None = 25, filters=None, **more):  # noqa: ANN001, ANN003, ANN202
         made.append(limit)
-        return original(self, limit=limit, filters=filters)
+        return original(self, limit=limit, filters=filters, **more)
 
     monkeypatch.setattr(Scanner, "list_page", counting)
     return made

@@ -113,7 +113,9 @@ def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int |
     from agentscan.scan.costs import with_costs
 
     priceahead.start(scanner)  # a first run: genai-prices imported by a helper while sessions are read
-    page = scanner.list_page(limit=limit, filters=filters)
+    # A table off a terminal shows no ``*`` (``list_text``): 15,000 rows' ``running``, asked
+    # of ``/proc`` and Claude's registry, were a tenth of a ``list --all`` made anew.
+    page = scanner.list_page(limit=limit, filters=filters, tell_running=as_json or render.terminal().tty)
     if reverse:
         page = page._replace(rows=page.rows[::-1])
     book = PriceBook(scanner.ctx, scanner.cache)

@@ -78,9 +78,9 @@ class SessionPage(NamedTuple):
         return None
 
 
-def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter) -> SessionPage:
-    """The ``limit`` (``None``: all) most recently updated sessions matching ``filters``."""
-
+def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter, tell: bool = True) -> SessionPage:
+    """The ``limit`` (``None``: all) most recently updated sessions matching ``filters``; ``tell``:
+    each row's ``running`` told (a table off a terminal shows none: ``Scanner.list_page``)."""
     stages = filters.active_stages
     # A page without filters parses a few sessions: a first run may discover side by side.
     refs = scanner.refs(filters.providers, few=limit if not stages else None)
@@ -127,8 +127,8 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
 
     def admit(index: int, ref: SessionRef, row: SessionRow, said) -> None:
         say(scanner.ctx, said)
-        if told is None:
-            row = row.with_changes(running=liveness.of(ref))
+        if told is None and tell and row.running is not (running := liveness.of(ref)):  # (as ``everyrow`` keeps one)
+            row = row.with_changes(running=running)
         item = (_place(scanner, ref, row, now), -index, row)
         if keep is None or len(best) < keep:
             heapq.heappush(best, item)

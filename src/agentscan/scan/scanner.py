@@ -306,8 +306,10 @@ class Scanner(OncePerScan):
         """
         return self.list_page(limit=limit, filters=filters).rows
 
-    def list_page(self, *, limit: int | None = DEFAULT_LIMIT, filters: ListFilter | None = None) -> SessionPage:
-        """``list_sessions`` with what a caller needs to say "25 of 2,031" or why nothing matched."""
+    def list_page(self, *, limit: int | None = DEFAULT_LIMIT, filters: ListFilter | None = None,
+                  tell_running: bool = True) -> SessionPage:
+        """``list_sessions`` with what a caller needs to say "25 of 2,031" or why nothing matched;
+        ``tell_running=False``: the rows' ``running`` left as read (a page that shows none)."""
         self._open()
         from agentscan.scan.listing import ListFilter, check_filters, select_sessions
 
@@ -317,7 +319,7 @@ class Scanner(OncePerScan):
                                parameter="limit")
         if limit is not None and limit < 1:
             raise UsageProblem(f"the limit must be 1 or more, not {limit}", parameter="limit")
-        return select_sessions(self, limit=limit, filters=filters if filters is not None else ListFilter())
+        return select_sessions(self, limit=limit, filters=filters if filters is not None else ListFilter(), tell=tell_running)
 
     def short_ids(self, ids: Iterable[str] | None = None) -> dict[str, str]:
         """Full id -> the shortest prefix that still opens it (``provider:`` + 8+ chars);
