@@ -100,8 +100,10 @@ def _priced(found: dict[str, Any]) -> tuple[str, str, list[tuple[int, list[str]]
         return query, "no price", [(0, ["-" for _ in PRICE_COLUMNS])]
     fields = found["price_fields"] or {}
     bases = [_base(fields.get(name)) for _, name in PRICE_COLUMNS]
-    # A fast-mode price is said, as the rates are the model's own no longer.
-    answer = clean(f"{found['provider']}/{found['model_id']}") + (f" ({_variant(found)})" if _variant(found) else "")
+    # A fast-mode, tier or US-only price is said, as the rates are the model's list price no
+    # longer: with MODEL left out on a narrow terminal, it is all that says so.
+    variant = _variant(found)
+    answer = clean(f"{found['provider']}/{found['model_id']}") + (f" ({variant})" if variant else "")
     lines = [(0, ["-" if base is None else money(base) for base in bases])]
     tiers = [_tiers(fields.get(name)) for _, name in PRICE_COLUMNS]
     current = list(bases)  # each price as it stands at the size reached so far
@@ -122,19 +124,16 @@ def answers_name_them(looked_up: list[dict[str, Any]]) -> bool:
 
 
 def _variant(found: dict[str, Any]) -> str | None:
-    """The price variant a name was priced at (``fast mode``: ``opus-4.8-fast``, Claude Code's
-    fast mode, ``anthropic/claude-opus-4-8``'s; ``priority tier``: ``gpt-5.5 (priority)``, a
-    Codex call's service tier), not a model of its own whose name ends so (``grok-4-fast``):
-    ``library.describe_lasting`` names it so.  ``None``: the model's standard price."""
-    from agentscan.pricing.aliases import fast_mode_base, service_tier_of
-
+    """The price variant a name was priced at, as the library's answer says it (``variant``:
+    ``fast mode``, ``opus-4.8-fast``, Claude Code's fast mode, ``anthropic/claude-opus-4-8``'s;
+    ``priority tier``, ``gpt-5.5 (priority)``, a Codex call's service tier; ``US-only``,
+    ``claude-opus-4-6 (us-only)``; ``fast mode, US-only``), not a model of its own whose name
+    ends so (``grok-4-fast``).  ``None``: the model's standard price.  Never read off the
+    display name: a fast US-only name's last part is its US-only one."""
     if found["model_id"] is None:
         return None
-    named = str(found.get("name") or "").rpartition(", ")[2]
-    if named == "fast mode" or fast_mode_base(str(found["query"])) is not None:
-        return "fast mode"
-    tier = service_tier_of(str(found["query"]))[1]
-    return f"{tier} tier" if tier is not None else None
+    variant = found.get("variant")
+    return clean(variant) if isinstance(variant, str) and variant else None
 
 
 def tiers_under_answer(rows: list[Row]) -> list[Row]:
@@ -162,8 +161,8 @@ def print_prices(looked_up: list[dict[str, Any]]) -> None:
         # A line a row, every cell filled, for ``awk`` and ``sort``: a tier repeats its
         # model, the context size it starts above in a column of its own (``0``: the
         # model's own prices), and the providers are one word (``claude,codex``).  PRICED
-        # AS is a name, but for the two answers said in words (``no price``, ``… (fast
-        # mode)``): split on two spaces or more (``awk -F '  +'``), as every table's cells.
+        # AS is a name, but for the answers said in words (``no price``, ``… (fast mode,
+        # US-only)``): split on two spaces or more (``awk -F '  +'``), as every table's cells.
         columns = columns[:-len(_PRICES)] + (ABOVE, *_PRICES)
         print_table(columns, [
             Row([*([",".join(found["recorded_by"])] if recorded else []), query, answer, str(above), *prices])

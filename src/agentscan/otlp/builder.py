@@ -115,7 +115,9 @@ class TurnBuilder:
         self, parent: Span, key: str, start_ns: int, end_ns: int, model: str | None, usage: TokenUsage,
         cost: Decimal | None = None,
     ) -> Span:
-        # The API's id and speed (``cost`` was priced on the name agentscan gave the call).
+        # The API's id, where it ran, and its speed (``cost`` was priced on the name agentscan
+        # gave the call).
+        model, geo = sc.api_geo(model, self.facts.provider)
         model, speed = sc.api_model(model, self.facts.provider)
         model, tier = sc.api_tier(model, self.facts.provider)
         span = self._span(f"chat|{key}", parent, f"chat {model}" if model else "chat", KIND_CLIENT, start_ns, end_ns)
@@ -124,6 +126,7 @@ class TurnBuilder:
         span.set(sc.REQUEST_MODEL, model)
         span.set(sc.SPEED, speed)
         span.set(sc.SERVICE_TIER, tier)
+        span.set(sc.INFERENCE_GEO, geo)
         span.attributes.update(sc.usage_attributes(usage, self.facts.provider))
         span.set(sc.COST, None if cost is None else float(cost))
         self.usage.setdefault(parent.span_id, []).append(usage)

@@ -13,7 +13,7 @@ from typing import Any
 
 from agentscan.model import TokenUsage
 from agentscan.pricing.aliases import UNNAMED_TIER, fast_mode_base, service_tier_of
-from agentscan.pricing.inferencegeo import without_geo
+from agentscan.pricing.inferencegeo import US_ONLY_GEO, us_only_base, without_geo
 
 OPERATION = "gen_ai.operation.name"
 PROVIDER = "gen_ai.provider.name"
@@ -35,6 +35,10 @@ COST = "agentscan.cost_usd"
 #: the speed a call ran at when it was not the standard one (Anthropic's fast mode: ``fast``);
 #: no GenAI semantic convention names it
 SPEED = "agentscan.request.speed"
+#: where a Claude call's inference ran when it was not anywhere (its response's
+#: ``usage.inference_geo``: ``us``, US-only inference, billed 1.1x: ``pricing.inferencegeo``);
+#: no GenAI semantic convention names it
+INFERENCE_GEO = "agentscan.request.inference_geo"
 #: the service tier an OpenAI call was billed at when not the standard one (Codex's
 #: ``priority``, ``flex``): OTel's OpenAI semantic conventions name it so
 SERVICE_TIER = "openai.request.service_tier"
@@ -80,6 +84,14 @@ def api_model(model: str | None, agent: str) -> tuple[str | None, str | None]:
         model = without_geo(model)  # (a US-only call's ``<model> (us-only)``: ``pricing.inferencegeo``)
     base = fast_mode_base(model) if agent == "claude" and model is not None else None
     return (model, None) if base is None else (base, "fast")
+
+
+def api_geo(model: str | None, agent: str) -> tuple[str | None, str | None]:
+    """The model a Claude Code call asked the API for, and where its inference ran when it ran
+    in the US only (``us``): agentscan prices and groups it as ``claude-opus-4-6 (us-only)``
+    (``pricing.inferencegeo``); its request named ``claude-opus-4-6``."""
+    base = us_only_base(model) if agent == "claude" and model is not None else None
+    return (model, None) if base is None else (base, US_ONLY_GEO)
 
 
 def api_tier(model: str | None, agent: str) -> tuple[str | None, str | None]:

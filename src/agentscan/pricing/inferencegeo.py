@@ -42,8 +42,10 @@ def us_only_name(model: str) -> str:
 
 def us_only_base(name: str) -> str | None:
     """The model a ``us_only_name`` was made of (``claude-opus-4-6`` of ``claude-opus-4-6
-    (us-only)``, ``claude-opus-4-8-fast`` of a fast-mode call's); ``None`` for any other name."""
-    if not name.endswith(US_ONLY_SUFFIX):
+    (us-only)``, ``claude-opus-4-8-fast`` of a fast-mode call's); ``None`` for any other name.
+    The suffix in any case: ``prices "claude-opus-4-6 (US-only)"``, as the docs write the words,
+    was priced at the list price (the library matched ``claude-opus-4-6`` by its start)."""
+    if not name.endswith(")") or name[-len(US_ONLY_SUFFIX):].lower() != US_ONLY_SUFFIX:
         return None
     base = name[: -len(US_ONLY_SUFFIX)]
     return base if len(base) > len(_FAMILY) and base.startswith(_FAMILY) else None

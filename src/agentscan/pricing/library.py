@@ -327,9 +327,15 @@ def _described(match: Match, when: datetime) -> dict[str, Any]:
         elif isinstance(value, types.TieredPrices):
             fields[key] = {"base": float(value.base * scale),
                            "tiers": [{"above": t.start, "price": float(t.price * scale)} for t in value.tiers]}
-    name = match.model.name if match.context is None or not match.model.name \
-        else f"{match.model.name}, {_context_words(match.context).replace('-', ' ')}"
-    if match.multiplier is not None and name:
+    # The price variant said in words (``prices``' PRICED AS, ``fast mode, US-only``): read off
+    # the match, never parsed back out of the display name (a model may have none).
+    words = [_context_words(match.context).replace("-", " ")] if match.context is not None else []
+    if match.multiplier is not None:
+        words.append("US-only")  # (the one multiplier there is: ``inferencegeo``)
+    name = match.model.name
+    if name and match.context is not None:
+        name = f"{name}, {words[0]}"
+    if name and match.multiplier is not None:
         name = f"{name}, US-only inference ({match.multiplier}x every token rate)"
     return {
         "provider": match.provider.id,
@@ -337,4 +343,6 @@ def _described(match: Match, when: datetime) -> dict[str, Any]:
         "name": name,
         "prices": str(prices) if match.multiplier is None else f"{prices} (token rates x{match.multiplier}: US-only inference)",
         "price_fields": fields,
+        "variant": ", ".join(words) or None,
+        "multiplier": None if match.multiplier is None else float(match.multiplier),
     }

@@ -30,6 +30,9 @@ def look_up_lasting(data: PriceData, name: str, provider: str | None,
     not while the price data is the same): ``pricing.ownmodels`` keeps it until then."""
     found: dict[str, Any] = {
         "query": name, "provider": None, "model_id": None, "name": None, "prices": None, "price_fields": None,
+        # the price variant (``fast mode``, ``priority tier``, ``US-only``, ``fast mode, US-only``)
+        # and what every token rate is multiplied by (US-only: 1.1): ``library._described``
+        "variant": None, "multiplier": None,
         "suggestions": [],
         # the agents whose sessions recorded the name: ``prices`` without a MODEL (``ownmodels``)
         "recorded_by": None,

@@ -12,6 +12,8 @@ import functools
 
 import re
 
+from agentscan.pricing.inferencegeo import us_only_base
+
 # A version is a number of one or two digits, and a minor one after it, each a word of the
 # name of its own: ``4-20250514`` (a date ``undated`` left, with more after it) is no 4.20250514,
 # nor ``4-1m`` 4.1.  ASCII letters spelt out: IGNORECASE's ``[a-z]`` takes "ſ" and "K" too.
@@ -24,7 +26,14 @@ _VERSION_FIRST = re.compile(rf"{_VERSION}-(?P<family>[A-Za-z]+)(?![0-9A-Za-z.])(
 
 
 def undated(model: str) -> str:
-    """``model`` without a snapshot's date: ``claude-sonnet-4-5`` for ``claude-sonnet-4-5-20250929``."""
+    """``model`` without a snapshot's date: ``claude-sonnet-4-5`` for ``claude-sonnet-4-5-20250929``,
+    and ``claude-sonnet-4-5 (us-only)`` for a US-only call's (``inferencegeo``: the date is
+    before the suffix; a terminal's ``tokens --by model`` showed ``sonnet-4.5`` beside
+    ``sonnet-4.5-20250929 (us-only)``)."""
+    if model.endswith(")"):
+        base = us_only_base(model)
+        if base is not None:
+            return undated(base) + model[len(base):]
     if len(model) > 9 and model[-9] == "-" and model[-8:].isdigit() and model[-8:-6] in ("19", "20"):
         return model[:-9]
     return model

@@ -50,9 +50,9 @@ if TYPE_CHECKING:
 #: write; 5: progress copies of subagent calls; 6: runs written inline named; 7: only
 #: runs started by a record of no parent; 8: the other session a copied call's record names;
 #: 9: the calls of an advisor a call consulted; 10: a call's web searches, ``C_WEB_SEARCHES``;
-#: 11: a fast-mode call's model is its fast-mode name, ``usage.fast_model``: a state's kept calls
-#: do not say which were fast; 12: a US-only call's model is ``<model> (us-only)``,
-#: ``usage.priced_model``, which a state's kept calls do not say either)
+#: 11: a fast-mode call's model is its fast-mode name (``<model>-fast``): a state's kept calls
+#: do not say which were fast; 12: a US-only call's model is ``<model> (us-only)``, which a
+#: state's kept calls do not say either; both names are ``usage.priced_model``'s)
 VERSION = 12
 #: orders of one file's calls start at ``index << FILE_BITS`` (byte offsets fit below)
 FILE_BITS = 48

@@ -166,11 +166,6 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
     return call
 
 
-def fast_model(model: str) -> str:
-    """The model a call of ``model`` made in fast mode is priced and grouped as (interned)."""
-    return intern(fast_mode_name(model))
-
-
 def priced_model(model: str, speed: object, geo: object) -> str:
     """The model a call of ``model`` is priced and grouped as (interned): at its ``usage.speed``
     (fast mode: ``<model>-fast``) and where it ran (``usage.inference_geo`` ``"us"``: ``<model>
