@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from agentscan.progress import CACHING, FINDING, KEEPING_ROWS, PRICING, READING
+from agentscan.progress import BUNDLING, CACHING, FINDING, KEEPING_ROWS, PRICING, READING
 from agentscan.scan.scanner import Scanner
 from agentscan.scan.tokens import token_report
 from agentscan.scan.usageparse import ADDING_UP
@@ -32,8 +32,8 @@ def test_the_parse_is_named_and_the_rows_after_it_are_not(isolated_home: Path) -
             scanner.row(ref)
             progress.advance()
     # (the sessions found first, pass 55: then added up, priced, their rows kept; pass 56: their
-    # sums' caching after the parse counted too)
-    order = [FINDING, ADDING_UP, CACHING, PRICING, KEEPING_ROWS]
+    # sums' caching after the parse counted too, then each agent's sessions kept together)
+    order = [FINDING, ADDING_UP, CACHING, BUNDLING, PRICING, KEEPING_ROWS]
     assert parsed and {phase for phase, _, _ in parsed} == set(order)
     assert [phase for phase, _, _ in parsed] == sorted((phase for phase, _, _ in parsed), key=order.index)
     assert parsed[-1][1:] == (4, 4)

@@ -139,7 +139,7 @@ def test_the_sums_kept_after_a_parse_are_a_phase_of_their_own(isolated_home: Pat
                                                               tty) -> None:  # noqa: ANN001
     """On a terminal, ``tokens`` stood at "adding up tokens 15,000/15,000" while what it parsed
     was kept in the index (≈2 s at scale 10 after an upgrade): that is "caching sessions" now."""
-    from agentscan.progress import CACHING
+    from agentscan.progress import BUNDLING, CACHING
     from agentscan.scan.cache import Cache
     from builders import claude_sessions
 
@@ -164,7 +164,8 @@ def test_the_sums_kept_after_a_parse_are_a_phase_of_their_own(isolated_home: Pat
     tty(100)
     result = invoke("tokens")
     assert result.exit_code == 0, result.output
-    assert ("put_usage", CACHING) in phases and ("put_snapshot", CACHING) in phases, phases
+    # (pass 56's review: each agent's snapshot after them is a phase of its own, ``BUNDLING``)
+    assert ("put_usage", CACHING) in phases and ("put_snapshot", BUNDLING) in phases, phases
     assert not [phase for method, phase in phases if method == "put_usage" and phase != CACHING]
     assert "caching sessions" in result.stderr
 

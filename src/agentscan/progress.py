@@ -27,6 +27,10 @@ FINDING = "finding sessions"
 #: ``list --all`` (and ``export``) after its rows were read in workers: each kept in the index
 #: in its turn (``scan.everyrow.every_row``)
 CACHING = "caching sessions"
+#: ``tokens`` after ``CACHING`` its sums: each agent's sessions' sums kept together, for the next
+#: run to read at once (``collect._store_snapshot``), counted from none: counted on as more
+#: "caching sessions", its total doubled in mid-phase (``1,502/1,502``, then ``1,502/3,004``)
+BUNDLING = "bundling each agent's sessions"
 #: ``tokens`` after its sums were read: each session's added to its row and priced
 #: (``scan.tokens._report``), counted (it stood 1.2 s on "caching sessions" after an upgrade)
 PRICING = "pricing sessions"

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Callable, Collection, Sequence
 import orjson
 
 from agentscan.model import SESSION, SessionRef
-from agentscan.progress import CACHING
+from agentscan.progress import BUNDLING, CACHING
 from agentscan.scan.cache import decode_json
 from agentscan.scan.providerusage import ProviderUsage
 from agentscan.scan.sessionsums import Parsed, SessionSums
@@ -198,15 +198,16 @@ class _Collector:
         self.read_misses(misses, stale, sums, keys, keep_entries)
         for name, (every, picked) in unsettled.items():
             windowsettle.settle(self, name, every, picked, by_provider, sums, keys, keep_entries)
-        # What a parse read is kept (its sums were: ``UsageParser.parse``), said as that is,
-        # counted on from the parse's (each provider's sessions as its snapshot is written): the
-        # line stood on "caching sessions" with no count for 0.3-0.5 s at scale 10.  Not from
-        # none, which read as the same sessions cached twice.
+        # What a parse read is kept (its sums were, "caching sessions": ``UsageParser.parse``),
+        # each provider's sessions together, counted as each provider's snapshot is written: the
+        # line stood on "caching sessions" with no count for 0.3-0.5 s at scale 10.  A phase of
+        # its own: counted on as "caching sessions", its total doubled in mid-phase.
         caching = bool(misses) and self.told is None
         progress = self.ctx.progress
-        # (``misses``: cached by the parse, ``UsageParser._store``)
-        counted = len(misses), len(misses) + sum(len(by_provider[name]) for name in self.unsnapped)
-        with progress.named(CACHING, *counted) if caching else nullcontext():
+        bundled = sum(len(by_provider[name]) for name in self.unsnapped)
+        phase = nullcontext() if not caching else progress.named(BUNDLING, 0, bundled) if bundled \
+            else progress.named(CACHING, len(misses), len(misses))  # (no snapshot: the parse's count stands)
+        with phase:
             for name in self.unsnapped:
                 self._store_snapshot(name, by_provider[name], sums)
                 if caching:

@@ -142,13 +142,14 @@ def _meant_as_mistyped(scanner: Scanner, query: str) -> str | None:
     typed = bare.strip().lower()
     if len(typed) < MIN_PREFIX or not typed.replace("-", "").isalnum():
         return None
-    found: set[str] = set()
-    for ref in scanner.refs([named] if named else ()):
-        if _one_slip(typed, ref.native_id[:len(typed)].lower()):
-            found.add(f"{ref.provider}:{ref.native_id[:len(typed)]}")
-            if len(found) > 1:
-                return None
-    return f"hint: did you mean {found.pop()!r}?" if found else None
+    # Sessions, not the prefixes offered: two sessions near it by one prefix (``abcdef12-…`` and
+    # ``abcdef34-…`` for ``abcdeg``) offered that prefix, which names both when followed.
+    near = [ref for ref in scanner.refs([named] if named else ())
+            if _one_slip(typed, ref.native_id[:len(typed)].lower())]
+    if len({ref.id for ref in near}) != 1:
+        return None
+    meant = f"{near[0].provider}:{near[0].native_id[:len(typed)]}"
+    return f"hint: did you mean {meant!r}?"
 
 
 def _one_slip(typed: str, real: str) -> bool:

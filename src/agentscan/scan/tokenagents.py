@@ -6,8 +6,8 @@ talked to), else the kind its provider recorded for the delegated run that made 
 ``compaction`` for Claude's auto-compaction worker), and ``unknown`` where none was
 recorded (Gemini CLI's subagents, an older build's).  One kind spelt in two cases (Claude
 Code's ``Explore`` and Cursor's ``explore``, a custom agent renamed ``Reviewer``) is one row,
-named by the spelling most of its runs record, on a tie by the one of the session seen first
-(the oldest, then the smallest id): two rows read as one kind split in two (``spellings``).
+named by the spelling that comes first in code-point order (a capital before its small
+letter: ``Explore``): two rows read as one kind split in two (``spellings``).
 
 Only the sessions whose calls name a run are asked (``Provider.subagent_types``), quietly
 (what reading them warns of is theirs, said by ``show``), and their answer is kept in the
@@ -89,26 +89,26 @@ def run_types(scanner: Scanner, refs: Sequence[SessionRef],
                 kept_any = True
     if kept_any and cache is not None:
         cache.commit()
-    return spellings(found, refs)
+    return spellings(found)
 
 
-def spellings(found: dict[str, dict[str, str]], refs: Sequence[SessionRef]) -> dict[str, dict[str, str]]:
-    """``found`` with each kind in one spelling whatever its case: the one most runs record,
-    on a tie the first seen, by the sessions' time (``recency``, the oldest first) then id;
-    kept as found when no kind is spelt two ways (the bench's homes: one spelling each)."""
-    counts: dict[str, dict[str, int]] = {}
+def spellings(found: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
+    """``found`` with each kind in one spelling whatever its case: the first of its spellings
+    in code-point order (``Explore`` before ``explore``), kept as found when no kind is spelt
+    two ways (the bench's homes: one spelling each).
+
+    By the spellings alone: the one most runs recorded, a tie to the oldest session's (by its
+    files' time), named the row by what a ``touch`` or a ``--since`` changed, its JSON key
+    too.  Which spellings the selected sessions record still decides (``-p cursor`` has
+    ``explore`` alone): knowing every session's would read the kinds of sessions not asked for."""
+    chosen: dict[str, str] = {}
     for types in found.values():
         for kind in types.values():
-            spelt = counts.setdefault(kind.casefold(), {})
-            spelt[kind] = spelt.get(kind, 0) + 1
-    if all(len(spelt) == 1 for spelt in counts.values()):
+            folded = kind.casefold()
+            if folded not in chosen or kind < chosen[folded]:
+                chosen[folded] = kind
+    if all(chosen[kind.casefold()] == kind for types in found.values() for kind in types.values()):
         return found
-    first: dict[str, int] = {}
-    for ref in sorted((ref for ref in refs if ref.id in found), key=lambda ref: (ref.recency, ref.id)):
-        for run in sorted(found[ref.id]):
-            first.setdefault(found[ref.id][run], len(first))
-    chosen = {folded: min(spelt, key=lambda kind: (-spelt[kind], first.get(kind, len(first)), kind))
-              for folded, spelt in counts.items()}
     return {session: {run: chosen[kind.casefold()] for run, kind in types.items()} for session, types in found.items()}
 
 
