@@ -46,9 +46,17 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(f"note: {found}")
 
 
+#: HOME as the session began (the real one): no test may end with it back (``isolated_home``)
+REAL_HOME = os.environ.get("HOME")
+
+
 @pytest.fixture(autouse=True)
-def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Point HOME and every provider variable at an empty temporary dir."""
+def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Point HOME and every provider variable at an empty temporary dir.  A test that undid
+    it (``monkeypatch.undo()`` under any name: ``tests/test_no_monkeypatch_undo_pass56`` finds
+    the literal call only) ran what followed in the real home: it fails here, at its teardown
+    (before ``monkeypatch``'s own, which comes after this fixture's).  A test may point HOME
+    elsewhere, with ``monkeypatch.setenv`` or ``monkeypatch.context()``, never at the real home."""
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
@@ -72,7 +80,10 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     # A CI machine on WSL must not list its real Windows profiles in ``doctor``'s report.
     monkeypatch.delenv("WSL_DISTRO_NAME", raising=False)
     monkeypatch.setattr("agentscan.scan.wslhomes.WINDOWS_USERS", tmp_path / "windows-users")
-    return home
+    yield home
+    assert os.environ.get("HOME") != REAL_HOME or REAL_HOME == str(home), (
+        f"HOME is the real home ({REAL_HOME}) again at the end of the test: the isolation was undone "
+        "(monkeypatch.undo(), however it is called); use `with monkeypatch.context() as patch:`")
 
 
 @pytest.fixture

@@ -225,6 +225,19 @@ def test_what_a_left_out_row_said_of_other_files_or_in_passing_is_still_said() -
     assert still_ours(said, ref, row, "cwd") == said[1:]
 
 
+def test_the_warnings_left_unlisted_are_counted_as_every_cut_list_counts() -> None:
+    # ``toolkit.andmore``'s words (pass 56): one left out is "1 more warning ... was", not
+    # "1 more warnings ... were"; many are counted with thousands separators.
+    from agentscan.warningsink import WarningSink
+
+    sink = WarningSink()
+    for line in range(2, 23):  # one past the twenty a file lists
+        sink.add("/h/bad.jsonl", "invalid JSON skipped", line)
+    listed = sink.listed()
+    assert listed[-1].message == "1 more warning for this file was not listed", listed[-1]
+    assert len(listed) == 21
+
+
 def test_a_file_of_many_bad_lines_is_counted_not_kept_and_read_twice_counts_once() -> None:
     from agentscan.context import HELD_PER_FILE, HeldWarnings
     from agentscan.warningsink import WarningSink
@@ -234,7 +247,7 @@ def test_a_file_of_many_bad_lines_is_counted_not_kept_and_read_twice_counts_once
         for line in range(2, 50_002):
             sink.add("/h/bad.jsonl", "invalid JSON skipped", line)
     listed = sink.listed()
-    assert len(listed) == 21 and listed[-1].message == "49980 more warnings for this file were not listed"
+    assert len(listed) == 21 and listed[-1].message == "49,980 more warnings for this file were not listed"
     assert len(sink._seen) <= 21  # not a key a line: a million bad lines took 300 MB
     held = HeldWarnings()
     for line in range(2, 50_002):

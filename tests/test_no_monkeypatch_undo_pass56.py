@@ -35,3 +35,44 @@ def test_no_test_undoes_the_isolated_home() -> None:
     found = [f"{path.relative_to(TESTS)}:{line}" for path in files
              for line in _undo_calls(path.read_text(encoding="utf-8"))]
     assert found == [], f"monkeypatch.undo() undoes the isolated home; use monkeypatch.context(): {found}"
+
+
+_PROBE = '''
+import os
+
+
+def test_aliased_undo(monkeypatch):
+    patch = monkeypatch
+    getattr(patch, "un" + "do")()  # (no literal call: the check above cannot see it)
+
+
+def test_a_context_of_its_own(monkeypatch, tmp_path):
+    with monkeypatch.context() as patch:
+        patch.setenv("HOME", str(tmp_path / "elsewhere"))
+    assert os.environ["HOME"] == str(tmp_path / "home")
+
+
+def test_home_pointed_elsewhere(monkeypatch):
+    monkeypatch.setenv("HOME", "/home/me")
+'''
+
+
+def test_an_undo_however_called_fails_at_teardown(tmp_path: Path) -> None:
+    # ``conftest.isolated_home`` checks, after the test, that HOME is not the real home (as the
+    # session began): an aliased undo fails there, a ``monkeypatch.context()`` and a HOME the
+    # test set itself do not.  Run in a pytest of its own, whose "real" home is this test's.
+    import os
+    import subprocess
+    import sys
+
+    probe = tmp_path / "probe" / "test_probe.py"
+    probe.parent.mkdir()
+    probe.write_text(_PROBE, encoding="utf-8")
+    src = TESTS.parent / "src"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), str(src)])}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "conftest",
+                           "--rootdir", str(probe.parent), str(probe)],
+                          capture_output=True, text=True, env=env, cwd=probe.parent, timeout=120)
+    out = done.stdout
+    assert "3 passed, 1 error" in out, out
+    assert "ERROR test_probe.py::test_aliased_undo" in out and "isolation was undone" in out, out

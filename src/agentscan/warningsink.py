@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
 
 from agentscan.fsview import legible
+from agentscan.toolkit.words import agreeing, plural
 from agentscan.warningjson import warning_json
 from agentscan.warningwords import REWORDED_HEADS
 
@@ -149,7 +150,8 @@ class WarningSink:
         (``settling.shown_message``: a truncated last line by its file's age when first
         listed, though the warning was kept in the index when the file was young)."""
         shown = [self._as_said(warning) for warning in self._items]
-        extra = [SinkWarning(path, f"{count} more warnings for this file were not listed")
+        # (counted as every cut list counts: ``1 more warning``, ``49,980 more``: ``toolkit.andmore``)
+        extra = [SinkWarning(path, f"{plural(count, 'more warning')} for this file {agreeing(count).was} not listed")
                  for path, count in self._suppressed.items()]
         return shown + extra
 

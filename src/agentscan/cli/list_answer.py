@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 
     from agentscan.cli.state import State
     from agentscan.model import SessionRef, SessionRow
-    from agentscan.scan.listing import ListFilter, SessionPage
+    from agentscan.scan.listfilter import ListFilter
+    from agentscan.scan.listing import SessionPage
     from agentscan.scan.scanner import Scanner
 
 #: the pages kept, each for its own options: the ones stored last (a page printed
@@ -92,7 +93,7 @@ def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: 
     if known is not None and again is not None:
         recorded.print_again("list", again, scanner, known)
         return
-    from agentscan.scan.listing import ListFilter
+    from agentscan.scan.listfilter import ListFilter
 
     # ``--until`` as ``tokens`` takes it: a date, week or month up to its end.
     since_at, until_at = parse_window(since, until, zone)

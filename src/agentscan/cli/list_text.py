@@ -13,7 +13,8 @@ from agentscan.cli.tablepaths import named_floors
 from agentscan.cli.tablewidths import natural
 from agentscan.cli.term import Terminal, clean, clean_path, title_text
 from agentscan.fsview import legible
-from agentscan.scan.listing import ListFilter, SessionPage
+from agentscan.scan.listfilter import ListFilter
+from agentscan.scan.listing import SessionPage
 from agentscan.model import SessionRow
 from agentscan.timeutil import Shown, shown_time, zone_names
 

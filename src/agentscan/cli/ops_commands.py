@@ -102,7 +102,7 @@ def export_command(
 
     With the global --quiet it prints nothing on success (for cron); errors still go to stderr.
     """
-    from agentscan.scan.listing import ListFilter
+    from agentscan.scan.listfilter import ListFilter
     from agentscan.cli import render
     from agentscan.cli.optionvalues import parse_window, provider_names, reject_blank
     from agentscan.errors import UsageProblem

@@ -268,7 +268,7 @@ def _why_no_spans(state: State, scanner: Scanner, selection: Selection, matched:
     if selection.ids:
         return  # an id that matches nothing is an error, said already
     from agentscan.cli.list_answer import unread_said, why_empty
-    from agentscan.scan.listing import ListFilter
+    from agentscan.scan.listfilter import ListFilter
 
     filters = ListFilter(providers=selection.providers, since=selection.since)
     page = scanner.list_page(limit=1, filters=filters)

@@ -16,7 +16,7 @@ from agentscan.errors import UsageProblem
 
 if TYPE_CHECKING:
     from agentscan.export.run import ExportResult
-    from agentscan.scan.listing import ListFilter
+    from agentscan.scan.listfilter import ListFilter
     from agentscan.scan.scanner import Scanner
 
 ExportFormat = Literal["sqlite", "jsonl", "csv"]
@@ -47,7 +47,7 @@ def export_sessions(
     from agentscan.export.formats import check_days, parse_format
     from agentscan.export.run import run_export
     from agentscan.scan.arguments import time_zone
-    from agentscan.scan.listing import ListFilter, check_filters
+    from agentscan.scan.listfilter import ListFilter, check_filters
 
     if isinstance(output, os.PathLike):
         output = os.fspath(output)

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from datetime import tzinfo
 
     from agentscan.progress import Progress
-    from agentscan.scan.listing import ListFilter
+    from agentscan.scan.listfilter import ListFilter
     from agentscan.scan.scanner import Scanner
 
 LOCK_TIMEOUT_S = 30.0

@@ -217,7 +217,7 @@ def _select(scanner: Scanner, selection: Selection, stored: list[StoredSession],
                 elif ref.id not in {r.id for r in refs}:
                     refs.append(ref)
         return refs, hooks
-    from agentscan.scan.listing import ListFilter
+    from agentscan.scan.listfilter import ListFilter
 
     rows = scanner.all_rows(filters=ListFilter(providers=selection.providers, since=selection.since))
     until = selection.until

@@ -18,7 +18,7 @@ from agentscan.timeutil import _EARLIEST, _LATEST
 if TYPE_CHECKING:
     from agentscan.bounds import Bounds
     from agentscan.pricing import PriceBook
-    from agentscan.scan.listing import ListFilter
+    from agentscan.scan.listfilter import ListFilter
     from agentscan.scan.scanner import Scanner
 
 

@@ -93,11 +93,6 @@ class Cache(FileKeyedTables):
             "SELECT session_id, fingerprint FROM rows", session_ids, whole_table_above=WHOLE_TABLE_ABOVE)
             if isinstance(fingerprint, str)}
 
-    def provider_row_fingerprints(self, provider: str) -> dict[str, str]:
-        """``row_fingerprints`` of every cached row of ``provider``, in one query."""
-        return {session_id: fingerprint for session_id, fingerprint in self._query(
-            "SELECT session_id, fingerprint FROM rows WHERE provider=?", (provider,)) if isinstance(fingerprint, str)}
-
     def row_fields(self, session_ids: list[str], paths: Sequence[str]) -> dict[str, tuple[str, str | None]]:
         """The fingerprint each cached row was kept for (``row_fingerprints``' answer) and, as a
         JSON array, its values at ``paths`` (``$.cwd``): SQLite picks them out, no row is decoded

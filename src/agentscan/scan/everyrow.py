@@ -20,7 +20,7 @@ from agentscan.scan.liveness import Liveness
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef, SessionRow
-    from agentscan.scan.listing import ListFilter
+    from agentscan.scan.listfilter import ListFilter
     from agentscan.scan.scanner import Scanner
 
 

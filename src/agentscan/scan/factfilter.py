@@ -23,7 +23,7 @@ from agentscan.titles import title_spellings
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef, TableFacts
-    from agentscan.scan.listing import ListFilter
+    from agentscan.scan.listfilter import ListFilter
     from agentscan.scan.scanner import Scanner
 
 #: fewer sessions than this are read as rows: their facts would cost a pass of their own

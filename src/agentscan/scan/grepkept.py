@@ -22,7 +22,7 @@ from agentscan.titles import title_spellings
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef
-    from agentscan.scan.listing import ListFilter
+    from agentscan.scan.listfilter import ListFilter
     from agentscan.scan.scanner import Scanner
 
 #: what a kept row is judged by (``SessionRow.to_json``'s names)

@@ -21,7 +21,7 @@ from agentscan.scan.grepmatch import grep_hit
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef, SessionRow
-    from agentscan.scan.listing import ListFilter
+    from agentscan.scan.listfilter import ListFilter
     from agentscan.scan.scanner import Scanner
 
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Sequence
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef
-    from agentscan.scan.listing import ListFilter
+    from agentscan.scan.listfilter import ListFilter
     from agentscan.scan.scanner import Scanner
 
 #: what a kept row is judged by: its time, its warnings, and what ``wants_refresh`` reads

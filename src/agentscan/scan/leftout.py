@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
     from agentscan.context import Said
     from agentscan.model import SessionRef, SessionRow
-    from agentscan.scan.listing import ListFilter
+    from agentscan.scan.listfilter import ListFilter
     from agentscan.scan.liveness import Liveness
     from agentscan.scan.scanner import Scanner
     from agentscan.scan.unreadrows import ShelfUnknown

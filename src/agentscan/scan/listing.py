@@ -23,7 +23,8 @@ from agentscan.context import say
 from agentscan.progress import CACHING, caching as caching_rows
 from agentscan.model import SessionRef, SessionRow
 from agentscan.scan import grepkept
-# (``ListFilter`` and ``check_filters`` were here: every caller imports them from here still)
+# (``ListFilter`` and ``check_filters`` were here: named here still for scripts and tests; the
+# package imports them from ``listfilter``, which does not load the listing and its imports)
 from agentscan.scan.listfilter import ListFilter as ListFilter, check_filters as check_filters
 from agentscan.scan.grepmodels import Held, needs_second_look, settle_held
 from agentscan.scan.leftout import (count_failed, count_rest, files_empty, files_small, never_archived, read_row,

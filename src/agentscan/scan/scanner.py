@@ -32,7 +32,8 @@ if TYPE_CHECKING:
     from agentscan.detailmodel import SessionDetail
     from agentscan.model import ScanWarning, SessionRef, SessionRow
     from agentscan.pricing import PriceBook
-    from agentscan.scan.listing import ListFilter, SessionPage
+    from agentscan.scan.listfilter import ListFilter
+    from agentscan.scan.listing import SessionPage
     from agentscan.scan.memo import Stamp
     from agentscan.scan.mergedrefs import MergedRefs
     from agentscan.scan.ownrefs import OwnRefs
@@ -311,7 +312,8 @@ class Scanner(OncePerScan):
         """``list_sessions`` with what a caller needs to say "25 of 2,031" or why nothing matched;
         ``tell_running=False``: the rows' ``running`` left as read (a page that shows none)."""
         self._open()
-        from agentscan.scan.listing import ListFilter, check_filters, select_sessions
+        from agentscan.scan.listfilter import ListFilter, check_filters
+        from agentscan.scan.listing import select_sessions
 
         check_filters(filters)
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
@@ -343,7 +345,7 @@ class Scanner(OncePerScan):
         filled in (``with_costs``)."""
         self._open()
         from agentscan.scan.everyrow import every_row
-        from agentscan.scan.listing import ListFilter, check_filters
+        from agentscan.scan.listfilter import ListFilter, check_filters
 
         check_filters(filters)
         return every_row(self, filters if filters is not None else ListFilter())

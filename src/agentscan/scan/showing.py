@@ -90,7 +90,7 @@ def _as_kept(scanner: Scanner, ref: SessionRef, detail: SessionDetail) -> Sessio
     and times from a row kept for older files (``Provider.with_kept``).  The card was built
     without it: the first prompt for its title, no cwd, model or start, its tokens "not known"
     while ``list`` showed them.  Its subagents' tokens and models come from those sums."""
-    from agentscan.mostused import calls_model
+    from agentscan.providers.cursor.mostused import calls_model
     from agentscan.readsums import read_with_warnings, total_of
     from agentscan.scan.rowreader import note_kept_sums
 

@@ -8,8 +8,11 @@ row kept for its files as they are, and its row is built without the DB: the fir
 title, no model, the transcript file's mtime for ``updated``.  ``list`` renamed the chat and moved
 it to the top, ``show`` said ``model -``, while the row kept from that read (at the chat's older
 fingerprint) holds what the DB said.  That row lends those facts: the name, model, folder and
-start the DB gave, and its update time, newer of it and the times the transcript records (the
-file's mtime, used only when no time is known, is then not used: a time is known).  The counts
+start the DB gave, and its update time, the newer of it and the row's own (the transcript's
+times, or its file's mtime: written since the kept read, and ``list --since 1h`` left the chat
+out when the kept time stood for it; the newest call of the sums kept now, ``with_sums``).  The
+kept name and start are the DB's as last read whole, not as it is now: with the DB changed since,
+a renamed chat shows its older name until the DB can be read again.  The counts
 are the transcript's own, and the tokens those of the sums kept at its fingerprint, if any, else
 not known (the DB holds them): nothing else is taken.  Such a row is never kept (the DB's
 warning is said to its pass).
@@ -19,8 +22,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agentscan.mostused import calls_model
-from agentscan.timeutil import newest
+from agentscan.providers.cursor.mostused import calls_model
+from agentscan.timeutil import from_epoch, newest
 
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
@@ -30,16 +33,13 @@ if TYPE_CHECKING:
 def with_kept(row: SessionRow, kept: SessionRow, ref: SessionRef, ctx: ScanContext) -> SessionRow:
     """``row``, built without the DB, with what ``kept`` (the row the index keeps of the same
     chat, for other files or another parser) says of it that only the DB tells."""
-    from agentscan.providers.cursor.row import mtime_time
-
-    files = getattr(ref.hint, "transcripts", None)
-    # (``updated`` from the file's mtime is no recorded time: the kept one stands for it)
-    own = None if files is not None and row.updated_at == mtime_time(files) else row.updated_at
     changes: dict = {
         "title": kept.title or row.title,
         "model": kept.model or row.model,  # (the DB's; one built without it is its calls' at most)
         "started_at": kept.started_at or row.started_at,
-        "updated_at": newest(kept.updated_at, own) or row.updated_at,
+        # The newer: the row's is the transcript's (written since the kept read: Cursor at work
+        # in it, ``list --since 1h`` must show it) or the newest call of the sums kept now.
+        "updated_at": newest(kept.updated_at, row.updated_at),
     }
     if kept.cwd:  # the DB's folder (``fsPath``, a header's workspace), not a guess from the tools
         changes.update(cwd=kept.cwd, workspace_folders=kept.workspace_folders)
@@ -60,4 +60,10 @@ def with_sums(row: SessionRow, ref: SessionRef, ctx: ScanContext, fingerprint: s
         return row
     for warning in read.warnings:
         ctx.warn(warning.path, warning.message, warning.line)
-    return row.with_changes(tokens=total_of(read.groups)[0], model=row.model or calls_model(read.groups, None))
+    # Its update time at least its newest call's quarter hour: a DB-only chat written since the
+    # kept row was read showed these tokens beside that row's older time (``list --since``
+    # left out what ``tokens --since`` counted).
+    buckets = [group[2] for group in read.groups if group[2] is not None]
+    last = from_epoch(max(buckets)) if buckets else None
+    return row.with_changes(tokens=total_of(read.groups)[0], model=row.model or calls_model(read.groups, None),
+                            updated_at=newest(row.updated_at, last))

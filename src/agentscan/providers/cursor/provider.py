@@ -70,7 +70,9 @@ class CursorProvider(Provider):
     #     index of 17 may hold such sums with none, read after ``list``
     # 19: a model tie goes to the first by name (``mostused``); a chat only the state DB holds,
     #     listed while the DB cannot be read, has its counts not known
-    parser_version = "19"
+    # 20: a model from the calls (bubbles with tokens) as the kept sums count them, replies with
+    #     none only when no call names one; a row built without a locked DB keeps its newer time
+    parser_version = "20"
     # The Agent CLI holds its chat's store.db open (SQLite) while it runs; nothing shows Cursor
     # holding an agent transcript open (tools that follow Cursor live watch its mtime), and the
     # state.vscdb it holds is every composer's: only a store tells, else ``running`` is null.
@@ -288,7 +290,12 @@ class CursorProvider(Provider):
     row_takes_sums = True
 
     def lends_kept(self, ref: SessionRef, ctx: ScanContext) -> bool:
-        return self.unknown_usage(ref, ctx) is not None  # (its name, model and times: the DB's)
+        # Only a row built without the DB's facts (its name, model and times): a workspace-only
+        # composer's or a CLI store's is read whole from its own files, which may be newer.
+        hint = ref.hint
+        if getattr(hint, "workspace", None) is not None or getattr(hint, "store", None) is not None:
+            return False
+        return self.unknown_usage(ref, ctx) is not None
 
     def with_kept(self, row: SessionRow, kept: SessionRow, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         from agentscan.providers.cursor.keptrow import with_kept

@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from agentscan.context import ScanContext
-from agentscan.mostused import most_used
+from agentscan.providers.cursor.mostused import most_used
 from agentscan.providers.cursor.bubbletimes import last_bubble_time
 from agentscan.providers.cursor.chats import ChatMeta, chat_dirs, chat_meta
 from agentscan.providers.cursor.composer import BubbleStats, ComposerInfo, HeaderInfo
+from agentscan.providers.cursor.records import AUTO_MODEL
 from agentscan.providers.cursor.discovery import TranscriptSet
 from agentscan.providers.cursor.statedb import StateDb, state_db
 from agentscan.providers.cursor.workspace import WorkspaceComposer
@@ -124,8 +125,19 @@ def recency(native_id: str, files: TranscriptSet | None, ctx: ScanContext) -> fl
 
 
 def top_model(stats: BubbleStats) -> str | None:
-    """The model most of its live replies name, a tie to the first by name (``mostused``)."""
-    return most_used(stats.models)
+    """The model most of its calls ran (its bubbles with tokens, as its usage sums count them:
+    ``mostused.calls_model``, the rule while the state DB is locked), a tie to the first by name;
+    with no call naming one, the model most of its live replies name."""
+    return used_model(stats) or most_used(stats.models)
+
+
+def used_model(stats: BubbleStats) -> str | None:
+    """``mostused.most_used`` of the models its calls name (``default``, Cursor's auto, none)."""
+    calls: dict[str, int] = {}
+    for item in stats.usage:
+        if item.model and item.model != AUTO_MODEL:
+            calls[item.model] = calls.get(item.model, 0) + 1
+    return most_used(calls)
 
 
 def mtime_time(files: TranscriptSet | None) -> datetime | None:

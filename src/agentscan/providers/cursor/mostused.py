@@ -1,12 +1,13 @@
-"""The model a row or a run is said to have run, when its calls or messages name several: the one
-named most, a tie to the first by name, whatever order they were counted in.
+"""The model a Cursor row or run is said to have run, when its calls or messages name several:
+the one named most, a tie to the first by name, whatever order they were counted in.
 
-Cursor's one rule (docs/providers/cursor.md, "Row fields"): a session's and a run's model from
-its bubbles (``cursor.row.top_model``), a workspace composer's, and a run's from the sums the
-index keeps while the state DB cannot be read (``scan.showing``).  Before pass 56 the bubbles'
-broke a tie by the order they were read (``Counter.most_common``) and the kept sums' by name: a
-run of one gpt-5 and one sonnet call could be named either way by ``show`` as the DB came and went.
-"""
+One rule (docs/providers/cursor.md, "Row fields"): a session's and a run's model from its calls
+(bubbles with tokens: ``cursor.row.top_model``, a workspace composer's too) as read, and from the
+usage sums the index keeps of those calls while the state DB cannot be read (``calls_model``,
+``keptrow``, ``scan.showing``).  Before pass 56 the bubbles' broke a tie by the order they were
+read (``Counter.most_common``) and the kept sums' by name; and the bubbles counted every live
+reply naming a model, tokens or not, the sums only calls: a run of one gpt-5 and one sonnet call
+(and a gpt-5 reply with no tokens) was named either way by ``show`` as the DB came and went."""
 
 from __future__ import annotations
 
