@@ -196,10 +196,12 @@ def test_sums_of_unchanged_sessions_come_from_the_last_snapshot(isolated_home: P
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     from agentscan.scan.sessionsums import SessionSums
 
+    # ``--by cwd``: a grouping never patched (``scan.grouppatch``), so the whole report, whose
+    # unchanged sessions' sums come from the snapshot, is what is counted here.
     first = session(isolated_home, S1, 1, 100)
     session(isolated_home, S2, 2, 200)
     session(isolated_home, S3, 3, 300, project="-home-dev-other")
-    cli_json("tokens", "--by", "model")
+    cli_json("tokens", "--by", "cwd")
     decoded: list[int] = []
     original = SessionSums.from_bytes.__func__  # type: ignore[attr-defined]
 
@@ -209,10 +211,10 @@ def test_sums_of_unchanged_sessions_come_from_the_last_snapshot(isolated_home: P
 
     monkeypatch.setattr(SessionSums, "from_bytes", classmethod(counting))
     grow(first, S1, 7, 1_795_000_000)
-    grown = cli_json("tokens", "--by", "model")
+    grown = cli_json("tokens", "--by", "cwd")
     assert decoded == []  # S2 and S3 from the snapshot, S1 parsed: no session's sums decoded alone
     assert grown["total"]["input"] == 607
-    assert grown == cli_json("--no-cache", "tokens", "--by", "model")
+    assert grown == cli_json("--no-cache", "tokens", "--by", "cwd")
     # Once more, unchanged: the new snapshot holds every session.
     assert cli_json("tokens", "--by", "day") == cli_json("--no-cache", "tokens", "--by", "day")
     assert decoded == []

@@ -113,14 +113,16 @@ def test_the_stream_is_the_sorted_read(tmp_path: Path) -> None:
     assert again == whole
 
 
-def test_a_large_line_gone_by_its_turn_is_left_out(tmp_path: Path) -> None:
+def test_a_large_line_cut_short_by_its_turn_is_left_out_with_a_warning(tmp_path: Path) -> None:
     """The file is only appended to; should a large line no longer read when its turn comes
-    (the file replaced meanwhile), it is left out rather than failing the trace."""
+    (the file cut short in place meanwhile), it is left out rather than failing the trace, and
+    said (pass 56 review: it vanished silently)."""
     path = Path(store.session_path(str(tmp_path), "claude", SESSION))
     path.parent.mkdir(parents=True)
     small = _line(BASE_NS, "UserPromptSubmit", "p1", prompt="go")
     large = _line(BASE_NS + 1, "Notification", "p1", message="z" * (KEPT_LINE_BYTES * 2))
     path.write_bytes(small + large)
-    events, _ = in_capture_order(store.StoredSession("claude", SESSION, str(path)), effective_ns)
+    events, warnings = in_capture_order(store.StoredSession("claude", SESSION, str(path)), effective_ns)
     path.write_bytes(small)  # (truncated: no append-only store does this, but it must not fail)
     assert [e.name for e in events] == ["UserPromptSubmit"]
+    assert [(w.line, "no longer reads and was left out" in w.message) for w in warnings] == [(2, True)]

@@ -127,6 +127,13 @@ def _line(at_ns: int, event: str, **fields: Any) -> bytes:
 
 
 BASE = 1_790_000_000_000_000_000
+SECOND = 1_000_000_000
+
+
+def _iso(at_ns: int) -> str:
+    from datetime import datetime, timezone
+
+    return datetime.fromtimestamp(at_ns // SECOND, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
 
 
 def _session(tmp_path: Path, lines: list[bytes]) -> store.StoredSession:
@@ -152,6 +159,10 @@ def _tree_says(session: store.StoredSession) -> str | None:
     [_line(BASE, "UserPromptSubmit", transcript_path="/t/a.jsonl"),
      _line(BASE + 2_000_000_000, "PreToolUse", transcript_path="/t/later.jsonl"),
      _line(BASE + 1_000_000_000, "PostToolUse", transcript_path="/t/written-last.jsonl")],
+    # payload timestamps 40 s ahead of the capture (pass 56 review): the order is theirs, and
+    # the line written first, a second earlier, holds the later one
+    [_line(BASE, "UserPromptSubmit", transcript_path="/t/later-stamp.jsonl", timestamp=_iso(BASE + 41 * SECOND)),
+     _line(BASE + SECOND, "Stop", transcript_path="/t/written-last.jsonl", timestamp=_iso(BASE + 40 * SECOND))],
     # none at all
     [_line(BASE, "Stop")],
     # a last line still being written

@@ -21,7 +21,10 @@ def both_scopes_text(config: dict[str, Any], home_flag: str, term: Terminal) -> 
     agent = config["agent"]
     name = HOOK_AGENTS.get(agent, agent)
     user = clean_path(render.path_text(config["also_installed"], term))
-    return (f"agentscan's hook is also installed in {user}: {name} runs the hooks of both files, so each "
+    from agentscan.cli.hooks_text import GEMINI_DIFFERS
+
+    differ = GEMINI_DIFFERS if agent == "gemini" else ""
+    return (f"agentscan's hook is also installed in {user}: {name} runs the hooks of both files{differ}, so each "
             f"event can be captured twice; to keep only the user's, run `{program_word()} hooks uninstall {agent} "
             f"--scope project` in {_project_dir(config, term)}; to keep only this project's, run "
             f"`{program_word()} hooks uninstall {agent}{home_flag}`")

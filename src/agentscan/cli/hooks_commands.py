@@ -240,7 +240,8 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
         paths = installer.uninstall_paths(agent.value, scope.value, home=home, cwd=cwd)
     command = installer.hook_command(agent.value) if install else None
     plans = [installer.plan(agent.value, path, install=install, command=command) for path in paths]
-    warnings = elsewhere_warnings(agent.value, scope.value, paths[0], home, cwd, state.home) if install else []
+    warnings = elsewhere_warnings(agent.value, scope.value, paths[0], home, cwd, state.home,
+                                  plans[0].after) if install else []
     warnings += users_hook_warnings(agent.value, plans, install)
     if refused is not None:
         from agentscan.model import ScanWarning
@@ -265,10 +266,11 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
         from agentscan.hooks.configjson import parse
         from agentscan.model import ScanWarning
 
-        # Gemini CLI's switch for every hook (``hooksConfig.enabled``): said as Claude's ``disableAllHooks``.
-        switch = gemini_hooks_off(parse(paths[0], plans[0].before))
-        warnings += [ScanWarning(str(paths[0]), f'"{switch}": false here turns off every Gemini CLI hook, agentscan\'s '
-                                 "too: nothing is captured until it is removed (or set to true)")] if switch else []
+        # Gemini CLI's switch for every hook (``hooksConfig.enabled``), or agentscan's entry listed as
+        # disabled (``hooksConfig.disabled``), in the file as this install leaves it: said as Claude's
+        # ``disableAllHooks``.
+        off = gemini_hooks_off(parse(paths[0], plans[0].after))
+        warnings += [ScanWarning(str(paths[0]), f"{off[0]}: nothing is captured until you {off[1]}")] if off else []
     changing = [plan for plan in plans if plan.changed]
     # What the person at the terminal is told; --quiet keeps it to errors (a script, cron).
     # A --dry-run's diff and the --json document are the output asked for: they stay.

@@ -98,13 +98,19 @@ def change_json(plan: Plan, saved: Path | None, emptied: list[Path], diff: str |
             "added": list(plan.added), "replaced": [replaced.to_json() for replaced in plan.replaced]}
 
 
-def elsewhere_warnings(agent: str, scope: str, path: Path, home: Path, cwd: Path, home_given: Path | None
-                        ) -> list[ScanWarning]:
+#: why Gemini CLI runs both: it runs entries of the same name and command once (``hooks.geminionce``)
+GEMINI_DIFFERS = " (the entries differ in name or command; Gemini CLI runs equal ones once)"
+
+
+def elsewhere_warnings(agent: str, scope: str, path: Path, home: Path, cwd: Path, home_given: Path | None,
+                       written: str | None = None) -> list[ScanWarning]:
     """Installed for the user and in this project too: the agent runs both, so every event
     can be stored twice. Said, not refused (the user may be moving from one to the other).
     Each way out is a whole command, with the ``--home`` this one was given for the user
     scope (run without it, it would uninstall from the real home's config instead), and
-    the file it changes named beside it: ``path`` is the one this install wrote to."""
+    the file it changes named beside it: ``path`` is the one this install wrote to, ``written``
+    what it holds once written.  Gemini CLI runs an entry once whatever file it is in, keyed
+    by name and command (``hooks.geminionce``): warned of only when the other file's differs."""
     from agentscan.cli.render import plural
     from agentscan.cli.state import home_option
     from agentscan.hooks.install import installed_elsewhere
@@ -119,6 +125,11 @@ def elsewhere_warnings(agent: str, scope: str, path: Path, home: Path, cwd: Path
     name = HOOK_AGENTS[agent]
     warnings = []
     for other in installed_elsewhere(agent, scope, home=home, cwd=cwd):
+        if agent == "gemini":
+            from agentscan.hooks.geminionce import files_run_twice
+
+            if not files_run_twice(other.path, path, written):
+                continue
         if other.scope == scope:  # a project's shared settings.json, which an older agentscan wrote to
             fix = (f"run {uninstall(scope)}, which removes agentscan's entries from both {other.path} and {path}, "
                    "then install again in the scope you want")
@@ -127,7 +138,8 @@ def elsewhere_warnings(agent: str, scope: str, path: Path, home: Path, cwd: Path
                    f"or {uninstall(scope)} to remove it from {path}")
         warnings.append(ScanWarning(str(other.path), (
             f"agentscan's hook is also installed in this file ({plural(other.events, agent + ' event')}), not only "
-            f"in {path}: {name} runs the hooks of both, so each event can be captured twice; to keep one, {fix}")))
+            f"in {path}: {name} runs the hooks of both{GEMINI_DIFFERS if agent == 'gemini' else ''}, so each event can "
+            f"be captured twice; to keep one, {fix}")))
     return warnings
 
 

@@ -20,7 +20,10 @@ from agentscan.errors import HookConfigError
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def parse(path: Path, text: str | None) -> dict[str, Any]:
+def parse(path: Path, text: str | None, agent: str | None = None) -> dict[str, Any]:
+    """``text``, the config at ``path``, parsed, or refused (``HookConfigError``) when agentscan
+    could not write it back as it was; ``agent``'s file (``gemini``: one with comments is
+    said so, since Gemini CLI reads them)."""
     if text is None or not text.strip():
         return {}
     try:
@@ -32,6 +35,8 @@ def parse(path: Path, text: str | None) -> dict[str, Any]:
         raise HookConfigError(f"{path} holds the number {exc}, which would be written back as Infinity; "
                               "agentscan will not overwrite it") from None
     except ValueError as exc:
+        if agent == "gemini" and commented(text):
+            raise HookConfigError(f"{path} {GEMINI_COMMENTS}") from None
         raise HookConfigError(f"{path} is not valid JSON ({fault(exc)}); fix it first, agentscan will not overwrite it") from None
     if not isinstance(config, dict):
         raise HookConfigError(f"{path} does not hold a JSON object; agentscan will not overwrite it")
@@ -48,6 +53,35 @@ def fault(exc: ValueError) -> str:
     if isinstance(exc, json.JSONDecodeError):
         return f"{exc.msg[:1].lower()}{exc.msg[1:]} at line {exc.lineno}, column {exc.colno}"
     return str(exc)
+
+
+#: why a Gemini CLI settings file with comments is refused (after its path)
+GEMINI_COMMENTS = ("holds comments, which Gemini CLI allows but agentscan cannot write back: remove them, "
+                   "or add agentscan's entries by hand; agentscan will not overwrite it")
+
+
+def commented(text: str) -> bool:
+    """Whether ``text`` holds ``//`` or ``/* */`` comments and is JSON once they are blanked
+    (Gemini CLI reads its settings with ``strip-json-comments``): a comment written back would
+    be lost, so such a file is refused as any other, with its own reason."""
+    blanked, found, index = [], False, 0
+    for match in _COMMENT_OR_STRING.finditer(text):
+        if match.group(0)[:1] == "/":
+            found = True
+            blanked.append(text[index:match.start()])
+            blanked.append(re.sub(r"[^\n]", " ", match.group(0)))  # lines and columns kept for json's words
+            index = match.end()
+    if not found:
+        return False
+    try:
+        json.loads("".join(blanked) + text[index:])
+    except ValueError:
+        return False
+    return True
+
+
+#: a JSON string (skipped whole: ``"http://…"`` holds no comment), a line comment, a block comment
+_COMMENT_OR_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|//[^\n]*|/\*.*?\*/', re.S)
 
 
 class _Duplicate(ValueError):

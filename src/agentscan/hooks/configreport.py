@@ -51,17 +51,17 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
     try:
         config = json.loads(text) if text.strip() else {}
     except ValueError as exc:
-        from agentscan.hooks.configjson import fault
+        from agentscan.hooks.configjson import GEMINI_COMMENTS, commented, fault
 
-        report["problem"] = f"not valid JSON: {fault(exc)}"
+        # A Gemini CLI file with comments, which Gemini CLI reads: said as an install says it.
+        report["problem"] = GEMINI_COMMENTS if agent == "gemini" and commented(text) else f"not valid JSON: {fault(exc)}"
         return report
     if agent == "claude" and isinstance(config, dict) and config.get(DISABLE_ALL) is True:
         # Claude Code's switch for every hook of every file: nothing is captured while it is on.
         report["problem"] = (f'"{DISABLE_ALL}": true here turns off every Claude Code hook, agentscan\'s too, so '
                              "nothing is captured; remove it (or set it to false) to capture")
-    if agent == "gemini" and (switch := gemini_hooks_off(config)):
-        report["problem"] = (f'"{switch}": false here turns off every Gemini CLI hook, agentscan\'s too, so nothing '
-                             "is captured; remove it (or set it to true) to capture")
+    if agent == "gemini" and (off := gemini_hooks_off(config)):
+        report["problem"] = f"{off[0]}, so nothing is captured; {off[1]} to capture"
     if report["problem"] is None:
         # What an install would refuse to change (a key twice, no object, ``"hooks": []``):
         # said here, rather than "not installed" and an install to run that only fails.
@@ -128,13 +128,26 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
     return report
 
 
-def gemini_hooks_off(config: Any) -> str | None:
-    """The setting by which a Gemini CLI settings file turns every hook off (``hooksConfig.enabled``;
-    before it, ``hooks.enabled``), or ``None``."""
-    for key in ("hooksConfig", "hooks"):
-        section = config.get(key) if isinstance(config, dict) else None
-        if isinstance(section, dict) and section.get("enabled") is False:
-            return f"{key}.enabled"
+def gemini_hooks_off(config: Any) -> tuple[str, str] | None:
+    """What in a Gemini CLI settings file turns agentscan's hook off, and what to change: every
+    hook off (``hooksConfig.enabled``; before it, ``hooks.enabled``), or agentscan's listed as
+    disabled (``hooksConfig.disabled``; before it, ``hooks.disabled``), which Gemini CLI matches
+    against an entry's name, or its command when it has none (``hookRegistry.ts``); ``None``."""
+    from agentscan.hooks.geminionce import off_names
+
+    sections = [(key, section) for key in ("hooksConfig", "hooks")
+                if isinstance(section := config.get(key) if isinstance(config, dict) else None, dict)]
+    for key, section in sections:
+        if section.get("enabled") is False:
+            return (f'"{key}.enabled": false here turns off every Gemini CLI hook, agentscan\'s too',
+                    "remove it (or set it to true)")
+    names = off_names(config)
+    for key, section in sections:
+        listed = section.get("disabled")
+        hit = next((name for name in listed if isinstance(name, str) and name in names), None) if isinstance(listed, list) else None
+        if hit is not None:
+            return (f'"{key}.disabled" here lists {json.dumps(hit, ensure_ascii=False)}, which turns agentscan\'s hook '
+                    "off in Gemini CLI", "remove it from that list")
     return None
 
 
@@ -145,7 +158,7 @@ def _refused(agent: str, path: Path, text: str, config: Any) -> str | None:
     from agentscan.hooks.configjson import parse
 
     try:
-        parse(path, text)
+        parse(path, text, agent)
     except HookConfigError as exc:
         return str(exc).removeprefix(str(path)).lstrip(": ")
     hooks = config.get("hooks") if isinstance(config, dict) else None

@@ -7,8 +7,9 @@ tree on every event.  Nothing outside the builder ever sees a ``Draft``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping
 
 from agentscan.hooks.model import ERROR, INFERRED, NATIVE, OK, TOOL, HookEvent, Node
 
@@ -94,13 +95,22 @@ class Draft:
         )
 
 
-def payload_free(event: HookEvent) -> HookEvent:
-    """``event`` without its payload, for a node that keeps only that it came (and its order):
-    a completion's payload (a ``Read``'s whole file) is read once, when it comes, not kept."""
-    return replace(event, payload=_NO_PAYLOAD)
+def payload_free(event: HookEvent, keep: tuple[str, ...] = ()) -> HookEvent:
+    """``event`` without its payload (but the fields of ``keep``), for a node that keeps only
+    that it came (and its order): a completion's payload (a ``Read``'s whole file) is read
+    once, when it comes, not kept."""
+    kept = {key: event.payload[key] for key in keep if key in event.payload}
+    # (field by field: quicker than ``dataclasses.replace``, and run for every call's request and completion)
+    return HookEvent(event.seq, event.received_at_ns, event.agent, event.name, event.session_id, event.turn_id,
+                     kept or _NO_PAYLOAD, event.via)
 
 
-_NO_PAYLOAD: dict[str, Any] = {}
+#: what a call keeps of the request that opened it (``opened_by``): ``inner.owner_evidence``
+#: reads its ``cwd``; the rest (``tool_input`` is the node's own ``input``) is let go, as 150,000
+#: small calls kept a copy of each request's whole payload
+OPENER_KEPT = ("cwd",)
+#: read-only: one shared mapping that no node may change for the others
+_NO_PAYLOAD: Mapping[str, Any] = MappingProxyType({})
 
 
 def is_call(draft: Draft) -> bool:

@@ -127,7 +127,7 @@ def config_path(agent: str, scope: str, *, home: Path, cwd: Path, env: Mapping[s
     when ``None``)."""
     if agent == "cursor":
         return (home if scope == "user" else cwd) / ".cursor" / "hooks.json"
-    if agent == "gemini":  # its user settings, or the project's (which Gemini CLI asks to trust)
+    if agent == "gemini":  # its user settings, or the project's (in a folder Gemini CLI trusts)
         return (gemini_user_dir(home, env) if scope == "user" else cwd / ".gemini") / "settings.json"
     if scope == "user":
         return claude_user_dir(home, env) / "settings.json"
@@ -238,7 +238,7 @@ def _user_paths(agent: str, home: Path, cwd: Path, env: Mapping[str, str] | None
 
 def plan(agent: str, path: Path, *, install: bool, command: str | None = None) -> Plan:
     before = _read(path)
-    config = parse(path, before)
+    config = parse(path, before, agent)
     if agent == "cursor":
         merged = merge_cursor(path, copy.deepcopy(config), CURSOR_EVENTS, command if install else None)
         if install:  # an older install's entries on the Tab events go

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agentscan.hooks.draft import MS, Draft, TurnDraft, payload_free
+from agentscan.hooks.draft import MS, OPENER_KEPT, Draft, TurnDraft, payload_free
 from agentscan.hooks.evidence import canonical, compare, unique_best
 from agentscan.hooks.model import (
     ABORTED,
@@ -60,7 +60,7 @@ def _tool_draft(event: HookEvent, provenance: str, started_ns: int | None, **ext
         provenance=provenance,
         started_ns=started_ns,
         id=event.text("tool_use_id"),
-        opened_by=event,
+        opened_by=payload_free(event, OPENER_KEPT),
         **extra,
     )
 
@@ -143,7 +143,7 @@ def _adopt(
     started when it was captured."""
     early.remove(done)
     turn.nodes.remove(done)
-    done.request, done.opened_by = True, event
+    done.request, done.opened_by = True, payload_free(event, OPENER_KEPT)
     done.input = event.get("tool_input")
     done.scope = event.text("agent_id")
     done.started_ns = at_ns

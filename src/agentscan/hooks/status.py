@@ -232,11 +232,16 @@ def _note_both_project_files(configs: list[dict[str, Any]]) -> None:
 def _note_both_scopes(configs: list[dict[str, Any]]) -> None:
     """Installed for the user and in this project too: the agent runs the hooks of both files,
     so each event can be captured twice (``hooks install`` warns so).  The project's config
-    names the user's (``also_installed``); ``doctor``'s text says what to run."""
+    names the user's (``also_installed``); ``doctor``'s text says what to run.  Gemini CLI runs
+    the entries of both files once when their name and command are the same (``hooks.geminionce``)."""
+    from agentscan.hooks.geminionce import files_run_twice
+
     for config in configs:
         if config["scope"] != "project" or not config["events"] or config["legacy"]:
             continue
         user = [c for c in configs if c["agent"] == config["agent"] and c["scope"] == "user" and c["events"]]
+        if user and config["agent"] == "gemini" and not files_run_twice(Path(user[0]["path"]), Path(config["path"])):
+            continue
         if user:
             config["also_installed"] = user[0]["path"]
 

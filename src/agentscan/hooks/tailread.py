@@ -26,20 +26,23 @@ def latest_transcript_path(session: StoredSession) -> str | None:
     from agentscan.toolkit.fsutil import open_regular
 
     decode = line_decoder(session)
-    best: tuple[int, int, str] | None = None
+    #: (its order as the tree's, its place from the end, its path, its capture time)
+    best: tuple[int, int, str, int] | None = None
     with open_regular(session.path) as handle:
         for index, line in enumerate(lines_backward(handle)):
+            # Capture times against a capture time: the order may be a payload's own timestamp
+            # (Gemini CLI's, VS Code's), on another clock than the lines' (pass 56 review).
             stamp = _written_stamp(line)
-            if best is not None and stamp is not None and stamp < best[0] - WRITE_DELAY_NS:
+            if best is not None and stamp is not None and stamp < best[3] - WRITE_DELAY_NS:
                 break
             event = decode(line, 0, [])
             if event is None:
                 continue
-            if best is not None and event.received_at_ns < best[0] - WRITE_DELAY_NS:
+            if best is not None and event.received_at_ns < best[3] - WRITE_DELAY_NS:
                 break
             path = event.text("transcript_path")
             if path and not under_subagents(path):
-                found = (effective_ns(event), -index, path)
+                found = (effective_ns(event), -index, path, event.received_at_ns)
                 best = found if best is None or found[:2] > best[:2] else best
     return best[2] if best is not None else None
 

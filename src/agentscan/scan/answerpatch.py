@@ -128,7 +128,7 @@ def key_sections(scanner: Scanner, stored: Sections, ids: list[str], fingerprint
     ``details``), each provider's all sorted (``set:<provider>``), and the ids and
     fingerprints; gives each provider's sessions whose calls meet another's (``None``: the
     index holds no key hashes of a session at its fingerprint, sharing could not be told).
-    ``scan.groupbasis`` keeps its sessions so too."""
+    (A grouped basis keeps its sessions' key hashes in ``scan.groupstore``, shared.)"""
     cache = scanner.cache
     assert cache is not None
     by_provider: dict[str, list[int]] = {}

@@ -2,16 +2,15 @@
 for ``scan.grouppatch``, laid out as ``scan.answerbasis`` lays out a basis by session.
 
 A grouped row adds up many sessions' calls, so a patch must take a changed
-session's part out of every row it added to.  Beside what a basis by session
-keeps of each session (its id, fingerprint and key hashes, each provider's
-all sorted: ``answerpatch.key_sections``), this one keeps:
+session's part out of every row it added to.  The basis keeps each session's id
+and fingerprint, and in ``details`` whether its part in the rows is its own sums
+(a session read call by call: its calls shared with another's, or sums that
+cannot answer, ``tokens._needs_calls``, has its cost ``OPAQUE``, and a patch of it
+gives up).  The sums themselves, and every session's key hashes, are in the one
+store all grouped bases share (``scan.groupstore``), found there by id and
+fingerprint: a part taken out is added up again from them (at the same prices:
+the question's identity holds the price data).  Beside those, it keeps:
 
-* ``sums``: each session's own sums, as the index holds them
-  (``SessionSums.groups``), placed by ``sums_at``; its parts in the rows are
-  added up again from them (at the same prices: the question's identity holds
-  the price data) when it is taken out.  A session read call by call (its
-  calls shared with another's, or sums that cannot answer: ``tokens._needs_calls``)
-  has none: its cost is ``OPAQUE`` in ``details``, and a patch of it gives up;
 * ``rows``: every row as printed (its own part's tokens and exact cost, each
   run's tokens, exact cost and origin) with what decides how it prints once
   parts are taken out: how many groups (or calls, of the sessions read call by
@@ -28,16 +27,20 @@ so a basis of another zone is never found.
 
 from __future__ import annotations
 
-from array import array
+from collections import Counter
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Mapping
+from itertools import chain, repeat
+from operator import is_, itemgetter
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, cast
 
 import orjson
 
 from agentscan.model import MODEL, SESSION, SUBAGENT, TS
 from agentscan.pricing.periods import EXACT
+from agentscan.scan import groupstore
 from agentscan.scan.answerbasis import OPAQUE, Basis, Damaged, Sections
-from agentscan.scan.answerpatch import key_sections, store, usage_fields
+from agentscan.scan.answerpatch import store, usage_fields
+from agentscan.scan.groupby import GROUPING, GroupBy
 from agentscan.scan.rowkeys import RowOf, row_of as rows_keyed
 
 if TYPE_CHECKING:
@@ -45,6 +48,7 @@ if TYPE_CHECKING:
 
     from agentscan.scan.providerusage import ProviderUsage
     from agentscan.scan.scanner import Scanner
+    from agentscan.scan.sessionsums import SessionSums
     from agentscan.scan.tokenreport import TokenReport
 
 #: the groupings a basis is kept of: a row is a period or a model or agent (``--by cwd``'s
@@ -59,9 +63,9 @@ Counts = list[Any]
 
 #: the index's keys of grouped bases begin so (``slot``)
 SLOT = "groupbasis:"
-#: the grouped bases kept at most, those kept last: each holds every session's sums and key
-#: hashes (14 MB at the bench's scale 10), and a user who asks ``--by day`` and ``--by model``,
-#: each as JSON and as the table, keeps four
+#: the grouped bases kept at most, those kept last: each holds every session's id and
+#: fingerprint (1.5 MB at the bench's scale 10; the sums are ``groupstore``'s), and a user
+#: who asks ``--by day`` and ``--by model``, each as JSON and as the table, keeps four
 KEPT_BASES = 4
 
 
@@ -70,44 +74,69 @@ def slot(command: str, question: Mapping[str, Any]) -> str:
     return f"{SLOT}{command}:{question.get('slot', question.get('by', ''))}"
 
 
-def count(counts: dict[str, Counts], groups: list[list], keys: list[int | None], session_id: str,
-          provider: str, row_of: RowOf, sign: int = 1, rows: dict[tuple, str] | None = None) -> None:
-    """Add (``sign`` -1: take out) what a session's ``groups``, priced by ``keys``, count in
-    each row ``row_of`` puts them in; ``rows``: the rows found so far, by agent, model and time
-    (``GROUPED``' rows are of those alone: 70,000 groups of a heavy user's ask ``row_of`` less)."""
-    rows = {} if rows is None else rows
-    for group, key in zip(groups, keys):
-        asked = (provider, group[1], group[2])
-        row = rows.get(asked)
-        if row is None:
-            row = rows[asked] = row_of(session_id, provider, group[1], group[2], None)[0]
-        found = counts.get(row)
-        if found is None:
-            found = counts[row] = [{}, 0, 0, 0]
-        found[0][provider] = found[0].get(provider, 0) + sign
-        if group[0] is None:
-            found[1] += sign
-            found[2] += sign if key is not None and key >= 0 else 0
+class Tally:
+    """What sessions' groups count in each row (``Counts``), counted a provider at a time in
+    C: each group's row found by the one field it is made of (a period's time, a model, or the
+    agent alone), asked of ``row_of`` once a distinct value; 70,000 groups of a heavy user's
+    took 0.11 s a group at a time."""
+
+    def __init__(self, by: GroupBy, row_of: RowOf) -> None:
+        self.field = 2 if GROUPING[by].period else 1 if by == "model" else None  # (``SessionSums.groups``')
+        self.row_of = row_of
+        self.groups: dict[str, list[list[list]]] = {}
+        self.keys: dict[str, list[list[int | None]]] = {}
+
+    def add(self, groups: list[list], keys: list[int | None], provider: str) -> None:
+        """Count a session's ``groups``, priced by ``keys`` (as far as both go)."""
+        if len(keys) != len(groups):
+            groups, keys = groups[:len(keys)], keys[:len(groups)]
+        self.groups.setdefault(provider, []).append(groups)
+        self.keys.setdefault(provider, []).append(keys)
+
+    def into(self, counts: dict[str, Counts], sign: int = 1) -> None:
+        """Add (``sign`` -1: take out) what was counted to each row's ``Counts``."""
+        field, row_of = self.field, self.row_of
+        for provider, parts in self.groups.items():
+            groups = list(chain.from_iterable(parts))
+            keys = list(chain.from_iterable(self.keys[provider]))
+            values = list(map(itemgetter(field), groups)) if field is not None else [None] * len(groups)
+            row_by: dict[Any, str] = {value: row_of("", provider, value if field == 1 else None,
+                                                    value if field == 2 else None, None)[0] for value in set(values)}
+            own = map(is_, map(itemgetter(0), groups), repeat(None))
+            priced: Iterable[bool] = (map((-1).__lt__, cast("list[int]", keys)) if None not in keys
+                                      else (key is not None and key >= 0 for key in keys))
+            for (row, mine, paid), number in Counter(zip(map(row_by.__getitem__, values), own, priced)).items():
+                found = counts.get(row)
+                if found is None:
+                    found = counts[row] = [{}, 0, 0, 0]
+                number *= sign
+                found[0][provider] = found[0].get(provider, 0) + number
+                if mine:
+                    found[1] += number
+                    found[2] += number if paid else 0
 
 
 def keep(scanner: Scanner, command: str, question: Mapping[str, Any], report: TokenReport, tz: tzinfo | None) -> None:
     """Keep a basis of ``report``, a grouped report of every session printed with no warning
     (its usage is the one ``scan.tokens`` left in the scan's memo)."""
-    from agentscan.scan.tokens import GROUPED_USAGE
+    from agentscan.scan.tokens import GROUPED_ROW_OF, GROUPED_USAGE
 
     usage: dict[str, ProviderUsage] | None = scanner.ctx.memo.pop(GROUPED_USAGE, None)
+    made_by: RowOf | None = scanner.ctx.memo.pop(GROUPED_ROW_OF, None)
     total = report.total
     if (scanner.cache is None or usage is None or report.by not in GROUPED or not report.rows or report.cost is None
             or report.unpriced_models or report.unreadable or total is None or total.saturated):
         return
-    row_of = rows_keyed(report.by, tz, None, None)
+    # The report's own, its periods of each minute found (32,000 minutes at the bench's scale 10)
+    row_of = made_by if made_by is not None else rows_keyed(report.by, tz, None, None)
     ids: list[str] = []
     fingerprints: list[str] = []
-    details: list[list[Any]] = []
-    places = array("q")
-    stored = Sections()
+    details: list[bytes] = []
+    kept_sums: dict[str, SessionSums | None] = {}
     counts: dict[str, Counts] = {}
-    found_rows: dict[tuple, str] = {}
+    tally = Tally(report.by, row_of)
+    readable = b"[null,null,0,0]"
+    opaque = orjson.dumps([None, OPAQUE, 0, 0])
     for ref in report.selection.covered:
         fingerprint = scanner.fingerprint(ref)
         part = usage.get(ref.provider)
@@ -116,15 +145,15 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], report: To
         sums = part.sums.get(ref.native_id)
         keys = sums.price_keys if sums is not None else None
         if sums is None or keys is None or len(keys) != len(sums.groups):
-            details.append([None, OPAQUE, 0, 0])  # read call by call: not taken out by a patch
-            places.extend((0, 0))
+            details.append(opaque)  # read call by call: not taken out by a patch
+            kept_sums[ref.id] = None
         else:
-            data = orjson.dumps(sums.groups)
-            places.extend((stored.append(data), len(data)))
-            details.append([None, None, 0, 0])
-            count(counts, sums.groups, keys, ref.id, ref.provider, row_of, rows=found_rows)
+            details.append(readable)
+            kept_sums[ref.id] = sums
+            tally.add(sums.groups, keys, ref.provider)
         ids.append(ref.id)
         fingerprints.append(fingerprint)
+    tally.into(counts)
     for provider, part in usage.items():
         for entry in part.entries:  # the calls of sessions read call by call, merged
             place, _ = row_of(f"{provider}:{entry[SESSION]}", provider, entry[MODEL], entry[TS], entry[SUBAGENT])
@@ -143,15 +172,19 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], report: To
                          [[sub_id, usage_fields(tokens), str(cost), recovered.get(sub_id)]
                           for (sub_id, tokens), cost in zip(row.subagents, row.subagent_costs)], held]
         hidden = EXACT.subtract(hidden, row.cost)
-    sharing = key_sections(scanner, stored, ids, fingerprints, details)
-    if sharing is None:
+    # Each session's sums and key hashes are the store's, shared by every grouped basis
+    # (``scan.groupstore``); a session whose calls meet another's is read call by call, so
+    # ``OPAQUE``: a patch that would take it out is made whole (``sharing`` names none).
+    if not groupstore.keep(scanner, list(zip(ids, fingerprints)), kept_sums):
         return
-    stored.add("details", b"\n".join(map(orjson.dumps, details)))
-    stored.add("sums_at", places.tobytes())
+    stored = Sections()
+    stored.add("ids", "\n".join(ids).encode("utf-8", "surrogateescape"))
+    stored.add("fingerprints", "\n".join(fingerprints).encode("utf-8", "surrogateescape"))
+    stored.add("details", b"\n".join(details))
     stored.add("rows", orjson.dumps(rows))
     stored.add("unrecorded", orjson.dumps(list(report.unrecorded)))
     store(scanner, slot(command, question), command, question, {
-        "sharing": sharing, "total": usage_fields(total), "recorded": len(report.rows), "known": len(report.rows),
+        "sharing": {}, "total": usage_fields(total), "recorded": len(report.rows), "known": len(report.rows),
         "cost": str(report.cost), "prices": report.prices, "grouped": GROUP_FORMAT, "by": report.by,
         "hidden": str(hidden)}, stored)
     cache = scanner.cache
@@ -170,27 +203,8 @@ class GroupBasis:
         self.by = header.get("by")
         try:
             self.hidden = Decimal(header["hidden"])
-            self.places = basis.section("sums_at").cast("q")
         except (ArithmeticError, TypeError, ValueError) as exc:
             raise Damaged(str(exc)) from None
-        if len(self.places) != 2 * len(basis.ids):
-            raise Damaged("sums of another shape")
-
-    def sums(self, index: int) -> list[list]:
-        """Session ``index``'s groups as kept (``SessionSums.groups``)."""
-        from agentscan.usagegroups import GROUP_WIDTH
-
-        start, length = self.places[2 * index], self.places[2 * index + 1]
-        body = self.basis.body
-        try:
-            if not 0 <= start <= start + length <= len(body):
-                raise ValueError("sums out of bounds")
-            groups = orjson.loads(body[start:start + length])
-            if type(groups) is not list or any(type(group) is not list or len(group) != GROUP_WIDTH for group in groups):
-                raise TypeError("groups of another shape")
-        except (ValueError, TypeError) as exc:
-            raise Damaged(str(exc)) from None
-        return groups
 
     def rows(self) -> dict[str, list]:
         try:

@@ -5,16 +5,18 @@ Beside a working agent a session or two change between two runs, and the whole
 grouped report adds up every session's sums again (at a heavy user's scale:
 its sums read, the shared-call check, each group's price key, the adding up).
 Yet each row is exactly the sum of its sessions' parts, in exact decimals.  So,
-as ``scan.answerpatch`` does by session (whose ``changes`` and ``nothing_shared``
-this takes), a run whose answer is not remembered:
+as ``scan.answerpatch`` does by session (whose ``changes`` this takes; the
+check that no changed session's calls meet another's is ``groupstore.clear``),
+a run whose answer is not remembered:
 
 1. finds the changed, new and gone sessions (at most ``answerpatch.MAX_CHANGED``);
    gives up when one of those taken out was read call by call (its calls met
    another's) or shares calls now;
-2. adds up the parts of the sessions taken out, from their sums as the basis
-   kept them, and of the changed and new ones, from their sums now, at the
-   same prices (the question's identity holds the price data), into the rows
-   ``rowkeys.row_of`` puts them in (the zone is the question's);
+2. adds up the parts of the sessions taken out, from their sums as the store
+   kept them at the basis's fingerprints (``scan.groupstore``), and of the
+   changed and new ones, from their sums now, at the same prices (the
+   question's identity holds the price data), into the rows ``rowkeys.row_of``
+   puts them in (the zone is the question's);
 3. takes the former out of the kept rows and adds the latter, in exact
    decimals; a row that no group holds any more is gone, one new takes its
    place in the order; each row's agents and whether its own part is
@@ -40,8 +42,9 @@ from agentscan.model import TokenUsage, sum_usage
 from agentscan.pricing.periods import EXACT, plain
 from agentscan.pricing.spend import NOTHING, Priced, combined
 from agentscan.scan.answerbasis import OPAQUE, Damaged
-from agentscan.scan.answerpatch import basis_of, changes, nothing_shared, usage_fields
-from agentscan.scan.groupbasis import GROUPED, Counts, GroupBasis, count, slot
+from agentscan.scan import groupstore
+from agentscan.scan.answerpatch import basis_of, changes, usage_fields
+from agentscan.scan.groupbasis import GROUPED, Counts, GroupBasis, Tally, slot
 from agentscan.scan.groupby import GROUPING, GroupBy
 from agentscan.scan.tokenreport import ReportCoverage, TokenReport, TokenRow
 
@@ -98,18 +101,26 @@ def _patch(scanner: Scanner, grouped: GroupBasis, providers: list[str], by: Grou
     old = {basis.ids[index]: basis.details(index) for index in taken_out}
     if any(cost == OPAQUE for _, cost, _ in old.values()):
         return None  # read call by call: its part in the rows is not its sums
+    store = groupstore.load(scanner)
+    if store is None:
+        return None
+    old_sums: list[list[list]] = []
+    for index in taken_out:
+        groups = store.sums(basis.ids[index], basis.fingerprints[index])
+        if groups is None:
+            return None  # no longer in the store (``groupstore.KEPT_BEFORE``)
+        old_sums.append(groups)
     changed_refs = [refs[position] for position in changed]
     new_sums = sums_by_session(scanner, changed_refs) if changed_refs else {}
     if (len(scanner.ctx.warnings) or any(ref.id not in new_sums for ref in changed_refs)
-            or not nothing_shared(scanner, basis, old, now, changed)):
+            or not groupstore.clear(scanner, store, now, changed)):
         return None
     book = PriceBook(scanner.ctx, scanner.cache)
     prices = GroupPrices(book)
-    adding = _Adding(book, prices, _needs_calls(by, tz, None, None, prices), rows_keyed(by, tz, None, None),
-                     GROUPING[by].period)
-    for index in taken_out:
+    adding = _Adding(book, prices, _needs_calls(by, tz, None, None, prices), rows_keyed(by, tz, None, None), by)
+    for index, groups in zip(taken_out, old_sums):
         session_id = basis.ids[index]
-        adding.add(adding.removed, SessionSums(grouped.sums(index), []), session_id, session_id.partition(":")[0], -1)
+        adding.add(adding.removed, SessionSums(groups, []), session_id, session_id.partition(":")[0], -1)
     for ref in changed_refs:
         adding.add(adding.added, new_sums[ref.id], ref.id, ref.provider, 1)
     rows = grouped.rows()
@@ -137,11 +148,12 @@ def _patch(scanner: Scanner, grouped: GroupBasis, providers: list[str], by: Grou
 
 class _Adding:
     """The parts of the sessions taken out and of those added, row by row (``Bucket``s, as a
-    whole report adds them up), and what they count in each row (``groupbasis.count``)."""
+    whole report adds them up), and what they count in each row (``groupbasis.Tally``)."""
 
     def __init__(self, book: PriceBook, prices: GroupPrices, needs: Callable[[str, SessionSums], bool],
-                 row_of: RowOf, period: bool) -> None:
-        self.book, self.prices, self.needs, self.row_of, self.period = book, prices, needs, row_of, period
+                 row_of: RowOf, by: GroupBy) -> None:
+        self.book, self.prices, self.needs, self.row_of, self.by = book, prices, needs, row_of, by
+        self.period = GROUPING[by].period
         self.removed: dict[str, Bucket] = {}
         self.added: dict[str, Bucket] = {}
         self.counts: dict[str, Counts] = {}
@@ -154,7 +166,9 @@ class _Adding:
         if self.period and any(group[2] is None for group in sums.groups):
             raise _GiveUp  # the calls of no time: their row is left out when it holds 0 tokens
         _add_sums(buckets, sums, session_id, provider, None, None, self.prices, self.row_of)
-        count(self.counts, sums.groups, sums.price_keys or [], session_id, provider, self.row_of, sign)
+        tally = Tally(self.by, self.row_of)
+        tally.add(sums.groups, sums.price_keys or [], provider)
+        tally.into(self.counts, sign)
 
     def row(self, key: str, kept: list | None) -> list:
         """The kept row ``key`` (``None``: a new one) with the parts taken out and added."""

@@ -169,6 +169,9 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
             scanner.ctx.warn("tokens", untimed_note(*untimed))
     agents = tokenagents.run_types(scanner, refs, usage) if by == "agent" else None
     row_of = rows_keyed(by, tz, cwds, agents)
+    if scanner.ctx.memo.get(GROUPED_USAGE) is usage:
+        # (its memo of each minute's period, warm: the basis counts the same groups' rows)
+        scanner.ctx.memo[GROUPED_ROW_OF] = row_of
     if breakdown:
         row_of = tokenmodels.keyed_by_model(row_of)
     progress = scanner.ctx.progress
@@ -258,6 +261,8 @@ def _recorded_any(usage: dict[str, ProviderUsage], kept: dict[str, KeptRow]) -> 
 #: ``ScanContext.memo``'s key of the usage a grouped report of every session added up, kept
 #: there only when the key is (the CLI's ``tokens``: a library caller's scan holds no such memory)
 GROUPED_USAGE = "tokens.grouped_usage"
+#: and the ``RowOf`` it put each group in by
+GROUPED_ROW_OF = "tokens.grouped_row_of"
 
 #: the bucket of a session whose every call is counted in another session's copy
 _SPENT_ELSEWHERE = Bucket()

@@ -1,0 +1,69 @@
+"""Whether agentscan's hook in two Gemini CLI settings files runs twice on an event.
+
+Gemini CLI merges the hooks of the user's and the project's settings, then its planner
+(``hookPlanner.ts`` ``deduplicateHooks``) keeps one entry per key ``name:command``
+(``types.ts`` ``getHookKey``): the entry an install writes in either scope, named
+``agentscan`` with the same command, runs once.  Only an entry of the other file with
+another name or command (an older install's, one edited by hand) makes a second run.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterator
+
+from agentscan.hooks.merging import is_ours
+
+
+def keys_by_event(config: Any) -> dict[str, set[str]]:
+    """The ``name:command`` keys of agentscan's entries on each event of a parsed settings file."""
+    found: dict[str, set[str]] = {}
+    for event, entry in _ours(config):
+        found.setdefault(event, set()).add(_key(entry))
+    return found
+
+
+def runs_again(other: Any, this: Any) -> bool:
+    """Whether ``other``'s entries of ours add a run to ``this``'s on an event both hook: one
+    whose key ``this`` has on that event is dropped by Gemini CLI's planner."""
+    mine = keys_by_event(this)
+    return any(keys - mine[event] for event, keys in keys_by_event(other).items() if event in mine)
+
+
+def files_run_twice(other: Path, this: Path, text: str | None = None) -> bool:
+    """``runs_again`` for two settings files (``this`` as ``text`` when given: what an install is
+    about to write there); one that cannot be read or parsed is taken to run twice (the warning
+    stays, as it was said before Gemini CLI's deduplication was known)."""
+    from agentscan.errors import HookConfigError
+    from agentscan.hooks.configjson import parse
+
+    try:
+        mine = parse(this, this.read_text(encoding="utf-8") if text is None else text)
+        return runs_again(parse(other, other.read_text(encoding="utf-8")), mine)
+    except (OSError, UnicodeDecodeError, HookConfigError):
+        return True
+
+
+def off_names(config: Any) -> set[str]:
+    """The names by which Gemini CLI's disabled hooks turn agentscan's entries off
+    (``hookRegistry.ts`` ``getHookName``: the name, or the command when it has none):
+    ``agentscan``, the name an install gives, and those of the file's entries of ours."""
+    named = (entry.get("name") or entry.get("command") for _, entry in _ours(config))
+    return {"agentscan", *(name for name in named if isinstance(name, str))}
+
+
+def _ours(config: Any) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Each entry of agentscan's in a parsed settings file, with its event."""
+    hooks = config.get("hooks") if isinstance(config, dict) else None
+    for event, groups in (hooks.items() if isinstance(hooks, dict) else ()):
+        for group in groups if isinstance(groups, list) else ():
+            inner = group.get("hooks") if isinstance(group, dict) else None
+            for entry in inner if isinstance(inner, list) else ():
+                if is_ours(entry):
+                    yield event, entry
+
+
+def _key(entry: dict[str, Any]) -> str:
+    # JavaScript's ``name || ''``: a missing, null or empty name is the same key.
+    name, command = entry.get("name"), entry.get("command") if entry.get("type") == "command" else ""
+    return f"{name or ''}:{command or ''}"
