@@ -245,7 +245,7 @@ def test_an_agent_that_leaves_a_row_leaves_its_reasoning_column(isolated_home: P
 def test_sums_a_whole_report_reads_call_by_call_are_not_patched(isolated_home: Path, ways: list[str],
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """A zone whose offset is no whole quarter hours (a historical one): a quarter hour's sums
-    may fall in two days, and a whole report reads their calls (``tokens._needs_calls``)."""
+    may fall in two days, and a whole report reads their calls (``tokens.needs_calls``)."""
     from agentscan.scan import tokens as token_module
 
     paths = sessions(isolated_home, 2)

@@ -30,7 +30,7 @@ MODELS = ["claude-sonnet-4-5-20250929", "claude-opus-4-1-20250805"]
 
 
 #: UTC, the local zone, a whole quarter-hour offset and two that are not (their days'
-#: ends cut quarter hours: ``_needs_calls``' misaligned groups)
+#: ends cut quarter hours: ``needs_calls``' misaligned groups)
 ZONES = [UTC, None, timezone(timedelta(hours=5, minutes=45)), timezone(timedelta(minutes=7)),
          timezone(-timedelta(minutes=44, seconds=30))]
 #: a call's model: two priced, none, and one no price list knows
@@ -86,7 +86,7 @@ def test_a_window_over_the_sums_is_a_window_over_the_calls(calls, since, until, 
     high = start + timedelta(minutes=until) if until is not None else None
     from_sums = tokens.token_report(_scanner(calls, start), since=low, until=high, by=by, tz=tz)
     every_call = pytest.MonkeyPatch()
-    every_call.setattr(tokens, "_needs_calls", lambda *args: (lambda provider, sums: True))
+    every_call.setattr(tokens, "needs_calls", lambda *args: (lambda provider, sums: True))
     try:
         from_calls = tokens.token_report(_scanner(calls, start), since=low, until=high, by=by, tz=tz)
     finally:

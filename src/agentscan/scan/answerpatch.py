@@ -46,6 +46,7 @@ from agentscan.model import TokenUsage, usd
 from agentscan.pricing.periods import EXACT, plain
 from agentscan.scan import answers
 from agentscan.scan.answerbasis import FORMAT, OPAQUE, Basis, Damaged, Details, Sections
+from agentscan.scan.changedkeys import current_key_hashes
 from agentscan.scan.mergedrefs import MergedRefs
 from agentscan.scan.rowmemo import fragment_of
 from agentscan.scan.sharing import meeting
@@ -326,17 +327,13 @@ def nothing_shared(scanner: Scanner, basis: Basis, old_rows: dict[str, Details],
     """No key hash of a changed or new session is another session's, or twice among theirs."""
     if not changed:
         return True
-    cache = scanner.cache
-    assert cache is not None
-    found = cache.get_keys([now[position][0] for position in changed])
+    assert scanner.cache is not None
+    read = current_key_hashes(scanner.cache, now, changed)
+    if read is None:
+        return False  # not read at this fingerprint (a read that failed): nothing to tell by
     by_provider: dict[str, list[tuple[str, bytes]]] = {}
-    for position in changed:
-        session_id, fingerprint = now[position]
-        kept = found.get(session_id)
-        payload = unseal(kept[1]) if kept is not None and kept[0] == fingerprint else None
-        if payload is None:
-            return False  # not read at this fingerprint (a read that failed): nothing to tell by
-        by_provider.setdefault(session_id.partition(":")[0], []).append((session_id, payload[:len(payload) // 8 * 8]))
+    for session_id, payload in read:
+        by_provider.setdefault(session_id.partition(":")[0], []).append((session_id, payload))
     for provider, items in by_provider.items():
         everything = memoryview(b"".join(payload for _, payload in items)).cast("Q")
         if len(set(everything)) < len(everything):

@@ -5,7 +5,7 @@ A grouped row adds up many sessions' calls, so a patch must take a changed
 session's part out of every row it added to.  The basis keeps each session's id
 and fingerprint, and in ``details`` whether its part in the rows is its own sums
 (a session read call by call: its calls shared with another's, or sums that
-cannot answer, ``tokens._needs_calls``, has its cost ``OPAQUE``, and a patch of it
+cannot answer, ``tokens.needs_calls``, has its cost ``OPAQUE``, and a patch of it
 gives up).  The sums themselves, and every session's key hashes, are in the one
 store all grouped bases share (``scan.groupstore``), found there by id and
 fingerprint: a part taken out is added up again from them (at the same prices:

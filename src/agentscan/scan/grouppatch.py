@@ -91,7 +91,7 @@ def _patch(scanner: Scanner, grouped: GroupBasis, providers: list[str], by: Grou
     from agentscan.scan.groupprices import GroupPrices
     from agentscan.scan.rowkeys import row_of as rows_keyed
     from agentscan.scan.sessionsums import SessionSums
-    from agentscan.scan.tokens import _needs_calls
+    from agentscan.scan.tokens import needs_calls
 
     basis = grouped.basis
     found = changes(scanner, basis, providers)
@@ -117,7 +117,7 @@ def _patch(scanner: Scanner, grouped: GroupBasis, providers: list[str], by: Grou
         return None
     book = PriceBook(scanner.ctx, scanner.cache)
     prices = GroupPrices(book)
-    adding = _Adding(book, prices, _needs_calls(by, tz, None, None, prices), rows_keyed(by, tz, None, None), by)
+    adding = _Adding(book, prices, needs_calls(by, tz, None, None, prices), rows_keyed(by, tz, None, None), by)
     for index, groups in zip(taken_out, old_sums):
         session_id = basis.ids[index]
         adding.add(adding.removed, SessionSums(groups, []), session_id, session_id.partition(":")[0], -1)
@@ -159,13 +159,13 @@ class _Adding:
         self.counts: dict[str, Counts] = {}
 
     def add(self, buckets: dict[str, Bucket], sums: SessionSums, session_id: str, provider: str, sign: int) -> None:
-        from agentscan.scan.tokens import _add_sums
+        from agentscan.scan.tokens import add_sums
 
         if self.needs(provider, sums):
             raise _GiveUp  # a whole report reads it call by call
         if self.period and any(group[2] is None for group in sums.groups):
             raise _GiveUp  # the calls of no time: their row is left out when it holds 0 tokens
-        _add_sums(buckets, sums, session_id, provider, None, None, self.prices, self.row_of)
+        add_sums(buckets, sums, session_id, provider, None, None, self.prices, self.row_of)
         tally = Tally(self.by, self.row_of)
         tally.add(sums.groups, sums.price_keys or [], provider)
         tally.into(self.counts, sign)

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
 import orjson
 
 from agentscan.scan.answerbasis import Sections
+from agentscan.scan.changedkeys import current_key_hashes
 from agentscan.sealing import sealed_parts, unseal, unseal_view
 
 if TYPE_CHECKING:
@@ -246,15 +247,12 @@ def clear(scanner: Scanner, stores: Stores, now: Sequence[tuple[str, str | None]
     cache = scanner.cache
     assert cache is not None
     moved = {now[position][0] for position in changed}
-    found = cache.get_keys(sorted(moved))
+    hashes = current_key_hashes(cache, now, changed)
+    if hashes is None:
+        return False  # not read at this fingerprint (a read that failed): nothing to tell by
     every: set[int] = set()
-    for position in changed:
-        session_id, fingerprint = now[position]
-        kept = found.get(session_id)
-        payload = unseal(kept[1]) if kept is not None and kept[0] == fingerprint else None
-        if payload is None:
-            return False  # not read at this fingerprint (a read that failed): nothing to tell by
-        keys = memoryview(payload[:len(payload) // 8 * 8]).cast("Q")
+    for _, packed in hashes:
+        keys = memoryview(packed).cast("Q")
         before = len(every)
         every.update(keys)
         if len(every) - before < len(keys):

@@ -88,7 +88,7 @@ class Bucket:
 
 
 def add_session_sums(buckets: dict[str, Bucket], sums: SessionSums, keys: list[int], session_id: str) -> None:
-    """``scan.tokens._add_sums`` for ``--by session`` without a window: one bucket, every group in it
+    """``scan.tokens.add_sums`` for ``--by session`` without a window: one bucket, every group in it
     (a heavy user's report adds up 70,000 groups of 15,000 sessions: no call per group)."""
     bucket = buckets.get(session_id)
     if bucket is None:

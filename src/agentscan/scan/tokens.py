@@ -155,7 +155,7 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     kept_rows = SessionRows.for_report(scanner) if per_session and not breakdown else None
     kept = kept_rows.recall(refs, TokenRow, whole=every_session) if kept_rows is not None else {}
     read = [*refs, *(ref for ref in companions if ref.id in hidden)]
-    usage = collect(scanner, read, _needs_calls(by, tz, low, high, prices), kept.keys(),
+    usage = collect(scanner, read, needs_calls(by, tz, low, high, prices), kept.keys(),
                     window=(low, high) if low is not None or high is not None else None)
     if hidden:
         usage = without(usage, hidden)
@@ -187,11 +187,11 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
         for provider_name, part in usage.items():
             prefix = provider_name + ":"
             for native_id, sums in part.sums.items():
-                if per_session and sums.price_keys is not None and not breakdown:  # ``_needs_calls`` worked them out
+                if per_session and sums.price_keys is not None and not breakdown:  # ``needs_calls`` worked them out
                     # No window: every group has its key (``None`` only marks one left out of a window).
                     add_session_sums(buckets, sums, cast("list[int]", sums.price_keys), prefix + native_id)
                 else:
-                    _add_sums(buckets, sums, prefix + native_id, provider_name, low, high, prices, row_of)
+                    add_sums(buckets, sums, prefix + native_id, provider_name, low, high, prices, row_of)
                 progress.advance()
             _add_entries(buckets, part.entries, provider_name, low, high, book, row_of)
             for native_id in part.exact if kept else ():
@@ -276,7 +276,7 @@ def _zero_row(key: str) -> tuple[TokenRow, Priced]:
         Priced(Decimal(0), Decimal(0), (), False)
 
 
-def _needs_calls(by: GroupBy, tz: tzinfo | None, low: float | None, high: float | None,
+def needs_calls(by: GroupBy, tz: tzinfo | None, low: float | None, high: float | None,
                  prices: GroupPrices) -> Callable[[str, SessionSums], bool]:
     """Which sessions' sums cannot answer: a window cuts one of their quarter hours, or,
     in a group the window keeps, a period grouping meets a zone offset that is not whole
@@ -308,7 +308,7 @@ def _needs_calls(by: GroupBy, tz: tzinfo | None, low: float | None, high: float 
                 if cut(bucket):
                     return True
                 if _outside(bucket, low, high):
-                    # ``_add_sums`` leaves it out: its price (and its zone's offset) does not
+                    # ``add_sums`` leaves it out: its price (and its zone's offset) does not
                     # matter.  A narrow window over a heavy user's history skips most groups.
                     keys.append(None)
                     continue
@@ -318,7 +318,7 @@ def _needs_calls(by: GroupBy, tz: tzinfo | None, low: float | None, high: float 
             if key is None:
                 return True
             keys.append(key)
-        sums.price_keys = keys  # ``_add_sums`` takes them from here
+        sums.price_keys = keys  # ``add_sums`` takes them from here
         return False
 
     return needs
@@ -326,7 +326,7 @@ def _needs_calls(by: GroupBy, tz: tzinfo | None, low: float | None, high: float 
 
 def _outside(at: float | None, low: float | None, high: float | None) -> bool:
     """Whether a call at ``at``, or a cached group starting at ``at``, is left out of the
-    window (a group the window cuts through is read call by call: ``_needs_calls``)."""
+    window (a group the window cuts through is read call by call: ``needs_calls``)."""
     return at is None or (low is not None and at < low) or (high is not None and at >= high)
 
 
@@ -341,10 +341,10 @@ def _aligned(bucket: int, tz: tzinfo | None) -> bool:
     return all(offset is not None and offset.total_seconds() % BUCKET == 0 for offset in offsets)
 
 
-def _add_sums(buckets: dict[str, Bucket], sums: SessionSums, session_id: str, provider_name: str,
+def add_sums(buckets: dict[str, Bucket], sums: SessionSums, session_id: str, provider_name: str,
               low: float | None, high: float | None, prices: GroupPrices, row_of: RowOf) -> None:
     """A session's cached sums; no window cuts through any of its quarter hours
-    and each group the window keeps has one price (``_needs_calls`` said so)."""
+    and each group the window keeps has one price (``needs_calls`` said so)."""
     windowed = low is not None or high is not None
     keys = sums.price_keys
     for index, group in enumerate(sums.groups):
