@@ -159,3 +159,23 @@ def elsewhere(n: int) -> list[dict]:
     """A priced reply of ``IDS[2]`` on 5 November 2026, of another model than ``turn``'s."""
     return [claude_assistant(IDS[2], f"2026-11-05T12:0{n}:01Z", msg_id=f"m-e-{n}", request_id=f"r-e-{n}",
                              usage=claude_usage(300 + n, 3), model="claude-opus-4-1-20250805")]
+
+
+def test_the_last_superseded_entries_are_kept_first(isolated_home: Path, ways: list[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Written whole, the store keeps the newest entries a newer fingerprint superseded before
+    older ones (``KEPT_BEFORE``): a session that came and went stood in the delta before the
+    entry a kept basis names (review E, pass 56: oldest first, it pushed that entry out)."""
+    monkeypatch.setattr(groupstore, "KEPT_BEFORE", 1)
+    monkeypatch.setattr(groupstore, "MAX_DELTA", 2)
+    paths = sessions(isolated_home, 3)
+    tokens(*DAY)  # the base: the three sessions
+    gone = session(isolated_home, IDS[3], 9, 400)
+    assert_as_whole(ways, MODEL, "whole")  # the delta: the new session
+    gone.unlink()
+    append(paths[0], turn(IDS[0], 4, 70), BASE + 3600)
+    week = ["--by", "week", "--json", "--tz", "UTC"]
+    assert_as_whole(ways, week, "whole")  # the delta: the new session, then the grown one
+    append(paths[0], turn(IDS[0], 5, 80), BASE + 3700)
+    assert_as_whole(ways, ["--by", "provider", "--json"], "whole")  # past the delta: written whole
+    assert_as_whole(ways, week)  # its basis names the grown session's entry the delta held last

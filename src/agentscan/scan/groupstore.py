@@ -14,7 +14,7 @@ only the entries of sessions that changed, as a delta (``DELTA``, ``MAX_DELTA``
 entries at most, then the store is written whole again).  A basis names its
 sessions by id and fingerprint, and finds their sums here by both: an entry a
 newer fingerprint superseded is kept beside the new one (``KEPT_BEFORE`` at most,
-the last superseded first), so a basis kept before another grouping's whole run
+the last superseded first: the delta's backwards, then the base's), so a basis kept before another grouping's whole run
 still finds its sessions' former sums; one not found makes the report whole
 (never a wrong answer: an entry is a fact about a session at a fingerprint, true
 whichever run wrote it).  The key hashes are only ever read for the sessions at
@@ -26,6 +26,7 @@ the index.
 from __future__ import annotations
 
 from array import array
+from itertools import islice
 from operator import add, gt
 from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
 
@@ -197,13 +198,26 @@ def keep(scanner: Scanner, sessions: Sequence[tuple[str, str]], sums: Mapping[st
             entry = next(_entries(part_of, (at,)))
         entries.append(entry)
     if old is not None:
-        # The entries a basis kept before may still name, the last superseded first.
-        now = set(sessions)
-        before = [entry for part in old.parts for entry in _entries(part, range(len(part.ids))) if entry[:2] not in now]
-        entries.extend(before[:KEPT_BEFORE])
+        # The entries a basis kept before may still name, the last superseded first: the
+        # delta's newest last (so read backwards), then the base's, whose own sessions came
+        # before the older entries it kept in turn.  (Oldest first, entries of sessions that
+        # came and went since pushed out the ones the kept bases name.)
+        entries.extend(islice(_superseded(old, set(sessions)), KEPT_BEFORE))
     _write(scanner, SLOT, entries)
     cache.put_snapshot(DELTA, str(STORE_FORMAT), b"")  # (what it held is in the base now)
     return True
+
+
+def _superseded(old: Stores, now: set[tuple[str, str | None]]) -> Iterator[Entry]:
+    """``old``'s entries of sessions at a fingerprint they no longer have, each pair once."""
+    ordered = [(old.delta, range(len(old.delta.ids) - 1, -1, -1))] if old.delta is not None else []
+    if old.base is not None:
+        ordered.append((old.base, range(len(old.base.ids))))
+    for part, indexes in ordered:
+        for entry in _entries(part, indexes):
+            if entry[:2] not in now:
+                now.add(entry[:2])  # (once: a pair both parts hold)
+                yield entry
 
 
 def _entries(store: Store, indexes: Iterable[int]) -> Iterator[Entry]:
