@@ -46,11 +46,11 @@ from agentscan.model import TokenUsage, usd
 from agentscan.pricing.periods import EXACT, plain
 from agentscan.scan import answers
 from agentscan.scan.answerbasis import FORMAT, OPAQUE, Basis, Damaged, Details, Sections
-from agentscan.scan.changedkeys import current_key_hashes
+from agentscan.scan.changedkeys import key_hashes_at
 from agentscan.scan.mergedrefs import MergedRefs
 from agentscan.scan.rowmemo import fragment_of
 from agentscan.scan.sharing import meeting
-from agentscan.sealing import sealed_parts, unseal, unseal_view
+from agentscan.sealing import sealed_parts, unseal_view
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef
@@ -139,16 +139,13 @@ def key_sections(scanner: Scanner, stored: Sections, ids: list[str], fingerprint
         return None  # the ids are kept a line each (a Gemini session id may hold anything)
     sharing_ids: dict[str, list[str]] = {}  # provider -> the sessions whose calls meet another's
     for provider, indexes in by_provider.items():
-        found = cache.get_keys([ids[index] for index in indexes])
+        read = key_hashes_at(cache, [(ids[index], fingerprints[index]) for index in indexes])
+        if read is None:
+            return None  # key hashes not of this fingerprint: sharing could not be told
         payloads: dict[str, bytes] = {}
-        for index in indexes:
-            kept = found.get(ids[index])
-            payload = unseal(kept[1]) if kept is not None and kept[0] == fingerprints[index] else None
-            if payload is None:
-                return None  # key hashes not of this fingerprint: sharing could not be told
-            payload = payload[:len(payload) // 8 * 8]
+        for index, (session_id, payload) in zip(indexes, read):
             details[index][-2:] = [stored.append(payload), len(payload)]
-            payloads[ids[index]] = payload
+            payloads[session_id] = payload
         # Sorted first, then compared with the next (in C): a set of a heavy user's 324,000
         # hashes took 0.1 s longer and 17 MB more, only to find the rare repeat.
         ordered = sorted(memoryview(b"".join(payloads.values())).cast("Q"))
@@ -328,7 +325,7 @@ def nothing_shared(scanner: Scanner, basis: Basis, old_rows: dict[str, Details],
     if not changed:
         return True
     assert scanner.cache is not None
-    read = current_key_hashes(scanner.cache, now, changed)
+    read = key_hashes_at(scanner.cache, [now[position] for position in changed])
     if read is None:
         return False  # not read at this fingerprint (a read that failed): nothing to tell by
     by_provider: dict[str, list[tuple[str, bytes]]] = {}

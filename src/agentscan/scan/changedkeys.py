@@ -1,9 +1,8 @@
-"""The key hashes of the sessions a patched answer changed, as the index holds them now.
+"""Sessions' key hashes as the index holds them at a given fingerprint.
 
-Both patches (``answerpatch`` of ``--by session``, ``grouppatch`` of a grouping) must know
-that no changed or new session's call is another session's before they add its part alone;
-each starts from the same read: every changed session's packed 64-bit key hashes, kept at
-the fingerprint the session has now.
+Both patches (``answerpatch`` of ``--by session``, ``grouppatch`` of a grouping) and the
+bases they keep read sessions' packed 64-bit key hashes, and each may trust them only when
+they were kept at the fingerprint it knows the session by: one read for all of them.
 """
 
 from __future__ import annotations
@@ -16,15 +15,13 @@ if TYPE_CHECKING:
     from agentscan.scan.cache import Cache
 
 
-def current_key_hashes(cache: Cache, now: Sequence[tuple[str, str | None]],
-                       changed: Sequence[int]) -> list[tuple[str, bytes]] | None:
-    """Each changed session's id (``now``'s at ``changed``, in that order) and its key hashes
-    (whole 8-byte words); ``None`` when one was not read at the fingerprint it has now (a
-    read that failed): nothing tells its calls apart then."""
-    found = cache.get_keys(sorted({now[position][0] for position in changed}))
+def key_hashes_at(cache: Cache, pairs: Sequence[tuple[str, str | None]]) -> list[tuple[str, bytes]] | None:
+    """Each session's id (of ``pairs``, in that order) and its key hashes (whole 8-byte words),
+    as kept at the fingerprint paired with it; ``None`` when one was not read at that
+    fingerprint (a read that failed, or it changed since): nothing tells its calls apart then."""
+    found = cache.get_keys(sorted({session_id for session_id, _ in pairs}))
     read: list[tuple[str, bytes]] = []
-    for position in changed:
-        session_id, fingerprint = now[position]
+    for session_id, fingerprint in pairs:
         kept = found.get(session_id)
         payload = unseal(kept[1]) if kept is not None and kept[0] == fingerprint else None
         if payload is None:

@@ -41,7 +41,7 @@ from agentscan.scan import groupstore
 from agentscan.scan.answerbasis import OPAQUE, Basis, Damaged, Sections
 from agentscan.scan.answerpatch import store, usage_fields
 from agentscan.scan.groupby import GROUPING, GroupBy
-from agentscan.scan.rowkeys import RowOf, row_of as rows_keyed
+from agentscan.scan.rowkeys import RowOf
 
 if TYPE_CHECKING:
     from datetime import tzinfo
@@ -119,16 +119,15 @@ class Tally:
 def keep(scanner: Scanner, command: str, question: Mapping[str, Any], report: TokenReport, tz: tzinfo | None) -> None:
     """Keep a basis of ``report``, a grouped report of every session printed with no warning
     (its usage is the one ``scan.tokens`` left in the scan's memo)."""
-    from agentscan.scan.tokens import GROUPED_ROW_OF, GROUPED_USAGE
+    from agentscan.scan.tokens import GROUPED_USAGE
 
-    usage: dict[str, ProviderUsage] | None = scanner.ctx.memo.pop(GROUPED_USAGE, None)
-    made_by: RowOf | None = scanner.ctx.memo.pop(GROUPED_ROW_OF, None)
+    made: tuple[dict[str, ProviderUsage], RowOf] | None = scanner.ctx.memo.pop(GROUPED_USAGE, None)
     total = report.total
-    if (scanner.cache is None or usage is None or report.by not in GROUPED or not report.rows or report.cost is None
+    if (scanner.cache is None or made is None or report.by not in GROUPED or not report.rows or report.cost is None
             or report.unpriced_models or report.unreadable or total is None or total.saturated):
         return
-    # The report's own, its periods of each minute found (32,000 minutes at the bench's scale 10)
-    row_of = made_by if made_by is not None else rows_keyed(report.by, tz, None, None)
+    # The report's own ``row_of``: its periods of each minute found (32,000 minutes at the bench's scale 10)
+    usage, row_of = made
     ids: list[str] = []
     fingerprints: list[str] = []
     details: list[bytes] = []

@@ -33,8 +33,8 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
 import orjson
 
 from agentscan.scan.answerbasis import Sections
-from agentscan.scan.changedkeys import current_key_hashes
-from agentscan.sealing import sealed_parts, unseal, unseal_view
+from agentscan.scan.changedkeys import key_hashes_at
+from agentscan.sealing import sealed_parts, unseal_view
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
@@ -174,16 +174,14 @@ def keep(scanner: Scanner, sessions: Sequence[tuple[str, str]], sums: Mapping[st
     missing = [pair for pair in sessions if old is None or old.find(pair) is None]
     if not missing:
         return True
-    found = cache.get_keys([session_id for session_id, _ in missing])
+    read = key_hashes_at(cache, missing)
+    if read is None:
+        return False
     anew: dict[tuple[str, str], Entry] = {}
-    for session_id, fingerprint in missing:
-        kept = found.get(session_id)
-        payload = unseal(kept[1]) if kept is not None and kept[0] == fingerprint else None
-        if payload is None:
-            return False
+    for (session_id, fingerprint), (_, payload) in zip(missing, read):
         part = sums.get(session_id)
         anew[session_id, fingerprint] = (session_id, fingerprint, orjson.dumps(part.groups) if part is not None else b"",
-                                         payload[:len(payload) // 8 * 8])
+                                         payload)
     delta = old.delta if old is not None else None
     if old is not None and old.base is not None and len(missing) + (len(delta.ids) if delta else 0) <= MAX_DELTA:
         # The base stays as it is: the delta holds what it held and the new entries.
@@ -261,7 +259,7 @@ def clear(scanner: Scanner, stores: Stores, now: Sequence[tuple[str, str | None]
     cache = scanner.cache
     assert cache is not None
     moved = {now[position][0] for position in changed}
-    hashes = current_key_hashes(cache, now, changed)
+    hashes = key_hashes_at(cache, [now[position] for position in changed])
     if hashes is None:
         return False  # not read at this fingerprint (a read that failed): nothing to tell by
     every: set[int] = set()
@@ -292,12 +290,9 @@ def clear(scanner: Scanner, stores: Stores, now: Sequence[tuple[str, str | None]
         return False
     if stale:
         fingerprint_of = dict(now)
-        read = cache.get_keys(stale)
-        for session_id in stale:
-            kept = read.get(session_id)
-            payload = unseal(kept[1]) if kept is not None and kept[0] == fingerprint_of[session_id] else None
-            if payload is None or not every.isdisjoint(memoryview(payload[:len(payload) // 8 * 8]).cast("Q")):
-                return False
+        read = key_hashes_at(cache, [(session_id, fingerprint_of[session_id]) for session_id in stale])
+        if read is None or any(not every.isdisjoint(memoryview(payload).cast("Q")) for _, payload in read):
+            return False
     return True
 
 

@@ -159,8 +159,6 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
                     window=(low, high) if low is not None or high is not None else None)
     if hidden:
         usage = without(usage, hidden)
-    if GROUPED_USAGE in scanner.ctx.memo and every_session and not per_session and low is None and high is None:
-        scanner.ctx.memo[GROUPED_USAGE] = usage  # asked for: what a grouped answer's basis is made of (``scan.groupbasis``)
     if low is not None or high is not None:
         untimed = untimed_calls(usage)  # in no window (``_outside``): said, or the totals differ unexplained
         # ... but calls of 0 tokens change no total (and ``--by day`` shows no row of 0):
@@ -169,9 +167,10 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
             scanner.ctx.warn("tokens", untimed_note(*untimed))
     agents = tokenagents.run_types(scanner, refs, usage) if by == "agent" else None
     row_of = rows_keyed(by, tz, cwds, agents)
-    if scanner.ctx.memo.get(GROUPED_USAGE) is usage:
-        # (its memo of each minute's period, warm: the basis counts the same groups' rows)
-        scanner.ctx.memo[GROUPED_ROW_OF] = row_of
+    if GROUPED_USAGE in scanner.ctx.memo and every_session and not per_session and low is None and high is None:
+        # Asked for: what a grouped answer's basis is made of (``scan.groupbasis``), with the
+        # report's ``row_of`` (its memo of each minute's period, warm: the basis counts the same groups' rows).
+        scanner.ctx.memo[GROUPED_USAGE] = (usage, row_of)
     if breakdown:
         row_of = tokenmodels.keyed_by_model(row_of)
     progress = scanner.ctx.progress
@@ -258,11 +257,10 @@ def _recorded_any(usage: dict[str, ProviderUsage], kept: dict[str, KeptRow]) -> 
             or any(taken.row.tokens is not None for taken in kept.values()))
 
 
-#: ``ScanContext.memo``'s key of the usage a grouped report of every session added up, kept
-#: there only when the key is (the CLI's ``tokens``: a library caller's scan holds no such memory)
+#: ``ScanContext.memo``'s key of the usage a grouped report of every session added up and the
+#: ``RowOf`` it put each group in by, kept there only when the key is (the CLI's ``tokens``: a
+#: library caller's scan holds no such memory)
 GROUPED_USAGE = "tokens.grouped_usage"
-#: and the ``RowOf`` it put each group in by
-GROUPED_ROW_OF = "tokens.grouped_row_of"
 
 #: the bucket of a session whose every call is counted in another session's copy
 _SPENT_ELSEWHERE = Bucket()

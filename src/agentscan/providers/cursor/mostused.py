@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
+from agentscan.providers.cursor.records import AUTO_MODEL
+
 
 def most_used(counts: Mapping[str, int]) -> str | None:
     """The name ``counts`` counts most (``None``: none counted), a tie to the smallest name."""
@@ -27,6 +29,6 @@ def calls_model(groups: Sequence[Sequence], agent: str | None) -> str | None:
 
     calls: dict[str, int] = {}
     for group in groups:
-        if group[0] == agent and group[1] and group[1] != "default":
+        if group[0] == agent and group[1] and group[1] != AUTO_MODEL:
             calls[group[1]] = calls.get(group[1], 0) + group[CALLS]
     return most_used(calls)
