@@ -193,12 +193,12 @@ def summaries(root: str) -> list[StoredSummary]:
 
 
 #: how ``agentscan hook`` starts every line it writes (``payloads.encode_line``)
-_WRITTEN_START = b'{"v":1,"received_at_ns":'
+WRITTEN_START = b'{"v":1,"received_at_ns":'
 
 
 def count_envelopes(path: str) -> int:
     """The lines of ``path`` that ``read_events`` takes as envelopes, without decoding most of
-    them: a line as the hook writes it (``_WRITTEN_START``, a digit, and a closing ``}``) is
+    them: a line as the hook writes it (``WRITTEN_START``, a digit, and a closing ``}``) is
     counted as it is; any other non-blank line only when it decodes to an envelope."""
     return _count_and_last(path)[0]
 
@@ -207,12 +207,12 @@ def _count_and_last(path: str) -> tuple[int, int | None]:
     """``count_envelopes``, and the capture time of the last line written as the hook writes it."""
     count = 0
     last_ns = None
-    start = len(_WRITTEN_START)
+    start = len(WRITTEN_START)
     envelope_of = None
     try:
         with open(path, "rb") as handle:
             for line in handle:
-                if line.startswith(_WRITTEN_START) and line[start:start + 1].isdigit() \
+                if line.startswith(WRITTEN_START) and line[start:start + 1].isdigit() \
                         and line.endswith((b"}\n", b"}")):
                     count += 1
                     digits = line[start:line.find(b",", start)]
@@ -275,14 +275,14 @@ def line_decoder(session: StoredSession) -> Callable[[bytes, int, list[Any]], An
         if not line.strip():
             return None
         record, problem = envelope_of(line)
-        glued = line.rfind(_WRITTEN_START, 1) if problem is not None else -1
+        glued = line.rfind(WRITTEN_START, 1) if problem is not None else -1
         if glued > 0 and envelope_of(line[glued:])[1] is None:
             # A writer stopped mid-line (a full disk, a kill) and an older hook, which did not
             # start its line anew (``append_line``), wrote the next event right after it.
             warnings.append(ScanWarning(session.path, CUT_SHORT + "; the event written after it on the "
                                         "same line was read", number))
             record, problem = envelope_of(line[glued:])
-        elif problem is not None and line.startswith(_WRITTEN_START):
+        elif problem is not None and line.startswith(WRITTEN_START):
             problem = CUT_SHORT  # the hook's own start, then no valid end: its writer stopped
         if problem is not None:
             # A last line with no newline yet is one a hook is appending now: no fault.

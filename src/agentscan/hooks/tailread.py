@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from typing import BinaryIO, Iterator
 
-from agentscan.hooks.store import StoredSession, line_decoder
+from agentscan.hooks.store import WRITTEN_START, StoredSession, line_decoder
 
 #: how much later than its capture a hook may write its line (it reads stdin for at most 5 s):
 #: a line written earlier in the file than the one found cannot be captured later than this
 WRITE_DELAY_NS = 30_000_000_000
 CHUNK = 64 * 1024
-_WRITTEN_START = b'{"v":1,"received_at_ns":'
 
 
 def latest_transcript_path(session: StoredSession) -> str | None:
@@ -63,9 +62,9 @@ def lines_backward(handle: BinaryIO) -> Iterator[bytes]:
 
 
 def _written_stamp(line: bytes) -> int | None:
-    """The capture time of a line as the hook writes it (``store._WRITTEN_START``), unread."""
-    if not line.startswith(_WRITTEN_START):
+    """The capture time of a line as the hook writes it (``store.WRITTEN_START``), unread."""
+    if not line.startswith(WRITTEN_START):
         return None
-    start = len(_WRITTEN_START)
+    start = len(WRITTEN_START)
     digits = line[start:line.find(b",", start)]
     return int(digits) if digits.isdigit() else None
