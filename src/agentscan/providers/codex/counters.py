@@ -9,7 +9,7 @@ re-emission and copy checks) and hashing (deduplication) are cheap.
 
 from __future__ import annotations
 
-from operator import lt
+from operator import le, lt
 from typing import Any, Mapping
 
 from agentscan.bounds import MAX_TOKEN_COUNT
@@ -46,6 +46,11 @@ def _plain(raw: dict) -> Counters | None:
 
 def counters_of(raw: RawTokenUsage | object) -> Counters | None:
     if raw.__class__ is dict:
+        if not raw:
+            # ``last_token_usage: {}`` (real rollouts hold some: farion1231/cc-switch#5854) is no
+            # count, not a call of zero: the running total's growth is the call (read as zeros,
+            # it was lost, and the total said to have moved by other than its call)
+            return None
         plain = _plain(raw)  # type: ignore[arg-type]
         if plain is not None:
             return plain
@@ -116,12 +121,13 @@ def step(previous: Counters | None, carried: Counters, total: Counters | None,
     event's ``total`` and its call's ``last`` count, the new ``previous`` and ``carried``, and
     the call it reports (``None``: none, a repeated total, or a call of no tokens).
 
-    The call is ``last``, else the total's growth; a total equal to the previous one is the
-    same count emitted again; a total that ``restarted`` ends a run, which was spent too.
+    The call is ``last``, else the total's growth; a total equal to the previous one, or an
+    older one written again (``stale``), is the same count emitted again; a total that
+    ``restarted`` ends a run, which was spent too.
     ``FileUsageScanner`` keeps the calls, ``runs`` only adds them up: one rule for both."""
     call: Counters | None
     if total is not None:
-        if total == previous:
+        if total == previous or (previous is not None and total[0] <= previous[0] and stale(total, previous, last)):
             return previous, carried, None
         call = last if last is not None else minus(total, previous)
         if previous is not None and restarted(total, previous, last):
@@ -154,6 +160,19 @@ def minus(current: Counters, previous: Counters | None) -> Counters:
     if any(c < p for c, p in zip(current, previous)):
         return current
     return tuple(c - p for c, p in zip(current, previous))  # type: ignore[return-value]
+
+
+def stale(total: Counters, previous: Counters, last: Counters | None) -> bool:
+    """Whether a running total below ``previous`` is an older count emitted again, not a
+    restart: every counter at most ``previous``'s, not its own call's (a restart from zero starts
+    at its first call), and a true running count (``total_tokens`` = input + output, which the
+    count ``fill_to_context_window`` writes on a context overflow, ``{total_tokens: window}``
+    alone, is not).  Codex rollouts hold such out-of-order snapshots (junhoyeo/tokscale#308,
+    steipete/CodexBar#3120): taken for a restart, the call they repeat counted twice (and a
+    row added the whole run again).  The running total stays where it was."""
+    # (input first: every new count raises it, so the common case is one comparison)
+    return (total[0] <= previous[0] and last is not None and total != last and total[5] == total[0] + total[3]
+            and all(map(le, total, previous)))
 
 
 def restarted(total: Counters, previous: Counters, last: Counters | None) -> bool:

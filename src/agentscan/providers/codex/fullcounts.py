@@ -67,7 +67,9 @@ KIND = "codex.counts"
 #: "9": a running total that moved by other than its call (``counters.jumped``) makes the file's
 #: count its calls, as totals of garbage do; an "8" took such totals for a running count
 #: (``_PREVIOUS``)
-VERSION = "9"
+#: "10": a total below the last one that repeats an older count (``counters.stale``) is skipped; a
+#: "9" took it for a restart (its call counted twice): read again
+VERSION = "10"
 #: tallies whose line counts, model use and copy end hold, and whose count is what ``counters.step``
 #: reaches now of a file of counts, but a "6" took a file's totals of garbage for a running count
 #: (or, keeping a ``recount``, added up its calls another way: not believed), and nothing in it

@@ -66,7 +66,11 @@ class CodexProvider(Provider):
     # 38: a kept tally's position keeps the settings' model and tier apart from the turn's
     #     (``FileUsageScanner.position``); a window's calls take the settings' model before it
     #     when no `turn_context` is there (``turnseed``)
-    parser_version = "38"
+    # 39: a running total below the last one that repeats an older count (not its own call's, not
+    #     a context overflow's fill) is that count emitted again (``counters.stale``), not a
+    #     restart: its call counted once, the row's run not added twice; an empty
+    #     `last_token_usage` (`{}`) is no count: the total's growth is the call (it was lost)
+    parser_version = "39"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)

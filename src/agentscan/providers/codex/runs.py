@@ -43,7 +43,9 @@ KIND = "codex.runs"
 #: its totals, and the one 0.1.x build that kept a ``recount`` added it up another way
 #: "3": a running total that moved by other than its call (``counters.jumped``) is garbage too;
 #: a "2" took it for a running count, so it is one of ``_PREVIOUS``
-VERSION = "3"
+#: "4": a total below the last one that repeats an older count (``counters.stale``) moves nothing; a
+#: "3" took it for a restart (the run before it added again): read again
+VERSION = "4"
 #: a state the build before kept of a file of counts reached what ``step`` reaches now, but one
 #: of a file of garbage totals (no ``recount``) took them for a running count, and nothing in
 #: the state tells which.  Taken only where the file cannot be read again in one run (past

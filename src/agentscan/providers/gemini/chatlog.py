@@ -218,7 +218,9 @@ def _replay_jsonl(conversation: Conversation, ctx: ScanContext) -> None:
             update = record["$set"]
             conversation.meta.update({key: value for key, value in update.items() if key != "messages"})
             conversation.note_paths(paths_in_metadata(update))
-            if isinstance(update.get("messages"), list):
+            # An empty history is no checkpoint: Gemini CLI's loader then takes the message lines
+            # (a turn cancelled before any reply syncs ``[]``; its prompt was still typed).
+            if isinstance(update.get("messages"), list) and update["messages"]:
                 conversation.checkpoint(update["messages"], line.offset)
         elif as_str(record.get("sessionId")):
             conversation.meta.update(record)

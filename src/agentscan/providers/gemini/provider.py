@@ -58,7 +58,9 @@ class GeminiProvider(Provider):
     #     (``commands_unmarked``), not a warning
     # 20: a legacy chat read only up to its damage, before any usage, is marked so in its row
     #     (``SessionRow.usage_cut``), kept in the index: its usage is not known on any run
-    parser_version = "20"
+    # 21: an empty ``$set.messages`` (a turn cancelled before any reply) clears nothing, as in
+    #     Gemini CLI's own loader: the prompts before it stay the session's
+    parser_version = "21"
     # Gemini CLI appends each record (``fs.appendFileSync``) and closes the chat: no process
     # holds it open while the session runs, so ``/proc`` cannot tell a running one.
     liveness_known = False
