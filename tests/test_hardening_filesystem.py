@@ -13,6 +13,7 @@ import io
 import os
 import shutil
 from pathlib import Path
+from typing import Callable
 
 import orjson
 import pytest
@@ -67,10 +68,16 @@ def _deny(monkeypatch: pytest.MonkeyPatch, *, dirs: set[str], files: set[str]) -
     PermissionError exactly as the kernel would; ``stat`` still works, as it
     does for a real mode-000 file in a readable dir.
     """
+    named = dirs | files
+    _deny_when(monkeypatch, lambda path: os.fspath(path) in named)  # type: ignore[arg-type]
+
+
+def _deny_when(monkeypatch: pytest.MonkeyPatch, denies: Callable[[object], bool]) -> None:
+    """``_deny``'s calls, raising PermissionError for each path (a str or a PathLike) ``denies``."""
     real_scandir, real_listdir, real_open = os.scandir, os.listdir, builtins.open
 
     def denied(path: object) -> bool:
-        return isinstance(path, (str, os.PathLike)) and os.fspath(path) in dirs | files
+        return isinstance(path, (str, os.PathLike)) and denies(path)
 
     def scandir(path: object = ".") -> object:
         if denied(path):
@@ -133,8 +140,22 @@ def test_unreadable_files_and_dirs_are_warnings_simulated(isolated_home: Path, m
     assert shown.exit_code == 1 and "Permission denied" in shown.stderr, shown.stderr
 
 
-@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root reads mode-000 files; the simulated test covers it")
-def test_unreadable_files_and_dirs_are_warnings_chmod(isolated_home: Path) -> None:
+def _deny_by_mode(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernel's read check of a user who is not root, as ``_deny`` simulates it, but by each
+    path's own mode on disk rather than a list: listing a directory or opening a file with no
+    read bit raises PermissionError.  Root (these tests, CI) reads a mode-000 file; this lets
+    the chmod test run there too instead of being skipped."""
+    def unreadable(path: object) -> bool:
+        try:
+            return not os.stat(path).st_mode & 0o444  # type: ignore[arg-type]
+        except (OSError, ValueError):  # (gone, or not a path: the real call says so)
+            return False
+
+    _deny_when(monkeypatch, unreadable)
+
+
+def test_unreadable_files_and_dirs_are_warnings_chmod(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _deny_by_mode(monkeypatch)
     files, hidden = _denied_layout(isolated_home)
     locked = [*files.values(), *hidden.values()]
     for path in locked:

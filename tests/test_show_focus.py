@@ -75,7 +75,12 @@ def test_show_says_running_as_list_does(isolated_home: Path) -> None:
         assert Scanner().list_sessions()[0].running is True
 
 
-@pytest.mark.skipif(liveness.supported(), reason="only where the platform cannot tell")
-def test_show_running_is_null_where_the_platform_cannot_tell(isolated_home: Path) -> None:
-    _one_session(isolated_home)
+def test_show_running_is_null_where_the_platform_cannot_tell(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A platform with no /proc, simulated here (no skip: this runs on Linux too).
+    path = _one_session(isolated_home)
+    (isolated_home / ".claude" / "sessions").mkdir()  # (what tells "not running" where it can be told)
+    monkeypatch.setattr(liveness, "supported", lambda: False)
     assert Scanner().show(S).row.running is None
+    with open(path, "ab"):  # held open for writing: still not known, not "running"
+        assert Scanner().show(S).row.running is None
+        assert Scanner().list_sessions()[0].running is None

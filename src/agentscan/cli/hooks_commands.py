@@ -327,11 +327,6 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
             "dry_run": dry_run, "changes": changes, "restart": restart}, warnings))
     if warnings and (not as_json or state.verbose):  # --verbose: on stderr with --json too (``state.finish``)
         render.warn_summary(warnings, verbose=True)  # on stderr; --quiet drops them
-    if state.strict and warnings:  # exit 1 after the result, as every command's --strict (``state.finish``)
-        from agentscan.errors import StrictWarnings
-        from agentscan.settling import strict_count
+    from agentscan.cli.state import strict_end
 
-        if failing := strict_count(warnings):
-            if state.quiet:  # the warnings are this error's reason: said even under --quiet
-                render.warn_summary(warnings, verbose=True, even_quiet=True)
-            raise StrictWarnings(failing)
+    strict_end(state, warnings, verbose=True)  # exit 1 after the result, as every command's --strict

@@ -317,7 +317,7 @@ def doctor_command(
     short_ids = scanner.short_ids() if term.tty and not as_json else {}
     scanner.close()
     end_progress()
-    warnings = scanner.warnings
+    warnings = read = scanner.warnings
     if redact:  # bug reports ask for this report: titles are prompts, paths can hold secrets
         from agentscan.export.redact import redact_doctor, redact_warnings
 
@@ -329,12 +329,10 @@ def doctor_command(
     if state.strict:  # a named home or root that cannot be read fails as in every other command
         _fail_unreadable_named(state, scanner)
         _fail_unsafe_cache(report)
-    if state.strict and warnings:  # the report all the same, then --strict's exit 1 (docs/cli.md)
-        from agentscan.errors import StrictWarnings
-        from agentscan.settling import strict_count
+    from agentscan.cli.state import strict_end
 
-        if failing := strict_count(warnings):
-            raise StrictWarnings(failing)
+    # The report all the same, then --strict's exit 1 (docs/cli.md); the report counts them.
+    strict_end(state, warnings, verbose=state.verbose, on_stderr=False, counted=read)
 
 
 def _fail_unsafe_cache(report: dict) -> None:

@@ -43,7 +43,7 @@ def prices_command(
     from agentscan.cli import render
     from agentscan.cli.optionvalues import reject_blank
     from agentscan.context import ScanContext
-    from agentscan.errors import StrictWarnings, UsageProblem
+    from agentscan.errors import UsageProblem
     from agentscan.pricing import source
 
     if update and reset:
@@ -176,8 +176,9 @@ def prices_command(
     if not as_json:
         for line in as_written:
             render.note(line)
-    if state.strict and scan.warnings.items:
-        raise StrictWarnings(len(scan.warnings.items))
+    from agentscan.cli.state import strict_end
+
+    strict_end(state, scan.warnings.items, verbose=state.verbose)
 
 
 def _variant_gap(data: Any, name: str, provider: str | None, when: Any, variant: str, base: str) -> str:

@@ -41,6 +41,7 @@ from agentscan.hooks.merging import Replaced, events_with_ours, merge_claude, me
 from agentscan.hooks.merging import is_ours as is_ours
 from agentscan.hooks.program import hook_command as hook_command
 from agentscan.hooks.program import shell_word as shell_word
+from agentscan.toolkit.paths import under_home
 
 #: the Cursor events an install registers, without matchers: every one but the Tab events, which
 #: run on each Tab completion (a process start, ~30 ms) and hold nothing the tree reads
@@ -140,14 +141,11 @@ def claude_user_dir(home: Path, env: Mapping[str, str] | None = None) -> Path:
     """Where Claude Code reads its user settings: ``$CLAUDE_CONFIG_DIR`` when set (one
     directory, as Claude Code takes it; a leading ``~`` is ``home``), else ``~/.claude``.
     A value Claude Code and agentscan could take for different places is refused."""
-    value = (os.environ if env is None else env).get(CLAUDE_DIR_VAR) or ""
-    if not value:
+    # Claude Code takes a relative one from the directory it starts in, which agentscan cannot know.
+    named = _named_dir(home, env, CLAUDE_DIR_VAR, "Claude Code reads it from the directory it is started in; ")
+    if named is None:
         return home / ".claude"
-    path = home if value == "~" else home / value[2:] if value.startswith(("~/", "~\\")) else Path(value)
-    if not path.is_absolute():
-        # Claude Code takes it from the directory it starts in, which agentscan cannot know.
-        raise HookConfigError(f"{CLAUDE_DIR_VAR} is a relative path ({value}): Claude Code reads it from the "
-                              "directory it is started in; set it to an absolute path, or unset it")
+    path, value = named
     if "," in value and not path.is_dir():
         # agentscan's readers take a comma-separated list; Claude Code takes one directory.
         raise HookConfigError(f"{CLAUDE_DIR_VAR} names several directories ({value}): Claude Code reads its "
@@ -158,11 +156,21 @@ def claude_user_dir(home: Path, env: Mapping[str, str] | None = None) -> Path:
 def gemini_user_dir(home: Path, env: Mapping[str, str] | None = None) -> Path:
     """Where Gemini CLI keeps its user settings: ``$GEMINI_CLI_HOME/.gemini`` when set (as
     agentscan reads its sessions: ``providers/gemini/roots.py``), else ``~/.gemini``."""
-    value = (os.environ if env is None else env).get("GEMINI_CLI_HOME") or ""
-    path = home if not value or value == "~" else home / value[2:] if value.startswith(("~/", "~\\")) else Path(value)
+    named = _named_dir(home, env, "GEMINI_CLI_HOME")
+    return (home if named is None else named[0]) / ".gemini"
+
+
+def _named_dir(home: Path, env: Mapping[str, str] | None, variable: str, why: str = "") -> tuple[Path, str] | None:
+    """The directory an agent's ``variable`` names (``None``: unset or empty), a leading ``~``
+    as ``home`` (``paths.under_home``), with the value as set; a relative one is refused
+    (``why``: the agent's own reason, before what to do)."""
+    value = (os.environ if env is None else env).get(variable) or ""
+    if not value:
+        return None
+    path = under_home(home, value)
     if not path.is_absolute():
-        raise HookConfigError(f"GEMINI_CLI_HOME is a relative path ({value}): set it to an absolute path, or unset it")
-    return path / ".gemini"
+        raise HookConfigError(f"{variable} is a relative path ({value}): {why}set it to an absolute path, or unset it")
+    return path, value
 
 
 def uninstall_paths(agent: str, scope: str, *, home: Path, cwd: Path, env: Mapping[str, str] | None = None) -> list[Path]:

@@ -2,12 +2,14 @@
 locked by another program, or broken for good, whose sessions' usage is then not known
 (which is not "recorded no usage"), and a transcript read only up to its damage.
 ``tokens``, ``show`` and ``export`` ask them (``scan.unreadrows``, ``export.unread``);
-only what was tried is told, nothing is opened to answer.  ``Provider`` inherits them.
+only what was tried is told, nothing is opened to answer.  And the model of a run by the
+usage sums the index keeps of it, while its database cannot be read (``kept_model``:
+``scan.showing`` asks it).  ``Provider`` inherits them.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar, Sequence
 
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
@@ -15,6 +17,22 @@ if TYPE_CHECKING:
 
 
 class UnreadQuestions:
+    #: the provider's rule for ``kept_model``, ``"module:function"``: imported when first asked
+    #: (a command imports only what it runs); ``None``: it keeps no usage sums that need one
+    kept_model_rule: ClassVar[str | None] = None
+
+    def kept_model(self, groups: Sequence[Sequence], agent: str | None) -> str | None:
+        """The model of ``agent``'s calls (a run's id; ``None``: the session's own) by the usage
+        sums' ``groups`` (``usagegroups``: the agent first, the model second) the index keeps,
+        for a session whose database this run could not read (``unknown_usage``, ``scan.showing``):
+        the provider's own rule (``kept_model_rule``: Cursor's ``mostused.calls_model``)."""
+        if self.kept_model_rule is None:
+            return None
+        import importlib
+
+        module, _, name = self.kept_model_rule.partition(":")
+        return getattr(importlib.import_module(module), name)(groups, agent)
+
     def unread_stores(self, ctx: ScanContext) -> list[tuple[str, str]]:
         """``(path, why)`` of each database this provider keeps sessions in that could not
         be read in this scan (a locked one): ``show``'s "no session matches" names them, for

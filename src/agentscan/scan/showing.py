@@ -90,7 +90,6 @@ def _as_kept(scanner: Scanner, ref: SessionRef, detail: SessionDetail) -> Sessio
     and times from a row kept for older files (``Provider.with_kept``).  The card was built
     without it: the first prompt for its title, no cwd, model or start, its tokens "not known"
     while ``list`` showed them.  Its subagents' tokens and models come from those sums."""
-    from agentscan.providers.cursor.mostused import calls_model
     from agentscan.readsums import read_with_warnings, total_of
     from agentscan.scan.rowreader import note_kept_sums
 
@@ -102,10 +101,13 @@ def _as_kept(scanner: Scanner, ref: SessionRef, detail: SessionDetail) -> Sessio
     sums = read_with_warnings(scanner.ctx, ref.id, scanner.fingerprint(ref))
     if sums is None:
         return replace(detail, row=row)
+    runs: dict[str | None, list[list]] = {}  # each run's groups (the agent first), in one pass
+    for group in sums.groups:
+        runs.setdefault(group[0], []).append(group)
+    provider = scanner.provider(ref.provider)
     subagents = []
     for sub in detail.subagents:
-        groups = [group for group in sums.groups if group[0] == sub.id]
-        if sub.tokens is None and groups:  # (its model: the one most of its calls ran, as a row's)
-            sub = replace(sub, tokens=total_of(groups)[0], model=sub.model or calls_model(groups, sub.id))
+        if sub.tokens is None and (groups := runs.get(sub.id)):  # (its model: the one most of its calls ran, as a row's)
+            sub = replace(sub, tokens=total_of(groups)[0], model=sub.model or provider.kept_model(groups, sub.id))
         subagents.append(sub)
     return replace(detail, row=row, subagents=tuple(subagents))

@@ -40,6 +40,19 @@ def child_path(parent: Path, name: str, text: str | None = None) -> Path:
     return parent / name
 
 
+def under_home(home: Path, value: str) -> Path:
+    """``value`` with a leading ``~`` (``~/``, ``~\\``) as ``home``: an agent's setting read the
+    way the agent reads it, against the home agentscan was given (``--home``, a library
+    ``Scanner(home=…)``).  Never ``Path.expanduser``: it reads the process's ``$HOME``, so
+    ``--home /other`` with ``~/x`` would read the real home.  ``~user`` stays as it is (a
+    relative path): another user's home is no part of this one."""
+    if value == "~":
+        return home
+    if value.startswith(("~/", "~\\")):
+        return home / value[2:]
+    return Path(value)
+
+
 def is_within(path: str, root: str) -> bool:
     """Whether ``path`` is ``root`` or below it, compared as given (resolve both first:
     ``os.path.realpath``); ``/a/bc`` is not below ``/a/b``."""

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Iterable, NamedTuple
 
 from agentscan.context import ScanContext, home_variables
+from agentscan.toolkit.paths import under_home
 
 
 class Root(NamedTuple):
@@ -148,18 +149,8 @@ def home_relative(ctx: ScanContext, *parts: str) -> Path:
 
 
 def expand_home(ctx: ScanContext, value: str) -> Path:
-    """``value`` with a leading ``~`` as the scan's home (``--home`` included).
-
-    Never ``Path.expanduser``: it reads the process's ``$HOME``, which ``--home``
-    does not change, so ``--home /other`` with ``~/x`` would read the real home.
-    ``~user`` stays as it is (a relative path): another user's home is no part of
-    this scan.
-    """
-    if value == "~":
-        return ctx.home
-    if value.startswith(("~/", "~\\")):
-        return ctx.home / value[2:]
-    return Path(value)
+    """``value`` with a leading ``~`` as the scan's home (``--home`` included): ``paths.under_home``."""
+    return under_home(ctx.home, value)
 
 
 def setting_paths(ctx: ScanContext, name: str, *, listed: bool = True) -> tuple[list[Path], str | None]:

@@ -278,6 +278,8 @@ def advisor_calls(iterations: object, call: Call, record: dict[str, Any], adviso
     if iterations.__class__ is not list:
         note_usage("iterations", iterations, 0)
         return
+    request = as_dict(record.get("message"))
+    usage = as_dict(request.get("usage"))  # (the request's: its model, speed and place)
     for index, entry in enumerate(iterations):  # type: ignore[arg-type]
         if entry.__class__ is not dict:
             note_usage(f"iterations[{index}]", entry, 0)
@@ -296,14 +298,13 @@ def advisor_calls(iterations: object, call: Call, record: dict[str, Any], adviso
         speed = entry.get("speed")
         if kind == COMPACTION:  # (the request's own model and speed, unless the entry names its own)
             if not (isinstance(model, str) and model):
-                model = as_dict(record.get("message")).get("model")
+                model = request.get("model")
             if "speed" not in entry:
-                speed = as_dict(as_dict(record.get("message")).get("usage")).get("speed")
+                speed = usage.get("speed")
         elif not (isinstance(model, str) and model):
             model = record.get("advisorModel")
         # Where it ran: its entry's own ``inference_geo``, else the request's (one request, one place).
-        geo = entry["inference_geo"] if "inference_geo" in entry else as_dict(
-            as_dict(record.get("message")).get("usage")).get("inference_geo")
+        geo = entry["inference_geo"] if "inference_geo" in entry else usage.get("inference_geo")
         model = priced_model(model, speed, geo) if isinstance(model, str) and model else None
         message_id = call[MESSAGE_ID]
         advisors.append((

@@ -80,6 +80,7 @@ class CursorProvider(Provider):
     #: a composer the user archived in Cursor's chat list (``isArchived``) is ``archived``:
     #: ``list --archived`` reads its rows (``Provider.can_archive``)
     can_archive = True
+    kept_model_rule = "agentscan.providers.cursor.mostused:calls_model"  # (``Provider.kept_model``)
     # Transcripts carry no time for a tool call (a prompt's only in an optional wrapper).
     records_call_times = False
 
