@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, List, Optional, Sequence
 
 from agentscan.cli.optionvalues import parse_window, provider_names, reject_blank
-from agentscan.cli.state import State, end_progress, finish
+from agentscan.cli.state import State, end_progress, finish, start_prices_before_the_index
 
 if TYPE_CHECKING:
     from datetime import tzinfo
@@ -173,8 +173,6 @@ def run_tokens(
     breakdown: bool = False,
     reverse: bool = False,
 ) -> None:
-    from agentscan.cli.tokens_answer import print_tokens
-
     group = one_grouping(by)
     limit = limit_and_all(limit, show_all, json_refused=as_json, by=group)
     reject_blank(since=since, until=until, tz=tz, cwd=cwd)
@@ -192,6 +190,9 @@ def run_tokens(
     order = one_order(sort)
     zone_info = given_zone(tz)
     note_local_zone(zone_info is None and (not as_json or since is not None or until is not None or group != "session"))
+    start_prices_before_the_index(state)
+    from agentscan.cli.tokens_answer import print_tokens  # (after: the helper's fork comes first)
+
     scanner = state.scanner(provider if not session_ids else None, memo=True)
     since_at, until_at = parse_window(since, until, zone_info, session_ids or ())
     # Remembered only for every session and no window: ``--since 3d`` means another time on every run.

@@ -199,6 +199,20 @@ def start_prices_on_a_first_run(scanner: Scanner) -> None:
         priceahead.start(scanner)
 
 
+def start_prices_before_the_index(state: State) -> None:
+    """``tokens`` with no index file yet (a first run, as ``start_prices_on_a_first_run`` would
+    find it): the price helper is forked now, before the scanner, its imports and the index it
+    creates (``scan.priceahead.start_early``); ``start_prices_on_a_first_run`` takes it then.
+    Not for ``--no-cache`` or ``--demo``: theirs start as before."""
+    if state.no_cache or state.demo:
+        return
+    import os
+
+    from agentscan.scan import priceahead
+
+    priceahead.start_early(os.environ)
+
+
 def say_error(exc: AgentscanError) -> int:
     """``error: <message>`` on stderr, and the contract's exit code.  The message is one line
     of printable text (``term.clean``), and each of the error's ``details`` (an ambiguous id's
