@@ -24,7 +24,7 @@ import pytest
 from typer.testing import CliRunner
 
 from agentscan.cli import app
-from agentscan.hooks import capture, store
+from agentscan.hooks import capture, envelopes
 from hooks_builders import Replay, trace_doc
 
 SESSION = "edede000-0000-4000-8000-ed0000000001"
@@ -71,9 +71,9 @@ def test_a_lone_surrogate_is_one_replacement_character(data_dir: Path) -> None:
 
 
 def test_legible_keeps_valid_text_and_replaces_each_lone_surrogate_once() -> None:
-    assert store.legible("plain") == "plain"
-    assert store.legible("caf\u00e9 \U0001f600") == "caf\u00e9 \U0001f600"
-    assert store.legible("a\ud83db\udc80c") == "a\ufffdb\ufffdc"
+    assert envelopes.legible("plain") == "plain"
+    assert envelopes.legible("caf\u00e9 \U0001f600") == "caf\u00e9 \U0001f600"
+    assert envelopes.legible("a\ud83db\udc80c") == "a\ufffdb\ufffdc"
 
 
 def test_a_relative_data_dir_is_ignored_by_the_hook_trace_and_doctor(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -209,7 +209,7 @@ def test_a_gemini_session_becomes_a_tree(isolated_home: Path) -> None:
     document = cli_json("trace", f"gemini:{SESSION[:8]}")
     session = document["session"]
     assert session["agent"] == "gemini" and session["status"] == "ended" and session["workspace"] == "/work/repo"
-    assert session["transcript_session_id"] is None  # Gemini's chat file is not named by the session id
+    assert session["transcript_session_id"] is None  # the chat it names is not on disk: its id is unknown
     (turn,) = document["turns"]
     assert turn["prompt"] == "list the files" and turn["summary"]["status"] == "completed"
     calls = {call["name"]: call for call in tool_calls(turn["nodes"])}

@@ -14,7 +14,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from agentscan.hooks import store
+from agentscan.hooks import envelopes, store
 from hooks_builders import Replay, trace_doc
 
 SESSION = "70e70e00-0000-4000-8000-70e000000001"
@@ -52,7 +52,7 @@ def test_an_event_after_a_line_cut_short_is_written_on_a_line_of_its_own(data_di
     doc = trace_doc(f"claude:{SESSION}")
     [call] = doc["turns"][0]["nodes"]
     assert (call["name"], call["status"]) == ("Bash", "ok")
-    assert [(w["line"], w["message"]) for w in doc["warnings"]] == [(2, store.CUT_SHORT)]
+    assert [(w["line"], w["message"]) for w in doc["warnings"]] == [(2, envelopes.CUT_SHORT)]
 
 
 def test_an_event_glued_to_a_fragment_by_an_older_hook_is_read(data_dir: Path) -> None:
@@ -66,7 +66,7 @@ def test_an_event_glued_to_a_fragment_by_an_older_hook_is_read(data_dir: Path) -
     [call] = doc["turns"][0]["nodes"]
     assert call["name"] == "Bash"
     [warning] = doc["warnings"]
-    assert warning["line"] == 2 and warning["message"].startswith(store.CUT_SHORT)
+    assert warning["line"] == 2 and warning["message"].startswith(envelopes.CUT_SHORT)
     assert "the event written after it on the same line was read" in warning["message"]
 
 
@@ -94,7 +94,7 @@ def test_a_hook_that_hits_a_full_disk_costs_only_its_own_event(data_dir: Path) -
     doc = trace_doc(f"claude:{SESSION}")
     [call] = doc["turns"][0]["nodes"]
     assert (call["input"], call["status"]) == ({"command": "ls"}, "ok")
-    assert [w["message"] for w in doc["warnings"]] == [store.CUT_SHORT]
+    assert [w["message"] for w in doc["warnings"]] == [envelopes.CUT_SHORT]
 
 
 @pytest.mark.skipif(os.name != "posix", reason="flock")

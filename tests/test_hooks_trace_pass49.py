@@ -64,7 +64,7 @@ def test_token_counts_that_are_no_whole_numbers_are_unknown_not_zero(data_dir: P
 
 
 def test_a_last_line_still_being_written_is_no_warning(data_dir: Path) -> None:
-    from agentscan.hooks import store
+    from agentscan.hooks import envelopes, store
 
     replay = Replay(data_dir)
     replay.send_all([prompt("go"), stop()])
@@ -76,7 +76,7 @@ def test_a_last_line_still_being_written_is_no_warning(data_dir: Path) -> None:
     assert doc["warnings"] == [] and len(doc["turns"]) == 1
     with path.open("ab") as handle:
         handle.write(b"\n")  # ended as it is: a broken line now, said
-    assert [w["message"] for w in trace_doc()["warnings"]] == [store.CUT_SHORT]  # (pass 55: the hook's own start, cut)
+    assert [w["message"] for w in trace_doc()["warnings"]] == [envelopes.CUT_SHORT]  # (pass 55: the hook's own start, cut)
 
 
 def claude(event: str, prompt_id: str = "pr-1", **fields: object) -> dict:

@@ -8,7 +8,7 @@ from typing import Any, Callable, Sequence
 from agentscan.cli import render
 from agentscan.cli.hookfix_text import both_scopes_text, narrowed_text, stored_twice_text
 from agentscan.cli.state import home_option
-from agentscan.hooks.status import HOOK_AGENTS as HOOKED_AGENT_NAMES
+from agentscan.hooks.events import HOOK_AGENTS as HOOKED_AGENT_NAMES
 from agentscan.invocation import program_word
 from agentscan.cli.table import render as render_table
 from agentscan.cli.tablefit import layout
@@ -350,7 +350,7 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
 
 
 def unhooked_text(names: Sequence[str]) -> str:
-    """``codex, gemini: no hooks to install (…)``: the install suggested above names Claude Code
+    """``codex: no hooks to install (…)``: the install suggested above names Claude Code
     and Cursor only, and a Codex user looked for the command they had been left out of."""
     theirs = "its" if len(names) == 1 else "their"
     return f"{', '.join(names)}: no hooks to install ({theirs} sessions are read from {theirs} files)"

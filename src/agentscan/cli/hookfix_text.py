@@ -16,7 +16,7 @@ def both_scopes_text(config: dict[str, Any], home_flag: str, term: Terminal) -> 
     """A project's config whose agent also runs agentscan's hook from the user's config.  Each
     way out is a whole command, the project's with the directory to run it in (``--scope
     project`` is the current directory's, and doctor may run elsewhere than a newcomer reads it)."""
-    from agentscan.hooks.status import HOOK_AGENTS
+    from agentscan.hooks.events import HOOK_AGENTS
 
     agent = config["agent"]
     name = HOOK_AGENTS.get(agent, agent)
@@ -41,7 +41,7 @@ def _project_dir(config: dict[str, Any], term: Terminal | None) -> str:
 def narrowed_text(config: dict[str, Any], home_flag: str, term: Terminal | None = None) -> str:
     """An install that is there but sits under a narrower matcher on some events (``"Bash"``):
     the agent runs it only for what the matcher matches, so the rest goes uncaptured.  Which
-    events, under which matchers, and the command that widens it (``hooks.merging``)."""
+    events, under which matchers, and the command that widens it (``hooks.ourentries``)."""
     from agentscan.cli.term import clean
 
     # Written by whoever edited the config: an escape sequence there is shown, not obeyed.

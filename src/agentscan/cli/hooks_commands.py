@@ -160,7 +160,7 @@ def status_command(ctx: typer.Context, as_json: bool = JsonOption) -> None:
     finally:
         scanner.close()
     if as_json:
-        # What the text's "codex, gemini: no hooks to install" line says, for a script (additive).
+        # What the text's "codex: no hooks to install" line says, for a script (additive).
         render.emit_json(render.envelope("hooks_status", {**report, "no_hooks": unhooked}, []))
         return
     from agentscan.cli.doctor_text import print_hooks_status
@@ -169,10 +169,10 @@ def status_command(ctx: typer.Context, as_json: bool = JsonOption) -> None:
 
 
 def _unhooked_with_sessions(scanner: Scanner) -> list[str]:
-    """The providers without hooks (Codex, Gemini) whose folders hold a file, for a hint: the
+    """The providers without hooks (Codex) whose folders hold a file, for a hint: the
     first file found is enough (no discovery, which opens every session's head: 1 s on a heavy
     home's first run), no cache is opened, and what a folder cannot say is ``doctor``'s."""
-    from agentscan.cli.doctor_text import HOOK_AGENTS
+    from agentscan.hooks.events import HOOK_AGENTS
 
     return [provider.name for provider in scanner.providers if provider.name not in HOOK_AGENTS
             and any(root.kind == "sessions" and _holds_a_file(str(root.path)) for root in provider.roots(scanner.ctx))]
@@ -269,7 +269,9 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
         # Gemini CLI's switch for every hook (``hooksConfig.enabled``), or agentscan's entry listed as
         # disabled (``hooksConfig.disabled``), in the file as this install leaves it: said as Claude's
         # ``disableAllHooks``.
-        off = gemini_hooks_off(parse(paths[0], plans[0].after))
+        from agentscan.hooks.geminionce import other_settings
+
+        off = gemini_hooks_off(parse(paths[0], plans[0].after), other_settings(paths[0], home=home, cwd=cwd), scope.value)
         warnings += [ScanWarning(str(paths[0]), f"{off[0]}: nothing is captured until you {off[1]}")] if off else []
     changing = [plan for plan in plans if plan.changed]
     # What the person at the terminal is told; --quiet keeps it to errors (a script, cron).

@@ -114,7 +114,7 @@ def elsewhere_warnings(agent: str, scope: str, path: Path, home: Path, cwd: Path
     from agentscan.cli.render import plural
     from agentscan.cli.state import home_option
     from agentscan.hooks.install import installed_elsewhere
-    from agentscan.hooks.status import HOOK_AGENTS
+    from agentscan.hooks.events import HOOK_AGENTS
     from agentscan.invocation import program_word
     from agentscan.model import ScanWarning
 
@@ -168,7 +168,7 @@ def users_hook_warnings(agent: str, plans: list[Plan], install: bool) -> list[Sc
     agentscan's own entry (each event captured twice) or, after an uninstall, still runs it."""
     from agentscan.cli.render import plural
     from agentscan.hooks.configjson import parse
-    from agentscan.hooks.merging import shown_on_one_line, users_running_ours
+    from agentscan.hooks.ourentries import shown_on_one_line, users_running_ours
     from agentscan.model import ScanWarning
 
     warnings = []

@@ -104,7 +104,8 @@ def installed_hooks() -> tuple[list[str], str | None]:
     from pathlib import Path
 
     from agentscan.context import ScanContext
-    from agentscan.hooks.status import HOOK_AGENTS, hooks_report
+    from agentscan.hooks.events import HOOK_AGENTS
+    from agentscan.hooks.status import hooks_report
 
     env = dict(os.environ)
     try:

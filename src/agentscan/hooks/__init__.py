@@ -4,9 +4,11 @@ Modules, in the order data flows through them::
 
     capture.py     the `agentscan hook` command: stdin -> one envelope line (hot path)
     payloads.py    a payload's agent, event and ids, what is kept of it, its envelope line
-    store.py       where envelopes live, how they are read back, id resolution
+    store.py       where envelopes live, how they are listed, id resolution
+    envelopes.py   how a stored line reads back as an envelope (or why not)
     install.py     planning and writing `hooks install` / `uninstall` of an agent's config
-    merging.py     our entry merged into Cursor's hooks.json / Claude's settings.json
+    ourentries.py  which entries of a config are agentscan's, and which see the whole event
+    merging.py     our entry merged into Cursor's hooks.json / Claude's and Gemini's settings.json
     model.py       frozen values: HookEvent, Node, Turn, Trace
     evidence.py    canonical JSON, path/command normalisation, unique-best scoring
     pairing.py     completion -> request, inner shell/MCP/file events, subagents

@@ -11,10 +11,10 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from agentscan.hooks.install import AGENT_EVENTS, CURSOR_TAB_EVENTS
-from agentscan.hooks.merging import ours_by_event, shown_on_one_line, users_running_ours
+from agentscan.hooks.ourentries import ours_by_event, shown_on_one_line, users_running_ours
 from agentscan.otlp.endpoint import shown_command
 
 #: Claude Code's setting that turns every hook off
@@ -36,9 +36,10 @@ def empty_report(agent: str, scope: str, path: str, legacy: bool = False) -> dic
 
 
 def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, home: Path | None = None,
-                  env: Mapping[str, str] | None = None) -> dict[str, Any]:
+                  env: Mapping[str, str] | None = None, others: Sequence[tuple[str, Any, str]] = ()) -> dict[str, Any]:
     """``agent``'s config at ``path`` judged (``legacy``: a project's shared settings.json, which
-    older installs wrote); ``home`` and ``env`` place the program its hook runs."""
+    older installs wrote); ``home`` and ``env`` place the program its hook runs; ``others``: the
+    other settings files Gemini CLI merges with it (``gemini_hooks_off``)."""
     report = empty_report(agent, scope, str(path), legacy)
     try:
         text = path.read_text(encoding="utf-8")
@@ -60,13 +61,13 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
         # Claude Code's switch for every hook of every file: nothing is captured while it is on.
         report["problem"] = (f'"{DISABLE_ALL}": true here turns off every Claude Code hook, agentscan\'s too, so '
                              "nothing is captured; remove it (or set it to false) to capture")
-    if agent == "gemini" and (off := gemini_hooks_off(config)):
+    if agent == "gemini" and (off := gemini_hooks_off(config, others, scope)):
         report["problem"] = f"{off[0]}, so nothing is captured; {off[1]} to capture"
     if report["problem"] is None:
         # What an install would refuse to change (a key twice, no object, ``"hooks": []``):
         # said here, rather than "not installed" and an install to run that only fails.
         report["problem"] = _refused(agent, path, text, config)
-    # Judged as an install judges them (``hooks.merging``): an entry under a narrower matcher
+    # Judged as an install judges them (``hooks.ourentries``): an entry under a narrower matcher
     # counts as installed, and is said to capture only what its matcher matches.
     found = ours_by_event(agent, config) if isinstance(config, dict) else []
     listed = AGENT_EVENTS[agent]
@@ -128,27 +129,46 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
     return report
 
 
-def gemini_hooks_off(config: Any) -> tuple[str, str] | None:
-    """What in a Gemini CLI settings file turns agentscan's hook off, and what to change: every
-    hook off (``hooksConfig.enabled``; before it, ``hooks.enabled``), or agentscan's listed as
-    disabled (``hooksConfig.disabled``; before it, ``hooks.disabled``), which Gemini CLI matches
-    against an entry's name, or its command when it has none (``hookRegistry.ts``); ``None``."""
+def gemini_hooks_off(config: Any, others: Sequence[tuple[str, Any, str]] = (), scope: str = "user") -> tuple[str, str] | None:
+    """What in Gemini CLI's settings turns agentscan's hook in ``config`` (the file of ``scope``)
+    off, and what to change: every hook off (``hooksConfig.enabled``; before it, ``hooks.enabled``),
+    or agentscan's listed as disabled (``hooksConfig.disabled``; before it, ``hooks.disabled``),
+    which Gemini CLI matches against an entry's name, or its command when it has none
+    (``hookRegistry.ts``); ``None``.  ``others``: (path, parsed settings, scope) of the other
+    files Gemini CLI merges with it (``settingsSchema.ts``): their ``disabled`` lists are joined
+    (``mergeStrategy: UNION``), so one listed in the project's turns off the user's entry too, and
+    ``enabled`` is the project's when it sets it, else the user's (the default: replaced)."""
     from agentscan.hooks.geminionce import off_names
 
-    sections = [(key, section) for key in ("hooksConfig", "hooks")
-                if isinstance(section := config.get(key) if isinstance(config, dict) else None, dict)]
-    for key, section in sections:
-        if section.get("enabled") is False:
-            return (f'"{key}.enabled": false here turns off every Gemini CLI hook, agentscan\'s too',
-                    "remove it (or set it to true)")
+    def sections(settings: Any) -> list[tuple[str, dict[str, Any]]]:
+        return [(key, section) for key in ("hooksConfig", "hooks")
+                if isinstance(section := settings.get(key) if isinstance(settings, dict) else None, dict)]
+
+    every = sorted([("here", config, scope), *((f"in {path}", other, where) for path, other, where in others)],
+                   key=lambda found: _GEMINI_ORDER.get(found[2], 0))
+    decided = None  # (where, its value): the last file, in Gemini CLI's order, that sets it
+    for where, settings, _ in every:
+        value = dict(sections(settings)).get("hooksConfig", {}).get("enabled")
+        decided = (where, value) if isinstance(value, bool) else decided
+    legacy = dict(sections(config)).get("hooks", {}).get("enabled") is False
+    if (decided is not None and decided[1] is False) or legacy:
+        key, where = ("hooksConfig", decided[0]) if decided is not None and decided[1] is False else ("hooks", "here")
+        return (f'"{key}.enabled": false {where} turns off every Gemini CLI hook, agentscan\'s too',
+                "remove it (or set it to true)")
     names = off_names(config)
-    for key, section in sections:
-        listed = section.get("disabled")
-        hit = next((name for name in listed if isinstance(name, str) and name in names), None) if isinstance(listed, list) else None
-        if hit is not None:
-            return (f'"{key}.disabled" here lists {json.dumps(hit, ensure_ascii=False)}, which turns agentscan\'s hook '
-                    "off in Gemini CLI", "remove it from that list")
+    for where, settings in (("here", config), *((f"in {path}", other) for path, other, _ in others)):
+        for key, section in sections(settings):
+            listed = section.get("disabled")
+            hit = next((name for name in listed if isinstance(name, str) and name in names), None) if isinstance(listed, list) else None
+            if hit is not None:
+                joined = "" if where == "here" else " (it joins the disabled lists of every settings file)"
+                return (f'"{key}.disabled" {where} lists {json.dumps(hit, ensure_ascii=False)}, which turns agentscan\'s '
+                        f"hook off in Gemini CLI{joined}", "remove it from that list")
     return None
+
+
+#: the order Gemini CLI merges its settings in: a later file's ``enabled`` replaces an earlier's
+_GEMINI_ORDER = {"user": 0, "project": 1}
 
 
 def _refused(agent: str, path: Path, text: str, config: Any) -> str | None:

@@ -26,9 +26,10 @@ def transcript_session_id(agent: str, path: str | None) -> str | None:
     ``…/agent-transcripts/<id>.jsonl``, ``…/<id>/<id>.jsonl`` and
     ``…/<id>/subagents/<sub>.jsonl``.
     """
-    if not path or agent == "gemini":
-        # Gemini CLI's chat file (``…/chats/session-<time>-<id>.json``) is not named by its session id
+    if not path:
         return None
+    if agent == "gemini":
+        return gemini_chat_id(path)
     parts = [p for p in _SEPARATORS.split(path.strip()) if p]
     if not parts:
         return None
@@ -42,6 +43,35 @@ def transcript_session_id(agent: str, path: str | None) -> str | None:
     if len(parts) >= 3 and parts[-2] == "subagents":
         stem = parts[-3]
     return f"{agent}:{stem}" if stem else None
+
+
+def gemini_chat_id(path: str) -> str | None:
+    """``gemini:<sessionId>`` of the Gemini CLI chat at ``path``, from a bounded read of its
+    head (``providers.gemini.chathead``, as ``list`` reads it), ``None`` when it cannot be read.
+
+    Its file is not named by its id (``chats/session-<time>-<8 characters>.jsonl``), and the
+    hook's own ``session_id`` need not be the chat's: before Gemini CLI set its session id to a
+    resumed chat's (``config.setSessionId`` on ``--resume`` and ``/resume``), the hooks of a
+    resumed session named a new id while the chat they wrote to kept its own.  A subagent's chat
+    (``chats/<parent sessionId>/<id>.jsonl``) is its parent's session, as ``list`` counts it."""
+    from agentscan.providers.gemini.chathead import HEADER_BYTES, jsonl_header, legacy_header
+    from agentscan.toolkit.fsutil import open_regular
+    from agentscan.toolkit.jsonl import BOM
+
+    named = os.path.expanduser(path.strip())
+    parts = [p for p in _SEPARATORS.split(named) if p]
+    if len(parts) >= 3 and parts[-3] == "chats" and parts[-1].endswith((".json", ".jsonl")):
+        return f"gemini:{parts[-2]}"  # (the folder is named by the parent's whole sessionId)
+    try:
+        with open_regular(named, 4096) as handle:
+            head = handle.read(HEADER_BYTES)
+    except (OSError, ValueError):  # gone (agents delete old chats), a NUL in a payload's path
+        return None
+    whole = len(head) < HEADER_BYTES
+    head = head.removeprefix(BOM)
+    fields = jsonl_header(head, whole) if named.endswith(".jsonl") else legacy_header(head)
+    session_id = fields.get("sessionId")
+    return f"gemini:{session_id}" if session_id else None
 
 
 def transcript_exists(path: str | None) -> bool:

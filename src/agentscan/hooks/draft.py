@@ -7,10 +7,14 @@ tree on every event.  Nothing outside the builder ever sees a ``Draft``.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from functools import lru_cache
+from sys import intern
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from agentscan.hooks.evidence import canonical
 from agentscan.hooks.model import ERROR, INFERRED, NATIVE, OK, TOOL, HookEvent, Node
 
 MS = 1_000_000  # nanoseconds per millisecond
@@ -18,17 +22,72 @@ TEXT_LIMIT = 64 * 1024  # per string in a node, as `show` bounds a message
 
 
 def bounded(value: Any) -> Any:
-    """``value`` with every string cut to ``TEXT_LIMIT`` (a Write's content can be megabytes)."""
+    """``value`` with every string cut to ``TEXT_LIMIT`` (a Write's content can be megabytes):
+    ``value`` itself when nothing is cut (150,000 calls' inputs were copied whole at the end)."""
     if isinstance(value, str):
         return value if len(value) <= TEXT_LIMIT else value[: TEXT_LIMIT - 1] + "…"
     if isinstance(value, dict):
-        return {key: bounded(item) for key, item in value.items()}
+        changed = None
+        for key, item in value.items():
+            if type(item) in _PLAIN or (type(item) is str and len(item) <= TEXT_LIMIT):
+                continue  # (most of them: looked at without a call)
+            shown = bounded(item)
+            if shown is not item:
+                changed = dict(value) if changed is None else changed
+                changed[key] = shown
+        return value if changed is None else changed
     if isinstance(value, list):
-        return [bounded(item) for item in value]
+        items = [bounded(item) for item in value]
+        return value if all(new is old for new, old in zip(items, value)) else items
     return value
 
 
-@dataclass(eq=False)
+#: values ``bounded`` leaves as they are
+_PLAIN = frozenset({int, float, bool, type(None)})
+
+
+#: the fields of a tool's input that pairing reads (``inner.owner_evidence``, ``subagents``),
+#: kept whole when the input shown is cut: a command longer than ``TEXT_LIMIT`` still pairs
+EXACT_FIELDS = ("command", "working_directory", "cwd", "sandbox", "file_path", "path", "target_notebook",
+                "subagent_type")
+#: a pairing key longer than this is kept as its digest (``input_key``)
+KEY_LIMIT = 256
+
+
+def input_key(value: Any) -> str | None:
+    """What two tool inputs are compared by: their canonical JSON (``evidence.canonical``), each
+    string longer than ``TEXT_LIMIT`` in it by its length and digest (not written out: a Write's
+    megabytes), the whole by its digest when still long; equal keys for equal inputs, whichever
+    side was cut for the tree."""
+    import hashlib
+
+    if isinstance(value, str) and value.strip()[:1] in ("{", "["):
+        try:  # (JSON in a string, read as ``canonical`` reads it, before its long strings are digested)
+            value = json.loads(value.strip())
+        except ValueError:
+            pass
+    text = canonical(_digested(value))
+    if text is None or len(text) <= KEY_LIMIT:
+        return text
+    return "#" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _digested(value: Any) -> Any:
+    """``value`` with each string longer than ``TEXT_LIMIT`` replaced by its length and digest."""
+    if isinstance(value, str):
+        if len(value) <= TEXT_LIMIT:
+            return value
+        import hashlib
+
+        return f"\x00#{len(value)}:{hashlib.sha256(value.encode('utf-8', 'surrogatepass')).hexdigest()}"
+    if isinstance(value, dict):
+        return {key: _digested(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_digested(item) for item in value]
+    return value
+
+
+@dataclass(eq=False, slots=True)
 class Draft:
     kind: str
     name: str
@@ -50,6 +109,32 @@ class Draft:
     scope: str | None = None
     #: comparable fields for inner-event scoring (command, cwd, path, server, …)
     evidence: dict[str, Any] = field(default_factory=dict)
+    #: when ``input`` is cut (``bounded``): the whole input's key and ``EXACT_FIELDS``, which
+    #: pairing reads, whole; the rest (a Write's megabytes) is let go at once, not at the end
+    whole: tuple[str | None, dict[str, Any]] | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        self.set_input(self.input)
+
+    def set_input(self, value: Any) -> None:
+        """``input`` as shown (``bounded``), what pairing reads of it kept whole (``whole``)."""
+        shown = bounded(value)
+        self.input = shown
+        if shown is value:
+            self.whole = None
+        else:
+            fields = {key: value[key] for key in EXACT_FIELDS if key in value} if isinstance(value, dict) else {}
+            self.whole = (input_key(value), fields)
+
+    def input_key(self) -> str | None:
+        """``input_key`` of the whole input, however much of it is shown."""
+        return self.whole[0] if self.whole is not None else input_key(self.input)
+
+    def input_fields(self) -> dict[str, Any]:
+        """The input's fields pairing reads, whole (an input that is no object has none)."""
+        if self.whole is not None:
+            return self.whole[1]
+        return self.input if isinstance(self.input, dict) else {}
 
     @property
     def in_flight(self) -> bool:
@@ -84,7 +169,7 @@ class Draft:
         return Node(
             kind=self.kind,
             name=self.name,
-            input=bounded(self.input),
+            input=self.input,  # (bounded when set)
             status=self.status,
             provenance=self.provenance,
             started_ns=self.started_ns,
@@ -99,10 +184,31 @@ def payload_free(event: HookEvent, keep: tuple[str, ...] = ()) -> HookEvent:
     """``event`` without its payload (but the fields of ``keep``), for a node that keeps only
     that it came (and its order): a completion's payload (a ``Read``'s whole file) is read
     once, when it comes, not kept."""
-    kept = {key: event.payload[key] for key in keep if key in event.payload}
+    kept = _shared(tuple((key, event.payload[key]) for key in keep if key in event.payload)) if keep else None
     # (field by field: quicker than ``dataclasses.replace``, and run for every call's request and completion)
-    return HookEvent(event.seq, event.received_at_ns, event.agent, event.name, event.session_id, event.turn_id,
-                     kept or _NO_PAYLOAD, event.via)
+    # Its names and ids interned: each event decoded its own copies, kept twice a call (its
+    # request and completion): some 60 MB for 150,000 calls.
+    return HookEvent(event.seq, event.received_at_ns, intern(event.agent), intern(event.name),
+                     _interned(event.session_id), _interned(event.turn_id), kept or _NO_PAYLOAD, event.via)
+
+
+@lru_cache(maxsize=256)
+def _kept_mapping(items: tuple[tuple[str, Any], ...]) -> Mapping[str, Any]:
+    return MappingProxyType(dict(items))
+
+
+def _shared(items: tuple[tuple[str, Any], ...]) -> Mapping[str, Any] | None:
+    """The fields an event keeps, read-only, one mapping for the many requests that keep the same
+    ones (every call of a session its ``cwd``: a dict each, 37 MB for 150,000 calls)."""
+    if not items:
+        return None
+    if all(type(value) is str for _, value in items):
+        return _kept_mapping(items)
+    return MappingProxyType(dict(items))  # (not shared: ``1`` and ``True`` are equal keys of a cache)
+
+
+def _interned(text: str | None) -> str | None:
+    return None if text is None else intern(text)
 
 
 #: what a call keeps of the request that opened it (``opened_by``): ``inner.owner_evidence``

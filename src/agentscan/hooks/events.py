@@ -7,6 +7,10 @@ Stdlib only, nothing imported: the hook's hot path reads these.
 
 from __future__ import annotations
 
+#: the agents a hook is installed for, as their events and problems are named (here, not in the
+#: ``status`` that reads configs: the terminal's words for them need none of that)
+HOOK_AGENTS = {"claude": "Claude Code", "cursor": "Cursor", "gemini": "Gemini CLI"}
+
 #: a tool call is requested (pairs with a completion)
 TOOL_REQUESTS = ("preToolUse", "PreToolUse", "BeforeTool")
 #: a tool call ended, well or not

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import Any, BinaryIO, Callable, Iterator
 
-from agentscan.hooks.store import StoredSession, line_decoder
+from agentscan.hooks.envelopes import line_decoder
+from agentscan.hooks.store import StoredSession
 
 #: a line longer than this is read again when its turn comes rather than kept from the first pass
 KEPT_LINE_BYTES = 16 * 1024
@@ -23,19 +24,21 @@ KEPT_LINE_BYTES = 16 * 1024
 KEPT_BYTES = 16 * 1024 * 1024
 
 
-def in_capture_order(session: StoredSession, order: Callable[[Any], int]) -> tuple[Iterator[Any], list[Any]]:
+def in_capture_order(session: StoredSession, order: Callable[[Any], int],
+                     warnings: list[Any] | None = None) -> tuple[Iterator[Any], list[Any]]:
     """``session``'s ``HookEvent``s sorted as the tree replays them (by ``order``, the tree's
     ``effective_ns``, then line), one at a time, and the warnings ``store.read_events`` gives
     (known before the first event; one for a line that no longer reads when its turn comes is
-    appended to the same list as the events are taken)."""
+    appended to the same list as the events are taken): ``warnings``, when given."""
     from agentscan.model import ScanWarning
     from agentscan.toolkit.fsutil import open_regular
 
-    warnings: list[ScanWarning] = []
+    warnings = [] if warnings is None else warnings
     try:
         handle = open_regular(session.path)
     except OSError as exc:
-        return iter(()), [ScanWarning(session.path, f"cannot read: {exc.strerror or exc}")]
+        warnings.append(ScanWarning(session.path, f"cannot read: {exc.strerror or exc}"))
+        return iter(()), warnings
     decode = line_decoder(session)
     #: (order, line number, the event or None when it is to be read again, offset, length)
     places: list[tuple[int, int, Any, int, int]] = []

@@ -10,9 +10,9 @@ another name or command (an older install's, one edited by hand) makes a second 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
-from agentscan.hooks.merging import is_ours
+from agentscan.hooks.ourentries import is_ours
 
 
 def keys_by_event(config: Any) -> dict[str, set[str]]:
@@ -42,6 +42,32 @@ def files_run_twice(other: Path, this: Path, text: str | None = None) -> bool:
         return runs_again(parse(other, other.read_text(encoding="utf-8")), mine)
     except (OSError, UnicodeDecodeError, HookConfigError):
         return True
+
+
+def other_settings(this: Path, *, home: Path, cwd: Path, env: Mapping[str, str] | None = None) -> list[tuple[str, Any, str]]:
+    """(path, parsed settings, scope) of the Gemini CLI settings files merged with ``this`` (the
+    user's and the current project's, ``this`` and one that cannot be read or parsed left out)."""
+    import os
+
+    from agentscan.errors import HookConfigError
+    from agentscan.hooks.configjson import parse
+    from agentscan.hooks.install import config_path
+
+    found: list[tuple[str, Any, str]] = []
+    seen = {os.path.realpath(this)}
+    for scope in ("user", "project"):
+        try:
+            path = config_path("gemini", scope, home=home, cwd=cwd, env=env)
+        except HookConfigError:  # a GEMINI_CLI_HOME no install takes
+            continue
+        if os.path.realpath(path) in seen:
+            continue
+        seen.add(os.path.realpath(path))
+        try:
+            found.append((str(path), parse(path, path.read_text(encoding="utf-8")), scope))
+        except (OSError, UnicodeDecodeError, HookConfigError):
+            continue
+    return found
 
 
 def off_names(config: Any) -> set[str]:

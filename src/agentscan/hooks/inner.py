@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentscan.hooks.draft import Draft, TurnDraft
-from agentscan.hooks.evidence import Rules, canonical, command_text, path_text, same_path, score, unique_best
+from agentscan.hooks.draft import Draft, TurnDraft, input_key
+from agentscan.hooks.evidence import Rules, command_text, path_text, same_path, score, unique_best
 from agentscan.hooks.model import CORRELATED, FILE, MCP, OK, ORPHAN, SHELL, HookEvent
 
 # event -> (node kind, phase)
@@ -136,7 +136,7 @@ def inner_evidence(kind: str, event: HookEvent) -> dict[str, Any]:
         }
     if kind == MCP:
         return {
-            "input": canonical(event.get("tool_input")),
+            "input": input_key(event.get("tool_input")),
             "server": event.text("mcp_server_name"),
             "url": event.text("url") or event.text("mcp_server_url"),
             "tool": strip_mcp(event.get("tool_name")),
@@ -147,7 +147,7 @@ def inner_evidence(kind: str, event: HookEvent) -> dict[str, Any]:
 
 def owner_evidence(kind: str, request: Draft) -> dict[str, Any]:
     """The same fields, read from the owning preToolUse."""
-    tool_input = request.input if isinstance(request.input, dict) else {}
+    tool_input = request.input_fields()  # (whole, when the input shown is cut)
     if kind == SHELL:
         sandbox = tool_input.get("sandbox")
         opened = request.opened_by.payload if request.opened_by is not None else {}
@@ -158,7 +158,7 @@ def owner_evidence(kind: str, request: Draft) -> dict[str, Any]:
             "sandbox": sandbox if isinstance(sandbox, bool) else None,
         }
     if kind == MCP:
-        return {"input": canonical(request.input), "tool": strip_mcp(request.name)}
+        return {"input": request.input_key(), "tool": strip_mcp(request.name)}
     target = tool_input.get("file_path") or tool_input.get("path") or tool_input.get("target_notebook")
     return {"path": path_text(target)}
 

@@ -37,8 +37,9 @@ from agentscan.hooks.events import CURSOR_EVENTS as _EVERY_CURSOR_EVENT
 from agentscan.hooks.events import CURSOR_TAB_EVENTS as CURSOR_TAB_EVENTS
 from agentscan.hooks.events import GEMINI_EVENTS as GEMINI_EVENTS
 from agentscan.hooks.merging import TIMEOUT_SECONDS as TIMEOUT_SECONDS
-from agentscan.hooks.merging import Replaced, events_with_ours, merge_claude, merge_cursor
-from agentscan.hooks.merging import is_ours as is_ours
+from agentscan.hooks.merging import Replaced, merge_claude, merge_cursor
+from agentscan.hooks.ourentries import events_with_ours
+from agentscan.hooks.ourentries import is_ours as is_ours
 from agentscan.hooks.program import hook_command as hook_command
 from agentscan.hooks.program import shell_word as shell_word
 from agentscan.toolkit.paths import under_home

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentscan.hooks import store
+from agentscan.hooks.envelopes import legible
 from agentscan.hooks.events import PROMPTS
 
 #: how ``agentscan hook`` writes an envelope's event name (``payloads.encode_line``)
@@ -82,9 +83,9 @@ def first_facts(path: str) -> tuple[str | None, str | None]:
 def _workspace(payload: dict[str, Any]) -> str | None:
     roots = payload.get("workspace_roots")
     if isinstance(roots, list) and roots and isinstance(roots[0], str) and roots[0]:
-        return store.legible(roots[0])
+        return legible(roots[0])
     cwd = payload.get("cwd")
-    return store.legible(cwd) if isinstance(cwd, str) and cwd else None
+    return legible(cwd) if isinstance(cwd, str) and cwd else None
 
 
 def _prompt(text: Any) -> str | None:
@@ -92,4 +93,4 @@ def _prompt(text: Any) -> str | None:
         return None
     found = _USER_QUERY.search(text)
     text = " ".join((found.group(1) if found else text).split())
-    return store.legible(text[:TITLE_CHARS]) if text else None
+    return legible(text[:TITLE_CHARS]) if text else None

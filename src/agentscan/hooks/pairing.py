@@ -25,8 +25,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agentscan.hooks.draft import MS, OPENER_KEPT, Draft, TurnDraft, payload_free
-from agentscan.hooks.evidence import canonical, compare, unique_best
+from agentscan.hooks.draft import MS, OPENER_KEPT, Draft, TurnDraft, input_key, payload_free
+from agentscan.hooks.evidence import compare, unique_best
 from agentscan.hooks.model import (
     ABORTED,
     CORRELATED,
@@ -121,8 +121,8 @@ def _pair(pool: list[Draft], event: HookEvent) -> tuple[Draft | None, str, bool]
         candidates = same_id or [r for r in candidates if r.id is None]
     if not candidates:
         return None, ORPHAN, False
-    wanted = canonical(event.get("tool_input"))
-    scored = [(r, compare(canonical(r.input), wanted, 100)) for r in candidates]
+    wanted = input_key(event.get("tool_input"))
+    scored = [(r, compare(r.input_key(), wanted, 100)) for r in candidates]
     best = unique_best(scored)
     return (best, CORRELATED, True) if best is not None else (None, ORPHAN, True)
 
@@ -144,7 +144,7 @@ def _adopt(
     early.remove(done)
     turn.nodes.remove(done)
     done.request, done.opened_by = True, payload_free(event, OPENER_KEPT)
-    done.input = event.get("tool_input")
+    done.set_input(event.get("tool_input"))
     done.scope = event.text("agent_id")
     done.started_ns = at_ns
     if done.ended_ns is None or done.ended_ns < at_ns:
@@ -221,9 +221,9 @@ def _clear_pending_inner(turn: TurnDraft, request: Draft, status: str) -> None:
 def attach_permission_request(turn: TurnDraft, container: list[Draft], event: HookEvent, at_ns: int) -> None:
     """Claude's PermissionRequest has no id: the unique in-flight call with its name and input."""
     node = Draft(kind=EVENT, name=event.name, input=event_input(event), provenance=ORPHAN, started_ns=at_ns, ended_ns=at_ns)
-    name, wanted, scope = event.text("tool_name"), canonical(event.get("tool_input")), event.text("agent_id")
+    name, wanted, scope = event.text("tool_name"), input_key(event.get("tool_input")), event.text("agent_id")
     candidates = [r for r in turn.in_flight() if r.name == name and r.scope == scope]
-    owner = unique_best((r, compare(canonical(r.input), wanted, 100)) for r in candidates)
+    owner = unique_best((r, compare(r.input_key(), wanted, 100)) for r in candidates)
     if owner is None:
         container.append(node)
     else:

@@ -13,6 +13,8 @@ from typing import Any, Mapping
 from agentscan.hooks import store
 from agentscan.errors import HookConfigError
 from agentscan.hooks.configreport import config_report, empty_report
+from agentscan.hooks.events import HOOK_AGENTS
+from agentscan.hooks.geminionce import other_settings
 from agentscan.hooks.install import CLAUDE_DIR_VAR, uninstall_paths
 
 ERROR_LINES = 5
@@ -37,7 +39,8 @@ def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str]) -> dict[str, 
                 real = os.path.realpath(path)
                 if real in seen:
                     continue
-                report = config_report(agent, scope, path, legacy=index > 0, home=home, env=env)
+                others = other_settings(path, home=home, cwd=cwd, env=env) if agent == "gemini" else []
+                report = config_report(agent, scope, path, legacy=index > 0, home=home, env=env, others=others)
                 if agent == "claude" and scope == "user" and env.get(CLAUDE_DIR_VAR):
                     report["source"] = CLAUDE_DIR_VAR  # Claude Code's user settings are not in the home
                 if report["exists"]:
@@ -64,10 +67,6 @@ def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str]) -> dict[str, 
                   "problem": agents_store_problem(root, [c["agent"] for c in configs if c["events"]])},
         "errors": _errors(os.path.join(root, store.DIAGNOSTICS_LOG)),
     }
-
-
-#: the agents a hook is installed for, as their events and problems are named
-HOOK_AGENTS = {"claude": "Claude Code", "cursor": "Cursor", "gemini": "Gemini CLI"}
 
 
 def agents_store_problem(root: str, agents: list[str] | tuple[str, ...]) -> str | None:

@@ -10,7 +10,8 @@ Layout (see docs/hooks.md)::
 
 One file per session keeps `trace` to a single read and lets `show` answer
 "are there hook events for this session?" with one stat.  The writing half of
-this module is on the hook's hot path, so it imports only ``os``/``re``.
+this module is on the hook's hot path, so it imports only ``os``/``re`` (and ``envelopes``, whose
+decoding imports wait until a line is read).
 """
 
 from __future__ import annotations
@@ -18,12 +19,14 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from agentscan.datadir import ENV_VAR as ENV_VAR  # the store's root, re-exported for its callers
 from agentscan.datadir import data_dir as data_dir
 from agentscan.datadir import ignored as ignored_setting  # noqa: F401 - re-exported: a relative AGENTSCAN_DATA_DIR
 from agentscan.filemodes import FILE_MODE
+from agentscan.hooks.envelopes import WRITTEN_START as WRITTEN_START  # (re-exported: what the hook writes first)
+from agentscan.hooks.envelopes import envelope_reader, legible, line_decoder
 from agentscan.filemodes import make_private_dirs as _make_dirs
 from agentscan.hooks.lineends import ends_whole, locked
 
@@ -192,8 +195,6 @@ def summaries(root: str) -> list[StoredSummary]:
     return sorted(found, key=lambda s: (s.updated_ns, s.session.id), reverse=True)
 
 
-#: how ``agentscan hook`` starts every line it writes (``payloads.encode_line``)
-WRITTEN_START = b'{"v":1,"received_at_ns":'
 
 
 def count_envelopes(path: str) -> int:
@@ -218,7 +219,7 @@ def _count_and_last(path: str) -> tuple[int, int | None]:
                     digits = line[start:line.find(b",", start)]
                     last_ns = int(digits) if digits.isdigit() else last_ns
                 elif line.strip():
-                    envelope_of = envelope_of or _envelope_reader()
+                    envelope_of = envelope_of or envelope_reader()
                     count += envelope_of(line)[1] is None
     except OSError:
         return 0, None
@@ -262,131 +263,6 @@ def read_events(session: StoredSession) -> tuple[list[Any], list[Any]]:
     return events, warnings
 
 
-def line_decoder(session: StoredSession) -> Callable[[bytes, int, list[Any]], Any]:
-    """How ``read_events`` takes line ``number`` of ``session``'s file: its ``HookEvent``, or
-    ``None`` (a blank line, a bad one: its warning appended, another session's envelope)."""
-    from agentscan.hooks.model import HookEvent
-    from agentscan.model import ScanWarning
-
-    own_id = legible(session.session_id)  # as the envelopes' ids are read (``_envelope_reader``)
-    envelope_of = _envelope_reader()
-
-    def decode(line: bytes, number: int, warnings: list[Any]) -> Any:
-        if not line.strip():
-            return None
-        record, problem = envelope_of(line)
-        glued = line.rfind(WRITTEN_START, 1) if problem is not None else -1
-        if glued > 0 and envelope_of(line[glued:])[1] is None:
-            # A writer stopped mid-line (a full disk, a kill) and an older hook, which did not
-            # start its line anew (``append_line``), wrote the next event right after it.
-            warnings.append(ScanWarning(session.path, CUT_SHORT + "; the event written after it on the "
-                                        "same line was read", number))
-            record, problem = envelope_of(line[glued:])
-        elif problem is not None and line.startswith(WRITTEN_START):
-            problem = CUT_SHORT  # the hook's own start, then no valid end: its writer stopped
-        if problem is not None:
-            # A last line with no newline yet is one a hook is appending now: no fault.
-            if line.endswith(b"\n"):
-                warnings.append(ScanWarning(session.path, problem, number))
-            return None
-        event = _event_of(record, number, session, HookEvent)
-        return event if event.session_id in (None, own_id) else None
-
-    return decode
-
-
-#: the warning for a line the hook began and did not finish (``read_events``)
-CUT_SHORT = "a line cut short (its hook stopped while writing it: a full disk, or the process killed) was skipped"
-
-
 def root_of(session: StoredSession) -> str:
     """The data directory whose events store holds ``session`` (``session_path``'s inverse)."""
     return os.path.dirname(os.path.dirname(os.path.dirname(session.path)))
-
-
-def _envelope_reader() -> Callable[[bytes], tuple[Any, str | None]]:
-    """How ``read_events`` takes one stored line: ``(record, None)`` for an envelope (within
-    the capture bounds), else ``(None, why not)``.  Imported once, not once a line."""
-    import json
-
-    import orjson
-
-    from agentscan.hooks.sanitize import sanitize
-
-    def envelope_of(line: bytes) -> tuple[Any, str | None]:
-        try:
-            record = orjson.loads(line)
-            repair = False
-        except orjson.JSONDecodeError:
-            try:  # NaN, a huge integer or a lone surrogate ("\ud800"): valid for Python's json, not orjson
-                record = json.loads(line)
-            except ValueError:
-                return None, "not a JSON envelope"
-            except RecursionError:
-                return None, "envelope nested too deep to read; skipped"
-            repair = True
-        # Stored by an older agentscan, or by hand: the capture bounds hold again here.
-        record = sanitize(record)
-        if repair:
-            record = _legible(record)
-        if not _is_envelope(record):
-            return None, "envelope without payload or time"
-        return record, None
-
-    return envelope_of
-
-
-def _is_envelope(record: Any) -> bool:
-    if not isinstance(record, dict):
-        return False
-    stamp = record.get("received_at_ns")
-    return isinstance(record.get("payload"), dict) and isinstance(stamp, int) and not isinstance(stamp, bool)
-
-
-#: a UTF-16 surrogate: in a decoded JSON string, one that a ``\ud83d`` escape left with no partner
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def legible(text: str) -> str:
-    """``text`` as valid UTF-8: each lone surrogate (a cut emoji's ``\\ud83d``) one U+FFFD, as a
-    JSON reader that takes it shows it.  Not ``fsview.legible``, which is for a file name's
-    undecodable bytes, one U+FFFD a byte: it gave three for one surrogate."""
-    if text.isascii():
-        return text
-    try:
-        text.encode("utf-8")
-        return text
-    except UnicodeEncodeError:
-        return _SURROGATE.sub("\ufffd", text)
-
-
-def _legible(value: Any) -> Any:
-    """``value`` with every string valid UTF-8: a lone surrogate, which the store keeps as the
-    agent sent it, becomes U+FFFD (``legible``), so that no terminal or JSON writer fails on it.
-    ``value`` is within ``sanitize``'s depth bound."""
-    if isinstance(value, str):
-        return legible(value)
-    if isinstance(value, dict):
-        return {legible(key): _legible(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_legible(item) for item in value]
-    return value
-
-
-def _event_of(record: Any, number: int, session: StoredSession, factory: Any) -> Any:
-    """The ``HookEvent`` of an envelope (``_is_envelope``)."""
-    payload, stamp = record["payload"], record["received_at_ns"]
-
-    def text(value: Any) -> str | None:
-        return value if isinstance(value, str) and value else None
-
-    return factory(
-        seq=number,
-        received_at_ns=stamp,
-        agent=text(record.get("agent")) or session.agent,
-        name=text(record.get("event")) or text(payload.get("hook_event_name")) or "",
-        session_id=text(record.get("session_id")),
-        turn_id=text(record.get("turn_id")),
-        payload=payload,
-        via=text(record.get("via")),
-    )

@@ -115,7 +115,8 @@ class Subagents:
                             agent_type: str | None, shown: dict[str, Any]) -> Draft:
         """A start captured after its own stop (Claude runs hooks asynchronously): the node its
         stop made is this subagent, paired by its id, and placed as a start places one."""
-        node.name, node.input, node.opened_by = agent_type or node.name, shown, event
+        node.name, node.opened_by = agent_type or node.name, event
+        node.set_input(shown)
         node.evidence.update({"type": agent_type, "task": event.text("task")})
         node.started_ns = min(at_ns, node.ended_ns) if node.ended_ns is not None else at_ns
         self.orphan_stops = [(orphan, holder) for orphan, holder in self.orphan_stops if orphan is not node]
@@ -274,8 +275,7 @@ def _result_agent_id(event: HookEvent) -> str | None:
 
 
 def _requested_type(request: Draft) -> Any:
-    tool_input = request.input if isinstance(request.input, dict) else {}
-    return tool_input.get("subagent_type")
+    return request.input_fields().get("subagent_type")
 
 
 def _score_stop(started: dict[str, Any], wanted: dict[str, Any]) -> int | None:

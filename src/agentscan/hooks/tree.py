@@ -285,7 +285,6 @@ def trace_session(query: str, *, root: str | None = None, demo: bool = False) ->
     that session's tree."""
     from agentscan.errors import NoHookEvents
     from agentscan.hooks import store, storedids
-    from agentscan.hooks.dropped import dropped_warnings
 
     if root is None:
         from agentscan.datadir import check
@@ -305,9 +304,19 @@ def trace_session(query: str, *, root: str | None = None, demo: bool = False) ->
                             unlisted=tuple(f"{w.path}: {w.message}" for w in unlisted))
         said.details = (*said.details, *missing.details)  # (a capture under another agent, offered)
         raise said from None
+    return stored_trace(stored, root)
+
+
+def stored_trace(stored: Any, root: str, warnings: list[Any] | None = None) -> Trace:
+    """The tree of a stored session (``store.StoredSession``) in the store at ``root``, for
+    ``trace`` and ``otlp`` alike: its events read one payload at a time (200 MB is not held
+    whole), and the payloads the hook dropped unread said (``--strict`` fails on them).
+    ``warnings``, when given, gets those of its lines as they are read: kept should the tree
+    fail to build."""
+    from agentscan.hooks.dropped import dropped_warnings
     from agentscan.hooks.eventstream import in_capture_order
 
-    events, warnings = in_capture_order(stored, effective_ns)  # one payload at a time: 200 MB is not held whole
+    events, warnings = in_capture_order(stored, effective_ns, warnings)
     warnings += dropped_warnings(root, stored.session_id)
     return build_trace(stored.agent, stored.session_id, events, in_order=True, events_path=stored.path,
                        warnings=warnings)

@@ -288,16 +288,11 @@ def _tree(session: StoredSession, notes: list[ScanWarning]) -> Any:
     """The session's hook tree; ``None`` (one warning) when it cannot be built: one bad
     session never costs the others their traces."""
     from agentscan.hooks import store
-    from agentscan.hooks.dropped import dropped_warnings
-    from agentscan.hooks.eventstream import in_capture_order
-    from agentscan.hooks.tree import build_trace, effective_ns
+    from agentscan.hooks.tree import stored_trace
 
-    events, warnings = in_capture_order(session, effective_ns)  # one payload at a time, as ``trace`` reads them
-    # A payload the hook dropped unread: said here as ``trace`` says it (``--strict`` fails on it).
-    warnings += dropped_warnings(store.root_of(session), session.session_id)
+    warnings: list[ScanWarning] = []
     try:
-        trace = build_trace(session.agent, session.session_id, events, in_order=True, events_path=session.path,
-                            warnings=warnings)
+        trace = stored_trace(session, store.root_of(session), warnings)  # as ``trace`` builds it
     except Exception as exc:  # noqa: BLE001 - a bug or a payload the bounds missed: this session only
         notes.extend(warnings)
         notes.append(ScanWarning(session.path, f"hook events skipped: the tree could not be built ({type(exc).__name__})"))

@@ -191,3 +191,27 @@ def _count_newlines(handle: IO[bytes], size: int) -> int:
         count += chunk.count(b"\n")
         position += len(chunk)
     return count
+
+
+def lines_backward(handle: IO[bytes], chunk: int = 64 * 1024) -> Iterator[tuple[int, bytes]]:
+    """The lines of ``handle`` (a seekable file), the last first, each with its offset and its
+    newline (the last one without, when it has none), read in chunks from the end: the raw
+    lines, for a reader that decodes them its own way (``hooks.tailread``: the events store's
+    envelopes).  ``records_newest_first`` does not use it: it never holds a line longer than
+    its cap whole, and numbers lines for its warnings."""
+    position = handle.seek(0, 2)
+    rest = b""  # the first line of what was read, which may begin in the chunk before it
+    while position > 0:
+        size = min(max(chunk, len(rest)), position)  # (a long line: chunks that grow with it)
+        position -= size
+        handle.seek(position)
+        pieces = (handle.read(size) + rest).split(b"\n")
+        lines = [piece + b"\n" for piece in pieces[:-1]] + ([pieces[-1]] if pieces[-1] else [])
+        rest = lines[0] if position > 0 and lines else b""
+        offsets = []
+        at = position
+        for line in lines:
+            offsets.append(at)
+            at += len(line)
+        placed = list(zip(offsets, lines))
+        yield from reversed(placed[1:] if position > 0 else placed)
