@@ -15,7 +15,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from agentscan.providers.cursor.multiroot import without_comments, without_trailing_commas
+from agentscan.toolkit.jsoncomments import without_comments, without_trailing_commas
 from builders import invoke
 from cursor_builders import (HEADERS_DDL, bubble, composer_data, make_state_db, make_workspace_db, state_db_path, user,
                              write_transcript)

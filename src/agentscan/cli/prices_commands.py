@@ -89,10 +89,14 @@ def prices_command(
     if models:
         from agentscan.pricing.aliases import agent_alias, typed_tier, typed_tier_name
         from agentscan.pricing.lookup import fast_mode_gap, look_up, tier_gap
+        from agentscan.pricing.typednames import typed_name
 
         recorded: set[str] | None = None  # the tiers the person's Codex sessions recorded, read once if needed
+        asked_as = provider
         for asked in models:
-            name = typed_tier_name(asked)
+            # (``(us-only)`` any way, a Claude model's ``(fast)``, a ``tokens --by model`` row's agents)
+            spelt, provider = typed_name(asked, asked_as)
+            name = typed_tier_name(spelt)
             found = look_up(data, name, provider, when)
             if name == asked and provider in (None, "codex") and typed_tier(asked) is not None and found["model_id"] is None:
                 # ``gpt-5.5 (Turbo)``, as ``show`` says "on the turbo tier": that tier when the
@@ -114,6 +118,7 @@ def prices_command(
                     gap = f": {legible(name)} is {alias}: left unpriced"
                 no_tier = _no_such_tier(data, asked, provider, when, found) if name == asked and alias is None \
                     and provider in (None, "codex") else None
+                no_tier = no_tier or _no_such_suffix(data, name, provider, when, found)
                 # (no price data's name: no update prices a word that is no tier)
                 message = f"no price for {legible(name)!r}: {no_tier}" if no_tier else _no_price(data, name, gap)
                 scan.warn(f"model:{provider or '-'}/{name}", message)
@@ -122,6 +127,7 @@ def prices_command(
             else:
                 as_written.extend(_tier_word_note(data, name, found, provider, when))
             looked_up.append(found)
+        provider = asked_as
     elif scanner is not None:
         looked_up = _recorded(scanner, data)
     if as_json:
@@ -220,6 +226,22 @@ def _no_such_tier(data: Any, asked: str, provider: str | None, when: Any, found:
     found["suggestions"] = [model, *(each for each in tiers if look_up(data, each, provider, when)["model_id"])]
     return (f"{word!r} is not a service tier agentscan knows ({', '.join(SERVICE_TIER_WORDS)}; fast is"
             " priority), nor one this home's Codex sessions recorded")
+
+
+def _no_such_suffix(data: Any, name: str, provider: str | None, when: Any, found: dict[str, Any]) -> str | None:
+    """What ``prices "claude-opus-4-6 (foo)"`` says: the text in brackets is no suffix agentscan
+    knows (``typednames``), so the name has no price, not its model's list price; its guesses are
+    that model and its priced variants.  ``None`` for any other name."""
+    from agentscan.pricing.lookup import look_up
+    from agentscan.pricing.typednames import KNOWN_SUFFIXES, bracketed_model, claude_variants, unknown_suffix
+
+    words, model = unknown_suffix(name), bracketed_model(name)
+    if words is None or model is None:
+        return None
+    priced = [each for each in (model, *claude_variants(model)) if look_up(data, each, provider, when)["model_id"]]
+    if priced:
+        found["suggestions"] = priced
+    return f"{words!r} in brackets is no suffix agentscan knows ({KNOWN_SUFFIXES}): not priced at {legible(model)}'s list price"
 
 
 def _names_a_model(data: Any, model: str, word: str, provider: str | None, when: Any, found: dict[str, Any]) -> bool:

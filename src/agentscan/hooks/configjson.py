@@ -64,24 +64,16 @@ def commented(text: str) -> bool:
     """Whether ``text`` holds ``//`` or ``/* */`` comments and is JSON once they are blanked
     (Gemini CLI reads its settings with ``strip-json-comments``): a comment written back would
     be lost, so such a file is refused as any other, with its own reason."""
-    blanked, found, index = [], False, 0
-    for match in _COMMENT_OR_STRING.finditer(text):
-        if match.group(0)[:1] == "/":
-            found = True
-            blanked.append(text[index:match.start()])
-            blanked.append(re.sub(r"[^\n]", " ", match.group(0)))  # lines and columns kept for json's words
-            index = match.end()
+    from agentscan.toolkit.jsoncomments import blank_comments
+
+    blanked, found = blank_comments(text)
     if not found:
         return False
     try:
-        json.loads("".join(blanked) + text[index:])
+        json.loads(blanked)
     except ValueError:
         return False
     return True
-
-
-#: a JSON string (skipped whole: ``"http://…"`` holds no comment), a line comment, a block comment
-_COMMENT_OR_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|//[^\n]*|/\*.*?\*/', re.S)
 
 
 class _Duplicate(ValueError):

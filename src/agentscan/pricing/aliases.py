@@ -111,7 +111,9 @@ VARIANT_WORDS = frozenset({"fast", "max"})
 #: 7: ``scale`` and a tier agentscan does not know (``gpt-5.5 (turbo tier)``) are unpriced, and
 #: said why (a "no price" remembered under 6 said the price data lacked them).
 #: 8: that why is ``unpriced_tier``'s, as ``prices`` says it (a "no price" of 7 said it otherwise).
-PRICE_RULES = 8
+#: 9: a name with text in brackets agentscan did not build (``claude-opus-4-6 (foo)``) has no
+#: price (``typednames.unknown_suffix``), where 8 gave it its model's list price.
+PRICE_RULES = 9
 
 #: what Claude Code's calls made in fast mode (``message.usage.speed == "fast"``) have after
 #: their model (``claude-opus-4-8-fast``, as ccusage names them): fast mode is billed at other

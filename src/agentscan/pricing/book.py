@@ -244,12 +244,14 @@ class PriceBook:
             assert model is not None
             doc = self._cached_docs().get((provider, model))
             if doc is None or (doc.get("variants") != aliases.PRICE_RULES
-                               and (doc.get("unpriced") or aliases.variant_words(ref) or aliases.tier_worded(ref))):
+                               and (doc.get("unpriced") or aliases.variant_words(ref) or aliases.tier_worded(ref)
+                                    or "(" in ref)):
                 # An answer remembered under an older rule is asked again when it may
                 # differ now: "no price" (a Claude fast-mode name, a Bedrock id, priced
                 # since), and a variant's price (one from before ``library.find`` told
                 # variants apart may be its base model's; one ending in a tier's word, which
-                # rule 5 priced at that tier's rates) (``aliases.PRICE_RULES``).
+                # rule 5 priced at that tier's rates; one with text in brackets, which rule 9
+                # leaves unpriced) (``aliases.PRICE_RULES``).
                 doc = self._resolve(provider, model, ref)
             if doc.get("unpriced"):
                 state = self._unpriced_key(provider, model, doc["unpriced"])

@@ -22,6 +22,7 @@ from agentscan.pricing.aliases import (BEDROCK_PROVIDER, bedrock_ref, fast_mode_
 from agentscan.pricing.inferencegeo import US_ONLY_MULTIPLIER, us_only_base
 from agentscan.pricing.periods import EXACT, NOT_YET, Coefficients, NotPriceable, Period
 from agentscan.pricing.source import PriceData
+from agentscan.pricing.typednames import KNOWN_SUFFIXES, unknown_suffix
 
 _snapshots: dict[str, data_snapshot.DataSnapshot] = {}
 
@@ -75,7 +76,8 @@ def find(data: PriceData, provider_hint: str | None, ref: str) -> Match:
     Codex call's service tier name (``aliases.service_tier_name``: ``gpt-5.5 (priority)``,
     which no model id is) its model at that tier's price; a US-only call's
     (``inferencegeo.us_only_name``: ``claude-opus-4-6 (us-only)``) its model's price, every token
-    rate times ``US_ONLY_MULTIPLIER``; any other name as written."""
+    rate times ``US_ONLY_MULTIPLIER``; a name with other text in brackets (``typednames``) has no
+    price; any other name as written."""
     geo_base = us_only_base(ref)  # (a name agentscan built, whoever recorded it: no model id has a space)
     if geo_base is not None:
         return replace(find(data, provider_hint, geo_base), multiplier=US_ONLY_MULTIPLIER)
@@ -86,6 +88,11 @@ def find(data: PriceData, provider_hint: str | None, ref: str) -> Match:
     if tier is not None:
         # (tried as written, the library would match ``gpt-5.5`` by its start: the standard price)
         return _service_tier(find(data, provider_hint, model_ref), tier)
+    suffix = unknown_suffix(ref)
+    if suffix is not None:
+        # (tried as written, the library would match the model before it by its start: its list price)
+        raise NotPriceable(f"{suffix!r} in brackets after the model is no suffix agentscan knows"
+                           f" ({KNOWN_SUFFIXES}): it is not priced at the model's list price")
     snap = snapshot(data)
     attempts: list[str | None] = [provider_hint, None] if provider_hint else [None]
     bedrock = bedrock_ref(ref)

@@ -228,7 +228,7 @@ class _Collector:
             upgraded.tell(self.scanner, self.outdated, "tokens")
             self.outdated = []
         if misses:
-            self._parser().parse(misses, stale, keep_entries=keep_entries, told=self.told)
+            self._parser().parse(misses, stale, keep_entries=keep_entries, told=self.told, sums_alone=not self.all_calls)
         for ref in misses:
             parsed = self.parsed[ref.id]
             sums[ref.id], keys[ref.id] = parsed.sums, parsed.keys

@@ -39,13 +39,13 @@ def keep_row_usage(ctx: ScanContext, ref: SessionRef, fingerprint: str, stats: M
     if cache is None or sum(stat.st_size for stat in stats.values()) >= RESUME_MIN_BYTES:
         return
     held = cache.get_usage([ref.id]).get(ref.id)
-    if held is not None and (held[0] == fingerprint or not _older_parsers(ctx, ref, held[0])):
+    if held is not None and (held[0] == fingerprint or not older_parsers(ctx, ref, held[0])):
         return
     groups, keys, _ = sums_and_keys(entries(), False, ref.provider)
     cache.put_usage([(ref.id, ref.provider, fingerprint, SessionSums(groups, []).to_bytes(), keys)])
 
 
-def _older_parsers(ctx: ScanContext, ref: SessionRef, held: str) -> bool:
+def older_parsers(ctx: ScanContext, ref: SessionRef, held: str) -> bool:
     """Whether ``held``, the fingerprint of the sums the index holds of ``ref``, is its files'
     as they are now under an older parser version of its provider (``upgraded.OlderParsers``:
     one search a provider a run)."""

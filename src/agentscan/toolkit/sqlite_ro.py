@@ -185,10 +185,22 @@ def _in_wal_mode(header: bytes) -> bool:
     return len(header) >= 20 and header[18] == 2 and header[19] == 2
 
 
+def wal_of(path: Path) -> Path:
+    """The ``-wal`` file beside the SQLite database at ``path``, where a writer in WAL mode
+    keeps its latest committed changes."""
+    return path.with_name(path.name + "-wal")
+
+
+def with_wal(path: Path) -> tuple[Path, Path]:
+    """The database at ``path`` and its ``-wal`` (``wal_of``): the pair whose stats say whether
+    it changed (a commit may touch only the ``-wal``)."""
+    return path, wal_of(path)
+
+
 def _needs_immutable(path: Path, header: bytes) -> bool:
     if not _in_wal_mode(header):
         return False
-    wal = path.with_name(path.name + "-wal")
+    wal = wal_of(path)
     shm = path.with_name(path.name + "-shm")
     return not (os.path.exists(wal) and os.path.exists(shm))
 
@@ -217,7 +229,7 @@ def unread_wal(path: Path) -> bool:
     file alone (``immutable=1``): the caller says what that misses.  ``False`` when unsure."""
     try:
         header = _header(path)
-        wal = os.stat(path.with_name(path.name + "-wal"))
+        wal = os.stat(wal_of(path))
     except (DatabaseUnavailable, OSError):
         return False
     return _in_wal_mode(header) and wal.st_size > _WAL_HEADER_BYTES and not os.path.lexists(path.with_name(path.name + "-shm"))

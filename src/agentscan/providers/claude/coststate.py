@@ -87,16 +87,40 @@ class CostStates:
     """Fed the main transcript's records (in file order, or newest first): the last
     ``cost-state`` of ``session`` of the right shape, and whether the session's own calls
     follow it (``calls_after``: Claude Code's count is then older than the transcript's end).
-    A resumed or forked file may hold another session's: only the session's own is read."""
+    A resumed or forked file may hold another session's: only the session's own is read.
+    Then fed its subagents' records (``feed_subagent``): a call of theirs made after the record
+    follows it too, when the run's last turn left background runs at work (its ``turn_duration``
+    record's ``pendingBackgroundAgentCount``; without one, a run that ended before the record)."""
 
     def __init__(self, session: str, path: Path | str | None, ctx: ScanContext, *, newest_first: bool = False) -> None:
         self._session, self._path, self._ctx = session, path, ctx
         self._newest_first = newest_first
         self._found: dict[str, Any] | None = None
         self._calls_after = False
+        #: the newest time of the main transcript's records before the one found: the record has
+        #: no time of its own, and it stands after them (``feed_subagent`` compares with it)
+        self._saved_at: str | None = None
+        self._last_time: str | None = None  # (forward: the newest time read so far)
+        #: whether the newest turn ended before the record left background runs at work (``None``:
+        #: no turn's end met yet, read from the end), and as read so far (forward)
+        self._pending: bool | None = None
+        self._pending_last = False
 
     def feed(self, record: dict) -> None:
         kind = record.get("type")
+        stamp = record.get("timestamp")
+        if type(stamp) is str:
+            if not self._newest_first:
+                self._last_time = stamp
+            elif self._found is not None and self._saved_at is None:
+                self._saved_at = stamp  # (read from the end: the first time met before the record)
+        if kind == "system" and record.get("subtype") == "turn_duration":
+            count = record.get("pendingBackgroundAgentCount")
+            pending = type(count) is int and count > 0
+            if not self._newest_first:
+                self._pending_last = pending
+            elif self._found is not None and self._pending is None:
+                self._pending = pending  # (read from the end: the turn that ended before the record)
         if kind == "assistant":
             # (an own call after the record, forward; before it is met, newest first)
             if (self._found is None) == self._newest_first and record.get("sessionId") == self._session \
@@ -115,10 +139,31 @@ class CostStates:
         self._found = found
         if not self._newest_first:
             self._calls_after = False
+            self._saved_at, self._pending = self._last_time, self._pending_last
 
-    def feeding(self, then: Callable[[dict], None]) -> Callable[[dict], None]:
-        """An observer that feeds this, then ``then``."""
-        feed = self.feed
+    def feed_subagent(self, record: dict) -> None:
+        """A record of one of the session's subagent transcripts, after the main transcript's:
+        a call of it made after the record found (by time: the record has none, so after the
+        newest time of the main transcript's records before it) is a later call
+        (``calls_after``), when the turn that ended before it left background runs at work
+        (``pendingBackgroundAgentCount``: a run's calls after a transcript's last record are
+        no later calls of a count saved after they ended).  Claude Code's count takes in its
+        subagents' calls (the module's note): a background run still at work after the run's
+        last reply made calls it did not count, and the card said nothing of them."""
+        if self._calls_after or not self._pending or self._saved_at is None or record.get("type") != "assistant":
+            return
+        stamp = record.get("timestamp")
+        if type(stamp) is not str or message_of(record).get("model") in SYNTHETIC_MODELS:
+            return
+        from agentscan.timeutil import parse_iso
+
+        made, saved = parse_iso(stamp), parse_iso(self._saved_at)
+        if made is not None and saved is not None and made > saved:
+            self._calls_after = True
+
+    def feeding(self, then: Callable[[dict], None], *, subagent: bool = False) -> Callable[[dict], None]:
+        """An observer that feeds this (``feed_subagent`` with ``subagent``), then ``then``."""
+        feed = self.feed_subagent if subagent else self.feed
 
         def both(record: dict) -> None:
             feed(record)

@@ -88,7 +88,7 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
     for agent_id, sub in sorted(files.subagents.items()):
         # Subagent transcripts are read whole, as by ``detail`` (they are small).
         stream = TranscriptStream(collector, subagent=agent_id)
-        subs[agent_id] = summarize(sub.path, ctx, subagent=agent_id, observer=stream.feed)
+        subs[agent_id] = summarize(sub.path, ctx, subagent=agent_id, observer=reported.feeding(stream.feed, subagent=True))
         extra_tools.extend(stream.finish())
     infos = subagent_infos(files, ctx, facts.task_types, facts.task_calls, facts.per_agent,
                            models=subagent_models(facts.groups, subs))

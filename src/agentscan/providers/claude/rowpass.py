@@ -81,8 +81,10 @@ def _summarize_files(files: SessionFiles, ctx: ScanContext, collector: DetailCol
     subs: dict[str, FileSummary] = {}
     for agent_id, sub in sorted(files.subagents.items()):
         stream = TranscriptStream(collector, subagent=agent_id, conversation=main is None) if collector is not None else None
-        summary = summarize(sub.path, ctx, subagent=agent_id, order_start=order, totals=totals,
-                            observer=stream.feed if stream else None)
+        observer = stream.feed if stream else None
+        if stream is not None and collector is not None and collector.reported is not None:
+            observer = collector.reported.feeding(stream.feed, subagent=True)  # (a background run's later call)
+        summary = summarize(sub.path, ctx, subagent=agent_id, order_start=order, totals=totals, observer=observer)
         if stream is not None:
             subagent_tools.extend(stream.finish())
         order += summary.records + 1

@@ -81,7 +81,9 @@ def _assemble(ref: SessionRef, ctx: ScanContext) -> Assembled:
             counts = Counts(prompts, responses, max(tools, stats.tool_calls))
         row = SessionRow(
             **common,
-            title=facts.title() or title or (first_prompt(info, db) if info else None),
+            # (with the DB unread, its name as the links kept with its stamp hold it: ``children``)
+            title=facts.title() or title or (first_prompt(info, db) if info else None)
+            or family(ctx).kept_names.get(ref.native_id),
             cwd=(info.fs_path if info else None) or workspace_folder(ref.native_id, ctx) or header_folder(facts, ctx),
             started_at=started,
             # The bubbles' times too: ``lastUpdatedAt`` may stay at the composer's creation.

@@ -148,6 +148,9 @@ class Family(NamedTuple):
     #: parent lists): ``show`` reads their exchange from it while the state DB, which holds their
     #: bubbles, cannot be read (``showsession``)
     run_transcripts: dict[str, Path]
+    #: the names of the ``ide`` chats as the links kept with the DB's stamp hold them, while the DB
+    #: cannot be read (``keptfamily.Links``): such a chat's row has its title from nothing else
+    kept_names: dict[str, str] = {}
 
     def children(self, native_id: str) -> tuple[str, ...]:
         return self.forest.descendants(native_id)
@@ -212,4 +215,5 @@ def _family(ctx: ScanContext) -> Family:
         forest=forest,
         run_stores={c: d for c, d in stores.items() if forest.owned(c)},
         run_transcripts={t: files.main for t, files in transcripts.items() if forest.owned(t) and files.main is not None},
+        kept_names={c: link.name for c, link in links.items() if link.name and c not in composers},
     )

@@ -28,12 +28,15 @@ if TYPE_CHECKING:
 
 
 class Links(NamedTuple):
-    """One composer's part in ``children.family``: the parent it names, the runs it lists, and
-    whether it holds a conversation (it may be a session of its own)."""
+    """One composer's part in ``children.family``: the parent it names, the runs it lists,
+    whether it holds a conversation (it may be a session of its own), and its name: a chat only
+    the DB holds, listed from these while the DB cannot be read, had no title with no row kept
+    of it (only its sums: ``tokens`` ran last), its name being the DB's alone."""
 
     parent_id: str | None
     sub_ids: tuple[str, ...]
     talking: bool
+    name: str | None = None
 
 
 def family_links(ctx: ScanContext, composers: Mapping[str, ComposerInfo]) -> dict[str, Links]:
@@ -48,7 +51,7 @@ def family_links(ctx: ScanContext, composers: Mapping[str, ComposerInfo]) -> dic
     cache = ctx.file_cache
     if db.unread() is None:
         named = {info.parent_id for info in composers.values() if info.parent_id}
-        found = {composer_id: Links(info.parent_id, info.sub_ids, info.has_conversation)
+        found = {composer_id: Links(info.parent_id, info.sub_ids, info.has_conversation, info.name)
                  for composer_id, info in composers.items()
                  if info.has_conversation or info.parent_id or info.sub_ids or composer_id in named}
         # Kept only when read whole: not from a DB opened without its -wal (``caveat``).
@@ -57,7 +60,7 @@ def family_links(ctx: ScanContext, composers: Mapping[str, ComposerInfo]) -> dic
             stored = cache.get_file(key, KIND)
             if stored is None or stored[2] != VERSION or stored[3] != stamp:
                 cache.put_file(key, KIND, 0, 0, VERSION, stamp, 0,
-                               seal(orjson.dumps({c: [links.parent_id, list(links.sub_ids), links.talking]
+                               seal(orjson.dumps({c: [links.parent_id, list(links.sub_ids), links.talking, links.name]
                                                   for c, links in found.items()})))
         return found
     stored = cache.get_file(family_key(str(db.path)), KIND) if cache is not None else None
@@ -66,7 +69,9 @@ def family_links(ctx: ScanContext, composers: Mapping[str, ComposerInfo]) -> dic
     document = unseal_json(stored[5])
     kept: dict[str, Links] = {}
     for composer_id, value in (document.items() if isinstance(document, dict) else ()):
-        if isinstance(value, list) and len(value) == 3 and isinstance(value[1], list):
+        if isinstance(value, list) and len(value) == 4 and isinstance(value[1], list):
             parent = value[0] if isinstance(value[0], str) else None
-            kept[str(composer_id)] = Links(parent, tuple(s for s in value[1] if isinstance(s, str)), value[2] is True)
+            name = value[3] if isinstance(value[3], str) else None
+            kept[str(composer_id)] = Links(parent, tuple(s for s in value[1] if isinstance(s, str)), value[2] is True,
+                                           name)
     return kept

@@ -8,7 +8,7 @@ row kept for its files as they are, and its row is built without the DB: the fir
 title, no model, the transcript file's mtime for ``updated``.  ``list`` renamed the chat and moved
 it to the top, ``show`` said ``model -``, while the row kept from that read (at the chat's older
 fingerprint) holds what the DB said.  That row lends those facts: the name, model, folder and
-start the DB gave, and its update time, the newer of it and the row's own (the transcript's
+start the DB gave, whether it is archived, and its update time, the newer of it and the row's own (the transcript's
 times, or its file's mtime: written since the kept read, and ``list --since 1h`` left the chat
 out when the kept time stood for it; the newest call of the sums kept now, ``with_sums``).  The
 kept name and start are the DB's as last read whole, not as it is now: with the DB changed since,
@@ -40,10 +40,28 @@ def with_kept(row: SessionRow, kept: SessionRow, ref: SessionRef, ctx: ScanConte
         # The newer: the row's is the transcript's (written since the kept read: Cursor at work
         # in it, ``list --since 1h`` must show it) or the newest call of the sums kept now.
         "updated_at": newest(kept.updated_at, row.updated_at),
+        # The DB's mark as last read (``isArchived``): the row kept beside it said ``(archived?)``.
+        "archived": kept.archived,
     }
     if kept.cwd:  # the DB's folder (``fsPath``, a header's workspace), not a guess from the tools
         changes.update(cwd=kept.cwd, workspace_folders=kept.workspace_folders)
     return row.with_changes(**changes)
+
+
+def kept_archived(ref: SessionRef, ctx: ScanContext) -> bool | None:
+    """Whether the row the index keeps of ``ref``'s chat (for any files, any parser: the one
+    ``with_kept`` lends) says it is archived; ``None``: no row kept (or no index here).  So
+    ``archived_unread`` tells a lent row's mark as known, as the row shows it."""
+    rows = getattr(ctx.file_cache, "row_fields", None)  # (a worker's view of the index has none)
+    if rows is None:
+        return None
+    # Two paths: ``json_extract`` answers a JSON array only then (one gives the bare value).
+    kept = rows([ref.id], ("$.archived", "$.native_id")).get(ref.id)
+    if kept is None or kept[1] is None:
+        return None
+    import orjson
+
+    return orjson.loads(kept[1])[0] is True
 
 
 def with_sums(row: SessionRow, ref: SessionRef, ctx: ScanContext, fingerprint: str | None) -> SessionRow:

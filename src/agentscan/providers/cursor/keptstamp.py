@@ -15,13 +15,15 @@ if TYPE_CHECKING:
 HEADERS_KIND = "cursor.header_workspaces"
 HEADERS_VERSION = "1"
 FAMILY_KIND = "cursor.family_links"
-FAMILY_VERSION = "1"
+FAMILY_VERSION = "2"  # 2: each composer's name too (``keptfamily.Links``)
 
 
 def path_stamp(db_path: Path, ctx: ScanContext) -> str:
     """The stamp of the DB at ``db_path``: its and its ``-wal``'s stats, as a fingerprint takes them."""
+    from agentscan.toolkit.sqlite_ro import with_wal
+
     parts = []
-    for path in (db_path, db_path.with_name(db_path.name + "-wal")):
+    for path in with_wal(db_path):
         stat = ctx.stat(path)
         parts.append("-" if stat is None else f"{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}\0{stat.st_ctime_ns}")
     return "\n".join(parts)

@@ -28,6 +28,7 @@ from agentscan.model import TokenUsage
 from agentscan.providers.cursor.composer import BubbleStats, BubbleUsage
 from agentscan.providers.cursor.records import valid_composer_id
 from agentscan.sealing import seal, unseal_json
+from agentscan.toolkit.sqlite_ro import wal_of
 
 if TYPE_CHECKING:
     from agentscan.providers.cursor.statedb import StateDb
@@ -77,7 +78,7 @@ def keeps(db: StateDb, stored: object) -> bool:
     unchanged by the next run anyway, and hashing it would only cost."""
     if db.ctx.file_cache is None:  # nowhere to keep it (``--no-cache``)
         return False
-    return stored is not None or os.path.exists(db.path.with_name(db.path.name + "-wal"))
+    return stored is not None or os.path.exists(wal_of(db.path))
 
 
 def rows_digest(db: StateDb, composer_id: str) -> str | None:

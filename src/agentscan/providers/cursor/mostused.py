@@ -11,7 +11,7 @@ reply naming a model, tokens or not, the sums only calls: a run of one gpt-5 and
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from agentscan.providers.cursor.records import AUTO_MODEL
 
@@ -21,14 +21,21 @@ def most_used(counts: Mapping[str, int]) -> str | None:
     return min(counts, key=lambda name: (-counts[name], name)) if counts else None
 
 
+def model_of_calls(calls: Iterable[tuple[str | None, int]]) -> str | None:
+    """``most_used`` of the models ``calls`` name, each ``(model, how many calls)``: a call of
+    ``default`` (Cursor's auto) or of none names no model.  The one count of calls behind a
+    row's model as read (``cursor.row.top_model``: its bubbles with tokens) and as kept
+    (``calls_model``: its sums' groups)."""
+    counted: dict[str, int] = {}
+    for model, count in calls:
+        if model and model != AUTO_MODEL:
+            counted[model] = counted.get(model, 0) + count
+    return most_used(counted)
+
+
 def calls_model(groups: Sequence[Sequence], agent: str | None) -> str | None:
     """The model most calls of ``agent`` (a run's id; ``None``: the session's own) ran, of usage
-    sums' ``groups`` (``usagegroups``: the agent first, the model second), by ``most_used``: a
-    call of ``default`` (Cursor's auto) names no model."""
+    sums' ``groups`` (``usagegroups``: the agent first, the model second): ``model_of_calls``."""
     from agentscan.readsums import CALLS
 
-    calls: dict[str, int] = {}
-    for group in groups:
-        if group[0] == agent and group[1] and group[1] != AUTO_MODEL:
-            calls[group[1]] = calls.get(group[1], 0) + group[CALLS]
-    return most_used(calls)
+    return model_of_calls((group[1], group[CALLS]) for group in groups if group[0] == agent)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import ntpath
 import posixpath
-import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
@@ -29,6 +28,7 @@ import orjson
 
 from agentscan.context import ScanContext
 from agentscan.toolkit.fsutil import read_capped
+from agentscan.toolkit.jsoncomments import without_comments, without_trailing_commas
 from agentscan.toolkit.jsonerrors import short_json_error
 from agentscan.toolkit.jsonl import BOM
 
@@ -111,19 +111,3 @@ def _place(folder: Any, base: Path) -> str | None:
         return posixpath.normpath(posixpath.join(str(base), given.replace("\\", "/")))
     uri = folder.get("uri")
     return local_path(uri) if isinstance(uri, str) else None
-
-
-#: a JSON string, kept as it is (one never closed runs to the end), before either rule below
-_STRING = r'"(?:[^"\\]|\\.)*"?'
-_COMMENT = re.compile(_STRING + r"|//[^\n]*|/\*.*?(?:\*/|\Z)", re.DOTALL)
-_TRAILING_COMMA = re.compile(_STRING + r"|,(?=\s*[}\]])", re.DOTALL)
-
-
-def without_comments(text: str) -> str:
-    """``text`` with its ``//`` and ``/* */`` comments blanked, strings kept as they are."""
-    return _COMMENT.sub(lambda found: found[0] if found[0][0] == '"' else " " if found[0][1] == "*" else "", text)
-
-
-def without_trailing_commas(text: str) -> str:
-    """``text`` (no comments left) without a comma just before a closing ``}`` or ``]``."""
-    return _TRAILING_COMMA.sub(lambda found: found[0] if found[0][0] == '"' else "", text)

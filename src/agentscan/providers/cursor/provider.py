@@ -10,7 +10,6 @@ See docs/providers/cursor.md.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Collection, Iterable
 
@@ -18,23 +17,14 @@ from agentscan.context import ScanContext
 from agentscan.providers.base import Provider
 from agentscan.providers.cursor.roots import cursor_roots, workspace_dir
 from agentscan.toolkit.roots import Root
-from agentscan.digests import blake2b
 
 if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider``)
     from agentscan.model import SessionRef, SessionRow, UsageEntry
     from agentscan.bounds import Bounds
     from agentscan.detailmodel import SessionDetail
-    from agentscan.providers.cursor.children import Family
     from agentscan.providers.cursor.discovery import TranscriptSet
-    from agentscan.providers.cursor.workspace import WorkspaceComposer
 
 
-#: ``ctx.memo``: the ids ``discover`` lists before the workspace-only composers, with the
-#: ``Family`` they are of (``_stored_workspace``)
-_LISTED = "cursor.listed_before_workspaces"
-
-#: what discovery reads in each ``workspaceStorage/<hash>/`` (``workspace.py``)
-_WORKSPACE_FILES = ("workspace.json", "state.vscdb", "state.vscdb-wal")
 
 
 class CursorProvider(Provider):
@@ -72,7 +62,9 @@ class CursorProvider(Provider):
     #     listed while the DB cannot be read, has its counts not known
     # 20: a model from the calls (bubbles with tokens) as the kept sums count them, replies with
     #     none only when no call names one; a row built without a locked DB keeps its newer time
-    parser_version = "20"
+    # 21: a multi-root workspace file's JSON error is said at its line as written (comments
+    #     blanked in place: ``toolkit.jsoncomments``; a block comment was folded to one space)
+    parser_version = "21"
     # The Agent CLI holds its chat's store.db open (SQLite) while it runs; nothing shows Cursor
     # holding an agent transcript open (tools that follow Cursor live watch its mtime), and the
     # state.vscdb it holds is every composer's: only a store tells, else ``running`` is null.
@@ -144,31 +136,14 @@ class CursorProvider(Provider):
         return super().confinement_roots(ctx) + ([workspaces] if workspaces is not None else [])
 
     def census_stat_paths(self, ctx: ScanContext) -> list[str] | None:
-        # Discovery also opens the workspace DBs beside the global one (IDE-only
-        # composers), newest workspace first: each workspace dir (its mtime) and the
-        # three files read in it, not the rest (extension storage can be huge).
-        workspaces = workspace_dir(ctx)
-        if workspaces is None:
-            return []
-        paths = [str(workspaces)]
-        try:
-            with os.scandir(workspaces) as listing:
-                entries = sorted((entry.name, entry.is_dir()) for entry in listing)
-        except (FileNotFoundError, NotADirectoryError):
-            return paths
-        except OSError:
-            return None
-        for name, is_dir in entries:
-            directory = os.path.join(workspaces, name)
-            paths.append(directory)
-            if is_dir:
-                paths += [os.path.join(directory, file) for file in _WORKSPACE_FILES]
-        return paths
+        from agentscan.providers.cursor.fingerprint import census_stat_paths
+
+        return census_stat_paths(ctx)
 
     def discover(self, ctx: ScanContext) -> list[SessionRef]:
         from agentscan.providers.cursor.children import family
         from agentscan.providers.cursor.dbonly import remember_db_only
-        from agentscan.providers.cursor.standalone import store_ref, workspace_ref
+        from agentscan.providers.cursor.standalone import store_ref, workspace_only, workspace_ref
         from agentscan.providers.cursor.statedb import state_db
         from agentscan.providers.cursor.workspace import workspace_composers
 
@@ -180,9 +155,9 @@ class CursorProvider(Provider):
         refs += [store_ref(native_id, directory, ctx, found.children(native_id)) for native_id, directory in found.stores]
         listed = {ref.native_id for ref in refs}
         # A composer only a workspace DB lists, with its conversation inline (or any, while
-        # the global DB cannot be read: ``_workspace_only``).
+        # the global DB cannot be read: ``workspace_only``).
         for native_id, composer in workspace_composers(ctx).items():
-            if native_id not in listed and _workspace_only(composer, found, ctx):
+            if native_id not in listed and workspace_only(composer, found, ctx):
                 refs.append(workspace_ref(native_id, composer))
         remember_db_only(ctx, state_db(ctx), len(found.ide))  # (said when they are left out: ``dbonly``)
         return refs
@@ -206,52 +181,10 @@ class CursorProvider(Provider):
         )
 
     def fingerprint(self, ref: SessionRef, ctx: ScanContext, *, version: str | None = None) -> str | None:
-        """The transcripts' identity plus every store a row also reads.
+        """The transcripts' identity plus every store a row also reads (``fingerprint``)."""
+        from agentscan.providers.cursor.fingerprint import session_fingerprint
 
-        ``state.vscdb`` (and its ``-wal``) changes whenever Cursor writes, so a
-        cached Cursor row is reused only while the IDE is idle: correct first.
-        """
-        from agentscan.memohint import is_memo_ref
-        from agentscan.providers.cursor.chats import chat_dirs
-        from agentscan.providers.cursor.keptheaders import header_workspaces
-        from agentscan.providers.cursor.statedb import state_db
-        from agentscan.providers.cursor.workspace import folder_files, workspace_composers, workspace_json
-
-        db_path = state_db(ctx).path
-        chat_dir = chat_dirs(ctx).get(ref.native_id)
-        parts = [self.name, version or self.parser_version]
-        stores: tuple[Path, ...] = (db_path, db_path.with_name(db_path.name + "-wal"))
-        if chat_dir is not None:
-            stores += (chat_dir / "meta.json", chat_dir / "store.db")
-        workspace = _stored_workspace(ref, ctx) if is_memo_ref(ref) else ref.hint.workspace
-        if workspace is not None:
-            workspace_db = workspace.db
-            stores += (workspace_db, workspace_db.with_name(workspace_db.name + "-wal"))
-        for child in ref.children:  # the row counts its CLI subagent chats (``subagents``)
-            directory = chat_dirs(ctx).get(child)
-            stores += (directory / "meta.json", directory / "store.db") if directory is not None else ()
-        # Which runs are the session's is decided over every session (``children``).
-        parts.append("\0".join(ref.children))
-        # A Cursor 3.0 composer's cwd (``workspace.folder_by_id``); with the DB locked, its header
-        # as last read at the DB's stamp (``keptheaders``): the same fingerprint, locked or not.
-        workspace_id = header_workspaces(ctx).get(ref.native_id)
-        if workspace_id is not None:
-            stores += workspace_json(workspace_id, ctx)
-        listed = workspace_composers(ctx).get(ref.native_id)
-        if listed is not None:  # its cwd and folders: a multi-root workspace file it names is read
-            stores += folder_files(listed.db.parent, ctx)
-        for path in ref.files:
-            stat = ctx.stat(path)  # memoised: discovery and other sessions share the stores' stats
-            if stat is None:
-                return None  # a transcript vanished: rediscover, do not cache
-            parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}\0{stat.st_ctime_ns}")
-        for path in stores:
-            stat = ctx.stat(path)
-            if stat is None:
-                parts.append(f"{path}\0-")
-            else:
-                parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}\0{stat.st_ctime_ns}")
-        return blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+        return session_fingerprint(self.name, version or self.parser_version, ref, ctx)
 
     def locate(self, native_id: str, path: str | None, ctx: ScanContext) -> SessionRef | None:
         """An id-index hit on a transcript session (IDE-only ones are rediscovered).  Whose
@@ -279,8 +212,16 @@ class CursorProvider(Provider):
 
     def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         from agentscan.providers.cursor.assembly import assemble
+        from agentscan.providers.cursor.showsession import SHOWN_ROW, shown_key
 
-        row = assemble(ref, ctx).row
+        shown = ctx.memo.pop(SHOWN_ROW, None)  # (taken once: ``show``'s own, under a lock)
+        if shown and shown[0] == shown_key(ref):
+            from agentscan.providers.cursor.statedb import state_db
+
+            row = shown[1].row
+            state_db(ctx).composers()  # (its failure said again to this row's read: such a row is never kept)
+        else:
+            row = assemble(ref, ctx).row
         if row.tokens is None and self.locked_usage(ref, ctx) is not None:
             from agentscan.providers.cursor.keptrow import with_sums
 
@@ -342,42 +283,6 @@ class CursorProvider(Provider):
             usage = session_usage(ref.native_id, children, db)
             entries.extend(usage.entries(ref.native_id, db, info.model if info else None))
         return entries
-
-
-def _workspace_only(composer: WorkspaceComposer, found: Family, ctx: ScanContext) -> bool:
-    """Whether ``composer``, which a workspace DB lists and no transcript, IDE composer or CLI
-    store of ``found`` is, is a session of its own (``discover``).  While the global DB cannot
-    be read (corrupt, locked) every one is (its name, times and folder; its tokens unknown, and
-    the DB's warning says why): a damaged global DB must not hide sessions the workspace DBs
-    still name."""
-    from agentscan.providers.cursor.statedb import state_db
-
-    if found.forest.owned(composer.composer_id):
-        return False
-    return composer.has_conversation or state_db(ctx).unread() is not None
-
-
-def _stored_workspace(ref: SessionRef, ctx: ScanContext) -> WorkspaceComposer | None:
-    """A stored session's ``CursorHint.workspace``, which the index does not keep (its hint is
-    the provider's own): its fingerprint under an older parser version is taken of a stored ref
-    (``scan.upgraded``), and that must name the workspace DB as discovery's ref does.  Only a
-    session without files can be one (a transcript's or a CLI store's has them); for those the
-    discovery's own reads decide (memoised for the scan: the parse that follows needs them)."""
-    if ref.files:
-        return None
-    from agentscan.providers.cursor.children import family
-    from agentscan.providers.cursor.workspace import workspace_composers
-
-    composer = workspace_composers(ctx).get(ref.native_id)
-    if composer is None:
-        return None
-    found = family(ctx)
-    kept = ctx.memo.get(_LISTED)
-    if kept is None or kept[0] is not found:
-        kept = ctx.memo[_LISTED] = (found, {*found.transcripts, *found.ide, *(native_id for native_id, _ in found.stores)})
-    if ref.native_id in kept[1]:
-        return None
-    return composer if _workspace_only(composer, found, ctx) else None
 
 
 def _cli_chat(ref: SessionRef, ctx: ScanContext) -> bool:

@@ -14,11 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from agentscan.context import ScanContext
-from agentscan.providers.cursor.mostused import most_used
+from agentscan.providers.cursor.mostused import model_of_calls, most_used
 from agentscan.providers.cursor.bubbletimes import last_bubble_time
 from agentscan.providers.cursor.chats import ChatMeta, chat_dirs, chat_meta
 from agentscan.providers.cursor.composer import BubbleStats, ComposerInfo, HeaderInfo
-from agentscan.providers.cursor.records import AUTO_MODEL
 from agentscan.providers.cursor.discovery import TranscriptSet
 from agentscan.providers.cursor.statedb import StateDb, state_db
 from agentscan.providers.cursor.workspace import WorkspaceComposer
@@ -112,8 +111,9 @@ def recency(native_id: str, files: TranscriptSet | None, ctx: ScanContext) -> fl
         # A chat the DB alone holds, listed while it cannot be read (``children``: as its last
         # read kept it): the DB's own writes bound its time (0 sorted it after every other
         # session, and ``list`` stopped at an older one before reaching its kept, newer row).
-        stamps += [stat.st_mtime for path in (db.path, db.path.with_name(db.path.name + "-wal"))
-                   if (stat := ctx.stat(path)) is not None]
+        from agentscan.toolkit.sqlite_ro import with_wal
+
+        stamps += [stat.st_mtime for path in with_wal(db.path) if (stat := ctx.stat(path)) is not None]
     # The CLI rewrites meta.json when it bumps ``updatedAtMs`` (which the row
     # reads), maybe long after the transcript's last write: its mtime bounds that
     # time without opening it (the census took the stat already).
@@ -128,16 +128,7 @@ def top_model(stats: BubbleStats) -> str | None:
     """The model most of its calls ran (its bubbles with tokens, as its usage sums count them:
     ``mostused.calls_model``, the rule while the state DB is locked), a tie to the first by name;
     with no call naming one, the model most of its live replies name."""
-    return used_model(stats) or most_used(stats.models)
-
-
-def used_model(stats: BubbleStats) -> str | None:
-    """``mostused.most_used`` of the models its calls name (``default``, Cursor's auto, none)."""
-    calls: dict[str, int] = {}
-    for item in stats.usage:
-        if item.model and item.model != AUTO_MODEL:
-            calls[item.model] = calls.get(item.model, 0) + 1
-    return most_used(calls)
+    return model_of_calls((item.model, 1) for item in stats.usage) or most_used(stats.models)
 
 
 def mtime_time(files: TranscriptSet | None) -> datetime | None:
@@ -200,8 +191,9 @@ def archived_of(ref: SessionRef, ctx: ScanContext) -> bool | None:
     as the row tells it (``StoreFacts.archived``, ``standalone``), from what discovery read: its
     composer and header (``recency`` read both for every session), or the workspace entry of a
     composer only a workspace DB lists.  A ref the index remembered (a warm windowed
-    ``tokens``: no discovery) reads the two maps once for the whole scan.  ``None``: not known
-    (the state DB locked or corrupt: ``list`` says ``archived_unknown``)."""
+    ``tokens``: no discovery) reads the two maps once for the whole scan.  With the state DB
+    locked or corrupt, the mark of the row the index keeps (``keptrow.kept_archived``), else
+    ``None``: not known (``list`` says ``archived_unknown``)."""
     from agentscan.memohint import is_memo_ref
 
     if not is_memo_ref(ref):
@@ -222,5 +214,9 @@ def archived_of(ref: SessionRef, ctx: ScanContext) -> bool | None:
         entry = workspace_composers(ctx).get(ref.native_id)
         archived = entry is not None and entry.archived
     if db.unread() is not None and not archived:
-        return None
+        # The row kept from a run that read the DB, which a row built now takes its facts
+        # from (``keptrow.with_kept``): its mark is the DB's as last read, as its name is.
+        from agentscan.providers.cursor.keptrow import kept_archived
+
+        return kept_archived(ref, ctx)
     return archived

@@ -16,6 +16,19 @@ if TYPE_CHECKING:
     from agentscan.providers.cursor.discovery import TranscriptSet
 
 
+#: ``ctx.memo``: (``shown_key``, ``Assembled``) of the session ``show`` just assembled while
+#: the state DB could not be read, taken once by the row built next of it (``CursorProvider.row``)
+SHOWN_ROW = "cursor.shown_row"
+
+
+def shown_key(ref: SessionRef) -> tuple:
+    """What ``SHOWN_ROW`` is taken for: the session and its files as they are (fresh stamps: a
+    library's scanner may build the row again after a write)."""
+    from agentscan.toolkit.fsutil import stamp_now
+
+    return ref.native_id, tuple((path, stamp_now(path)) for path in ref.files)
+
+
 def session_detail(ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
     """``show`` of one Cursor session (``CursorProvider.detail``): its conversation streamed
     from where it is kept (its transcripts, an Agent CLI store, a workspace's DB, its
@@ -39,6 +52,10 @@ def session_detail(ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> Session
     found = assemble(ref, ctx)
     info = found.facts.composer
     db = state_db(ctx)
+    if db.unread() is not None:
+        # ``show`` then takes the scanner's row (``scan.showing._as_kept``), which, kept for no
+        # files as they are, is this one built again: handed over (``CursorProvider.row``).
+        ctx.memo[SHOWN_ROW] = (shown_key(ref), found)
     collector = DetailCollector(bounds)
     delegations = {}
     # The runs only state.vscdb holds (no transcript): shown from their bubbles.

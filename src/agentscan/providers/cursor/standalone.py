@@ -30,6 +30,7 @@ from agentscan.providers.cursor.workspace import WorkspaceComposer, composer_ent
 from agentscan.timeutil import from_epoch, newest
 
 if TYPE_CHECKING:
+    from agentscan.providers.cursor.children import Family
     from agentscan.toolkit.detail import DetailCollector
 
 PROVIDER = "cursor"
@@ -147,4 +148,18 @@ def stream_workspace(composer: WorkspaceComposer, ctx: ScanContext, collector: D
                 collector.add_tool(tool_event(tool, when))
 
 
-__all__ = ["StoreSession", "store_ref", "store_row", "stream_store", "stream_workspace", "workspace_ref", "workspace_row"]
+def workspace_only(composer: WorkspaceComposer, found: Family, ctx: ScanContext) -> bool:
+    """Whether ``composer``, which a workspace DB lists and no transcript, IDE composer or CLI
+    store of ``found`` is, is a session of its own (``discover``).  While the global DB cannot
+    be read (corrupt, locked) every one is (its name, times and folder; its tokens unknown, and
+    the DB's warning says why): a damaged global DB must not hide sessions the workspace DBs
+    still name."""
+    from agentscan.providers.cursor.statedb import state_db
+
+    if found.forest.owned(composer.composer_id):
+        return False
+    return composer.has_conversation or state_db(ctx).unread() is not None
+
+
+__all__ = ["StoreSession", "store_ref", "store_row", "stream_store", "stream_workspace", "workspace_only", "workspace_ref",
+           "workspace_row"]

@@ -41,6 +41,7 @@ from agentscan.toolkit.sqlite_ro import (
     has_table,
     unavailable_reason,
     unread_wal,
+    wal_of,
 )
 
 #: how the "not used" warning bounds "the tokens it holds not known": ``tokens`` still shows the
@@ -292,4 +293,4 @@ def _reason(exc: Exception, path: os.PathLike[str]) -> tuple[str, bool]:
 
 
 def _wal_live(path) -> bool:
-    return os.path.exists(path.with_name(path.name + "-wal"))
+    return os.path.exists(wal_of(path))
