@@ -239,8 +239,9 @@ def _no_such_suffix(data: Any, name: str, provider: str | None, when: Any, found
     if words is None or model is None:
         return None
     priced = [each for each in (model, *claude_variants(model)) if look_up(data, each, provider, when)["model_id"]]
-    if priced:
-        found["suggestions"] = priced
+    if not priced:
+        return None  # (``nosuchmodel (turbo)``: no model's list price to refuse, so the plain "no price")
+    found["suggestions"] = priced
     return f"{words!r} in brackets is no suffix agentscan knows ({KNOWN_SUFFIXES}): not priced at {legible(model)}'s list price"
 
 

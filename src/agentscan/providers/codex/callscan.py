@@ -31,10 +31,10 @@ class FileUsageScanner:
 
     __slots__ = ("replay", "started", "thread_id", "events", "records", "boundary", "baseline", "copied_floor",
                  "turns", "carried", "timed", "garbled", "overspent", "jumps", "_previous", "_model", "_searches", "_tier",
-                 "_settings_model")
+                 "_settings_model", "history_start", "_copied_ordinals")
 
     def __init__(self, replay: bool = False, started: datetime | None = None, thread_id: str | None = None,
-                 *, timed: bool = True) -> None:
+                 *, timed: bool = True, history_start: int | None = None) -> None:
         #: whether a call's time is read (``False``: only its model and counters are wanted,
         #: as by ``list``'s tail read for thousands of rollouts: parsing each time was a
         #: fifth of that read)
@@ -73,6 +73,9 @@ class FileUsageScanner:
         self._searches = 0
         #: the service tier the thread's settings name (``_settings``): its calls' price
         self._tier: str | None = None
+        #: the meta's ``subagent_history_start_ordinal``: the lines' ``ordinal`` tells the copy's end
+        self.history_start = history_start if replay else None
+        self._copied_ordinals = False  # lines below it were fed, none past it: all copies so far
 
     def resume(self, model: str | None, previous: Counters | None, carried: Counters = ZERO,
                settings: str | None = None, tier: str | None = None) -> None:
@@ -149,7 +152,7 @@ class FileUsageScanner:
             return
         payload = payload_of(record)
         ptype = payload.get("type")
-        if ptype == "task_started" and self.boundary is None:
+        if ptype == "task_started" and self.boundary is None and not self._by_ordinal(record):
             self._marker(time_value(payload.get("started_at")))
         elif ptype == "token_count":
             self._token_count(record)
@@ -176,11 +179,24 @@ class FileUsageScanner:
             # own (a build that writes no marker forked a thread a newer build wrote).
             self.copied_floor = len(self.events)
             return
-        self.boundary = len(self.events)
-        # The copy's run's count (a row of a fork subtracts it from the latest run's).
-        self.baseline = self._previous
-        # Searches of the copy that no copied call reported were the parent's: not this thread's.
-        self._searches = 0
+        self._own_start()
+
+    def _own_start(self) -> None:
+        # The copy's run's count (a row of a fork subtracts it from the latest run's); searches of
+        # the copy that no copied call reported were the parent's, not this thread's.
+        self.boundary, self.baseline, self._searches = len(self.events), self._previous, 0
+
+    def _by_ordinal(self, record: Mapping[str, Any]) -> bool:
+        """Whether the line's ``ordinal`` told where it is (``False``: it has none): Codex keeps a
+        subagent's lines below ``history_start`` out of its own history, whatever their times say."""
+        ordinal = record.get("ordinal")
+        if ordinal.__class__ is not int or self.history_start is None:
+            return False
+        if ordinal >= self.history_start:  # type: ignore[operator]
+            self._own_start()
+        else:
+            self._copied_ordinals = True
+        return True
 
     def _web_search(self, payload: object) -> None:
         """A ``response_item`` of a hosted web search: the model request that ran it is the next
@@ -192,6 +208,8 @@ class FileUsageScanner:
             self._searches += 1
 
     def _token_count(self, record: Mapping[str, Any]) -> None:
+        if self.history_start is not None and self.boundary is None:
+            self._by_ordinal(record)
         info = token_info(record) or {}
         total, garbage = total_counters(info.get("total_token_usage"))
         last = counters_of(info.get("last_token_usage"))
@@ -298,6 +316,8 @@ class FileUsageScanner:
     def _own_token_counts(self, parent_calls: Callable[[], list[UsageEvent]] | None) -> list[UsageEvent]:
         if self.boundary is not None:
             return self.events[self.boundary:]
+        if self._copied_ordinals:
+            return []  # every line fed is below the own history's first ordinal
         # No turn marker of the thread's own: the copy is told by its calls.  Copied markers
         # (a parent written by a build that writes them, forked by one that does not) say
         # only that the calls before the last of them are copies; the thread's own turns,

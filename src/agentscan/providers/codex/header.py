@@ -54,6 +54,9 @@ class RolloutHeader(NamedTuple):
     #: the first line of the head that was no record, and why (``line 1: invalid JSON (depth
     #: limit exceeded at column 1026)``): said when no meta of the file's own was found
     skipped: str | None = None
+    #: a subagent's ``subagent_history_start_ordinal``: the ``ordinal`` of the first line of its
+    #: own history, the lines below it a copy of its parent's (``callscan._by_ordinal``)
+    history_start: int | None = None
 
 
 def meta_of(record: object) -> RawSessionMeta | None:
@@ -86,7 +89,13 @@ def _header_from(meta: RawSessionMeta, line_timestamp: object, own: bool) -> Rol
         link=link_of(meta),
         found_own_meta=own,
         history_base=_history_base(meta),
+        history_start=_history_start(meta),
     )
+
+
+def _history_start(meta: RawSessionMeta) -> int | None:
+    start = meta.get("subagent_history_start_ordinal")
+    return start if start.__class__ is int and start >= 0 else None  # type: ignore[operator,return-value]
 
 
 def _scan(path: Path, expected_id: str | None) -> RolloutHeader:
@@ -139,7 +148,8 @@ def _to_fact(header: RolloutHeader, expected_id: str | None) -> dict:
     return {"e": expected_id, "t": header.thread_id, "s": header.started_at.isoformat() if header.started_at else None,
             "c": header.cwd, "b": header.git_branch, "o": header.found_own_meta,
             "l": [link.spawn_parent, link.forked_from, link.agent_type, link.subagent],
-            "h": list(header.history_base) if header.history_base else None, "k": header.skipped}
+            "h": list(header.history_base) if header.history_base else None, "k": header.skipped,
+            "a": header.history_start}
 
 
 def _from_fact(fact: object, expected_id: str | None) -> RolloutHeader | None:
@@ -161,8 +171,15 @@ def _from_fact(fact: object, expected_id: str | None) -> RolloutHeader | None:
             return None
         started = datetime.fromisoformat(fact["s"]) if fact["s"] is not None else None
         link = ThreadLink(fact["l"][0], fact["l"][1], fact["l"][2], fact["l"][3] is True)
+        # A fact without "a" is from before a subagent's history start was kept: read the head
+        # of a thread that copied a history again (no other thread's meta has one).
+        if "a" not in fact and link.replays_history:
+            return None
+        start = fact.get("a")
+        if start is not None and not (type(start) is int and start >= 0):
+            return None
         return RolloutHeader(fact["t"], started, fact["c"], fact["b"], link, fact["o"] is True,
-                             (base[0], base[1]) if base is not None else None, skipped)
+                             (base[0], base[1]) if base is not None else None, skipped, start)
     except (KeyError, TypeError, ValueError, IndexError):
         return None
 

@@ -70,7 +70,10 @@ class CodexProvider(Provider):
     #     a context overflow's fill) is that count emitted again (``counters.stale``), not a
     #     restart: its call counted once, the row's run not added twice; an empty
     #     `last_token_usage` (`{}`) is no count: the total's growth is the call (it was lost)
-    parser_version = "39"
+    # 40: a paginated subagent's copied history ends at its meta's `subagent_history_start_ordinal`
+    #     (the lines' `ordinal`s: ``callscan._by_ordinal``), not at a copied turn marker within
+    #     the slack of its start (the parent's calls of that turn counted twice)
+    parser_version = "40"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)
@@ -313,7 +316,7 @@ class CodexProvider(Provider):
                     # Only a thread's first file can begin with a copied history.
                     scanner = scan_file(
                         path, ctx, replay=header.link.replays_history and path == thread.first.path,
-                        started=header.started_at, thread_id=thread.thread_id,
+                        started=header.started_at, thread_id=thread.thread_id, history_start=header.history_start,
                     )
                     scanned.append((session.native_id, subagent, thread, scanner))
         return _collect(scanned, ctx)

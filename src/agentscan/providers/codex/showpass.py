@@ -79,11 +79,13 @@ class ShowPass:
                                   facts=LineFacts(thread.thread_id))
         for path, live_bytes in files:
             replay = header.link.replays_history and path == thread.first.path
-            scanner = FileUsageScanner(replay=replay, started=header.started_at, thread_id=thread.thread_id)
+            scanner = FileUsageScanner(replay=replay, started=header.started_at, thread_id=thread.thread_id,
+                                       history_start=header.history_start)
             # A subagent's copy of its parent's history (``fork_context``) is the parent's
             # conversation, shown there: its own starts with the task it was given.  So is a
             # fork's: its own part starts after the copy, as its tokens' and counts' (``forkpart``).
-            own_from = own_start(path, ctx, header.started_at) if replay and subagent and session.main else 0
+            own_from = own_start(path, ctx, header.started_at, header.history_start) \
+                if replay and subagent and session.main else 0
             fork = fork_part(path, ctx, header.link, header.started_at, thread.thread_id) \
                 if replay and subagent is None and not thread.segments and header.history_base is None else None
             if fork is not None:

@@ -76,7 +76,8 @@ def _own_facts(thread: Thread, header: RolloutHeader, tail: TailSummary, ctx: Sc
     parent = link.forked_from or link.spawn_parent
     if tail.garbled:
         return _garbled_fork(thread, header, tail, parent, ctx)
-    head = read_replay_head(thread.rollout.path, ctx, header.started_at, REPLAY_HEAD_BYTES, parent)
+    head = read_replay_head(thread.rollout.path, ctx, header.started_at, REPLAY_HEAD_BYTES, parent,
+                            header.history_start)
     if head.baseline is None and not head.complete:
         # The copied history runs past the head (a fork of a long session): the last
         # cumulative count would be the parent's too.
@@ -128,7 +129,8 @@ def _replay_whole(thread: Thread, header: RolloutHeader, parent: str | None, ctx
     (``fullcounts.shared_scanner``), so the file is read once, not twice."""
     if is_fork(header.link):
         fork_part(thread.rollout.path, ctx, header.link, header.started_at, thread.thread_id)
-    return read_replay_whole(thread.rollout.path, ctx, header.started_at, thread.thread_id, parent)
+    return read_replay_whole(thread.rollout.path, ctx, header.started_at, thread.thread_id, parent,
+                             header.history_start)
 
 
 def file_tail(path: Path, ctx: ScanContext, own: str, *, whole: bool = True) -> TailSummary:

@@ -57,9 +57,11 @@ USAGE_MARKERS = (b'"token_count"', b'"turn_context"', b'"task_started"', b'token
 
 
 def scan_file(
-    path: Path, ctx: ScanContext, *, replay: bool, started: datetime | None, thread_id: str | None = None
+    path: Path, ctx: ScanContext, *, replay: bool, started: datetime | None, thread_id: str | None = None,
+    history_start: int | None = None,
 ) -> FileUsageScanner:
-    scanner = _scan_file(path, ctx, replay=replay, started=started, thread_id=thread_id)
+    """``history_start``: the header's (``RolloutHeader.history_start``), for a ``replay``."""
+    scanner = _scan_file(path, ctx, replay=replay, started=started, thread_id=thread_id, history_start=history_start)
     for said in (split_warning(scanner), total_warning(scanner)):
         if said is not None:
             ctx.warn(path, said)
@@ -67,14 +69,15 @@ def scan_file(
 
 
 def _scan_file(
-    path: Path, ctx: ScanContext, *, replay: bool, started: datetime | None, thread_id: str | None
+    path: Path, ctx: ScanContext, *, replay: bool, started: datetime | None, thread_id: str | None,
+    history_start: int | None = None,
 ) -> FileUsageScanner:
     if replay:
         # A fork's file its own part was told from this scan, read whole then (``forkpart``).
         shared = shared_scanner(path, ctx, started, thread_id)
         if shared is not None:
             return shared
-    scanner = FileUsageScanner(replay=replay, started=started, thread_id=thread_id)
+    scanner = FileUsageScanner(replay=replay, started=started, thread_id=thread_id, history_start=history_start)
     if not wants_tally(path, ctx):
         # Only the lines that can matter, found by their markers (toolkit.linescan).
         for _offset, record in matching_records(path, ctx, USAGE_MARKERS, ScanProgress()):
@@ -125,11 +128,12 @@ def parent_events(parent_id: str, ctx: ScanContext) -> list[UsageEvent]:
 
 
 def read_replay_head(
-    path: Path, ctx: ScanContext, started: datetime | None, budget: int, parent_id: str | None = None
+    path: Path, ctx: ScanContext, started: datetime | None, budget: int, parent_id: str | None = None,
+    history_start: int | None = None,
 ) -> ReplayHead:
     """``parent_id``: the thread the history was copied from, whose calls tell a
     copy from the thread's own when no turn marker does (as ``tokens`` tells them)."""
-    scanner = FileUsageScanner(replay=True, started=started)
+    scanner = FileUsageScanner(replay=True, started=started, history_start=history_start)
     with closing(iter_json_lines(path, ctx)) as lines:
         for line in lines:
             if line.offset > budget:
@@ -142,12 +146,13 @@ def read_replay_head(
 
 
 def read_replay_whole(
-    path: Path, ctx: ScanContext, started: datetime | None, thread_id: str, parent_id: str | None = None
+    path: Path, ctx: ScanContext, started: datetime | None, thread_id: str, parent_id: str | None = None,
+    history_start: int | None = None,
 ) -> ReplayHead:
     """A fork's own calls, its whole file read as ``tokens`` reads it (``scan_file``): for a
     copy that runs past the head's budget.  A large file's pass keeps its tally, with
     where the copy ended (``fullcounts``), so the next row need not read it again."""
-    scanner = scan_file(path, ctx, replay=True, started=started, thread_id=thread_id)
+    scanner = scan_file(path, ctx, replay=True, started=started, thread_id=thread_id, history_start=history_start)
     return _own_calls(scanner, parent_id, ctx)
 
 
@@ -161,13 +166,13 @@ def _own_calls(scanner: FileUsageScanner, parent_id: str | None, ctx: ScanContex
     return ReplayHead(own=total, complete=True, models=scanner.model_use(own))
 
 
-def own_start(path: Path, ctx: ScanContext, started: datetime | None) -> int:
+def own_start(path: Path, ctx: ScanContext, started: datetime | None, history_start: int | None = None) -> int:
     """Where the thread's own part of a file that begins with a copy of its parent's history
     starts: the line of its first ``task_started`` not older than the thread, as ``tokens``
     tells the copy's end (``FileUsageScanner._marker``); 0 when no marker tells it (then the
     copy is told by its calls, which say nothing of the lines around them).  Only those lines
     are decoded; what they say wrong, the pass that reads the whole file says."""
-    scanner = FileUsageScanner(replay=True, started=started)
+    scanner = FileUsageScanner(replay=True, started=started, history_start=history_start)
     with ctx.held_warnings():
         for offset, record in matching_records(path, ctx, b'"task_started"', ScanProgress()):
             scanner.feed(record)

@@ -6,6 +6,7 @@ Layout (docs/providers/gemini.md)::
     <tmp>/<projectId>/chats/session-<utc-minute>-<id8>.jsonl   append log (≥ v0.39)
     <tmp>/<projectId>/chats/<parentSessionId>/<sessionId>.json  legacy subagent chat (≤ v0.38)
     <tmp>/<projectId>/chats/<parentSessionId>/<sessionId>.jsonl subagent chat
+    <tmp>/<projectId>/chats/<sessionId>.json[l]                 subagent chat with no parent id
 
 Identity comes from a bounded header read, never from the file name (which
 holds only 8 characters of the id).  On resume Gemini CLI migrates a legacy
@@ -117,7 +118,21 @@ def discover_sessions(roots: list[Root], ctx: ScanContext) -> dict[str, SessionF
                 _attach_main(_session(sessions, chat.session_id), chat)
             elif is_dir(entry) and not entry.is_symlink():
                 _attach_subagent_dir(Path(entry.path), project, ctx, sessions)
+            elif name.endswith((".json", ".jsonl")) and is_file(entry):
+                _attach_orphan(Path(entry.path), project, ctx, sessions)
     return sessions
+
+
+def _attach_orphan(path: Path, project: Path, ctx: ScanContext, sessions: dict[str, SessionFiles]) -> None:
+    """A subagent chat Gemini CLI ran with no parent session id: chatRecordingService.ts nests a
+    subagent's ``<sessionId>.jsonl`` under ``chats/<parentSessionId>/`` only when it has one,
+    else writes it straight into ``chats/``.  No parent is known (none is guessed): it is a
+    session of its own, under its ``sessionId``.  Its tokens were skipped with the file.  A
+    file there whose head gives no ``sessionId`` is no chat Gemini CLI writes: left unsaid."""
+    chat = _chat_file(path, project, ctx, legacy=path.name.endswith(".json"))
+    if chat is None or chat.session_id is None or not usable_id(chat.session_id, chat.path, ctx):
+        return
+    _attach_main(_session(sessions, chat.session_id), chat)
 
 
 def _no_id(chat: ChatFile) -> str:

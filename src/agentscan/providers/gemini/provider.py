@@ -60,7 +60,9 @@ class GeminiProvider(Provider):
     #     (``SessionRow.usage_cut``), kept in the index: its usage is not known on any run
     # 21: an empty ``$set.messages`` (a turn cancelled before any reply) clears nothing, as in
     #     Gemini CLI's own loader: the prompts before it stay the session's
-    parser_version = "21"
+    # 22: a subagent chat written with no parent id (``chats/<sessionId>.jsonl``) is a session of
+    #     its own (``discovery._attach_orphan``), not skipped
+    parser_version = "22"
     # Gemini CLI appends each record (``fs.appendFileSync``) and closes the chat: no process
     # holds it open while the session runs, so ``/proc`` cannot tell a running one.
     liveness_known = False
