@@ -178,24 +178,28 @@ def real_prompt_text(record: dict[str, Any]) -> str | None:
     message = message_of(record)
     if message.get("role") not in (None, "user"):
         return None
-    parts: list[str] = []
     images = 0
     content = message.get("content")
-    # A list read where it is (most user records are a tool's result: the first block ends
-    # them), not copied by ``content_blocks``: a row's pass asks this of every user record.
-    for block in content if content.__class__ is list else content_blocks(message):
-        if not isinstance(block, dict):
-            continue
-        kind = block.get("type")
-        if kind == "tool_result":
-            return None
-        if kind == "text" and isinstance(block.get("text"), str):
-            part = block["text"]
-            # The cheap look first: a row's pass asks this of every prompt, and few carry it.
-            parts.append(_without_ide_context(part) if "<ide_" in part else part)
-        elif kind == "image":
-            images += 1
-    text = "\n".join(parts)
+    if content.__class__ is str:
+        # Typed text (most prompts): its one text block (``content_blocks``), not made.
+        # (The cheap look first: a row's pass asks this of every prompt, and few carry it.)
+        text = _without_ide_context(content) if "<ide_" in content else content
+    else:
+        parts: list[str] = []
+        # A list read where it is (most user records are a tool's result: the first block ends
+        # them), not copied by ``content_blocks``: a row's pass asks this of every user record.
+        for block in content if content.__class__ is list else content_blocks(message):
+            if not isinstance(block, dict):
+                continue
+            kind = block.get("type")
+            if kind == "tool_result":
+                return None
+            if kind == "text" and isinstance(block.get("text"), str):
+                part = block["text"]
+                parts.append(_without_ide_context(part) if "<ide_" in part else part)
+            elif kind == "image":
+                images += 1
+        text = "\n".join(parts)
     if "<system-reminder>" in text:
         text = _SYSTEM_REMINDER.sub(" ", text)
     text = text.strip()

@@ -161,8 +161,10 @@ def summarize(
             if observer is not None:
                 observer(record)
             raised = False  # (not ``last_ts is timestamp``: the record before may have raised it to this same time)
+            # Read once, after the observer (which sees the record as it is): nothing below changes it.
+            kind = record.get("type")
             # A recap (``records.is_recap``) is written while the person is away: it dates nothing.
-            if timestamp is not None and (record.get("subtype") != AWAY_SUMMARY or record.get("type") != "system"):
+            if timestamp is not None and (kind != "system" or record.get("subtype") != AWAY_SUMMARY):
                 if first_ts is None or timestamp < first_ts:
                     first_ts = timestamp
                 if last_ts is None or timestamp > last_ts:
@@ -175,7 +177,6 @@ def summarize(
                 branch = value
             if summary._summaries:
                 note_leaf(summary, record, read.complete_offset)
-            kind = record.get("type")
             if (inline and record.get("isSidechain") is True and (kind == "assistant" or kind == "user")
                     and note_inline(summary, record, kind, order, timestamp, totals, _NOTES)):
                 continue
@@ -283,7 +284,9 @@ def _note_assistant(summary: FileSummary, record: dict, pending_tasks: dict[str,
         if not isinstance(block, dict):
             continue
         kind = block.get("type")
-        if kind == "text" and isinstance(block.get("text"), str) and block["text"].strip():
+        # (``text.strip()`` is non-empty exactly when ``not text.isspace()`` for a non-empty
+        # text: the same test of each character, without copying every reply's text.)
+        if kind == "text" and isinstance(text := block.get("text"), str) and text and not text.isspace():
             if message_id not in summary._text_messages._members:
                 summary._text_messages.add(message_id)
                 summary.responses += 1

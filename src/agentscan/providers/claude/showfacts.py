@@ -240,6 +240,11 @@ class ShowFacts:
             self._more = True
 
     def _flush(self) -> None:
+        if not self._texts and not self._more:
+            # Nothing open: half the flushes of a huge transcript's pass (each reply's first
+            # record's), which counted nothing and made a new empty list.
+            self._current, self._kept = None, 0
+            return
         text = "".join(self._texts).strip()
         if self._more:  # longer than the limit in characters, so in bytes too
             self.responses += 1
@@ -251,9 +256,16 @@ class ShowFacts:
 
     def _tool(self, block: dict) -> None:
         self.tools += 1
-        name = as_str(block.get("name")) or "tool"
-        self.clipped_tools += over(self._summary_text(name, block.get("input")), self._summary_bytes)
-        key: object = as_str(block.get("id")) or ("#", self.tools)  # a call without an id is always new
+        name = block.get("name")
+        if not (isinstance(name, str) and name):  # (``as_str``, inline here and below: every call asks)
+            name = "tool"
+        summary = self._summary_text(name, block.get("input"))
+        # (``over``'s first look inline: most summaries are short.)
+        if len(summary) * 4 > self._summary_bytes:
+            self.clipped_tools += over(summary, self._summary_bytes)
+        key: object = block.get("id")
+        if not (isinstance(key, str) and key):
+            key = ("#", self.tools)  # a call without an id is always new
         keys = self._keys
         if key in keys:
             keys.move_to_end(key)

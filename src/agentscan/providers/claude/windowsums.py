@@ -34,15 +34,18 @@ __all__ = ["SumsReadout", "add_to_sums"]
 
 def add_to_sums(sums: dict[tuple, list[int]], call: Call) -> None:
     ts = call[C_TS]
-    total_input = call[C_INPUT] + call[C_CACHE_READ] + call[C_CACHE_WRITE]
+    fresh, read, write = call[C_INPUT], call[C_CACHE_READ], call[C_CACHE_WRITE]
     key = (call[C_SUBAGENT], call[C_MODEL], None if ts is None else int(ts // BUCKET) * BUCKET,
-           bisect_left(TIER_BOUNDS, total_input), call[C_FROM_PROGRESS])
+           bisect_left(TIER_BOUNDS, fresh + read + write), call[C_FROM_PROGRESS])
     parts = sums.get(key)
     if parts is None:
-        parts = sums[key] = [0, 0, 0, 0, 0, 0, 0]
-    parts[0] += call[C_INPUT]
-    parts[1] += call[C_CACHE_READ]
-    parts[2] += call[C_CACHE_WRITE]
+        # (A group's first call: its parts, not zeros each added to: a huge transcript settles
+        # hundreds of thousands of calls, a tenth of them into a new group.)
+        sums[key] = [fresh, read, write, call[C_OUTPUT], 1, call[C_CACHE_WRITE_1H], call[C_WEB_SEARCHES]]
+        return
+    parts[0] += fresh
+    parts[1] += read
+    parts[2] += write
     parts[3] += call[C_OUTPUT]
     parts[4] += 1
     parts[5] += call[C_CACHE_WRITE_1H]
