@@ -127,7 +127,10 @@ def transcripts() -> list[tuple[str, str, list[str]]]:
     under it, as (page, command, lines): what a reader copies and what they are told to see."""
     found = []
     for page in [*sorted(DOCS.rglob("*.md")), README]:
-        for block in re.findall(r"^```\n(.*?)^```", page.read_text(), flags=re.S | re.M):
+        # Fences are paired from the top (a closing fence never opens a block) and only the
+        # plain ones, with no language after the backticks, are transcripts.
+        blocks = re.findall(r"^```(\w*)\n(.*?)^```", page.read_text(), flags=re.S | re.M)
+        for block in (body for language, body in blocks if not language):
             command: str | None = None
             for line in block.splitlines():
                 if line.startswith("$ "):
@@ -186,3 +189,30 @@ def test_every_demo_command_the_docs_give_runs() -> None:
     for command in sorted(commands):
         result = CliRunner().invoke(app, shlex.split(command)[1:], prog_name="agentscan")
         assert result.exit_code == 0 and result.stdout.strip(), (command, result.output)
+
+
+def anchor(heading: str) -> str:
+    """A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as dashes."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_every_relative_link_of_the_docs_leads_somewhere() -> None:
+    """A page a newcomer follows a link from names a file that is there and, after `#`, one of
+    its headings: a renamed heading or a moved page otherwise leaves a dead link unsaid."""
+    repo = DOCS.parent
+    pages = [*sorted(DOCS.rglob("*.md")), README]
+
+    def headings(page: Path) -> set[str]:
+        prose = re.sub(r"^```.*?^```", "", page.read_text(), flags=re.S | re.M)  # a `# comment` is none
+        return {anchor(heading) for heading in re.findall(r"^#+ (.*)$", prose, flags=re.M)}
+
+    links = [(page, link) for page in pages for link in re.findall(r"\]\(([^)\s]+)\)", page.read_text())
+             if not re.match(r"[a-z]+:", link)]
+    assert len(links) > 100, "the pattern finds no links"
+    dead = []
+    for page, link in links:
+        path, _, fragment = link.partition("#")
+        target = (page.parent / path).resolve() if path else page.resolve()
+        if not target.exists() or (fragment and target.suffix == ".md" and fragment not in headings(target)):
+            dead.append(f"{page.relative_to(repo)}: {link}")
+    assert dead == []
