@@ -29,8 +29,13 @@ def test_a_venv_not_on_path_is_named_by_its_path_quoted(tmp_path: Path, monkeypa
     bin_dir = venv(tmp_path / "my venv")
     ran_as(monkeypatch, bin_dir)
     assert agentscan_word() == f"'{bin_dir / 'agentscan'}'"
-    ran_as(monkeypatch, bin_dir, module=True)  # ``python -m agentscan``: its venv's console script
-    assert agentscan_word() == f"'{bin_dir / 'agentscan'}'"
+    # ``python -m agentscan``: as it was run (pass 57; its venv's console script before, which
+    # its ``Try '… --help'`` named under a ``Usage: python -m agentscan``)
+    ran_as(monkeypatch, bin_dir, module=True)
+    assert agentscan_word() == f"'{bin_dir / 'agentscan'}'"  # (what the hook would run)
+    from agentscan.invocation import program_word
+
+    assert program_word() == f"'{bin_dir / 'python'}' -m agentscan"
 
 
 def test_python_m_without_a_console_script_is_named_with_m(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

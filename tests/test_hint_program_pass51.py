@@ -91,7 +91,8 @@ def test_the_program_is_worked_out_once_per_run(tmp_path: Path, monkeypatch: pyt
 def test_usage_errors_and_messages_name_it_too(program: str) -> None:
     from agentscan.errors import SessionUnreadable
 
-    assert f"`{program} export -f sqlite`" in said(["--demo", "tokens", "--by", "day", "--by", "cwd"])
+    # (with the home the failed command read: pass 57; ``{program} export -f sqlite`` of $HOME before)
+    assert f"`{program} --demo export -f sqlite`" in said(["--demo", "tokens", "--by", "day", "--by", "cwd"])
     assert f"Try: {program} tokens --by day" in said(["daily"])
     assert f"Try: {program} --demo list" in said(["--demo"])
     assert f"`{program} doctor`" in str(SessionUnreadable("claude:x", "gone"))

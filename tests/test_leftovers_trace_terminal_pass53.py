@@ -158,7 +158,12 @@ def test_usage_run_as_python_m_fits_30_columns(command: list[str]) -> None:
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-m", "agentscan", *command, "--help"], env=dict(os.environ, COLUMNS="30"),
+    # Typed ``python -m agentscan`` (``sys.orig_argv``), with no agentscan of this venv on ``PATH``:
+    # the usage line names it so (``invocation.module_word``), however long this Python's path.
+    as_typed = ("import runpy, sys; sys.orig_argv[:] = ['python', '-m', 'agentscan']; "
+                "runpy.run_module('agentscan', run_name='__main__', alter_sys=True)")
+    done = subprocess.run([sys.executable, "-c", as_typed, *command, "--help"],
+                          env=dict(os.environ, COLUMNS="30", PATH="/usr/bin:/bin"),
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.split("\n\n")[0].splitlines()  # the usage, to its blank line

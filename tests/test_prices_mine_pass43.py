@@ -104,7 +104,7 @@ def test_a_recorded_model_with_no_price_has_its_row_and_a_warning(isolated_home:
     _home(isolated_home, unknown=True)
     result = invoke("prices", "-p", "claude")
     row = next(line for line in result.stdout.splitlines() if UNKNOWN in line)
-    assert row.split() == ["claude", UNKNOWN, "no", "price", "0", "-", "-", "-", "-"]
+    assert row.split() == ["claude", UNKNOWN, "no", "price", "-", "-", "-", "-", "-"]  # (ABOVE ``-``: pass 57)
     assert result.exit_code == 0 and f"claude model {UNKNOWN}: no price" in result.stderr
     doc = cli_json("prices", "-p", "claude")
     entry = next(m for m in doc["models"] if m["query"] == UNKNOWN)

@@ -57,18 +57,27 @@ def test_bare_agentscan_prints_the_snapshot_without_typer() -> None:
         assert "typer" not in imported and "click" not in imported
 
 
-def test_python_dash_m_prints_the_snapshot_under_the_name_click_gives_it() -> None:
-    # ``python -m agentscan``: click names the program ``python -m agentscan`` in the usage
-    # line, and only there; the snapshot says the same, without Typer.
-    for args in (("--help",), ()):
-        env = dict(os.environ, COLUMNS=str(SNAPSHOT_COLUMNS))
-        done = subprocess.run([sys.executable, "-X", "importtime", "-m", "agentscan", *args],
-                              env=env, capture_output=True, text=True, timeout=60)
-        assert done.returncode == 0
-        typer_render = subprocess.run(
-            [sys.executable, "-c", "from agentscan.cli import app; app(prog_name='python -m agentscan')", "--help"],
-            env=env, capture_output=True, text=True, timeout=60).stdout
-        assert done.stdout == typer_render
-        assert done.stdout.startswith("Usage: python -m agentscan [OPTIONS]")
-        imported = _imported(done.stderr)
-        assert "typer" not in imported and "click" not in imported
+def test_python_dash_m_prints_the_snapshot_under_the_name_its_hints_give_it() -> None:
+    # ``python -m agentscan`` from a venv not on ``PATH``: the usage line names the program as
+    # its ``Try '… --help'`` and hints do, the Python as run (pass 57: click's ``python -m
+    # agentscan`` above a ``Try '/venv/bin/agentscan --help'``); the snapshot says the same as
+    # Typer, without it.  With this venv's ``bin`` on ``PATH``: ``agentscan``.
+    import shlex
+
+    for path, named in (("/usr/bin:/bin", f"{shlex.quote(sys.executable)} -m agentscan"),
+                        (os.path.dirname(sys.executable), "agentscan")):
+        for args in (("--help",), ()):
+            env = dict(os.environ, COLUMNS=str(SNAPSHOT_COLUMNS), PATH=path)
+            done = subprocess.run([sys.executable, "-X", "importtime", "-m", "agentscan", *args],
+                                  env=env, capture_output=True, text=True, timeout=60)
+            assert done.returncode == 0
+            typer_render = subprocess.run(
+                [sys.executable, "-c", f"from agentscan.cli import app; app(prog_name={named!r})", "--help"],
+                env=env, capture_output=True, text=True, timeout=60).stdout
+            assert done.stdout == typer_render
+            assert done.stdout.startswith(f"Usage: {named} [OPTIONS]")
+            imported = _imported(done.stderr)
+            assert "typer" not in imported and "click" not in imported
+        error = subprocess.run([sys.executable, "-m", "agentscan", "lst"], env=env, capture_output=True, text=True,
+                               timeout=60).stderr
+        assert error.splitlines()[-1] == f"Try '{named} --help' for help."

@@ -192,7 +192,7 @@ def test_in_a_window_only_the_sessions_changed_in_it_are_counted(isolated_home: 
 
 #: the columns of the table by session, the first to go on a narrow terminal first (pass 40:
 #: the title outlasts every figure but CACHE READ, most of a Claude or Codex total)
-DROP_ORDER = ["REASONING", "DATE", "CWD", "CACHE WRITE", "OUTPUT", "INPUT", "TITLE", "CACHE READ", "COST"]
+DROP_ORDER = ["REASONING", "DATE", "CWD", "CACHE WRITE", "CACHE READ", "TITLE", "OUTPUT", "INPUT", "COST"]
 
 
 def headers(line: str) -> list[str]:
@@ -214,18 +214,21 @@ def test_columns_go_in_the_documented_order(isolated_home: Path, tty, width: int
         assert said == left_out, err
 
 
-def test_at_60_columns_cache_read_and_a_title_stay(isolated_home: Path, tty) -> None:
-    """Pass 40: the title goes only before CACHE READ; INPUT and OUTPUT go first, and the
-    numbers left are exact (rounding would keep INPUT only by cutting the title below 12)."""
+def test_at_60_columns_input_and_output_stay(isolated_home: Path, tty) -> None:
+    """Pass 57: INPUT and OUTPUT, what a table of tokens is read for, go last of TOTAL's parts
+    (ccusage's narrow table keeps Input and Output, and leaves its cache columns out); at 60
+    columns the cache's parts and then the title go (pass 40 kept CACHE READ and the title,
+    and left INPUT and OUTPUT out), and the numbers left are exact."""
     tty(60)
     out, err = run("--demo", "tokens")
     lines = out.splitlines()
-    assert headers(lines[0]) == ["ID", "CACHE READ", "TOTAL", "COST", "TITLE"]
+    assert headers(lines[0]) == ["ID", "INPUT", "OUTPUT", "TOTAL", "COST"]
     claude = next(line for line in lines if line.startswith("claude:7f3c9a12"))
-    assert headers(claude) == ["claude:7f3c9a12", "66,200", "75,433", "$0.05", "Add a 5-day f…"]
+    assert headers(claude) == ["claude:7f3c9a12", "40", "893", "75,433", "$0.05"]
     assert "numbers rounded" not in err
     said = " ".join(err.split()).split("columns: ")[1].split(";")[0].split(", ")
-    assert said == ["REASONING", "DATE", "CWD", "CACHE WRITE", "OUTPUT", "INPUT"], err
+    assert said == ["REASONING", "DATE", "CWD", "CACHE WRITE", "CACHE READ", "TITLE"], err
+    assert "TOTAL still counts CACHE READ and CACHE WRITE" in " ".join(err.split())
 
 
 def test_at_80_columns_a_title_stays_with_input_cache_read_and_output(isolated_home: Path, tty) -> None:
@@ -241,10 +244,11 @@ def test_at_80_columns_a_title_stays_with_input_cache_read_and_output(isolated_h
 
 
 @pytest.mark.parametrize("by", ("model", "day"))
-def test_a_grouped_table_at_60_columns_keeps_cache_read(isolated_home: Path, tty, by: str) -> None:
+def test_a_grouped_table_at_60_columns_keeps_input_and_output(isolated_home: Path, tty, by: str) -> None:
     tty(60)
     lines = run("--demo", "tokens", "--by", by)[0].splitlines()
-    assert "CACHE READ" in lines[0] and "REASONING" not in lines[0] and "CACHE WRITE" not in lines[0]
+    shown = headers(lines[0])
+    assert "INPUT" in shown and "OUTPUT" in shown and "REASONING" not in shown and "CACHE WRITE" not in shown
     assert all(width_of(line) <= 60 for line in lines)
 
 
@@ -261,7 +265,7 @@ def test_the_line_under_a_narrow_table_names_whole_ids_only(isolated_home: Path,
 def test_numbers_are_not_rounded_to_keep_a_title(isolated_home: Path, tty) -> None:  # noqa: ANN001
     """Exact figures without TITLE fit 60 columns: the table drops the title rather than
     round every number to keep a cut one (rounding is only to keep a figure of the total;
-    rounded, SESSION, CACHE READ, TOTAL, COST and a 12-column title would fit)."""
+    rounded, SESSION, INPUT, OUTPUT, TOTAL, COST and a 12-column title would fit)."""
 
     session = "5a5a5a5a-0000-4000-8000-0000000000e1"
     claude_session_file(isolated_home, session, [
@@ -273,11 +277,11 @@ def test_numbers_are_not_rounded_to_keep_a_title(isolated_home: Path, tty) -> No
     result = CliRunner().invoke(app, ["tokens"])
     assert result.exit_code == 0, result.output
     header, row = result.stdout.splitlines()[:2]
-    assert "TITLE" not in header and "58,739,758" in row and "120,970,271" in row and "M" not in row
+    assert "TITLE" not in header and "58,783,471" in row and "120,970,271" in row and "M" not in row
     assert "rounded" not in result.stderr and "TITLE" in result.stderr
-    tty(64, color=False)  # four more: the title fits beside the exact figures, and stays
+    tty(74, color=False)  # fourteen more: a 12-column title fits beside the exact figures, and stays
     header, row = CliRunner().invoke(app, ["tokens"]).stdout.splitlines()[:2]
-    assert headers(header)[-1] == "TITLE" and "58,739,758" in row and headers(row)[-1].startswith("Refactor")
+    assert headers(header)[-1] == "TITLE" and "58,783,471" in row and headers(row)[-1].startswith("Refactor")
 
 
 def test_one_session_asked_for_twice_is_one_session(isolated_home: Path) -> None:

@@ -166,7 +166,7 @@ def test_the_left_out_note_keeps_each_column_name_whole(monkeypatch: pytest.Monk
                                                         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(term, "stderr_is_tty", lambda: True)
     columns = columns_of("session")
-    hidden = ["REASONING", "DATE", "CWD", "CACHE WRITE", "OUTPUT", "INPUT", "TITLE", "CACHE READ"]  # (as they go)
+    hidden = ["REASONING", "DATE", "CWD", "CACHE WRITE", "CACHE READ", "TITLE", "OUTPUT", "INPUT"]  # (as they go)
     for width in range(24, 100):
         monkeypatch.setenv("COLUMNS", str(width))
         render.note(f"{left_out_text(hidden, columns, width)}; widen the terminal or use --json", tty_only=True)

@@ -62,13 +62,23 @@ def _program_name() -> str | None:
     program = sys.argv[0]
     if os.path.basename(program) == "agentscan":
         return "agentscan"
-    # ``python -m agentscan``: ``argv[0]`` is the package's ``__main__.py`` and click names it
-    # ``python -m agentscan`` (``click.utils._detect_program_name``, from ``__main__``'s
-    # package), in that line only.  The file run by its path has no package: click names it
+    # ``python -m agentscan``: ``argv[0]`` is the package's ``__main__.py``.  Its usage lines
+    # name it as its hints do (``invocation.program_word``, ``cli.typer_app.main``):
+    # ``agentscan`` when the one on ``PATH`` is this Python's (a venv's ``bin``: a few stats),
+    # else as it was run.  The file run by its path has no package: click names it
     # ``__main__.py``, and Typer says so.
     main = sys.modules.get("__main__")
     if program.replace(os.sep, "/").endswith("agentscan/__main__.py") and getattr(main, "__package__", None) == "agentscan":
-        return "python -m agentscan"
+        from agentscan import invocation  # (os and sys alone)
+
+        beside = os.path.dirname(sys.executable or "")
+        for folder in os.environ.get("PATH", "").split(os.pathsep):
+            found = os.path.join(folder, "agentscan") if folder else ""
+            if found and os.access(found, os.X_OK) and not os.path.isdir(found):
+                if beside and os.path.dirname(os.path.abspath(found)) == beside:
+                    return "agentscan"
+                return invocation.program_word()  # another's, or this one's by a link: told by hooks.program
+        return invocation.module_word()  # none on ``PATH``
     return None
 
 

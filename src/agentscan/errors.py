@@ -233,9 +233,21 @@ class UnknownProvider(UsageProblem):
         super().__init__(f"{text} ({aside})" if aside else text, parameter=parameter)
         self.name = name
         self.known = list(known)
+        self._choice = "" if close else text
         #: no slip for a provider's name: maybe ccusage's ``-p``, a project, which the CLI says
         #: it has as ``--cwd`` (a hint about options, not for a library caller: ``cli.state.say_error``)
         self.project_hint = not close and not aside
+
+    def worded_for(self, model: str | None) -> str:
+        """The message with a vendor's aside (``-p openai``) saying how the command that failed
+        picks the models, ``model`` (``agent_aside``'s): ``list``'s ``--grep gpt``, ``tokens``'
+        ``--by model``, or none (``export``: ``--grep`` is ``list``'s alone)."""
+        if not self._choice:
+            return str(self)
+        from agentscan.toolkit.words import agent_aside
+
+        aside = agent_aside(self.name, self.known, model=model)
+        return f"{self._choice} ({aside})" if aside else self._choice
 
 
 class NoReadableRoot(AgentscanError):

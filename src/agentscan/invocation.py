@@ -24,17 +24,53 @@ _program: list[tuple[tuple[str, str, str], str]] = []
 
 
 def program_word() -> str:
-    """What a command agentscan tells the user to run starts with: ``agentscan``, or the words
-    that run this agentscan when ``agentscan`` on this ``PATH`` would not (``hooks.program.
-    agentscan_word``).  Worked out once per run (it looks ``PATH`` through and reads a file),
-    not once per hint: a table's rows each name a command.  Keyed on what it depends on, so a
-    test, or a library caller that changes ``PATH``, is not answered from before."""
+    """What a command agentscan tells the user to run starts with, and what the ``Usage:``
+    lines of ``python -m agentscan`` name (``cli.typer_app.main``, ``entry``): ``agentscan``,
+    or the words that run this agentscan when ``agentscan`` on this ``PATH`` would not
+    (``hooks.program.agentscan_word``; ``python -m agentscan`` as run: ``module_word``).  Worked out
+    once per run (it looks ``PATH`` through and reads a file), not once per hint: a table's
+    rows each name a command.  Keyed on what it depends on, so a test, or a library caller
+    that changes ``PATH``, is not answered from before."""
     key = (sys.argv[0] if sys.argv else "", sys.executable or "", os.environ.get("PATH", ""))
     if not _program or _program[0][0] != key:
         from agentscan.hooks.program import agentscan_word
 
-        _program[:] = [(key, agentscan_word())]
+        word = agentscan_word()
+        # ``python -m agentscan``: as it was run, not the console script beside it (which the
+        # hook runs): a ``Try '… --help'`` naming a program the user never typed read as another tool's
+        _program[:] = [(key, word if word == "agentscan" else module_word() or word)]
     return _program[0][1]
+
+
+def module_word() -> str | None:
+    """``python -m agentscan`` as the user ran it, when it ran so (``None`` otherwise): the
+    Python as typed when typed by name (``python3``: the one this shell's ``PATH`` finds is this
+    one, which ``sys.executable`` was found as), else by its absolute path, quoted for the
+    shell.  Only ``os`` and ``sys`` for a word that needs no quoting: the top-level help's
+    snapshot asks it (``entry``), which ``hooks.program``'s imports would double."""
+    if not ran_as_module():
+        return None
+    python = sys.executable or "python"
+    typed = getattr(sys, "orig_argv", [])
+    # (``python -X importtime -m agentscan``: the interpreter's options come first)
+    if any(typed[at:at + 2] == ["-m", "agentscan"] for at in range(1, len(typed) - 1)) \
+            and typed[0] and os.sep not in typed[0] and (os.altsep or os.sep) not in typed[0]:
+        python = typed[0]
+    if os.name == "nt" or not _PLAIN.issuperset(python):
+        from agentscan.hooks.program import shell_word
+
+        python = shell_word(python)
+    return f"{python} -m agentscan"
+
+
+#: what a word may hold that ``shlex.quote`` leaves as it is
+_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_")
+
+
+def ran_as_module() -> bool:
+    """Whether this process is ``python -m agentscan`` (``argv[0]``: the package's ``__main__.py``)."""
+    ran = sys.argv[0] if sys.argv else ""
+    return ran.replace(os.sep, "/").endswith("agentscan/__main__.py")
 
 
 def command(rest: str, *, demo: bool = False, home: object = None) -> str:
@@ -42,6 +78,14 @@ def command(rest: str, *, demo: bool = False, home: object = None) -> str:
     ran when bare ``agentscan`` would not run it (``program_word``), and the home this run read
     (``home_words``).  Every hint that names a command to run is made here."""
     return f"{program_word()}{home_words(demo=demo, home=home)} {rest}"
+
+
+def running_command(rest: str) -> str:
+    """``agentscan [--demo|--home DIR] REST`` with the running command's home options
+    (``running_home``): for a hint made where no ``State`` is at hand (a usage error's), which
+    without them sent ``--demo tokens --by day,model`` to ``tokens --by day --breakdown`` of
+    ``$HOME``."""
+    return f"{program_word()}{running_home[0]} {rest}"
 
 
 def doctor_command() -> str:

@@ -243,10 +243,10 @@ def one_grouping(by: str | List[str] | None) -> GroupBy:
     groups = list(dict.fromkeys(parse_group(value, "--by") for value in given))
     others = [group for group in groups if group != "model"]
     if len(groups) == 2 and len(others) == 1:
-        from agentscan.invocation import command
+        from agentscan.invocation import running_command
 
         raise UsageProblem(f"--by takes one grouping, not 2 ({', '.join(groups)}): each model in each "
-                           f"{_ROW_NOUN.get(others[0], others[0])} is `{command(f'tokens --by {others[0]} --breakdown')}`")
+                           f"{_ROW_NOUN.get(others[0], others[0])} is `{running_command(f'tokens --by {others[0]} --breakdown')}`")
     if len(groups) > 1:
         raise UsageProblem(f"--by takes one grouping, not {len(groups)} ({', '.join(groups)}): tokens groups by one "
                            f"key at a time; to cross them, {crossed_by(groups)}")
@@ -273,12 +273,12 @@ def crossed_by(groups: Sequence[str]) -> str:
     """Where groupings come crossed (models and one other are ``--breakdown``'s: ``one_grouping``):
     ``export --days`` in this zone for days, sessions and providers (SQLite's ``token_days``
     are UTC days, which are not ``tokens --by day``'s local ones), else the SQLite index and a join."""
-    from agentscan.invocation import command
+    from agentscan.invocation import running_command
 
     if set(groups) <= _IN_USAGE_DAYS:
-        return (f"`{command('export -f jsonl --days --tz local -o -')}` writes a record per session, day and model, "
-                "to group by both (docs/ccusage.md)")
-    return f"`{command('export -f sqlite')}` and GROUP BY both (docs/cron.md)"
+        return (f"`{running_command('export -f jsonl --days --tz local -o -')}` writes a record per session, day and "
+                "model, to group by both (docs/ccusage.md)")
+    return f"`{running_command('export -f sqlite')}` and GROUP BY both (docs/cron.md)"
 
 
 def one_order(sort: str | List[str] | None) -> SortKey:

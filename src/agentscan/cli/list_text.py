@@ -261,7 +261,7 @@ def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_te
             return f"no {which} ({render.plural(count, 'session')}: {known}, {unknown:,} not known)"
         if filters.archived:
             return f"no archived sessions ({render.plural(count, 'session')}, none archived)"
-        from agentscan.invocation import command
+        from agentscan.invocation import running_command
 
-        return f"every session is archived ({count:,}; `{command('list --archived')}` lists them)"
+        return f"every session is archived ({count:,}; `{running_command('list --archived')}` lists them)"
     return "no sessions match"

@@ -160,12 +160,14 @@ def print_prices(looked_up: list[dict[str, Any]]) -> None:
     if not term.tty:
         # A line a row, every cell filled, for ``awk`` and ``sort``: a tier repeats its
         # model, the context size it starts above in a column of its own (``0``: the
-        # model's own prices), and the providers are one word (``claude,codex``).  PRICED
+        # model's own prices; ``-`` for a name with no price, as its prices are: ``0`` read
+        # as a price from the first token), and the providers are one word (``claude,codex``).  PRICED
         # AS is a name, but for the answers said in words (``no price``, ``… (fast mode,
         # US-only)``): split on two spaces or more (``awk -F '  +'``), as every table's cells.
         columns = columns[:-len(_PRICES)] + (ABOVE, *_PRICES)
         print_table(columns, [
-            Row([*([",".join(found["recorded_by"])] if recorded else []), query, answer, str(above), *prices])
+            Row([*([",".join(found["recorded_by"])] if recorded else []), query, answer,
+                 str(above) if found["model_id"] is not None else "-", *prices])
             for found, (query, answer, lines) in zip(looked_up, priced) for above, prices in lines], term=term)
         return
     each = [model_rows(found) for found in looked_up]

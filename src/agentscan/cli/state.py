@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Optional, Sequence
 
 from agentscan.cli.optionvalues import reject_blank
-from agentscan.errors import AgentscanError, NoReadableRoot, ProviderNotId, StrictWarnings
+from agentscan.errors import AgentscanError, NoReadableRoot, ProviderNotId, StrictWarnings, UnknownProvider
 from agentscan.invocation import doctor_command, running_home
 
 if TYPE_CHECKING:
@@ -213,6 +213,11 @@ def start_prices_before_the_index(state: State) -> None:
     priceahead.start_early(os.environ)
 
 
+#: how a command that takes ``-p`` picks a vendor's models instead (``UnknownProvider.worded_for``):
+#: ``None``, ``list``'s ``--grep``; a command not here has no way (``export``, ``otlp``, ``prices``)
+_MODEL_PICKS: dict[str, str | None] = {"list": None, "tokens": "--by model counts each model"}
+
+
 def say_error(exc: AgentscanError) -> int:
     """``error: <message>`` on stderr, and the contract's exit code.  The message is one line
     of printable text (``term.clean``), and each of the error's ``details`` (an ambiguous id's
@@ -223,9 +228,12 @@ def say_error(exc: AgentscanError) -> int:
     from agentscan.cli.term import clean, error_line as say
     from agentscan.invocation import hint, program_word
 
-    meant = meant_for(exc, _command_path[0].rpartition(" ")[2], running_home[0], _typed_words[0])
+    command = _command_path[0].rpartition(" ")[2]
+    meant = meant_for(exc, command, running_home[0], _typed_words[0])
+    # ``-p openai``: how this command picks the models (``--grep`` is ``list``'s alone)
+    message = exc.worded_for(_MODEL_PICKS.get(command, "")) if isinstance(exc, UnknownProvider) else str(exc)
     # ``tokens today``: no id was meant, so not "too short: give 6 characters", but the option
-    say(f"error: no session matches {clean(getattr(exc, 'query', ''))!r}" if meant else f"error: {clean(str(exc))}")
+    say(f"error: no session matches {clean(getattr(exc, 'query', ''))!r}" if meant else f"error: {clean(message)}")
     if meant:
         say(meant)
     if getattr(exc, "empty_home", False):

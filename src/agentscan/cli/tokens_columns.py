@@ -10,17 +10,18 @@ from agentscan.cli.tableparts import Column
 
 #: (header, ``TokenUsage`` attribute, drop order on a narrow terminal: higher goes first; 0 never).
 #: REASONING goes first, a part of OUTPUT never added again (then a grouped table's SUBAGENTS,
-#: ``SUBAGENTS``); then, by session, DATE and CWD
-#: (``columns_of``); then the parts, the one that is most often 0 or small first: CACHE WRITE
-#: (Claude's alone), OUTPUT, INPUT; a session's TITLE outlasts those (an id alone told no one
-#: which session it was: at 80 and 100 columns the table was ids and numbers, where ccusage's
-#: narrow table keeps its sessions' names and leaves its cache columns out); CACHE READ, most
-#: of a Claude or Codex total, last.  TOTAL stays, and COST goes only when nothing else is left.
+#: ``SUBAGENTS``); then, by session, DATE and CWD (``columns_of``); then the cache's parts, which
+#: ccusage's narrow table leaves out first too (it keeps Input, Output and Cost): CACHE WRITE
+#: (Claude's alone), then CACHE READ; a session's TITLE outlasts them (an id alone told no one
+#: which session it was: at 80 and 100 columns the table was ids and numbers); INPUT and OUTPUT,
+#: the figures a user reads a table of tokens for, last (at 60 columns they went before CACHE
+#: READ, which the TOTAL beside it nearly always is most of).  TOTAL stays, and COST goes only
+#: when nothing else is left.
 NUMBER_COLUMNS: tuple[tuple[str, str, int], ...] = (
-    ("INPUT", "input", 5),
-    ("CACHE READ", "cache_read", 2),
+    ("INPUT", "input", 2),
+    ("CACHE READ", "cache_read", 6),
     ("CACHE WRITE", "cache_write", 7),
-    ("OUTPUT", "output", 6),
+    ("OUTPUT", "output", 3),
     ("REASONING", "reasoning", 10),
     ("TOTAL", "total", 0),
 )
@@ -115,7 +116,7 @@ def columns_of(by: str) -> list[Column]:
         # CJK one twice as wide), and before the numbers it pushed them to column 400 and
         # moved awk's fields.  A dozen characters still tell sessions apart (``list``'s
         # title's least width); it keeps 16 while DATE, CWD or a part that goes before it is
-        # left to go (``Column.wants``), and goes only before CACHE READ (``NUMBER_COLUMNS``).
+        # left to go (``Column.wants``), and goes only before OUTPUT and INPUT (``NUMBER_COLUMNS``).
         columns.append(Column("TITLE", flex=True, min_width=12, weight=2, drop=4, wants=16))
     return columns
 

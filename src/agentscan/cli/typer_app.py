@@ -352,8 +352,14 @@ def main() -> None:
     from agentscan.errors import StdoutClosed
 
     settle_streams()
+    from agentscan.invocation import program_word, ran_as_module
+
+    # ``python -m agentscan``: its ``Usage:`` lines name the program as its ``Try '… --help'``
+    # and hints do (click says ``python -m agentscan`` whatever Python ran it, and whether or
+    # not ``agentscan`` on ``PATH`` is this one); a console script, by its name
+    prog = program_word() if ran_as_module() else None
     try:
-        app()
+        app(prog_name=prog)
     except StdoutClosed as exc:  # ``--version`` or ``--help`` with stdout closed: a command's own is said by it
         sys.exit(say_error(exc))
 

@@ -279,7 +279,9 @@ def place_problem(path: Path) -> str | None:
         if path.is_dir():
             return f"{path} is a directory; give a file path"
         if not path.parent.is_dir():
-            return f"{path.parent} does not exist"
+            # (the file named first, as every other refusal here: ``error: /x/y does not exist``
+            # alone read as the file, or a --home, missing, not the folder to write it in)
+            return f"cannot write {path}: the folder {path.parent} does not exist"
     except OSError as exc:
         # ``File name too long`` (``is_dir`` says only a missing file's errors): a relative
         # ``-o x.jsonl`` is made absolute, past the system's 4,096 bytes from a deep folder.

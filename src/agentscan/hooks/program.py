@@ -48,7 +48,8 @@ def agentscan_word() -> str:
     """What a hint that tells the user to run agentscan starts with: ``agentscan``, unless that
     name on this ``PATH`` is sure not to run this agentscan (none there, or another install's,
     as for a venv's agentscan run by its path or by ``python -m agentscan``): then the words
-    that run this one (``hook_program``).  ``agentscan`` whenever it cannot tell: not run as
+    that run this one (``hook_program``; ``invocation.program_word`` says ``python -m
+    agentscan`` as it was run instead).  ``agentscan`` whenever it cannot tell: not run as
     the command line (a test, a library), or no path of its own (an embedded Python)."""
     if not run_as_command():
         return "agentscan"

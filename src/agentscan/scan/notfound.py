@@ -102,7 +102,7 @@ def as_copied(error: SessionNotFound, scanner: Scanner, query: str, find: Callab
     around it.  ``find``: ``resolve.find_session`` (given, not imported: it imports this module)."""
     meant = _meant_as_copied(scanner, query, find)
     if meant is None and not error.details and not getattr(error, "demo_query", None):
-        meant = _meant_as_mistyped(scanner, query)
+        meant = _meant_as_mistyped(scanner, query, find)
     if meant is not None:
         error.details = (*error.details, meant)
         error.list_hint = False
@@ -132,24 +132,49 @@ def _meant_as_copied(scanner: Scanner, query: str, find: Callable[[Scanner, str]
     return f"hint: did you mean {cleaned!r}?{why}"
 
 
-def _meant_as_mistyped(scanner: Scanner, query: str) -> str | None:
-    """``hint: did you mean 'claude:7f3c9a12'?`` for ``7f3c9a13``: one session alone whose id
-    begins with what was typed but for one character changed or two swapped (``git``'s "did you
-    mean" for a command, here for an id copied by hand); ``None`` for none, or several."""
+def _meant_as_mistyped(scanner: Scanner, query: str, find: Callable[[Scanner, str], Any]) -> str | None:
+    """``hint: did you mean 'claude:7f3c9a12'?`` for ``7f3c9a13``: the sessions, and subagent
+    runs, whose id begins with what was typed but for one character changed or two swapped
+    (``git``'s "did you mean" for a command, here for an id copied by hand), at most
+    ``_NEAR_SHOWN`` of them (``… or 'codex:019ac2d6'?``); ``None`` for none, or more.  Each id
+    offered is checked to open what it was offered for (``find``): a prefix of a session's id
+    that another session's run also begins is ambiguous, and a hint never offers a line that
+    fails."""
+    from agentscan.scan.childnames import child_keys
+
     named, colon, bare = query.partition(":")
     if not colon:
         named, bare = "", query
     typed = bare.strip().lower()
     if len(typed) < MIN_PREFIX or not typed.replace("-", "").isalnum():
         return None
-    # Sessions, not the prefixes offered: two sessions near it by one prefix (``abcdef12-…`` and
-    # ``abcdef34-…`` for ``abcdeg``) offered that prefix, which names both when followed.
-    near = [ref for ref in scanner.refs([named] if named else ())
-            if _one_slip(typed, ref.native_id[:len(typed)].lower())]
-    if len({ref.id for ref in near}) != 1:
+    # By the id offered, each with what it was offered for: two sessions near it by one prefix
+    # (``abcdef12-…`` and ``abcdef34-…`` for ``abcdeg``) offered that prefix, which names both.
+    near: dict[str, set[tuple[str, str | None]]] = {}
+    for ref in scanner.refs([named] if named else ()):
+        names = [(ref.native_id, None), *((name, child) for child in ref.children
+                                          for name in child_keys(child, str, ref.provider))]
+        for name, child in names:
+            if _one_slip(typed, name[:len(typed)].lower()):
+                near.setdefault(f"{ref.provider}:{name[:len(typed)].rstrip('-')}", set()).add((ref.id, child))
+    if not near or len(near) > _NEAR_SHOWN:
         return None
-    meant = f"{near[0].provider}:{near[0].native_id[:len(typed)]}"
-    return f"hint: did you mean {meant!r}?"
+    from agentscan.errors import AgentscanError
+
+    offered = []
+    for meant, targets in sorted(near.items()):
+        try:
+            ref, focus = find(scanner, meant)
+        except AgentscanError:  # several, or too short once its trailing dash went
+            return None
+        if (ref.id, focus) not in targets:
+            return None
+        offered.append(repr(meant))
+    return f"hint: did you mean {' or '.join(offered)}?"
+
+
+#: how many ids one slip away a "did you mean" offers (``'codex:019ac2d4' or 'codex:019ac2d6'``)
+_NEAR_SHOWN = 2
 
 
 def _one_slip(typed: str, real: str) -> bool:

@@ -103,11 +103,12 @@ def agent_named_otherwise(name: str, known: list[str]) -> list[str]:
     return list(vendor[1]) if vendor is not None and len(vendor[1]) == 1 and vendor[1][0] in known else []
 
 
-def agent_aside(name: str, known: list[str], *, pick: str = "") -> str:
+def agent_aside(name: str, known: list[str], *, pick: str = "", model: str | None = None) -> str:
     """What to say of a product agentscan does not read (``claude-desktop``) or a vendor whose
     models more than one provider runs (``openai``: codex and cursor), else ``""``.
     ``pick``: how the command is told the agent (``hooks install`` takes no ``-p``), after the
-    providers; by default ``-p`` and ``--grep``'s."""
+    providers; by default ``-p``'s, then ``model``: how the command picks the models (``None``:
+    ``list``'s ``--grep``; ``""``: the command has no way, and nothing is said of one)."""
     folded = " ".join(name.strip().casefold().replace("-", " ").replace("_", " ").split())
     if folded in _NOT_READ:
         return _NOT_READ[folded]
@@ -117,7 +118,10 @@ def agent_aside(name: str, known: list[str], *, pick: str = "") -> str:
     if vendor is None or len(vendor[1]) == 1:
         return ""
     runs = listed([provider for provider in vendor[1] if provider in known])
-    return f"{vendor[0]}'s models run in {runs} sessions: {pick or f'-p picks the agent, --grep {vendor[2]} the model'}"
+    if not pick:
+        model = f"--grep {vendor[2]} the model" if model is None else model
+        pick = f"-p picks the agent, {model}" if model else "-p picks the agent"
+    return f"{vendor[0]}'s models run in {runs} sessions: {pick}"
 
 
 def unknown_choice(what: str, given: object, names: list[str], *, meant: str | None = None, aside: str = "") -> str:
