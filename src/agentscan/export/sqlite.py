@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import os
 from contextlib import contextmanager, nullcontext
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
@@ -253,12 +254,29 @@ def _stored(db: Database, ids: list[str]) -> dict[str, dict[str, Any]]:
     return {values[key]: dict(zip(names, values)) for values in cursor.fetchall()}
 
 
+#: a record's keys -> what gives its values but ``last_seen_at``: every value, then every type,
+#: compared at once (in C; a field at a time was 3 % of an unchanged export at scale 10)
+_VALUES_OF: dict[tuple[str, ...], Callable[[Mapping[str, Any]], tuple[Any, ...]]] = {}
+
+
 def _as_stored(record: Mapping[str, Any], kept: Mapping[str, Any] | None) -> bool:
     """Whether ``kept`` (a ``sessions`` row as read back) holds ``record``'s every value as
     writing it would store it, but its ``last_seen_at``: of the same type too (a float cost
     beside a stored integer is written, as it was)."""
     if kept is None:
         return False
+    values_of = _VALUES_OF.get(names := tuple(record))
+    if values_of is None:
+        keys = [key for key in names if key != "last_seen_at"]
+        values_of = _VALUES_OF[names] = itemgetter(*keys) if len(keys) > 1 else lambda row: tuple(map(row.__getitem__, keys))
+    try:
+        stored, values = values_of(kept), values_of(record)
+    except KeyError:
+        return False
+    if values != stored:
+        return False
+    if (types := tuple(map(type, values))) == tuple(map(type, stored)) and bool not in types:
+        return True  # (else a type differs, or only seems to: a ``bool`` is stored as 1)
     for key, value in record.items():
         if key == "last_seen_at":
             continue

@@ -33,10 +33,7 @@ byte for byte.
 from __future__ import annotations
 
 from array import array
-from bisect import bisect_left
 from decimal import Decimal
-from itertools import islice
-from operator import eq
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, NamedTuple, Sequence
 
 import orjson
@@ -46,10 +43,9 @@ from agentscan.model import TokenUsage, usd
 from agentscan.pricing.periods import EXACT, plain
 from agentscan.scan import answers
 from agentscan.scan.answerbasis import FORMAT, OPAQUE, Basis, Damaged, Details, Sections
-from agentscan.scan.changedkeys import key_hashes_at
+from agentscan.scan.basiskeys import key_sections, nothing_shared
 from agentscan.scan.mergedrefs import MergedRefs
 from agentscan.scan.rowmemo import fragment_of
-from agentscan.scan.sharing import meeting
 from agentscan.sealing import sealed_parts, unseal_view
 
 if TYPE_CHECKING:
@@ -123,41 +119,6 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], report: To
         "cost": str(report.cost), "prices": report.prices}, stored)
 
 
-def key_sections(scanner: Scanner, stored: Sections, ids: list[str], fingerprints: list[str],
-                 details: list[list[Any]]) -> dict[str, list[str]] | None:
-    """Each session's key hashes into ``stored`` (where, in the last two fields of its
-    ``details``), each provider's all sorted (``set:<provider>``), and the ids and
-    fingerprints; gives each provider's sessions whose calls meet another's (``None``: the
-    index holds no key hashes of a session at its fingerprint, sharing could not be told).
-    (A grouped basis keeps its sessions' key hashes in ``scan.groupstore``, shared.)"""
-    cache = scanner.cache
-    assert cache is not None
-    by_provider: dict[str, list[int]] = {}
-    for index, session_id in enumerate(ids):
-        by_provider.setdefault(session_id.partition(":")[0], []).append(index)
-    if any("\n" in text for text in (*ids, *fingerprints)):
-        return None  # the ids are kept a line each (a Gemini session id may hold anything)
-    sharing_ids: dict[str, list[str]] = {}  # provider -> the sessions whose calls meet another's
-    for provider, indexes in by_provider.items():
-        read = key_hashes_at(cache, [(ids[index], fingerprints[index]) for index in indexes])
-        if read is None:
-            return None  # key hashes not of this fingerprint: sharing could not be told
-        payloads: dict[str, bytes] = {}
-        for index, (session_id, payload) in zip(indexes, read):
-            details[index][-2:] = [stored.append(payload), len(payload)]
-            payloads[session_id] = payload
-        # Sorted first, then compared with the next (in C): a set of a heavy user's 324,000
-        # hashes took 0.1 s longer and 17 MB more, only to find the rare repeat.
-        ordered = sorted(memoryview(b"".join(payloads.values())).cast("Q"))
-        if any(map(eq, ordered, islice(ordered, 1, None))):
-            sharing_ids[provider] = sorted(meeting(payloads))
-            ordered = sorted(set(ordered))
-        stored.add(f"set:{provider}", array("Q", ordered).tobytes())
-    stored.add("ids", "\n".join(ids).encode("utf-8", "surrogateescape"))
-    stored.add("fingerprints", "\n".join(fingerprints).encode("utf-8", "surrogateescape"))
-    return sharing_ids
-
-
 class Patch(NamedTuple):
     """What changed since a kept basis, and the report's rows and total now."""
 
@@ -210,8 +171,9 @@ def basis_of(scanner: Scanner, slot: str, command: str, question: Mapping[str, A
 
 
 def store(scanner: Scanner, slot: str, command: str, question: Mapping[str, Any], header: dict[str, Any],
-          stored: Sections) -> None:
-    """Keep a basis (``header``, then ``stored``'s sections) in ``slot`` for ``command`` and ``question``."""
+          stored: Sections, *, commit: bool = True) -> None:
+    """Keep a basis (``header``, then ``stored``'s sections) in ``slot`` for ``command`` and ``question``;
+    ``commit``: False for a caller that writes more in the same transaction (``groupbasis.keep``)."""
     cache = scanner.cache
     identity = answers.question_identity(scanner, command, question)
     if cache is None or identity is None:
@@ -221,7 +183,8 @@ def store(scanner: Scanner, slot: str, command: str, question: Mapping[str, Any]
     except TypeError:
         return
     cache.put_snapshot_parts(slot, identity, sealed_parts([head, b"\n", *stored.parts]))
-    cache.commit()
+    if commit:
+        cache.commit()
 
 
 class Changes(NamedTuple):
@@ -233,11 +196,14 @@ class Changes(NamedTuple):
     refs: Sequence[SessionRef]
     changed: list[int]
     taken_out: list[int]
+    #: the taken-out sessions' details in the basis (none ``OPAQUE``), by id
+    old: dict[str, Details]
 
 
 def changes(scanner: Scanner, basis: Basis, providers: list[str]) -> Changes | None:
     """The sessions of ``providers`` that changed, came or went since ``basis`` was kept;
-    ``None``: too many, or one of those taken out shared calls with another (made whole)."""
+    ``None``: too many, or one of those taken out shared calls with another or has a part
+    that is not its row's alone (``OPAQUE``): made whole."""
     refs = scanner.refs(providers)
     now = refs.sessions(scanner.fingerprint) if isinstance(refs, MergedRefs) else [
         (ref.id, scanner.fingerprint(ref)) for ref in refs]
@@ -262,7 +228,10 @@ def changes(scanner: Scanner, basis: Basis, providers: list[str]) -> Changes | N
         return None
     if any(refs[position].id != now[position][0] for position in changed):
         return None  # the sequence moved under us (a newer discovery stored meanwhile)
-    return Changes(now, refs, changed, taken_out)
+    old = {basis.ids[index]: basis.details(index) for index in taken_out}
+    if any(cost == OPAQUE for _, cost, _ in old.values()):
+        return None  # read call by call, or a price missing: its part is not the basis's to take out
+    return Changes(now, refs, changed, taken_out, old)
 
 
 def _patch(scanner: Scanner, basis: Basis, providers: list[str]) -> Patch | None:
@@ -271,10 +240,7 @@ def _patch(scanner: Scanner, basis: Basis, providers: list[str]) -> Patch | None
     found = changes(scanner, basis, providers)
     if found is None:
         return None
-    now, refs, changed, taken_out = found
-    old_rows = {basis.ids[index]: basis.details(index) for index in taken_out}
-    if any(cost == OPAQUE for _, cost, _ in old_rows.values()):
-        return None
+    now, refs, changed, _, old_rows = found
     changed_refs = [refs[position] for position in changed]
     made = session_rows(scanner, changed_refs) if changed else None
     if len(scanner.ctx.warnings):
@@ -317,34 +283,6 @@ def _answer(patch: Patch) -> bytes:
                 "unreadable": [], "prices": basis.header["prices"]}  # (patched only when nothing warned)
     head, _, tail = orjson.dumps(document, option=orjson.OPT_INDENT_2).partition(_ROWS_OPEN + b"0")
     return b"".join((head, _ROWS_OPEN, _BETWEEN.join(pieces), tail))
-
-
-def nothing_shared(scanner: Scanner, basis: Basis, old_rows: dict[str, Details],
-                    now: list[tuple[str, str | None]], changed: list[int]) -> bool:
-    """No key hash of a changed or new session is another session's, or twice among theirs."""
-    if not changed:
-        return True
-    assert scanner.cache is not None
-    read = key_hashes_at(scanner.cache, [now[position] for position in changed])
-    if read is None:
-        return False  # not read at this fingerprint (a read that failed): nothing to tell by
-    by_provider: dict[str, list[tuple[str, bytes]]] = {}
-    for session_id, payload in read:
-        by_provider.setdefault(session_id.partition(":")[0], []).append((session_id, payload))
-    for provider, items in by_provider.items():
-        everything = memoryview(b"".join(payload for _, payload in items)).cast("Q")
-        if len(set(everything)) < len(everything):
-            return False
-        known = basis.key_set(provider)
-        for session_id, payload in items:
-            before = old_rows.get(session_id)
-            own = set(before[2]) if before is not None else set()
-            for key in memoryview(payload).cast("Q"):
-                if key not in own:
-                    at = bisect_left(known, key)
-                    if at < len(known) and known[at] == key:
-                        return False  # another session's call (or a gone session's): merged whole
-    return True
 
 
 def _total(basis: Basis, taken_out: Iterable[Details], added: Iterable[TokenRow]
@@ -390,5 +328,5 @@ def usage_fields(usage: TokenUsage | None) -> list[int] | None:
     return None if usage is None else [usage.input, usage.cache_read, usage.cache_write, usage.output, usage.reasoning]
 
 
-__all__ = ["MAX_CHANGED", "Changes", "Patch", "basis_of", "changes", "keep", "key_sections", "nothing_shared",
-           "patch_of", "patched", "store", "usage_fields"]
+__all__ = ["MAX_CHANGED", "Changes", "Patch", "basis_of", "changes", "keep", "patch_of", "patched", "store",
+           "usage_fields"]

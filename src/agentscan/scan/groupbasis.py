@@ -185,10 +185,10 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], report: To
     store(scanner, slot(command, question), command, question, {
         "sharing": {}, "total": usage_fields(total), "recorded": len(report.rows), "known": len(report.rows),
         "cost": str(report.cost), "prices": report.prices, "grouped": GROUP_FORMAT, "by": report.by,
-        "hidden": str(hidden)}, stored)
+        "hidden": str(hidden)}, stored, commit=False)
     cache = scanner.cache
     cache.keep_newest_snapshots(SLOT, KEPT_BASES)
-    cache.commit()
+    cache.commit()  # the store's entries, the basis and the pruning: one transaction
 
 
 class GroupBasis:

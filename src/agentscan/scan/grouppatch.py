@@ -41,7 +41,7 @@ from agentscan.bounds import MAX_TOKEN_SUM
 from agentscan.model import TokenUsage, sum_usage
 from agentscan.pricing.periods import EXACT, plain
 from agentscan.pricing.spend import NOTHING, Priced, combined
-from agentscan.scan.answerbasis import OPAQUE, Damaged
+from agentscan.scan.answerbasis import Damaged
 from agentscan.scan import groupstore
 from agentscan.scan.answerpatch import basis_of, changes, usage_fields
 from agentscan.scan.groupbasis import GROUPED, Counts, GroupBasis, Tally, slot
@@ -97,10 +97,7 @@ def _patch(scanner: Scanner, grouped: GroupBasis, providers: list[str], by: Grou
     found = changes(scanner, basis, providers)
     if found is None:
         return None
-    now, refs, changed, taken_out = found
-    old = {basis.ids[index]: basis.details(index) for index in taken_out}
-    if any(cost == OPAQUE for _, cost, _ in old.values()):
-        return None  # read call by call: its part in the rows is not its sums
+    now, refs, changed, taken_out, _ = found  # (none taken out read call by call: ``changes``)
     store = groupstore.load(scanner)
     if store is None:
         return None

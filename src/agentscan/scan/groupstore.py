@@ -151,10 +151,20 @@ def _part(scanner: Scanner, slot: str) -> Store | None:
         return None
 
 
+#: ``ScanContext.memo``'s key of the store as this run loaded it: a patch that gave up loaded it,
+#: and the whole report's ``keep`` asks again (10 MB decoded twice at the bench's scale 10)
+_LOADED = "groupstore.loaded"
+
+
 def load(scanner: Scanner) -> Stores | None:
-    """The store (``None``: none kept, or its base damaged: every patch makes the report whole)."""
+    """The store (``None``: none kept, or its base damaged: every patch makes the report whole),
+    decoded once a run until this run writes it (``_write``)."""
+    memo = scanner.ctx.memo
+    if _LOADED in memo:
+        return memo[_LOADED]
     base = _part(scanner, SLOT)
-    return Stores(base, _part(scanner, DELTA)) if base is not None else None
+    loaded = memo[_LOADED] = Stores(base, _part(scanner, DELTA)) if base is not None else None
+    return loaded
 
 
 #: an entry as written: session id, fingerprint, sums (JSON; empty: none kept), key hashes
@@ -171,7 +181,7 @@ def keep(scanner: Scanner, sessions: Sequence[tuple[str, str]], sums: Mapping[st
     if any("\n" in text for pair in sessions for text in pair):
         return False  # the ids are kept a line each (a Gemini session id may hold anything)
     old = load(scanner)
-    missing = [pair for pair in sessions if old is None or old.find(pair) is None]
+    missing = [pair for pair in sessions if old is None or _unheld(old, pair, sums)]
     if not missing:
         return True
     read = key_hashes_at(cache, missing)
@@ -185,7 +195,9 @@ def keep(scanner: Scanner, sessions: Sequence[tuple[str, str]], sums: Mapping[st
     delta = old.delta if old is not None else None
     if old is not None and old.base is not None and len(missing) + (len(delta.ids) if delta else 0) <= MAX_DELTA:
         # The base stays as it is: the delta holds what it held and the new entries.
-        _write(scanner, DELTA, [*(_entries(delta, range(len(delta.ids))) if delta else ()), *anew.values()])
+        kept = [index for index in range(len(delta.ids)) if (delta.ids[index], delta.fingerprints[index]) not in anew] \
+            if delta else []
+        _write(scanner, DELTA, [*(_entries(delta, kept) if delta else ()), *anew.values()])
         return True
     entries: list[Entry] = []
     for pair in sessions:
@@ -204,6 +216,14 @@ def keep(scanner: Scanner, sessions: Sequence[tuple[str, str]], sums: Mapping[st
     _write(scanner, SLOT, entries)
     cache.put_snapshot(DELTA, str(STORE_FORMAT), b"")  # (what it held is in the base now)
     return True
+
+
+def _unheld(old: Stores, pair: tuple[str, str], sums: Mapping[str, SessionSums | None]) -> bool:
+    """Whether ``old`` lacks the entry of ``pair`` as it is now: none, or one of no sums (the
+    session was read call by call then) while it has sums now (the calls it shared with
+    another's no longer are): kept so, a patch taking it out was made whole every time."""
+    found = old.find(pair)
+    return found is None or (not len(found[0].sums_bytes(found[1])) and sums.get(pair[0]) is not None)
 
 
 def _superseded(old: Stores, now: set[tuple[str, str | None]]) -> Iterator[Entry]:
@@ -245,6 +265,7 @@ def _write(scanner: Scanner, slot: str, entries: Sequence[Entry]) -> None:
     stored.add("places", places.tobytes())
     stored.add("keys", b"".join(keys))
     head = orjson.dumps({"format": STORE_FORMAT, "sections": stored.places})
+    scanner.ctx.memo.pop(_LOADED, None)  # (read again if asked: what was loaded is not the store now)
     cache.put_snapshot_parts(slot, str(STORE_FORMAT), sealed_parts([head, b"\n", *stored.parts]))
 
 

@@ -9,6 +9,7 @@ exactly.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import chain
 from operator import itemgetter
 from typing import Sequence
 
@@ -56,7 +57,38 @@ def sharing(sealed: dict[str, bytes]) -> set[str]:
 
 
 def meeting(keys: dict[str, bytes]) -> set[str]:
-    """Ids whose key hashes (unsealed) meet another id's."""
+    """Ids whose key hashes (unsealed) meet another id's.
+
+    Each session's hashes are added to one set in turn (in C) until one is met again; only
+    then are the repeated ones found, from there on, by set operations a session at a time:
+    a ``Counter`` of every hash (800,000 at the bench's scale 10, with resumed sessions'
+    copies) cost an unchanged export 0.2 CPU-s more."""
+    blobs = list(keys.values())
+    if any(len(blob) % 8 for blob in blobs):
+        return _meeting_joined(keys)  # (words cut across sessions, as they always were read)
+    seen: set[int] = set()
+    for at in range(len(blobs)):
+        before = len(seen)
+        seen.update(_hashes(blobs[at]))
+        if len(seen) - before < len(blobs[at]) // 8:
+            break
+    else:
+        return set()  # the common case: no key twice, nothing shared
+    seen = set(chain.from_iterable(map(_hashes, blobs[:at])))  # (those before met none twice)
+    repeated: set[int] = set()
+    for blob in blobs[at:]:
+        hashes = _hashes(blob)
+        if not seen.isdisjoint(hashes):
+            repeated.update(seen.intersection(hashes))
+        before = len(seen)
+        seen.update(hashes)
+        if len(seen) - before < len(hashes) and len(set(hashes)) < len(hashes):
+            repeated.update(value for value, count in Counter(hashes).items() if count > 1)  # twice in one session
+    return {session_id for session_id, blob in keys.items() if not repeated.isdisjoint(_hashes(blob))}
+
+
+def _meeting_joined(keys: dict[str, bytes]) -> set[str]:
+    """``meeting`` of blobs not all of whole 8-byte words (none in a sound index)."""
     found: set[str] = set()
     view = _hashes(b"".join(keys.values()))
     if len(set(view)) == len(view):

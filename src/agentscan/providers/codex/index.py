@@ -102,7 +102,10 @@ def archived_at(path: Path, thread_id: str, ctx: ScanContext) -> bool:
     index row says so and names it (``row.archived``)."""
     if in_archived_sessions(path):  # (discovery's rule)
         return True
-    row = load_index(ctx, database_roots(codex_roots(ctx))).get(thread_id)
+    index = ctx.memo.get(_MEMO_KEY)  # (``load_index``'s memo: its roots list the state folder, per session)
+    if not isinstance(index, ThreadIndex):
+        index = load_index(ctx, database_roots(codex_roots(ctx)))
+    row = index.get(thread_id)
     return bool(row and row.archived and names_file(row, (path,)))
 
 
