@@ -91,8 +91,11 @@ def test_well_formed_totals_count_as_ever(isolated_home: Path) -> None:
     """A restart of a well-formed count (an older build resuming) still adds its run."""
     _write(isolated_home / ".codex", [1000, 2000, 1000, 2000])
     row = _row()
-    # (the totals' rule: both runs' last counts, 2,000 input and 200 output, then 400 output)
-    assert row["tokens"]["total"] == (2000 + 200) + (2000 + 400)
+    # (the totals' rule: both runs' last counts, 2,000 input and 200 output, then 400 output, less
+    # the base the second run restarts from, its 200 output less its call's 100 (pass 57 review:
+    # counted twice before, the row said 4,600 where ``tokens`` counts the four calls, 4,400)
+    assert row["tokens"]["total"] == (2000 + 200) + (2000 + 400) - 200 == 4 * 1100
+    assert row["tokens"] == _json("tokens", S)["total"]
     assert _json("list", "--all")["warnings"] == []
 
 

@@ -18,8 +18,10 @@ from agentscan.scan.scanner import Scanner
 from codex_builders import at, function_output, meta, rollout_path, token_count, turn_context, usage, user_message
 
 S = "019c5555-0000-7000-8000-0000000000a1"
-#: per call: (input, cached, output) of the first run, then of the resumed one
-FIRST, SECOND = (40000, 10000, 1000), (3000, 1000, 100)
+#: per call: (input, cached, output) of the first run, then of the resumed ones (a resumed run's
+#: calls carry the thread's history: never the first run's own counts, whose running totals a
+#: total equal to is a replay, ``counters.step``)
+FIRST, SECOND, THIRD = (40000, 10000, 1000), (3000, 1000, 100), (45000, 10000, 1000)
 
 
 def _call(moment: float, per: tuple[int, int, int], calls: int) -> dict:
@@ -38,7 +40,7 @@ def _write(codex: Path, second_calls: int, third_calls: int = 0) -> Path:
     records += [function_output(at(90002), f"c{i}", "y" * 14000) for i in range(80)]
     records += [_call(90100 + i, SECOND, i + 1) for i in range(1, second_calls)]
     # Another resume by the older build, in lines appended after a pass kept its tally.
-    records += [_call(180000 + i, FIRST, i + 1) for i in range(third_calls)]
+    records += [_call(180000 + i, THIRD, i + 1) for i in range(third_calls)]
     path = rollout_path(codex, S, at(0))
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"".join(orjson.dumps(record) + b"\n" for record in records))
@@ -47,7 +49,7 @@ def _write(codex: Path, second_calls: int, third_calls: int = 0) -> Path:
 
 
 def _expected(second_calls: int, third_calls: int = 0) -> int:
-    return sum(FIRST[0::2]) * (3 + third_calls) + sum(SECOND[0::2]) * second_calls
+    return sum(FIRST[0::2]) * 3 + sum(SECOND[0::2]) * second_calls + sum(THIRD[0::2]) * third_calls
 
 
 def _json(*args: str) -> dict:

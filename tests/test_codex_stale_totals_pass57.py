@@ -7,7 +7,8 @@ them field by field).  agentscan took such a total, lower than the last, for a
 restart: the call it repeats counted twice in ``tokens`` and ``show``, the row
 added the whole run before it again, and the next (correct) total said the
 running count "moved by other than last_token_usage".  A stale snapshot now
-moves nothing (``counters.stale``).  Two things must stay as they were: a real
+moves nothing (``counters.step``: a total equal to one of the file's latest; the first
+rule, any lower total at most the last, skipped real calls: tests/test_codex_replayed_totals_pass57.py).  Two things must stay as they were: a real
 restart (an older build counting again from zero: its first total is its own
 call) still adds the run before it, and Codex's context-overflow fill
 (``TokenUsageInfo::fill_to_context_window``: a total of ``{total_tokens:

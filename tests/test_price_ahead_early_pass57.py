@@ -90,3 +90,19 @@ def test_a_helper_forked_early_and_not_taken_is_stopped(isolated_home: Path, mon
         assert priceahead._early == [] and early._helper.pid is None and priceahead._live == []
     finally:
         priceahead.stop_all()
+
+
+def test_a_refused_tokens_forks_no_helper(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Review of pass 57: the early fork came before ``--since``/``--until`` were read and ``--home``
+    # checked, so ``tokens --since bogus`` forked (and stopped) a price helper to say a usage error.
+    claude_sonnet_session(isolated_home)
+    forks: list[object] = []
+    monkeypatch.setattr(priceahead, "start_early", forks.append)
+    from builders import invoke
+
+    for args in (("tokens", "--since", "bogus"), ("tokens", "--since", "2026-12-01", "--until", "2026-11-01"),
+                 ("--home", str(isolated_home / "no-such-dir"), "tokens"), ("tokens", "-p", "no-such-agent")):
+        result = invoke(*args)
+        assert result.exit_code in (1, 2) and "error:" in result.stderr, (args, result.stderr)
+        assert forks == [], args
+    assert invoke("tokens").exit_code == 0 and len(forks) == 1  # (an accepted one still forks it first)

@@ -190,11 +190,11 @@ def run_tokens(
     order = one_order(sort)
     zone_info = given_zone(tz)
     note_local_zone(zone_info is None and (not as_json or since is not None or until is not None or group != "session"))
-    start_prices_before_the_index(state)
+    since_at, until_at = parse_window(since, until, zone_info, session_ids or ())
+    start_prices_before_the_index(state, provider)  # (after every check: a refused run forks nothing)
     from agentscan.cli.tokens_answer import print_tokens  # (after: the helper's fork comes first)
 
     scanner = state.scanner(provider if not session_ids else None, memo=True)
-    since_at, until_at = parse_window(since, until, zone_info, session_ids or ())
     # Remembered only for every session and no window: ``--since 3d`` means another time on every run.
     print_tokens(scanner, ids=session_ids or (), providers=list(provider or ()), since=since_at, until=until_at,
                  by=group, cwd=cwd, zone=zone_info, as_json=as_json, sort=order, dated=bool(sort) and order == "date",

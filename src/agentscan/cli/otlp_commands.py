@@ -184,10 +184,11 @@ def otlp_command(
     from agentscan.settling import strict_count
 
     failing = strict_count(counted) if state.strict else 0
-    if not as_json or state.verbose:  # --verbose: on stderr with --json too (``state.finish``)
-        # Under --quiet too when --strict fails on them: they are its error's reason.
-        own_counted = [w for w in counted if w not in said]
-        render.warn_summary(own, verbose=state.verbose, even_quiet=bool(failing and strict_count(own_counted)))
+    # Under --quiet too when --strict fails on them (with --json too, as ``cli.state.strict_end`` says
+    # a scan's): they are its error's reason, said before it.
+    own_failing = bool(failing and strict_count([w for w in counted if w not in said]))
+    if not as_json or state.verbose or (state.quiet and own_failing):  # --verbose: with --json too (``state.finish``)
+        render.warn_summary(own, verbose=state.verbose, even_quiet=own_failing)
     if outcome.failure is not None:
         scanner.close()
         sent = outcome.sent.spans if outcome.sent else 0

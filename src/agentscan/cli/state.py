@@ -199,13 +199,20 @@ def start_prices_on_a_first_run(scanner: Scanner) -> None:
         priceahead.start(scanner)
 
 
-def start_prices_before_the_index(state: State) -> None:
+def start_prices_before_the_index(state: State, providers: Sequence[str] | None = None) -> None:
     """``tokens`` with no index file yet (a first run, as ``start_prices_on_a_first_run`` would
     find it): the price helper is forked now, before the scanner, its imports and the index it
     creates (``scan.priceahead.start_early``); ``start_prices_on_a_first_run`` takes it then.
-    Not for ``--no-cache`` or ``--demo``: theirs start as before."""
+    Not for ``--no-cache`` or ``--demo`` (theirs start as before), nor a run refused: its arguments are
+    checked first (a ``--home`` that is no directory is refused here, a ``-p`` no provider has by the scanner)."""
     if state.no_cache or state.demo:
         return
+    if state.home is not None:
+        check_home(state.home)
+    if providers:
+        from agentscan.providers import is_provider_name
+        if not all(map(is_provider_name, providers)):
+            return
     import os
 
     from agentscan.scan import priceahead

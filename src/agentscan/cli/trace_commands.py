@@ -47,7 +47,8 @@ def trace_command(
 ) -> None:
     """The conversation tree rebuilt from the captured hook events of one session."""
     from agentscan.cli import render
-    from agentscan.errors import NoHookEvents, StrictWarnings, UsageProblem
+    from agentscan.cli.state import strict_end
+    from agentscan.errors import NoHookEvents, UsageProblem
     from agentscan.hooks.tree import trace_session
 
     state = state_of(ctx)
@@ -77,8 +78,7 @@ def trace_command(
         unlisted = print_trace_list(as_json, root, redact=redact)
         if not as_json or state.verbose:  # (in the JSON document's ``warnings`` too)
             render.warn_summary(unlisted, verbose=state.verbose)
-        if state.strict and unlisted:
-            raise StrictWarnings(len(unlisted))
+        strict_end(state, unlisted, verbose=state.verbose)  # (said under --quiet too: the error's reason)
         return
     if not session_id:
         from agentscan.invocation import trace_words
@@ -148,8 +148,7 @@ def trace_command(
                           show_setting=setting):
             print(line)
         render.warn_summary(list(trace.warnings), verbose=state.verbose)
-    if state.strict and trace.warnings:
-        raise StrictWarnings(len(trace.warnings))
+    strict_end(state, list(trace.warnings), verbose=state.verbose)
 
 
 def _short_id(state: Any) -> Callable[[str], str]:

@@ -11,8 +11,8 @@ from typing import Any, Callable, Iterable, Mapping
 
 from agentscan.pricing.aliases import recorded_tier, service_tier_name
 from agentscan.providers.codex.callevent import CopyEnd, UsageEvent
-from agentscan.providers.codex.counters import (ZERO, Counters, add, counters_of, jumped, spent_on, step,
-                                               token_info, total_counters, unsummed)
+from agentscan.providers.codex.counters import (ZERO, Counters, Seen, add, counters_of, jumped, recent_totals, spent_on,
+                                               step, token_info, total_counters, unsummed)
 from agentscan.providers.codex.modeluse import ModelUse, model_use
 from agentscan.providers.codex.records import MARKER_SLACK, as_dict, as_str, payload_of, time_value
 from agentscan.timeutil import parse_iso
@@ -31,7 +31,7 @@ class FileUsageScanner:
 
     __slots__ = ("replay", "started", "thread_id", "events", "records", "boundary", "baseline", "copied_floor",
                  "turns", "carried", "timed", "garbled", "overspent", "jumps", "_previous", "_model", "_searches", "_tier",
-                 "_settings_model", "history_start", "_copied_ordinals")
+                 "_settings_model", "history_start", "_copied_ordinals", "_seen")
 
     def __init__(self, replay: bool = False, started: datetime | None = None, thread_id: str | None = None,
                  *, timed: bool = True, history_start: int | None = None) -> None:
@@ -65,6 +65,7 @@ class FileUsageScanner:
         #: calls whose cached input and cache write exceed their input (``split_warning``)
         self.overspent = 0
         self._previous: Counters | None = None
+        self._seen = recent_totals()  # the latest totals: one written again is a replay (``counters.step``)
         self._model: str | None = None
         #: the model the thread's latest settings name (``thread_settings_applied``): that of
         #: the calls before the file's first ``turn_context`` (``_current_model``)
@@ -78,7 +79,7 @@ class FileUsageScanner:
         self._copied_ordinals = False  # lines below it were fed, none past it: all copies so far
 
     def resume(self, model: str | None, previous: Counters | None, carried: Counters = ZERO,
-               settings: str | None = None, tier: str | None = None) -> None:
+               settings: str | None = None, tier: str | None = None, seen: Seen = ()) -> None:
         """Go on from where an earlier pass over the same file stopped (``fullcounts``):
         the turn's model (the latest ``turn_context``'s), the cumulative count it had reached,
         the counts that restarted, the model and tier the thread's settings named.  The two
@@ -87,11 +88,12 @@ class FileUsageScanner:
         model left them on the model before)."""
         self._model, self._previous, self.carried = model, previous, carried
         self._settings_model, self._tier = settings, tier
+        self._seen = recent_totals(seen, previous)  # (a replay after the read resumed is one still)
 
     @property
-    def position(self) -> tuple[str | None, Counters | None, Counters, str | None, str | None]:
+    def position(self) -> tuple[str | None, Counters | None, Counters, str | None, str | None, Seen]:
         """What ``resume`` takes to go on from here."""
-        return self._model, self._previous, self.carried, self._settings_model, self._tier
+        return self._model, self._previous, self.carried, self._settings_model, self._tier, tuple(self._seen)
 
     @property
     def _current_model(self) -> str | None:
@@ -212,17 +214,16 @@ class FileUsageScanner:
             self._by_ordinal(record)
         info = token_info(record) or {}
         total, garbage = total_counters(info.get("total_token_usage"))
-        last = counters_of(info.get("last_token_usage"))
+        last = counters_of(raw_last := info.get("last_token_usage"))
         if garbage or unsummed(total, last):
             self.garbled = True
         elif jumped(self._previous, total, last):
-            self.garbled = True
-            self.jumps += 1
-        self._previous, self.carried, delta = step(self._previous, self.carried, total, last)
+            self.garbled, self.jumps = True, self.jumps + 1
+        self._previous, self.carried, delta = step(self._previous, self.carried, total, last,
+                                                        None if garbage else self._seen, raw_last == {})
         if delta is None:
             return
-        if delta[1] + delta[2] > delta[0]:
-            self.overspent += 1
+        self.overspent += delta[1] + delta[2] > delta[0]
         model = as_str(info.get("model")) or as_str(payload_of(record).get("model")) or self._current_model
         if model is not None and self._tier is not None:
             model = service_tier_name(model, self._tier)

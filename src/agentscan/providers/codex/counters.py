@@ -9,7 +9,8 @@ re-emission and copy checks) and hashing (deduplication) are cheap.
 
 from __future__ import annotations
 
-from operator import le, lt
+from collections import deque
+from operator import lt
 from typing import Any, Mapping
 
 from agentscan.bounds import MAX_TOKEN_COUNT
@@ -114,30 +115,68 @@ def jumped(previous: Counters | None, total: Counters | None, last: Counters | N
             and not restarted(total, previous, last) and minus(total, previous) != last)
 
 
-def step(previous: Counters | None, carried: Counters, total: Counters | None,
-         last: Counters | None) -> tuple[Counters | None, Counters, Counters | None]:
+#: how many of a file's latest running totals a replayed one is looked up among (``step``): Codex
+#: writes an older snapshot again shortly after (a stale repeat, a rollback to a few turns back)
+RECENT = 64
+
+
+#: the latest totals a read kept (``recent_totals``)
+Seen = tuple[Counters, ...]
+
+
+def recent_totals(totals: Seen = (), previous: Counters | None = None) -> deque[Counters]:
+    """The latest running totals a file reached (``step``'s ``seen``), at most ``RECENT``; none
+    kept: the zero every count starts from (a total of nothing, ``{}``, after calls is no restart:
+    its ``last`` is a call counted already), and ``previous``, the one a read resumed at."""
+    return deque(totals or ((ZERO,) if previous is None else (ZERO, previous)), RECENT)
+
+
+def step(previous: Counters | None, carried: Counters, total: Counters | None, last: Counters | None,
+         seen: deque[Counters] | None, lost: bool = False) -> tuple[Counters | None, Counters, Counters | None]:
     """One ``token_count`` event, as every reader of a rollout takes it: from the running
     total reached (``previous``) and the runs that restarted before it (``carried``), with the
     event's ``total`` and its call's ``last`` count, the new ``previous`` and ``carried``, and
-    the call it reports (``None``: none, a repeated total, or a call of no tokens).
+    the call it reports (``None``: none, a replayed total, or a call of no tokens).  ``seen``:
+    the file's latest totals (``recent_totals``), updated here (``None``: a total of garbage,
+    ``-5``, no count to look up or keep); ``lost``: the event's ``last_token_usage`` is ``{}``
+    (no count, ``counters_of``).
 
-    The call is ``last``, else the total's growth; a total equal to the previous one, or an
-    older one written again (``stale``), is the same count emitted again; a total that
-    ``restarted`` ends a run, which was spent too.
+    The call is ``last``, else the total's growth.  A total that ``restarted`` (went down)
+    and equals one of ``seen`` exactly is that count written again (a stale snapshot: tokscale#308,
+    CodexBar#3120; a rollback re-emitting an older total): it counts no call and moves nothing.
+    Any other drop is a restart (an older build counting from zero, a resume or rollback from an
+    older base, a context overflow's fill): its call is ``last`` (none when ``lost``: the total
+    may be a base restored, not a call), and the run before it was spent too, less the base the
+    new run starts from (``total`` less its call), which it counts again.  No rule of "the
+    total is lower" alone, since a real count can go down (CodexBar#3510: such a rule ate usage).
     ``FileUsageScanner`` keeps the calls, ``runs`` only adds them up: one rule for both."""
     call: Counters | None
     if total is not None:
-        if total == previous or (previous is not None and total[0] <= previous[0] and stale(total, previous, last)):
+        if total == previous:
             return previous, carried, None
-        call = last if last is not None else minus(total, previous)
         if previous is not None and restarted(total, previous, last):
-            carried = add(carried, previous)
+            if seen is not None and total in seen:
+                return previous, carried, None
+            call = None if lost else (last if last is not None else total)
+            carried = add(carried, _spent_before(previous, total, call))
+        else:
+            call = last if last is not None else minus(total, previous)
+        if seen is not None:
+            seen.append(total)
         previous = total
     else:
         call = last
     if call is None or not any(call[:5]):
         return previous, carried, None
     return previous, carried, call
+
+
+def _spent_before(previous: Counters, total: Counters, call: Counters | None) -> Counters:
+    """What a run that reached ``previous`` spent beyond the base a restart's ``total`` starts
+    from (``total`` less its ``call``): counted once, in the new run's totals.  The whole run
+    when that base is not below it field by field (a restart from zero: a base of nothing)."""
+    left = tuple(p - (t - c) for p, t, c in zip(previous, total, call or ZERO))
+    return previous if any(n < 0 for n in left) else left  # type: ignore[return-value]
 
 
 def spent_on(spent: Counters, call: Counters) -> Counters:
@@ -160,19 +199,6 @@ def minus(current: Counters, previous: Counters | None) -> Counters:
     if any(c < p for c, p in zip(current, previous)):
         return current
     return tuple(c - p for c, p in zip(current, previous))  # type: ignore[return-value]
-
-
-def stale(total: Counters, previous: Counters, last: Counters | None) -> bool:
-    """Whether a running total below ``previous`` is an older count emitted again, not a
-    restart: every counter at most ``previous``'s, not its own call's (a restart from zero starts
-    at its first call), and a true running count (``total_tokens`` = input + output, which the
-    count ``fill_to_context_window`` writes on a context overflow, ``{total_tokens: window}``
-    alone, is not).  Codex rollouts hold such out-of-order snapshots (junhoyeo/tokscale#308,
-    steipete/CodexBar#3120): taken for a restart, the call they repeat counted twice (and a
-    row added the whole run again).  The running total stays where it was."""
-    # (input first: every new count raises it, so the common case is one comparison)
-    return (total[0] <= previous[0] and last is not None and total != last and total[5] == total[0] + total[3]
-            and all(map(le, total, previous)))
 
 
 def restarted(total: Counters, previous: Counters, last: Counters | None) -> bool:

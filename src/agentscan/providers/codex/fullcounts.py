@@ -44,7 +44,7 @@ from agentscan.context import Said, ScanContext, say
 from agentscan.model import Counts
 from agentscan.providers.codex.callevent import CopyEnd
 from agentscan.providers.codex.callscan import FileUsageScanner
-from agentscan.providers.codex.counters import ZERO, Counters, add, kept_counters
+from agentscan.providers.codex.counters import ZERO, Counters, Seen, add, kept_counters
 from agentscan.providers.codex.modeluse import ModelUse, merge
 from agentscan.providers.codex.messages import add_kind, counts_of, line_kind
 from agentscan.toolkit.fsutil import open_regular
@@ -67,9 +67,12 @@ KIND = "codex.counts"
 #: "9": a running total that moved by other than its call (``counters.jumped``) makes the file's
 #: count its calls, as totals of garbage do; an "8" took such totals for a running count
 #: (``_PREVIOUS``)
-#: "10": a total below the last one that repeats an older count (``counters.stale``) is skipped; a
+#: "10": a total below the last one that repeats an older count (39's ``counters.stale``) is skipped; a
 #: "9" took it for a restart (its call counted twice): read again
-VERSION = "10"
+#: "11": only a total equal to one of the latest (``seen``, kept in the position) is a replay; any
+#: other drop is a restart whose run counts less the base it restarts from (``counters.step``); a
+#: "10" skipped real calls after a lower total: read again
+VERSION = "11"
 #: tallies whose line counts, model use and copy end hold, and whose count is what ``counters.step``
 #: reaches now of a file of counts, but a "6" took a file's totals of garbage for a running count
 #: (or, keeping a ``recount``, added up its calls another way: not believed), and nothing in it
@@ -103,8 +106,9 @@ def head_digest(path: Path, size: int) -> str | None:
 
 
 #: where a pass over a file stopped, for the next to go on from: (turn model, cumulative count,
-#: the counts that restarted before it, settings model, tier: ``FileUsageScanner.position``)
-Position = tuple[str | None, Counters | None, Counters, str | None, str | None]
+#: the counts that restarted before it, settings model, tier, the latest totals reached:
+#: ``FileUsageScanner.position``)
+Position = tuple[str | None, Counters | None, Counters, str | None, str | None, Seen]
 
 
 class Tally(NamedTuple):
@@ -148,7 +152,7 @@ def _store(path: Path, ctx: ScanContext, kinds: Mapping[str, int], progress: Rea
     document: dict = {"kinds": dict(kinds), "lines": progress.lines}
     if models is not None and position is not None:
         document.update(calls=models.calls, turns=models.turns, turn=position[0], total=position[1],
-                        carried=position[2], settings=position[3], tier=position[4])
+                        carried=position[2], settings=position[3], tier=position[4], seen=position[5])
         if recount == UNCOUNTED:
             document["uncounted"] = True
         elif recount == PREVIOUS:
@@ -193,8 +197,9 @@ def _models(document: dict, older: bool = False) -> tuple[ModelUse, Position] | 
     if any(value is not None and not isinstance(value, str) for value in (turn, settings, tier)):
         raise TypeError("turn")
     carried = ZERO if older else kept_counters(document.get("carried"))
+    seen = () if older else tuple(kept_counters(value) for value in document.get("seen", ()))
     position: Position = (turn, kept_counters(total) if total is not None and not older else None, carried,
-                          settings, tier)
+                          settings, tier, seen)
     return ModelUse(_pairs(document["calls"]), _pairs(document.get("turns"))), position
 
 

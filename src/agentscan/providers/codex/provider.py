@@ -67,13 +67,17 @@ class CodexProvider(Provider):
     #     (``FileUsageScanner.position``); a window's calls take the settings' model before it
     #     when no `turn_context` is there (``turnseed``)
     # 39: a running total below the last one that repeats an older count (not its own call's, not
-    #     a context overflow's fill) is that count emitted again (``counters.stale``), not a
+    #     a context overflow's fill) is that count emitted again (``counters.stale``, replaced in 41), not a
     #     restart: its call counted once, the row's run not added twice; an empty
     #     `last_token_usage` (`{}`) is no count: the total's growth is the call (it was lost)
     # 40: a paginated subagent's copied history ends at its meta's `subagent_history_start_ordinal`
     #     (the lines' `ordinal`s: ``callscan._by_ordinal``), not at a copied turn marker within
     #     the slack of its start (the parent's calls of that turn counted twice)
-    parser_version = "40"
+    # 41: only a running total equal to one of the file's latest is a replay (``counters.step``);
+    #     any other drop is a restart again (39's rule skipped real calls after a resume from an
+    #     older base, a rollback, interleaved counters), whose run counts less the base it
+    #     restarts from; a drop whose `last_token_usage` is `{}` counts no call
+    parser_version = "41"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)

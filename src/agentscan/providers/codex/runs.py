@@ -33,8 +33,8 @@ from typing import NamedTuple
 import orjson
 
 from agentscan.context import ScanContext, say
-from agentscan.providers.codex.counters import (ZERO, Counters, add, counters_of, jumped, kept_counters, spent_on,
-                                               step, token_info, total_counters, unsummed)
+from agentscan.providers.codex.counters import (ZERO, Counters, Seen, add, counters_of, jumped, kept_counters, recent_totals,
+                                               spent_on, step, token_info, total_counters, unsummed)
 from agentscan.providers.codex.fullcounts import head_digest
 from agentscan.toolkit.linescan import ScanProgress, matching_records
 
@@ -43,9 +43,12 @@ KIND = "codex.runs"
 #: its totals, and the one 0.1.x build that kept a ``recount`` added it up another way
 #: "3": a running total that moved by other than its call (``counters.jumped``) is garbage too;
 #: a "2" took it for a running count, so it is one of ``_PREVIOUS``
-#: "4": a total below the last one that repeats an older count (``counters.stale``) moves nothing; a
+#: "4": a total below the last one that repeats an older count (39's ``counters.stale``) moves nothing; a
 #: "3" took it for a restart (the run before it added again): read again
-VERSION = "4"
+#: "5": only a total equal to one of the latest (``seen``, kept) is a replay; any other drop is a
+#: restart whose run counts less the base it restarts from (``counters.step``); a "4" skipped
+#: real calls after a lower total: read again
+VERSION = "5"
 #: a state the build before kept of a file of counts reached what ``step`` reaches now, but one
 #: of a file of garbage totals (no ``recount``) took them for a running count, and nothing in
 #: the state tells which.  Taken only where the file cannot be read again in one run (past
@@ -68,15 +71,18 @@ class _Runs:
     ``2.5``), as its totals are then no running count.  Adding each call costs, so a read
     keeps it only from a file's start and once it knows the file needs it (``whole_count``)."""
 
-    __slots__ = ("last", "carried", "recount")
+    __slots__ = ("last", "carried", "recount", "seen")
 
     def __init__(self, last: Counters | None = None, carried: Counters = ZERO,
-                 recount: Counters | None = None) -> None:
+                 recount: Counters | None = None, seen: Seen = ()) -> None:
         self.last, self.carried, self.recount = last, carried, recount
+        self.seen = recent_totals(seen)  # the latest totals: a replay of one counts nothing
 
-    def feed(self, total: Counters | None, call: Counters | None) -> None:
-        """``total``: a ``token_count``'s cumulative count; ``call``: its last call's."""
-        self.last, self.carried, call = step(self.last, self.carried, total, call)
+    def feed(self, total: Counters | None, call: Counters | None, lost: bool = False, garbage: bool = False) -> None:
+        """``total``: a ``token_count``'s cumulative count; ``call``: its last call's (``lost``:
+        an empty one); ``garbage``: the total held no count (``counters.total_counters``)."""
+        self.last, self.carried, call = step(self.last, self.carried, total, call, None if garbage else self.seen,
+                                             lost)
         if call is not None and self.recount is not None:
             self.recount = spent_on(self.recount, call)
 
@@ -109,6 +115,7 @@ def _kept(path: Path, ctx: ScanContext, size_now: int, mtime_now: int,
         last = None if document["last"] is None else kept_counters(document["last"])
         carried = kept_counters(document["carried"])
         recount = None if document.get("recount") is None else kept_counters(document["recount"])
+        seen = tuple(kept_counters(value) for value in document.get("seen", ()))
     except (orjson.JSONDecodeError, TypeError, KeyError, AttributeError):
         return None  # a damaged value is no value
     if last is None and recount is None:
@@ -117,7 +124,7 @@ def _kept(path: Path, ctx: ScanContext, size_now: int, mtime_now: int,
         return None
     if head_digest(path, size) != head:
         return None
-    return offset, _Runs(last, carried, recount), size_now == size and mtime_now == mtime_ns
+    return offset, _Runs(last, carried, recount, seen), size_now == size and mtime_now == mtime_ns
 
 
 def _read(path: Path, ctx: ScanContext, runs: _Runs, start: int) -> ScanProgress:
@@ -127,10 +134,11 @@ def _read(path: Path, ctx: ScanContext, runs: _Runs, start: int) -> ScanProgress
     for _, record in matching_records(path, ctx, _MARKER, progress, start=start):
         info = token_info(record) or {}
         total, garbage = total_counters(info.get("total_token_usage"))
-        last = counters_of(info.get("last_token_usage"))
+        raw_last = info.get("last_token_usage")
+        last = counters_of(raw_last)
         if (garbage or unsummed(total, last) or jumped(runs.last, total, last)) and runs.recount is None:
             raise _Garbled
-        runs.feed(total, last)
+        runs.feed(total, last, raw_last == {}, garbage)
     return progress
 
 
@@ -186,7 +194,7 @@ def whole_count(path: Path, ctx: ScanContext, *, garbled_window: bool = False) -
     # one reached, which adds nothing.
     head = head_digest(path, progress.complete_offset)
     if head is not None and progress.complete_offset > 0:
-        kept_runs: dict = {"last": runs.last, "carried": runs.carried}
+        kept_runs: dict = {"last": runs.last, "carried": runs.carried, "seen": list(runs.seen)}
         if runs.recount is not None:
             kept_runs["recount"] = runs.recount
         document = orjson.dumps(kept_runs)
