@@ -33,8 +33,9 @@ def test_prices_a_bracketed_model_word_is_no_tier(isolated_home: Path) -> None:
         assert "service tier" not in doc["warnings"][0]["message"], doc["warnings"]
         text = invoke("prices", asked, "--at", "2026-11-02")
         assert f"did you mean {meant}?" in text.stderr, text.stderr
-    # ``gpt-5 (codex)``: the model's family, as before
-    assert cli_json("prices", "gpt-5 (codex)", "--at", "2026-11-02")["models"][0]["suggestions"][0].startswith("gpt-5")
+    # ``gpt-5 (codex)``: as a ``tokens --by model`` row names it, gpt-5 as Codex records it
+    # (pass 57: ``typednames.typed_name``; it guessed the model's family before)
+    assert cli_json("prices", "gpt-5 (codex)", "--at", "2026-11-02")["models"][0]["model_id"] == "gpt-5"
     # a word no model's (``turbo`` of another's gpt-3.5-turbo) or like a tier's stays the tier wording
     for asked in ("gpt-5.5 (turbo)", "gpt-5.5 (priorty)"):
         doc = cli_json("prices", asked, "--at", "2026-11-02")
@@ -173,14 +174,18 @@ def test_archived_filters_leave_out_a_cursor_chat_read_without_its_db(isolated_h
     assert [row["id"] for row in cli_json("list", "--archived")["sessions"]] == [f"cursor:{gone}"]
     assert cli_json("list", "--no-archived")["archived_unknown"] == []
     break_schema(db)
+    # Not read with its DB before (``--no-cache``: no kept row): its archived state is unknown
     for option in ("--archived", "--no-archived"):
-        document = cli_json("list", option)
+        document = cli_json("--no-cache", "list", option)
         assert document["sessions"] == [], (option, document["sessions"])
         (unknown,) = document["archived_unknown"]
         assert unknown["provider"] == "cursor" and unknown["sessions"] == 1, unknown
-        said = " ".join(invoke("list", option).stderr.split())
+        said = " ".join(invoke("--no-cache", "list", option).stderr.split())
         assert f"{option}: 1 cursor session left out, its archived state not known: {db} could not be read" in said, said
-    assert "archived_unknown" not in cli_json("list")  # (only with either option)
+    assert "archived_unknown" not in cli_json("--no-cache", "list")  # (only with either option)
+    # Read with its DB before: the kept row's mark stands (pass 57, ``keptrow.with_kept``)
+    assert [row["id"] for row in cli_json("list", "--archived")["sessions"]] == [f"cursor:{gone}"]
+    assert cli_json("list", "--no-archived")["sessions"] == []
 
 
 def test_a_row_grep_finds_by_its_calls_models_still_meets_archived(monkeypatch: Any) -> None:

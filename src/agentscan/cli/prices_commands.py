@@ -118,7 +118,8 @@ def prices_command(
                     gap = f": {legible(name)} is {alias}: left unpriced"
                 no_tier = _no_such_tier(data, asked, provider, when, found) if name == asked and alias is None \
                     and provider in (None, "codex") else None
-                no_tier = no_tier or _no_such_suffix(data, name, provider, when, found)
+                if no_tier is None:  # ("": the brackets name a model, ``gpt-4o (mini)``: its guesses stand)
+                    no_tier = _no_such_suffix(data, name, provider, when, found)
                 # (no price data's name: no update prices a word that is no tier)
                 message = f"no price for {legible(name)!r}: {no_tier}" if no_tier else _no_price(data, name, gap)
                 scan.warn(f"model:{provider or '-'}/{name}", message)
@@ -209,7 +210,8 @@ def _no_such_tier(data: Any, asked: str, provider: str | None, when: Any, found:
     this home's Codex sessions recorded, and the model before it is OpenAI's and priced: the
     word is no tier's, and its guesses (``found["suggestions"]``) are that model's priced
     tiers (the standard one first), not the names most like the whole text ("did you mean
-    gpt-3.5-turbo?"); ``None`` for any other name."""
+    gpt-3.5-turbo?"); ``""`` when the words name a model (``_names_a_model``), ``None`` for any
+    other name."""
     from agentscan.pricing.aliases import SERVICE_TIER_WORDS, service_tier_name, typed_tier
     from agentscan.pricing.lookup import look_up
 
@@ -221,7 +223,7 @@ def _no_such_tier(data: Any, asked: str, provider: str | None, when: Any, found:
     if base["provider"] != "openai":
         return None  # (only OpenAI's models run on Codex's service tiers)
     if _names_a_model(data, model, word, provider, when, found):
-        return None  # (``gpt-4o (mini)``: "did you mean gpt-4o-mini?", no tier's word)
+        return ""  # (``gpt-4o (mini)``: "did you mean gpt-4o-mini?", no tier's word nor unknown suffix)
     tiers = [service_tier_name(model, tier) for tier in SERVICE_TIER_WORDS]
     found["suggestions"] = [model, *(each for each in tiers if look_up(data, each, provider, when)["model_id"])]
     return (f"{word!r} is not a service tier agentscan knows ({', '.join(SERVICE_TIER_WORDS)}; fast is"

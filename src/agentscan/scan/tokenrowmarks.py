@@ -34,6 +34,10 @@ def marked_archived(scanner: Scanner, refs: Sequence[SessionRef], priced_rows: l
     Asked only of a provider that archives (``can_archive``)."""
     by_id = {ref.id: ref for ref in refs}
     marks: dict[str, bool | None] = {}
+    from agentscan.scan.unreadrows import before_archived_unread
+
+    before_archived_unread(scanner, [ref for row, _ in priced_rows if (ref := by_id.get(row.key)) is not None
+                                     and row.key not in kept and not row.archived])
     for row, _ in priced_rows:
         ref = by_id.get(row.key)
         if ref is not None and row.key not in kept and not row.archived:

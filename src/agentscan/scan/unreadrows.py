@@ -246,6 +246,7 @@ def archived_unknowns(scanner: Scanner, asked: Sequence[tuple[SessionRef, Sessio
     (it read "not archived" while the chat beside it, with usage, read "not known").  No index
     question: the provider tells what it could not read this scan."""
     found: dict[str, tuple[str, str]] = {}
+    before_archived_unread(scanner, [ref for ref, row in asked if not row.archived])
     for ref, row in asked:
         provider = scanner.provider(ref.provider)
         if row.archived or not provider.can_archive:
@@ -256,6 +257,18 @@ def archived_unknowns(scanner: Scanner, asked: Sequence[tuple[SessionRef, Sessio
         if missed is not None and provider.archived_unread(ref, scanner.ctx) is None:
             found[ref.id] = missed
     return found
+
+
+def before_archived_unread(scanner: Scanner, refs: Sequence[SessionRef]) -> None:
+    """Each provider that archives told of its ``refs`` before ``archived_unread`` is asked of
+    each (``Provider.before_archived_unread``: one query, not one a chat)."""
+    by_provider: dict[str, list[SessionRef]] = {}
+    for ref in refs:
+        by_provider.setdefault(ref.provider, []).append(ref)
+    for name, mine in by_provider.items():
+        provider = scanner.provider(name)
+        if provider.can_archive:
+            provider.before_archived_unread(mine, scanner.ctx)
 
 
 def archived_unknown_ids(scanner: Scanner, refs: Sequence[SessionRef], rows: Iterable[SessionRow]) -> set[str]:
@@ -297,10 +310,16 @@ class ShelfUnknown:
         #: provider -> the ids asked of the index and their rows' fingerprints there, asked
         #: once (not a query a row)
         self._kept: dict[str, tuple[set[str], dict[str, str]]] = {}
+        #: the providers told of their sessions before ``archived_unread`` (one query, not one a row)
+        self._told: set[str] = set()
 
     def failed(self, ref: SessionRef, row: SessionRow, failed: str | None) -> str | None:
         if failed not in (None, "archived"):
             return failed
+        if ref.provider not in self._told:
+            self._told.add(ref.provider)
+            before_archived_unread(self.scanner, [ref, *(r for r in self.scanner.stored_refs(ref.provider) or ()
+                                                         if r.id != ref.id)])
         missed = archived_unknown(self.scanner, ref, row)
         if missed is None or self._row_kept(ref):
             # (a row kept from a run that read the state DB knows it: ``archived_unknown_ids``)

@@ -20,7 +20,7 @@ warning is said to its pass).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from agentscan.providers.cursor.mostused import calls_model
 from agentscan.timeutil import from_epoch, newest
@@ -52,16 +52,32 @@ def kept_archived(ref: SessionRef, ctx: ScanContext) -> bool | None:
     """Whether the row the index keeps of ``ref``'s chat (for any files, any parser: the one
     ``with_kept`` lends) says it is archived; ``None``: no row kept (or no index here).  So
     ``archived_unread`` tells a lent row's mark as known, as the row shows it."""
+    read = ctx.memo.get(_KEPT_ARCHIVED)
+    if read is None or ref.id not in read:
+        read = read_kept_archived([ref], ctx)
+    return read.get(ref.id)
+
+
+#: ``ScanContext.memo``'s key of the kept rows' archived marks read (``read_kept_archived``)
+_KEPT_ARCHIVED = "cursor.kept_archived"
+
+
+def read_kept_archived(refs: Sequence[SessionRef], ctx: ScanContext) -> dict[str, bool | None]:
+    """The kept rows' archived marks of ``refs`` (``kept_archived``), read in one query and
+    remembered for the scan (asked of every chat while the state DB is not read)."""
+    read: dict[str, bool | None] = ctx.memo.setdefault(_KEPT_ARCHIVED, {})
     rows = getattr(ctx.file_cache, "row_fields", None)  # (a worker's view of the index has none)
-    if rows is None:
-        return None
-    # Two paths: ``json_extract`` answers a JSON array only then (one gives the bare value).
-    kept = rows([ref.id], ("$.archived", "$.native_id")).get(ref.id)
-    if kept is None or kept[1] is None:
-        return None
+    asked = [ref.id for ref in refs if ref.id not in read]
+    if rows is None or not asked:
+        return read
     import orjson
 
-    return orjson.loads(kept[1])[0] is True
+    # Two paths: ``json_extract`` answers a JSON array only then (one gives the bare value).
+    kept = rows(asked, ("$.archived", "$.native_id"))
+    for session_id in asked:
+        values = kept.get(session_id)
+        read[session_id] = None if values is None or values[1] is None else orjson.loads(values[1])[0] is True
+    return read
 
 
 def with_sums(row: SessionRow, ref: SessionRef, ctx: ScanContext, fingerprint: str | None) -> SessionRow:

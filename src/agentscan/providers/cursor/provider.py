@@ -11,7 +11,7 @@ See docs/providers/cursor.md.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Collection, Iterable
+from typing import TYPE_CHECKING, Collection, Iterable, Sequence
 
 from agentscan.context import ScanContext
 from agentscan.providers.base import Provider
@@ -90,6 +90,14 @@ class CursorProvider(Provider):
         from agentscan.providers.cursor.workspace import unread_workspace_dbs
 
         return unread_state_db(ctx) + [(str(path), "Cursor workspace DB not read") for path in unread_workspace_dbs(ctx)]
+
+    def before_archived_unread(self, refs: Sequence[SessionRef], ctx: ScanContext) -> None:
+        from agentscan.providers.cursor.statedb import state_db
+
+        if state_db(ctx).unread() is not None:  # (read, the DB says it: ``row.archived_of``)
+            from agentscan.providers.cursor.keptrow import read_kept_archived
+
+            read_kept_archived(refs, ctx)
 
     def archived_unread(self, ref: SessionRef, ctx: ScanContext) -> bool | None:
         from agentscan.providers.cursor.row import archived_of
