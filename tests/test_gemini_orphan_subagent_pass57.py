@@ -60,3 +60,58 @@ def test_a_legacy_one_too_and_a_file_that_is_no_chat_says_nothing(isolated_home:
     doc = cli_json("tokens")
     assert doc["warnings"] == []
     assert [(row["key"], row["tokens"]["total"]) for row in doc["rows"]] == [(f"gemini:{LEGACY}", 2_050)]
+
+
+MAIN = "eeee5555-cccc-4ddd-8eee-ffff00005555"
+
+
+def _main_chat(home: Path) -> Path:
+    return write_chat(home, "demo", "session-2026-03-01T10-00-eeee5555.jsonl", [
+        meta(MAIN, start="2026-03-01T10:00:00.000Z"),
+        user("m1", "2026-03-01T10:00:00.000Z", "Fix the parser"),
+        gemini("m2", "2026-03-01T10:05:00.000Z", "Fixed", usage=tokens(80_000, 900)),
+    ], mtime=1_772_000_000)
+
+
+def _one_answer(*args: str) -> list[dict]:
+    """``tokens --json`` cold, cached and uncached: asserted equal, the first returned."""
+    docs = [cli_json("tokens", *args, *extra) for extra in ((), (), ("--no-cache",))]
+    assert docs[0] == docs[1] == docs[2]
+    return docs[0]
+
+
+def test_an_orphan_with_a_session_chats_id_never_replaces_that_session(isolated_home: Path) -> None:
+    # Named without ``session-``, so met first in ``chats/``, and newer: ranked against the
+    # session chat as a migrated copy is, it replaced the whole session with a subagent's chat.
+    _project(isolated_home)
+    main = _main_chat(isolated_home)
+    orphan = write_chat(isolated_home, "demo", f"{MAIN}.jsonl", [
+        meta(MAIN, start="2026-03-01T10:01:00.000Z", kind="subagent"),
+        user("s1", "2026-03-01T10:01:00.000Z", "Subtask: read logs"),
+        gemini("s2", "2026-03-01T10:02:00.000Z", "Found it", usage=tokens(3_000, 40)),
+    ], mtime=1_772_000_500)
+    doc = _one_answer()
+    assert [(row["key"], row["tokens"]["total"]) for row in doc["rows"]] == [(f"gemini:{MAIN}", 80_900)]
+    (warning,) = doc["warnings"]
+    assert warning["path"] == str(orphan) and str(main) in warning["message"]
+    assert "skipped" in warning["message"]
+    assert cli_json("show", f"gemini:{MAIN}")["session"]["path"] == str(main)
+
+
+def test_an_orphan_that_is_also_nested_counts_once(isolated_home: Path) -> None:
+    # The orphan's name sorts before its parent's dir: met first, it is still known for a copy.
+    _project(isolated_home)
+    _main_chat(isolated_home)
+    agent = "0aaa1111-cccc-4ddd-8eee-ffff00001111"
+    records = [
+        meta(agent, start="2026-03-01T10:01:00.000Z", kind="subagent"),
+        user("s1", "2026-03-01T10:01:00.000Z", "Subtask: read logs"),
+        gemini("s2", "2026-03-01T10:02:00.000Z", "Found it", usage=tokens(3_000, 40)),
+    ]
+    nested = write_chat(isolated_home, "demo", f"{MAIN}/{agent}.jsonl", records, mtime=1_772_000_100)
+    orphan = write_chat(isolated_home, "demo", f"{agent}.jsonl", records, mtime=1_772_000_100)
+    doc = _one_answer()
+    assert [(row["key"], row["tokens"]["total"]) for row in doc["rows"]] == [(f"gemini:{MAIN}", 83_940)]
+    assert doc["total"]["total"] == 83_940
+    (warning,) = doc["warnings"]
+    assert warning["path"] == str(orphan) and str(nested) in warning["message"]

@@ -5,10 +5,11 @@
   pins the whole order at every width).
 * Run as ``python -m agentscan``, errors said ``Try '/venv/bin/agentscan …'``, the console
   script beside that Python, under a help whose usage line said ``python -m agentscan``: both
-  name the program as it ran now (tests/test_static_help.py pins the usage line).
+  name the program as it ran now (tests/test_static_help.py pins the usage line), found on
+  ``PATH`` by one walk (``toolkit.onpath.which``), which the first start imports alone.
 * The "did you mean" of an id one character off offered a prefix that another session's run
   also begins (which the command then called ambiguous), or one ending in a dash, and never
-  a subagent run's id.
+  a subagent run's id.  One near id that fails (ambiguous) no longer drops the other.
 * A usage error's command to copy (``--by day,model``: ``tokens --by day --breakdown``), and
   ``list --no-archived``'s ``list --archived``, left out the ``--demo`` or ``--home DIR`` of the
   command that said it.
@@ -58,6 +59,20 @@ def test_a_prefix_another_session_s_run_also_begins_is_not_offered(isolated_home
     assert "did you mean" not in said.stderr and "list --grep TEXT" in said.stderr
     # The session's short id, as ``list`` shows it, opens it: still offered.
     assert invoke("show", "019cff78").stderr.splitlines()[1] == "hint: did you mean 'claude:019cff87'?"
+
+
+def test_a_near_id_is_offered_beside_an_ambiguous_one(isolated_home: Path) -> None:
+    # ``019cff78-11`` is one slip from ``019cff87-11`` (a session's and another's run: ambiguous)
+    # and from ``019cff79-11`` (one session): the ambiguous one left out, not the whole hint.
+    _sessions_and_a_run(isolated_home)
+    third = "019cff79-1111-7000-8000-000000000004"
+    claude_session_file(isolated_home, third, [
+        claude_user(third, "2026-11-07T10:00:00.000Z", "work"),
+        claude_assistant(third, "2026-11-07T10:00:01.000Z", msg_id="m-third", request_id="r-third",
+                         usage=claude_usage(100, 10))])
+    said = invoke("show", "019cff78-11")
+    assert said.stderr.splitlines()[1] == "hint: did you mean 'claude:019cff79-11'?"
+    assert invoke("show", "claude:019cff79-11").exit_code == 0
 
 
 def test_a_session_and_a_run_as_near_are_both_offered(isolated_home: Path) -> None:
@@ -118,6 +133,36 @@ def test_python_m_is_named_as_it_was_typed(tmp_path: Path, monkeypatch: pytest.M
     spaced = str(tmp_path / "my venv" / "bin" / "python")
     _ran_as_module(monkeypatch, ["../my venv/bin/python", "-m", "agentscan"], spaced)
     assert program_word() == f"'{spaced}' -m agentscan"
+
+
+def test_the_usage_line_of_python_m_looks_path_through_as_its_hints_do(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # ``entry`` walked ``PATH`` its own way, which skipped an empty entry (the current folder,
+    # for the shell and ``shutil.which``): ``toolkit.onpath.which`` is now the one walk.
+    import types
+
+    from agentscan import entry
+
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    (folder / "agentscan").write_text("#!/bin/sh\n")
+    (folder / "agentscan").chmod(0o755)
+    monkeypatch.chdir(folder)
+    _ran_as_module(monkeypatch, ["python3", "-m", "agentscan"], str(folder / "python3"))
+    monkeypatch.setitem(sys.modules, "__main__", types.SimpleNamespace(__package__="agentscan"))
+    monkeypatch.setenv("PATH", f":{tmp_path / 'none'}")
+    assert entry._program_name() == "agentscan"
+
+
+def test_python_m_help_imports_no_hook_module(tmp_path: Path) -> None:
+    # (no ``agentscan`` on this ``PATH``: another install's would rightly ask ``hooks.program``)
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "agentscan", "--help"],
+                          env=dict(os.environ, COLUMNS="100", PATH=str(tmp_path)), capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0 and done.stdout.startswith("Usage:")
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()}
+    assert "agentscan.entry" in imported
+    assert not imported & {"agentscan.hooks.program", "shlex"}
 
 
 def test_a_usage_error_of_python_m_names_it_as_its_usage_line_does() -> None:

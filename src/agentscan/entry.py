@@ -70,15 +70,15 @@ def _program_name() -> str | None:
     main = sys.modules.get("__main__")
     if program.replace(os.sep, "/").endswith("agentscan/__main__.py") and getattr(main, "__package__", None) == "agentscan":
         from agentscan import invocation  # (os and sys alone)
+        from agentscan.toolkit.onpath import which  # (os alone: hooks.program's walk, not its imports)
 
+        found = which("agentscan")
+        if found is None:
+            return invocation.module_word()  # none on ``PATH``
         beside = os.path.dirname(sys.executable or "")
-        for folder in os.environ.get("PATH", "").split(os.pathsep):
-            found = os.path.join(folder, "agentscan") if folder else ""
-            if found and os.access(found, os.X_OK) and not os.path.isdir(found):
-                if beside and os.path.dirname(os.path.abspath(found)) == beside:
-                    return "agentscan"
-                return invocation.program_word()  # another's, or this one's by a link: told by hooks.program
-        return invocation.module_word()  # none on ``PATH``
+        if beside and os.path.dirname(os.path.abspath(found)) == beside:
+            return "agentscan"
+        return invocation.program_word()  # another's, or this one's by a link: told by hooks.program
     return None
 
 

@@ -22,6 +22,8 @@ import sys
 from pathlib import Path, PurePath
 from typing import Mapping
 
+from agentscan.toolkit.onpath import which
+
 def hook_command(agent: str) -> str:
     """The command the agent will run: this very agentscan, by absolute path, so that it runs
     whatever the agent's ``PATH`` (an editor started from the desktop has its own)."""
@@ -61,31 +63,6 @@ def agentscan_word() -> str:
                               or _run_by_this_python(found)):
         return "agentscan"
     return hook_program()
-
-
-def which(name: str) -> str | None:
-    """``shutil.which(name)``, without importing ``shutil`` on POSIX (with ``bz2`` and ``lzma``:
-    1.6 ms of a ``show`` that names a command to copy, ``invocation.program_word``): the
-    first executable file of that name in a ``PATH`` folder, as ``shutil`` looks."""
-    if os.name == "nt":  # PATHEXT, the current folder first: shutil's rules
-        import shutil
-
-        return shutil.which(name)
-    path = os.environ.get("PATH")
-    if path is None:
-        try:
-            path = os.confstr("CS_PATH")
-        except (AttributeError, ValueError):  # (shutil's own fallback)
-            path = os.defpath
-    seen: set[str] = set()
-    for folder in path.split(os.pathsep) if path else ():
-        if folder in seen:
-            continue
-        seen.add(folder)
-        candidate = os.path.join(folder, name)
-        if os.path.exists(candidate) and os.access(candidate, os.F_OK | os.X_OK) and not os.path.isdir(candidate):
-            return candidate
-    return None
 
 
 def _run_by_this_python(script: str) -> bool:

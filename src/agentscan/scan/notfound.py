@@ -163,14 +163,15 @@ def _meant_as_mistyped(scanner: Scanner, query: str, find: Callable[[Scanner, st
 
     offered = []
     for meant, targets in sorted(near.items()):
+        # One that fails is left out, not the hint: the other near id still opens what it names.
         try:
             ref, focus = find(scanner, meant)
         except AgentscanError:  # several, or too short once its trailing dash went
-            return None
+            continue
         if (ref.id, focus) not in targets:
-            return None
+            continue
         offered.append(repr(meant))
-    return f"hint: did you mean {' or '.join(offered)}?"
+    return f"hint: did you mean {' or '.join(offered)}?" if offered else None
 
 
 #: how many ids one slip away a "did you mean" offers (``'codex:019ac2d4' or 'codex:019ac2d6'``)

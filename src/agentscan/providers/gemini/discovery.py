@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from agentscan.context import EMPTY_FILE, ScanContext
 from agentscan.providers.gemini.chathead import HEADER_BYTES, PROBLEM, jsonl_header, legacy_header
+from agentscan.providers.gemini.chatcopies import wins
 from agentscan.providers.sessionnames import usable_id
-from agentscan.toolkit import laxjson
 from agentscan.toolkit.jsonl import BOM, read_head
 from agentscan.toolkit.roots import Root
 from agentscan.toolkit.fsutil import is_dir, is_file, warn_special
@@ -98,6 +98,7 @@ def project_dirs(roots: list[Root], ctx: ScanContext) -> list[Path]:
 
 def discover_sessions(roots: list[Root], ctx: ScanContext) -> dict[str, SessionFiles]:
     sessions: dict[str, SessionFiles] = {}
+    orphans: list[ChatFile] = []
     for project in project_dirs(roots, ctx):
         chats = project / "chats"
         if ctx.linked_outside(chats):
@@ -119,20 +120,38 @@ def discover_sessions(roots: list[Root], ctx: ScanContext) -> dict[str, SessionF
             elif is_dir(entry) and not entry.is_symlink():
                 _attach_subagent_dir(Path(entry.path), project, ctx, sessions)
             elif name.endswith((".json", ".jsonl")) and is_file(entry):
-                _attach_orphan(Path(entry.path), project, ctx, sessions)
+                chat = _chat_file(Path(entry.path), project, ctx, legacy=name.endswith(".json"))
+                if chat is not None and chat.session_id is not None and usable_id(chat.session_id, chat.path, ctx):
+                    orphans.append(chat)
+    # After every main and nested chat is known, whatever order the walk met them in (a name
+    # sorting before ``session-``, another project's dir): an orphan is checked against all.
+    _attach_orphans(orphans, sessions, ctx)
     return sessions
 
 
-def _attach_orphan(path: Path, project: Path, ctx: ScanContext, sessions: dict[str, SessionFiles]) -> None:
-    """A subagent chat Gemini CLI ran with no parent session id: chatRecordingService.ts nests a
+def _attach_orphans(orphans: list[ChatFile], sessions: dict[str, SessionFiles], ctx: ScanContext) -> None:
+    """Subagent chats Gemini CLI ran with no parent session id: chatRecordingService.ts nests a
     subagent's ``<sessionId>.jsonl`` under ``chats/<parentSessionId>/`` only when it has one,
-    else writes it straight into ``chats/``.  No parent is known (none is guessed): it is a
-    session of its own, under its ``sessionId``.  Its tokens were skipped with the file.  A
-    file there whose head gives no ``sessionId`` is no chat Gemini CLI writes: left unsaid."""
-    chat = _chat_file(path, project, ctx, legacy=path.name.endswith(".json"))
-    if chat is None or chat.session_id is None or not usable_id(chat.session_id, chat.path, ctx):
-        return
-    _attach_main(_session(sessions, chat.session_id), chat)
+    else writes it straight into ``chats/``.  No parent is known (none is guessed): each is a
+    session of its own, under its ``sessionId``.  A file there whose head gives no
+    ``sessionId`` is no chat Gemini CLI writes: left unsaid.  One whose ``sessionId`` is a
+    ``session-*`` chat's, or a nested subagent chat's, would count a chat twice or hide one:
+    skipped with a word, never ranked against it (``chatcopies.wins`` ranks a legacy ``.json`` and the
+    ``.jsonl`` migrated from it, and would let a subagent's chat replace a whole session)."""
+    nested = {agent_id: chat for session in sessions.values() for agent_id, chat in session.subagents.items()}
+    mains = {native_id: session.main for native_id, session in sessions.items() if session.main is not None}
+    for chat in orphans:
+        assert chat.session_id is not None  # (kept only with one)
+        main = mains.get(chat.session_id)
+        if main is not None:
+            ctx.warn(chat.path, f"a subagent chat with the sessionId of the session chat {main.path}; "
+                                "skipped (that session is counted)")
+            continue
+        copy = nested.get(chat.session_id)
+        if copy is not None:
+            ctx.warn(chat.path, f"the same subagent chat as {copy.path}; skipped (that one is counted)")
+            continue
+        _attach_main(_session(sessions, chat.session_id), chat)
 
 
 def _no_id(chat: ChatFile) -> str:
@@ -161,59 +180,11 @@ def _session(sessions: dict[str, SessionFiles], native_id: str) -> SessionFiles:
     return found
 
 
-def _wins(new: ChatFile, old: ChatFile) -> bool:
-    # The migrated .jsonl holds everything the .json held and more.
-    if new.legacy != old.legacy:
-        return not new.legacy
-    if not new.legacy:
-        # ``gemini --resume`` (0.44) leaves a second file of the same session holding only
-        # its header and the injected context: newer on a live machine only by chance, and
-        # in a copied home (every mtime the copy's) it hid the whole conversation.
-        new_talks, old_talks = holds_conversation(new.path), holds_conversation(old.path)
-        if new_talks != old_talks:
-            return new_talks
-    return new.mtime > old.mtime
-
-
-#: how far a chat is read for a message before it is taken to hold one (a file this large does)
-_CONVERSATION_PROBE = 1 << 20
-
-
-def holds_conversation(path: Path) -> bool:
-    """Whether a JSONL chat holds a message beyond its header and the injected context: a
-    prompt or a reply (also inside a ``$set`` of ``messages``).  Read only when two files
-    claim one session; a file that cannot be read counts as holding one (no opinion)."""
-    import orjson
-
-    from agentscan.providers.gemini.records import prompt_text
-
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(_CONVERSATION_PROBE + 1)
-    except OSError:
-        return True
-    if len(head) > _CONVERSATION_PROBE:
-        return True
-    for line in head.splitlines()[1:]:
-        try:
-            record = laxjson.loads(line)
-        except orjson.JSONDecodeError:
-            continue
-        if not isinstance(record, dict):
-            continue
-        messages = record["$set"].get("messages") if isinstance(record.get("$set"), dict) else [record]
-        for message in messages if isinstance(messages, list) else ():
-            if isinstance(message, dict) and (message.get("type") == "gemini" or
-                                              (message.get("type") == "user" and prompt_text(message) is not None)):
-                return True
-    return False
-
-
 def _attach_main(session: SessionFiles, chat: ChatFile) -> None:
     session.newest_mtime = max(session.newest_mtime, chat.mtime)
     if session.main is None:
         session.main = chat
-    elif _wins(chat, session.main):
+    elif wins(chat, session.main):
         session.shadowed.append(session.main)
         session.main = chat
     else:
@@ -245,7 +216,7 @@ def _attach_subagent_dir(directory: Path, project: Path, ctx: ScanContext, sessi
         existing = session.subagents.get(agent_id)
         if existing is None:
             session.subagents[agent_id] = chat
-        elif _wins(chat, existing):  # a subagent's copies are ranked as a session's are
+        elif wins(chat, existing):  # a subagent's copies are ranked as a session's are
             session.shadowed.append(existing)
             session.subagents[agent_id] = chat
         else:

@@ -61,8 +61,10 @@ class GeminiProvider(Provider):
     # 21: an empty ``$set.messages`` (a turn cancelled before any reply) clears nothing, as in
     #     Gemini CLI's own loader: the prompts before it stay the session's
     # 22: a subagent chat written with no parent id (``chats/<sessionId>.jsonl``) is a session of
-    #     its own (``discovery._attach_orphan``), not skipped
-    parser_version = "22"
+    #     its own (``discovery._attach_orphans``), not skipped
+    # 23: such a chat with the sessionId of a ``session-*`` chat, or of a nested subagent chat,
+    #     is skipped with a warning: it no longer replaces the session, nor counts twice
+    parser_version = "23"
     # Gemini CLI appends each record (``fs.appendFileSync``) and closes the chat: no process
     # holds it open while the session runs, so ``/proc`` cannot tell a running one.
     liveness_known = False
