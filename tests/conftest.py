@@ -71,6 +71,8 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     # the variable for the CLI run as a subprocess, which must not write the real /tmp either.
     monkeypatch.setattr("agentscan.toolkit.meetlock.MEETING_BASE", str(tmp_path))
     monkeypatch.setenv("AGENTSCAN_LOCK_DIR", str(tmp_path / "agentscan-locks"))
+    # Gemini CLI's system settings (``geminionce.system_settings_path``), never the machine's /etc
+    monkeypatch.setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", str(tmp_path / "gemini-system-settings.json"))
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "200")
     # Tests write their files just before they read them: without this, nothing

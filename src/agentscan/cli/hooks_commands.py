@@ -271,8 +271,9 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
         # ``disableAllHooks``.
         from agentscan.hooks.geminionce import other_settings
 
-        off = gemini_hooks_off(parse(paths[0], plans[0].after), other_settings(paths[0], home=home, cwd=cwd), scope.value)
-        warnings += [ScanWarning(str(paths[0]), f"{off[0]}: nothing is captured until you {off[1]}")] if off else []
+        off = gemini_hooks_off(parse(paths[0], plans[0].after), other_settings(paths[0], home=home, cwd=cwd),
+                               scope.value, str(paths[0]))
+        warnings += [ScanWarning(str(paths[0]), f"{off[0]}: {off[2]} until you {off[1]}")] if off else []
     changing = [plan for plan in plans if plan.changed]
     # What the person at the terminal is told; --quiet keeps it to errors (a script, cron).
     # A --dry-run's diff and the --json document are the output asked for: they stay.

@@ -235,7 +235,8 @@ def _no_such_suffix(data: Any, name: str, provider: str | None, when: Any, found
     knows (``typednames``), so the name has no price, not its model's list price; its guesses are
     that model and its priced variants.  ``None`` for any other name."""
     from agentscan.pricing.lookup import look_up
-    from agentscan.pricing.typednames import KNOWN_SUFFIXES, bracketed_model, claude_variants, unknown_suffix
+    from agentscan.pricing.typednames import (KNOWN_SUFFIXES, bracketed_model, claude_variants, unknown_suffix,
+                                              unknown_suffix_reason)
 
     words, model = unknown_suffix(name), bracketed_model(name)
     if words is None or model is None:
@@ -244,7 +245,7 @@ def _no_such_suffix(data: Any, name: str, provider: str | None, when: Any, found
     if not priced:
         return None  # (``nosuchmodel (turbo)``: no model's list price to refuse, so the plain "no price")
     found["suggestions"] = priced
-    return f"{words!r} in brackets is no suffix agentscan knows ({KNOWN_SUFFIXES}): not priced at {legible(model)}'s list price"
+    return f"{unknown_suffix_reason(words, model, KNOWN_SUFFIXES)}: not priced at {legible(model)}'s list price"
 
 
 def _names_a_model(data: Any, model: str, word: str, provider: str | None, when: Any, found: dict[str, Any]) -> bool:

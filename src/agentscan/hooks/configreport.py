@@ -61,8 +61,8 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
         # Claude Code's switch for every hook of every file: nothing is captured while it is on.
         report["problem"] = (f'"{DISABLE_ALL}": true here turns off every Claude Code hook, agentscan\'s too, so '
                              "nothing is captured; remove it (or set it to false) to capture")
-    if agent == "gemini" and (off := gemini_hooks_off(config, others, scope)):
-        report["problem"] = f"{off[0]}, so nothing is captured; {off[1]} to capture"
+    if agent == "gemini" and (off := gemini_hooks_off(config, others, scope, str(path))):
+        report["problem"] = f"{off[0]}, so {off[2]}; {off[1]} to capture"
     if report["problem"] is None:
         # What an install would refuse to change (a key twice, no object, ``"hooks": []``):
         # said here, rather than "not installed" and an install to run that only fails.
@@ -129,46 +129,57 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
     return report
 
 
-def gemini_hooks_off(config: Any, others: Sequence[tuple[str, Any, str]] = (), scope: str = "user") -> tuple[str, str] | None:
-    """What in Gemini CLI's settings turns agentscan's hook in ``config`` (the file of ``scope``)
-    off, and what to change: every hook off (``hooksConfig.enabled``; before it, ``hooks.enabled``),
-    or agentscan's listed as disabled (``hooksConfig.disabled``; before it, ``hooks.disabled``),
-    which Gemini CLI matches against an entry's name, or its command when it has none
-    (``hookRegistry.ts``); ``None``.  ``others``: (path, parsed settings, scope) of the other
-    files Gemini CLI merges with it (``settingsSchema.ts``): their ``disabled`` lists are joined
-    (``mergeStrategy: UNION``), so one listed in the project's turns off the user's entry too, and
-    ``enabled`` is the project's when it sets it, else the user's (the default: replaced)."""
+def gemini_hooks_off(config: Any, others: Sequence[tuple[str, Any, str]] = (), scope: str = "user",
+                     path: str | None = None) -> tuple[str, str, str] | None:
+    """What in Gemini CLI's settings turns agentscan's hook in ``config`` (the file of ``scope``,
+    at ``path``) off, what to change, and where nothing is captured then (a project's settings
+    turn it off in that project only); ``None`` when nothing does.  Every hook off
+    (``hooksConfig.enabled``; before it, ``hooks.enabled``), or agentscan's listed as disabled
+    (``hooksConfig.disabled``; before it, ``hooks.disabled``), which Gemini CLI matches against an
+    entry's name, or its command when it has none (``hookRegistry.ts``).  ``others``: (path,
+    parsed settings, scope) of the other files Gemini CLI merges with it (``settings.ts``
+    ``mergeSettings``: system defaults, user, workspace, system, each later one over the
+    earlier): their ``disabled`` lists are joined (``mergeStrategy: UNION``), so one listed in
+    the project's turns off the user's entry too, and ``enabled`` is the last file's that sets it."""
     from agentscan.hooks.geminionce import off_names
 
     def sections(settings: Any) -> list[tuple[str, dict[str, Any]]]:
         return [(key, section) for key in ("hooksConfig", "hooks")
                 if isinstance(section := settings.get(key) if isinstance(settings, dict) else None, dict)]
 
-    every = sorted([("here", config, scope), *((f"in {path}", other, where) for path, other, where in others)],
+    def captured(place: str | None, file: str | None) -> str:
+        project = Path(file).parent.parent if place == "project" and file else None
+        return f"nothing is captured in {project}" if project is not None else "nothing is captured"
+
+    every = sorted([("here", config, scope, path), *((f"in {file}", other, where, file) for file, other, where in others)],
                    key=lambda found: _GEMINI_ORDER.get(found[2], 0))
-    decided = None  # (where, its value): the last file, in Gemini CLI's order, that sets it
-    for where, settings, _ in every:
-        value = dict(sections(settings)).get("hooksConfig", {}).get("enabled")
-        decided = (where, value) if isinstance(value, bool) else decided
-    legacy = dict(sections(config)).get("hooks", {}).get("enabled") is False
-    if (decided is not None and decided[1] is False) or legacy:
-        key, where = ("hooksConfig", decided[0]) if decided is not None and decided[1] is False else ("hooks", "here")
+    decided = None  # (key, where, its value, scope, path): the last file, in Gemini CLI's order, that sets it
+    for where, settings, place, file in every:
+        found = dict(sections(settings))
+        for key in ("hooksConfig", "hooks"):  # (the legacy key, where a file has no other)
+            value = found.get(key, {}).get("enabled")
+            if isinstance(value, bool):
+                decided = (key, where, value, place, file)
+                break
+    if decided is not None and decided[2] is False:
+        key, where, _, place, file = decided
         return (f'"{key}.enabled": false {where} turns off every Gemini CLI hook, agentscan\'s too',
-                "remove it (or set it to true)")
+                "remove it (or set it to true)", captured(place, file))
     names = off_names(config)
-    for where, settings in (("here", config), *((f"in {path}", other) for path, other, _ in others)):
+    for where, settings, place, file in every:
         for key, section in sections(settings):
             listed = section.get("disabled")
             hit = next((name for name in listed if isinstance(name, str) and name in names), None) if isinstance(listed, list) else None
             if hit is not None:
                 joined = "" if where == "here" else " (it joins the disabled lists of every settings file)"
                 return (f'"{key}.disabled" {where} lists {json.dumps(hit, ensure_ascii=False)}, which turns agentscan\'s '
-                        f"hook off in Gemini CLI{joined}", "remove it from that list")
+                        f"hook off in Gemini CLI{joined}", "remove it from that list", captured(place, file))
     return None
 
 
-#: the order Gemini CLI merges its settings in: a later file's ``enabled`` replaces an earlier's
-_GEMINI_ORDER = {"user": 0, "project": 1}
+#: the order Gemini CLI merges its settings in (``settings.ts``): a later file's ``enabled``
+#: replaces an earlier's; the system's (an administrator's) comes last, over the project's
+_GEMINI_ORDER = {"user": 0, "project": 1, "system": 2}
 
 
 def _refused(agent: str, path: Path, text: str, config: Any) -> str | None:

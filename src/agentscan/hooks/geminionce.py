@@ -46,7 +46,8 @@ def files_run_twice(other: Path, this: Path, text: str | None = None) -> bool:
 
 def other_settings(this: Path, *, home: Path, cwd: Path, env: Mapping[str, str] | None = None) -> list[tuple[str, Any, str]]:
     """(path, parsed settings, scope) of the Gemini CLI settings files merged with ``this`` (the
-    user's and the current project's, ``this`` and one that cannot be read or parsed left out)."""
+    user's, the current project's and the system's (``system_settings_path``), ``this`` and one
+    that cannot be read or parsed left out)."""
     import os
 
     from agentscan.errors import HookConfigError
@@ -55,9 +56,10 @@ def other_settings(this: Path, *, home: Path, cwd: Path, env: Mapping[str, str] 
 
     found: list[tuple[str, Any, str]] = []
     seen = {os.path.realpath(this)}
-    for scope in ("user", "project"):
+    for scope in ("user", "project", "system"):
         try:
-            path = config_path("gemini", scope, home=home, cwd=cwd, env=env)
+            path = config_path("gemini", scope, home=home, cwd=cwd, env=env) if scope != "system" \
+                else system_settings_path(env)
         except HookConfigError:  # a GEMINI_CLI_HOME no install takes
             continue
         if os.path.realpath(path) in seen:
@@ -68,6 +70,26 @@ def other_settings(this: Path, *, home: Path, cwd: Path, env: Mapping[str, str] 
         except (OSError, UnicodeDecodeError, HookConfigError):
             continue
     return found
+
+
+#: where Gemini CLI reads its system settings, an administrator's, merged over every other file
+#: (``settings.ts`` ``getSystemSettingsPath``): this variable, else the platform's own place
+SYSTEM_SETTINGS_VAR = "GEMINI_CLI_SYSTEM_SETTINGS_PATH"
+
+
+def system_settings_path(env: Mapping[str, str] | None = None) -> Path:
+    """Gemini CLI's system settings file (``SYSTEM_SETTINGS_VAR``)."""
+    import os
+    import sys
+
+    named = (os.environ if env is None else env).get(SYSTEM_SETTINGS_VAR)
+    if named:
+        return Path(named)
+    if sys.platform == "darwin":
+        return Path("/Library/Application Support/GeminiCli/settings.json")
+    if sys.platform == "win32":
+        return Path("C:\\ProgramData\\gemini-cli\\settings.json")
+    return Path("/etc/gemini-cli/settings.json")
 
 
 def off_names(config: Any) -> set[str]:

@@ -113,7 +113,9 @@ VARIANT_WORDS = frozenset({"fast", "max"})
 #: 8: that why is ``unpriced_tier``'s, as ``prices`` says it (a "no price" of 7 said it otherwise).
 #: 9: a name with text in brackets agentscan did not build (``claude-opus-4-6 (foo)``) has no
 #: price (``typednames.unknown_suffix``), where 8 gave it its model's list price.
-PRICE_RULES = 9
+#: 10: so has one with text in square brackets (``claude-sonnet-4-5 [1m]``), and a "no price"
+#: for a suffix says what a recorded name may carry (9 listed what a typed one may).
+PRICE_RULES = 10
 
 #: what Claude Code's calls made in fast mode (``message.usage.speed == "fast"``) have after
 #: their model (``claude-opus-4-8-fast``, as ccusage names them): fast mode is billed at other

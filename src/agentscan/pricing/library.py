@@ -22,7 +22,7 @@ from agentscan.pricing.aliases import (BEDROCK_PROVIDER, bedrock_ref, fast_mode_
 from agentscan.pricing.inferencegeo import US_ONLY_MULTIPLIER, us_only_base
 from agentscan.pricing.periods import EXACT, NOT_YET, Coefficients, NotPriceable, Period
 from agentscan.pricing.source import PriceData
-from agentscan.pricing.typednames import KNOWN_SUFFIXES, unknown_suffix
+from agentscan.pricing.typednames import RECORDED_SUFFIXES, bracketed_model, unknown_suffix, unknown_suffix_reason
 
 _snapshots: dict[str, data_snapshot.DataSnapshot] = {}
 
@@ -91,8 +91,8 @@ def find(data: PriceData, provider_hint: str | None, ref: str) -> Match:
     suffix = unknown_suffix(ref)
     if suffix is not None:
         # (tried as written, the library would match the model before it by its start: its list price)
-        raise NotPriceable(f"{suffix!r} in brackets after the model is no suffix agentscan knows"
-                           f" ({KNOWN_SUFFIXES}): it is not priced at the model's list price")
+        reason = unknown_suffix_reason(suffix, bracketed_model(ref), RECORDED_SUFFIXES)
+        raise NotPriceable(f"{reason}: it is not priced at the model's list price")
     snap = snapshot(data)
     attempts: list[str | None] = [provider_hint, None] if provider_hint else [None]
     bedrock = bedrock_ref(ref)

@@ -24,8 +24,16 @@ KNOWN_SUFFIXES = ("(us-only): US-only inference; (fast) or -fast: a Claude model
                   " tier: (priority), (flex), (ultrafast), (scale); an agent's name: (claude), (codex),"
                   " (gemini), (cursor)")
 
+#: what a recorded name may carry in brackets after its model (``library.find``'s reason: an
+#: agent's name is a table's, never recorded)
+RECORDED_SUFFIXES = ("a recorded name may carry (us-only) after a Claude model: US-only inference; a Codex"
+                     " service tier: (priority), (flex), (ultrafast), (scale)")
+
 #: a name typed with words in brackets after it (any spacing; a table's ``(claude, cursor)``)
 _BRACKETED = re.compile(r"\s*(?P<model>[^()]*?\S)\s*\(\s*(?P<words>[^()]*?)\s*\)\s*")
+#: a name with words in square brackets after it (``claude-sonnet-4-5 [1m]``): agentscan writes
+#: none, and genai-prices would match the model before them by its start
+_SQUARE = re.compile(r"\s*(?P<model>[^\[\]]*?\S)\s*\[\s*(?P<words>[^\[\]]*?)\s*\]\s*")
 #: a Claude model's name, Anthropic's or as a table shortens it (``opus-4.6``)
 _CLAUDE = re.compile(r"(?:claude|opus|sonnet|haiku)(?![a-z])", re.IGNORECASE)
 
@@ -54,6 +62,9 @@ def unknown_suffix(ref: str) -> str | None:
     """The text in brackets at the end of ``ref`` when it is no suffix agentscan built (a US-only
     call's, a Codex service tier's), else ``None``: such a name has no price
     (``library.find``), never its model's list price."""
+    if "[" in ref or "]" in ref:
+        square = _SQUARE.fullmatch(ref)
+        return square["words"] if square is not None else ref
     if "(" not in ref and ")" not in ref:
         return None  # (nearly every name, once per price key: no pattern run)
     if us_only_base(ref) is not None or service_tier_of(ref)[1] is not None:
@@ -64,9 +75,24 @@ def unknown_suffix(ref: str) -> str | None:
 
 def bracketed_model(name: str) -> str | None:
     """The model before the brackets of ``name`` (``claude-opus-4-6`` of ``claude-opus-4-6
-    (foo)``), ``None`` without them."""
-    typed = _BRACKETED.fullmatch(name) if name.rstrip().endswith(")") else None
+    (foo)``, ``claude-sonnet-4-5`` of ``claude-sonnet-4-5 [1m]``), ``None`` without them."""
+    ends = name.rstrip()[-1:]
+    typed = _BRACKETED.fullmatch(name) if ends == ")" else _SQUARE.fullmatch(name) if ends == "]" else None
     return typed["model"] if typed is not None else None
+
+
+def us_only_elsewhere(words: str, model: str | None) -> bool:
+    """Whether ``words`` in brackets after ``model`` are ``us-only`` after no Claude model
+    (``grok-4 (us-only)``): US-only inference is Claude's alone (``inferencegeo``)."""
+    return words.strip().lower() == US_ONLY_SUFFIX.strip(" ()") and model is not None and not _CLAUDE.match(model)
+
+
+def unknown_suffix_reason(words: str, model: str | None, listed: str) -> str:
+    """Why ``model`` with ``words`` in brackets has no price: the US-only suffix after another
+    model than Claude's, else words that are none of ``listed`` (what such a name may carry)."""
+    if us_only_elsewhere(words, model):
+        return f"(us-only) applies to Claude models only, not {model!r}"
+    return f"{words!r} in brackets is no suffix agentscan knows ({listed})"
 
 
 def claude_variants(model: str) -> list[str]:

@@ -237,27 +237,16 @@ def note_kept_sums(scanner: Scanner, refs: Sequence[SessionRef]) -> None:
     if not wanted:
         return
 
+    from agentscan.scan.lockedusage import sums_stand_under_a_lock
+
     fingerprints = {ref.id: scanner.fingerprint(ref) for ref in wanted}
     kept = {}
     by_id = {ref.id: ref for ref in wanted}
     for ref_id, (fingerprint, document) in cache.get_usage_sums(list(fingerprints)).items():
-        if fingerprint == fingerprints.get(ref_id) or _kept_under_a_lock(scanner, by_id[ref_id], fingerprint):
+        if fingerprint == fingerprints.get(ref_id) or sums_stand_under_a_lock(scanner, by_id[ref_id], fingerprint):
             kept[ref_id] = document
     if kept:
         note_read(scanner.ctx, fingerprints, _KeptSums(kept))
-
-
-def _kept_under_a_lock(scanner: Scanner, ref: SessionRef, fingerprint: str) -> bool:
-    """Whether the sums kept at ``fingerprint`` stand for ``ref`` this run though an older parser
-    kept them: its usage is kept in a database found locked this run, and ``fingerprint`` is its
-    files' and that database's as they are now under that parser (``usageparse.kept_under_a_lock``,
-    as ``tokens`` takes them: after an upgrade under a lock ``list`` said "not known" of a chat
-    ``tokens`` counted)."""
-    if scanner.provider(ref.provider).locked_usage(ref, scanner.ctx) is None:
-        return False
-    from agentscan.scan.rowusage import older_parsers
-
-    return older_parsers(scanner.ctx, ref, fingerprint)
 
 
 class _KeptSums(Mapping):

@@ -33,6 +33,7 @@ def keep_row_usage(ctx: ScanContext, ref: SessionRef, fingerprint: str, stats: M
     that never keeps a state is ``keeps_state``'s ``ref.id not in stale`` with no state;
     a session new to the index is always that, whatever its file's date.)"""
     from agentscan.scan.sessionsums import SessionSums, sums_and_keys
+    from agentscan.scan.upgraded import older_parsers
     from agentscan.scan.usageparse import RESUME_MIN_BYTES
 
     cache = ctx.file_cache
@@ -43,14 +44,3 @@ def keep_row_usage(ctx: ScanContext, ref: SessionRef, fingerprint: str, stats: M
         return
     groups, keys, _ = sums_and_keys(entries(), False, ref.provider)
     cache.put_usage([(ref.id, ref.provider, fingerprint, SessionSums(groups, []).to_bytes(), keys)])
-
-
-def older_parsers(ctx: ScanContext, ref: SessionRef, held: str) -> bool:
-    """Whether ``held``, the fingerprint of the sums the index holds of ``ref``, is its files'
-    as they are now under an older parser version of its provider (``upgraded.OlderParsers``:
-    one search a provider a run)."""
-    from agentscan.providers import get_provider
-    from agentscan.scan.upgraded import OlderParsers
-
-    search = ctx.memo.setdefault(f"_rowusage_versions:{ref.provider}", OlderParsers())
-    return search.held_unchanged(get_provider(ref.provider), ref, ctx, held)

@@ -11,6 +11,7 @@ for sessions that missed already (a warm run has none), only when the progress
 shows it (``Progress.tells_upgrades``: the CLI's, on a terminal; a library's
 scanner is never touched), and looks for the version only for the first few:
 the rest are tried under the one found (13,000 sessions: about 0.1 s of a 10 s run).
+The same search tells whether sums the index holds of one session stand (``older_parsers``).
 """
 
 from __future__ import annotations
@@ -96,3 +97,13 @@ def tell(scanner: Scanner, stale: Iterable[tuple[SessionRef, str]], what: str) -
     if not progress.tells_upgrades():
         return  # nobody shows it (a pipe, the library): no fingerprint is taken again
     progress.upgraded(read_again_after_upgrade(scanner, stale), what)  # (0: none; not searched again this run)
+
+
+def older_parsers(ctx: ScanContext, ref: SessionRef, held: str) -> bool:
+    """Whether ``held``, the fingerprint of the sums the index holds of ``ref``, is its files'
+    as they are now under an older parser version of its provider (``OlderParsers``:
+    one search a provider a run)."""
+    from agentscan.providers import get_provider
+
+    search = ctx.memo.setdefault(f"_rowusage_versions:{ref.provider}", OlderParsers())
+    return search.held_unchanged(get_provider(ref.provider), ref, ctx, held)

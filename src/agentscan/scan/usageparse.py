@@ -62,11 +62,13 @@ class UsageParser:
         """Parse ``refs`` (misses), store what the index keeps.  ``told``: called with 1 as
         each is parsed, in the caller's phase (an export's days), not ``adding up tokens``.
         ``sums_alone``: a session's calls are asked only where it shares calls (``tokens``, not
-        every call of an export): sums an older parser kept may stand (``kept_under_a_lock``)."""
+        every call of an export): sums an older parser kept may stand (``lockedusage.kept_under_a_lock``)."""
         if not refs:
             return
         if stale and sums_alone and self.cache is not None:
-            taken = self.kept_under_a_lock(refs, stale, keep_entries)
+            from agentscan.scan.lockedusage import kept_under_a_lock
+
+            taken = kept_under_a_lock(self.scanner, self.cache, refs, stale, keep_entries, self.parsed, self.fingerprints)
             refs = [ref for ref in refs if ref.id not in taken]
         if told is not None:
             # Not a phase of its own: a cold export's line went "adding up days" ->
@@ -228,44 +230,6 @@ class UsageParser:
             if not search.given_up and search.held_unchanged(self.scanner.provider(ref.provider), ref, self.ctx, kept):
                 renewed.add(ref.id)
         return renewed
-
-    def kept_under_a_lock(self, refs: list[SessionRef], stale: set[str], keep_entries: bool) -> set[str]:
-        """Those of ``refs`` whose usage is kept in a database found locked this run (Cursor's
-        state DB: ``Provider.locked_usage``) and whose sums the index holds as an older parser
-        version read them, their files and that database unchanged since (``upgraded.OlderParsers``:
-        the fingerprint takes in the database's stamp): taken as parsed, for this run only (never
-        kept again: the next run with the database readable parses them).  After an upgrade under
-        a lock every such session's usage read as not known, and ``tokens`` printed nothing but
-        the line naming them as not read, though the database's warning said the figures of a
-        session unchanged since its last read stand."""
-        assert self.cache is not None
-        locked = [ref for ref in refs if ref.id in stale
-                  and self.scanner.provider(ref.provider).locked_usage(ref, self.ctx) is not None]
-        if not locked:
-            return set()
-        from agentscan.scan.sharing import entries_from
-        from agentscan.scan.upgraded import OlderParsers
-
-        held = self.cache.get_usage([ref.id for ref in locked])
-        searches: dict[str, OlderParsers] = {}
-        taken = set()
-        for ref in locked:
-            kept = held.get(ref.id)
-            search = searches.setdefault(ref.provider, OlderParsers())
-            if kept is None or search.given_up or not search.held_unchanged(self.scanner.provider(ref.provider), ref,
-                                                                            self.ctx, kept[0]):
-                continue
-            sums = SessionSums.from_bytes(kept[1])
-            if sums is None:
-                continue
-            sums.passing = True  # (right for this run, never stored: ``_store``)
-            # (Its calls, where a table asks them: those kept at that fingerprint, if any.)
-            calls = self.cache.get_calls([ref.id]).get(ref.id) if keep_entries else None
-            entries = entries_from(calls[1]) if calls is not None and calls[0] == kept[0] else None
-            self.parsed[ref.id] = Parsed(sums, kept[2], None, entries)
-            self.fingerprints[ref.id] = None
-            taken.add(ref.id)
-        return taken
 
     def real_refs(self, refs: list[SessionRef], keep_entries: bool) -> list[SessionRef]:
         """The provider's own refs for a parse (``Scanner.real_ref``); a session gone
