@@ -16,6 +16,7 @@ from hooks_builders import write_json
 from agentscan.hooks import configreport, install, program, status
 from agentscan.hooks.install import CLAUDE_EVENTS, CURSOR_EVENTS, hook_command, is_ours, shell_word
 from agentscan.hooks.status import hooks_report
+from agentscan.toolkit import onpath
 
 OLD = r"C:\Users\me\.venv\Scripts\agentscan.exe hook --agent claude"
 NEW = "C:/Users/me/.venv/Scripts/agentscan.exe hook --agent claude"
@@ -32,6 +33,7 @@ def windows(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(program, "os", nt)
     monkeypatch.setattr(status, "os", nt)
     monkeypatch.setattr(configreport, "os", nt)  # (one config's check: ``_program``, ``_bash_strips``)
+    monkeypatch.setattr(onpath, "os", nt)  # (``program.which``'s walk of ``PATH``)
 
 
 def claude_config(command: str) -> dict:

@@ -4,8 +4,6 @@ docs/performance.md), each step checked against the rule it replaces, written ou
 
 * the line reader hands out a whole, decodable object line by its few steps; every other
   line goes the way it went (the line cap, the numbers a bad value is told at);
-* a half's settled hashes are a ``set`` (``HashSet``): what the totals count, and the ids
-  the join checks, are ``Hashes64``'s;
 * ``ShowFacts`` flushes nothing open without work and looks at a call's summary length
   first: its counts and state are the old methods';
 * a prompt typed as text is read without making its block: ``real_prompt_text`` of the
@@ -15,8 +13,6 @@ docs/performance.md), each step checked against the rule it replaces, written ou
 
 from __future__ import annotations
 
-import random
-from array import array
 from collections import OrderedDict
 from pathlib import Path
 
@@ -26,12 +22,10 @@ from hypothesis import strategies as st
 
 from agentscan import bounds
 from agentscan.context import ScanContext
-from agentscan.providers.claude.halfpass import HalfTotals
 from agentscan.providers.claude.records import real_prompt_text
 from agentscan.providers.claude.row import summarize
 from agentscan.providers.claude.showfacts import ShowFacts, over
 from agentscan.providers.claude.windowed import WindowedTotals
-from agentscan.toolkit.hashes64 import HashSet, Hashes64
 from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines, iter_json_records
 from builders import claude_assistant, claude_usage, claude_user, write_jsonl
 from conftest_hypothesis import FUZZ
@@ -91,43 +85,6 @@ def test_a_bad_value_is_told_at_its_own_line(tmp_path: Path) -> None:
     summarize(path, ctx, totals=WindowedTotals())
     told = [warning for warning in ctx.warnings.items if "output_tokens" in warning.message]
     assert told and all(warning.line == 5 or ":5" in warning.message for warning in told), told
-
-
-def _calls(seed: int, count: int) -> list[tuple]:
-    """Calls as ``usage.call_of`` makes them: copies under one key, sidechain replays, calls
-    without ``requestId`` or message id, far-apart copies of settled ones."""
-    rng = random.Random(seed)
-    calls = []
-    for order in range(count):
-        message = rng.randrange(max(1, order // 2) + 1)
-        request = rng.choice([f"r{message}", f"r{message}", None, f"r{message}b"])
-        calls.append((None if rng.random() < 0.03 else f"m{message}", request, rng.random() < 0.15,
-                      rng.random() < 0.1, rng.randrange(50), rng.randrange(5000), rng.randrange(500),
-                      rng.randrange(900), 1_790_000_000.0 + order * rng.choice([1, 700]),
-                      rng.choice(["claude-a", "claude-b"]), None, order, 0, 0, rng.random() < 0.05, None))
-    return calls
-
-
-@pytest.mark.parametrize("seed", range(12))
-def test_a_halfs_settled_hashes_are_a_set_counting_what_hashes64_counts(seed: int) -> None:
-    half, whole = HalfTotals(), WindowedTotals()
-    half._window = whole._window = 1 + seed % 5
-    for call in _calls(seed, 400):
-        half.add(call)
-        whole.add(call)
-    assert isinstance(half._settled_keys, HashSet) and isinstance(half._settled_parents, HashSet)
-    assert isinstance(whole._settled_keys, Hashes64)
-    assert half._all_sums() == whole._all_sums()
-    assert (half.exact, half.evictions, half.unkeyed) == (whole.exact, whole.evictions, whole.unkeyed)
-    assert set(half._settled_keys) == _members(whole._settled_keys)
-    assert set(half._settled_parents) == _members(whole._settled_parents)
-    # (The ids the join checks: the settled parents', the settled sidechains', the window's.)
-    assert set(half.message_ids()) == (_members(whole._settled_parents) | _members(half._sidechains)
-                                       | {hash(message_id) for message_id in whole._requests})
-
-
-def _members(hashes: Hashes64 | None) -> set[int]:
-    return set() if hashes is None else set(array("q", hashes.to_bytes()))
 
 
 class _OldFacts(ShowFacts):

@@ -169,17 +169,3 @@ class Hashes64:
 def _empty(slots: int) -> array:
     """A table of ``slots`` empty slots (``array('q', bytes(...))`` held the zeros twice)."""
     return array("q", [0]) * slots
-
-
-class HashSet(set):
-    """The members of a ``Hashes64`` in a ``set``, for a short-lived pass that looks up and
-    adds many (a huge transcript's half: ``claude/halfpass``): each lookup or insert is one
-    C call where ``Hashes64`` runs a dozen bytecodes, at ~4× the memory (≈ 60 bytes a member
-    against 16: a 1 GB transcript's ``show`` peaked at 74–78 MB, not 62).  ``to_bytes`` as
-    ``Hashes64``'s."""
-
-    __slots__ = ()
-
-    def to_bytes(self) -> bytes:
-        """Every member, 8 bytes each in no particular order."""
-        return array("q", self).tobytes()

@@ -35,7 +35,7 @@ from agentscan.providers.claude.usage import (
     Call,
 )
 from agentscan.digests import blake2b
-from agentscan.toolkit.hashes64 import HashSet, Hashes64, from_digest
+from agentscan.toolkit.hashes64 import Hashes64, from_digest
 from agentscan.providers.claude.windowkeys import copy_of_settled, settle_keys
 from agentscan.providers.claude.windowstate import calls_of_state, sums_of_state, checked_items
 from agentscan.providers.claude.windowsums import SumsReadout, add_to_sums
@@ -48,9 +48,6 @@ WINDOW = 20_000
 
 
 class WindowedTotals(SumsReadout):
-    #: what the settled hashes are kept in (``HalfTotals``: a ``set``, quicker and larger)
-    _new_hashes: type[Hashes64] | type[HashSet] = Hashes64
-
     def __init__(self, window: int | None = None, *, stable: bool = False) -> None:
         self._window = WINDOW if window is None else window
         self.stable = stable
@@ -64,11 +61,11 @@ class WindowedTotals(SumsReadout):
         # on (``_with_request``).
         self._requests: dict[str, tuple[str | None] | set[str | None]] = {}
         # Made when the first call leaves the window (most rows never fill it).
-        self._settled_keys: Hashes64 | HashSet | None = None
+        self._settled_keys: Hashes64 | None = None
         # Message ids of settled parent (not sidechain) calls: a sidechain replay of one
         # under another request, however much later (a subagent file is read after the
         # whole main transcript), is still rule 4's replay and counts nothing.
-        self._settled_parents: Hashes64 | HashSet | None = None
+        self._settled_parents: Hashes64 | None = None
         # A copy without ``requestId`` settled alone (``windowkeys.settle_keys``): rare, so only
         # then do the calls under a request pay a lookup for it.
         self._bare_settled = False
@@ -162,9 +159,9 @@ class WindowedTotals(SumsReadout):
             del self._requests[message_id]
             settled, parents = self._settled_keys, self._settled_parents
             if settled is None:
-                settled = self._settled_keys = self._new_hashes()
+                settled = self._settled_keys = Hashes64()
             if parents is None:
-                parents = self._settled_parents = self._new_hashes()
+                parents = self._settled_parents = Hashes64()
             settled.add(self._hash(key))
             parents.add(self._hash(message_id))
             self.evictions += 1
@@ -178,12 +175,12 @@ class WindowedTotals(SumsReadout):
             partner = self._recent.pop((message_id, other))  # type: ignore[arg-type]
             del self._requests[message_id]
             if self._settled_keys is None:
-                self._settled_keys = self._new_hashes()
+                self._settled_keys = Hashes64()
             self._settled_keys.add(self._hash(key))
             self._settled_keys.add(self._hash((message_id, other)))
             if not (call[SIDECHAIN] and partner[SIDECHAIN]):
                 if self._settled_parents is None:
-                    self._settled_parents = self._new_hashes()
+                    self._settled_parents = Hashes64()
                 self._settled_parents.add(self._hash(message_id))
             self.evictions += 2
             self._settle(partner if better_copy(partner, call) else call)
@@ -198,13 +195,13 @@ class WindowedTotals(SumsReadout):
         else:
             del self._requests[message_id]
         if self._settled_keys is None:
-            self._settled_keys = self._new_hashes()
+            self._settled_keys = Hashes64()
         self._settled_keys.add(self._hash(key))
         if alone and (request_id is None or call[SIDECHAIN]):  # (rule 3's other key: most calls have none to keep)
             self._bare_settled |= settle_keys(self._settled_keys, self._hash, message_id, request_id)
         if not call[SIDECHAIN]:
             if self._settled_parents is None:
-                self._settled_parents = self._new_hashes()
+                self._settled_parents = Hashes64()
             self._settled_parents.add(self._hash(message_id))
         if not replay:
             self._settle(call)
@@ -351,7 +348,7 @@ def _with_request(requests: tuple[str | None] | set[str | None] | None,
     return {*requests, request_id}
 
 
-def _packed(hashes: Hashes64 | HashSet | None) -> bytes:
+def _packed(hashes: Hashes64 | None) -> bytes:
     return b"" if hashes is None else hashes.to_bytes()
 
 

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from agentscan.toolkit.hashes64 import HashSet, Hashes64
+from agentscan.toolkit.hashes64 import Hashes64
 
 
-def settle_keys(settled: Hashes64 | HashSet, digest: Callable[[object], int], message_id: str,
-                request_id: str | None) -> bool:
+def settle_keys(settled: Hashes64, digest: Callable[[object], int], message_id: str, request_id: str | None) -> bool:
     """Keep in ``settled`` rule 3's other key of a call settling under ``(message_id,
     request_id)``, its message's only key in the window, its own key's hash kept by the caller:
     a sidechain call's bare key (an unsidechained call's message id is among the settled parents
@@ -28,8 +27,8 @@ def settle_keys(settled: Hashes64 | HashSet, digest: Callable[[object], int], me
     return False
 
 
-def copy_of_settled(settled: Hashes64 | HashSet, parents: Hashes64 | HashSet | None, bare: bool,
-                    digest: Callable[[object], int], key: tuple[str, str | None], sidechain: bool) -> bool:
+def copy_of_settled(settled: Hashes64, parents: Hashes64 | None, bare: bool, digest: Callable[[object], int],
+                    key: tuple[str, str | None], sidechain: bool) -> bool:
     """Whether a call under ``key``, not in the window nor its key among the settled ones (the
     caller's lookup, the common case inlined), copies a settled one: its message's settled
     unsidechained (``parents``: rule 4's replay for a sidechain copy, rule 3 for one without
