@@ -104,7 +104,19 @@ def _scenarios() -> dict[str, tuple[list[tuple[Any, Any]], list[Usage]]]:
         "an empty total after calls": ([run[0], run[1], ({}, A2), run[2]], [A1, A2, A3]),
         # a drop that repeats no total, with ``{}``: no call (the total may be a base restored)
         "a drop with an empty last": ([*run, (_add(t1, C1), {}), (_add(t1, C1, C2), C2)], [A1, A2, A3, C2]),
+        # a restart whose lost first call's output passes the whole run before it: the base is
+        # above that run in one field, so the row adds less than the run there (review D: the row
+        # added the whole run, 2,520 where ``tokens`` counted 1,620)
+        "a restart's base above the run in a field": (
+            _running_restart(usage(1000, 0, 50), usage(100, 0, 800), usage(200, 100, 40), usage(300, 100, 30)),
+            [usage(1000, 0, 50), usage(200, 100, 40), usage(300, 100, 30)]),
     }
+
+
+def _running_restart(first: Usage, lost: Usage, *calls: Usage) -> list[tuple[Usage, Usage]]:
+    """``first``'s count, then a restart whose first count (``lost``'s) was never written: the
+    next total holds it and its own call."""
+    return [(first, first), *_running(list(calls), lost)]
 
 
 @pytest.mark.parametrize("name", list(_scenarios()))
@@ -115,7 +127,8 @@ def test_list_tokens_and_show_count_the_real_calls(isolated_home: Path, name: st
 
 
 @pytest.mark.parametrize("name", ["rollback then continue", "resume from an older base",
-                                  "restart with a lost first count", "a replay with an empty last"])
+                                  "restart with a lost first count", "a replay with an empty last",
+                                  "a restart's base above the run in a field"])
 def test_past_the_window_of_list_too(isolated_home: Path, name: str) -> None:
     # The calls before the last 1 MiB: a cold ``list`` adds up the file's counts (``runs``), then
     # from the tally ``tokens`` kept (``fullcounts``).

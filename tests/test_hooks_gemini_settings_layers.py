@@ -91,3 +91,22 @@ def test_the_system_path_is_the_variables_else_etc() -> None:
 
     assert system_settings_path({"GEMINI_CLI_SYSTEM_SETTINGS_PATH": "/x/s.json"}) == Path("/x/s.json")
     assert system_settings_path({}) == Path("/etc/gemini-cli/settings.json")
+
+
+def test_a_fifo_in_a_settings_files_place_is_not_waited_on(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An administrator's settings path that is a FIFO (or a user's settings.json made one)
+    hung ``hooks status`` and ``hooks install gemini`` on its open (a review, pass 57): a
+    settings file is read only if it is a regular file (``geminionce.read_settings``)."""
+    import threading
+
+    fifo = isolated_home / "system-settings.json"
+    os.mkfifo(fifo)
+    monkeypatch.setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", str(fifo))
+    done: list[int] = []
+    runner = threading.Thread(target=lambda: done.append(invoke("hooks", "status").exit_code), daemon=True)
+    runner.start()
+    runner.join(20)
+    if runner.is_alive():  # (let the open go, so the thread ends, before failing)
+        with open(fifo, "wb"):
+            pass
+    assert done and done[0] == 0, done

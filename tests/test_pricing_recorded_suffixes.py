@@ -3,7 +3,7 @@
 The library's warning listed what a name typed to ``prices`` may carry, so ``tokens`` on a
 session recording ``claude-opus-4-6 (claude)`` said ``(claude)`` was unknown while listing
 ``(claude)`` as an agent's name; ``grok-4 (us-only)`` was told ``(us-only)`` is unknown while
-listing it.  And ``claude-sonnet-4-5 [1m]`` was priced at Sonnet 4.5's list price, by its start.
+listing it.  And ``claude-sonnet-4-5 [foo]`` was priced at Sonnet 4.5's list price, by its start.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user, cli_json, invoke
 
 S = "c057a7e5-5858-4000-8000-000000000077"
-NAMES = ("claude-opus-4-6 (claude)", "grok-4 (us-only)", "claude-sonnet-4-5 [1m]")
+NAMES = ("claude-opus-4-6 (claude)", "grok-4 (us-only)", "claude-sonnet-4-5 [foo]")
 
 
 def _said(ref: str) -> str:
@@ -41,10 +41,22 @@ def test_us_only_after_another_model_says_it_is_claudes() -> None:
 
 
 def test_square_brackets_are_not_priced_by_the_models_start() -> None:
-    said = _said("claude-sonnet-4-5 [1m]")
-    assert "'1m' in brackets is no suffix agentscan knows" in said, said
-    (found,) = cli_json("prices", "claude-sonnet-4-5 [1m]")["models"]
+    said = _said("claude-sonnet-4-5 [foo]")
+    assert "'foo' in brackets is no suffix agentscan knows" in said, said
+    (found,) = cli_json("prices", "claude-sonnet-4-5 [foo]")["models"]
     assert found["model_id"] is None and found["suggestions"][0] == "claude-sonnet-4-5", found
+
+
+@pytest.mark.parametrize("name", ["claude-sonnet-4-5[1m]", "claude-sonnet-4-5 [1M]"])
+def test_claude_codes_1m_name_is_priced_as_its_model(name: str) -> None:
+    """``[1m]`` is Claude Code's own name of a model with its 1M context window (``opus[1m]``):
+    priced as the model, whose tier above 200k bills the long context (a review found pass 57's
+    first square-bracket rule left it unpriced)."""
+    from agentscan.pricing import library, source
+
+    assert library.find(source.current({}), "anthropic", name).model.id == "claude-sonnet-4-5"
+    (found,) = cli_json("prices", name)["models"]
+    assert found["model_id"] == "claude-sonnet-4-5", found
 
 
 def test_tokens_leaves_them_unpriced_and_says_why(isolated_home: Path) -> None:

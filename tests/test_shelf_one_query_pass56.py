@@ -14,7 +14,7 @@ from builders import invoke
 from cursor_builders import assistant, break_schema, composer_data, make_state_db, state_db_path, user, write_transcript
 from spies import record_calls
 
-pytestmark = pytest.mark.usefixtures("only_cursor")
+pytestmark = pytest.mark.usefixtures("only_cursor", "short_sqlite_wait")
 
 T0 = 1_780_000_000_000
 
@@ -42,3 +42,21 @@ def test_the_rows_kept_are_asked_once_for_every_row(isolated_home: Path, monkeyp
     # By the chats' ids, not ``WHERE provider=?``: no index on ``provider``, so that read every
     # row of the index (a home of 20,000 Claude rows and 20 Cursor chats paid 50-110 ms).
     assert "session_id IN" in marks_asked[0] and "provider" not in marks_asked[0], marks_asked
+
+
+def test_a_windowed_tokens_under_a_lock_asks_the_kept_marks_once(isolated_home: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """``tokens --since`` under a locked state DB asks the kept rows' archived marks in one
+    query (pass 57, ``Provider.before_archived_unread``): nothing in such a scan had opened the
+    DB when the provider was told, so the batch was skipped and each chat asked alone."""
+    from bad_corpus import LiveWriter
+    from agentscan.scan.indexconn import IndexConnection
+    from test_cursor_archived_pass53 import _home
+
+    db = _home(isolated_home)
+    assert invoke("list", "--all", "--json").exit_code == 0 and invoke("tokens", "--json").exit_code == 0
+    asked = record_calls(monkeypatch, IndexConnection, "_query", lambda self, sql, params: sql)
+    with LiveWriter("exclusive", db):
+        result = invoke("tokens", "--json", "--since", "2020-01-01")
+    assert result.exit_code == 0, result.stderr
+    assert len([sql for sql in asked if "'$.archived'" in sql]) == 1, asked

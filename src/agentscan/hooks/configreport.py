@@ -42,7 +42,9 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
     other settings files Gemini CLI merges with it (``gemini_hooks_off``)."""
     report = empty_report(agent, scope, str(path), legacy)
     try:
-        text = path.read_text(encoding="utf-8")
+        from agentscan.hooks.geminionce import read_settings
+
+        text = read_settings(path)  # (a FIFO in its place hung ``hooks status``)
     except FileNotFoundError:
         return report
     except (OSError, UnicodeDecodeError) as exc:

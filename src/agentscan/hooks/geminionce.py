@@ -66,10 +66,19 @@ def other_settings(this: Path, *, home: Path, cwd: Path, env: Mapping[str, str] 
             continue
         seen.add(os.path.realpath(path))
         try:
-            found.append((str(path), parse(path, path.read_text(encoding="utf-8")), scope))
+            found.append((str(path), parse(path, read_settings(path)), scope))
         except (OSError, UnicodeDecodeError, HookConfigError):
             continue
     return found
+
+
+def read_settings(path: Path) -> str:
+    """A settings file's text, read only if it is a regular file: a FIFO there (an
+    administrator's path, ``GEMINI_CLI_SYSTEM_SETTINGS_PATH``) hung ``hooks status``."""
+    from agentscan.toolkit.fsutil import open_regular
+
+    with open_regular(path) as handle:
+        return handle.read().decode("utf-8")
 
 
 #: where Gemini CLI reads its system settings, an administrator's, merged over every other file

@@ -115,7 +115,9 @@ VARIANT_WORDS = frozenset({"fast", "max"})
 #: price (``typednames.unknown_suffix``), where 8 gave it its model's list price.
 #: 10: so has one with text in square brackets (``claude-sonnet-4-5 [1m]``), and a "no price"
 #: for a suffix says what a recorded name may carry (9 listed what a typed one may).
-PRICE_RULES = 10
+#: 11: ``[1m]``, Claude Code's name of a model with its 1M context window, is priced as the model
+#: again (10 left it unpriced).
+PRICE_RULES = 11
 
 #: what Claude Code's calls made in fast mode (``message.usage.speed == "fast"``) have after
 #: their model (``claude-opus-4-8-fast``, as ccusage names them): fast mode is billed at other

@@ -31,10 +31,14 @@ RECORDED_SUFFIXES = ("a recorded name may carry (us-only) after a Claude model: 
 
 #: a name typed with words in brackets after it (any spacing; a table's ``(claude, cursor)``)
 _BRACKETED = re.compile(r"\s*(?P<model>[^()]*?\S)\s*\(\s*(?P<words>[^()]*?)\s*\)\s*")
-#: a name with words in square brackets after it (``claude-sonnet-4-5 [1m]``): agentscan writes
-#: none, and genai-prices would match the model before them by its start
+#: a name with words in square brackets after it (``claude-sonnet-4-5 [foo]``): agentscan writes
+#: none, and genai-prices would match the model before them by its start; but ``[1m]``
+#: (``LONG_CONTEXT_WORD``) is Claude Code's own name of a model with its 1M context window
+#: (``opus[1m]`` in settings, ``claude-opus-4-7[1m]`` in its hook payloads, recorded by gateways
+#: and other tools): priced as the model, whose long-context tier bills what passes 200k
 _SQUARE = re.compile(r"\s*(?P<model>[^\[\]]*?\S)\s*\[\s*(?P<words>[^\[\]]*?)\s*\]\s*")
 #: a Claude model's name, Anthropic's or as a table shortens it (``opus-4.6``)
+LONG_CONTEXT_WORD = "1m"
 _CLAUDE = re.compile(r"(?:claude|opus|sonnet|haiku)(?![a-z])", re.IGNORECASE)
 
 
@@ -64,6 +68,8 @@ def unknown_suffix(ref: str) -> str | None:
     (``library.find``), never its model's list price."""
     if "[" in ref or "]" in ref:
         square = _SQUARE.fullmatch(ref)
+        if square is not None and square["words"].lower() == LONG_CONTEXT_WORD:
+            return None  # (the model's own price: its tiers above 200k are the 1M window's)
         return square["words"] if square is not None else ref
     if "(" not in ref and ")" not in ref:
         return None  # (nearly every name, once per price key: no pattern run)

@@ -94,7 +94,9 @@ class CursorProvider(Provider):
     def before_archived_unread(self, refs: Sequence[SessionRef], ctx: ScanContext) -> None:
         from agentscan.providers.cursor.statedb import state_db
 
-        if state_db(ctx).unread() is not None:  # (read, the DB says it: ``row.archived_of``)
+        db = state_db(ctx)
+        db.headers()  # (opened now if nothing in the scan has: ``archived_of`` reads them for each ref anyway)
+        if db.unread() is not None:  # (read, the DB says it: ``row.archived_of``)
             from agentscan.providers.cursor.keptrow import read_kept_archived
 
             read_kept_archived(refs, ctx)
