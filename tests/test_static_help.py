@@ -74,8 +74,13 @@ def test_python_dash_m_prints_the_snapshot_under_the_name_its_hints_give_it() ->
             typer_render = subprocess.run(
                 [sys.executable, "-c", f"from agentscan.cli import app; app(prog_name={named!r})", "--help"],
                 env=env, capture_output=True, text=True, timeout=60).stdout
-            assert done.stdout == typer_render
             assert done.stdout.startswith(f"Usage: {named} [OPTIONS]")
+            if len(f"Usage: {named} [OPTIONS] COMMAND [ARGS]...") <= SNAPSHOT_COLUMNS:
+                # (a longer name, a deep venv's Python as CI's clone has, Typer's rich wraps
+                # after the name: the snapshot keeps the line whole, the same words)
+                assert done.stdout == typer_render
+            else:
+                assert done.stdout.split() == typer_render.split()
             imported = _imported(done.stderr)
             assert "typer" not in imported and "click" not in imported
         error = subprocess.run([sys.executable, "-m", "agentscan", "lst"], env=env, capture_output=True, text=True,
