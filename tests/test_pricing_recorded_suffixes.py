@@ -70,3 +70,6 @@ def test_tokens_leaves_them_unpriced_and_says_why(isolated_home: Path) -> None:
     said = [w["message"] for w in doc["warnings"]]
     assert sum("(us-only) applies to Claude models only" in each for each in said) == 1, said
     assert not any("an agent's name" in each for each in said), said
+    # (no update prices text in brackets agentscan did not build: no "prices --update" said of it)
+    bracketed = [w["message"] for w in doc["warnings"] if w["path"].endswith(("(claude)", "[foo]"))]
+    assert len(bracketed) == 2 and not any("prices --update" in each for each in bracketed), doc["warnings"]

@@ -23,6 +23,7 @@ from agentscan.pricing import aliases, periods, source
 from agentscan.pricing.access import Found, library_for
 from agentscan.pricing.periods import Coefficients, NotPriceable, Period
 from agentscan.pricing.spend import NOTHING, Priced
+from agentscan.pricing.typednames import unknown_suffix
 
 if TYPE_CHECKING:
     from agentscan.scan.cache import Cache
@@ -217,6 +218,8 @@ class PriceBook:
         elif ref is not None and (tier := aliases.service_tier_of(ref)[1]) is not None and not aliases.priced_tier(tier):
             # (no update prices the scale tier, nor one agentscan cannot name to the price data: ``library._service_tier``)
             then = ""
+        elif ref is not None and unknown_suffix(ref) is not None:
+            then = ""  # (``claude-opus-4-6 (foo)``: no update prices text in brackets agentscan did not build)
         elif ref is not None and reason != _UNTIMED and aliases.public_family(ref):
             from agentscan.invocation import command
 
