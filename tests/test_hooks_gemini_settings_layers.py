@@ -96,7 +96,7 @@ def test_the_system_path_is_the_variables_else_etc() -> None:
 def test_a_fifo_in_a_settings_files_place_is_not_waited_on(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """An administrator's settings path that is a FIFO (or a user's settings.json made one)
     hung ``hooks status`` and ``hooks install gemini`` on its open (a review, pass 57): a
-    settings file is read only if it is a regular file (``geminionce.read_settings``)."""
+    settings file is read only if it is a regular file (``fsutil.read_regular_text``)."""
     import threading
 
     fifo = isolated_home / "system-settings.json"

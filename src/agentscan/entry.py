@@ -67,9 +67,10 @@ def _program_name() -> str | None:
     # ``agentscan`` when the one on ``PATH`` is this Python's (a venv's ``bin``: a few stats),
     # else as it was run.  The file run by its path has no package: click names it
     # ``__main__.py``, and Typer says so.
+    from agentscan import invocation  # (os and sys alone)
+
     main = sys.modules.get("__main__")
-    if program.replace(os.sep, "/").endswith("agentscan/__main__.py") and getattr(main, "__package__", None) == "agentscan":
-        from agentscan import invocation  # (os and sys alone)
+    if invocation.ran_as_module() and getattr(main, "__package__", None) == "agentscan":
         from agentscan.toolkit.onpath import which  # (os alone: hooks.program's walk, not its imports)
 
         found = which("agentscan")

@@ -42,9 +42,9 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
     other settings files Gemini CLI merges with it (``gemini_hooks_off``)."""
     report = empty_report(agent, scope, str(path), legacy)
     try:
-        from agentscan.hooks.geminionce import read_settings
+        from agentscan.toolkit.fsutil import read_regular_text
 
-        text = read_settings(path)  # (a FIFO in its place hung ``hooks status``)
+        text = read_regular_text(path)  # (a FIFO in its place hung ``hooks status``)
     except FileNotFoundError:
         return report
     except (OSError, UnicodeDecodeError) as exc:

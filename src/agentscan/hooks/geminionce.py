@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from agentscan.hooks.ourentries import is_ours
+from agentscan.toolkit.fsutil import read_regular_text
 
 
 def keys_by_event(config: Any) -> dict[str, set[str]]:
@@ -38,8 +39,8 @@ def files_run_twice(other: Path, this: Path, text: str | None = None) -> bool:
     from agentscan.hooks.configjson import parse
 
     try:
-        mine = parse(this, this.read_text(encoding="utf-8") if text is None else text)
-        return runs_again(parse(other, other.read_text(encoding="utf-8")), mine)
+        mine = parse(this, read_regular_text(this) if text is None else text)
+        return runs_again(parse(other, read_regular_text(other)), mine)
     except (OSError, UnicodeDecodeError, HookConfigError):
         return True
 
@@ -66,19 +67,10 @@ def other_settings(this: Path, *, home: Path, cwd: Path, env: Mapping[str, str] 
             continue
         seen.add(os.path.realpath(path))
         try:
-            found.append((str(path), parse(path, read_settings(path)), scope))
+            found.append((str(path), parse(path, read_regular_text(path)), scope))
         except (OSError, UnicodeDecodeError, HookConfigError):
             continue
     return found
-
-
-def read_settings(path: Path) -> str:
-    """A settings file's text, read only if it is a regular file: a FIFO there (an
-    administrator's path, ``GEMINI_CLI_SYSTEM_SETTINGS_PATH``) hung ``hooks status``."""
-    from agentscan.toolkit.fsutil import open_regular
-
-    with open_regular(path) as handle:
-        return handle.read().decode("utf-8")
 
 
 #: where Gemini CLI reads its system settings, an administrator's, merged over every other file

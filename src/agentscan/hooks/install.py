@@ -33,6 +33,7 @@ from agentscan.errors import HookConfigError
 from agentscan.hooks.backups import backup as backup
 from agentscan.hooks.backups import project_backups as project_backups
 from agentscan.hooks.configjson import parse, render
+from agentscan.toolkit.fsutil import read_regular_text
 from agentscan.hooks.events import CURSOR_EVENTS as _EVERY_CURSOR_EVENT
 from agentscan.hooks.events import CURSOR_TAB_EVENTS as CURSOR_TAB_EVENTS
 from agentscan.hooks.events import GEMINI_EVENTS as GEMINI_EVENTS
@@ -362,8 +363,9 @@ def _unchanged_since_read(plan: Plan) -> None:
 
 def _read(path: Path) -> str | None:
     try:
-        # Bytes decoded, not read_text: that would turn CRLF into LF, in the backup too.
-        return path.read_bytes().decode("utf-8")
+        # Bytes decoded, not read_text: that would turn CRLF into LF, in the backup too (and
+        # only a regular file: a FIFO in its place would be waited on).
+        return read_regular_text(path)
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError) as exc:

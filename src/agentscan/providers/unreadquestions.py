@@ -9,7 +9,7 @@ usage sums the index keeps of it, while its database cannot be read (``kept_mode
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
@@ -17,21 +17,13 @@ if TYPE_CHECKING:
 
 
 class UnreadQuestions:
-    #: the provider's rule for ``kept_model``, ``"module:function"``: imported when first asked
-    #: (a command imports only what it runs); ``None``: it keeps no usage sums that need one
-    kept_model_rule: ClassVar[str | None] = None
-
     def kept_model(self, groups: Sequence[Sequence], agent: str | None) -> str | None:
         """The model of ``agent``'s calls (a run's id; ``None``: the session's own) by the usage
         sums' ``groups`` (``usagegroups``: the agent first, the model second) the index keeps,
         for a session whose database this run could not read (``unknown_usage``, ``scan.showing``):
-        the provider's own rule (``kept_model_rule``: Cursor's ``mostused.calls_model``)."""
-        if self.kept_model_rule is None:
-            return None
-        import importlib
-
-        module, _, name = self.kept_model_rule.partition(":")
-        return getattr(importlib.import_module(module), name)(groups, agent)
+        the provider's own rule (Cursor's ``mostused.calls_model``); ``None``: it keeps no usage
+        sums that need one."""
+        return None
 
     def before_archived_unread(self, refs: Sequence[SessionRef], ctx: ScanContext) -> None:
         """Told before ``archived_unread`` is asked of each of ``refs``: a provider that answers

@@ -169,6 +169,14 @@ def open_regular(path: str | os.PathLike[str], buffer_size: int = _BUFFER) -> Bi
         raise
 
 
+def read_regular_text(path: str | os.PathLike[str]) -> str:
+    """The UTF-8 text of a regular file, its bytes as they are (CRLF kept): an agent's settings
+    file, which is edited and read whole.  A FIFO or a device in its place raises
+    ``NotRegularFile`` rather than waiting on its open (``hooks status`` hung on one)."""
+    with open_regular(path) as handle:
+        return handle.read().decode("utf-8")
+
+
 def read_capped(path: str | os.PathLike[str], limit: int) -> bytes:
     """The whole of a small regular file; ``FileTooLarge`` past ``limit`` bytes.
 

@@ -28,6 +28,7 @@ from agentscan.providers.claude.records import SYNTHETIC_MODELS, message_of
 
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
+    from datetime import datetime
 
 KIND = "cost-state"
 #: ``modelUsage``'s counts -> the contract's token names (docs/json.md, ``Tokens``)
@@ -100,6 +101,7 @@ class CostStates:
         #: the newest time of the main transcript's records before the one found: the record has
         #: no time of its own, and it stands after them (``feed_subagent`` compares with it)
         self._saved_at: str | None = None
+        self._saved_time: datetime | None = None  # ``_saved_at`` parsed (``feed_subagent``)
         self._last_time: str | None = None  # (forward: the newest time read so far)
         #: whether the newest turn ended before the record left background runs at work (``None``:
         #: no turn's end met yet, read from the end), and as read so far (forward)
@@ -113,7 +115,7 @@ class CostStates:
             if not self._newest_first:
                 self._last_time = stamp
             elif self._found is not None and self._saved_at is None:
-                self._saved_at = stamp  # (read from the end: the first time met before the record)
+                self._saved_at, self._saved_time = stamp, None  # (read from the end: the first time met before the record)
         if kind == "system" and record.get("subtype") == "turn_duration":
             count = record.get("pendingBackgroundAgentCount")
             pending = type(count) is int and count > 0
@@ -139,7 +141,7 @@ class CostStates:
         self._found = found
         if not self._newest_first:
             self._calls_after = False
-            self._saved_at, self._pending = self._last_time, self._pending_last
+            self._saved_at, self._pending, self._saved_time = self._last_time, self._pending_last, None
 
     def feed_subagent(self, record: dict) -> None:
         """A record of one of the session's subagent transcripts, after the main transcript's:
@@ -157,7 +159,10 @@ class CostStates:
             return
         from agentscan.timeutil import parse_iso
 
-        made, saved = parse_iso(stamp), parse_iso(self._saved_at)
+        saved = self._saved_time
+        if saved is None:  # (parsed once: the record's time is fixed once it is found)
+            saved = self._saved_time = parse_iso(self._saved_at)
+        made = parse_iso(stamp)
         if made is not None and saved is not None and made > saved:
             self._calls_after = True
 

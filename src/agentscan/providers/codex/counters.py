@@ -175,7 +175,7 @@ def _spent_before(previous: Counters, total: Counters, call: Counters | None) ->
     """What a run that reached ``previous`` spent beyond the base a restart's ``total`` starts
     from (``total`` less its ``call``): counted once, in the new run's totals.  A field may be
     below zero (a base above the run it ends in that field: the new run's totals count it
-    already), so ``carried`` is signed (``kept_carried``); the whole run instead made a row
+    already), so ``carried`` is signed (``kept_counters(..., signed=True)``); the whole run instead made a row
     count a base that ``tokens`` never counts (a review, pass 57)."""
     return tuple(p - (t - c) for p, t, c in zip(previous, total, call or ZERO))  # type: ignore[return-value]
 
@@ -209,17 +209,11 @@ def restarted(total: Counters, previous: Counters, last: Counters | None) -> boo
     return total == last or any(map(lt, total, previous))
 
 
-def kept_counters(value: object) -> Counters:
+def kept_counters(value: object, *, signed: bool = False) -> Counters:
     """Counters as agentscan keeps them in its index (a list of six counts); ``TypeError`` for
-    anything else: a damaged value is no value (``fullcounts``, ``runs``)."""
-    if not (isinstance(value, list) and len(value) == 6 and all(type(n) is int and n >= 0 for n in value)):
-        raise TypeError("counters")
-    return tuple(value)  # type: ignore[return-value]
-
-
-def kept_carried(value: object) -> Counters:
-    """``kept_counters`` of a ``carried`` (``_spent_before``): a field may be below zero."""
-    if not (isinstance(value, list) and len(value) == 6 and all(type(n) is int for n in value)):
+    anything else: a damaged value is no value (``fullcounts``, ``runs``).  ``signed``: a
+    ``carried``, whose field may be below zero (``_spent_before``)."""
+    if not (isinstance(value, list) and len(value) == 6 and all(type(n) is int and (signed or n >= 0) for n in value)):
         raise TypeError("counters")
     return tuple(value)  # type: ignore[return-value]
 

@@ -44,7 +44,7 @@ from agentscan.context import Said, ScanContext, say
 from agentscan.model import Counts
 from agentscan.providers.codex.callevent import CopyEnd
 from agentscan.providers.codex.callscan import FileUsageScanner
-from agentscan.providers.codex.counters import ZERO, Counters, Seen, add, kept_carried, kept_counters
+from agentscan.providers.codex.counters import ZERO, Counters, Seen, add, kept_counters
 from agentscan.providers.codex.modeluse import ModelUse, merge
 from agentscan.providers.codex.messages import add_kind, counts_of, line_kind
 from agentscan.toolkit.fsutil import open_regular
@@ -196,7 +196,7 @@ def _models(document: dict, older: bool = False) -> tuple[ModelUse, Position] | 
     settings, tier = document.get("settings"), document.get("tier")
     if any(value is not None and not isinstance(value, str) for value in (turn, settings, tier)):
         raise TypeError("turn")
-    carried = ZERO if older else kept_carried(document.get("carried"))
+    carried = ZERO if older else kept_counters(document.get("carried"), signed=True)
     seen = () if older else tuple(kept_counters(value) for value in document.get("seen", ()))
     position: Position = (turn, kept_counters(total) if total is not None and not older else None, carried,
                           settings, tier, seen)

@@ -33,7 +33,7 @@ from typing import NamedTuple
 import orjson
 
 from agentscan.context import ScanContext, say
-from agentscan.providers.codex.counters import (ZERO, Counters, Seen, add, counters_of, jumped, kept_carried, kept_counters,
+from agentscan.providers.codex.counters import (ZERO, Counters, Seen, add, counters_of, jumped, kept_counters,
                                                 recent_totals, spent_on, step, token_info, total_counters, unsummed)
 from agentscan.providers.codex.fullcounts import head_digest
 from agentscan.toolkit.linescan import ScanProgress, matching_records
@@ -113,7 +113,7 @@ def _kept(path: Path, ctx: ScanContext, size_now: int, mtime_now: int,
         if version in _PREVIOUS and document.get("recount") is not None:
             return None  # (the one build that kept one added it up another way)
         last = None if document["last"] is None else kept_counters(document["last"])
-        carried = kept_carried(document["carried"])
+        carried = kept_counters(document["carried"], signed=True)
         recount = None if document.get("recount") is None else kept_counters(document["recount"])
         seen = tuple(kept_counters(value) for value in document.get("seen", ()))
     except (orjson.JSONDecodeError, TypeError, KeyError, AttributeError):

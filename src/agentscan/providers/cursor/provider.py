@@ -72,7 +72,6 @@ class CursorProvider(Provider):
     #: a composer the user archived in Cursor's chat list (``isArchived``) is ``archived``:
     #: ``list --archived`` reads its rows (``Provider.can_archive``)
     can_archive = True
-    kept_model_rule = "agentscan.providers.cursor.mostused:calls_model"  # (``Provider.kept_model``)
     # Transcripts carry no time for a tool call (a prompt's only in an optional wrapper).
     records_call_times = False
 
@@ -90,6 +89,11 @@ class CursorProvider(Provider):
         from agentscan.providers.cursor.workspace import unread_workspace_dbs
 
         return unread_state_db(ctx) + [(str(path), "Cursor workspace DB not read") for path in unread_workspace_dbs(ctx)]
+
+    def kept_model(self, groups: Sequence[Sequence], agent: str | None) -> str | None:
+        from agentscan.providers.cursor.mostused import calls_model
+
+        return calls_model(groups, agent)
 
     def before_archived_unread(self, refs: Sequence[SessionRef], ctx: ScanContext) -> None:
         from agentscan.providers.cursor.statedb import state_db
