@@ -11,11 +11,14 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from agentscan.hooks.install import AGENT_EVENTS, CURSOR_TAB_EVENTS
 from agentscan.hooks.ourentries import ours_by_event, shown_on_one_line, users_running_ours
 from agentscan.otlp.endpoint import shown_command
+
+if TYPE_CHECKING:
+    from agentscan.hooks.geminionce import SettingsFiles
 
 #: Claude Code's setting that turns every hook off
 DISABLE_ALL = "disableAllHooks"
@@ -36,15 +39,18 @@ def empty_report(agent: str, scope: str, path: str, legacy: bool = False) -> dic
 
 
 def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, home: Path | None = None,
-                  env: Mapping[str, str] | None = None, others: Sequence[tuple[str, Any, str]] = ()) -> dict[str, Any]:
+                  env: Mapping[str, str] | None = None, others: Sequence[tuple[str, Any, str]] = (),
+                  files: SettingsFiles | None = None) -> dict[str, Any]:
     """``agent``'s config at ``path`` judged (``legacy``: a project's shared settings.json, which
     older installs wrote); ``home`` and ``env`` place the program its hook runs; ``others``: the
-    other settings files Gemini CLI merges with it (``gemini_hooks_off``)."""
+    other settings files Gemini CLI merges with it (``gemini_hooks_off``); ``files``: the Gemini
+    CLI files already read (``others``'), so that this one is read and parsed once too."""
     report = empty_report(agent, scope, str(path), legacy)
     try:
         from agentscan.toolkit.fsutil import read_regular_text
 
-        text = read_regular_text(path)  # (a FIFO in its place hung ``hooks status``)
+        # (a regular file only: a FIFO in its place hung ``hooks status``)
+        text = files.text(path) if files is not None else read_regular_text(path)
     except FileNotFoundError:
         return report
     except (OSError, UnicodeDecodeError) as exc:
@@ -68,7 +74,7 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
     if report["problem"] is None:
         # What an install would refuse to change (a key twice, no object, ``"hooks": []``):
         # said here, rather than "not installed" and an install to run that only fails.
-        report["problem"] = _refused(agent, path, text, config)
+        report["problem"] = _refused(agent, path, text, config, files)
     # Judged as an install judges them (``hooks.ourentries``): an entry under a narrower matcher
     # counts as installed, and is said to capture only what its matcher matches.
     found = ours_by_event(agent, config) if isinstance(config, dict) else []
@@ -181,17 +187,17 @@ def gemini_hooks_off(config: Any, others: Sequence[tuple[str, Any, str]] = (), s
 
 #: the order Gemini CLI merges its settings in (``settings.ts``): a later file's ``enabled``
 #: replaces an earlier's; the system's (an administrator's) comes last, over the project's
-_GEMINI_ORDER = {"user": 0, "project": 1, "system": 2}
+_GEMINI_ORDER = {"system-defaults": -1, "user": 0, "project": 1, "system": 2}
 
 
-def _refused(agent: str, path: Path, text: str, config: Any) -> str | None:
+def _refused(agent: str, path: Path, text: str, config: Any, files: SettingsFiles | None = None) -> str | None:
     """Why ``hooks install`` would refuse to change this file (``configjson.parse``, and the
     shapes ``merging`` will not change), its words without the path (said beside it), or ``None``."""
     from agentscan.errors import HookConfigError
     from agentscan.hooks.configjson import parse
 
     try:
-        parse(path, text, agent)
+        files.parsed(path) if files is not None else parse(path, text, agent)
     except HookConfigError as exc:
         return str(exc).removeprefix(str(path)).lstrip(": ")
     hooks = config.get("hooks") if isinstance(config, dict) else None

@@ -7,14 +7,13 @@ tree on every event.  Nothing outside the builder ever sees a ``Draft``.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from sys import intern
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from agentscan.hooks.evidence import canonical
+from agentscan.hooks.evidence import canonical_json, json_read
 from agentscan.hooks.model import ERROR, INFERRED, NATIVE, OK, TOOL, HookEvent, Node
 
 MS = 1_000_000  # nanoseconds per millisecond
@@ -61,13 +60,14 @@ def input_key(value: Any) -> str | None:
     side was cut for the tree."""
     import hashlib
 
-    if isinstance(value, str) and value.strip()[:1] in ("{", "["):
-        try:  # (JSON in a string, read as ``canonical`` reads it, before its long strings are digested)
-            value = json.loads(value.strip())
-        except ValueError:
-            pass
-    text = canonical(_digested(value))
-    if text is None or len(text) <= KEY_LIMIT:
+    if value is None:
+        return None
+    value = json_read(value)  # (before its long strings are digested)
+    text = canonical_json(value)
+    if len(text) > TEXT_LIMIT:
+        # (Only then can a string in it be longer than ``TEXT_LIMIT``: its JSON is no shorter.)
+        text = canonical_json(_digested(value))
+    if len(text) <= KEY_LIMIT:
         return text
     return "#" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -112,6 +112,9 @@ class Draft:
     #: when ``input`` is cut (``bounded``): the whole input's key and ``EXACT_FIELDS``, which
     #: pairing reads, whole; the rest (a Write's megabytes) is let go at once, not at the end
     whole: tuple[str | None, dict[str, Any]] | None = field(default=None, repr=False)
+    #: ``(input, its input_key)`` once asked: pairing asks each open call for every completion
+    #: (the input it was taken of, so that an input set anew is keyed anew); let go on ``close``
+    keyed: tuple[Any, str | None] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.set_input(self.input)
@@ -128,7 +131,12 @@ class Draft:
 
     def input_key(self) -> str | None:
         """``input_key`` of the whole input, however much of it is shown."""
-        return self.whole[0] if self.whole is not None else input_key(self.input)
+        if self.whole is not None:
+            return self.whole[0]
+        keyed = self.keyed
+        if keyed is None or keyed[0] is not self.input:
+            keyed = self.keyed = (self.input, input_key(self.input))
+        return keyed[1]
 
     def input_fields(self) -> dict[str, Any]:
         """The input's fields pairing reads, whole (an input that is no object has none)."""
@@ -149,6 +157,7 @@ class Draft:
 
     def close(self, event: HookEvent, status: str | None, at_ns: int) -> None:
         self.closed_by = payload_free(event)  # a Claude PostToolUse holds the tool's whole response
+        self.keyed = None  # (a closed call is no candidate again: not 150,000 keys kept to the end)
         self.ended_ns = at_ns
         self.status = status
         duration = event.get("duration_ms", event.get("duration"))

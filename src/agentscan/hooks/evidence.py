@@ -27,13 +27,23 @@ def canonical(value: Any) -> str | None:
     """Canonical JSON text: JSON-in-a-string parsed, object keys sorted recursively, array order kept."""
     if value is None:
         return None
+    return canonical_json(json_read(value))
+
+
+def json_read(value: Any) -> Any:
+    """``value``, or the object or array a string of JSON text holds (as ``canonical`` reads it)."""
     if isinstance(value, str):
         stripped = value.strip()
         if stripped[:1] in ("{", "["):
             try:
-                value = json.loads(stripped)
+                return json.loads(stripped)
             except ValueError:
                 pass
+    return value
+
+
+def canonical_json(value: Any) -> str:
+    """``value`` (read: ``json_read``) as canonical JSON text: object keys sorted recursively."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 

@@ -31,51 +31,103 @@ def runs_again(other: Any, this: Any) -> bool:
     return any(keys - mine[event] for event, keys in keys_by_event(other).items() if event in mine)
 
 
-def files_run_twice(other: Path, this: Path, text: str | None = None) -> bool:
+def files_run_twice(other: Path, this: Path, text: str | None = None, files: SettingsFiles | None = None) -> bool:
     """``runs_again`` for two settings files (``this`` as ``text`` when given: what an install is
     about to write there); one that cannot be read or parsed is taken to run twice (the warning
-    stays, as it was said before Gemini CLI's deduplication was known)."""
+    stays, as it was said before Gemini CLI's deduplication was known).  ``files``: where the
+    files already read are kept (``hooks status`` reads each once)."""
     from agentscan.errors import HookConfigError
     from agentscan.hooks.configjson import parse
 
+    files = SettingsFiles() if files is None else files
     try:
-        mine = parse(this, read_regular_text(this) if text is None else text)
-        return runs_again(parse(other, read_regular_text(other)), mine)
+        mine = files.parsed(this) if text is None else parse(this, text)
+        return runs_again(files.parsed(other), mine)
     except (OSError, UnicodeDecodeError, HookConfigError):
         return True
 
 
-def other_settings(this: Path, *, home: Path, cwd: Path, env: Mapping[str, str] | None = None) -> list[tuple[str, Any, str]]:
-    """(path, parsed settings, scope) of the Gemini CLI settings files merged with ``this`` (the
-    user's, the current project's and the system's (``system_settings_path``), ``this`` and one
-    that cannot be read or parsed left out)."""
+class SettingsFiles:
+    """Gemini CLI settings files, each read (``fsutil.read_regular_text``: a regular file only)
+    and parsed (``configjson.parse``) at most once, the failure too: ``hooks status`` judges
+    each file with the others, and both scopes' files together (``files_run_twice``)."""
+
+    def __init__(self) -> None:
+        self._texts: dict[str, str | BaseException] = {}
+        self._parsed: dict[str, dict[str, Any] | BaseException] = {}
+
+    def text(self, path: Path) -> str:
+        """The file's text; its ``OSError`` or ``UnicodeDecodeError`` raised again."""
+        key = str(path)
+        if key not in self._texts:
+            try:
+                self._texts[key] = read_regular_text(path)
+            except (OSError, UnicodeDecodeError) as exc:
+                self._texts[key] = exc
+        found = self._texts[key]
+        if isinstance(found, BaseException):
+            raise found
+        return found
+
+    def parsed(self, path: Path) -> dict[str, Any]:
+        """The file parsed as an install parses a Gemini CLI file (``HookConfigError`` when it
+        would refuse it; the read's errors as ``text``'s)."""
+        from agentscan.errors import HookConfigError
+        from agentscan.hooks.configjson import parse
+
+        key = str(path)
+        if key not in self._parsed:
+            try:
+                self._parsed[key] = parse(path, self.text(path), "gemini")
+            except (OSError, UnicodeDecodeError, HookConfigError) as exc:
+                self._parsed[key] = exc
+        found = self._parsed[key]
+        if isinstance(found, BaseException):
+            raise found
+        return found
+
+
+def other_settings(this: Path, *, home: Path, cwd: Path, env: Mapping[str, str] | None = None,
+                   files: SettingsFiles | None = None) -> list[tuple[str, Any, str]]:
+    """(path, parsed settings, scope) of the Gemini CLI settings files merged with ``this``, in
+    Gemini CLI's order (``settings.ts`` ``loadSettings``): the system defaults
+    (``system_defaults_path``), the user's, the current project's and the system's
+    (``system_settings_path``); ``this`` and one that cannot be read or parsed left out."""
     import os
 
     from agentscan.errors import HookConfigError
-    from agentscan.hooks.configjson import parse
     from agentscan.hooks.install import config_path
 
+    files = SettingsFiles() if files is None else files
     found: list[tuple[str, Any, str]] = []
     seen = {os.path.realpath(this)}
-    for scope in ("user", "project", "system"):
+    for scope in SCOPES:
         try:
-            path = config_path("gemini", scope, home=home, cwd=cwd, env=env) if scope != "system" \
-                else system_settings_path(env)
+            path = config_path("gemini", scope, home=home, cwd=cwd, env=env) if scope in ("user", "project") \
+                else system_settings_path(env) if scope == "system" else system_defaults_path(env)
         except HookConfigError:  # a GEMINI_CLI_HOME no install takes
             continue
         if os.path.realpath(path) in seen:
             continue
         seen.add(os.path.realpath(path))
         try:
-            found.append((str(path), parse(path, read_regular_text(path)), scope))
+            found.append((str(path), files.parsed(path), scope))
         except (OSError, UnicodeDecodeError, HookConfigError):
             continue
     return found
 
 
+#: Gemini CLI's settings files, in the order it merges them, each over the earlier
+#: (``settings.ts`` ``mergeSettings``): an administrator's defaults, the user's, the project's,
+#: an administrator's settings over them all
+SCOPES = ("system-defaults", "user", "project", "system")
+
 #: where Gemini CLI reads its system settings, an administrator's, merged over every other file
 #: (``settings.ts`` ``getSystemSettingsPath``): this variable, else the platform's own place
 SYSTEM_SETTINGS_VAR = "GEMINI_CLI_SYSTEM_SETTINGS_PATH"
+#: where it reads its system defaults, an administrator's, under every other file
+#: (``getSystemDefaultsPath``): this variable, else ``system-defaults.json`` beside the system settings
+SYSTEM_DEFAULTS_VAR = "GEMINI_CLI_SYSTEM_DEFAULTS_PATH"
 
 
 def system_settings_path(env: Mapping[str, str] | None = None) -> Path:
@@ -91,6 +143,15 @@ def system_settings_path(env: Mapping[str, str] | None = None) -> Path:
     if sys.platform == "win32":
         return Path("C:\\ProgramData\\gemini-cli\\settings.json")
     return Path("/etc/gemini-cli/settings.json")
+
+
+def system_defaults_path(env: Mapping[str, str] | None = None) -> Path:
+    """Gemini CLI's system defaults file (``SYSTEM_DEFAULTS_VAR``): in the folder of the system
+    settings (``system_settings_path``, the variable's too) when the variable is not set."""
+    import os
+
+    named = (os.environ if env is None else env).get(SYSTEM_DEFAULTS_VAR)
+    return Path(named) if named else system_settings_path(env).parent / "system-defaults.json"
 
 
 def off_names(config: Any) -> set[str]:

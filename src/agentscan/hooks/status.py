@@ -14,7 +14,7 @@ from agentscan.hooks import store
 from agentscan.errors import HookConfigError
 from agentscan.hooks.configreport import config_report, empty_report
 from agentscan.hooks.events import HOOK_AGENTS
-from agentscan.hooks.geminionce import other_settings
+from agentscan.hooks.geminionce import SettingsFiles, other_settings
 from agentscan.hooks.install import CLAUDE_DIR_VAR, uninstall_paths
 
 ERROR_LINES = 5
@@ -24,6 +24,7 @@ def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str]) -> dict[str, 
     """Installed configs (user and project scope), the events store, the last hook errors."""
     configs = []
     seen: set[str] = set()
+    files = SettingsFiles()  # each Gemini CLI settings file read and parsed once, whichever asks
     for agent in ("cursor", "claude", "gemini"):
         for scope in ("user", "project"):
             # The file an install writes, then (Claude, project) the shared settings.json older versions wrote.
@@ -39,15 +40,17 @@ def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str]) -> dict[str, 
                 real = os.path.realpath(path)
                 if real in seen:
                     continue
-                others = other_settings(path, home=home, cwd=cwd, env=env) if agent == "gemini" else []
-                report = config_report(agent, scope, path, legacy=index > 0, home=home, env=env, others=others)
+                gemini = agent == "gemini"
+                others = other_settings(path, home=home, cwd=cwd, env=env, files=files) if gemini else []
+                report = config_report(agent, scope, path, legacy=index > 0, home=home, env=env, others=others,
+                                       files=files if gemini else None)
                 if agent == "claude" and scope == "user" and env.get(CLAUDE_DIR_VAR):
                     report["source"] = CLAUDE_DIR_VAR  # Claude Code's user settings are not in the home
                 if report["exists"]:
                     seen.add(real)
                     configs.append(report)
     _note_both_project_files(configs)
-    _note_both_scopes(configs)
+    _note_both_scopes(configs, files)
     root = store.data_dir(env)
     ignored = store.ignored_setting(env)  # a relative AGENTSCAN_DATA_DIR: the default is used
     summaries = store.summaries(root)
@@ -228,7 +231,7 @@ def _note_both_project_files(configs: list[dict[str, Any]]) -> None:
             config["note"] = note  # its fix also points the hook at this agentscan (``configreport._other_agentscan``)
 
 
-def _note_both_scopes(configs: list[dict[str, Any]]) -> None:
+def _note_both_scopes(configs: list[dict[str, Any]], files: SettingsFiles | None = None) -> None:
     """Installed for the user and in this project too: the agent runs the hooks of both files,
     so each event can be captured twice (``hooks install`` warns so).  The project's config
     names the user's (``also_installed``); ``doctor``'s text says what to run.  Gemini CLI runs
@@ -239,7 +242,8 @@ def _note_both_scopes(configs: list[dict[str, Any]]) -> None:
         if config["scope"] != "project" or not config["events"] or config["legacy"]:
             continue
         user = [c for c in configs if c["agent"] == config["agent"] and c["scope"] == "user" and c["events"]]
-        if user and config["agent"] == "gemini" and not files_run_twice(Path(user[0]["path"]), Path(config["path"])):
+        if user and config["agent"] == "gemini" \
+                and not files_run_twice(Path(user[0]["path"]), Path(config["path"]), files=files):
             continue
         if user:
             config["also_installed"] = user[0]["path"]

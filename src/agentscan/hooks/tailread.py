@@ -5,8 +5,8 @@ the latest ``transcript_path`` the events name (as the tree has it), which the l
 Reading the whole file for it took a 200 MB events store's every line; from the end, it stops
 once the lines are older than the one found by more than a hook can take to write its line, and
 searches the rest for a payload timestamp that could put an earlier line after it (most stores
-have none; a Gemini CLI store has one on every line, and only those later than the one found
-are decoded).
+have none; a Gemini CLI store has one on every line: those earlier to the second than the one
+found are passed over in C, and only the others are read in Python).
 """
 
 from __future__ import annotations
@@ -71,13 +71,14 @@ def _later_by_payload(handle: BinaryIO, end: int, best: Best, decode: Any,
                       rest: tuple[bytes, Iterator[tuple[int, bytes]]]) -> Best:
     """``best``, or a line among the first ``end`` bytes of ``handle`` (all written before the
     lines already read) that comes after it by its payload's timestamp.  Only a line holding
-    ``STAMP_KEY`` can: the file is searched for it backward in place (``mmap.rfind``, from one
-    hit to the next, never split into lines), and a line is decoded only when the values of
-    its ``"timestamp"`` keys, read without decoding it, do not all come at or before the best
-    (a nested key's value is read too: decoding tells whether it is the payload's own).  A
-    line of these that ties with the best comes before it in the file, so only a later order
-    takes its place, and the first such line found (the one latest in the file) is kept on a
-    tie among them: their places from the end are not needed."""
+    ``STAMP_KEY`` (or a letter escaped: ``ESCAPED_LETTERS``) can: the file is searched for it
+    in place (``mmap``, never split into lines), its hits whose values are plainly earlier passed
+    over in C (``_suspect_lines``), and a line left is decoded only when the values of its
+    ``"timestamp"`` keys, read without decoding it, do not all come at or before the best (a
+    nested key's value is read too: decoding tells whether it is the payload's own).  The lines
+    left are taken from the last back.  A line of these that ties with the best comes before it
+    in the file, so only a later order takes its place, and the first such line found (the one
+    latest in the file) is kept on a tie among them: their places from the end are not needed."""
     import mmap
 
     from agentscan.hooks.tree import effective_ns, under_subagents
@@ -85,7 +86,8 @@ def _later_by_payload(handle: BinaryIO, end: int, best: Best, decode: Any,
 
     def after(line: bytes, best: Best) -> Best:
         values = _STAMPED.findall(line)
-        if len(values) == line.count(STAMP_KEY):  # else one is no plain string: decoded
+        # (else one is no plain string, or a key is written with an escape: decoded)
+        if len(values) == line.count(STAMP_KEY) and not any(needle in line for needle in ESCAPED_LETTERS):
             for value in values:
                 parsed = parse_iso(value.decode("utf-8", "replace"))
                 if parsed is None or int(parsed.timestamp() * 1_000_000) * 1000 > best[0]:
@@ -104,16 +106,59 @@ def _later_by_payload(handle: BinaryIO, end: int, best: Best, decode: Any,
     except (OSError, ValueError):  # a file that cannot be mapped: the lines left, read backward
         line, lines = rest
         for candidate in itertools.chain((line,), (each for _, each in lines)):
-            best = after(candidate, best) if STAMP_KEY in candidate else best
+            best = after(candidate, best) if _stamp_keys(candidate) else best
         return best
     with mapped:
-        position = mapped.rfind(STAMP_KEY, 0, end)
-        while position >= 0:
-            start = mapped.rfind(b"\n", 0, position) + 1
-            stop = mapped.find(b"\n", position)
-            best = after(mapped[start:len(mapped) if stop < 0 else stop + 1], best)
-            position = mapped.rfind(STAMP_KEY, 0, start)
+        for start, stop in reversed(_suspect_lines(mapped, end, best[0])):
+            best = after(mapped[start:stop], best)
     return best
+
+
+def _suspect_lines(buffer: Any, end: int, order: int) -> list[tuple[int, int]]:
+    """The lines (start, end) among the first ``end`` bytes of ``buffer`` holding a ``STAMP_KEY``
+    that may put them after ``order``, in file order.  A Gemini CLI store stamps every line: one
+    regular-expression search in C (``_suspects``) passes over each hit whose value is a UTC time
+    to the second earlier than ``order``'s second (it parses to an earlier time, or it does not
+    parse and the line's order is its capture time, at or before ``order``: see
+    ``latest_transcript_path``), so that Python walks only the hits left, usually none."""
+    hits = [hit.start() for hit in _suspects(order).finditer(buffer, 0, end)]
+    # (No writer escapes a letter: a search in C that finds none, in practice.)
+    hits += [hit.start() for hit in _ESCAPED_LETTER.finditer(buffer, 0, end)]
+    lines: list[tuple[int, int]] = []
+    for at in sorted(hits):
+        start = buffer.rfind(b"\n", 0, at) + 1
+        if lines and lines[-1][0] == start:
+            continue  # (another hit of the line already taken)
+        stop = buffer.find(b"\n", at, end)
+        lines.append((start, end if stop < 0 else stop + 1))
+    return lines
+
+
+def _suspects(order: int) -> re.Pattern[bytes]:
+    """A ``STAMP_KEY`` hit, unless its value is a plain UTC time (``2025-10-02T12:34:56.789Z``),
+    its fields in range, earlier to the second than ``order`` (ns).  For times written so,
+    "earlier" is "less" character by character: spelt out as one alternative for each digit of
+    ``order``'s second that a value's digit may be below, after the same ones before it.  Only
+    the whitespace a line holds: no hit reads into the next line."""
+    from datetime import datetime, timezone
+
+    try:
+        at = datetime.fromtimestamp(order // 1_000_000_000, timezone.utc)
+    except (OverflowError, OSError, ValueError):
+        at = None
+    floor = "" if at is None or at.year < 1000 else \
+        f"{at.year:04d}-{at.month:02d}-{at.day:02d}T{at.hour:02d}:{at.minute:02d}:{at.second:02d}"
+    below = [re.escape(floor[:index]) + f"[0-{int(digit) - 1}]" + re.sub(r"\d", r"\\d", floor[index + 1:])
+             for index, digit in enumerate(floor) if digit.isdigit() and digit != "0"]
+    if not below:
+        return re.compile(re.escape(STAMP_KEY))
+    settled = _IN_RANGE + b"(?:" + "|".join(below).encode() + b")"
+    return re.compile(re.escape(STAMP_KEY) + b"(?!" + settled + b")")
+
+
+#: a ``STAMP_KEY``'s value that is a plain UTC time whose fields are in range (looked at, not taken)
+_IN_RANGE = (rb'[ \t\r]*:[ \t\r]*"(?=\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])'
+             rb'T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,9})?Z")')
 
 
 #: a ``"timestamp"`` key with a plain string value (no escape), as a line writes it: its
@@ -124,11 +169,24 @@ _STAMPED = re.compile(rb'"timestamp"\s*:\s*"([^"\\]{1,64})"')
 
 #: how a payload's own timestamp (``tree.effective_ns``) is written in a stored line
 STAMP_KEY = b'"timestamp"'
+#: how a line may write a letter of ``STAMP_KEY`` escaped (``"time\\u0073tamp"``, a foreign
+#: writer's: ``agentscan hook`` writes none, nor does any JSON writer escape a letter): such a
+#: line is decoded, as the byte search cannot tell its key
+ESCAPED_LETTERS = (b"\\u006", b"\\u007")
+_ESCAPED_LETTER = re.compile(rb"\\u00[67]")  # (one pass for both)
+
+
+def _stamp_keys(line: bytes) -> bool:
+    """Whether ``line`` may hold the payload's own timestamp (``STAMP_KEY``, escaped or not)."""
+    return STAMP_KEY in line or any(needle in line for needle in ESCAPED_LETTERS)
 
 
 def _written_stamp(line: bytes) -> int | None:
-    """The capture time of a line as the hook writes it (``store.WRITTEN_START``), unread."""
-    if not line.startswith(WRITTEN_START):
+    """The capture time of a line as the hook writes it (``store.WRITTEN_START``), unread;
+    ``None`` for a line that starts so again further on: a line cut short with the next event
+    glued after it (``envelopes.line_decoder``), whose first stamp is the cut writer's, older
+    than the glued event's, which bounds nothing (or a payload holding such an object)."""
+    if not line.startswith(WRITTEN_START) or line.find(WRITTEN_START, 1) > 0:
         return None
     start = len(WRITTEN_START)
     digits = line[start:line.find(b",", start)]

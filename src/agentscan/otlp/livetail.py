@@ -124,15 +124,13 @@ def read_tail(session: Any, mark: Mark | None, limit: int) -> Tail | None:
     """The events of ``session`` (a ``store.StoredSession``) from ``mark``, or from the start
     when there is none or it does not hold for the file as it is now; ``None`` when that is
     more than ``limit`` bytes to read."""
-    from agentscan.hooks import envelopes
-    from agentscan.hooks.model import HookEvent
-    from agentscan.model import ScanWarning
+    from agentscan.hooks.envelopes import line_decoder
     from agentscan.toolkit.fsutil import open_regular
 
-    # (``store.read_events`` reads from the start only; these are its own line reader and
-    # event maker, so a tail's events are those a whole read gives, ``seq`` included.)
-    envelope_of = envelopes.envelope_reader()
-    own_id = envelopes.legible(session.session_id)
+    # (``store.read_events`` reads from the start only; this is its own line decoder, a line
+    # cut short with an event glued after it included, so a tail's events are those a whole
+    # read gives, ``seq`` included.)
+    decode = line_decoder(session)
     with open_regular(session.path) as handle:
         stat = os.fstat(handle.fileno())
         try:
@@ -155,14 +153,8 @@ def read_tail(session: Any, mark: Mark | None, limit: int) -> Tail | None:
         end = len(data) if end < 0 else end + 1
         line, line_at = data[offset:end], base + offset
         offset, number = end, number + 1
-        if not line.strip():
-            continue
-        record, problem = envelope_of(line)
-        if problem is not None:
-            tail.warnings.append(ScanWarning(session.path, problem, number))
-            continue
-        event = envelopes.event_of(record, number, session, HookEvent)
-        if event.session_id in (None, own_id):
+        event = decode(line, number, tail.warnings)
+        if event is not None:
             tail.events.append(event)
             tail.offsets.append(line_at)
     return tail
@@ -269,8 +261,7 @@ def skip_mark(session: Any, mark: Mark | None, limit: int) -> tuple[Mark, int] |
     whole from it; with none there (one turn larger than that), the last whole line, which
     the next prompt follows.  Derived turns before it are counted as ``mark`` counted them,
     the workspace and the model are ``mark``'s (or the marked event's own)."""
-    from agentscan.hooks import envelopes
-    from agentscan.hooks.model import HookEvent
+    from agentscan.hooks.envelopes import line_decoder
     from agentscan.hooks.tree import event_model
     from agentscan.toolkit.fsutil import open_regular
 
@@ -284,12 +275,11 @@ def skip_mark(session: Any, mark: Mark | None, limit: int) -> tuple[Mark, int] |
         if (start and not first) or end <= first:
             return None
         starts = [first, *(index + 1 for index in _newlines(data, first, end - 1))]
-        envelope_of, own_id = envelopes.envelope_reader(), envelopes.legible(session.session_id)
+        decode = line_decoder(session)
         chosen, event = starts[-1], None
         for at, after in zip(reversed(starts), [end, *reversed(starts[1:])]):
-            record, problem = envelope_of(data[at:after])
-            found = envelopes.event_of(record, 0, session, HookEvent) if problem is None else None
-            if found is not None and found.name in PROMPTS and found.session_id in (None, own_id):
+            found = decode(data[at:after], 0, [])
+            if found is not None and found.name in PROMPTS:
                 chosen, event = at, found
                 break
         offset = start + chosen
@@ -313,13 +303,12 @@ def _derived_in(handle: Any, session: Any, start: int, end: int) -> int:
     """How many derived turns the lines of ``handle`` from ``start`` to ``end`` open, as the
     tree counts them (``tree.opens_derived``, a second delivery once): only a prompt's line
     is parsed.  Read a MiB at a time: the lines skipped are what is too much to read at once."""
-    from agentscan.hooks import envelopes
-    from agentscan.hooks.model import HookEvent
+    from agentscan.hooks.envelopes import line_decoder
     from agentscan.hooks.repeats import Repeats
     from agentscan.hooks.tree import effective_ns, opens_derived
 
     names = tuple(name.encode() for name in PROMPTS)
-    envelope_of, own_id = envelopes.envelope_reader(), envelopes.legible(session.session_id)
+    decode = line_decoder(session)
     prompts: list[Any] = []
     rest = b""
     handle.seek(start)
@@ -330,10 +319,8 @@ def _derived_in(handle: Any, session: Any, start: int, end: int) -> int:
         for line in lines:
             if not any(name in line for name in names):
                 continue
-            record, problem = envelope_of(line)
-            event = envelopes.event_of(record, len(prompts), session, HookEvent) if problem is None else None
-            if event is not None and event.session_id in (None, own_id) \
-                    and opens_derived(session.agent, session.session_id, event):
+            event = decode(line, len(prompts), [])
+            if event is not None and opens_derived(session.agent, session.session_id, event):
                 prompts.append(event)
         if not chunk:  # (a file cut shorter meanwhile ends the read too)
             break
