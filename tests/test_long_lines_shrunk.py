@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 # These take the cap by name when first imported: imported before a test lowers it, or they keep the lowered one.
 import agentscan.providers.cursor.plaintext  # noqa: F401
-import agentscan.providers.gemini.chatlog  # noqa: F401
+import agentscan.providers.gemini.chatpatch  # noqa: F401
 from agentscan.context import ScanContext
 from agentscan.toolkit import linescan, reverse, shrinkline
 from agentscan.toolkit.jsonl import iter_json_lines
@@ -174,13 +174,13 @@ def test_a_session_of_long_lines_keeps_its_prompt_tools_and_usage(isolated_home:
 
 def test_gemini_show_reads_a_long_message_again_as_its_pass_read_it(isolated_home: Path, monkeypatch: pytest.MonkeyPatch,
                                                                     small_strings: None) -> None:
-    # ``show`` goes back to the line of each message it lists (``chatlog._record_at``): cut at
+    # ``show`` goes back to the line of each message it lists (``chatpatch.record_at``): cut at
     # the cap, a long one read as its pass read it was "changed while it was read" and dropped.
     from agentscan.scan.scanner import Scanner
     from gemini_builders import gemini, meta, tokens, user, write_chat
 
     monkeypatch.setattr("agentscan.toolkit.jsonl.MAX_LINE_BYTES", 400)
-    monkeypatch.setattr("agentscan.providers.gemini.chatlog.MAX_LINE_BYTES", 400)
+    monkeypatch.setattr("agentscan.providers.gemini.chatpatch.MAX_LINE_BYTES", 400)
     native = "11111111-aaaa-4bbb-8ccc-000000000001"
     long_prompt = user("u1", "2026-05-01T10:00:01.000Z", "look at this")
     long_prompt["content"].append({"inlineData": {"mimeType": "image/png", "data": "Q" * 2000}})

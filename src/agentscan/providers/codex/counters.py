@@ -10,7 +10,7 @@ re-emission and copy checks) and hashing (deduplication) are cheap.
 from __future__ import annotations
 
 from collections import deque
-from operator import lt
+from operator import le, lt
 from typing import Any, Mapping
 
 from agentscan.bounds import MAX_TOKEN_COUNT
@@ -146,7 +146,8 @@ def step(previous: Counters | None, carried: Counters, total: Counters | None, l
     CodexBar#3120; a rollback re-emitting an older total): it counts no call and moves nothing.
     Any other drop is a restart (an older build counting from zero, a resume or rollback from an
     older base, a context overflow's fill): its call is ``last`` (none when ``lost``: the total
-    may be a base restored, not a call), and the run before it was spent too, less the base the
+    may be a base restored, not a call; with no ``last`` written, the total less the base it
+    counts on from, ``_base``), and the run before it was spent too, less the base the
     new run starts from (``total`` less its call), which it counts again.  No rule of "the
     total is lower" alone, since a real count can go down (CodexBar#3510: such a rule ate usage).
     ``FileUsageScanner`` keeps the calls, ``runs`` only adds them up: one rule for both."""
@@ -157,7 +158,7 @@ def step(previous: Counters | None, carried: Counters, total: Counters | None, l
         if previous is not None and restarted(total, previous, last):
             if seen is not None and total in seen:
                 return previous, carried, None
-            call = None if lost else (last if last is not None else total)
+            call = None if lost else (last if last is not None else minus(total, _base(seen, total)))
             carried = add(carried, _spent_before(previous, total, call))
         else:
             call = last if last is not None else minus(total, previous)
@@ -169,6 +170,19 @@ def step(previous: Counters | None, carried: Counters, total: Counters | None, l
     if call is None or not any(call[:5]):
         return previous, carried, None
     return previous, carried, call
+
+
+def _base(seen: deque[Counters] | None, total: Counters) -> Counters | None:
+    """The base a restart with no ``last_token_usage`` (none written at all) counts on from: the
+    newest of the file's latest totals that ``total`` is at or above in every counter (a resume
+    or rollback restores an older total, and the call adds to it), so that only what was spent
+    counts, not the restored base again; ``None`` (from zero) when none is (``ZERO`` is, until
+    64 totals push it out).  A restart from zero whose first call is at least an early total in
+    every counter is taken for one on from it: a lower bound, like every count here."""
+    for earlier in reversed(seen or ()):
+        if all(map(le, earlier, total)):
+            return earlier
+    return None
 
 
 def _spent_before(previous: Counters, total: Counters, call: Counters | None) -> Counters:

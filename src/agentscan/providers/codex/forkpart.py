@@ -100,6 +100,10 @@ def _read(path: Path, ctx: ScanContext, stat: stat_result, started: datetime | N
           parent: str) -> ForkPart:
     from agentscan.providers.codex.usage import parent_events
 
+    # No ``history_start``: openai/codex writes ``subagent_history_start_ordinal`` in a spawned
+    # subagent's meta alone.  A fork's meta names ``forked_from_ordinal_exclusive`` (0.158+), an
+    # ordinal of its parent's rollout, whose history it references (``history_base``) and does
+    # not copy: no line of the fork's own file is below it (``goneparent``, ``goneshow`` alike).
     scanner = FileUsageScanner(replay=True, started=started, thread_id=thread_id)
     kinds: list[tuple[int, str]] = []  # each counted line's offset and kind
     tally: dict[str, int] = {}  # the whole file's, as ``usage.scan_file`` keeps it

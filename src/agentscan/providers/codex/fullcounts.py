@@ -72,7 +72,9 @@ KIND = "codex.counts"
 #: "11": only a total equal to one of the latest (``seen``, kept in the position) is a replay; any
 #: other drop is a restart whose run counts less the base it restarts from (``counters.step``); a
 #: "10" skipped real calls after a lower total: read again
-VERSION = "11"
+#: "12": a drop with no ``last_token_usage`` counts the total less the base it restores
+#: (``counters._base``); an "11" counted that base again: read again
+VERSION = "12"
 #: tallies whose line counts, model use and copy end hold, and whose count is what ``counters.step``
 #: reaches now of a file of counts, but a "6" took a file's totals of garbage for a running count
 #: (or, keeping a ``recount``, added up its calls another way: not believed), and nothing in it

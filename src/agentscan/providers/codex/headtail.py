@@ -32,7 +32,7 @@ from agentscan.toolkit.fsutil import read_tail
 from agentscan.toolkit.jsonl import BOM, iter_json_lines
 from agentscan.toolkit.laxjson import reparse
 from agentscan.model import Counts, ScanWarning
-from agentscan.providers.codex.counters import Counters
+from agentscan.providers.codex.counters import ZERO, Counters, Seen
 from agentscan.providers.codex.facts import LineFacts
 from agentscan.providers.codex.modeluse import ModelUse
 from agentscan.providers.codex.messages import REPLY_KINDS, line_kind, turn_prompt
@@ -104,14 +104,17 @@ class _TailFold:
 
     __slots__ = ("facts", "calls")
 
-    def __init__(self, own: str | None = None, model: Seed | None = None) -> None:
+    def __init__(self, own: str | None = None, model: Seed | None = None, totals: Seen = ()) -> None:
         self.facts = LineFacts(own)  # ``own``: the thread's id, whose names are always kept
         # The calls as ``tokens`` counts them (each on the model ``tokens --by model``
         # gives it): a row's model is the one most of them ran on.  It also adds up the
         # cumulative counts, a count that restarted included (``FileUsageScanner.cumulative``).
         self.calls = FileUsageScanner(timed=False)
-        if model is not None:  # the turn going on where the window begins (``turnseed``)
-            self.calls.resume(model.turn, None, settings=model.settings, tier=model.tier)
+        if model is not None or totals:
+            # the turn going on where the window begins (``turnseed``), and the running totals
+            # reached before it (``totalseed``: a replay of one in the window counts nothing)
+            turn, settings, tier = (model.turn, model.settings, model.tier) if model is not None else (None, None, None)
+            self.calls.resume(turn, totals[-1] if totals else None, settings=settings, tier=tier, seen=totals)
 
     def feed(self, record: Mapping[str, Any]) -> None:
         _, _, rtype, payload = self.facts.note(record)
@@ -200,30 +203,42 @@ def _read_tail(path: Path, ctx: ScanContext, own: str | None = None) -> TailSumm
     except OSError as exc:
         ctx.cannot_read(path, exc)
         return TailSummary()
-    summary, unnamed = _fold_window(path, data, cut, own)
-    if cut and unnamed:
-        # Calls before the window's first turn_context (or in a window of none): their turn
-        # began before it (``turnseed``); read again on the model it began on.
-        from agentscan.providers.codex.turnseed import model_before
-
+    summary, unnamed, dropped = _fold_window(path, data, cut, own)
+    if cut and (unnamed or dropped):
         try:
             # Where the window's first line starts (a line Codex appended since moves this into
             # the window, which holds no turn_context to find).
             start = path.stat().st_size - len(data)
         except OSError:
             return summary
-        model = model_before(path, start)
-        if model.turn is not None or model.settings is not None:
-            summary = _fold_window(path, data, cut, own, model)[0]
+        model: Seed | None = None
+        if unnamed:
+            # Calls before the window's first turn_context (or in a window of none): their turn
+            # began before it (``turnseed``); read again on the model it began on.
+            from agentscan.providers.codex.turnseed import model_before
+
+            model = model_before(path, start)
+            if model.turn is None and model.settings is None:
+                model = None
+        totals: Seen = ()
+        if dropped:
+            # A total went down and repeats none the window saw: a replay of one reached before
+            # the window, or a restart; the totals before it tell (``totalseed``).
+            from agentscan.providers.codex.totalseed import totals_before
+
+            totals = totals_before(path, start)
+        if model is not None or totals:
+            summary = _fold_window(path, data, cut, own, model, totals)[0]
     return summary
 
 
-def _fold_window(path: Path, data: bytes, cut: bool, own: str | None,
-                 model: Seed | None = None) -> tuple[TailSummary, bool]:
+def _fold_window(path: Path, data: bytes, cut: bool, own: str | None, model: Seed | None = None,
+                 totals: Seen = ()) -> tuple[TailSummary, bool, bool]:
     """``data``'s records folded (``model``: the turn's and the settings' model and the tier its
-    first calls ran on, ``turnseed``), and whether a
-    call in it ran on no model it names."""
-    fold = _TailFold(own, model)
+    first calls ran on, ``turnseed``; ``totals``: the running totals reached before it,
+    ``totalseed``), whether a call in it ran on no model it names, and whether a running total
+    in it restarted (a run before it added: ``counters.step``)."""
+    fold = _TailFold(own, model, totals)
     warnings: list[ScanWarning] = []
     chunks = data.split(b"\n")
     for position, line in enumerate(chunks):
@@ -250,7 +265,8 @@ def _fold_window(path: Path, data: bytes, cut: bool, own: str | None,
                 continue
         if isinstance(record, dict):
             fold.feed(record)
-    return fold.build(not cut, warnings, path), any(call.model is None for call in fold.calls.all_calls())
+    return (fold.build(not cut, warnings, path), any(call.model is None for call in fold.calls.all_calls()),
+            fold.calls.carried != ZERO)
 
 
 def tail_window(path: Path) -> tuple[bytes, bool]:

@@ -77,7 +77,10 @@ class CodexProvider(Provider):
     #     any other drop is a restart again (39's rule skipped real calls after a resume from an
     #     older base, a rollback, interleaved counters), whose run counts less the base it
     #     restarts from; a drop whose `last_token_usage` is `{}` counts no call
-    parser_version = "41"
+    # 42: a drop with no `last_token_usage` at all counts the total less the base it restores
+    #     (the newest latest total it passed: ``counters._base``), not the whole total again; a
+    #     window's replay of a total reached before it is one (``totalseed``), not a restart
+    parser_version = "42"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)

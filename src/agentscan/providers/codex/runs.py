@@ -48,7 +48,9 @@ KIND = "codex.runs"
 #: "5": only a total equal to one of the latest (``seen``, kept) is a replay; any other drop is a
 #: restart whose run counts less the base it restarts from (``counters.step``); a "4" skipped
 #: real calls after a lower total: read again
-VERSION = "5"
+#: "6": a drop with no ``last_token_usage`` counts the total less the base it restores
+#: (``counters._base``); a "5" counted that base again: read again
+VERSION = "6"
 #: a state the build before kept of a file of counts reached what ``step`` reaches now, but one
 #: of a file of garbage totals (no ``recount``) took them for a running count, and nothing in
 #: the state tells which.  Taken only where the file cannot be read again in one run (past

@@ -106,7 +106,7 @@ def _model_at(handle: BinaryIO, offset: int) -> tuple[str | None, str | None, ob
     """The type (``turn_context`` or ``thread_settings_applied``), model and ``service_tier``
     (``_UNSAID``: none written) of the record whose line holds byte ``offset``, if the line is
     one (and not a mention nested in another record); ``(None, None, _UNSAID)`` otherwise."""
-    line_start = _line_start(handle, offset)
+    line_start = line_start_of(handle, offset)
     if line_start is None:
         return None, None, _UNSAID
     handle.seek(line_start)
@@ -127,7 +127,7 @@ def _model_at(handle: BinaryIO, offset: int) -> tuple[str | None, str | None, ob
     return None, None, _UNSAID
 
 
-def _line_start(handle: BinaryIO, offset: int) -> int | None:
+def line_start_of(handle: BinaryIO, offset: int) -> int | None:
     """Where the line holding byte ``offset`` starts; ``None`` past a line the pass would skip."""
     position = offset
     while position > 0:

@@ -1,13 +1,16 @@
 """Which of two files of one Gemini chat is read: a legacy ``.json`` and the ``.jsonl`` Gemini
 CLI migrated from it on resume, or two ``.jsonl`` of one session (``discovery`` ranks a
-session's, and a subagent's, copies with it)."""
+session's, and a subagent's, copies with it); and whether the one left out held something
+else (``differs``)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agentscan.toolkit import laxjson
+from agentscan.toolkit.fsutil import open_regular
 
 if TYPE_CHECKING:
     from agentscan.providers.gemini.discovery import ChatFile
@@ -58,4 +61,32 @@ def holds_conversation(path: Path) -> bool:
             if isinstance(message, dict) and (message.get("type") == "gemini" or
                                               (message.get("type") == "user" and prompt_text(message) is not None)):
                 return True
+    return False
+
+
+#: how much of each end of two copies ``differs`` compares
+_COMPARE_CHUNK = 1 << 20
+
+
+def differs(left: ChatFile, kept: ChatFile) -> bool:
+    """Whether ``left`` (a copy ranked below ``kept``) held something ``kept`` does not: their
+    bytes differ, but where a JSONL chat's are the start of the other's (an append log copied
+    before it grew: a stale snapshot, its content all in the other, or the other way round).
+    Compared as Codex's copies are (``codex.copies``): the first MiB and the shorter one's last
+    MiB of each (an append log's middle does not change); a legacy ``.json``, rewritten whole,
+    differs unless both are the same size and agree there.  Unreadable: no word (``False``)."""
+    try:
+        with open_regular(left.path) as one, open_regular(kept.path) as other:
+            sizes = (os.fstat(one.fileno()).st_size, os.fstat(other.fileno()).st_size)
+            if left.legacy and sizes[0] != sizes[1]:
+                return True
+            shorter = min(sizes)
+            for at in sorted({0, max(0, shorter - _COMPARE_CHUNK)}):
+                one.seek(at)
+                other.seek(at)
+                span = min(_COMPARE_CHUNK, shorter - at)
+                if one.read(span) != other.read(span):
+                    return True
+    except OSError:
+        return False
     return False

@@ -3,7 +3,8 @@
 The JSONL log (docs/providers/gemini.md) is not a list of messages: a
 message id is appended again whenever the message changes, ``{"$set": …}``
 updates the metadata (``$set.messages`` replaces the whole list), and
-``{"$rewindTo": id}`` drops that message and everything after it.  Summing
+``{"$rewindTo": id}`` drops that message and everything after it, and
+``{"$patch": …}`` changes, removes or reorders messages (``chatpatch``).  Summing
 every line double-counts.  So one pass keeps two views:
 
 * ``live``: what ``show`` displays: the last copy of each id, in first-seen
@@ -21,17 +22,15 @@ from __future__ import annotations
 from collections import OrderedDict
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterable, NamedTuple
-
-import orjson
+from typing import Any, BinaryIO, Iterable, NamedTuple
 
 from agentscan.context import ScanContext
 from agentscan.toolkit.fsutil import open_regular
-from agentscan.toolkit import laxjson
-from agentscan.toolkit.jsonl import MAX_LINE_BYTES, iter_json_lines
-from agentscan.toolkit.shrinkline import line_at
+from agentscan.toolkit.jsonl import iter_json_lines
 from agentscan.toolkit.valuewarnings import tallied
 from agentscan.model import TokenUsage
+from agentscan.providers.gemini.chatpatch import (PatchAt, message_in, patched, record_at, removed_ids, reorder,
+                                                  updates_of)
 from agentscan.providers.gemini.logs import LoggedPrompt
 from agentscan.providers.gemini.legacy import MessageLines, load_legacy
 from agentscan.providers.gemini.paths import MAX_CANDIDATES, paths_in_message, paths_in_metadata
@@ -82,7 +81,7 @@ class Conversation:
     create on import."""
 
     __slots__ = ("path", "legacy", "meta", "live", "spend", "rewound", "raw", "paths", "compressed",
-                 "snapshot_last", "acks", "damage")
+                 "snapshot_last", "acks", "damage", "patches", "_reader", "_read")
 
     def __init__(self, path: Path, legacy: bool) -> None:
         self.path = path
@@ -104,6 +103,10 @@ class Conversation:
         self.acks: set[str] = set()
         #: a legacy file read only up to its damage: the salvage's warning (``legacy``)
         self.damage: str | None = None
+        #: the ``$patch`` updates of each live message since its last copy (``chatpatch``)
+        self.patches: dict[str, list[PatchAt]] = {}
+        self._reader: BinaryIO | None = None  # the file, opened again to patch a message's copy
+        self._read: tuple[int, dict[str, Any]] | None = None  # the line it read last (a checkpoint's)
 
     def note_paths(self, paths: Iterable[str]) -> None:
         for path in paths:
@@ -112,6 +115,10 @@ class Conversation:
             self.paths.add(path)
 
     def add(self, record: dict[str, Any], locator: Locator) -> None:
+        self.patches.pop(record["id"], None)  # a whole copy again: the patches before are in it
+        self._store(record, locator)
+
+    def _store(self, record: dict[str, Any], locator: Locator) -> None:
         facts = facts_of(record, locator)
         self.note_paths(paths_in_message(record))
         # Compression's fixed "Got it. …" after its summary is no reply of the model's: not
@@ -128,14 +135,21 @@ class Conversation:
             # (a summary is no prompt: a message that is one is read no further)
             self.snapshot_last = facts.prompt is None and is_snapshot_message(record)
 
+    def _taken_out(self, facts: MessageFacts) -> None:
+        """``facts`` left the live conversation by a checkpoint or a patch, not a rewind: a
+        prompt it was was typed all the same, and may name the session (``row.title_of``)."""
+        if facts.prompt is None:
+            return
+        if not self.compressed or (not facts.slash and all(is_slash_command(text) for text in self.compressed)):
+            self.compressed.append(facts.prompt)
+
     def checkpoint(self, messages: list[Any], offset: int) -> None:
         kept = {as_str(message.get("id")) for message in messages if isinstance(message, dict)}
         for facts in self.live.values():
-            if facts.prompt is None or facts.id in kept:
-                continue
-            if not self.compressed or (not facts.slash and all(is_slash_command(text) for text in self.compressed)):
-                self.compressed.append(facts.prompt)
+            if facts.id not in kept:
+                self._taken_out(facts)
         self.live.clear()
+        self.patches.clear()
         self.snapshot_last = False
         for index, message in enumerate(messages):
             if isinstance(message, dict) and as_str(message.get("id")):
@@ -147,8 +161,51 @@ class Conversation:
         cut = ids.index(message_id) if message_id in self.live else 0
         for dropped in ids[cut:]:
             del self.live[dropped]
+            self.patches.pop(dropped, None)
         self.rewound += len(ids) - cut
         self.snapshot_last = False  # (whether the message now last is a summary is not kept)
+
+    def patch(self, payload: dict[str, Any], offset: int, ctx: ScanContext) -> None:
+        """A ``$patch`` line at ``offset``, applied as Gemini CLI's loader applies it
+        (``chatpatch``): to live messages alone, their tokens never changed (no call is billed
+        twice, nor a billed one lost: ``spend`` keeps the last copy of every id)."""
+        for index, update in updates_of(payload):
+            facts = self.live.get(update["id"])
+            if facts is None:
+                continue  # (a message not live: the loader passes it over too)
+            patches = self.patches.setdefault(facts.id, [])
+            patches.append(PatchAt(offset, index))
+            if "content" in update:
+                record = self._copy_of(facts, ctx)
+                if record is not None:
+                    self._store(patched(self._reader, record, patches), facts.locator)  # type: ignore[arg-type]
+        for removed in removed_ids(payload):
+            facts = self.live.pop(removed, None)
+            if facts is not None:
+                self.patches.pop(removed, None)
+                self._taken_out(facts)
+                self.snapshot_last = False
+        if reorder(self.live, payload):
+            self.snapshot_last = False  # (whether the message now last is a summary is not kept)
+
+    def _copy_of(self, facts: MessageFacts, ctx: ScanContext) -> dict[str, Any] | None:
+        """The last whole copy of a live message, read again (its text was not kept)."""
+        if self._reader is None:
+            try:
+                self._reader = open_regular(self.path)
+            except OSError as exc:
+                ctx.cannot_read(self.path, exc)
+                return None
+        offset = facts.locator.offset or 0
+        if self._read is None or self._read[0] != offset:
+            self._read = (offset, record_at(self._reader, offset))
+        record = message_in(self._read[1], facts.locator.item)
+        return record if record is not None and record.get("id") == facts.id else None
+
+    def done(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = self._read = None
 
     @property
     def messages(self) -> list[MessageFacts]:
@@ -208,10 +265,21 @@ def _replay_legacy(conversation: Conversation, ctx: ScanContext, keep_raw: bool)
 
 
 def _replay_jsonl(conversation: Conversation, ctx: ScanContext) -> None:
+    try:
+        _replay_lines(conversation, ctx)
+    finally:
+        conversation.done()
+
+
+def _replay_lines(conversation: Conversation, ctx: ScanContext) -> None:
     for line in iter_json_lines(conversation.path, ctx):
         record = line.record
         if isinstance(record.get("$rewindTo"), str):
             conversation.rewind_to(record["$rewindTo"])
+        elif "$patch" in record:
+            # (a line holding ``$patch`` is no message, whatever else it holds: the loader's rule)
+            if isinstance(record["$patch"], dict):
+                conversation.patch(record["$patch"], line.offset, ctx)
         elif as_str(record.get("id")):
             conversation.add(record, Locator(line.offset))
         elif isinstance(record.get("$set"), dict):
@@ -249,27 +317,14 @@ def fetch_messages(conversation: Conversation, wanted: Iterable[MessageFacts], c
         return found
     with handle:
         for offset in sorted(by_offset):
-            record = _record_at(handle, offset)
+            record = record_at(handle, offset)
             for facts in by_offset[offset]:
-                target: Any = record
-                if facts.locator.item is not None:
-                    messages = record.get("$set", {}).get("messages") if isinstance(record.get("$set"), dict) else None
-                    target = messages[facts.locator.item] if isinstance(messages, list) and facts.locator.item < len(messages) else None
+                target = message_in(record, facts.locator.item)
                 if not _keep(found, facts, target):
                     ctx.warn(conversation.path, "file changed while it was read; a message was skipped")
+                elif conversation.patches.get(facts.id):
+                    found[facts.id] = patched(handle, found[facts.id], conversation.patches[facts.id])
     return found
-
-
-def _record_at(handle: Any, offset: int) -> dict[str, Any]:
-    handle.seek(offset)
-    line = line_at(handle, MAX_LINE_BYTES)  # (one over the cap shrunk, as the pass read it)
-    if offset == 0 and line.startswith(b"\xef\xbb\xbf"):
-        line = line[3:]
-    try:
-        record = laxjson.loads(line)
-    except orjson.JSONDecodeError:
-        return {}
-    return record if isinstance(record, dict) else {}
 
 
 def _keep(found: dict[str, dict[str, Any]], facts: MessageFacts, record: object) -> bool:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from agentscan.context import EMPTY_FILE, ScanContext
 from agentscan.providers.gemini.chathead import HEADER_BYTES, PROBLEM, jsonl_header, legacy_header
-from agentscan.providers.gemini.chatcopies import wins
+from agentscan.providers.gemini.chatcopies import differs, wins
 from agentscan.providers.sessionnames import usable_id
 from agentscan.toolkit.jsonl import BOM, read_head
 from agentscan.toolkit.roots import Root
@@ -151,7 +151,16 @@ def _attach_orphans(orphans: list[ChatFile], sessions: dict[str, SessionFiles], 
         if copy is not None:
             ctx.warn(chat.path, f"the same subagent chat as {copy.path}; skipped (that one is counted)")
             continue
-        _attach_main(_session(sessions, chat.session_id), chat)
+        session = _session(sessions, chat.session_id)
+        other = session.main
+        _attach_main(session, chat)
+        if other is not None and other.project_dir != chat.project_dir and other.legacy == chat.legacy:
+            # Two stray copies of one chat in two projects (a home copied, a project moved): the
+            # one ranked first is counted; one that held something else is said, naming both.
+            kept, left = (chat, other) if session.main is chat else (other, chat)
+            if differs(left, kept):
+                ctx.warn(left.path, f"differs from another copy of its chat in another project, which is counted "
+                                    f"instead: {kept.path}")
 
 
 def _no_id(chat: ChatFile) -> str:

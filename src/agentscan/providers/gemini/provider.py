@@ -64,7 +64,9 @@ class GeminiProvider(Provider):
     #     its own (``discovery._attach_orphans``), not skipped
     # 23: such a chat with the sessionId of a ``session-*`` chat, or of a nested subagent chat,
     #     is skipped with a warning: it no longer replaces the session, nor counts twice
-    parser_version = "23"
+    # 24: ``$patch`` lines (content and tool-result updates, ``removeIds``, ``orderIds``) are read
+    #     as Gemini CLI's loader reads them (``chatpatch``), not skipped; tokens never patched
+    parser_version = "24"
     # Gemini CLI appends each record (``fs.appendFileSync``) and closes the chat: no process
     # holds it open while the session runs, so ``/proc`` cannot tell a running one.
     liveness_known = False

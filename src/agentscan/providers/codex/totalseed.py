@@ -1,0 +1,74 @@
+"""The running totals a rollout reached before ``list``'s last 1 MiB, for a replay in it.
+
+A total that goes down and equals one of the file's latest is a replay (Codex wrote an older
+count again: ``counters.step``); any other drop is a restart, whose run before adds to the
+row.  ``list`` reads a larger rollout's last 1 MiB alone (``headtail``), so a replay of a total
+reached before that window matched none the window saw, and counted as a restart: the row
+was above the whole file's count.  A window that took a drop for a restart is read again from
+the file's latest totals before it, found as ``turnseed`` finds a turn's model: by searching
+the bytes backwards for ``token_count`` lines (at most ``turnseed.MAX_BACK_BYTES``) and
+decoding only those, never the whole file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import BinaryIO
+
+from agentscan.providers.codex.counters import RECENT, Counters, Seen, token_info, total_counters
+from agentscan.providers.codex.records import enveloped
+from agentscan.toolkit import jsonl
+from agentscan.toolkit.fsutil import open_regular
+from agentscan.toolkit.jsonl import line_record
+from agentscan.providers.codex.turnseed import MAX_BACK_BYTES, line_start_of
+
+#: read backwards this much at a time
+_BLOCK = 1024 * 1024
+_MARKER = b'"token_count"'
+
+
+def totals_before(path: Path, end: int) -> Seen:
+    """The latest running totals (at most ``counters.RECENT``, in file order; one written again
+    right after itself once) of the ``token_count`` lines before byte ``end`` of ``path`` (a
+    line's start), within ``MAX_BACK_BYTES`` of it; ``()``: none found, or a total of garbage
+    (no running count to look a replay up in: the window stays as it was read)."""
+    found: list[Counters] = []
+    try:
+        with open_regular(path) as handle:
+            floor = max(0, end - MAX_BACK_BYTES)
+            position, after, done = end, b"", set()
+            while position > floor and len(found) < RECENT:
+                start = max(floor, position - _BLOCK)
+                handle.seek(start)
+                block = handle.read(position - start)
+                if len(block) < position - start:
+                    return ()  # cut meanwhile
+                searched = block + after
+                at = searched.rfind(_MARKER)
+                while at >= 0 and len(found) < RECENT:
+                    line = line_start_of(handle, start + at)
+                    if line is not None and line < end and line not in done:
+                        done.add(line)
+                        total, garbage = _total_at(handle, line)
+                        if garbage:
+                            return ()
+                        if total is not None and (not found or found[-1] != total):
+                            found.append(total)
+                    at = searched.rfind(_MARKER, 0, at)
+                after = block[:len(_MARKER) - 1]
+                position = start
+    except OSError:
+        return ()
+    return tuple(reversed(found))
+
+
+def _total_at(handle: BinaryIO, offset: int) -> tuple[Counters | None, bool]:
+    """The running total of the ``token_count`` record on the line at ``offset`` (``None``: the
+    line is none, or has none), and whether it held no count (``counters.total_counters``)."""
+    handle.seek(offset)
+    line = handle.readline(jsonl.MAX_LINE_BYTES + 2)
+    decoded = line_record(line.rstrip(b"\r\n"), first=offset == 0)
+    if decoded is None:
+        return None, False
+    info = token_info(enveloped(decoded)) or {}
+    return total_counters(info.get("total_token_usage"))
