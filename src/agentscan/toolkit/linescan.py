@@ -20,6 +20,7 @@ costs as much as finding the markers.
 from __future__ import annotations
 
 import functools
+import re
 import zlib
 from pathlib import Path
 from typing import Iterator
@@ -41,6 +42,13 @@ from agentscan.toolkit.valuewarnings import FileTally, ValueCounts, tallied
 
 #: block size: a file smaller than this (most transcripts) is one read; memory stays a few blocks
 BLOCK = 4 * 1024 * 1024
+#: a marker shorter than this is searched by a regular expression, not ``bytes.find``: for
+#: Claude's ``"usage"`` (7 bytes, ending in the ``"`` a JSON line is full of) ``find``'s skip
+#: table rarely skips, and ``re``'s plain scan for it is as quick or quicker: 20 % over the
+#: bench's transcripts (0.096 against 0.120 CPU-s for scale 1's 158 MB), 2-6 % over the real
+#: ones in fixtures/real.  For Codex's 13-byte markers ``find`` is the quicker (0.0116
+#: against 0.0131 s for ``"token_count"`` over scale 1's rollouts)
+_SHORT_MARKER = 10
 _HALF_LINE = MAX_LINE_BYTES // 2
 
 
@@ -244,8 +252,11 @@ class _Scan:
         loads = orjson.loads
         find, rfind = data.find, data.rfind
         position = 0
+        search = None
         if isinstance(marker, bytes):
             next_hit = None
+            if len(marker) < _SHORT_MARKER:
+                search = _pattern(marker).search
         else:
             # Several markers: the next hit of each, found again once passed.  A marker with
             # no hit left in the block is dropped, never looked at again: most of Codex's seven
@@ -254,7 +265,10 @@ class _Scan:
             # at scale 1, 1.08 against 1.16 at scale 10).
             next_hit = {one: at for one in marker if (at := find(one, 0, end)) >= 0}
         while True:
-            if next_hit is None:
+            if search is not None:  # (the leftmost whole hit in ``position:end``, as ``find``'s)
+                found = search(data, position, end)
+                hit = -1 if found is None else found.start()
+            elif next_hit is None:
                 hit = find(marker, position, end)  # type: ignore[arg-type]
             elif not next_hit:
                 return
@@ -358,3 +372,9 @@ class _Scan:
         if self.tally is not None:  # (read again when resumed: its values are not carried)
             self.tally.locate, self.tally.line, self.tally.unfinished = None, number, True
         yield self.offset, record
+
+
+@functools.lru_cache(maxsize=None)
+def _pattern(marker: bytes) -> re.Pattern[bytes]:
+    """``marker`` as a regular expression of itself (``_SHORT_MARKER``)."""
+    return re.compile(re.escape(marker))
