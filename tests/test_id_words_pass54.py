@@ -135,12 +135,11 @@ PHRASED = [
     (["tokens", "codex", "weekly", "daily"], "tokens -p codex --by week` adds up its sessions' tokens (--by takes "
      "one grouping, not 2 (week, day): --by day left out)"),
     (["tokens", "codex", "models", "daily"], "tokens -p codex --by day --breakdown` adds up its sessions' tokens"),
-    # no --limit under a grouping or with --json, no --breakdown under --by model
+    # no --limit under a grouping, no --breakdown under --by model
     (["tokens", "daily", "last"], "tokens --by day` adds up tokens, one line per day (--limit shapes the table by "
      "session; --by day shows every row: -n 1 left out; tokens takes session ids)"),
     (["tokens", "last", "daily"], "tokens --by day` adds up tokens, one line per day (--limit"),
-    (["tokens", "last", "--json"], "tokens --json` lists every session's tokens, the newest first (--limit shapes "
-     "the table; --json lists every row: -n 1 left out; tokens takes session ids)"),
+    (["tokens", "last", "--json"], "tokens -n 1 --json` gives the newest session's tokens (tokens takes session ids)"),
     (["tokens", "codex", "daily", "-n", "2"], "tokens -p codex --by day` adds up its sessions' tokens (--limit"),
     (["tokens", "daily", "-a"], "tokens --by day` adds up tokens, one line per day (--all shapes the table"),
     # a second --since would silently win over the one the hint names (click keeps the last)

@@ -103,7 +103,7 @@ def test_list_and_tokens_check_limit_and_all_in_one_function(
         result = runner.invoke(app, [command, *args])
         assert result.exit_code == 2 and result.stdout == ""
         said.append(result.stderr.splitlines()[0])  # then each its own "Try 'agentscan … --help'"
-    assert calls == [{}, {"json_refused": False, "by": "session"}]
+    assert calls == [{}, {"by": "session"}]  # (pass 58: no json_refused: --json takes --limit)
     assert words in said[0] and said[0] == said[1]
     # list's own behaviour is unchanged: --json with --limit is taken there.
     assert runner.invoke(app, ["list", "--json", "--limit", "1"]).exit_code == 0

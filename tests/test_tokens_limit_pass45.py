@@ -189,7 +189,6 @@ def test_the_others_unknown_cost_shows_its_bound_and_folded_sessions_stay_named(
     (["--all", "--limit", "3"], "give --limit N or --all, not both"),
     (["--by", "day", "--limit", "3"], "--limit shapes the table by session; --by day shows every period's row"),
     (["--by", "model", "--all"], "--all shapes the table by session; --by model shows every model's row"),
-    (["--json", "--limit", "3"], "--json lists every row: jq '.rows[:3]' keeps the first 3"),
 ])
 def test_limits_it_cannot_keep_are_usage_errors(isolated_home: Path, args: list[str], words: str) -> None:
     _home(isolated_home, 2)

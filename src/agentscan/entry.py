@@ -134,6 +134,8 @@ def main() -> None:
     gc.disable()
     try:
         _run()
+    except KeyboardInterrupt:
+        interrupted()
     except OSError as exc:
         _refused_stdout(exc)  # ``--help`` or ``--version`` to a full disk: said, not a traceback
         raise
@@ -163,6 +165,21 @@ def _refused_stdout(exc: OSError) -> None:
         sys.exit(say_error(unwritable))
 
 
+def interrupted() -> None:
+    """Exit 130, saying nothing, for a Ctrl-C that came before the command took it in hand (a
+    command's own ends so: ``cli.fastpath``, click's): in the tenth of a second of imports
+    and start-up it printed a ``KeyboardInterrupt`` traceback.  What was printed is flushed;
+    then the process ends at once, as git does: an interrupt can leave a module half
+    imported, and the interpreter's teardown of one crashed (SIGSEGV) now and then."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):  # (a closed pipe: nothing more to say there)
+            pass
+    os._exit(130)
+
+
 def _quiet_interrupts() -> None:
     """A Ctrl-C once the command is done (its output printed; the interpreter joining threads,
     running finalizers) ends the process with 130, silently: Python reported it as
@@ -188,6 +205,10 @@ def _run() -> None:
     argv = sys.argv[1:]
     if _print_static_help(argv):
         sys.exit(0)
+    if argv[:1] != ["hook"]:  # (the hook reads no JSON with orjson: its path stays as lean)
+        from agentscan import orjsonguard
+
+        orjsonguard.install()  # a Ctrl-C in orjson's first load crashed it: held until loaded
     if not any(name.endswith("_COMPLETE") for name in os.environ):  # shell completion needs Typer
         command = _command_in(argv)
         if command in _FAST_COMMANDS:

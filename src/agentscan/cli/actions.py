@@ -174,7 +174,7 @@ def run_tokens(
     reverse: bool = False,
 ) -> None:
     group = one_grouping(by)
-    limit = limit_and_all(limit, show_all, json_refused=as_json, by=group)
+    limit = limit_and_all(limit, show_all, by=group)
     reject_blank(since=since, until=until, tz=tz, cwd=cwd)
     provider = provider_names(provider)
     # As ``list --cwd``: relative to here, ``~`` the user's home (the answer is kept under it).
@@ -203,18 +203,16 @@ def run_tokens(
     finish(state, scanner, as_json=as_json)
 
 
-def limit_and_all(limit: int | List[int] | None, show_all: bool, *, json_refused: bool = False,
-                  by: GroupBy = "session") -> int | None:
+def limit_and_all(limit: int | List[int] | None, show_all: bool, *, by: GroupBy = "session") -> int | None:
     """``--limit N`` and ``--all`` as ``list`` and ``tokens`` both check them, by the rule the
     hint of a ``tokens`` line asks too (``tokensrules.limit_refused``): ``--limit`` given once
     (``list -n 5 $ARGS`` where ``$ARGS`` holds ``-n 7`` silently took 7, click's way), one or
-    the other, N of 1 or more, ``tokens``' table by session (``by``) and not ``--json``
-    (``json_refused``: its JSON lists every row; ``--all`` with it is taken: it asks for every
-    row, which it lists).  The limit given, if one was."""
+    the other, N of 1 or more, and ``tokens``' by session only (``by``).  The limit given, if
+    one was."""
     from agentscan.cli.tokensrules import limit_refused
 
     numbers = [] if limit is None else [limit] if isinstance(limit, int) else list(dict.fromkeys(limit))
-    refusal = limit_refused(numbers, show_all, by=by, as_json=json_refused)
+    refusal = limit_refused(numbers, show_all, by=by)
     if refusal is None:
         return numbers[0] if numbers else None
     from agentscan.errors import UsageProblem
@@ -222,8 +220,8 @@ def limit_and_all(limit: int | List[int] | None, show_all: bool, *, json_refused
 
     tail = {"one number": f", not {len(numbers)} ({', '.join(map(str, numbers))}): give it once (--all for every session)",
             "range": f", not {numbers[0]}" if numbers else "",
-            "grouping": f"; --by {by} shows every {GROUPING[by].noun}'s row (--since and --until narrow it)",
-            "json": f": jq '.rows[:{numbers[0]}]' keeps the first {numbers[0]}" if numbers else ""}.get(refusal.rule, "")
+            "grouping": f"; --by {by} shows every {GROUPING[by].noun}'s row (--since and --until narrow it)"}.get(
+                refusal.rule, "")
     raise UsageProblem(refusal.words + tail)
 
 

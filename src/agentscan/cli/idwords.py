@@ -81,10 +81,12 @@ def meant_instead(query: str, command: str, program: str, words: Iterable[str] =
                           asked="agentscan has no 5-hour billing blocks or status line;")
         if word in _NEWEST:  # (newest first: the first row is that session's)
             kept, _dropped = _runnable(["-n", "1", *others])
+            if "-n" in kept and "--json" in kept:  # (its JSON is the page of that one row)
+                return _offer(program, ["-n", "1"], others, "gives the newest session's tokens")
             if "-n" in kept:
                 return _offer(program, ["-n", "1"], others, "shows the newest session's tokens first, the others "
                               "summed in one line")
-            # (``tokens last daily``, ``last --json``: no ``-n 1`` with them; said as what it shows)
+            # (``tokens last daily``: no ``-n 1`` with it; said as what it shows)
             grouped = _by_values(kept)
             if grouped and grouped[0] != "session":
                 return _offer(program, ["-n", "1"], others, f"adds up tokens, one line per {grouped[0]}")
@@ -204,8 +206,7 @@ def _runnable(words: list[str]) -> tuple[list[str], list[str]]:
     left out, in its error's words (``cli.actions``): a hint never offers a line known to fail.
     The first ``--by`` is kept (the one the hint is about) and another grouping left out
     (``tokens weekly daily``: ``--by takes one grouping``); ``--limit``/``--all`` as the
-    command refuses them (``tokensrules.limit_refused``: ``tokens daily last``, ``--limit`` with
-    ``--json``), and ``--breakdown`` under ``--by model`` left out; a second ``--since`` or
+    command refuses them (``tokensrules.limit_refused``: ``tokens daily last``), and ``--breakdown`` under ``--by model`` left out; a second ``--since`` or
     ``--until``, which would silently win over the window the hint names (``tokens last week
     --since 3d``), too."""
     from agentscan.cli.tokensrules import limit_refused, refused_under
@@ -235,8 +236,7 @@ def _runnable(words: list[str]) -> tuple[list[str], list[str]]:
                 limits.append(_number(option[0].partition("=")[2] if len(option) == 1 else option[-1]))
             show_all = any(earlier in ("-a", "--all") for earlier in flags[:at + 1])
             # (an ``--all`` is asked about beside a limit, not about two: each is left out on its own)
-            refusal = limit_refused(limits if named == "--limit" else limits[:1], show_all, by=by,
-                                    as_json="--json" in flags)
+            refusal = limit_refused(limits if named == "--limit" else limits[:1], show_all, by=by)
             if refusal is not None:
                 also = f"; --by {by} shows every row" if refusal.rule == "grouping" else ""
                 dropped.append(f"{refusal.words}{also}: {said} left out")

@@ -157,6 +157,14 @@ def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int |
         # the error ``finish`` raises says why, and the note would send the reader to doctor.
         if page.discovered or not scanner.unreadable_explicit_roots():
             render.note(unread_said(scanner, page, filters) or why_empty(state, page, filters, zone))
+        if page.emptied_by == "cwd" and filters.cwd is not None:
+            # The project the folder asked for nearly names (``--cwd weather`` for ``~/src/weather-app``).
+            from agentscan.cli.cwdhint import near_cwd_hint
+            from agentscan.scan.tokencwd import session_cwds
+
+            near = near_cwd_hint(fspath(filters.cwd), session_cwds(scanner, scanner.refs(filters.providers)).values())
+            if near is not None:
+                render.note(near)
         _say_unknown(page, filters)
         return None
     _, out, err = recorded.recording(lambda: _print_rows(scanner, page, filters, rows, zone, reverse))

@@ -85,11 +85,11 @@ class StderrProgress(Progress):
         self._draw(_fitted(*self._said(now)))
         self._visible = True
 
-    def _said(self, now: float) -> tuple[str, str]:
-        """The line's words and rate: ``phase done/total (rate)``."""
+    def _said(self, now: float) -> tuple[str, str, str]:
+        """The line's words, rate and count: ``phase`` `` (rate)`` `` done/total``."""
         if self.phase == FINDING:  # (no total known: found so far; none yet, the census)
-            return (f"{self.phase} {self.done:,}" if self.done else self.phase), ""
-        return f"{self.phase} {self.done:,}/{max(self.total, self.done):,}", self._rate(now)
+            return self.phase, "", f" {self.done:,}" if self.done else ""
+        return self.phase, self._rate(now), f" {self.done:,}/{max(self.total, self.done):,}"
 
     def _rate(self, now: float) -> str:
         """`` (850/s)``, once the phase has run ``DELAY_S``: a phase named at once over the line
@@ -112,8 +112,8 @@ class StderrProgress(Progress):
             return
         self._drawn_at = now
         rate = (done - start) / max(now - began, 1e-6)
-        said = f"reading {name}: {_megabytes(done)} of {_megabytes(size)} MB"
-        self._draw(_fitted(said, f' ({_megabytes(rate)} MB/s)'))
+        self._draw(_fitted(f"reading {name}:", f' ({_megabytes(rate)} MB/s)',
+                           f" {_megabytes(done)} of {_megabytes(size)} MB"))
         self._visible = True
 
     def waiting(self, what: str) -> None:
@@ -188,18 +188,25 @@ class StderrProgress(Progress):
             pass
 
 
-def _fitted(said: str, rate: str) -> str:
-    """The progress line within the terminal's width (one column short of it: a line that
-    fills the last column leaves the cursor waiting to wrap): its rate left out, then the
-    rest cut.  A line wider than the terminal was folded, and each redraw's ``\\r`` went back
-    only to the start of its last row: at 30 columns ``adding up tokens 1,057/1,500 (448/s)``
-    left a trail of its first 30 columns, one a redraw."""
+def _fitted(said: str, rate: str, count: str = "") -> str:
+    """The progress line, ``said`` ``count`` ``rate``, within the terminal's width (one column
+    short of it: a line that fills the last column leaves the cursor waiting to wrap): its
+    rate left out, then its words cut, the count kept whole (``bundling each agent's s…
+    1,057/1,500`` at 30 columns: the count is what moves; cut from the end, it went first).
+    A line wider than the terminal was folded, and each redraw's ``\\r`` went back only to the
+    start of its last row: at 30 columns ``adding up tokens 1,057/1,500 (448/s)`` left a trail
+    of its first 30 columns, one a redraw."""
     from agentscan.cli.term import cut, terminal_width, width_of
 
     room = max(terminal_width(), 20) - 1
-    if width_of(said + rate) <= room:
-        return said + rate
-    return cut(said, room)
+    if width_of(said + count + rate) <= room:
+        return said + count + rate
+    if width_of(said + count) <= room:
+        return said + count
+    kept = room - width_of(count)
+    if kept < 2:  # (a count about as wide as the line: cut with the words)
+        return cut(said + count, room)
+    return cut(said, kept) + count
 
 
 def _megabytes(count: float) -> str:

@@ -58,7 +58,8 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
     # ``--json --sort date`` by session: its sessions in the table's order, by the date each
     # recorded last (``_by_date``), which reads each one's facts.  A plain ``--json`` keeps the
     # report's own order (newest file first): a cold one reads no facts (docs/performance.md).
-    dated = dated and as_json and by == "session" and sort == "date"
+    # ``--json --limit N``: the first N of the table's rows, in its order too.
+    dated = (dated or limit is not None) and as_json and by == "session" and sort == "date"
     # Another order is another answer, kept in a slot of its own: never printed for the
     # default order's question (nor the default's for it), and ``tokens --sort cost`` does not
     # push out the plain ``tokens``' answer.  The default's question is as it ever was.
@@ -88,6 +89,11 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
             # slot of its own, so that ``tokens`` and ``tokens --all`` do not push out each other's.
             question["shown"] = shown
             question["slot"] = f"{question.get('slot', by_slot)}:cut"
+    elif limit is not None and by == "session":
+        # ``--json --limit N``: the page of the first N rows, as ``list --json --limit N``
+        # gives one (``more`` says whether rows were left out), kept apart from the whole one.
+        question["shown"] = limit
+        question["slot"] = f"{question.get('slot', by_slot)}:cut"
     command = "tokens" if as_json else "tokens-text"
     start_prices_on_a_first_run(scanner)
     # The table's CWD column can come from another provider's sessions (a Gemini cwd), and
@@ -106,7 +112,7 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
     # Not under ``--cwd``: a patch starts from the kept answer of every session; nor in another
     # order: a patch keeps the rows where the kept answer had them.
     patchable = (remember and by == "session" and cwd is None and sort == "date" and not dated and not breakdown
-                 and not reverse)
+                 and not reverse and not (as_json and limit is not None))
     with scanner.ctx.warnings.capture(MAX_WARNINGS) as raised:
         # One capture for both: discovery's warnings, raised once, belong to either answer.
         answer = None
@@ -157,6 +163,10 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
                     report = replace(report, rows=report.rows[::-1])
                 # Printed as a remembered answer is: rows taken back whole are not made again.
                 document = report.to_json(fragments=True)
+                if limit is not None and by == "session":
+                    # (``total`` and the costs stay every row's, as the table's TOTAL line does)
+                    rows = document.pop("rows")
+                    document = {"by": document.pop("by"), "rows": rows[:limit], "more": len(rows) > limit, **document}
                 if cwd is not None:
                     # A total of one project's sessions says so: without it, it read as the machine's.
                     document = {"by": document.pop("by"), "cwd": cwd, **document}

@@ -142,7 +142,10 @@ def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:
         if asked.cwd is not None and not count and chosen.by_cwd:
             # As ``list --cwd`` says it (``list_text``).
             notes.append(render.none_under(render.path_text(asked.cwd, render.terminal()), len(chosen.by_cwd), asked.cwd))
-            return notes
+            from agentscan.cli.cwdhint import near_cwd_hint
+
+            near = near_cwd_hint(asked.cwd, (cwd for _, cwd in chosen.by_cwd))
+            return [*notes, near] if near is not None else notes
         # Sessions that recorded no usage at all are named under the table: when they are all
         # there is, no filter is to blame.  None where a root named explicitly
         # (``CLAUDE_CONFIG_DIR``) cannot be read: the error that follows says why.

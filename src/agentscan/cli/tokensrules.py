@@ -25,16 +25,16 @@ class Refusal(NamedTuple):
     """Why ``--limit``/``--all`` are refused: which ``rule``, and the ``words`` both the usage
     error and the hint's "left out" begin with."""
 
-    rule: Literal["one number", "both", "range", "grouping", "json"]
+    rule: Literal["one number", "both", "range", "grouping"]
     words: str
 
 
-def limit_refused(limits: Sequence[object], show_all: bool, *, by: str = "session",
-                  as_json: bool = False) -> Refusal | None:
+def limit_refused(limits: Sequence[object], show_all: bool, *, by: str = "session") -> Refusal | None:
     """Why ``--limit`` given ``limits`` (each value given, in order: a hint's unread one as
-    typed) with ``--all`` or not (``show_all``) is refused under ``--by by`` (``--json``:
-    ``as_json``, ``tokens``' alone: ``list``'s JSON is the page it shows), the first rule
-    broken first; ``None``: taken.  A number given twice is taken (click keeps the last)."""
+    typed) with ``--all`` or not (``show_all``) is refused under ``--by by``, the first rule
+    broken first; ``None``: taken.  A number given twice is taken (click keeps the last).
+    ``--json`` takes it, in ``list`` and ``tokens`` alike: the JSON is the page asked for, as
+    ``gh … -L N --json`` gives N."""
     if len(set(limits)) > 1:
         return Refusal("one number", "--limit takes one number")
     if show_all and limits:
@@ -46,6 +46,4 @@ def limit_refused(limits: Sequence[object], show_all: bool, *, by: str = "sessio
     shaping = "--all" if show_all else "--limit" if limits else None
     if shaping is not None and refused_under(shaping, by):
         return Refusal("grouping", f"{shaping} shapes the table by session")
-    if limits and as_json:
-        return Refusal("json", "--limit shapes the table; --json lists every row")
     return None

@@ -36,7 +36,38 @@ def resolve(query: str, sessions: Iterable[StoredSession], *, demo: bool = False
 
             missing.details = (*missing.details, hint(
                 f"{trace_words(demo=demo)} {shell_word(other.id)}", f"shows the session captured under {other.agent}"))
+        elif not missing.store_empty and (meant := _meant_as_mistyped(query, everyone, demo)):
+            missing.details = (*missing.details, meant)
         raise
+
+
+def _meant_as_mistyped(query: str, sessions: list[StoredSession], demo: bool) -> str | None:
+    """``hint: did you mean 'claude:7f3c9a12'?`` for ``7f3c9a13``, as ``show`` says it
+    (``scan.notfound``): the captured sessions whose id begins with what was typed but for one
+    character changed or two swapped, at most two, each checked to open that session alone."""
+    from agentscan.errors import AgentscanError
+    from agentscan.toolkit.words import NEAR_SHOWN, one_slip
+
+    agent, sep, bare = query.partition(":")
+    if sep and any(s.agent == agent for s in sessions):
+        sessions = [s for s in sessions if s.agent == agent]
+    else:
+        bare = query
+    typed = bare.lower()
+    if len(typed) < MIN_PREFIX or not typed.replace("-", "").isalnum():
+        return None
+    near = {f"{s.agent}:{s.session_id[:len(typed)].rstrip('-')}": s for s in sessions
+            if one_slip(typed, s.session_id[:len(typed)].lower())}
+    if not near or len(near) > NEAR_SHOWN:
+        return None
+    offered = []
+    for meant, session in sorted(near.items()):
+        try:
+            if _one(meant, meant.partition(":")[2], [s for s in sessions if s.agent == session.agent], demo) == session:
+                offered.append(repr(meant))
+        except AgentscanError:  # several sessions begin so: that prefix opens none of them
+            continue
+    return f"hint: did you mean {' or '.join(offered)}?" if offered else None
 
 
 def under_another_agent(query: str, sessions: list[StoredSession], demo: bool = False) -> StoredSession | None:

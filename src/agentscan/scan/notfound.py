@@ -136,11 +136,12 @@ def _meant_as_mistyped(scanner: Scanner, query: str, find: Callable[[Scanner, st
     """``hint: did you mean 'claude:7f3c9a12'?`` for ``7f3c9a13``: the sessions, and subagent
     runs, whose id begins with what was typed but for one character changed or two swapped
     (``git``'s "did you mean" for a command, here for an id copied by hand), at most
-    ``_NEAR_SHOWN`` of them (``… or 'codex:019ac2d6'?``); ``None`` for none, or more.  Each id
+    ``NEAR_SHOWN`` of them (``… or 'codex:019ac2d6'?``); ``None`` for none, or more.  Each id
     offered is checked to open what it was offered for (``find``): a prefix of a session's id
     that another session's run also begins is ambiguous, and a hint never offers a line that
     fails."""
     from agentscan.scan.childnames import child_keys
+    from agentscan.toolkit.words import NEAR_SHOWN, one_slip
 
     named, colon, bare = query.partition(":")
     if not colon:
@@ -155,9 +156,9 @@ def _meant_as_mistyped(scanner: Scanner, query: str, find: Callable[[Scanner, st
         names = [(ref.native_id, None), *((name, child) for child in ref.children
                                           for name in child_keys(child, str, ref.provider))]
         for name, child in names:
-            if _one_slip(typed, name[:len(typed)].lower()):
+            if one_slip(typed, name[:len(typed)].lower()):
                 near.setdefault(f"{ref.provider}:{name[:len(typed)].rstrip('-')}", set()).add((ref.id, child))
-    if not near or len(near) > _NEAR_SHOWN:
+    if not near or len(near) > NEAR_SHOWN:
         return None
     from agentscan.errors import AgentscanError
 
@@ -172,21 +173,6 @@ def _meant_as_mistyped(scanner: Scanner, query: str, find: Callable[[Scanner, st
             continue
         offered.append(repr(meant))
     return f"hint: did you mean {' or '.join(offered)}?" if offered else None
-
-
-#: how many ids one slip away a "did you mean" offers (``'codex:019ac2d4' or 'codex:019ac2d6'``)
-_NEAR_SHOWN = 2
-
-
-def _one_slip(typed: str, real: str) -> bool:
-    """Whether ``typed`` is ``real`` with one character changed, or two neighbours swapped."""
-    if len(typed) != len(real) or typed == real:
-        return False
-    apart = [at for at, (a, b) in enumerate(zip(typed, real)) if a != b]
-    if len(apart) == 1:
-        return True
-    return (len(apart) == 2 and apart[1] == apart[0] + 1 and typed[apart[0]] == real[apart[1]]
-            and typed[apart[1]] == real[apart[0]])
 
 
 def home_is_empty(scanner: Scanner) -> bool:

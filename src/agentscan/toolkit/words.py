@@ -143,3 +143,19 @@ def listed(names: list[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
+
+
+#: how many ids one slip away a "did you mean" offers (``'codex:019ac2d4' or 'codex:019ac2d6'``):
+#: ``show``'s (``scan.notfound``) and ``trace``'s (``hooks.storedids``)
+NEAR_SHOWN = 2
+
+
+def one_slip(typed: str, real: str) -> bool:
+    """Whether ``typed`` is ``real`` with one character changed, or two neighbours swapped."""
+    if len(typed) != len(real) or typed == real:
+        return False
+    apart = [at for at, (a, b) in enumerate(zip(typed, real)) if a != b]
+    if len(apart) == 1:
+        return True
+    return (len(apart) == 2 and apart[1] == apart[0] + 1 and typed[apart[0]] == real[apart[1]]
+            and typed[apart[1]] == real[apart[0]])
