@@ -148,6 +148,17 @@ class NewestKept(Generic[T]):
     def items(self) -> list[T]:
         return list(self._items)
 
+    def revise(self, match: Callable[[T], bool], change: Callable[[T], T] | None) -> None:
+        """Change the kept item ``match`` picks (``change``: into what it makes of it; ``None``:
+        it goes, counted nowhere: it was taken back, not dropped); none picked, nothing changes."""
+        for index, kept in enumerate(self._items):
+            if match(kept):
+                if change is None:
+                    del self._items[index]
+                else:
+                    self._items[index] = change(kept)
+                return
+
 
 def fill_newest_first(
     items: list[T], budget: int, size: Callable[[T], int]

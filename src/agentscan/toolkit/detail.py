@@ -142,6 +142,14 @@ class DetailCollector:
         self.responses.add(Response(self._clip(text), timestamp, model, seq := seq or next(self._seq)))
         self._commands.item(seq)
 
+    def revise_response(self, seq: int, text: str | None) -> None:
+        """The session's reply added at ``seq`` said less than it did: part of it was withdrawn
+        (``text``: what is left) or all of it (``None``: it goes).  Claude Code retracts a
+        refused or aborted reply after writing it (``claude.retractions``).  (What is left is
+        clipped as the whole was, its clip already counted.)"""
+        left = None if text is None else clip_text(text, self.bounds.message_bytes)[0]
+        self.responses.revise(lambda kept: kept.seq == seq, None if left is None else lambda kept: replace(kept, text=left))
+
     def add_subagent_prompt(self, subagent: str, text: str, timestamp: datetime | None = None, *,
                             seq: int | None = None) -> None:
         """The task ``subagent`` was given (or a later message to it): shown under it, not as the session's."""

@@ -41,10 +41,13 @@ if TYPE_CHECKING:
     from agentscan.context import ScanContext
 
 #: the kinds of value a tally counts apart (one warning each a file)
-USAGE, TIME = "usage", "time"
+USAGE, TIME, TIER = "usage", "time", "tier"
 #: what each kind's warning says before its details (``doctor`` counts warnings by it)
 USAGE_HEAD = "usage value is not a token count"
 TIME_HEAD = "time outside the supported range (1970-01-02 to 9997), taken as unknown"
+#: a call a provider recorded on a service tier whose rates no price list has, priced at the
+#: standard ones (Claude's ``usage.service_tier``: ``providers.claude.usage``)
+TIER_HEAD = "call on a service tier other than standard, priced at the standard rates"
 
 
 class ValueCounts:
@@ -240,13 +243,20 @@ def close_tally(tally: FileTally, finished: bool) -> None:
 def told_by_tally(message: str) -> bool:
     """Whether a warning is one a tally says (a kept read's warnings less these are said
     again as they were; these are said from the counts it kept, gone on with)."""
-    return message.startswith((USAGE_HEAD, TIME_HEAD))
+    return message.startswith((USAGE_HEAD, TIME_HEAD, TIER_HEAD))
 
 
 def note_usage(field: str, value: object, counted: int) -> None:
     """A usage ``field`` held ``value``, which is no token count, and ``counted`` was taken."""
     if _open:
         _open[-1].note(USAGE, f"{USAGE_HEAD}: {field} is {shown(value)}, counted as {counted}")
+
+
+def note_tier(value: object, why: str) -> None:
+    """A call ran on the service tier ``value`` (not the standard one), priced at the standard
+    rates for the reason ``why``."""
+    if _open:
+        _open[-1].note(TIER, f"{TIER_HEAD}: service_tier is {shown(value)}; {why}")
 
 
 def note_time(value: object) -> None:

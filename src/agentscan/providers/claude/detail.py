@@ -23,6 +23,7 @@ from agentscan.providers.claude.records import (
 )
 from agentscan.providers.claude.promptmarks import shown_prompt
 from agentscan.providers.claude.queuedprompts import queued_prompt_text
+from agentscan.providers.claude.retractions import Retractions, withdrawn_uuids
 from agentscan.providers.claude.sidechains import InlineRuns
 from agentscan.providers.claude.tasklist import PLAN_TOOLS, PlanFold
 from agentscan.providers.claude.tooltext import answers_text, error_text, result_status, special_summary, task_summary
@@ -154,12 +155,16 @@ class TranscriptStream:
         self._branch = LiveBranch() if self._own else None
         # The session's plan (``tasklist``): a subagent's todo or task list is its own.
         self._plan = PlanFold() if self._own else None
+        # Replies Claude Code took back (``retractions``): the session's own, as it lists them.
+        self._retractions = Retractions() if self._speaks else None
 
     def _flush(self) -> None:
         text = "".join(self._current_text).strip()
         meta = self._current_meta
         if text and self._speaks:
             self._collector.add_response(text, meta.get("ts"), meta.get("model"), seq=meta.get("seq"))
+        if self._retractions is not None:
+            self._retractions.added(meta.get("seq") if text else None, self._current_text)
         elif text and self._subagent is not None:
             self._collector.add_subagent_response(self._subagent, text, meta.get("ts"), meta.get("model"),
                                                   seq=meta.get("seq"))
@@ -171,6 +176,10 @@ class TranscriptStream:
         kind = record.get("type")
         if self._transcripts is not None and self._others(record, kind):
             return
+        # (Two lookups on the rare records that take a reply back: ``retractions``.)
+        if self._retractions is not None and ("retractedMessageUuids" in record or "supersedesUuids" in record) and (
+                withdrawn := withdrawn_uuids(record, kind)) is not None:
+            self._retractions.withdraw(withdrawn, self._current_text, self._collector.revise_response)
         if (kind == "system" or kind == "assistant") and self._error(record):
             return
         if kind == "assistant" and is_local_reply(record):
@@ -186,8 +195,11 @@ class TranscriptStream:
                 # The reply is complete only at the message's end, after its calls:
                 # its place in reading order is taken now, before theirs.
                 self._current_meta.update(ts=timestamp, model=as_str(message.get("model")), seq=self._collector.reserve())
+            start = len(self._current_text)
             for block in content_blocks(message):
                 _assistant_block(block, self._current_text, self._sink, timestamp, self._subagent, self._plan)
+            if self._retractions is not None:
+                self._retractions.note(record.get("uuid"), start, len(self._current_text))
         elif kind == "user":
             prompt = real_prompt_text(record)
             if prompt is not None:

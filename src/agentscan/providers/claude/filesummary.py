@@ -23,7 +23,7 @@ class FileSummary:
     millisecond to create on import."""
 
     __slots__ = ("path", "first_prompt", "first_image_prompt", "first_bare_command", "first_local_command", "custom_title", "ai_title",
-                 "summary_title", "cwd", "git_branch", "first_ts", "last_ts", "prompts", "responses", "tool_calls", "models", "records",
+                 "summary_title", "cwd", "relocated_cwd", "git_branch", "first_ts", "last_ts", "prompts", "responses", "tool_calls", "models", "records",
                  "has_usage", "task_types", "task_calls", "pending_tasks", "results", "_summaries", "_summary_matched",
                  "_pending", "_matched_at",
                  "_model_messages", "_text_messages", "inline", "_runs", "copies", "compacted", "seen",
@@ -39,6 +39,9 @@ class FileSummary:
         self.ai_title: str | None = None
         self.summary_title: str | None = None
         self.cwd: str | None = None
+        # The directory a ``relocated`` record moved the session to (the last one's): its
+        # directory from then on, over the first record's ``cwd`` (``sessionrow``).
+        self.relocated_cwd: str | None = None
         self.git_branch: str | None = None
         self.first_ts: datetime | None = None
         self.last_ts: datetime | None = None
@@ -90,7 +93,7 @@ class FileSummary:
     # -- a resume state (``rowresume``) -------------------------------------------
 
     _TEXTS = ("first_prompt", "first_image_prompt", "first_bare_command", "first_local_command", "custom_title",
-              "ai_title", "summary_title", "cwd", "git_branch", "_summary_matched", "resumed_from", "resumed_last")
+              "ai_title", "summary_title", "cwd", "relocated_cwd", "git_branch", "_summary_matched", "resumed_from", "resumed_last")
     _COUNTS = ("prompts", "responses", "tool_calls", "records", "copies", "resumed_copies")
     _MAPS = ("task_types", "task_calls", "pending_tasks", "_summaries", "copied_runs")
 

@@ -127,7 +127,7 @@ def _join_summaries(main: FileSummary, second: FileSummary, results: list[tuple[
     main.first_bare_command = main.first_bare_command or second.first_bare_command
     main.first_local_command = main.first_local_command or second.first_local_command
     main.cwd = main.cwd if main.cwd is not None else second.cwd
-    for name in ("custom_title", "ai_title", "summary_title", "git_branch"):
+    for name in ("custom_title", "ai_title", "summary_title", "relocated_cwd", "git_branch"):
         later = getattr(second, name)
         if later is not None:
             setattr(main, name, later)

@@ -39,7 +39,7 @@ class ClaudeProvider(Provider):
     env_vars = ("CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME")
     # Bumped whenever a row's or a call's rules change (cached rows and calls are then read
     # again); what each version changed: docs/providers/claude.md, "Parser versions".
-    parser_version = "38"
+    parser_version = "39"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)

@@ -229,6 +229,8 @@ def summarize(
                         compacted = cutoff
                 if facts is not None:
                     facts.error(record)  # (an API error, a refusal: ``show``'s errors)
+            elif kind == "relocated" and as_str(record.get("relocatedCwd")):
+                summary.relocated_cwd = record["relocatedCwd"]  # (the session moved: ``sessionrow``)
     finally:
         summary.first_ts, summary.last_ts, summary.git_branch, summary.compacted = first_ts, last_ts, branch, compacted
     return summary

@@ -51,7 +51,8 @@ def session_row(provider: str, ref: SessionRef, main: FileSummary | None, subs: 
         native_id=ref.native_id,
         path=str(ref.path) if ref.path else parentless_path(ref.native_id, ref.files),
         title=title_of(titled) if titled else None,
-        cwd=primary.cwd if primary else None,
+        # A ``relocated`` record moved the session (Claude Code goes there when it is resumed).
+        cwd=(primary.relocated_cwd or primary.cwd) if primary else None,
         model=models.most_common(1)[0][0] if models else None,
         git_branch=primary.git_branch if primary else None,
         resumed_from=resumed_from(main),

@@ -61,8 +61,8 @@ HEAD_BUDGET = 8 * 1024 * 1024
 # In one scan: every key "timestamp" (``stampscan.STAMP``), and every "type" that names a
 # session (``_TITLED``).  One expression, not two: a heavy user's table reads gigabytes, and
 # each scan of them costs as much as reading them.
-_SCAN = re.compile(rb'"t(?:' + STAMP[2:] + rb'|ype"\s*:\s*"(custom-title|ai-title|summary)")')
-_TITLED = re.compile(rb'"type"\s*:\s*"(custom-title|ai-title|summary)"')
+_SCAN = re.compile(rb'"t(?:' + STAMP[2:] + rb'|ype"\s*:\s*"(custom-title|ai-title|summary|relocated)")')
+_TITLED = re.compile(rb'"type"\s*:\s*"(custom-title|ai-title|summary|relocated)"')
 _ESCAPED_UUID = re.compile(rb'"uuid"\s*:\s*"[^"]*\\')
 _PLAIN = re.compile(r"[ !#-\[\]-~]*")  # printable ASCII but the quote and the backslash
 _UUID = re.compile(rb'"uuid"\s*:\s*"([ !#-\[\]-~]*)"')
@@ -248,6 +248,7 @@ class _MainFacts:
         self.replay = FileSummary(path)  # the ``summary`` records and their leaves, in order
         self.wanted: set[bytes] = set()  # the leaves named so far
         self.cwd: str | None = None
+        self.relocated_cwd: str | None = None  # (``FileSummary.relocated_cwd``)
         self.first_prompt: str | None = None
         self.first_image_prompt: str | None = None
         self.first_bare_command: str | None = None
@@ -272,6 +273,8 @@ class _MainFacts:
                 self.custom_title = record["customTitle"]
             elif kind == "ai-title" and as_str(record.get("aiTitle")):
                 self.ai_title = record["aiTitle"]
+            elif kind == "relocated" and as_str(record.get("relocatedCwd")):
+                self.relocated_cwd = record["relocatedCwd"]
         if summaries or self.wanted:
             self._summary_titles(base, data, summaries)
         if self.head_open:
@@ -284,7 +287,7 @@ class _MainFacts:
         named = self.custom_title or self.replay._summary_matched or self.ai_title
         if self.head_cut and (self.cwd is None or (named is None and self.first_prompt is None)):
             raise Unsure  # what the head looks for is past its budget: the row's pass finds it
-        return self.cwd, choose_title(named, self.first_prompt, self.first_image_prompt, self.first_bare_command,
+        return self.relocated_cwd or self.cwd, choose_title(named, self.first_prompt, self.first_image_prompt, self.first_bare_command,
                                       self.first_local_command,
                                       foreign_summary_names(self.replay.summary_title, self.cwd))
 

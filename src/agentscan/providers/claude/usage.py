@@ -29,11 +29,16 @@ summarised in ``toolUseResult.usage``.  So (docs/providers/claude.md):
 * a call made in fast mode (``usage.speed == "fast"``, Claude Code 2.1.36 on) is billed at
   other rates: its model is ``<model>-fast`` (``aliases.fast_mode_name``), so it has a price and
   a ``--by model`` row of its own.  ``"standard"``, no ``speed`` (older builds) or anything
-  else is the model's standard speed.
+  else is the model's standard speed;
+* a call on another service tier than the standard one (``usage.service_tier``: ``priority``,
+  ``batch``) is priced at the standard rates, as ccusage prices it, and told once a file
+  (``valuewarnings.note_tier``): no price list has Anthropic's Priority Tier rates (a capacity
+  commitment's), and Claude Code sends no Message Batches request (docs/pricing.md).
 """
 
 from __future__ import annotations
 
+import re
 from sys import intern
 from typing import Any, Callable
 
@@ -42,7 +47,7 @@ from agentscan.model import ORIGIN
 from agentscan.pricing.aliases import fast_mode_name
 from agentscan.pricing.inferencegeo import US_ONLY_GEO, us_only_name
 from agentscan.providers.claude.records import FAST_SPEED, as_dict, as_str
-from agentscan.toolkit.valuewarnings import counted_field, note_usage, odd_count
+from agentscan.toolkit.valuewarnings import counted_field, note_tier, note_usage, odd_count
 from agentscan.timeutil import epoch_of_iso
 
 #: Fields of a *call*: one record's usage as ``tokens`` keeps it, a plain tuple
@@ -109,6 +114,9 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
         return None
     message_id, request_id, model = message.get("id"), record.get("requestId"), message.get("model")
     speed, geo = usage.get("speed"), usage.get("inference_geo")
+    tier = usage.get("service_tier")
+    if tier != STANDARD_TIER and tier is not None:
+        _other_tier(tier)
     # ``_count``'s common case (a count) inline, here and below: five calls a call of a cold
     # ``tokens`` and of a huge transcript's row pass.  Odd values are told in the same order.
     value = usage.get("cache_creation_input_tokens")
@@ -164,6 +172,31 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
                 and iterations[0].get("type") == COMPACTION)):
         advisor_calls(iterations, call, record, advisors)
     return call
+
+
+#: what Claude Code writes of a call on the standard service tier (``usage.service_tier``)
+STANDARD_TIER = "standard"
+#: what a service tier's name looks like (``priority``, ``standard_only``): other text is none
+_TIER_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+#: why a call on each other tier is priced at the standard rates (``note_tier``)
+_TIER_REASONS = {
+    "priority": ("Anthropic's Priority Tier draws on an organisation's committed capacity, whose price"
+                 " is its contract's: no price list has it"),
+    "batch": ("Claude Code sends no Message Batches request, so the batch rates (half the standard ones)"
+              " are not taken for a call it wrote"),
+}
+
+
+def _other_tier(tier: object) -> None:
+    """A call on service tier ``tier`` (not ``"standard"``): told, priced at the standard rates."""
+    if isinstance(tier, str) and tier.strip().lower() in ("", STANDARD_TIER, "standard_only"):
+        return
+    if isinstance(tier, str) and not _TIER_WORD.fullmatch(tier.strip()):
+        # Not a tier's name (a value trimmed from a shared sample, free text): it says nothing
+        # of the rates, and a warning on every file of it would be noise.
+        return
+    why = _TIER_REASONS.get(tier.strip().lower() if isinstance(tier, str) else "", "its rates are unknown")
+    note_tier(tier, why)
 
 
 def priced_model(model: str, speed: object, geo: object) -> str:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from agentscan.context import ScanContext
     from agentscan.model import SessionRef, SessionRow
     from agentscan.providers.cursor.discovery import TranscriptSet
@@ -86,8 +88,9 @@ def _assemble(ref: SessionRef, ctx: ScanContext) -> Assembled:
             or family(ctx).kept_names.get(ref.native_id),
             cwd=(info.fs_path if info else None) or workspace_folder(ref.native_id, ctx) or header_folder(facts, ctx),
             started_at=started,
-            # The bubbles' times too: ``lastUpdatedAt`` may stay at the composer's creation.
-            updated_at=newest(facts.updated(), stats.last_ts, started),
+            # The bubbles' times too: ``lastUpdatedAt`` may stay at the composer's creation.  With
+            # the DB unread, the composer's own time as the links kept with its stamp hold it.
+            updated_at=newest(facts.updated(), stats.last_ts, started, _kept_time(ref.native_id, ctx)),
             counts=counts,
             # Its turns are the DB's bubbles: with the DB unread (a chat listed as its last read
             # found it: ``children``), 0 prompts would be a count nobody made.
@@ -108,6 +111,14 @@ def _assemble(ref: SessionRef, ctx: ScanContext) -> Assembled:
         counts=Counts(summary.prompts, summary.responses, summary.tool_calls),
     )
     return Assembled(row, facts, children, usage)
+
+
+def _kept_time(native_id: str, ctx: ScanContext) -> datetime | None:
+    from agentscan.providers.cursor.children import family
+    from agentscan.timeutil import from_epoch
+
+    kept = family(ctx).kept_times.get(native_id)
+    return None if kept is None else from_epoch(kept)
 
 
 def _assemble_standalone(ref: SessionRef, ctx: ScanContext) -> Assembled:

@@ -151,6 +151,8 @@ class Family(NamedTuple):
     #: the names of the ``ide`` chats as the links kept with the DB's stamp hold them, while the DB
     #: cannot be read (``keptfamily.Links``): such a chat's row has its title from nothing else
     kept_names: dict[str, str] = {}
+    #: their update times as those links hold them (epoch seconds: ``keptfamily.Links.updated``)
+    kept_times: dict[str, float] = {}
 
     def children(self, native_id: str) -> tuple[str, ...]:
         return self.forest.descendants(native_id)
@@ -216,4 +218,5 @@ def _family(ctx: ScanContext) -> Family:
         run_stores={c: d for c, d in stores.items() if forest.owned(c)},
         run_transcripts={t: files.main for t, files in transcripts.items() if forest.owned(t) and files.main is not None},
         kept_names={c: link.name for c, link in links.items() if link.name and c not in composers},
+        kept_times={c: link.updated for c, link in links.items() if link.updated is not None and c not in composers},
     )

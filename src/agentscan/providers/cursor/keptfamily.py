@@ -14,6 +14,7 @@ stat: nothing is taken, and nothing kept matches anyway.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Mapping, NamedTuple
 
 import orjson
@@ -21,6 +22,7 @@ import orjson
 from agentscan.providers.cursor.keptstamp import FAMILY_KIND as KIND
 from agentscan.providers.cursor.keptstamp import FAMILY_VERSION as VERSION
 from agentscan.sealing import seal, unseal_json
+from agentscan.timeutil import from_epoch, newest
 
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
@@ -31,12 +33,16 @@ class Links(NamedTuple):
     """One composer's part in ``children.family``: the parent it names, the runs it lists,
     whether it holds a conversation (it may be a session of its own), and its name: a chat only
     the DB holds, listed from these while the DB cannot be read, had no title with no row kept
-    of it (only its sums: ``tokens`` ran last), its name being the DB's alone."""
+    of it (only its sums: ``tokens`` ran last), its name being the DB's alone.  ``updated``: the
+    newest time the composer itself records (``lastUpdatedAt``, a legacy inline conversation's
+    last ``createdAt``), in epoch seconds: such a chat's row had only its kept calls' quarter
+    hour for its update time, a time nothing recorded."""
 
     parent_id: str | None
     sub_ids: tuple[str, ...]
     talking: bool
     name: str | None = None
+    updated: float | None = None
 
 
 def family_links(ctx: ScanContext, composers: Mapping[str, ComposerInfo]) -> dict[str, Links]:
@@ -51,7 +57,8 @@ def family_links(ctx: ScanContext, composers: Mapping[str, ComposerInfo]) -> dic
     cache = ctx.file_cache
     if db.unread() is None:
         named = {info.parent_id for info in composers.values() if info.parent_id}
-        found = {composer_id: Links(info.parent_id, info.sub_ids, info.has_conversation, info.name)
+        found = {composer_id: Links(info.parent_id, info.sub_ids, info.has_conversation, info.name,
+                                    _epoch(newest(info.updated, info.last_inline)))
                  for composer_id, info in composers.items()
                  if info.has_conversation or info.parent_id or info.sub_ids or composer_id in named}
         # Kept only when read whole: not from a DB opened without its -wal (``caveat``).
@@ -60,7 +67,8 @@ def family_links(ctx: ScanContext, composers: Mapping[str, ComposerInfo]) -> dic
             stored = cache.get_file(key, KIND)
             if stored is None or stored[2] != VERSION or stored[3] != stamp:
                 cache.put_file(key, KIND, 0, 0, VERSION, stamp, 0,
-                               seal(orjson.dumps({c: [links.parent_id, list(links.sub_ids), links.talking, links.name]
+                               seal(orjson.dumps({c: [links.parent_id, list(links.sub_ids), links.talking, links.name,
+                                                      links.updated]
                                                   for c, links in found.items()})))
         return found
     stored = cache.get_file(family_key(str(db.path)), KIND) if cache is not None else None
@@ -69,9 +77,15 @@ def family_links(ctx: ScanContext, composers: Mapping[str, ComposerInfo]) -> dic
     document = unseal_json(stored[5])
     kept: dict[str, Links] = {}
     for composer_id, value in (document.items() if isinstance(document, dict) else ()):
-        if isinstance(value, list) and len(value) == 4 and isinstance(value[1], list):
+        if isinstance(value, list) and len(value) in (4, 5) and isinstance(value[1], list):
             parent = value[0] if isinstance(value[0], str) else None
             name = value[3] if isinstance(value[3], str) else None
+            when = value[4] if len(value) == 5 else None  # (kept before pass 58: no time)
+            updated = when if type(when) in (int, float) and from_epoch(when) is not None else None
             kept[str(composer_id)] = Links(parent, tuple(s for s in value[1] if isinstance(s, str)), value[2] is True,
-                                           name)
+                                           name, updated)
     return kept
+
+
+def _epoch(when: datetime | None) -> float | None:
+    return None if when is None else when.timestamp()

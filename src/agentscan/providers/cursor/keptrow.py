@@ -96,7 +96,8 @@ def with_sums(row: SessionRow, ref: SessionRef, ctx: ScanContext, fingerprint: s
         ctx.warn(warning.path, warning.message, warning.line)
     # Its update time at least its newest call's quarter hour: a DB-only chat written since the
     # kept row was read showed these tokens beside that row's older time (``list --since``
-    # left out what ``tokens --since`` counted).
+    # left out what ``tokens --since`` counted).  (The composer's own time, kept with the links,
+    # stands when it is no older: ``keptfamily.Links.updated``.)
     buckets = [group[2] for group in read.groups if group[2] is not None]
     last = from_epoch(max(buckets)) if buckets else None
     return row.with_changes(tokens=total_of(read.groups)[0], model=row.model or calls_model(read.groups, None),

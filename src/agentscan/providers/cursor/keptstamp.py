@@ -15,7 +15,10 @@ if TYPE_CHECKING:
 HEADERS_KIND = "cursor.header_workspaces"
 HEADERS_VERSION = "1"
 FAMILY_KIND = "cursor.family_links"
-FAMILY_VERSION = "2"  # 2: each composer's name too (``keptfamily.Links``)
+# 2: each composer's name too (``keptfamily.Links``; its update time is a fifth entry, which a
+# value kept before lacks: read without it, not refused, so links kept before an upgrade still
+# list a locked DB's chats)
+FAMILY_VERSION = "2"
 
 
 def path_stamp(db_path: Path, ctx: ScanContext) -> str:
