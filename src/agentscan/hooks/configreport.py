@@ -71,6 +71,8 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
                              "nothing is captured; remove it (or set it to false) to capture")
     if agent == "gemini" and (off := gemini_hooks_off(config, others, scope, str(path))):
         report["problem"] = f"{off[0]}, so {off[2]}; {off[1]} to capture"
+    if agent == "gemini":
+        report["note"] = _unjudged(others)
     if report["problem"] is None:
         # What an install would refuse to change (a key twice, no object, ``"hooks": []``):
         # said here, rather than "not installed" and an install to run that only fails.
@@ -93,6 +95,7 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
     search = (os.environ if env is None else env).get("PATH", os.defpath)
     runs = ((_program(ours.command, home), bool(_MODULE.search(ours.command)))
             for ours in found if isinstance(ours.command, str))
+    said = None  # (what the first program that says anything says: one such note)
     for program, module in dict.fromkeys(runs):
         if program is None:
             continue
@@ -100,9 +103,11 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
         if missing:
             report["problem"] = f"the hook runs {program}, which {missing}: run {_reinstall(agent, scope, legacy)}"
             break
-        if report["note"] is None:
-            report["note"] = _other_agentscan(program, module, search, agent, scope, legacy) or (
+        if not said:
+            said = _other_agentscan(program, module, search, agent, scope, legacy) or (
                 None if os.path.isabs(program) else _by_name(program, search)) or _vanishing(program, agent, env)
+            if said:  # (after what ``_unjudged`` said, if anything)
+                report["note"] = said if report["note"] is None else f"{report['note']}; {said}"
     stripped = next((word for ours in found if (word := _bash_strips(agent, ours.command))), None)
     if stripped and report["problem"] is None:
         report["problem"] = (f"the hook runs {stripped} unquoted, and Git Bash, which Claude Code runs hooks "
@@ -183,6 +188,18 @@ def gemini_hooks_off(config: Any, others: Sequence[tuple[str, Any, str]] = (), s
                 return (f'"{key}.disabled" {where} lists {json.dumps(hit, ensure_ascii=False)}, which turns agentscan\'s '
                         f"hook off in Gemini CLI{joined}", "remove it from that list", captured(place, file))
     return None
+
+
+def _unjudged(others: Sequence[tuple[str, Any, str]]) -> str | None:
+    """What is said of the other Gemini CLI settings files that could not be read as JSON
+    (``geminionce.Unjudged``): whether they turn agentscan's hook off is not known."""
+    from agentscan.hooks.geminionce import Unjudged
+
+    unread = [f"{file} {settings.reason}" for file, settings, _ in others if isinstance(settings, Unjudged)]
+    if not unread:
+        return None
+    return (f"{'; '.join(unread)}: Gemini CLI merges {'it' if len(unread) == 1 else 'them'} with this file, so "
+            "whether agentscan's hook is turned off there could not be judged")
 
 
 #: the order Gemini CLI merges its settings in (``settings.ts``): a later file's ``enabled``

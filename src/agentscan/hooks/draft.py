@@ -123,6 +123,10 @@ class Draft:
         """``input`` as shown (``bounded``), what pairing reads of it kept whole (``whole``)."""
         shown = bounded(value)
         self.input = shown
+        # The key of the input before is let go with it (an orphan's megabytes, when a request's
+        # input is adopted).  ``keyed`` is checked by identity only: no input is changed in place,
+        # each is set anew (here, or ``input`` assigned whole).
+        self.keyed = None
         if shown is value:
             self.whole = None
         else:

@@ -9,6 +9,7 @@ another name or command (an older install's, one edited by hand) makes a second 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
@@ -47,6 +48,14 @@ def files_run_twice(other: Path, this: Path, text: str | None = None, files: Set
         return True
 
 
+@dataclass(frozen=True)
+class Unjudged:
+    """A settings file Gemini CLI merges that it would not read either (``reason``: not JSON
+    once its comments are blanked, or no object), so what it sets is not known."""
+
+    reason: str
+
+
 class SettingsFiles:
     """Gemini CLI settings files, each read (``fsutil.read_regular_text``: a regular file only)
     and parsed (``configjson.parse``) at most once, the failure too: ``hooks status`` judges
@@ -55,6 +64,7 @@ class SettingsFiles:
     def __init__(self) -> None:
         self._texts: dict[str, str | BaseException] = {}
         self._parsed: dict[str, dict[str, Any] | BaseException] = {}
+        self._as_read: dict[str, dict[str, Any] | Unjudged] = {}
 
     def text(self, path: Path) -> str:
         """The file's text; its ``OSError`` or ``UnicodeDecodeError`` raised again."""
@@ -86,13 +96,44 @@ class SettingsFiles:
             raise found
         return found
 
+    def as_read(self, path: Path) -> dict[str, Any] | Unjudged:
+        """The file as Gemini CLI reads it (``settings.ts``: ``stripJsonComments``, then
+        ``JSON.parse``), for a file that is only read (another scope's, the system's): ``parsed``
+        when an install would take it, else its text with the comments blanked (a key twice: the
+        last, as ``JSON.parse`` keeps it); ``Unjudged`` when that is no JSON object either.  The
+        read's errors raised as ``text``'s."""
+        import json
+
+        from agentscan.errors import HookConfigError
+        from agentscan.hooks.configjson import fault
+        from agentscan.toolkit.jsoncomments import blank_comments
+
+        key = str(path)
+        if key not in self._as_read:
+            try:
+                self._as_read[key] = self.parsed(path)
+            except HookConfigError:  # (comments, a key twice: what an install refuses, not Gemini CLI)
+                blanked = blank_comments(self.text(path))[0]
+                try:
+                    config = json.loads(blanked, parse_constant=_not_json)
+                except ValueError as exc:
+                    self._as_read[key] = Unjudged(f"is not valid JSON, even without its comments ({fault(exc)})")
+                else:
+                    self._as_read[key] = config if isinstance(config, dict) else Unjudged("does not hold a JSON object")
+        return self._as_read[key]
+
+
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")  # (Python reads NaN and Infinity; JSON.parse does not)
+
 
 def other_settings(this: Path, *, home: Path, cwd: Path, env: Mapping[str, str] | None = None,
                    files: SettingsFiles | None = None) -> list[tuple[str, Any, str]]:
     """(path, parsed settings, scope) of the Gemini CLI settings files merged with ``this``, in
     Gemini CLI's order (``settings.ts`` ``loadSettings``): the system defaults
     (``system_defaults_path``), the user's, the current project's and the system's
-    (``system_settings_path``); ``this`` and one that cannot be read or parsed left out."""
+    (``system_settings_path``), each as Gemini CLI reads it (``SettingsFiles.as_read``: comments
+    too, or ``Unjudged``); ``this`` and one that cannot be read left out."""
     import os
 
     from agentscan.errors import HookConfigError
@@ -111,8 +152,8 @@ def other_settings(this: Path, *, home: Path, cwd: Path, env: Mapping[str, str] 
             continue
         seen.add(os.path.realpath(path))
         try:
-            found.append((str(path), files.parsed(path), scope))
-        except (OSError, UnicodeDecodeError, HookConfigError):
+            found.append((str(path), files.as_read(path), scope))
+        except (OSError, UnicodeDecodeError):
             continue
     return found
 

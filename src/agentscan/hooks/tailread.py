@@ -11,7 +11,6 @@ found are passed over in C, and only the others are read in Python).
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Iterator
 from typing import Any, BinaryIO
@@ -46,7 +45,7 @@ def latest_transcript_path(session: StoredSession) -> str | None:
         for index, (offset, line) in enumerate(lines):
             stamp = _written_stamp(line)
             if best is not None and stamp is not None and stamp <= best[0] - WRITE_DELAY_NS:
-                best = _later_by_payload(handle, offset + len(line), best, decode, (line, lines))
+                best = _later_by_payload(handle, offset + len(line), best, decode)
                 break
             best = _considered(decode, line, index, best)
     return best[2] if best is not None else None
@@ -67,20 +66,18 @@ def _considered(decode: Any, line: bytes, index: int, best: Best | None) -> Best
     return found if best is None or found[:2] > best[:2] else best
 
 
-def _later_by_payload(handle: BinaryIO, end: int, best: Best, decode: Any,
-                      rest: tuple[bytes, Iterator[tuple[int, bytes]]]) -> Best:
+def _later_by_payload(handle: BinaryIO, end: int, best: Best, decode: Any) -> Best:
     """``best``, or a line among the first ``end`` bytes of ``handle`` (all written before the
     lines already read) that comes after it by its payload's timestamp.  Only a line holding
-    ``STAMP_KEY`` (or a letter escaped: ``ESCAPED_LETTERS``) can: the file is searched for it
-    in place (``mmap``, never split into lines), its hits whose values are plainly earlier passed
-    over in C (``_suspect_lines``), and a line left is decoded only when the values of its
-    ``"timestamp"`` keys, read without decoding it, do not all come at or before the best (a
-    nested key's value is read too: decoding tells whether it is the payload's own).  The lines
+    ``STAMP_KEY`` can (one whose key is escaped is not looked for: ``ESCAPED_LETTERS``): the file
+    is searched for it a piece at a time (``_suspect_lines``, never split into lines), its hits
+    whose values are plainly earlier passed over in C, and a line left is decoded only when the
+    values of its ``"timestamp"`` keys, read without decoding it, do not all come at or before
+    the best, or one is no plain string, or the line holds an escaped letter (a nested key's
+    value is read too: decoding tells whether it is the payload's own).  The lines
     left are taken from the last back.  A line of these that ties with the best comes before it
     in the file, so only a later order takes its place, and the first such line found (the one
     latest in the file) is kept on a tie among them: their places from the end are not needed."""
-    import mmap
-
     from agentscan.hooks.tree import effective_ns, under_subagents
     from agentscan.timeutil import parse_iso
 
@@ -101,37 +98,62 @@ def _later_by_payload(handle: BinaryIO, end: int, best: Best, decode: Any,
         order = effective_ns(event)
         return (order, best[1], path) if order > best[0] else best  # (its place: see above)
 
-    try:
-        mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-    except (OSError, ValueError):  # a file that cannot be mapped: the lines left, read backward
-        line, lines = rest
-        for candidate in itertools.chain((line,), (each for _, each in lines)):
-            best = after(candidate, best) if _stamp_keys(candidate) else best
-        return best
-    with mapped:
-        for start, stop in reversed(_suspect_lines(mapped, end, best[0])):
-            best = after(mapped[start:stop], best)
+    for line in _suspect_lines(handle, end, best[0]):
+        best = after(line, best)
     return best
 
 
-def _suspect_lines(buffer: Any, end: int, order: int) -> list[tuple[int, int]]:
-    """The lines (start, end) among the first ``end`` bytes of ``buffer`` holding a ``STAMP_KEY``
-    that may put them after ``order``, in file order.  A Gemini CLI store stamps every line: one
-    regular-expression search in C (``_suspects``) passes over each hit whose value is a UTC time
-    to the second earlier than ``order``'s second (it parses to an earlier time, or it does not
-    parse and the line's order is its capture time, at or before ``order``: see
-    ``latest_transcript_path``), so that Python walks only the hits left, usually none."""
-    hits = [hit.start() for hit in _suspects(order).finditer(buffer, 0, end)]
-    # (No writer escapes a letter: a search in C that finds none, in practice.)
-    hits += [hit.start() for hit in _ESCAPED_LETTER.finditer(buffer, 0, end)]
-    lines: list[tuple[int, int]] = []
-    for at in sorted(hits):
-        start = buffer.rfind(b"\n", 0, at) + 1
-        if lines and lines[-1][0] == start:
-            continue  # (another hit of the line already taken)
-        stop = buffer.find(b"\n", at, end)
-        lines.append((start, end if stop < 0 else stop + 1))
-    return lines
+#: how much of the file ``_suspect_lines`` reads at a time: it holds one piece and its lines,
+#: never the whole file's (a 389 MB store with a payload time on every line: 21 MB peak, where
+#: listing every line's place and mapping the file whole took 496 MB)
+PIECE = 1 << 20
+
+
+def _suspect_lines(handle: BinaryIO, end: int, order: int) -> Iterator[bytes]:
+    """The lines among the first ``end`` bytes of ``handle`` holding a ``STAMP_KEY`` that may
+    put them after ``order``, the last first.  A Gemini CLI store stamps every line: one
+    regular-expression search in C (``_suspects``) passes over each hit whose value is a UTC
+    time to the second earlier than ``order``'s second (it parses to an earlier time, or it does
+    not parse and the line's order is its capture time, at or before ``order``: see
+    ``latest_transcript_path``), so that Python walks only the hits left, usually none.  The file
+    is read a ``PIECE`` at a time from ``end`` back, each piece cut at a line's start, and only a
+    piece holding the key is searched so (a store no payload stamps costs a ``bytes.rfind``)."""
+    suspects = _suspects(order)
+    stop = end
+    while stop > 0:
+        read = _piece(handle, stop)
+        if read is None:
+            return
+        piece, cut = read
+        stop -= len(piece) - cut
+        lines: list[tuple[int, int]] = []
+        for hit in suspects.finditer(piece, cut) if piece.rfind(STAMP_KEY, cut) >= 0 else ():
+            start = piece.rfind(b"\n", 0, hit.start()) + 1
+            if lines and lines[-1][0] == start:
+                continue  # (another hit of the line already taken)
+            line_end = piece.find(b"\n", hit.start())
+            lines.append((start, len(piece) if line_end < 0 else line_end + 1))
+        for start, line_end in reversed(lines):
+            yield piece[start:line_end]
+
+
+def _piece(handle: BinaryIO, stop: int) -> tuple[bytes, int] | None:
+    """The bytes of ``handle`` up to ``stop`` (a line's end) from about a ``PIECE`` before it,
+    and where the first whole line in them starts (a line longer than a piece: more is read);
+    ``None`` if the file is shorter now (cut since: nothing more is searched)."""
+    size = PIECE
+    while True:
+        start = max(0, stop - size)
+        handle.seek(start)
+        piece = handle.read(stop - start)
+        if len(piece) != stop - start:
+            return None
+        if start == 0:
+            return piece, 0
+        cut = piece.find(b"\n", 0, len(piece) - 1) + 1  # (the last byte ends the piece's last line)
+        if cut > 0:
+            return piece, cut
+        size *= 2
 
 
 def _suspects(order: int) -> re.Pattern[bytes]:
@@ -169,16 +191,13 @@ _STAMPED = re.compile(rb'"timestamp"\s*:\s*"([^"\\]{1,64})"')
 
 #: how a payload's own timestamp (``tree.effective_ns``) is written in a stored line
 STAMP_KEY = b'"timestamp"'
-#: how a line may write a letter of ``STAMP_KEY`` escaped (``"time\\u0073tamp"``, a foreign
-#: writer's: ``agentscan hook`` writes none, nor does any JSON writer escape a letter): such a
-#: line is decoded, as the byte search cannot tell its key
+#: how a line may write a letter of ``STAMP_KEY`` escaped (``"time\\u0073tamp"``): a line
+#: found for another, plain key that holds one is decoded, as the byte search cannot tell its
+#: key.  A line whose only such key is escaped is not looked for: ``agentscan hook`` writes each
+#: line with ``json.dumps``, which escapes no letter (nor does any agent's JSON writer), and a
+#: search of the whole file for an escape cost as much as the search for the key (a store a
+#: hand edited would need it)
 ESCAPED_LETTERS = (b"\\u006", b"\\u007")
-_ESCAPED_LETTER = re.compile(rb"\\u00[67]")  # (one pass for both)
-
-
-def _stamp_keys(line: bytes) -> bool:
-    """Whether ``line`` may hold the payload's own timestamp (``STAMP_KEY``, escaped or not)."""
-    return STAMP_KEY in line or any(needle in line for needle in ESCAPED_LETTERS)
 
 
 def _written_stamp(line: bytes) -> int | None:
