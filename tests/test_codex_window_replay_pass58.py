@@ -55,3 +55,37 @@ def test_a_restart_in_the_window_still_adds_its_run(isolated_home: Path) -> None
     # the window's first total holds the run before it (A1, A2): the whole count, a guard that the
     # totals read before the window do not turn a restart into a replay
     assert row["tokens"] == expected and row["counts_partial"] is True
+
+
+def _window_agrees(home: Path, before: list[tuple[Any, Any]], window: list[tuple[Any, Any]], calls: list) -> None:
+    _write(home, before, window)
+    expected = _expected(calls)
+    assert cli_json("tokens", S, "--no-cache")["total"] == expected
+    (row,) = cli_json("list", "--all", "--no-cache")["sessions"]
+    assert row["tokens"] == expected and row["counts_partial"] is True
+
+
+def test_the_seed_holds_zero_as_a_whole_read_does(isolated_home: Path) -> None:
+    # A zero total in the window (``{}`` or all zeros) after t4 is a replay of the zero every read
+    # starts from: the seed had no zero, so it was a restart, and t2 after it then a replay of
+    # nothing the window knew (433,700 for 524,200).  The seed is now the whole read's.
+    run = _running([A1, A2, A3, A4])
+    (t1, _), (t2, _), (t3, _), (t4, _) = run
+    zero = {"input_tokens": 0, "cached_input_tokens": 0, "output_tokens": 0, "reasoning_output_tokens": 0,
+            "total_tokens": 0}
+    for total in ({}, zero):
+        _window_agrees(isolated_home, run[:3], [run[3], (total, A4), (t2, A2), (_add(t4, C3), C3)],
+                       [A1, A2, A3, A4, C3])
+
+
+def test_the_seed_resumes_at_the_total_reached_not_a_replay(isolated_home: Path) -> None:
+    # Before the window: t1, t2, t3, then t1 written again (a replay: the running total stays t3).
+    # In it: t3 + C3.  Resumed at the replay's t1, the window took t3 + C3 for a call of t3 + C3
+    # less t1; at t3, the call is C3.
+    run = _running([A1, A2, A3])
+    (t1, _), (t2, _), (t3, _) = run
+    _window_agrees(isolated_home, [*run, (t1, A1)], [(_add(t3, C3), C3), (t2, A2)], [A1, A2, A3, C3])
+
+
+A4 = {"input_tokens": 150000, "cached_input_tokens": 130000, "output_tokens": 2500, "reasoning_output_tokens": 0,
+      "total_tokens": 152500}

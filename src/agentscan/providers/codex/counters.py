@@ -143,7 +143,8 @@ def step(previous: Counters | None, carried: Counters, total: Counters | None, l
 
     The call is ``last``, else the total's growth.  A total that ``restarted`` (went down)
     and equals one of ``seen`` exactly is that count written again (a stale snapshot: tokscale#308,
-    CodexBar#3120; a rollback re-emitting an older total): it counts no call and moves nothing.
+    CodexBar#3120; a rollback re-emitting an older total): it counts no call and moves nothing
+    but ``seen``, where it becomes the newest (the evidence of the base a drop after it restores).
     Any other drop is a restart (an older build counting from zero, a resume or rollback from an
     older base, a context overflow's fill): its call is ``last`` (none when ``lost``: the total
     may be a base restored, not a call; with no ``last`` written, the total less the base it
@@ -157,8 +158,12 @@ def step(previous: Counters | None, carried: Counters, total: Counters | None, l
             return previous, carried, None
         if previous is not None and restarted(total, previous, last):
             if seen is not None and total in seen:
+                if seen[-1] != total:
+                    # kept newest: a drop right after it counts on from it (``_base``)
+                    seen.remove(total)
+                    seen.append(total)
                 return previous, carried, None
-            call = None if lost else (last if last is not None else minus(total, _base(seen, total)))
+            call = None if lost else (last if last is not None else minus(total, _base(seen, previous, total)))
             carried = add(carried, _spent_before(previous, total, call))
         else:
             call = last if last is not None else minus(total, previous)
@@ -172,16 +177,19 @@ def step(previous: Counters | None, carried: Counters, total: Counters | None, l
     return previous, carried, call
 
 
-def _base(seen: deque[Counters] | None, total: Counters) -> Counters | None:
+def _base(seen: deque[Counters] | None, previous: Counters, total: Counters) -> Counters | None:
     """The base a restart with no ``last_token_usage`` (none written at all) counts on from: the
-    newest of the file's latest totals that ``total`` is at or above in every counter (a resume
-    or rollback restores an older total, and the call adds to it), so that only what was spent
-    counts, not the restored base again; ``None`` (from zero) when none is (``ZERO`` is, until
-    64 totals push it out).  A restart from zero whose first call is at least an early total in
-    every counter is taken for one on from it: a lower bound, like every count here."""
-    for earlier in reversed(seen or ()):
-        if all(map(le, earlier, total)):
-            return earlier
+    total written again right before it (a replay, ``seen``'s newest once it is not ``previous``:
+    a rollback re-emits the count it goes back to, and the call adds to it) when ``total`` is at
+    or above it in every counter; else ``None``, from zero.  No base without that evidence: a
+    restart from zero whose first call is at least an earlier total in every counter is not
+    told from a resume from it by the totals alone, and taking one undercounted it (a review,
+    pass 58); from zero, a resume with no replay before it counts its base again (an upper
+    bound, as parser 41 counted every such drop)."""
+    if seen:
+        replayed = seen[-1]
+        if replayed != previous and all(map(le, replayed, total)):
+            return replayed
     return None
 
 

@@ -74,7 +74,10 @@ KIND = "codex.counts"
 #: "10" skipped real calls after a lower total: read again
 #: "12": a drop with no ``last_token_usage`` counts the total less the base it restores
 #: (``counters._base``); an "11" counted that base again: read again
-VERSION = "12"
+#: "13": that base only when the total was written again right before the drop (a rollback's
+#: replay, kept newest in ``seen``), else from zero: a "12" took an earlier total off a restart
+#: from zero whose first call was at or above it: read again
+VERSION = "13"
 #: tallies whose line counts, model use and copy end hold, and whose count is what ``counters.step``
 #: reaches now of a file of counts, but a "6" took a file's totals of garbage for a running count
 #: (or, keeping a ``recount``, added up its calls another way: not believed), and nothing in it

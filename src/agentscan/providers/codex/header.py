@@ -235,3 +235,10 @@ def no_meta_message(header: RolloutHeader, expected_id: str | None) -> str:
 def thread_header(thread: Thread, ctx: ScanContext) -> RolloutHeader:
     """A thread's header: the one discovery read, else read now (remembered by ``read_header``)."""
     return thread.header or read_header(thread.rollout.path, ctx, thread.thread_id)
+
+
+def by_reference(thread: Thread, header: RolloutHeader) -> bool:
+    """Whether ``thread`` is one file that references the history it continues (``history_base``:
+    a fork of 0.158 and later, a segment whose earlier files are gone) rather than copying it:
+    no line of it is a copy's, and its running totals count on from that history's."""
+    return not thread.segments and header.history_base is not None

@@ -32,7 +32,7 @@ from agentscan.toolkit.fsutil import read_tail
 from agentscan.toolkit.jsonl import BOM, iter_json_lines
 from agentscan.toolkit.laxjson import reparse
 from agentscan.model import Counts, ScanWarning
-from agentscan.providers.codex.counters import ZERO, Counters, Seen
+from agentscan.providers.codex.counters import ZERO, Counters
 from agentscan.providers.codex.facts import LineFacts
 from agentscan.providers.codex.modeluse import ModelUse
 from agentscan.providers.codex.messages import REPLY_KINDS, line_kind, turn_prompt
@@ -45,7 +45,8 @@ from agentscan.settling import unfinished_line
 from agentscan.toolkit.imagetext import is_images_text
 
 if TYPE_CHECKING:
-    from agentscan.providers.codex.turnseed import Seed  # (imported where a window needs it)
+    from agentscan.providers.codex.totalseed import Reached  # (imported where a window needs them)
+    from agentscan.providers.codex.turnseed import Seed
 
 TAIL_BYTES = 1024 * 1024
 HEAD_BYTES = 256 * 1024
@@ -104,17 +105,18 @@ class _TailFold:
 
     __slots__ = ("facts", "calls")
 
-    def __init__(self, own: str | None = None, model: Seed | None = None, totals: Seen = ()) -> None:
+    def __init__(self, own: str | None = None, model: Seed | None = None, totals: Reached | None = None) -> None:
         self.facts = LineFacts(own)  # ``own``: the thread's id, whose names are always kept
         # The calls as ``tokens`` counts them (each on the model ``tokens --by model``
         # gives it): a row's model is the one most of them ran on.  It also adds up the
         # cumulative counts, a count that restarted included (``FileUsageScanner.cumulative``).
         self.calls = FileUsageScanner(timed=False)
-        if model is not None or totals:
-            # the turn going on where the window begins (``turnseed``), and the running totals
-            # reached before it (``totalseed``: a replay of one in the window counts nothing)
+        if model is not None or totals is not None:
+            # the turn going on where the window begins (``turnseed``), and where a whole read
+            # stands there (``totalseed``: a replay in the window of a total before it counts nothing)
             turn, settings, tier = (model.turn, model.settings, model.tier) if model is not None else (None, None, None)
-            self.calls.resume(turn, totals[-1] if totals else None, settings=settings, tier=tier, seen=totals)
+            previous, seen = totals if totals is not None else (None, ())
+            self.calls.resume(turn, previous, settings=settings, tier=tier, seen=seen)
 
     def feed(self, record: Mapping[str, Any]) -> None:
         _, _, rtype, payload = self.facts.note(record)
@@ -220,23 +222,23 @@ def _read_tail(path: Path, ctx: ScanContext, own: str | None = None) -> TailSumm
             model = model_before(path, start)
             if model.turn is None and model.settings is None:
                 model = None
-        totals: Seen = ()
+        totals: Reached | None = None
         if dropped:
             # A total went down and repeats none the window saw: a replay of one reached before
             # the window, or a restart; the totals before it tell (``totalseed``).
-            from agentscan.providers.codex.totalseed import totals_before
+            from agentscan.providers.codex.totalseed import reached
 
-            totals = totals_before(path, start)
-        if model is not None or totals:
+            totals = reached(path, start)
+        if model is not None or totals is not None:
             summary = _fold_window(path, data, cut, own, model, totals)[0]
     return summary
 
 
 def _fold_window(path: Path, data: bytes, cut: bool, own: str | None, model: Seed | None = None,
-                 totals: Seen = ()) -> tuple[TailSummary, bool, bool]:
+                 totals: Reached | None = None) -> tuple[TailSummary, bool, bool]:
     """``data``'s records folded (``model``: the turn's and the settings' model and the tier its
     first calls ran on, ``turnseed``; ``totals``: the running totals reached before it,
-    ``totalseed``), whether a call in it ran on no model it names, and whether a running total
+    ``totalseed.reached``), whether a call in it ran on no model it names, and whether a running total
     in it restarted (a run before it added: ``counters.step``)."""
     fold = _TailFold(own, model, totals)
     warnings: list[ScanWarning] = []

@@ -80,7 +80,10 @@ class CodexProvider(Provider):
     # 42: a drop with no `last_token_usage` at all counts the total less the base it restores
     #     (the newest latest total it passed: ``counters._base``), not the whole total again; a
     #     window's replay of a total reached before it is one (``totalseed``), not a restart
-    parser_version = "42"
+    # 43: that base only when the total was written again right before the drop (a rollback's
+    #     replay), else from zero as 41 counted: 42 took an earlier total off a restart from
+    #     zero whose first call was at or above it in every counter
+    parser_version = "43"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)
@@ -310,7 +313,7 @@ class CodexProvider(Provider):
         return shown.build(_collect(shown.scanned, ctx))
 
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
-        from agentscan.providers.codex.header import thread_header
+        from agentscan.providers.codex.header import by_reference, thread_header
         from agentscan.providers.codex.usage import scan_file
 
         scanned: list[Scanned] = []
@@ -320,9 +323,11 @@ class CodexProvider(Provider):
                 header = thread_header(thread, ctx)
                 subagent = None if thread is session.main else thread.thread_id
                 for path, _ in _thread_files(thread):
-                    # Only a thread's first file can begin with a copied history.
+                    # Only a thread's first file can begin with a copied history, and not one that
+                    # references it (``history_base``: its calls were taken for a copy's).
                     scanner = scan_file(
-                        path, ctx, replay=header.link.replays_history and path == thread.first.path,
+                        path, ctx, replay=header.link.replays_history and path == thread.first.path
+                        and not by_reference(thread, header),
                         started=header.started_at, thread_id=thread.thread_id, history_start=header.history_start,
                     )
                     scanned.append((session.native_id, subagent, thread, scanner))

@@ -50,7 +50,9 @@ KIND = "codex.runs"
 #: real calls after a lower total: read again
 #: "6": a drop with no ``last_token_usage`` counts the total less the base it restores
 #: (``counters._base``); a "5" counted that base again: read again
-VERSION = "6"
+#: "7": that base only when the total was written again right before the drop, else from zero
+#: (``counters._base``); a "6" took an earlier total off a restart from zero: read again
+VERSION = "7"
 #: a state the build before kept of a file of counts reached what ``step`` reaches now, but one
 #: of a file of garbage totals (no ``recount``) took them for a running count, and nothing in
 #: the state tells which.  Taken only where the file cannot be read again in one run (past

@@ -23,7 +23,7 @@ from agentscan.context import ScanContext
 from agentscan.model import Counts, TokenUsage, sum_usage
 from agentscan.providers.codex.discovery import CodexSession, Thread
 from agentscan.providers.codex.header import RolloutHeader, thread_header
-from agentscan.providers.codex.counters import minus, to_tokens
+from agentscan.providers.codex.counters import Counters, minus, to_tokens
 from agentscan.providers.codex.forkpart import fork_part, is_fork
 from agentscan.providers.codex.fullcounts import exact_tally
 from agentscan.providers.codex.goneparent import copies_count_here, past_earlier_fork
@@ -232,20 +232,44 @@ def _segmented_facts(thread: Thread, header: RolloutHeader, live: TailSummary, c
         whole = whole and tail.whole_file
         tokens = sum_usage([tokens, _segment_tokens(segment.rollout.path, tail, ctx)])
     counts.append(live.counts)
-    tokens = sum_usage([tokens, _segment_tokens(thread.rollout.path, live, ctx)])
+    # (one file that references its history: its base is that history's total, if not in its head)
+    base = header.history_base if not thread.segments else None
+    tokens = sum_usage([tokens, _segment_tokens(thread.rollout.path, live, ctx, base)])
     models = merge(tail.models for tail in [*tails, live])  # every file's calls, as ``show`` counts them
     merged = live._replace(counts=sum_counts(counts), whole_file=whole and live.whole_file, models=models,
                            names=merged_names(tail.names for tail in [*tails, live]))
     return ThreadFacts(thread, header, merged, _nonzero(tokens))
 
 
-def _segment_tokens(path: Path, tail: TailSummary, ctx: ScanContext) -> TokenUsage | None:
+def _segment_tokens(path: Path, tail: TailSummary, ctx: ScanContext,
+                    base: tuple[str, int] | None = None) -> TokenUsage | None:
     if tail.cumulative is None:
         return None
     if tail.garbled:  # the file's own calls added up already (``TailSummary.garbled``)
         return to_tokens(tail.cumulative)
     start = read_segment_start(path, ctx, REPLAY_HEAD_BYTES)
+    if start is None and base is not None:
+        # No call in its first 1 MiB (a fork of a long history's first turn: its tool output): the
+        # total the file it references reached at ``end_byte_offset``, else the row counted that
+        # history, inherited, as the fork's (a review, pass 58: 233,750 for 11,250)
+        start = continued_total(base, ctx)
     return to_tokens(minus(tail.cumulative, start) if start is not None else tail.cumulative)
+
+
+def continued_total(base: tuple[str, int], ctx: ScanContext) -> Counters | None:
+    """The running total the rollout ``base`` names (``history_base``: its id, and the byte its
+    history ends at) reached there (``totalseed.reached``); ``None``: not found, or none."""
+    from agentscan.providers.codex.discovery import discover
+    from agentscan.providers.codex.totalseed import reached
+
+    rollout_id, end = base
+    wanted = rollout_id.lower()
+    threads = discover(ctx).threads
+    found = threads.get(wanted)
+    candidates = found.files() if found is not None else (path for t in threads.values() for path in t.files())
+    path = next((path for path in candidates if wanted in path.name.lower()), None)
+    seed = reached(path, end) if path is not None else None
+    return seed.previous if seed is not None else None
 
 def sum_counts(parts: Iterable[Counts]) -> Counts:
     prompts = responses = tools = 0

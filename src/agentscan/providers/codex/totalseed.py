@@ -7,15 +7,20 @@ reached before that window matched none the window saw, and counted as a restart
 was above the whole file's count.  A window that took a drop for a restart is read again from
 the file's latest totals before it, found as ``turnseed`` finds a turn's model: by searching
 the bytes backwards for ``token_count`` lines (at most ``turnseed.MAX_BACK_BYTES``) and
-decoding only those, never the whole file.
+decoding only those, never the whole file.  The totals found are fed, in file order, through
+the same ``counters.step`` as a whole read (``reached``), so that the window resumes where that
+read would be: its ``previous`` the running total reached (not a replay's), its ``seen`` the
+same latest totals (zero among them when the search reached the file's start).
 """
 
 from __future__ import annotations
 
+from collections import deque
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
 
-from agentscan.providers.codex.counters import RECENT, Counters, Seen, token_info, total_counters
+from agentscan.providers.codex.counters import (RECENT, ZERO, Counters, Seen, counters_of, recent_totals, step,
+                                               token_info, total_counters)
 from agentscan.providers.codex.records import enveloped
 from agentscan.toolkit import jsonl
 from agentscan.toolkit.fsutil import open_regular
@@ -27,12 +32,39 @@ _BLOCK = 1024 * 1024
 _MARKER = b'"token_count"'
 
 
-def totals_before(path: Path, end: int) -> Seen:
-    """The latest running totals (at most ``counters.RECENT``, in file order; one written again
-    right after itself once) of the ``token_count`` lines before byte ``end`` of ``path`` (a
-    line's start), within ``MAX_BACK_BYTES`` of it; ``()``: none found, or a total of garbage
-    (no running count to look a replay up in: the window stays as it was read)."""
-    found: list[Counters] = []
+class Reached(NamedTuple):
+    """Where a whole read of a rollout would stand at a byte: the running total it reached
+    (``previous``: not a replay's) and its latest totals (``seen``, ``counters.recent_totals``)."""
+
+    previous: Counters | None
+    seen: Seen
+
+
+def reached(path: Path, end: int) -> Reached | None:
+    """Where a whole read of ``path`` would stand at byte ``end`` (a line's start), from the
+    ``token_count`` lines before it (``totals_before``) fed through ``counters.step`` in file
+    order; ``None``: none found, or a total of garbage (no running count to look a replay up
+    in: the window stays as it was read)."""
+    found = totals_before(path, end)
+    if not found:
+        return None
+    totals, whole = found
+    # (zero is the first of a whole read's totals until 64 push it out)
+    seen = recent_totals() if whole and len(totals) < RECENT else deque((), RECENT)
+    previous: Counters | None = None
+    carried = ZERO
+    for total, last in totals:
+        previous, carried, _ = step(previous, carried, total, last, seen)
+    return Reached(previous, tuple(seen))
+
+
+def totals_before(path: Path, end: int) -> tuple[tuple[tuple[Counters, Counters | None], ...], bool] | None:
+    """The latest running totals (at most ``counters.RECENT``, in file order, each with its
+    call's count: ``step`` reads both; one written again right after itself once) of the
+    ``token_count`` lines before byte ``end`` of ``path`` (a line's start), within
+    ``MAX_BACK_BYTES`` of it, and whether the search reached the file's start; ``None``: none
+    found, or a total of garbage."""
+    found: list[tuple[Counters, Counters | None]] = []
     try:
         with open_regular(path) as handle:
             floor = max(0, end - MAX_BACK_BYTES)
@@ -42,33 +74,35 @@ def totals_before(path: Path, end: int) -> Seen:
                 handle.seek(start)
                 block = handle.read(position - start)
                 if len(block) < position - start:
-                    return ()  # cut meanwhile
+                    return None  # cut meanwhile
                 searched = block + after
                 at = searched.rfind(_MARKER)
                 while at >= 0 and len(found) < RECENT:
                     line = line_start_of(handle, start + at)
                     if line is not None and line < end and line not in done:
                         done.add(line)
-                        total, garbage = _total_at(handle, line)
+                        total, last, garbage = _total_at(handle, line)
                         if garbage:
-                            return ()
-                        if total is not None and (not found or found[-1] != total):
-                            found.append(total)
+                            return None
+                        if total is not None and (not found or found[-1][0] != total):
+                            found.append((total, last))
                     at = searched.rfind(_MARKER, 0, at)
                 after = block[:len(_MARKER) - 1]
                 position = start
     except OSError:
-        return ()
-    return tuple(reversed(found))
+        return None
+    return (tuple(reversed(found)), position <= 0) if found else None
 
 
-def _total_at(handle: BinaryIO, offset: int) -> tuple[Counters | None, bool]:
+def _total_at(handle: BinaryIO, offset: int) -> tuple[Counters | None, Counters | None, bool]:
     """The running total of the ``token_count`` record on the line at ``offset`` (``None``: the
-    line is none, or has none), and whether it held no count (``counters.total_counters``)."""
+    line is none, or has none), its call's count, and whether the total held no count
+    (``counters.total_counters``)."""
     handle.seek(offset)
     line = handle.readline(jsonl.MAX_LINE_BYTES + 2)
     decoded = line_record(line.rstrip(b"\r\n"), first=offset == 0)
     if decoded is None:
-        return None, False
+        return None, None, False
     info = token_info(enveloped(decoded)) or {}
-    return total_counters(info.get("total_token_usage"))
+    total, garbage = total_counters(info.get("total_token_usage"))
+    return total, counters_of(info.get("last_token_usage")), garbage

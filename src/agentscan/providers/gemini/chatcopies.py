@@ -70,15 +70,16 @@ _COMPARE_CHUNK = 1 << 20
 
 def differs(left: ChatFile, kept: ChatFile) -> bool:
     """Whether ``left`` (a copy ranked below ``kept``) held something ``kept`` does not: their
-    bytes differ, but where a JSONL chat's are the start of the other's (an append log copied
-    before it grew: a stale snapshot, its content all in the other, or the other way round).
+    bytes differ, but where a JSONL ``left``'s are the start of ``kept``'s (an append log copied
+    before it grew: a stale snapshot, its content all in the counted one).  A ``kept`` that is
+    the start of a longer ``left`` is the stale one: said (a newer mtime ranked it first).
     Compared as Codex's copies are (``codex.copies``): the first MiB and the shorter one's last
     MiB of each (an append log's middle does not change); a legacy ``.json``, rewritten whole,
     differs unless both are the same size and agree there.  Unreadable: no word (``False``)."""
     try:
         with open_regular(left.path) as one, open_regular(kept.path) as other:
             sizes = (os.fstat(one.fileno()).st_size, os.fstat(other.fileno()).st_size)
-            if left.legacy and sizes[0] != sizes[1]:
+            if (left.legacy and sizes[0] != sizes[1]) or sizes[0] > sizes[1]:
                 return True
             shorter = min(sizes)
             for at in sorted({0, max(0, shorter - _COMPARE_CHUNK)}):

@@ -29,8 +29,8 @@ from agentscan.toolkit.fsutil import open_regular
 from agentscan.toolkit.jsonl import iter_json_lines
 from agentscan.toolkit.valuewarnings import tallied
 from agentscan.model import TokenUsage
-from agentscan.providers.gemini.chatpatch import (PatchAt, message_in, patched, record_at, removed_ids, reorder,
-                                                  updates_of)
+from agentscan.providers.gemini.chatpatch import (PatchAt, apply_update, message_in, patch_all, record_at,
+                                                  removed_ids, reorder, updates_of)
 from agentscan.providers.gemini.logs import LoggedPrompt
 from agentscan.providers.gemini.legacy import MessageLines, load_legacy
 from agentscan.providers.gemini.paths import MAX_CANDIDATES, paths_in_message, paths_in_metadata
@@ -80,7 +80,7 @@ class Conversation:
     """One chat file replayed.  A plain class: a dataclass costs about a millisecond to
     create on import."""
 
-    __slots__ = ("path", "legacy", "meta", "live", "spend", "rewound", "raw", "paths", "compressed",
+    __slots__ = ("path", "legacy", "meta", "live", "spend", "rewound", "raw", "paths", "taken",
                  "snapshot_last", "acks", "damage", "patches", "_reader", "_read")
 
     def __init__(self, path: Path, legacy: bool) -> None:
@@ -93,10 +93,10 @@ class Conversation:
         self.raw: list[Any] | None = None  # a legacy file's messages, kept only for ``show``
         #: absolute paths the chat mentions: candidates for its project root (paths.py)
         self.paths: set[str] = set()
-        #: prompts (previews) a checkpoint took out of the live conversation, oldest first:
+        #: ids of the prompts a checkpoint or a patch took out of the live conversation:
         #: compression summed them up, but they were typed, and the first names the session
-        #: (``row.title_of``: only the first one and the first that is no slash command are kept)
-        self.compressed: list[str] = []
+        #: (``row.typed_prompts``: ``spend`` keeps their last copy, in file order)
+        self.taken: set[str] = set()
         #: the newest live message is a compression summary (``records.is_snapshot_message``)
         self.snapshot_last = False
         #: ids of the fixed replies compression put after its summaries: no responses
@@ -138,10 +138,8 @@ class Conversation:
     def _taken_out(self, facts: MessageFacts) -> None:
         """``facts`` left the live conversation by a checkpoint or a patch, not a rewind: a
         prompt it was was typed all the same, and may name the session (``row.title_of``)."""
-        if facts.prompt is None:
-            return
-        if not self.compressed or (not facts.slash and all(is_slash_command(text) for text in self.compressed)):
-            self.compressed.append(facts.prompt)
+        if facts.prompt is not None:
+            self.taken.add(facts.id)
 
     def checkpoint(self, messages: list[Any], offset: int) -> None:
         kept = {as_str(message.get("id")) for message in messages if isinstance(message, dict)}
@@ -173,12 +171,15 @@ class Conversation:
             facts = self.live.get(update["id"])
             if facts is None:
                 continue  # (a message not live: the loader passes it over too)
-            patches = self.patches.setdefault(facts.id, [])
-            patches.append(PatchAt(offset, index))
+            self.patches.setdefault(facts.id, []).append(PatchAt(offset, index))
             if "content" in update:
                 record = self._copy_of(facts, ctx)
                 if record is not None:
-                    self._store(patched(self._reader, record, patches), facts.locator)  # type: ignore[arg-type]
+                    # The update in hand, on the last whole copy: the patches before it change no
+                    # fact but the content it replaces (``facts_of`` reads no tool call's
+                    # ``result``), and reading their lines again made a sync of every message
+                    # quadratic (800 turns and two syncs: 7.5 CPU-s for 0.4).
+                    self._store(apply_update(record, update), facts.locator)
         for removed in removed_ids(payload):
             facts = self.live.pop(removed, None)
             if facts is not None:
@@ -322,8 +323,7 @@ def fetch_messages(conversation: Conversation, wanted: Iterable[MessageFacts], c
                 target = message_in(record, facts.locator.item)
                 if not _keep(found, facts, target):
                     ctx.warn(conversation.path, "file changed while it was read; a message was skipped")
-                elif conversation.patches.get(facts.id):
-                    found[facts.id] = patched(handle, found[facts.id], conversation.patches[facts.id])
+        patch_all(handle, found, {key: conversation.patches[key] for key in found if conversation.patches.get(key)})
     return found
 
 

@@ -14,7 +14,7 @@ names, in its order, after the others.  A line holding ``$patch`` is never a mes
 
 Only where a patch lives is kept (its line's offset and its place in ``updates``), never the
 text it brings: ``show`` reads a message's last copy and applies its patches again
-(``patched``).
+(``patch_all``).
 """
 
 from __future__ import annotations
@@ -109,15 +109,21 @@ def message_in(record: dict[str, Any], item: int | None) -> dict[str, Any] | Non
     return None
 
 
-def patched(handle: BinaryIO, record: dict[str, Any], patches: list[PatchAt]) -> dict[str, Any]:
-    """``record`` with each of ``patches`` applied again, in order (an update no longer where it
-    was, the file rewritten since, is passed over)."""
-    message_id = record.get("id")
-    for at in patches:
-        payload = record_at(handle, at.offset).get("$patch")
+def patch_all(handle: BinaryIO, records: dict[str, dict[str, Any]], patches: dict[str, list[PatchAt]]) -> None:
+    """Each of ``records`` (by id) with its ``patches`` applied again, in file order (an update
+    no longer where it was, the file rewritten since, is passed over).  Each ``$patch`` line is
+    read once for all the messages it updates, and let go before the next: a sync updates
+    every message, and a line read again for each made ``show`` quadratic."""
+    wanted: dict[int, dict[int | None, str]] = {}
+    for message_id, places in patches.items():
+        for at in places:
+            wanted.setdefault(at.offset, {})[at.update] = message_id
+    for offset in sorted(wanted):
+        payload = record_at(handle, offset).get("$patch")
         if not isinstance(payload, dict):
             continue
+        updates = wanted[offset]
         for index, update in updates_of(payload):
-            if index == at.update and update.get("id") == message_id:
-                record = apply_update(record, update)
-    return record
+            wanted_id = updates.get(index)
+            if wanted_id is not None and update.get("id") == wanted_id:
+                records[wanted_id] = apply_update(records[wanted_id], update)

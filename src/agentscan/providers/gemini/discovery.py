@@ -140,6 +140,8 @@ def _attach_orphans(orphans: list[ChatFile], sessions: dict[str, SessionFiles], 
     ``.jsonl`` migrated from it, and would let a subagent's chat replace a whole session)."""
     nested = {agent_id: chat for session in sessions.values() for agent_id, chat in session.subagents.items()}
     mains = {native_id: session.main for native_id, session in sessions.items() if session.main is not None}
+    #: the copies of each stray chat (an orphan, and a copy attached before it): ranked all, then told
+    copies: dict[str, list[ChatFile]] = {}
     for chat in orphans:
         assert chat.session_id is not None  # (kept only with one)
         main = mains.get(chat.session_id)
@@ -152,13 +154,18 @@ def _attach_orphans(orphans: list[ChatFile], sessions: dict[str, SessionFiles], 
             ctx.warn(chat.path, f"the same subagent chat as {copy.path}; skipped (that one is counted)")
             continue
         session = _session(sessions, chat.session_id)
-        other = session.main
+        if session.main is not None and chat.session_id not in copies:
+            copies[chat.session_id] = [session.main]
+        copies.setdefault(chat.session_id, []).append(chat)
         _attach_main(session, chat)
-        if other is not None and other.project_dir != chat.project_dir and other.legacy == chat.legacy:
-            # Two stray copies of one chat in two projects (a home copied, a project moved): the
-            # one ranked first is counted; one that held something else is said, naming both.
-            kept, left = (chat, other) if session.main is chat else (other, chat)
-            if differs(left, kept):
+    for native_id, found in copies.items():
+        # Stray copies of one chat in several projects (a home copied, a project moved): the one
+        # ranked first is counted; one that held something else is said, naming it.  Only once
+        # all are ranked: told as each came, a copy named as counted was passed over by a later one.
+        kept = sessions[native_id].main
+        for left in found:
+            if kept is not None and left is not kept and left.project_dir != kept.project_dir \
+                    and left.legacy == kept.legacy and differs(left, kept):
                 ctx.warn(left.path, f"differs from another copy of its chat in another project, which is counted "
                                     f"instead: {kept.path}")
 

@@ -66,7 +66,9 @@ class GeminiProvider(Provider):
     #     is skipped with a warning: it no longer replaces the session, nor counts twice
     # 24: ``$patch`` lines (content and tool-result updates, ``removeIds``, ``orderIds``) are read
     #     as Gemini CLI's loader reads them (``chatpatch``), not skipped; tokens never patched
-    parser_version = "24"
+    # 25: the title is the first prompt in file order (``row.typed_prompts``): a ``$patch``'s
+    #     ``orderIds`` or ``removeIds`` titled the session with a later prompt
+    parser_version = "25"
     # Gemini CLI appends each record (``fs.appendFileSync``) and closes the chat: no process
     # holds it open while the session runs, so ``/proc`` cannot tell a running one.
     liveness_known = False

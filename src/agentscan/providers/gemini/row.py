@@ -35,12 +35,23 @@ def title_of(prompts: list[str]) -> str | None:
 
 def chat_title(conversation: Conversation, prompts: list[str]) -> str | None:
     """The name Gemini CLI's ``/resume`` shows for a chat: the summary it wrote of the session
-    (``$set.summary``, a legacy chat's ``summary``), else the first prompt typed, one that
-    compression took out of the live conversation included (``Conversation.compressed``)."""
+    (``$set.summary``, a legacy chat's ``summary``), else the first prompt typed (``typed_prompts``),
+    else the first of ``prompts`` (``logs.json``'s, for a chat of none)."""
     summary = as_str(conversation.meta.get("summary"))
     if summary is not None and summary.strip():
         return collapse(summary, TITLE_CHARS)
-    return title_of([*conversation.compressed, *prompts])
+    return title_of(typed_prompts(conversation) or prompts)
+
+
+def typed_prompts(conversation: Conversation) -> list[str]:
+    """The chat's prompts in file order (where each message first appeared, as Gemini CLI's
+    ``firstUserMessage`` takes the first): the live ones and those a checkpoint or a patch took
+    out (``Conversation.taken``: typed all the same), not those rewound.  Not the live order: a
+    ``$patch``'s ``orderIds`` moves messages, and a prompt it moved first, or one a patch took
+    out, named the chat by a later prompt (a review, pass 58)."""
+    live, taken = conversation.live, conversation.taken
+    return [facts.prompt for facts in conversation.spend.values()
+            if facts.prompt is not None and (facts.id in live or facts.id in taken)]
 
 
 def recorded_nothing(chats: SessionChats) -> bool:
@@ -50,7 +61,7 @@ def recorded_nothing(chats: SessionChats) -> bool:
     files' (``SessionRow.recorded_nothing``), and ``list`` leaves it out."""
     # (``logged``: prompts ``logs.json`` holds for a chat of none, such as a slash command's;
     # not a legacy chat's ``raw`` messages, which only ``show`` keeps: ``list`` must agree)
-    return not chats.logged and not any(conversation.spend or conversation.live or conversation.compressed
+    return not chats.logged and not any(conversation.spend or conversation.live or conversation.taken
                                         or conversation.meta.get("summary") for _, conversation in chats.everything())
 
 
