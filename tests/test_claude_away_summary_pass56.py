@@ -83,6 +83,8 @@ def test_tokens_table_dates_as_the_row_does(isolated_home: Path) -> None:
 
 
 def test_the_ambiguity_note_dates_a_session_without_its_recap(isolated_home: Path) -> None:
+    from agentscan.providers import get_provider
+
     path = _session(isolated_home, _recap(RECAP_AT))
-    when = _tail_time(path)
+    when = _tail_time(path, get_provider("claude").dates_session)  # (the provider tells: pass 58)
     assert when is not None and when.isoformat() == _iso(LAST_WORK)

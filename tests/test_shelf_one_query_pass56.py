@@ -60,3 +60,37 @@ def test_a_windowed_tokens_under_a_lock_asks_the_kept_marks_once(isolated_home: 
         result = invoke("tokens", "--json", "--since", "2020-01-01")
     assert result.exit_code == 0, result.stderr
     assert len([sql for sql in asked if "'$.archived'" in sql]) == 1, asked
+
+
+def test_the_chats_with_no_kept_row_are_asked_in_one_query(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chats Cursor wrote after the state DB was last read whole have no kept row: their archived
+    state is not known, and whether the index keeps a row of theirs at their fingerprint is
+    asked once for all of them (``ShelfUnknown._row_kept``, ``row_fingerprints``), not once a
+    chat.  (Pass 57 let a kept row's mark stand, so the test above no longer reaches that
+    query: pinned here again, pass 58.)  The provider's sessions are walked once for the batch
+    told before ``archived_unread`` and the one asked of the index."""
+    from agentscan.scan.indexconn import IndexConnection
+    from agentscan.scan.scanner import Scanner
+
+    kept_chats = [f"a5800000-0000-4000-8000-{n:012x}" for n in range(4)]
+    new_chats = [f"a5800000-0000-4000-8000-{n:012x}" for n in range(4, 9)]
+    for n, chat in enumerate(kept_chats):
+        write_transcript(isolated_home, "home-dev-src-pay", chat, [user(f"task {n}"), assistant("ok")])
+    db = make_state_db(state_db_path(isolated_home), composers=[
+        composer_data(chat, name=f"chat {n}", created=T0, updated=T0 + n, fs_path="/home/dev/src/pay")
+        for n, chat in enumerate(kept_chats)])
+    assert invoke("list", "--all").exit_code == 0  # (read with the DB: rows kept)
+    break_schema(db)
+    for n, chat in enumerate(new_chats):  # (written since: no row kept of them)
+        write_transcript(isolated_home, "home-dev-src-pay", chat, [user(f"later {n}"), assistant("ok")])
+    asked = record_calls(monkeypatch, IndexConnection, "_query", lambda self, sql, params: sql)
+    walked = record_calls(monkeypatch, Scanner, "stored_refs", lambda self, provider: provider)
+    result = invoke("list", "--all", "--no-archived", "--json")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    listed = {row["native_id"] for row in doc["sessions"]}
+    assert listed == set(kept_chats) and doc["archived_unknown"][0]["sessions"] == len(new_chats), doc
+    kept_asked = [sql for sql in asked if sql.startswith("SELECT session_id, fingerprint FROM rows")]
+    assert len(kept_asked) == 1, kept_asked  # (one query for the five, not one a chat)
+    assert "session_id IN" in kept_asked[0] and "provider" not in kept_asked[0], kept_asked
+    assert walked.count("cursor") == 1, walked

@@ -15,6 +15,7 @@ from agentscan.errors import UnknownProvider
 
 if TYPE_CHECKING:
     from agentscan.providers.base import Provider
+    from agentscan.providers.runningquestions import RunningRegistry
 
 #: provider name -> "module:Class", in display order
 BUILTIN_PROVIDERS: Final[dict[str, str]] = {
@@ -41,6 +42,11 @@ LIVENESS_NOT_KNOWN: Final = frozenset({"gemini"})
 #: while it runs, but nothing shows Cursor holding an agent transcript open, so a session of
 #: transcripts alone has ``running`` ``null``.  Mirrored here as ``LIVENESS_NOT_KNOWN`` is.
 LIVENESS_FILES: Final[dict[str, tuple[str, ...]]] = {"cursor": ("store.db",)}
+
+#: the built-in providers whose agents name the sessions they run in a registry of their own
+#: (``Provider.running_registry``), by where it is ("module:name", as ``BUILTIN_PROVIDERS``):
+#: ``scan.liveness`` asks it without importing the provider.  Mirrored as ``LIVENESS_FILES`` is.
+RUNNING_REGISTRIES: Final[dict[str, str]] = {"claude": "agentscan.providers.claude.liveprocs:REGISTRY"}
 
 _registered: dict[str, Provider] = {}
 _instances: dict[str, Provider] = {}
@@ -82,6 +88,25 @@ def liveness_files(name: str, files: list[str]) -> list[str]:
     return files if endings is None else [text for text in files if text.endswith(endings)]
 
 
+def running_registry(name: str) -> RunningRegistry | None:
+    """Provider ``name``'s registry of the sessions its agent runs (``Provider.running_registry``)."""
+    registered = _registered.get(name)
+    if registered is not None:
+        return registered.running_registry
+    target = RUNNING_REGISTRIES.get(name)
+    if target is None or name not in BUILTIN_PROVIDERS or not _importable(name):
+        return None
+    module, attribute = target.split(":")
+    found: RunningRegistry = getattr(importlib.import_module(module), attribute)
+    return found
+
+
+def running_registries() -> list[RunningRegistry]:
+    """The registries of running sessions of every provider that keeps one (``running_registry``)."""
+    return [registry for name in dict.fromkeys([*RUNNING_REGISTRIES, *_registered])
+            if (registry := running_registry(name)) is not None]
+
+
 def _importable(name: str) -> bool:
     module = BUILTIN_PROVIDERS[name].split(":")[0]
     return importlib.util.find_spec(module) is not None
@@ -93,7 +118,7 @@ def get_provider(name: str) -> Provider:
     if name in _instances:
         return _instances[name]
     target = BUILTIN_PROVIDERS.get(name)
-    if target is None or not _importable(name):
+    if target is None or name not in BUILTIN_PROVIDERS or not _importable(name):
         raise UnknownProvider(name, available_names())
     module_name, class_name = target.split(":")
     provider = getattr(importlib.import_module(module_name), class_name)()

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Callable, ClassVar, Collection, Iterable, Sequ
 from agentscan.providers.doctorquestions import DoctorQuestions
 # (re-exported: the providers and ``scan.tokenagents`` import them from here)
 from agentscan.providers.fileidentity import file_identity, files_identity
+from agentscan.providers.runningquestions import RunningQuestions
 from agentscan.providers.unreadquestions import UnreadQuestions
 
 __all__ = ["Provider", "file_identity", "files_identity"]
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
     from agentscan.toolkit.roots import Root
 
 
-class Provider(DoctorQuestions, UnreadQuestions, ABC):
+class Provider(DoctorQuestions, UnreadQuestions, RunningQuestions, ABC):
     """A provider adapter: ``doctor``'s questions are ``DoctorQuestions``', those of what
     could not be read ``UnreadQuestions``'."""
 
@@ -128,15 +129,11 @@ class Provider(DoctorQuestions, UnreadQuestions, ABC):
     #: must say so here, or its archived sessions are never listed
     can_archive: ClassVar[bool] = False
 
-    #: whether a live session holds one of its files open, so that ``/proc`` tells a running
-    #: one (``scan.liveness``).  Gemini CLI appends each record and closes the file: its
-    #: sessions' ``running`` is ``null`` (not known), never ``false``.  A built-in provider's
-    #: is mirrored in ``providers.LIVENESS_NOT_KNOWN``, read without importing the provider.
-    liveness_known: ClassVar[bool] = True
-    #: how the names of the files that tell it end, when only some do (``None``: every file).
-    #: Cursor's: an Agent CLI chat's ``store.db``, which SQLite holds open while the agent runs;
-    #: no transcript is seen held open.  Mirrored in ``providers.LIVENESS_FILES``.
-    liveness_files: ClassVar[tuple[str, ...] | None] = None
+    def dates_session(self, record: dict) -> bool:
+        """Whether a record of a session's JSON Lines file dates the session by its top-level
+        ``timestamp`` (``scan.ambiguity`` dates a candidate by its file's last such record):
+        one written while nobody worked in it (a Claude recap) does not."""
+        return True
 
     def archived_unread(self, ref: SessionRef, ctx: ScanContext) -> bool | None:
         """Whether ``ref``'s row is ``archived``, known without reading the row (``None``: not
@@ -344,4 +341,5 @@ class Provider(DoctorQuestions, UnreadQuestions, ABC):
         skipped, not waited for (``OwnRefs.borrowed_cwds``).
         """
         return set()
+
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import heapq
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence
 
 from agentscan.errors import AmbiguousSessionId
 
@@ -114,7 +114,7 @@ def _dated(scanner: Scanner, ref: SessionRef, kept: dict, budget: list[int], now
             row = None
     elif ref.path is not None and budget[1] > 0:
         budget[1] -= TAIL_BYTES
-        tail = _tail_time(ref.path)
+        tail = _tail_time(ref.path, scanner.provider(ref.provider).dates_session)
     updated = (row.updated_at if row is not None else tail) or from_epoch(ref.recency)
     cwd = row.cwd if row is not None else None  # (a last record's cwd need not be the row's)
     if updated is None:
@@ -130,13 +130,12 @@ def _size(scanner: Scanner, ref: SessionRef) -> int:
     return sum(stat.st_size for stat in stats if stat is not None)
 
 
-def _tail_time(path: Path) -> datetime | None:
+def _tail_time(path: Path, dates: Callable[[dict], bool]) -> datetime | None:
     """The top-level ``timestamp`` of the last whole record of the JSON Lines file ``path`` that
     has one, read from its last ``TAIL_BYTES`` (what ``list`` dates a session by, near enough);
     ``None``: none there (a record longer than that, a database, a whole-file JSON chat)."""
     import orjson
 
-    from agentscan.providers.claude.records import is_recap
     from agentscan.timeutil import parse_iso
     from agentscan.toolkit.fsutil import open_regular
 
@@ -157,6 +156,6 @@ def _tail_time(path: Path) -> datetime | None:
             record = orjson.loads(line)
         except orjson.JSONDecodeError:
             continue
-        if isinstance(record, dict) and not is_recap(record) and (when := parse_iso(record.get("timestamp"))) is not None:
-            return when  # (a Claude recap, written while the person was away, dates no session, as in ``list``)
+        if isinstance(record, dict) and dates(record) and (when := parse_iso(record.get("timestamp"))) is not None:
+            return when  # (not one that dates no session, as in ``list``: a Claude recap, ``Provider.dates_session``)
     return None

@@ -95,13 +95,17 @@ class Cache(FileKeyedTables):
 
     def row_fields(self, session_ids: list[str], paths: Sequence[str]) -> dict[str, tuple[str, str | None]]:
         """The fingerprint each cached row was kept for (``row_fingerprints``' answer) and, as a
-        JSON array, its values at ``paths`` (``$.cwd``): SQLite picks them out, no row is decoded
-        whole here.  A row that is no JSON has ``None`` for its values (``json_extract`` of it
-        would fail the whole query)."""
-        picked = ", ".join("'" + path.replace("'", "''") + "'" for path in paths)  # the caller's constants
+        JSON array, its values at ``paths`` (``$.cwd``), one a path however many: SQLite picks
+        them out, no row is decoded whole here.  A row that is no JSON has ``None`` for its
+        values (``json_extract`` of it would fail the whole query)."""
+        quoted = ["'" + path.replace("'", "''") + "'" for path in paths]  # the caller's constants
+        # ``json_extract`` gives an array of two paths or more, but one path's value bare (a
+        # ``true`` as 1, a string unquoted): that one is asked twice and its copy removed.
+        picked = (f"json_remove(json_extract(row, {quoted[0]}, {quoted[0]}), '$[1]')" if len(quoted) == 1
+                  else f"json_extract(row, {', '.join(quoted)})")
         return {session_id: (fingerprint, values if isinstance(values, str) else None)
                 for session_id, fingerprint, values in self._select_in(
-                    f"SELECT session_id, fingerprint, CASE WHEN json_valid(row) THEN json_extract(row, {picked}) END "
+                    f"SELECT session_id, fingerprint, CASE WHEN json_valid(row) THEN {picked} END "
                     "FROM rows", session_ids, whole_table_above=WHOLE_TABLE_ABOVE)
                 if isinstance(fingerprint, str)}
 

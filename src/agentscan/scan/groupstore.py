@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
 import orjson
 
 from agentscan.scan.answerbasis import Sections
-from agentscan.scan.changedkeys import key_hashes_at
+from agentscan.scan.changedkeys import key_hashes_at, repeated_at
 from agentscan.sealing import sealed_parts, unseal_view
 
 if TYPE_CHECKING:
@@ -283,13 +283,9 @@ def clear(scanner: Scanner, stores: Stores, now: Sequence[tuple[str, str | None]
     hashes = key_hashes_at(cache, [now[position] for position in changed])
     if hashes is None:
         return False  # not read at this fingerprint (a read that failed): nothing to tell by
-    every: set[int] = set()
-    for _, packed in hashes:
-        keys = memoryview(packed).cast("Q")
-        before = len(every)
-        every.update(keys)
-        if len(every) - before < len(keys):
-            return False  # twice among theirs
+    twice, every = repeated_at([packed for _, packed in hashes])
+    if twice is not None:
+        return False  # twice among theirs
     others = [pair for pair in now if pair[0] not in moved]
     held: list[list[int]] = []  # each part's entries of the other sessions at their fingerprint now
     for part in stores.parts[::-1]:  # (the base first: it holds most)

@@ -20,10 +20,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from agentscan.providers import liveness_files, liveness_known
+from agentscan.providers import liveness_files, liveness_known, running_registries, running_registry
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef
+    from agentscan.providers.runningquestions import RunningRegistry
 
 _PROC = Path("/proc")
 
@@ -109,7 +110,10 @@ class Liveness:
         self._table: dict[str, set[tuple[int, str]]] | None = None
         self._names: set[str] = set()
         self._file_texts: Callable[[SessionRef], list[str]] | None = None
-        self._registries: dict[str, dict[str, int] | None] = {}  # Claude Code's, read once each
+        #: the providers' registries of running sessions (``Provider.running_registry``), and
+        #: what each read of them (once each: ``RunningRegistry.running``)
+        self._registries: list[RunningRegistry] | None = None
+        self._read: dict[str, Any] = {}
         #: provider -> the ids of the sessions ``of`` could not tell (``None``): a ``--running``
         #: that leaves them out says how many (``unknown_counts``, ``untold``), not that no
         #: process runs them: a script would miss them
@@ -143,8 +147,8 @@ class Liveness:
         for name in sorted(self.unknown):
             if not supported():  # every session, of every provider, for one reason
                 why = OFF_LINUX
-            elif name == "claude":
-                why = "its home has no Claude Code session registry (~/.claude/sessions/, which 2.1.x builds write)"
+            elif (registry := running_registry(name)) is not None:
+                why = registry.missing  # (its only unknowns: a home that keeps no registry)
             else:
                 why = f"no file a running {name} agent holds open tells it"
             counts.append({"provider": name, "sessions": len(self.unknown[name]), "reason": why})
@@ -174,23 +178,19 @@ class Liveness:
         return None if None in told else False
 
     def _registered(self, main: str) -> bool | None:
-        """Whether a running Claude Code names the session of the transcript ``main`` in its
-        registry: it holds no file open between writes (``claude.liveprocs``); ``None``: its
-        Claude Code home has no registry (a build older than 2.1.x, or none ran there since)."""
-        if "/projects/" not in main or not main.endswith(".jsonl"):
-            return False  # (no Claude transcript: a filtered ``list`` asks of 15,000 sessions' files)
-        from agentscan.providers.claude.liveprocs import live_sessions, registry_of
-
-        registry = registry_of(main)
-        if registry is None:
-            return False
-        if registry not in self._registries:
-            self._registries[registry] = live_sessions(registry)
-        live = self._registries[registry]
-        if live is None:
-            return None
-        pid = live.get(os.path.basename(main)[: -len(".jsonl")])
-        return pid is not None and (self._pid is None or pid == self._pid)
+        """Whether a running agent names the session of the file ``main`` in its registry (one
+        that holds no file open between writes: Claude Code's, ``Provider.running_registry``);
+        ``None``: the registry its home would keep is not there."""
+        if self._registries is None:
+            self._registries = running_registries()
+        told: bool | None = False
+        for registry in self._registries:
+            running = registry.running(main, self._pid, self._read)
+            if running:
+                return True
+            if running is None:
+                told = None
+        return told
 
 
 def unknown_lines(counts: list[dict[str, Any]], option: str, what: str = "`running` not known (null)") -> list[str]:

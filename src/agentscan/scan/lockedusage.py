@@ -36,14 +36,13 @@ def kept_under_a_lock(scanner: Scanner, cache: Cache, refs: list[SessionRef], st
         return set()
     from agentscan.scan.sessionsums import Parsed, SessionSums
     from agentscan.scan.sharing import entries_from
-    from agentscan.scan.upgraded import OlderParsers
+    from agentscan.scan.upgraded import older_search
 
     held = cache.get_usage([ref.id for ref in locked])
-    searches: dict[str, OlderParsers] = {}
     taken = set()
     for ref in locked:
         kept = held.get(ref.id)
-        search = searches.setdefault(ref.provider, OlderParsers())
+        search = older_search(scanner.ctx, ref.provider)  # (the row's, ``sums_stand_under_a_lock``, too)
         if kept is None or search.given_up or not search.held_unchanged(scanner.provider(ref.provider), ref,
                                                                         scanner.ctx, kept[0]):
             continue

@@ -15,6 +15,7 @@ from typing import Sequence
 
 from agentscan.model import CACHE_WRITE_1H, KEY, RANK, WEB_SEARCHES, SessionRef
 from agentscan.sharedcalls import merge_duplicates
+from agentscan.scan.changedkeys import repeated_at
 from agentscan.scan.sessionsums import SUMMED
 from agentscan.sealing import unseal, unseal_json
 
@@ -59,20 +60,14 @@ def sharing(sealed: dict[str, bytes]) -> set[str]:
 def meeting(keys: dict[str, bytes]) -> set[str]:
     """Ids whose key hashes (unsealed) meet another id's.
 
-    Each session's hashes are added to one set in turn (in C) until one is met again; only
-    then are the repeated ones found, from there on, by set operations a session at a time:
-    a ``Counter`` of every hash (800,000 at the bench's scale 10, with resumed sessions'
-    copies) cost an unchanged export 0.2 CPU-s more."""
+    Each session's hashes are added to one set in turn until one is met again
+    (``changedkeys.repeated_at``); only then are the repeated ones found, from there on, by
+    set operations a session at a time."""
     blobs = list(keys.values())
     if any(len(blob) % 8 for blob in blobs):
         return _meeting_joined(keys)  # (words cut across sessions, as they always were read)
-    seen: set[int] = set()
-    for at in range(len(blobs)):
-        before = len(seen)
-        seen.update(_hashes(blobs[at]))
-        if len(seen) - before < len(blobs[at]) // 8:
-            break
-    else:
+    at, _ = repeated_at(blobs)
+    if at is None:
         return set()  # the common case: no key twice, nothing shared
     seen = set(chain.from_iterable(map(_hashes, blobs[:at])))  # (those before met none twice)
     repeated: set[int] = set()
@@ -82,7 +77,7 @@ def meeting(keys: dict[str, bytes]) -> set[str]:
             repeated.update(seen.intersection(hashes))
         before = len(seen)
         seen.update(hashes)
-        if len(seen) - before < len(hashes) and len(set(hashes)) < len(hashes):
+        if len(seen) - before < len(hashes) and repeated_at([blob])[0] is not None:
             repeated.update(value for value, count in Counter(hashes).items() if count > 1)  # twice in one session
     return {session_id for session_id, blob in keys.items() if not repeated.isdisjoint(_hashes(blob))}
 

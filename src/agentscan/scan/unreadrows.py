@@ -310,16 +310,18 @@ class ShelfUnknown:
         #: provider -> the ids asked of the index and their rows' fingerprints there, asked
         #: once (not a query a row)
         self._kept: dict[str, tuple[set[str], dict[str, str]]] = {}
-        #: the providers told of their sessions before ``archived_unread`` (one query, not one a row)
-        self._told: set[str] = set()
+        #: provider -> its sessions this scan took, the first asked first: told of before
+        #: ``archived_unread`` (one query, not one a row), then asked of the index together
+        #: (``_row_kept``); walked once
+        self._told: dict[str, list[SessionRef]] = {}
 
     def failed(self, ref: SessionRef, row: SessionRow, failed: str | None) -> str | None:
         if failed not in (None, "archived"):
             return failed
         if ref.provider not in self._told:
-            self._told.add(ref.provider)
-            before_archived_unread(self.scanner, [ref, *(r for r in self.scanner.stored_refs(ref.provider) or ()
-                                                         if r.id != ref.id)])
+            told = self._told[ref.provider] = [ref, *(r for r in self.scanner.stored_refs(ref.provider) or ()
+                                                     if r.id != ref.id)]
+            before_archived_unread(self.scanner, told)
         missed = archived_unknown(self.scanner, ref, row)
         if missed is None or self._row_kept(ref):
             # (a row kept from a run that read the state DB knows it: ``archived_unknown_ids``)
@@ -339,8 +341,7 @@ class ShelfUnknown:
             return False
         asked, kept = self._kept.setdefault(ref.provider, (set(), {}))
         if ref.id not in asked:  # (the provider's sessions at once; one this scan did not list alone)
-            refs = self.scanner.stored_refs(ref.provider) or ()
-            ids = [ref.id, *(r.id for r in refs if r.id not in asked and r.id != ref.id)]
+            ids = [ref.id, *(r.id for r in self._told.get(ref.provider, ()) if r.id != ref.id)] if not asked else [ref.id]
             asked.update(ids)
             kept.update(cache.row_fingerprints(ids))
         return ref.id in kept and kept[ref.id] == self.scanner.fingerprint(ref)

@@ -35,11 +35,14 @@ class OlderParsers:
     (``_SEARCHED``) searched through them all.  Shared by the upgrade note's count and the row
     pass that refreshes sums an older parser kept (``rowusage.keep_row_usage``)."""
 
-    __slots__ = ("found", "searched")
+    __slots__ = ("found", "searched", "answers")
 
     def __init__(self) -> None:
         self.found: list[str] = []  # versions that matched, tried first
         self.searched = 0
+        #: (session id, kept fingerprint) -> the answer given: a session asked again in the
+        #: scan (its sums taken under a lock, then its row's) is not searched again
+        self.answers: dict[tuple[str, str], bool] = {}
 
     @property
     def given_up(self) -> bool:
@@ -49,6 +52,13 @@ class OlderParsers:
     def held_unchanged(self, provider: Provider, ref: SessionRef, ctx: ScanContext, kept: str) -> bool:
         """Whether ``kept`` is ``ref``'s fingerprint under an older parser version of
         ``provider``, its files as they are now."""
+        asked = (ref.id, kept)
+        answer = self.answers.get(asked)
+        if answer is None:
+            answer = self.answers[asked] = self._search(provider, ref, ctx, kept)
+        return answer
+
+    def _search(self, provider: Provider, ref: SessionRef, ctx: ScanContext, kept: str) -> bool:
         version = provider.parser_version
         if not version.isdigit():
             return False
@@ -99,11 +109,17 @@ def tell(scanner: Scanner, stale: Iterable[tuple[SessionRef, str]], what: str) -
     progress.upgraded(read_again_after_upgrade(scanner, stale), what)  # (0: none; not searched again this run)
 
 
+def older_search(ctx: ScanContext, provider: str) -> OlderParsers:
+    """The scan's one search of ``provider``'s older parser versions for the sums the index
+    holds (``older_parsers``, and ``lockedusage.kept_under_a_lock``'s): the versions found,
+    the sessions searched, the answers given, shared."""
+    return ctx.memo.setdefault(f"_rowusage_versions:{provider}", OlderParsers())
+
+
 def older_parsers(ctx: ScanContext, ref: SessionRef, held: str) -> bool:
     """Whether ``held``, the fingerprint of the sums the index holds of ``ref``, is its files'
     as they are now under an older parser version of its provider (``OlderParsers``:
-    one search a provider a run)."""
+    one search a provider a run, ``older_search``)."""
     from agentscan.providers import get_provider
 
-    search = ctx.memo.setdefault(f"_rowusage_versions:{ref.provider}", OlderParsers())
-    return search.held_unchanged(get_provider(ref.provider), ref, ctx, held)
+    return older_search(ctx, ref.provider).held_unchanged(get_provider(ref.provider), ref, ctx, held)

@@ -13,9 +13,37 @@ boot) is its ``procStart``.  Older builds wrote ``pid-<n>.json`` (``session_id``
 from __future__ import annotations
 
 import os
+from typing import Any
 
 #: the registry's entries are small; anything larger is not one
 _MAX_ENTRY_BYTES = 64 * 1024
+
+
+class _Registry:
+    """Claude Code's registry of its running sessions, as ``scan.liveness`` asks it
+    (``providers.base.RunningRegistry``; ``ClaudeProvider.running_registry``)."""
+
+    missing = "its home has no Claude Code session registry (~/.claude/sessions/, which 2.1.x builds write)"
+
+    def running(self, transcript: str, pid: int | None, read: dict[str, Any]) -> bool | None:
+        """Whether a running Claude Code (``pid``, if given) names the session of the main
+        transcript ``transcript`` in its registry; ``None``: its home has none (a build older
+        than 2.1.x, or none ran there since)."""
+        if "/projects/" not in transcript or not transcript.endswith(".jsonl"):
+            return False  # (no Claude transcript: a filtered ``list`` asks of 15,000 sessions' files)
+        registry = registry_of(transcript)
+        if registry is None:
+            return False
+        if registry not in read:
+            read[registry] = live_sessions(registry)
+        live = read[registry]
+        if live is None:
+            return None
+        found = live.get(os.path.basename(transcript)[: -len(".jsonl")])
+        return found is not None and (pid is None or found == pid)
+
+
+REGISTRY = _Registry()
 
 
 def registry_of(transcript: str) -> str | None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Callable, Collection, Iterable, Sequence
 
 from agentscan.context import ScanContext
 from agentscan.providers.base import Provider, file_identity
+from agentscan.providers.claude.liveprocs import REGISTRY
 from agentscan.providers.claude.roots import claude_roots
 from agentscan.toolkit.roots import Root
 from agentscan.digests import blake2b
@@ -40,9 +41,17 @@ class ClaudeProvider(Provider):
     # Bumped whenever a row's or a call's rules change (cached rows and calls are then read
     # again); what each version changed: docs/providers/claude.md, "Parser versions".
     parser_version = "39"
+    # Claude Code opens, writes and closes its transcript for each record: a running session
+    # is told by the registry 2.1.x builds keep (``liveprocs``), not by a file held open.
+    running_registry = REGISTRY
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)
+
+    def dates_session(self, record: dict) -> bool:
+        from agentscan.providers.claude.records import is_recap
+
+        return not is_recap(record)  # (a recap is written while the person is away, as in ``list``)
 
     def discover(self, ctx: ScanContext) -> list[SessionRef]:
         from agentscan.model import SessionRef

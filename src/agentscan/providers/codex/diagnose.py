@@ -51,11 +51,11 @@ def known_gone(prefix: str, ctx: ScanContext) -> list[str]:
     session matches" asks, a mistyped id most often: the index alone is read first (what
     discovery reads first, memoised), and discovery, a walk of every rollout that a stored
     discovery may have spared this scan, runs only when one of its rows has that prefix."""
-    from agentscan.providers.codex.index import load_index
+    from agentscan.providers.codex.index import thread_index
     from agentscan.providers.codex.indexpaths import Confinement
-    from agentscan.providers.codex.roots import codex_roots, database_roots, session_roots
+    from agentscan.providers.codex.roots import codex_roots, session_roots
 
-    rows = load_index(ctx, database_roots(codex_roots(ctx))).rows
+    rows = thread_index(ctx).rows
     if not any(thread_id.lower().startswith(prefix) for thread_id in rows):
         return []
     found = discover(ctx)

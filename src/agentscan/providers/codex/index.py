@@ -102,10 +102,7 @@ def archived_at(path: Path, thread_id: str, ctx: ScanContext) -> bool:
     index row says so and names it (``row.archived``)."""
     if in_archived_sessions(path):  # (discovery's rule)
         return True
-    index = ctx.memo.get(_MEMO_KEY)  # (``load_index``'s memo: its roots list the state folder, per session)
-    if not isinstance(index, ThreadIndex):
-        index = load_index(ctx, database_roots(codex_roots(ctx)))
-    row = index.get(thread_id)
+    row = thread_index(ctx).get(thread_id)
     return bool(row and row.archived and names_file(row, (path,)))
 
 
@@ -121,6 +118,14 @@ class ThreadIndex(NamedTuple):
 
     def get(self, thread_id: str) -> IndexRow | None:
         return self.rows.get(thread_id)
+
+
+def thread_index(ctx: ScanContext) -> ThreadIndex:
+    """The scan's thread index of the Codex homes (``load_index`` of their databases): the one
+    already read, else read now.  Asked per session (``archived_at``), so the roots, which list
+    the state folder, are taken only when nothing has read it yet."""
+    index = ctx.memo.get(_MEMO_KEY)
+    return index if isinstance(index, ThreadIndex) else load_index(ctx, database_roots(codex_roots(ctx)))
 
 
 def load_index(ctx: ScanContext, roots: list[Root], *, brief: bool = False) -> ThreadIndex:

@@ -11,7 +11,6 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agentscan.digests import blake2b
 from agentscan.providers.cursor.roots import workspace_dir
 
 if TYPE_CHECKING:
@@ -53,6 +52,7 @@ def census_stat_paths(ctx: ScanContext) -> list[str] | None:
 def session_fingerprint(provider: str, version: str, ref: SessionRef, ctx: ScanContext) -> str | None:
     """The fingerprint of ``ref`` under parser ``version``; ``None``: a transcript vanished."""
     from agentscan.memohint import is_memo_ref
+    from agentscan.providers import fileidentity
     from agentscan.providers.cursor.chats import chat_dirs
     from agentscan.providers.cursor.keptheaders import header_workspaces
     from agentscan.providers.cursor.statedb import state_db
@@ -85,14 +85,9 @@ def session_fingerprint(provider: str, version: str, ref: SessionRef, ctx: ScanC
         stat = ctx.stat(path)  # memoised: discovery and other sessions share the stores' stats
         if stat is None:
             return None  # a transcript vanished: rediscover, do not cache
-        parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}\0{stat.st_ctime_ns}")
-    for path in stores:
-        stat = ctx.stat(path)
-        if stat is None:
-            parts.append(f"{path}\0-")
-        else:
-            parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}\0{stat.st_ctime_ns}")
-    return blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+        parts.append(fileidentity.file_identity(path, stat))
+    # A store not there yet is part of the key: one written later gives another.
+    return fileidentity.files_identity(ctx, stores, parts, absent_ok=True)
 
 
 def _stored_workspace(ref: SessionRef, ctx: ScanContext) -> WorkspaceComposer | None:

@@ -72,8 +72,7 @@ def read_kept_archived(refs: Sequence[SessionRef], ctx: ScanContext) -> dict[str
         return read
     import orjson
 
-    # Two paths: ``json_extract`` answers a JSON array only then (one gives the bare value).
-    kept = rows(asked, ("$.archived", "$.native_id"))
+    kept = rows(asked, ("$.archived",))
     for session_id in asked:
         values = kept.get(session_id)
         read[session_id] = None if values is None or values[1] is None else orjson.loads(values[1])[0] is True
