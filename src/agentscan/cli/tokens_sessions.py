@@ -101,7 +101,7 @@ def said_unrecorded(report: TokenReport) -> list[str]:
     leaves it out (``tokens_notes.EMPTY_FILES``)."""
     if not report.unrecorded:
         return []
-    refs = {ref.id: ref for ref in report.selection.covered}
+    refs = report.selection.by_id(report.unrecorded)
     return [key for key in report.unrecorded if not files_empty(refs.get(key))]
 
 

@@ -277,7 +277,7 @@ def unrecorded_newest_first(report: TokenReport, scanner: Scanner) -> TokenRepor
     from agentscan.cli.tokens_sessions import sort_key
     from agentscan.scan import tablefacts
 
-    refs = {ref.id: ref for ref in report.selection.covered}
+    refs = report.selection.by_id(report.unrecorded)
     facts = tablefacts.gather(scanner, [refs[key] for key in dict.fromkeys(report.unrecorded) if key in refs])
     return replace(report, unrecorded=tuple(sorted(report.unrecorded, key=lambda key: sort_key(facts.get(key)),
                                                    reverse=True)))

@@ -109,7 +109,7 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
 
     # REASONING ``-`` where no agent behind the figure records it apart (``reasoning_unreported``):
     # a session's, a provider's by its key; any other row's, and TOTAL, when none of the table's does.
-    covered = {ref.provider for ref in report.selection.covered}
+    covered = report.selection.providers()
     agents = [_row_agents(row, by_session, cut is not None and at == len(report.rows) - 1)
               for at, row in enumerate(report.rows)]
     if by_session and report.rows:

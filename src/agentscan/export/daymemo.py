@@ -22,7 +22,7 @@ that do are read again and merged together (``days``), whatever was kept.  Kept 
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 import orjson
 
@@ -71,19 +71,19 @@ class DayMemo:
         prices = price_identity(scanner)
         return None if prices is None else cls(scanner, f"{code_identity()}\n{prices}")
 
-    def recall(self, refs: Sequence[SessionRef]) -> dict[str, Alone]:
-        """The kept days and cost of each of ``refs`` whose fingerprint is the one they were kept at."""
+    def recall(self, refs: Sequence[SessionRef], prints: Mapping[str, str | None]) -> dict[str, Alone]:
+        """The kept days and cost of each of ``refs`` whose fingerprint (in ``prints``) is the one
+        they were kept at."""
         cache = self._scanner.cache
         if cache is None:
             return {}
-        fingerprint = self._scanner.fingerprint
         found: dict[str, Alone] = {}
         for ref in refs:
             value = self._loaded(ref.provider).get(ref.id)
             if value is None:
                 continue
             try:
-                if value[0] == fingerprint(ref):
+                if value[0] == prints[ref.id]:
                     found[ref.id] = _alone_from(value)
             except (TypeError, ValueError, IndexError, KeyError, ArithmeticError):
                 continue  # ill-shaped: added up again
@@ -92,7 +92,7 @@ class DayMemo:
     def note(self, ref: SessionRef, alone: Alone) -> None:
         """Keep ``alone``, ``ref``'s days and cost added up now (not when a model has no price)."""
         days, priced = alone
-        at = self._scanner.fingerprint(ref)
+        at = self._scanner.fingerprint(ref)  # (as its read left it)
         # A day of no price (a model whose calls have no tokens, priced alone on its day) is
         # said by the pricing as one of no tokens is: read again, it is said again.
         if at is None or priced.unpriced or priced.cost is None or any(day.cost is None for day in days):

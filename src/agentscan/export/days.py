@@ -62,6 +62,7 @@ def _export_days(scanner: Scanner, refs: Sequence[SessionRef], chosen: Sequence[
                  zone: tzinfo | None) -> ExportDays:
     from agentscan.export.daymemo import DayMemo, said_nothing
     from agentscan.export.rows import usage_days
+    from agentscan.scan import sharedmemo
     from agentscan.scan.collect import key_hashes_by_session, usage_by_session
     from agentscan.scan.sessionsums import key_hashes
     from agentscan.scan.sharing import merge_by_provider, sharers, sharing
@@ -69,7 +70,11 @@ def _export_days(scanner: Scanner, refs: Sequence[SessionRef], chosen: Sequence[
     progress = scanner.ctx.progress
     advance = progress.advance
     wanted = {ref.id for ref in chosen}
-    known = _known_keys(scanner, chosen)  # (their key hashes are read below only if needed)
+    cache = scanner.cache
+    # Each one's fingerprint, taken once for the questions below (each took it again): whether the
+    # index holds its key hashes, its kept days, and the stamp of them all.
+    prints = {ref.id: scanner.fingerprint(ref) for ref in chosen} if cache is not None else {}
+    known = _known_keys(scanner, chosen, prints)  # (their key hashes are read below only if needed)
     keys: dict[str, bytes] = {}
     # Each session's days as if it shared nothing: right for every one but those that share
     # a call with another (made again below, together).  Kept by the session whose files
@@ -79,9 +84,9 @@ def _export_days(scanner: Scanner, refs: Sequence[SessionRef], chosen: Sequence[
     # Those kept from an earlier export, their calls unchanged (``daymemo``): not read.  A
     # session whose key hashes the index does not hold is read for them.
     memo = DayMemo.for_export(scanner, zone)
-    recalled = memo.recall([ref for ref in chosen if ref.id in known]) if memo is not None else {}
+    recalled = memo.recall([ref for ref in chosen if ref.id in known], prints) if memo is not None else {}
     if progress.tells_upgrades():
-        _tell_upgrade(scanner, [ref for ref in chosen if ref.id not in recalled])
+        _tell_upgrade(scanner, [ref for ref in chosen if ref.id not in recalled], prints)
     for start in range(0, len(chosen), BATCH):
         batch = chosen[start:start + BATCH]
         unread = [ref for ref in batch if ref.id not in recalled]
@@ -108,18 +113,23 @@ def _export_days(scanner: Scanner, refs: Sequence[SessionRef], chosen: Sequence[
     if memo is not None:
         memo.keep(refs)
     rest = [ref for ref in refs if ref.id not in wanted]
-    stamp = _sessions_stamp(scanner, chosen) if not rest else None
-    shared = _remembered(scanner, stamp)
+    # Which sessions share calls is a fact of their files: a whole export of the same sessions
+    # at the same fingerprints takes the answer the last one found (``scan.sharedmemo``).  An
+    # unchanged export read all 15,000 sessions' key hashes again (0.1 CPU-s at the bench's
+    # scale 10) and looked for a hash met twice among 420,000 (0.1 more).
+    stamp = _sessions_stamp(chosen, prints) if not rest and cache is not None else None
+    shared = sharedmemo.remembered(cache, SHARED_KEY, stamp)
     if shared is None or rest:
-        held = _kept_keys(scanner, [ref for ref in chosen if ref.id in known and ref.id not in keys])
+        held = _kept_keys(scanner, [ref for ref in chosen if ref.id in known and ref.id not in keys], prints)
         # One the index holds otherwise since (another run meanwhile): its calls are not known
         # here, as a damaged blob's: every session is merged, exactly.
         keys.update({ref.id: held.get(ref.id, b"") for ref in chosen if ref.id not in keys})
         if rest:
             keys.update(key_hashes_by_session(scanner, rest))
         shared = sharing(keys)  # every id when a blob is damaged: all merged, exactly
-        if stamp is not None and len(shared) < len(keys):  # (not all of them: no blob damaged, or none said so)
-            _remember(scanner, stamp, shared)
+        if stamp is not None and cache is not None and len(shared) < len(keys):  # (not all: no blob damaged, or none said so)
+            sharedmemo.remember(cache, SHARED_KEY, stamp, shared)
+            cache.commit()
     others = sharers(keys, wanted) if rest else set()
     extra = [ref for ref in rest if ref.id in others]
     together = [ref for ref in chosen if ref.id in shared] + extra
@@ -155,7 +165,7 @@ def _alone(ref: SessionRef, own: list[list], book: PriceBook, zone: tzinfo | Non
     return days_of(spends, book), cost
 
 
-def _tell_upgrade(scanner: Scanner, unread: Sequence[SessionRef]) -> None:
+def _tell_upgrade(scanner: Scanner, unread: Sequence[SessionRef], prints: dict[str, str | None]) -> None:
     """The note after an upgrade (``scan.upgraded``), as ``tokens`` and ``list`` say it: the
     calls the index keeps for ``unread`` are an older parser's.  An export after those two
     read every session's calls again (28 s at the bench's scale 10) and said nothing; counted
@@ -166,73 +176,37 @@ def _tell_upgrade(scanner: Scanner, unread: Sequence[SessionRef]) -> None:
     from agentscan.scan import upgraded
 
     held = cache.fingerprints_in("calls", [ref.id for ref in unread])
-    fingerprint = scanner.fingerprint
     upgraded.tell(scanner, [(ref, held[ref.id]) for ref in unread
-                            if ref.id in held and held[ref.id] != fingerprint(ref)], "calls")
+                            if ref.id in held and held[ref.id] != prints[ref.id]], "calls")
 
 
-def _known_keys(scanner: Scanner, refs: Sequence[SessionRef]) -> set[str]:
-    """The ids of ``refs`` whose key hashes the index holds for their files as they are (none read)."""
+def _known_keys(scanner: Scanner, refs: Sequence[SessionRef], prints: dict[str, str | None]) -> set[str]:
+    """The ids of ``refs`` whose key hashes the index holds for their files as they are (none
+    read); ``prints``: each one's fingerprint."""
     cache = scanner.cache
     if cache is None:
         return set()
     held = cache.fingerprints_in("usage", [ref.id for ref in refs])
-    fingerprint = scanner.fingerprint
-    return {ref.id for ref in refs if ref.id in held and held[ref.id] == fingerprint(ref)}
+    return {ref.id for ref in refs if ref.id in held and held[ref.id] == prints[ref.id]}
 
 
 #: the index's ``meta`` key of which sessions of a whole export share calls, at its sessions' stamp
 SHARED_KEY = "exportdays:shared"
 
 
-def _sessions_stamp(scanner: Scanner, refs: Sequence[SessionRef]) -> str | None:
-    """A digest of ``refs`` at their fingerprints (``None``: one has none, or no index)."""
-    if scanner.cache is None:
-        return None
-    fingerprint = scanner.fingerprint
-    listing = []
-    for ref in refs:
-        at = fingerprint(ref)
-        if at is None:
-            return None
-        listing.append(f"{ref.id}\0{at}")
-    listing.sort()
+def _sessions_stamp(refs: Sequence[SessionRef], prints: dict[str, str | None]) -> str | None:
+    """A digest of ``refs`` at their fingerprints (``None``: one has none), and of the code
+    that hashes their calls' keys."""
     from agentscan.codeid import code_identity
-    from agentscan.digests import blake2b
+    from agentscan.scan.sharedmemo import sessions_stamp
 
-    listing.append(code_identity())  # (the code that hashes their calls' keys too)
-    return blake2b("\n".join(listing).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
-
-
-def _remembered(scanner: Scanner, stamp: str | None) -> set[str] | None:
-    """Which sessions share calls, as a whole export of the same sessions at the same
-    fingerprints found it: each one's key hashes are a fact of its files, so the answer is
-    too.  An unchanged export read all 15,000 sessions' key hashes again (0.1 CPU-s at the
-    bench's scale 10) and looked for a hash met twice among 420,000 (0.1 more)."""
-    if stamp is None or scanner.cache is None:
-        return None
-    from agentscan.scan.cache import decode_json
-
-    kept = decode_json(scanner.cache.get_meta(SHARED_KEY))
-    if not isinstance(kept, dict) or kept.get("stamp") != stamp or not isinstance(kept.get("ids"), list):
-        return None
-    ids = kept["ids"]
-    return set(ids) if all(isinstance(item, str) for item in ids) else None
+    return sessions_stamp(((ref.id, prints[ref.id]) for ref in refs), salt=code_identity())
 
 
-def _remember(scanner: Scanner, stamp: str, shared: set[str]) -> None:
-    import orjson
-
-    assert scanner.cache is not None
-    scanner.cache.put_meta(SHARED_KEY, orjson.dumps({"stamp": stamp, "ids": sorted(shared)}).decode())
-    scanner.cache.commit()
-
-
-def _kept_keys(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, bytes]:
+def _kept_keys(scanner: Scanner, refs: Sequence[SessionRef], prints: dict[str, str | None]) -> dict[str, bytes]:
     """The key hashes the index holds for ``refs``' files as they are (sealed)."""
     cache = scanner.cache
     if cache is None:
         return {}
     held = cache.get_keys([ref.id for ref in refs])
-    fingerprint = scanner.fingerprint
-    return {ref.id: held[ref.id][1] for ref in refs if ref.id in held and held[ref.id][0] == fingerprint(ref)}
+    return {ref.id: held[ref.id][1] for ref in refs if ref.id in held and held[ref.id][0] == prints[ref.id]}

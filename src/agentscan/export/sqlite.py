@@ -275,16 +275,14 @@ def _as_stored(record: Mapping[str, Any], kept: Mapping[str, Any] | None) -> boo
         return False
     if values != stored:
         return False
-    if (types := tuple(map(type, values))) == tuple(map(type, stored)) and bool not in types:
-        return True  # (else a type differs, or only seems to: a ``bool`` is stored as 1)
-    for key, value in record.items():
-        if key == "last_seen_at":
-            continue
-        if type(value) is bool:
-            value = int(value)  # as sqlite3 stores it
-        if key not in kept or type(kept[key]) is not type(value) or kept[key] != value:
-            return False
-    return True
+    # Of the types they would be stored as (a ``bool`` as ``int``): the same, and no ``bool``
+    # among them, says it at once for nearly every row.
+    types, kept_types = tuple(map(type, values)), tuple(map(type, stored))
+    return (types == kept_types and bool not in types) or tuple(map(_STORED_TYPE.get, types, types)) == kept_types
+
+
+#: a value's type read back, where sqlite3 stores it as another (``True`` as 1)
+_STORED_TYPE: dict[type, type] = {bool: int}
 
 
 def _rollback_journal(db: Database, mode: str = "DELETE") -> None:

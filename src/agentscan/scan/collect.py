@@ -28,18 +28,18 @@ import orjson
 
 from agentscan.model import SESSION, SessionRef
 from agentscan.progress import BUNDLING, CACHING
-from agentscan.scan.cache import decode_json
 from agentscan.scan.providerusage import ProviderUsage
 from agentscan.scan.sessionsums import Parsed, SessionSums
 from agentscan.scan.sharing import entries_from, merge_duplicates, sharing
-from agentscan.scan import usagesnapshot
+from agentscan.scan import sharedmemo, usagesnapshot
+from agentscan.scan.sharedmemo import sessions_stamp
 from agentscan.readsums import note_read
 from agentscan.sealing import seal
-from agentscan.digests import blake2b
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
     from agentscan.scan.usageparse import UsageParser
+    from agentscan.scan.windowrefs import WindowRefs
     from agentscan.scan.windowspans import Picked
 
 
@@ -84,22 +84,24 @@ def key_hashes_by_session(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[
 
 def collect(scanner: Scanner, refs: Sequence[SessionRef],
             needs_calls: Callable[[str, SessionSums], bool] | None = None,
-            known: Collection[str] = (), window: tuple[float | None, float | None] | None = None) -> dict[str, ProviderUsage]:
+            known: Collection[str] = (), window: tuple[float | None, float | None] | None = None,
+            picked: WindowRefs | None = None) -> dict[str, ProviderUsage]:
     """Usage of ``refs`` by provider: sums where they answer, calls where ``needs_calls``
     says a session's sums do not, or its calls may be shared with another's.
 
     ``known``: ids of sessions the caller has an answer for already (``scan.rowmemo``):
     their sums are not read, and they are in neither ``sums`` nor ``exact`` unless their
     calls may be shared with another session's (then ``exact``: the answer does not stand).
-    ``window``: (since, until), epoch seconds: sessions with no call in it may go unread (``outside``).
+    ``window``: (since, until), epoch seconds: sessions with no call in it may go unread (``outside``);
+    ``picked``: the window's pick of some providers, made before ``refs`` were (``scan.windowrefs``).
     """
-    return _Collector(scanner, needs_calls, window=window).run(refs, frozenset(known))
+    return _Collector(scanner, needs_calls, window=window, picked=picked).run(refs, frozenset(known))
 
 
 class _Collector:
     def __init__(self, scanner: Scanner, needs_calls: Callable[[str, SessionSums], bool] | None, *, all_calls: bool = False,
                  window: tuple[float | None, float | None] | None = None,
-                 told: Callable[[int], None] | None = None) -> None:
+                 told: Callable[[int], None] | None = None, picked: WindowRefs | None = None) -> None:
         self.scanner = scanner
         self.told = told  # (``usage_by_session``)
         self.ctx = scanner.ctx
@@ -117,6 +119,7 @@ class _Collector:
         self.window = window
         self.outside: dict[str, set[str]] = {}  # provider -> sessions the window left unread
         self.picked_shared: dict[str, set[str]] = {}  # provider -> the sharing answer its pick took
+        self.picked = picked  # (``collect``)
 
     def run(self, refs: Sequence[SessionRef], known: frozenset[str] = frozenset()) -> dict[str, ProviderUsage]:
         by_provider, sums, keys = self.sums(refs, known)
@@ -156,7 +159,9 @@ class _Collector:
         """Every session's own sums (and key hashes), but those of ``known`` sessions:
         from the index, or parsed."""
         # (ref, id) pairs: a heavy user has 10,000+ sessions, and ``ref.id`` builds a string.
-        by_provider: dict[str, list[tuple[SessionRef, str]]] = {}
+        # (Each provider met in the order of every session's, though a pick left out its first.)
+        by_provider: dict[str, list[tuple[SessionRef, str]]] = {name: [] for name in self.picked.providers} \
+            if self.picked is not None else {}
         for ref in refs:
             by_provider.setdefault(ref.provider, []).append((ref, ref.id))
         sums: dict[str, SessionSums] = {}
@@ -172,6 +177,11 @@ class _Collector:
         for name, pairs in by_provider.items():
             for ref, ref_id in pairs:
                 fingerprints[ref_id] = fingerprint_of(ref) if self.cache is not None else None
+            taken = self.picked.taken.get(name) if self.picked is not None else None
+            if taken is not None:  # picked from the index's rows, as ``windowspans.pick`` picks
+                self.stamps[name], self.outside[name], self.picked_shared[name] = taken  # (its fields' order)
+                self._sums_of(pairs, sums, keys, misses, stale)
+                continue
             stamp = self.stamps[name] = self._stamp(pairs)  # of them all: ``_shared`` remembers by it
             if known:
                 pairs = [(ref, ref_id) for ref, ref_id in pairs if ref_id not in known]
@@ -267,11 +277,10 @@ class _Collector:
 
     def _stamp(self, pairs: list[tuple[SessionRef, str]]) -> str | None:
         """A digest of these sessions at their fingerprints (``None``: not cacheable)."""
-        fingerprints = self.fingerprints
-        if self.cache is None or not pairs or any(fingerprints[ref_id] is None for _, ref_id in pairs):
+        if self.cache is None or not pairs:
             return None
-        listing = sorted(f"{ref_id}\0{fingerprints[ref_id]}" for _, ref_id in pairs)
-        return blake2b("\n".join(listing).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+        fingerprints = self.fingerprints
+        return sessions_stamp((ref_id, fingerprints[ref_id]) for _, ref_id in pairs)
 
     def _load_snapshot(self, provider: str, stamp: str | None,
                        pairs: list[tuple[SessionRef, str]]) -> tuple[dict[str, SessionSums], bool]:
@@ -327,17 +336,15 @@ class _Collector:
         if len(pairs) < 2:
             return set()
         stamp = self.stamps.get(provider)
-        marker = f"shared:{provider}"
-        if stamp is not None and self.cache is not None:
-            remembered = decode_json(self.cache.get_meta(marker))
-            if isinstance(remembered, dict) and remembered.get("stamp") == stamp and isinstance(remembered.get("ids"), list):
-                return {item for item in remembered["ids"] if isinstance(item, str)}
+        found = sharedmemo.remembered(self.cache, sharedmemo.provider_key(provider), stamp)
+        if found is not None:
+            return found
         self.fill_keys([ref_id for _, ref_id in pairs], keys)
         shared = sharing({ref_id: keys.get(ref_id, b"") for _, ref_id in pairs})
         # Remembered for every session of the provider only: a few (a patched answer's
         # changed sessions) must not take the place of the whole report's answer.
         if stamp is not None and self.cache is not None and self._whole(provider, pairs):
-            self.cache.put_meta(marker, orjson.dumps({"stamp": stamp, "ids": sorted(shared)}).decode())
+            sharedmemo.remember(self.cache, sharedmemo.provider_key(provider), stamp, shared)
         return shared
 
     def fill_keys(self, ids: list[str], keys: dict[str, bytes]) -> None:

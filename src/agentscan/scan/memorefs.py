@@ -156,6 +156,11 @@ class MemoRefs(LazyRefs):
         """A copy of the stored rows (``[native id, path, recency, files, children, fingerprint]``)."""
         return list(self._rows)
 
+    @property
+    def fingerprints(self) -> list[str]:
+        """Each stored row's fingerprint, in discovery order (``scan.windowrefs``: no ref made)."""
+        return [row[5] for row in self._rows]
+
     def __len__(self) -> int:
         return len(self._rows)
 

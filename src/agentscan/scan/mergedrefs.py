@@ -11,7 +11,7 @@ positions those rows settle, reading the rest when asked past them.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Callable, Iterator, overload
 
 from agentscan.model import SessionRef
@@ -159,6 +159,65 @@ class MergedRefs(LazyRefs):
             else:
                 flat.extend([(ref.id, fingerprint(ref)) for ref in part])
         return [flat[index] for index in self._order()]
+
+    def whole_parts(self) -> list[Sequence[SessionRef]] | None:
+        """Each provider's part read whole (``TopRefs.whole``), in part order: the rows behind
+        ``at_positions``' positions; ``None`` when the head and the rest no longer share one
+        order (``reordered``)."""
+        if self._head:
+            self._after_head()
+            if self.reordered:
+                return None
+        self._order()
+        return [part.whole() if isinstance(part, TopRefs) else part for part in self._parts]
+
+    def at_positions(self, positions: Collection[int]) -> tuple[list[SessionRef], list[int]]:
+        """The refs at ``positions`` (indexes into ``whole_parts`` laid end to end) in this
+        sequence's order, made alone (a window's few of 15,000: ``scan.windowrefs``), and the
+        numbers of the parts in the order their first sessions come in it."""
+        order = self._order()
+        starts = self._starts
+        makers = [part.whole()._item if isinstance(part, TopRefs) else part._item if isinstance(part, MemoRefs)
+                  else part.__getitem__ for part in self._parts]
+        refs = []
+        for index in order:
+            if index in positions:
+                part = bisect_right(starts, index) - 1
+                refs.append(makers[part](index - starts[part]))
+        first: list[int] = []
+        wanted = sum(1 for part in self._parts if len(part))
+        for index in order:  # (each part's newest comes early: a few steps)
+            part = bisect_right(starts, index) - 1
+            if part not in first:
+                first.append(part)
+                if len(first) == wanted:
+                    break
+        return refs, first
+
+    def find(self, ids: Collection[str]) -> dict[str, SessionRef] | None:
+        """Those of ``ids`` among these sessions, by id, as a walk of them all keeps them (the
+        last of an id met twice), making the refs of those alone; ``None`` when the head and
+        the rest no longer share one order."""
+        parts = self.whole_parts()
+        if parts is None:
+            return None
+        positions: list[int] = []
+        start = 0
+        for part in parts:
+            if isinstance(part, MemoRefs):
+                prefix = part.provider + ":"
+                natives = {ref_id[len(prefix):] for ref_id in ids if ref_id.startswith(prefix)}
+                if natives:
+                    positions += [start + index for index, native in enumerate(part.native_ids) if native in natives]
+            else:
+                positions += [start + index for index, ref in enumerate(part) if ref.id in ids]
+            start += len(part)
+        return {ref.id: ref for ref in self.at_positions(set(positions))[0]}
+
+    def providers(self) -> set[str]:
+        """The providers of the sessions here, without making a ref of a stored one."""
+        return {name for part in self._parts for name in
+                (((part.provider,) if len(part) else ()) if isinstance(part, MemoRefs) else (ref.provider for ref in part))}
 
     def _head_item(self, position: int) -> SessionRef:
         number, index = self._head[position]

@@ -119,8 +119,27 @@ class ReportCoverage(NamedTuple):
     #: how many sessions the report covers, once every option chose
     counted: int = 0
     #: those sessions (an empty window's hint reads when they were last active; a patched
-    #: grouped report's, ``scan.grouppatch``, as discovery gives them: 15,000 are not made for ``--json``)
+    #: grouped report's, ``scan.grouppatch``, and a window's, ``scan.windowrefs``, as discovery
+    #: gives them: 15,000 are not made for ``--json``)
     covered: Sequence[SessionRef] = ()
+
+    def providers(self) -> set[str]:
+        """The providers of the sessions covered (a table's REASONING column asks), no ref made
+        for a provider's stored ones."""
+        from agentscan.scan.mergedrefs import MergedRefs
+
+        covered = self.covered
+        return covered.providers() if isinstance(covered, MergedRefs) else {ref.provider for ref in covered}
+
+    def by_id(self, ids: Iterable[str]) -> dict[str, SessionRef]:
+        """The sessions covered among ``ids``, by id (the table's few that recorded nothing), no
+        ref made of the others' stored rows."""
+        from agentscan.scan.mergedrefs import MergedRefs
+
+        wanted = set(ids)
+        covered = self.covered
+        found = covered.find(wanted) if isinstance(covered, MergedRefs) else None
+        return found if found is not None else {ref.id: ref for ref in covered if ref.id in wanted}
 
 
 @dataclass(frozen=True, slots=True)

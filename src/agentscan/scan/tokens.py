@@ -53,6 +53,7 @@ from agentscan.scan.tokenrowmarks import marked_archived, unread_causes
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
+    from agentscan.scan.windowrefs import WindowRefs
 
 
 def token_report(
@@ -100,6 +101,14 @@ def token_report(
     by_provider = tuple(ref for ref in refs if ref.provider not in providers) if providers and ids else ()
     if by_provider:
         refs = [ref for ref in refs if ref.provider in providers]
+    every, picked = refs, None
+    if not ids and cwd is None and by != "cwd" and (since is not None or until is not None):
+        from agentscan.scan.windowrefs import window_refs  # (a window's alone)
+
+        # The sessions whose sums the window needs, picked before any ref is made: the others
+        # are made for no step (15,000, for a week's 113); ``every``: those the report covers.
+        picked = window_refs(scanner, refs, since, until)
+        refs = picked.refs if picked is not None else refs
     refs = list({ref.id: ref for ref in refs}.values())  # an id given twice is one session
     cwds: dict[str, str | None] | None = None
     by_cwd: list[tuple[SessionRef, str | None]] = []
@@ -110,7 +119,7 @@ def token_report(
         cwds = tokencwd.session_cwds(scanner, refs)
     companions = copied_from(scanner, refs) if ids else ()
     report = _report(scanner, refs, every_session=not ids and cwd is None, since=since, until=until, by=by, tz=tz,
-                     cwds=cwds, companions=companions, breakdown=breakdown)
+                     cwds=cwds, companions=companions, breakdown=breakdown, picked=picked)
     if ids and refs and len(report.unreadable) == len(refs):
         # Every session asked for could not be read: its usage is not known, which a total of 0
         # would say was nothing spent; failed as ``show`` of it fails (exit 1).
@@ -118,7 +127,8 @@ def token_report(
         path, why = unread_cause(scanner, first)
         raise TranscriptUnreadable(first.id, path, why, in_part=scanner.row(first).usage_cut is not None)
     return replace(report, rows=sorted_rows(report.rows, order), matched_cwds=matched,
-                   selection=ReportCoverage(asked, by_provider, tuple(by_cwd), len(refs), tuple(refs)))
+                   selection=ReportCoverage(asked, by_provider, tuple(by_cwd), len(every if picked else refs),
+                                            every if picked else tuple(refs)))
 
 
 def session_rows(scanner: Scanner, refs: Sequence[SessionRef]) -> TokenReport:
@@ -138,11 +148,12 @@ def credited_report(scanner: Scanner, refs: Sequence[SessionRef], companions: Se
 def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool, since: datetime | None,
             until: datetime | None, by: GroupBy, tz: tzinfo | None,
             cwds: dict[str, str | None] | None = None, companions: Sequence[SessionRef] = (),
-            breakdown: bool = False) -> TokenReport:
+            breakdown: bool = False, picked: WindowRefs | None = None) -> TokenReport:
     """``every_session``: ``refs`` are every session of their providers (rows are kept for the next report).
     ``cwds``: each session's working directory, for ``--by cwd``.  ``companions``: sessions read
     with ``refs`` for the calls they share (``copiedsessions.copied_from``), in no row and no total.
-    ``breakdown``: each row's models too (``scan.tokenmodels``: no kept row holds them)."""
+    ``breakdown``: each row's models too (``scan.tokenmodels``: no kept row holds them).
+    ``picked``: the window's pick made before the refs were (``refs`` are those picked)."""
     refs = list({ref.id: ref for ref in refs}.values())
     hidden = {ref.id for ref in companions} - {ref.id for ref in refs}
     low = since.timestamp() if since is not None else None
@@ -156,7 +167,7 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     kept = kept_rows.recall(refs, TokenRow, whole=every_session) if kept_rows is not None else {}
     read = [*refs, *(ref for ref in companions if ref.id in hidden)]
     usage = collect(scanner, read, needs_calls(by, tz, low, high, prices), kept.keys(),
-                    window=(low, high) if low is not None or high is not None else None)
+                    window=(low, high) if low is not None or high is not None else None, picked=picked)
     if hidden:
         usage = without(usage, hidden)
     if low is not None or high is not None:

@@ -15,9 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import orjson
-
-from agentscan.scan import windowspans
+from agentscan.scan import sharedmemo, windowspans
 from agentscan.scan.sharing import sharing
 
 if TYPE_CHECKING:
@@ -66,7 +64,7 @@ def settle(collector: _Collector, name: str, every: Pairs, picked: windowspans.P
     stamp, cache = collector.stamps.get(name), collector.cache
     if stamp is None or cache is None:
         return
-    cache.put_meta(f"shared:{name}", orjson.dumps({"stamp": stamp, "ids": sorted(shared)}).decode())
+    sharedmemo.remember(cache, sharedmemo.provider_key(name), stamp, shared)
     windowspans.store(cache, name, stamp, every, {ref_id: sums[ref_id] for ref_id in read if ref_id in sums},
                       collector.fingerprints, picked.spans)
 

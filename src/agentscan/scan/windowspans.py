@@ -30,11 +30,11 @@ to any row and is not one that recorded nothing, which the report still knows
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, NamedTuple, Sequence
 
 import orjson
 
-from agentscan.scan.cache import decode_json
+from agentscan.scan import sharedmemo
 from agentscan.sealing import seal, unseal_json
 from agentscan.usagegroups import BUCKET
 
@@ -66,41 +66,61 @@ class Picked(NamedTuple):
     spans: dict[str, tuple]
 
 
+class Chosen(NamedTuple):
+    """``choose``'s answer: the ids whose sums the window needs, those of the sessions that share
+    calls (``None``: found again, ``Picked``), those changed since their spans, and the spans."""
+
+    wanted: set[str]
+    shared: set[str] | None
+    changed: set[str]
+    spans: dict[str, tuple]
+
+
 def pick(cache: Cache, provider: str, stamp: str, pairs: list[tuple[SessionRef, str]],
          fingerprints: Mapping[str, str | None], low: float | None, high: float | None) -> Picked | None:
     """The pairs whose sums the window needs, the native ids of those left out, and the ids
-    of those that share calls (the remembered answer taken: another agentscan may replace it
-    meanwhile); ``None``: the index cannot tell (read them all, as before).  A session whose
-    fingerprint is not its span's (changed since, or new) is read."""
+    of those that share calls (``choose``); ``None``: the index cannot tell (read them all, as before)."""
+    chosen = choose(cache, provider, stamp, [ref_id for _, ref_id in pairs], fingerprints, low, high)
+    if chosen is None:
+        return None
+    wanted = chosen.wanted
+    picked = [(ref, ref_id) for ref, ref_id in pairs if ref_id in wanted]
+    return Picked(picked, {ref.native_id for ref, ref_id in pairs if ref_id not in wanted}, chosen.shared,
+                  chosen.changed, chosen.spans)
+
+
+def choose(cache: Cache, provider: str, stamp: str, ids: Sequence[str], fingerprints: Mapping[str, str | None],
+           low: float | None, high: float | None) -> Chosen | None:
+    """Which of the provider's sessions ``ids`` (every one of them, at ``stamp``) the window
+    needs the sums of, and the ids of those that share calls (the remembered answer taken:
+    another agentscan may replace it meanwhile); ``None``: the index cannot tell.  A session
+    whose fingerprint is not its span's (changed since, or new) is read."""
     latest = cache.latest_snapshot(spans_key(provider))
     document: Any = unseal_json(latest[1]) if latest is not None else None  # sealed: a flipped bit is a miss
-    remembered = decode_json(cache.get_meta(f"shared:{provider}")) if len(pairs) > 1 else {"stamp": stamp, "ids": []}
-    shared: set[str] | None = None
-    if isinstance(remembered, dict) and remembered.get("stamp") == stamp and isinstance(remembered.get("ids"), list):
-        shared = {item for item in remembered["ids"] if isinstance(item, str)}
+    shared = sharedmemo.remembered(cache, sharedmemo.provider_key(provider), stamp) if len(ids) > 1 else set()
     try:
-        ids, prints, firsts, lasts, flags = document
-        if not len(ids) == len(prints) == len(firsts) == len(lasts) == len(flags):
+        kept_ids, prints, firsts, lasts, flags = document
+        if not len(kept_ids) == len(prints) == len(firsts) == len(lasts) == len(flags):
             return None
-        spans = {ref_id: (fingerprint, first, last, flag)
-                 for ref_id, fingerprint, first, last, flag in zip(ids, prints, firsts, lasts, flags)}
-        wanted: set[str] = set()
-        changed: set[str] = set()
-        for _, ref_id in pairs:
-            span = spans.get(ref_id)
-            if span is None or span[0] != fingerprints.get(ref_id):
-                changed.add(ref_id)
-                continue
-            _, first, last, flag = span
-            # (A session with a call that has no time is read too: a window names those calls.)
-            if ((shared is not None and ref_id in shared) or flag != RECORDED or first is None
-                    or ((high is None or first < high) and (low is None or last + BUCKET > low))):
-                wanted.add(ref_id)
+        spans: dict[str, tuple] = {}
+        kept: Iterable[tuple]
+        if shared is not None and kept_ids == ids and prints == [fingerprints.get(ref_id) for ref_id in ids]:
+            # Kept at these very sessions (the census held still): each span is the session's,
+            # in order, and none is kept for a settling (``Picked.spans``).
+            kept = zip(kept_ids, firsts, lasts, flags)
+            changed: set[str] = set()
+        else:
+            spans = {ref_id: (fingerprint, first, last, flag)
+                     for ref_id, fingerprint, first, last, flag in zip(kept_ids, prints, firsts, lasts, flags)}
+            changed = {ref_id for ref_id in ids if (span := spans.get(ref_id)) is None or span[0] != fingerprints.get(ref_id)}
+            kept = ((ref_id, *spans[ref_id][1:]) for ref_id in ids if ref_id not in changed)
+        # (A session with a call that has no time is read too: a window names those calls.)
+        wanted = {ref_id for ref_id, first, last, flag in kept
+                  if (shared is not None and ref_id in shared) or flag != RECORDED or first is None
+                  or ((high is None or first < high) and (low is None or last + BUCKET > low))}
     except (TypeError, ValueError):
         return None
-    wanted |= changed
-    picked = [(ref, ref_id) for ref, ref_id in pairs if ref_id in wanted]
-    return Picked(picked, {ref.native_id for ref, ref_id in pairs if ref_id not in wanted}, shared, changed, spans)
+    return Chosen(wanted | changed, shared, changed, spans)
 
 
 def store(cache: Cache, provider: str, stamp: str, pairs: list[tuple[SessionRef, str]],
