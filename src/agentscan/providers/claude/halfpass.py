@@ -12,6 +12,7 @@ from typing import Any, Iterable
 from agentscan.context import HeldWarnings, ScanContext
 from agentscan.providers.claude.records import as_str
 from agentscan.providers.claude.filesummary import FileSummary, RecentIds
+from agentscan.providers.claude.halfrow import lean_loop
 from agentscan.providers.claude.row import summarize
 from agentscan.providers.claude.seenuuids import SeenUuids
 from agentscan.providers.claude.showfacts import ShowFacts
@@ -112,9 +113,17 @@ class _EarlyIds(RecentIds):
     def add(self, item: str) -> None:
         if item.startswith("#"):
             self.stand_in = True
-        if len(self.early) < self._size and item not in self._members:
+        members = self._members
+        if item in members:
+            return
+        if len(self.early) < self._size:
             self.early.append(item)
-        super().add(item)
+        # (``RecentIds.add`` spelt out: the helper adds every reply's id, twice a message.)
+        order = self._order
+        order.append(item)
+        members.add(item)
+        if len(order) > self._size:
+            members.discard(order.popleft())
 
 
 class _HalfFacts(ShowFacts):
@@ -174,9 +183,11 @@ class _HeldFew(HeldWarnings):
             self.overflowed = True
 
 
-def second_half(path: Path, ctx: ScanContext, seam: int, with_facts: bool, summaries: dict[str, str]) -> dict[str, Any]:
+def second_half(path: Path, ctx: ScanContext, seam: int, with_facts: bool, summaries: dict[str, str],
+                lean: bool = True) -> dict[str, Any]:
     """The helper's pass over ``path`` from ``seam`` on (``ctx``: its own), and what the join
-    checks.  ``summaries``: those the file starts with, as the first half's pass keeps them."""
+    checks.  ``summaries``: those the file starts with, as the first half's pass keeps them.
+    ``lean``: by the pass specialised for the halves (``halfrow``; not: the general one's, to compare)."""
     summary = FileSummary(path)
     summary.results = []
     summary._summaries = dict(summaries)
@@ -193,7 +204,8 @@ def second_half(path: Path, ctx: ScanContext, seam: int, with_facts: bool, summa
     # (``seam``: a compaction's newest record before it may be in the first half, unread here:
     # its own time bounds the copies after it, so this half looks up all the one pass would.)
     # (Its bad values unsaid: joined with the first half's and said once, ``halfjoin``.)
-    summarize(path, ctx, totals=totals, progress=progress, facts=facts, resumed=summary, seam=True, tell_values=False)
+    summarize(path, ctx, totals=totals, progress=progress, facts=facts, resumed=summary, seam=True, tell_values=False,
+              loop=lean_loop if lean else None)
     window_sums = totals.window_sums()  # (before ``sums_items`` takes the settled sums)
     return {
         "summary": summary.to_state(), "results": summary.results, "inline": bool(summary.inline),

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING
 from agentscan.context import Said, ScanContext, say
 from agentscan.providers.claude.records import real_prompt_text
 from agentscan.providers.claude.halfpass import HalfTotals, second_half
+from agentscan.providers.claude.halfrow import lean_loop
 from agentscan.providers.claude.filesummary import FileSummary
 from agentscan.providers.claude.row import summarize
 from agentscan.providers.claude.showfacts import ShowFacts
@@ -171,7 +172,8 @@ class Halves:
         # Held until the join: a file replaced meanwhile is read again, and says its own.
         with ctx.held_warnings() as held:
             # (Its bad values are said with the second half's, joined: ``halfjoin``.)
-            main = summarize(path, ctx, totals=totals, progress=progress, facts=facts, end=seam, tell_values=False)
+            main = summarize(path, ctx, totals=totals, progress=progress, facts=facts, end=seam, tell_values=False,
+                             loop=lean_loop)
         self._said = held.said
         return main, totals, progress
 
@@ -192,7 +194,7 @@ class Halves:
                 facts.reset()
             progress.complete_offset, progress.lines = 0, 0
             totals = HalfTotals()
-            return summarize(path, ctx, totals=totals, progress=progress, facts=facts), totals
+            return summarize(path, ctx, totals=totals, progress=progress, facts=facts, loop=lean_loop), totals
         say(ctx, self._said)
         if progress.complete_offset != self.seam:
             self.stop()  # (its answer would go unused)
@@ -209,7 +211,8 @@ class Halves:
             answer = None  # what the join needs is the join's: the rest is not held through the checks
         if join is None or not join.checks(main, totals, facts, progress, self._summaries):
             # (Going on from the first half's bad values, ``progress.values``: this read says them all.)
-            return summarize(path, ctx, totals=totals, progress=progress, facts=facts, resumed=main), totals
+            return summarize(path, ctx, totals=totals, progress=progress, facts=facts, resumed=main,
+                             loop=lean_loop), totals
         return join.apply(ctx, main, totals, facts, progress)
 
     def stop(self) -> None:

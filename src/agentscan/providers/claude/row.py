@@ -55,6 +55,7 @@ def summarize(
     seam: bool = False,
     tell_values: bool = True,
     list_copies: Callable[[str, dict], bool] | None = None,
+    loop: Callable[..., FileSummary] | None = None,
 ) -> FileSummary:
     """``observer`` sees every record too (``show`` builds its detail in the same pass);
     ``progress`` learns how many lines were read; ``facts`` gathers what ``show`` of a
@@ -68,7 +69,10 @@ def summarize(
     a pass without totals beside a side pass (``sidepass``).  ``list_copies``: which of a
     resumed session's copies of other sessions' records are shown to ``observer`` too, by the
     session each names and the record (one that is gone: ``show`` lists them, but for those a
-    sibling's card lists: ``resumedshow.HeldCopies``), though they are not this row's."""
+    sibling's card lists: ``resumedshow.HeldCopies``), though they are not this row's.
+    ``loop``: the loop specialised for a main transcript's pass with totals and no observer, of
+    a session that resumed none (``halfrow.lean_loop``, the same rules: a huge one's halves),
+    taken when the pass is such."""
     start, first_line, size = 0, 1, None
     if resumed is not None and progress is not None:
         summary = resumed
@@ -117,6 +121,9 @@ def summarize(
     remember = seen.hashes.append
     # The calls of an advisor a call consulted (``usage.advisor_calls``): only for the sums.
     advisors = Advisors() if totals is not None else None
+    if loop is not None and own is None and inline and observer is None and totals is not None and advisors is not None:
+        return loop(path, ctx, summary, read, start, first_line, end, tell_values, tell, order, totals, facts, seam,
+                    advisors)
     try:
         for record in iter_json_records(path, ctx, start=start, first_line=first_line, progress=read, end=end,
                                         tell_values=tell_values):
@@ -242,8 +249,6 @@ def resumed_from_of(path: Path, ctx: ScanContext) -> str | None:
     from agentscan.providers.claude.discovery import resumed_from
 
     return resumed_from(path.stem, path, ctx)
-
-
 
 
 def _scaled(tell: Callable[[int], None], size: int, end: int) -> Callable[[int], None]:

@@ -28,7 +28,13 @@ import orjson
 
 from agentscan.providers.claude.dedupe import better_copy, call_rank
 from agentscan.providers.claude.usage import (
+    C_CACHE_READ,
+    C_CACHE_WRITE,
+    C_FROM_PROGRESS,
+    C_INPUT,
     C_ORDER,
+    C_OUTPUT,
+    HAS_SPEED,
     MESSAGE_ID,
     REQUEST_ID,
     SIDECHAIN,
@@ -103,6 +109,13 @@ class WindowedTotals(SumsReadout):
             requests[message_id] = (key[1],) if found is None else _with_request(found, key[1])
             if len(recent) > self._window:
                 self._evict_oldest()
+        elif (call[SIDECHAIN] is current[SIDECHAIN] and call[HAS_SPEED] is current[HAS_SPEED]
+              and call[C_FROM_PROGRESS] is current[C_FROM_PROGRESS]):
+            # ``call_rank``'s flags alike (a reply's next record, its usage repeated or grown: a
+            # call in two of a huge transcript's five records): the larger total ranks higher.
+            if (call[C_INPUT] + call[C_CACHE_READ] + call[C_CACHE_WRITE] + call[C_OUTPUT]
+                    > current[C_INPUT] + current[C_CACHE_READ] + current[C_CACHE_WRITE] + current[C_OUTPUT]):
+                recent[key] = call
         elif call_rank(call) > call_rank(current):
             recent[key] = call
 
