@@ -140,7 +140,10 @@ def test_a_table_of_not_recorded_alone_then_one_with_numbers_again(isolated_home
     assert "INPUT" in lines[0]
     claude.unlink()
     lines, err = invoke("tokens")
-    assert lines == [] and err == "(+ 1 session that recorded no usage, not counted: cursor:11111111-aaaa-4000-8000-000000000001)"
+    # (pass 58: what the answer is said first, as for a session asked for by id)
+    assert lines == [] and err == ("no usage: the only Cursor session recorded none (its tokens are not recorded, as "
+                                   "`show` says) "
+                                   "(+ 1 session that recorded no usage, not counted: cursor:11111111-aaaa-4000-8000-000000000001)")
     assert table_ways[-1] == "whole"
     assert (lines, err) == invoke("tokens", "--no-cache")
     project_session(isolated_home, IDS[1], "/home/dev/src/app", "A title", 2)

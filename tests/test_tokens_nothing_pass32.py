@@ -84,9 +84,10 @@ def test_a_table_of_nothing_but_such_sessions_names_them(isolated_home: Path) ->
     out, err = tokens()
     lines = err.splitlines()
     # No header over a TOTAL of "not recorded": the line naming them is all (pass 40), on
-    # stderr in a pipe (pass 42).
-    assert out == "" and lines[0].startswith("(+ 2 sessions that recorded nothing: ")
-    assert not any(line.startswith(("(+", "ID ", "TOTAL")) for line in lines[1:])  # (then the warnings)
+    # stderr in a pipe (pass 42), after why there is no table (pass 58).
+    assert out == "" and lines[0].startswith("no usage: none of the 3 Claude Code sessions recorded any")
+    assert lines[1].startswith("(+ 2 sessions that recorded nothing: ")
+    assert not any(line.startswith(("(+", "ID ", "TOTAL")) for line in lines[2:])  # (then the warnings)
 
 
 @pytest.mark.parametrize("width", [None, 150])

@@ -36,6 +36,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Mapping
 
+from agentscan.toolkit.words import quoted
+
 if TYPE_CHECKING:
     from agentscan.otlp.sender import SendResult
 
@@ -87,17 +89,17 @@ class SessionNotFound(AgentscanError):
     demo_query: str | None = None
 
     def __init__(self, query: str, reason: str | None = None) -> None:
-        super().__init__(f"no session matches {query!r}" + (f": {reason}" if reason else ""))
+        super().__init__(f"no session matches {quoted(query)}" + (f": {reason}" if reason else ""))
         self.query = query
 
     def typed_as(self, typed: str) -> SessionNotFound:
         """This error said of the words the user ``typed``, which were read as its ``query``
         (ccusage's id of a Codex session, ``rollout-…-<uuid>``, read as ``codex:<uuid>``):
         ``no session matches 'rollout-…' (read as codex:<uuid>)``, what they typed first."""
-        head = f"no session matches {self.query!r}"
+        head = f"no session matches {quoted(self.query)}"
         said = str(self)
         if said.startswith(head):
-            self.args = (f"no session matches {typed!r} (read as {self.query})" + said[len(head):], *self.args[1:])
+            self.args = (f"no session matches {quoted(typed)} (read as {self.query})" + said[len(head):], *self.args[1:])
         self.query = typed
         return self
 
@@ -111,7 +113,7 @@ class IdTooShort(SessionNotFound):
         shown = f" (`{shown_by}` shows them)" if shown_by is not None else ""
         # ``after``: a word the id follows, which counts for none of them (``agent-``)
         where = f" after {after}" if after else ""
-        AgentscanError.__init__(self, f"{query!r} is too short: give at least {minimum} characters of the id{where}{shown}")
+        AgentscanError.__init__(self, f"{quoted(query)} is too short: give at least {minimum} characters of the id{where}{shown}")
         self.query = query
         self.list_hint = shown_by is None
 
@@ -125,7 +127,7 @@ class ProviderNotId(SessionNotFound):
 
     def __init__(self, query: str, provider: str, shown_by: str | None = None) -> None:
         shown = f" (`{shown_by}` shows the ids)" if shown_by is not None else ""
-        AgentscanError.__init__(self, f"{query!r} is a provider, not a session id{shown}")
+        AgentscanError.__init__(self, f"{quoted(query)} is a provider, not a session id{shown}")
         self.query = query
         self.provider = provider
         self.shown_by = shown_by
@@ -140,11 +142,11 @@ class NoHookEvents(SessionNotFound):
 
     def __init__(self, query: str, *, store_empty: bool, demo: bool = False, installed: tuple[str, ...] = (),
                  store_problem: str | None = None, unlisted: tuple[str, ...] = ()) -> None:
-        where = "no hook events have been captured yet" if store_empty else f"no hook events for {query!r}"
+        where = "no hook events have been captured yet" if store_empty else f"no hook events for {quoted(query)}"
         from agentscan.invocation import command
 
         if unlisted:
-            where = f"no hook events for {query!r} in the folders of the events store agentscan could list"
+            where = f"no hook events for {quoted(query)} in the folders of the events store agentscan could list"
             advice = f"it may be in one it could not ({len(unlisted)}):"
             self.details = tuple(f"  {line}" for line in unlisted)
         elif demo:
@@ -187,7 +189,7 @@ class AmbiguousSessionId(AgentscanError):
 
     def __init__(self, query: str, candidates: list[str], *, notes: Mapping[str, str] | None = None,
                  hint: str = "give more characters of the id, or one of the ids above in full") -> None:
-        super().__init__(f"{query!r} is ambiguous: it matches {len(candidates):,} sessions")
+        super().__init__(f"{quoted(query)} is ambiguous: it matches {len(candidates):,} sessions")
         self.query = query
         self.candidates = candidates
         notes = notes or {}

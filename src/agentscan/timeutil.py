@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from agentscan.errors import UsageProblem
 from agentscan.toolkit.valuewarnings import note_time
+from agentscan.toolkit.words import quoted
 
 UTC = timezone.utc
 # Values at or above this are epoch milliseconds (2020-01-01 in ms); Codex's
@@ -191,14 +192,14 @@ def zone(name: str | None) -> tzinfo | None:
 
     offset = offset_zone(name)
     if offset:  # the one trap of these names: Etc/GMT-2 is two hours *ahead* of UTC
-        raise UsageProblem(f"unknown time zone {name!r}: did you mean {offset[0]}? (its sign is inverted, as POSIX "
+        raise UsageProblem(f"unknown time zone {quoted(name)}: did you mean {offset[0]}? (its sign is inverted, as POSIX "
                            f"writes it: {offset[0]} is {offset[1]}, with no clock changes; a place's time is its "
                            "IANA name, such as Europe/Paris)") from None
     # (this machine's zone is offered for an abbreviation it prints only when ``TZ`` sets a zone:
     # ``TZ=CST`` sets none, and its "CST" is UTC under that name)
     guess = closest_zone(name, local=problem() is None)
     hint = f": did you mean {guess}?" if guess else ""
-    raise UsageProblem(f"unknown time zone {name!r}{hint} (use an IANA name such as Europe/Paris, utc, "
+    raise UsageProblem(f"unknown time zone {quoted(name)}{hint} (use an IANA name such as Europe/Paris, utc, "
                        "or local for this machine's)") from None
 
 

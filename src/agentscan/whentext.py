@@ -13,7 +13,7 @@ from typing import Sequence
 
 from agentscan.errors import UsageProblem
 from agentscan.timeutil import _EARLIEST, _LATEST, UTC, iso_datetime, wall_time
-from agentscan.toolkit.words import close_names, either
+from agentscan.toolkit.words import close_names, either, quoted
 
 # The units spelt out, not re.IGNORECASE: that would also take "ſ" (long s) for
 # an "s", with no unit to match it, and it costs half a millisecond of every start.
@@ -85,19 +85,19 @@ def read_when(word: str, text: str, tz: tzinfo | None) -> datetime:
         number = text.strip()
         if number.lower() == "now":
             # Another tool's word for the open end (``--until now``): said, not a list of forms.
-            raise UsageProblem(f"cannot read the time {text!r}: leave {word} out, and the window runs up to now"
+            raise UsageProblem(f"cannot read the time {quoted(text)}: leave {word} out, and the window runs up to now"
                                if word.lstrip("-") == "until" else
-                               f"cannot read the time {text!r}: nothing is recorded after now; for the latest "
+                               f"cannot read the time {quoted(text)}: nothing is recorded after now; for the latest "
                                f"calls give a duration ({word} 1h) or a day ({word} today)") from None
         phrase = _WINDOW_PHRASE.fullmatch(number)
         if phrase is not None and word.startswith("-"):  # (the CLI's: its answer is in options)
             # ``--since 'last week'``: the options that say it, not a list of forms
             window, said = window_said(phrase[1].casefold(), phrase[2].casefold(), tz)
-            raise UsageProblem(f"cannot read the time {text!r}: {said} is {window}") from None
+            raise UsageProblem(f"cannot read the time {quoted(text)}: {said} is {window}") from None
         if number.isascii() and number.isdigit() and len(number) <= 3:
             hours, days = (f"{word} {number}h", f"{word} {number}d") if word.startswith("-") else \
                 (f'{word}="{number}h"', f'{word}="{number}d"')
-            raise UsageProblem(f"cannot read the time {text!r}: a duration is one word, the number and its unit, "
+            raise UsageProblem(f"cannot read the time {quoted(text)}: a duration is one word, the number and its unit, "
                                f"s, m, h, d or w: {hours} for hours, {days} for days") from None
         raise
 
@@ -135,15 +135,15 @@ def _parse_when(text: str, *, now: datetime | None, tz: tzinfo | None, end_of_da
             amount, unit = int(match.group(1)), match.group(2).lower()
             ago = timedelta(**{_UNITS[unit]: amount})
         except (OverflowError, ValueError):  # past timedelta, or past int()'s 4,300 digits
-            raise UsageProblem(f"the duration {text.strip()!r} reaches back too far") from None
+            raise UsageProblem(f"the duration {quoted(text.strip())} reaches back too far") from None
         if not ago:  # "now": nothing is recorded after it, and nothing before it would be left out
-            raise UsageProblem(f"the duration {text.strip()!r} is zero: use one of 1 or more (1d, 12h, 30m)")
+            raise UsageProblem(f"the duration {quoted(text.strip())} is zero: use one of 1 or more (1d, 12h, 30m)")
         try:
             return now - ago
         except OverflowError:  # before the year 1
-            raise UsageProblem(f"the duration {text.strip()!r} reaches back too far") from None
+            raise UsageProblem(f"the duration {quoted(text.strip())} reaches back too far") from None
     if _NOT_A_UNIT.match(text):
-        raise UsageProblem(f"{text.strip()!r}: months and years have no fixed length, so are not durations "
+        raise UsageProblem(f"{quoted(text.strip())}: months and years have no fixed length, so are not durations "
                            "(30m is 30 minutes): use days or weeks (90d, 4w), or a month or a date (2026-11, 2026-11-01)")
     span = _days_named(text.strip(), now, tz) or _days_of(text.strip())
     if span is not None:
@@ -160,7 +160,7 @@ def _parse_when(text: str, *, now: datetime | None, tz: tzinfo | None, end_of_da
         dates = times_meant(text)
         if dates:
             meant = f" (did you mean {either(dates)}?)"
-        raise UsageProblem(f"cannot read the time {text!r}{meant}: {_WHEN_HINT}")
+        raise UsageProblem(f"cannot read the time {quoted(text)}{meant}: {_WHEN_HINT}")
     return parsed
 
 
@@ -237,7 +237,7 @@ def _days_of(text: str) -> tuple[date, date | None] | None:
         first = date(year, number, 1)
         return first, (date(year + number // 12, number % 12 + 1, 1) if (year, number) < (9999, 12) else None)
     except ValueError:  # 2026-02-30, 2026-13, 2025-W53 (2025 has 52 weeks)
-        raise UsageProblem(f"cannot read the time {text!r}: there is no such day, week or month") from None
+        raise UsageProblem(f"cannot read the time {quoted(text)}: there is no such day, week or month") from None
 
 
 def _days_named(text: str, now: datetime, tz: tzinfo | None) -> tuple[date, date] | None:
@@ -292,6 +292,6 @@ def spaced_window(since: str | None, until: str | None, ids: Sequence[str], tz: 
             phrase = _WINDOW_PHRASE.fullmatch(f"{value} {word}")
             if phrase is not None:
                 window, said = window_said(phrase[1].casefold(), phrase[2].casefold(), tz)
-                return (f"cannot read the time {value!r}: {flag} takes one word ({word!r} was read as a session id); "
+                return (f"cannot read the time {quoted(value)}: {flag} takes one word ({quoted(word)} was read as a session id); "
                         f"{said} is {window}")
     return None

@@ -17,6 +17,7 @@ from agentscan.scan.listfilter import ListFilter
 from agentscan.scan.listing import SessionPage
 from agentscan.model import SessionRow
 from agentscan.timeutil import Shown, shown_time, zone_names
+from agentscan.toolkit.words import quoted
 
 COLUMNS = (
     Column("ID", style="yellow"),
@@ -251,7 +252,7 @@ def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_te
     if stage == "cwd":
         return render.none_under(cwd_text, count, filters.cwd)
     if stage == "grep":
-        return f"no session's title, cwd, model or path contains {legible(filters.grep or '')!r} ({count:,} searched)"
+        return f"no session's title, cwd, model or path contains {quoted(legible(filters.grep or ''))} ({count:,} searched)"
     if stage == "archived":
         # (only Codex threads and Cursor chats are archived: Claude's and Gemini's sessions never are)
         unknown = sum(entry["sessions"] for entry in page.archived_unknown or ())

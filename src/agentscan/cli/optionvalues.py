@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence
 
+from agentscan.toolkit.words import quoted
+
 #: what each option takes, for the error an empty one gets
 _WANTED = {
     "--home": "name a directory",
@@ -77,7 +79,7 @@ def provider_names(given: Optional[list[str]]) -> Optional[list[str]]:
         if any(not name.strip() for name in value.split(",")):
             from agentscan.errors import UsageProblem
 
-            raise UsageProblem(f"--provider {value!r} names an empty provider (is a variable unset?): give names "
+            raise UsageProblem(f"--provider {quoted(value)} names an empty provider (is a variable unset?): give names "
                                "separated by commas (claude,codex), or leave it out")
         for name in value.split(","):
             # folded only when that names a provider: a name none has is refused (by the

@@ -9,7 +9,7 @@ import typer
 
 from agentscan.cli.options import GlobalOptionsCommand, JsonOption, examples, handle_errors, state_of
 from agentscan.fsview import legible
-from agentscan.toolkit.words import either
+from agentscan.toolkit.words import either, quoted
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -121,7 +121,7 @@ def prices_command(
                 if no_tier is None:  # ("": the brackets name a model, ``gpt-4o (mini)``: its guesses stand)
                     no_tier = _no_such_suffix(data, name, provider, when, found)
                 # (no price data's name: no update prices a word that is no tier)
-                message = f"no price for {legible(name)!r}: {no_tier}" if no_tier else _no_price(data, name, gap)
+                message = f"no price for {quoted(legible(name))}: {no_tier}" if no_tier else _no_price(data, name, gap)
                 scan.warn(f"model:{provider or '-'}/{name}", message)
                 if found["suggestions"]:
                     guesses.append((name, found["suggestions"]))
@@ -145,7 +145,11 @@ def prices_command(
         if stale:
             said.append(f"note: {stale}")
         if looked_up and when is not None:
+            from agentscan.pricing.lookup import undated_then
+
             said.append(f"prices in force at {render.short_time(when)}")
+            said += [_undated_note(found["query"], render.short_time(when)) for found in looked_up
+                     if found["model_id"] is not None and undated_then(data, found["query"], provider, when)]
         # Above a table in a pipe, they are no row of it (``awk '{print $2}'`` read ``data:``):
         # said on stderr after it, as ``tokens`` says what is in no row (before it, a reader
         # gone at the first line heard of the price data still).
@@ -226,7 +230,7 @@ def _no_such_tier(data: Any, asked: str, provider: str | None, when: Any, found:
         return ""  # (``gpt-4o (mini)``: "did you mean gpt-4o-mini?", no tier's word nor unknown suffix)
     tiers = [service_tier_name(model, tier) for tier in SERVICE_TIER_WORDS]
     found["suggestions"] = [model, *(each for each in tiers if look_up(data, each, provider, when)["model_id"])]
-    return (f"{word!r} is not a service tier agentscan knows ({', '.join(SERVICE_TIER_WORDS)}; fast is"
+    return (f"{quoted(word)} is not a service tier agentscan knows ({', '.join(SERVICE_TIER_WORDS)}; fast is"
             " priority), nor one this home's Codex sessions recorded")
 
 
@@ -271,6 +275,14 @@ def _names_a_model(data: Any, model: str, word: str, provider: str | None, when:
     return True
 
 
+def _undated_note(name: str, when: str) -> str:
+    """Under ``prices --at`` a time (``when``, as shown) no price of ``name`` is dated before
+    (``lookup.undated_then``): a user took the prices for the model's at a time it had none."""
+    return (f"note: the price data dates no price of {name} at or before {when}: these are its "
+            "earliest prices, shown for any earlier time, though the model may have had no price then "
+            "(the data holds no release date)")
+
+
 def _no_price(data: Any, name: str, gap: str) -> str:
     """The warning for ``name`` with no price: the data lacks it (and ``gap``: what of it), or a
     Codex tier's name has none whatever the data (``aliases.unpriced_tier``), said as ``tokens``
@@ -280,8 +292,8 @@ def _no_price(data: Any, name: str, gap: str) -> str:
     tier = service_tier_of(codex_tier_spelling(name))[1]
     why = unpriced_tier(tier) if tier is not None else None
     if why is not None:
-        return f"no price for {legible(name)!r}: {why}"
-    return f"no price for {legible(name)!r} in {data.label}{gap}"
+        return f"no price for {quoted(legible(name))}: {why}"
+    return f"no price for {quoted(legible(name))} in {data.label}{gap}"
 
 
 def _tier_word_note(data: Any, name: str, found: dict[str, Any], provider: str | None, when: Any) -> list[str]:

@@ -234,13 +234,14 @@ def say_error(exc: AgentscanError) -> int:
     from agentscan.cli.idwords import meant_for, provider_hint
     from agentscan.cli.term import clean, error_line as say
     from agentscan.invocation import hint, program_word
+    from agentscan.toolkit.words import quoted
 
     command = _command_path[0].rpartition(" ")[2]
     meant = meant_for(exc, command, running_home[0], _typed_words[0])
     # ``-p openai``: how this command picks the models (``--grep`` is ``list``'s alone)
     message = exc.worded_for(_MODEL_PICKS.get(command, "")) if isinstance(exc, UnknownProvider) else str(exc)
     # ``tokens today``: no id was meant, so not "too short: give 6 characters", but the option
-    say(f"error: no session matches {clean(getattr(exc, 'query', ''))!r}" if meant else f"error: {clean(message)}")
+    say(f"error: no session matches {quoted(clean(getattr(exc, 'query', '')))}" if meant else f"error: {clean(message)}")
     if meant:
         say(meant)
     if getattr(exc, "empty_home", False):
@@ -256,8 +257,7 @@ def say_error(exc: AgentscanError) -> int:
         say(demo_hint(demo_query, _command_path[0].rpartition(" ")[2]))
     if isinstance(exc, ProviderNotId) and exc.shown_by is None:  # ``show gemini``: where its sessions' ids are
         # (``tokens claude`` asked for Claude's tokens: ``tokens -p claude`` gives them)
-        say(provider_hint(exc.provider, exc.query, _command_path[0].rpartition(" ")[2], running_home[0],
-                          _typed_words[0]))
+        say(provider_hint(exc.provider, exc.query, command, running_home[0], _typed_words[0]))
     if getattr(exc, "list_hint", False) and not meant:
         # ``--grep``: the default 25 may not reach an old session, and ``--all`` alone scrolled
         # a heavy user's 1,500 ids past; the home this run read, not the user's own (``--demo

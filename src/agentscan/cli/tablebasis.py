@@ -82,6 +82,8 @@ def _keep(scanner: Scanner, question: Mapping[str, Any], report: TokenReport, pr
           session_rows: Mapping[str, TableSession], term: Terminal) -> None:
     if printed.laid.unrecorded_only:
         return  # no number column to splice into: a table of "not recorded" alone is made whole
+    if any(row.recovered for row in report.rows):
+        return  # TOTAL a lower bound (``≥``), told from every row: made whole (a rare table)
     from agentscan.scan.sessionids import known_ids_of
 
     extras = []

@@ -28,6 +28,8 @@ NUMBER_COLUMNS: tuple[tuple[str, str, int], ...] = (
 NOT_RECORDED = "not recorded"
 #: where REASONING is among the number cells (``tokens_rows.number_cells``)
 REASONING_AT = [header for header, _, _ in NUMBER_COLUMNS].index("REASONING")
+#: where TOTAL is (a lower bound's ``≥``: ``tokens_rows.number_cells``)
+TOTAL_AT = [header for header, _, _ in NUMBER_COLUMNS].index("TOTAL")
 
 
 def reasoning_unreported(providers: Iterable[str]) -> bool:

@@ -89,12 +89,16 @@ def explain_empty(count: int, *, asked_for: bool, providers: Sequence[str], sinc
     return f"no usage {window}: none of {which} made a call in that range"
 
 
-def recorded_none(count: int) -> str:
-    """Why a report of ``count`` sessions asked for by id has no figure: none recorded any
-    usage (a Cursor transcript's, its DB gone), as ``show``'s card says "not recorded"."""
+def recorded_none(count: int, *, asked_for: bool = True, agents: Sequence[str] = ()) -> str:
+    """Why a report of ``count`` sessions (``asked_for``: by id) has no figure: none recorded
+    any usage (a Cursor transcript's, its DB gone), as ``show``'s card says "not recorded".
+    ``agents``: whose sessions they are (``Cursor``), named when the report is not by id."""
+    kind = "" if asked_for or not agents else " and ".join(agents) + " "
     if count == 1:
-        return "no usage: the session asked for recorded none (its tokens are not recorded, as `show` says)"
-    return f"no usage: none of the {count:,} sessions asked for recorded any (their tokens are not recorded, as `show` says)"
+        which = "the session asked for" if asked_for else f"the only {kind}session"
+        return f"no usage: {which} recorded none (its tokens are not recorded, as `show` says)"
+    which = f"{count:,} {kind}sessions" + (" asked for" if asked_for else "")
+    return f"no usage: none of the {which} recorded any (their tokens are not recorded, as `show` says)"
 
 
 def nearest_usage(last_active: Sequence[datetime], *, since: datetime | None, until: datetime | None,

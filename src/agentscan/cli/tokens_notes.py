@@ -129,6 +129,12 @@ SUBAGENTS_NOTE = "SUBAGENTS is the subagents' part of TOTAL, counted once in it"
 #: both at once, in one line
 BOTH_PARTS_NOTE = "REASONING is part of OUTPUT and SUBAGENTS part of TOTAL, each counted once"
 #: under a table whose REASONING is a lower bound somewhere (``≥``): what it leaves out
+#: under a table a key of which says how many runs make it up: what that is (``haiku-4.5 (1 run)``
+#: was read as a tag of the model)
+RUNS_NOTE = "(N runs) after a key: a row of subagents' calls alone, made in N runs"
+#: under a table a row of which is a lower bound (``≥`` in TOTAL and COST)
+SHORT_NOTE = ("TOTAL ≥N: at least N: a subagent's transcript is gone and its calls were found in its parent's "
+              "progress records, which hold no copy of its final response")
 PARTIAL_REASONING_NOTE = ("REASONING ≥N: at least N, the other agents' alone: Claude Code and Cursor "
                           "record no reasoning apart (theirs is inside OUTPUT)")
 
@@ -208,6 +214,10 @@ class Drawn(NamedTuple):
     #: its REASONING is a lower bound (``≥``): its agents mix those that record it apart and
     #: those that never do (``tokens_columns.reasoning_partial``)
     partial: bool = False
+    #: a row's TOTAL and COST are lower bounds (``≥``): a subagent recovered from progress records
+    short: bool = False
+    #: grouped, a row's key shows how many runs make it up (``tokens_runs.counted_row``)
+    counted_runs: bool = False
 
 
 def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Unpriced(),
@@ -258,8 +268,14 @@ def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Un
         # A note on the table's columns, for the one who reads them: a pipe's reader (stdout
         # to ``awk``, stderr still a terminal) was told of a table they never saw.
         render.note(parts, tty_only=True)
+    if drawn.counted_runs and term.tty:
+        # Beside SUBAGENTS' note, or in its place when the column went to fit (60 columns).
+        render.note(RUNS_NOTE, tty_only=True)
     if drawn.partial and term.tty and reasoning_counted_once(drawn.total, hidden):
         render.note(PARTIAL_REASONING_NOTE, tty_only=True)
+    if drawn.short and term.tty:
+        # The row's own note (``tokens_rows.recovered_note``) is cut with a narrow TITLE, or left out.
+        render.note(SHORT_NOTE, tty_only=True)
     if hidden or compact:
         from agentscan.cli.table import left_out_text
 

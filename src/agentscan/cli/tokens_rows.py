@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Callable
 from agentscan.cli import render
 from agentscan.cli.tableparts import Row
 from agentscan.cli.term import Terminal, clean_path
-from agentscan.cli.tokens_columns import NOT_RECORDED, NUMBER_COLUMNS, REASONING_AT, SESSION_LEAD, reasoning_unreported, session_cells
+from agentscan.cli.tokens_columns import (NOT_RECORDED, NUMBER_COLUMNS, REASONING_AT, SESSION_LEAD, TOTAL_AT,
+                                          reasoning_unreported, session_cells)
 from agentscan.cli.tokens_notes import shows_parts
 from agentscan.cli.tokens_runs import counted_row, runs_cell, subagent_names, subagents_cell, with_subagents
 from agentscan.model import TokenUsage, sum_usage
@@ -29,7 +30,7 @@ _VALUES = attrgetter(*(name for _, name, _ in NUMBER_COLUMNS))
 
 def number_cells(usage: TokenUsage | None, cost: Decimal | None, term: Terminal, *, compact: bool,
              part: bool = False, at_least: Decimal | None = None, unreported: bool = False,
-             partial: bool = False) -> list[str]:
+             partial: bool = False, short: bool = False) -> list[str]:
     """The number cells and the cost; a session with no recorded usage says so, a part with none is ``-``.
 
     ``compact``: ``75.4k`` instead of ``75,433``, when that keeps columns a narrow terminal would lose.
@@ -37,6 +38,8 @@ def number_cells(usage: TokenUsage | None, cost: Decimal | None, term: Terminal,
     ``unreported``: its agents never record reasoning apart (``reasoning_unreported``): REASONING is ``-``.
     ``partial``: some of its agents do not (``reasoning_partial``): REASONING is a lower bound,
     ``≥1,234`` (``-`` for 0, as an agent's that records none), as a cost is one (``≥$0.43``).
+    ``short``: its calls are a lower bound (a subagent's recovered from progress records, its
+    final call not in them): on a terminal TOTAL and COST are ``≥…``, as a partial REASONING is.
     """
     if usage is None and part:
         return [""] * (len(NUMBER_COLUMNS) - 1) + ["-", ""]
@@ -53,6 +56,10 @@ def number_cells(usage: TokenUsage | None, cost: Decimal | None, term: Terminal,
         # A day of Claude and Codex calls showed Codex's reasoning alone, 0 beside Claude's
         # thinking inside OUTPUT: read as all of it, or as none.
         cells[REASONING_AT] = "≥" + cells[REASONING_AT]
+    if short and term.tty:
+        cells[TOTAL_AT] = "≥" + cells[TOTAL_AT]
+        if cells[-1] != "-" and not cells[-1].startswith("≥"):
+            cells[-1] = "≥" + cells[-1]
     return cells
 
 
@@ -67,12 +74,13 @@ Total = tuple[TokenUsage | None, Decimal | None, Decimal | None]
 
 
 def total_row(by: str, total: Total, term: Terminal, *, compact: bool, runs: TokenUsage | None = None,
-              unreported: bool = False, partial: bool = False) -> Row:
+              unreported: bool = False, partial: bool = False, short: bool = False) -> Row:
     """The TOTAL line; grouped, ``runs``: the subagent runs' tokens of every row (its SUBAGENTS);
     ``unreported``: no session of the table's agents records reasoning apart (REASONING ``-``);
-    ``partial``: some do not (a lower bound, ``number_cells``)."""
+    ``partial``: some do not; ``short``: a row's tokens are a lower bound (both ``number_cells``)."""
     usage, cost, priced = total
-    values = number_cells(usage, cost, term, compact=compact, at_least=priced, unreported=unreported, partial=partial)
+    values = number_cells(usage, cost, term, compact=compact, at_least=priced, unreported=unreported, partial=partial,
+                          short=short)
     lead = SESSION_LEAD if by == "session" else 1
     # "not recorded" laid over the number columns, as a row's is (in INPUT alone it widened it).
     span = (lead, lead + len(NUMBER_COLUMNS) + (by != "session")) if usage is None else None
@@ -104,15 +112,17 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
         unreported = by_session and reasoning_unreported((token_row.key.partition(":")[0],))
 
     def numbers(usage: TokenUsage | None, cost: Decimal | None, *, part: bool = False,
-                at_least: Decimal | None = None) -> list[str]:
+                at_least: Decimal | None = None, short: bool = False) -> list[str]:
         return number_cells(usage, cost, term, compact=compact, part=part, at_least=at_least, unreported=unreported,
-                            partial=partial)
+                            partial=partial, short=short)
 
     def cells(first: str, numbers: list[str], title: str = "") -> list[str]:
         return session_cells(first, ["", "", title], numbers) if by_session else [first, *numbers]
 
     unrecorded = token_row.tokens is None
-    values = numbers(token_row.tokens, token_row.cost, at_least=token_row.cost_priced)
+    # A subagent recovered from progress records (its final call not in them): the session's
+    # tokens are a lower bound, said by its figures, not only by a note a narrow TITLE cuts.
+    values = numbers(token_row.tokens, token_row.cost, at_least=token_row.cost_priced, short=bool(token_row.recovered))
     # "not recorded" (a grouping's row of calls with no usage) is laid over the empty number
     # columns, not in TOTAL alone.
     span = (1, len(NUMBER_COLUMNS) + 2) if unrecorded else None
@@ -122,7 +132,7 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
         # key says how many runs it adds up (a pipe's key stays one field for ``awk``).
         counted = token_row.own is None and bool(token_row.subagents) and shows_parts(term) and numbers(
             sum_usage(usage for _, usage in token_row.subagents), token_row.subagents_cost,
-            at_least=token_row.subagents_cost_priced) == values
+            at_least=token_row.subagents_cost_priced, short=bool(token_row.recovered)) == values
         values = with_subagents(values, subagents_cell(token_row, number_form(term, compact)))
         if counted:
             return [counted_row(key, len(token_row.subagents), values, span)]
@@ -144,7 +154,7 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
         # Said where the title goes, so the id column stays narrow.
         note = recovered_note(recovered[sub_id]) if sub_id in recovered else ""
         lines.append(Row(cells(f"  ↳ {clean_path(names.get(sub_id, sub_id))}",
-                               numbers(usage, cost, part=True, at_least=bound), note), style="dim"))
+                               numbers(usage, cost, part=True, at_least=bound, short=bool(note)), note), style="dim"))
     return lines
 
 

@@ -61,6 +61,15 @@ def counted_row(key: str, count: int, values: list[str], span: tuple[int, int] |
     return Row([f"{key} ({runs})", *values], span=span, droppable_at=len(key))
 
 
+#: a row's key that says how many runs make it up (``counted_row``): ``Explore (3 runs)``, ``2026-W15 (Apr 6, 1 run)``
+_RUNS_SAID = re.compile(r"[(,] ?[0-9][0-9,]* runs?\)")
+
+
+def says_runs(rows: list[Row]) -> bool:
+    """Whether a row of ``rows`` shows its count of runs (``counted_row``; not dropped to fit)."""
+    return any(row.droppable_at is not None and _RUNS_SAID.search(row.cells[0], row.droppable_at) for row in rows)
+
+
 #: a week's key as a terminal dates it (``tokens_columns.dated_week``): ``2026-W15 (Apr 6)``
 _DATED_WEEK = re.compile(r"[0-9]{4}-W[0-9]{2} \([A-Z][a-z]{2} [0-9]{1,2}\)")
 

@@ -132,10 +132,11 @@ def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:
         notes.append(cwd_drops_note(chosen.by_cwd, asked.cwd, render.terminal(), every=not chosen.counted))
         if not chosen.counted:
             return notes  # none left: the note says why ("no sessions under" would say it again)
-    if not dropped and chosen.asked and _recorded_none(report, chosen.counted):
+    if not dropped and _recorded_none(report, chosen.counted):
         # Named only in the "(+ … recorded no usage)" line, on stderr in a pipe with nothing on
-        # stdout: no line said what the answer is, as an empty window's does.
-        notes.append(recorded_none(chosen.counted))
+        # stdout: no line said what the answer is, as an empty window's does (a Cursor-only
+        # home's whole report, too).
+        notes.append(recorded_none(chosen.counted, asked_for=bool(chosen.asked), agents=_agents_named(report)))
         return notes
     if not dropped and not report.rows:
         count = chosen.counted
@@ -178,6 +179,16 @@ def _recorded_none(report: TokenReport, count: int) -> bool:
         return False
     keys = {row.key for row in report.rows} if report.by == "session" else set()
     return len(keys | set(report.unrecorded)) == count
+
+
+def _agents_named(report: TokenReport) -> list[str]:
+    """The agents' names (``Cursor``) of the sessions that recorded no usage, in order: by
+    session their rows' keys (``cursor:<id>``), else ``report.unrecorded``'s."""
+    from agentscan.providers import get_provider, is_provider_name
+
+    keys = [*(row.key for row in report.rows if report.by == "session"), *report.unrecorded]
+    names = dict.fromkeys(key.partition(":")[0] for key in keys)
+    return [get_provider(name).label for name in names if is_provider_name(name)]
 
 
 def _last_active(scanner: Scanner, report: TokenReport) -> list[datetime]:

@@ -32,7 +32,7 @@ from agentscan.cli.tokens_notes import (Drawn, Folded, Unpriced, fold_kind, name
                                         print_notes, shows_parts)
 from agentscan.cli.tokens_rows import Total, row_lines, total_row
 from agentscan.cli.tokens_sessions import files_empty, recorded_nothing, said_unrecorded, session_facts, summary_title
-from agentscan.cli.tokens_runs import (droppable_tails_fitted, has_droppable_tail, tail_at, tails_dropped,
+from agentscan.cli.tokens_runs import (droppable_tails_fitted, has_droppable_tail, says_runs, tail_at, tails_dropped,
                                        without_droppable_tail)
 from agentscan.model import TokenUsage, sum_usage
 from agentscan.scan.tokenreport import TokenReport, TokenRow
@@ -171,7 +171,7 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
                        empty=empty, unreadable=shown_keys(unread, short_ids, term), damaged=shown_keys(damaged, short_ids, term),
                        parts=parts, zone=zone,
                        sort=sort, cut=cut, runs=runs, tails=tails, unreported=total_unreported, mixed=mixed,
-                       breakdown=broken, reverse=reverse)
+                       breakdown=broken, reverse=reverse, short=any(row.recovered for row in report.rows))
     return Printed(keys, facts, full, laid)
 
 
@@ -227,7 +227,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
                 zone: tzinfo | None = None, sort: SortKey = "date", cut: Cut | None = None,
                 runs: TokenUsage | None = None, tails: dict[str, int] | None = None,
                 unreadable: Sequence[str] = (), damaged: Sequence[str] = (), unreported: bool = False,
-                mixed: bool = False, breakdown: bool = False, reverse: bool = False) -> Laid:
+                mixed: bool = False, breakdown: bool = False, reverse: bool = False, short: bool = False) -> Laid:
     """The table of rows' ``full`` lines (or their ``compact_lines``, when rounded numbers keep
     more columns; in a summary, its keys' droppable tails left out when that keeps a figure), the
     ``total`` (tokens, cost, cost priced; grouped, ``runs``: its subagent runs'), and the notes under it: the
@@ -240,7 +240,8 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     left out (``tokens_sessions.Cut``), which a note says; ``tails``: the model names whose
     agents a cut keeps (``tokens_models``); ``unreported``: TOTAL's REASONING is ``-`` (``total_row``);
     ``mixed``: its REASONING a lower bound, the table's agents mixing those that record it apart and those
-    that do not (``reasoning_partial``), which a note says."""
+    that do not (``reasoning_partial``), which a note says; ``short``: a row's tokens are a lower
+    bound (a subagent's recovered from progress records: ``row_lines``), and so TOTAL's, said so too."""
     named = Folded(folded, empty, unrecorded, unreadable, damaged)
     if not any(full):
         # No row (an empty home, a window no call fell in: stderr says why, ``tokens_empty``,
@@ -250,7 +251,8 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
         print_notes(by, term, named, Unpriced(models, unknown))
         return Laid(([], []), False, [], [])
     rows = [row for group in full for row in group] + [total_row(by, total, term, compact=False, runs=runs,
-                                                                                 unreported=unreported, partial=mixed)]
+                                                                                 unreported=unreported, partial=mixed,
+                                                                                 short=short)]
     shown_rows = sum(map(bool, full))  # the rows with lines (a folded one is named under the table)
     # Its CWD no narrower than the names of the paths it shows, as ``list``'s (or left out):
     # the rows' own (``--by cwd``'s key; a part's line, by session, names none).
@@ -284,7 +286,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     def rounded_rows() -> list[Row]:
         if not rounded:
             rounded[:] = [row for group in compact_lines() for row in group] + [
-                total_row(by, total, term, compact=True, runs=runs, unreported=unreported, partial=mixed)]
+                total_row(by, total, term, compact=True, runs=runs, unreported=unreported, partial=mixed, short=short)]
         return rounded
 
     # The rows told with exact numbers, then rounded ones (taken only to keep a figure of
@@ -324,7 +326,8 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     write_out("\n".join(lines) + "\n")
     print_notes(by, term, named, Unpriced(models, unknown),
                 Drawn(hidden, compact, total[0], parts, sessions=shown_rows, dates=_dates(by, full), zone=zone,
-                      sort=sort, reverse=reverse, cut=cut, runs=runs, zero=zero_headers(columns), partial=mixed))
+                      sort=sort, reverse=reverse, cut=cut, runs=runs, zero=zero_headers(columns), partial=mixed,
+                      short=short, counted_runs=by != "session" and says_runs(rows)))
     return Laid(planned, compact, lines, shown[1])
 
 

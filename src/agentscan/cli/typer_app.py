@@ -19,7 +19,7 @@ from agentscan.cli.options import GLOBAL_NAMES, GlobalOptionsCommand, State, Usa
 from agentscan.cli.usagewords import missing_value_error
 from agentscan.cli.state import say_error
 from agentscan.errors import UsageProblem
-from agentscan.toolkit.words import either
+from agentscan.toolkit.words import either, quoted
 
 
 class _Group(TyperGroup):
@@ -137,14 +137,14 @@ def _keep_close_commands(error: Exception) -> None:
     # (``hooks daily`` is no report, nor ``hooks 7f3c9a12`` a show)
     said = (ccusage_command(found["typed"], ctx) or session_id_command(found["typed"], ctx)) if ctx.parent is None else None
     if said is not None:
-        error.message = f"No such command {found['typed']!r}. {said}"  # type: ignore[attr-defined]
+        error.message = f"No such command {quoted(found['typed'])}. {said}"  # type: ignore[attr-defined]
         return
     close = [f"'{name}'" for name in close_options(found["typed"], ctx.command.list_commands(ctx))]
     word = other_command_word(found["typed"]) if ctx.parent is None else None
     if word is not None and f"'{word}'" not in close:  # ``ls``: another tool's word for ``list``
         close.insert(0, f"'{word}'")
     said = either(close) if close else ""
-    error.message = f"No such command {found['typed']!r}." + (f" Did you mean {said}?" if said else "")  # type: ignore[attr-defined]
+    error.message = f"No such command {quoted(found['typed'])}." + (f" Did you mean {said}?" if said else "")  # type: ignore[attr-defined]
 
 
 def _keep_close_suggestions(error: Exception) -> None:
@@ -334,7 +334,7 @@ def help_command(
     named = None if command is None else group.get_command(root, command)  # type: ignore[attr-defined]
     if subcommand is not None:
         if named is not None and not hasattr(named, "commands"):
-            raise UsageError(f"No such command {subcommand!r}: agentscan {command} has no commands of its own.", ctx)
+            raise UsageError(f"No such command {quoted(subcommand)}: agentscan {command} has no commands of its own.", ctx)
         named = None if named is None else named.get_command(root, subcommand)
     ignored = ctx.meta.get(_IGNORED)
     if ignored and named is not None:  # an unknown name: its error alone, below

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Sequence
 
+from agentscan.toolkit.words import quoted
+
 
 #: what each number option takes, as its out-of-range value's error says it (``--pid 0``)
 _NUMBERS = {"--limit": "a whole number of 1 or more", "--pid": "a process id of 1 or more",
@@ -27,7 +29,7 @@ def count_error(error: Exception) -> str | None:
     flag = max(param.opts, key=len)
     # (``--limit all``: the option that says it)
     every = " (every one: --all)" if flag == "--limit" and found.group(2).strip().casefold() == "all" else ""
-    return f"{flag} must be {_NUMBERS.get(flag, 'a number')}, not {found.group(2)!r}{every}"
+    return f"{flag} must be {_NUMBERS.get(flag, 'a number')}, not {quoted(found.group(2))}{every}"
 
 
 #: what a choice option takes, by its long flag: its missing value's error lists them

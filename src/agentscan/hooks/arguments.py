@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from agentscan.toolkit.words import quoted
+
 #: the options ``hook`` takes, each with a value (``cli.hooks_commands.hook_command``)
 VALUED = ("--agent", "--otlp-endpoint")
 
@@ -131,7 +133,7 @@ def unknown_arguments(argv: list[str]) -> list[str]:
                 guess = f" (give {name} and its value as two words, or {name}=VALUE)"
             problems.append(f"unknown option {_quoted(shown)} ignored{value}{guess}; {_STORED}")
         elif _PLAIN_WORD.fullmatch(arg):
-            problems.append(f"unexpected argument {arg!r} ignored (hook takes only {' and '.join(VALUED)}); {_STORED}")
+            problems.append(f"unexpected argument {quoted(arg)} ignored (hook takes only {' and '.join(VALUED)}); {_STORED}")
         else:
             # A URL, a key, a setting (``http://user:token@host``, ``sk-…``, ``key=…``): what it
             # is, never what it says.

@@ -14,6 +14,7 @@ from typing import Mapping
 from urllib.parse import urlsplit, urlunsplit
 
 from agentscan.errors import UsageProblem
+from agentscan.toolkit.words import quoted
 
 #: an RFC 9110 ``token``: what a header name may be (``http.client`` lets spaces through)
 _TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
@@ -59,13 +60,13 @@ def traces_url(endpoint: str) -> str:
         parts = urlsplit(text)
     except ValueError:  # unpaired brackets, or no address inside them
         raise UsageProblem(f"--endpoint is not a valid URL (a host in brackets must be an IPv6 address, "
-                           f"such as [::1]): {shown!r}") from None
+                           f"such as [::1]): {quoted(shown)}") from None
     try:
         parts.port  # noqa: B018 - raises ValueError for a port that is no number in 0-65535
     except ValueError:
-        raise UsageProblem(f"--endpoint is not a valid URL ({_port_problem(parts.netloc)}): {shown!r}") from None
+        raise UsageProblem(f"--endpoint is not a valid URL ({_port_problem(parts.netloc)}): {quoted(shown)}") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UsageProblem(f"--endpoint must be an http:// or https:// URL, not {shown!r}{_with_scheme(text)}")
+        raise UsageProblem(f"--endpoint must be an http:// or https:// URL, not {quoted(shown)}{_with_scheme(text)}")
     if "@" in parts.netloc:
         # urllib sends no userinfo: the host was looked up as "user:password@host", and the
         # error printed the password.
@@ -74,11 +75,11 @@ def traces_url(endpoint: str) -> str:
             "such as --header 'Authorization=Basic …' (for the hook, in OTEL_EXPORTER_OTLP_HEADERS)"
         )
     if any(char.isspace() or ord(char) < 32 or ord(char) == 127 for char in text):
-        raise UsageProblem(f"--endpoint must not hold spaces or control characters (percent-encode them): {shown!r}")
+        raise UsageProblem(f"--endpoint must not hold spaces or control characters (percent-encode them): {quoted(shown)}")
     if not (parts.path + parts.query).isascii():
         # http.client sends the request line as ASCII: a UnicodeEncodeError deep in the first
         # request (a host is fine: it goes out as IDNA).
-        raise UsageProblem(f"--endpoint's path and query must be ASCII (percent-encode the rest): {shown!r}")
+        raise UsageProblem(f"--endpoint's path and query must be ASCII (percent-encode the rest): {quoted(shown)}")
     path = parts.path if parts.path not in ("", "/") else "/v1/traces"
     return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
 
@@ -104,14 +105,14 @@ def _port_problem(netloc: str) -> str:
     port = netloc.rpartition("@")[2].rpartition("]")[2].partition(":")[2]
     if port.isascii() and port.isdigit():
         return f"its port {int(port)} is out of range: a port is 0 to 65535"
-    return f"its port {port!r} is not a number from 0 to 65535"
+    return f"its port {quoted(port)} is not a number from 0 to 65535"
 
 
 def check_headers(headers: Mapping[str, str]) -> None:
     """Every header can go on the wire as it is; a value is never shown (it is often a key)."""
     for key, value in headers.items():
         if not _TOKEN.fullmatch(key):
-            raise UsageProblem(f"{key!r} is not a valid HTTP header name")
+            raise UsageProblem(f"{quoted(key)} is not a valid HTTP header name")
         try:
             value.encode("latin-1")
         except UnicodeEncodeError:
@@ -120,6 +121,6 @@ def check_headers(headers: Mapping[str, str]) -> None:
             bad = any(char in value for char in "\r\n\0")
         if bad:
             raise UsageProblem(
-                f"the value of header {key!r} cannot be sent over HTTP: it holds a line break, a NUL "
+                f"the value of header {quoted(key)} cannot be sent over HTTP: it holds a line break, a NUL "
                 "or a character outside Latin-1 (the value is not shown)"
             )

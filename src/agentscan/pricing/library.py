@@ -23,6 +23,7 @@ from agentscan.pricing.inferencegeo import US_ONLY_MULTIPLIER, us_only_base
 from agentscan.pricing.periods import EXACT, NOT_YET, Coefficients, NotPriceable, Period
 from agentscan.pricing.source import PriceData
 from agentscan.pricing.typednames import RECORDED_SUFFIXES, bracketed_model, unknown_suffix, unknown_suffix_reason
+from agentscan.toolkit.words import quoted
 
 _snapshots: dict[str, data_snapshot.DataSnapshot] = {}
 
@@ -120,9 +121,9 @@ def find(data: PriceData, provider_hint: str | None, ref: str) -> Match:
             base = model.id
     if base is not None:
         variant = "/".join(words)
-        raise NotPriceable(f"genai-prices has no price for {ref!r}, a {variant} variant (billed at other rates "
-                           f"than {base!r}, whose name it starts with)")
-    raise NotPriceable(f"genai-prices has no model matching {ref!r}")
+        raise NotPriceable(f"genai-prices has no price for {quoted(ref)}, a {variant} variant (billed at other rates "
+                           f"than {quoted(base)}, whose name it starts with)")
+    raise NotPriceable(f"genai-prices has no model matching {quoted(ref)}")
 
 
 def _fast_mode(match: Match) -> Match:
@@ -132,7 +133,7 @@ def _fast_mode(match: Match) -> Match:
     fast mode bills more, so that would be a guess, and a low one."""
     own = any(model is match.model for model in match.provider.models)
     if not own or not any(variant.when == FAST_MODE for variant in match.model.price_variants or ()):
-        raise NotPriceable(f"genai-prices has no fast-mode price for {match.model.id!r} (fast mode is billed "
+        raise NotPriceable(f"genai-prices has no fast-mode price for {quoted(match.model.id)} (fast mode is billed "
                            "at other rates than the standard price)")
     return Match(match.provider, match.model, FAST_MODE)
 
@@ -148,7 +149,7 @@ def _service_tier(match: Match, tier: str) -> Match:
     context = {"service_tier": tier}
     own = any(model is match.model for model in match.provider.models)
     if not own or not any(variant.when == context for variant in match.model.price_variants or ()):
-        raise NotPriceable(f"genai-prices has no {tier}-tier price for {match.model.id!r} (the {tier} tier is "
+        raise NotPriceable(f"genai-prices has no {tier}-tier price for {quoted(match.model.id)} (the {tier} tier is "
                            "billed at other rates than the standard price)")
     return Match(match.provider, match.model, context)
 
@@ -207,7 +208,7 @@ def _in_force(match: Match, when: datetime) -> None:
     variants = _variants(match)
     if variants and not any(v.constraint is None or v.constraint.active(when) for v in variants):
         start = variant_start(match)
-        raise NotPriceable(f"genai-prices has no {_context_words(match.context)} price for {match.model.id!r}"
+        raise NotPriceable(f"genai-prices has no {_context_words(match.context)} price for {quoted(match.model.id)}"
                            + (f" before {start.isoformat()}{NOT_YET}" if start is not None and start > when.date()
                               else " at the call's time"))
 
@@ -299,6 +300,16 @@ def _bounds(match: Match, when: datetime) -> tuple[float | None, float | None]:
     start = max((m for m in moments if m <= at), default=None)
     end = min((m for m in moments if m > at), default=None)
     return start, end
+
+
+def dated_then(match: Match, when: datetime) -> bool:
+    """Whether a price change the data dates (``_bounds``) comes at or before ``when``: if
+    not, the prices shown for ``when`` are the model's earliest, which the data gives any
+    earlier time, before the model was released too (it holds no release date)."""
+    try:
+        return _bounds(match, when)[0] is not None
+    except NotPriceable:
+        return True  # (a condition it cannot read: nothing to say of it)
 
 
 def _utc(day: date, moment: time) -> float:

@@ -113,6 +113,22 @@ def _priced(data: PriceData, name: str, provider: str | None,
     return None
 
 
+def undated_then(data: PriceData, name: str, provider: str | None, when: datetime) -> bool:
+    """Whether ``name``'s prices at ``when`` (``prices --at``) are its earliest, dated by nothing
+    in the price data (``library.dated_then``): a date before the model existed gets them too,
+    which ``prices`` says; ``False`` for a name with no price."""
+    from agentscan.pricing import aliases, library
+
+    agents = [provider] if provider is not None else ["", *aliases.PROVIDER_HINTS]
+    for agent, ref in _refs(agents, name):
+        try:
+            match = library.find(data, aliases.PROVIDER_HINTS.get(agent), ref)
+        except library.NotPriceable:
+            continue
+        return not library.dated_then(match, when)
+    return False
+
+
 def _refs(agents: list[str], name: str) -> list[tuple[str, str]]:
     """(agent, model ref) for each agent that knows ``name``, then for each recorded name a
     Claude model's short name stands for: a person copies the model from the table they see."""

@@ -18,6 +18,7 @@ import re
 
 from agentscan.pricing.aliases import FAST_MODE_SUFFIX, PROVIDER_HINTS, fast_mode_base, service_tier_of
 from agentscan.pricing.inferencegeo import US_ONLY_SUFFIX, us_only_base
+from agentscan.toolkit.words import quoted
 
 #: what a person is told agentscan reads in brackets after a model (``unknown_suffix``'s reason)
 KNOWN_SUFFIXES = ("(us-only): US-only inference; (fast) or -fast: a Claude model's fast mode; a Codex service"
@@ -97,8 +98,8 @@ def unknown_suffix_reason(words: str, model: str | None, listed: str) -> str:
     """Why ``model`` with ``words`` in brackets has no price: the US-only suffix after another
     model than Claude's, else words that are none of ``listed`` (what such a name may carry)."""
     if us_only_elsewhere(words, model):
-        return f"(us-only) applies to Claude models only, not {model!r}"
-    return f"{words!r} in brackets is no suffix agentscan knows ({listed})"
+        return f"(us-only) applies to Claude models only, not {quoted(model)}"
+    return f"{quoted(words)} in brackets is no suffix agentscan knows ({listed})"
 
 
 def claude_variants(model: str) -> list[str]:

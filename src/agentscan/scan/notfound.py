@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from agentscan.errors import AmbiguousSessionId, SessionNotFound
 from agentscan.scan.arguments import MIN_PREFIX, split_query
+from agentscan.toolkit.words import quoted
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
@@ -129,7 +130,7 @@ def _meant_as_copied(scanner: Scanner, query: str, find: Callable[[Scanner, str]
     except AgentscanError:  # none, several, or too short: the usual hint
         return None
     why = " (the * after an id in `list` marks a running session)" if query.rstrip().endswith("*") else ""
-    return f"hint: did you mean {cleaned!r}?{why}"
+    return f"hint: did you mean {quoted(cleaned)}?{why}"
 
 
 def _meant_as_mistyped(scanner: Scanner, query: str, find: Callable[[Scanner, str], Any]) -> str | None:
@@ -197,7 +198,7 @@ def demo_hint(query: str, command: str) -> str:
         from agentscan.invocation import command as run, hint
 
         return hint(run(f"{command} {shell_word(query)}", demo=True), "reads it from the demo home")
-    return f"hint: {query!r} is a session of the demo home: give --demo to read it"
+    return f"hint: {quoted(query)} is a session of the demo home: give --demo to read it"
 
 
 def _demo_has(scanner: Scanner, query: str) -> bool:

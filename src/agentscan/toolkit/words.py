@@ -136,7 +136,21 @@ def unknown_choice(what: str, given: object, names: list[str], *, meant: str | N
         close = close_names(text, names)
         meant = close[0] if close else ""
     guess = f" (did you mean {meant}?{f' {aside}' if aside else ''})" if meant else ""
-    return f"unknown {what} {text!r}{guess}; choose from: {', '.join(names)}"
+    return f"unknown {what} {quoted(text)}{guess}; choose from: {', '.join(names)}"
+
+
+def quoted(text: object) -> str:
+    """``text`` in quotes, as a message echoes what a user typed (or a file named): as ``repr``
+    quotes it, but only a character that would not print (a control character, a line break,
+    an invisible format mark, a lone surrogate) escaped: a backslash stays one, so a Windows
+    path reads as typed, not doubled as ``repr`` doubles it."""
+    text = str(text)
+    quote = '"' if "'" in text and '"' not in text else "'"
+    if not text.isprintable():
+        text = "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+    if quote in text:
+        text = text.replace(quote, "\\" + quote)
+    return f"{quote}{text}{quote}"
 
 
 def listed(names: list[str]) -> str:

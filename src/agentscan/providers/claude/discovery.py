@@ -28,6 +28,7 @@ from agentscan.context import ScanContext
 from agentscan.providers.claude.headfields import header_field
 from agentscan.providers.claude.resumes import named_by_session_id
 from agentscan.providers.sessionnames import usable_id
+from agentscan.toolkit.appendcopies import DIFFERENT, LONGER, SHORTER, compare_copies
 from agentscan.toolkit.fsutil import is_dir, is_file, warn_special
 from agentscan.toolkit.paths import child_path
 from agentscan.toolkit.roots import Root
@@ -182,15 +183,37 @@ def _attach_main(entry: os.DirEntry[str], path: Path, native_id: str, ctx: ScanC
         return
     mtime = stat.st_mtime
     session = _session(sessions, native_id)
-    # The same session under two roots is listed once: the fresher copy wins.
+    # The same session under two roots is listed once (``_keeps_new``).
     if session.main is not None:
         ctx.memo[CHOSE] = True
-    if session.main is None or mtime > session.main_mtime:
+    if session.main is None or _keeps_new(entry.path, stat, str(session.main), session.stats.get(str(session.main)), ctx):
         if session.main is not None:
             session.stats.pop(str(session.main), None)
         session.main, session.main_mtime = path, mtime
         session.stats[entry.path] = stat
     session.newest_mtime = max(session.newest_mtime, mtime)
+
+
+def _keeps_new(new: str, new_stat: os.stat_result, old: str, old_stat: os.stat_result | None, ctx: ScanContext) -> bool:
+    """Whether the copy of a transcript found second (the same session's, or subagent's, file
+    under another root: ``~/.claude`` and ``~/.config/claude``) is read instead of the first.
+    The copy that holds the other (begins with all its bytes and goes on: the other is a stale
+    snapshot, whichever is fresher) wins; else the fresher.  A copy left out that held
+    something else is said, naming the one counted (docs/providers/claude.md, "One session
+    under two roots").  Compared only for a file found twice (rare): two chunks of each."""
+    if old_stat is None:
+        return True
+    fresher = new_stat.st_mtime > old_stat.st_mtime
+    if (new_stat.st_dev, new_stat.st_ino) == (old_stat.st_dev, old_stat.st_ino):
+        return fresher  # one file reached twice (a linked project folder)
+    relation = compare_copies(new, old)
+    if relation in (SHORTER, LONGER):
+        return relation == LONGER
+    if relation == DIFFERENT:
+        left, kept = (old, new) if fresher else (new, old)
+        ctx.warn(Path(left), "differs from another copy of its session under another root, which is counted "
+                             f"instead (calls only in this copy are not): {kept}")
+    return fresher
 
 
 def _attach_subagent(session: SessionFiles, sub: SubagentFile, path_str: str, stat: os.stat_result,
@@ -201,7 +224,7 @@ def _attach_subagent(session: SessionFiles, sub: SubagentFile, path_str: str, st
         ctx.memo[CHOSE] = True
         existing_str = str(existing.path)
         existing_stat = session.stats.get(existing_str)
-        if existing_stat is not None and mtime <= existing_stat.st_mtime:
+        if existing_stat is not None and not _keeps_new(path_str, stat, existing_str, existing_stat, ctx):
             session.newest_mtime = max(session.newest_mtime, mtime)
             return
         session.stats.pop(existing_str, None)
@@ -299,21 +322,27 @@ def parentless_path(native_id: str, files: Sequence[Path]) -> str | None:
     return str(min(files, key=str)) if files else None
 
 
-def session_files_at(main: Path, native_id: str, ctx: ScanContext) -> SessionFiles | None:
-    """One session's files, found from its main transcript's path (id-index hit)."""
+def session_files_at(main: Path, native_id: str, ctx: ScanContext, roots: Sequence[Path] = ()) -> SessionFiles | None:
+    """One session's files, found from its main transcript's path (id-index hit).  Its
+    project's folder under each of ``roots`` is looked in too, in their order, as a discovery
+    finds the session's copies there (``_keeps_new``): ``show`` reads the copies ``list`` does."""
     if main.name != f"{native_id}.jsonl" or not os.path.isfile(main):
         return None
     sessions: dict[str, SessionFiles] = {}
-    parent = main.parent
-    for entry in _entries(str(parent), ctx):
-        name = entry.name
-        if name == main.name and is_file(entry):
-            _attach_main(entry, main, native_id, ctx, sessions)
-        elif name.startswith("agent-") and name.endswith(".jsonl") and is_file(entry):
-            _attach_legacy_sidechain(entry, child_path(parent, name, entry.path), name[: -len(".jsonl")], ctx, sessions)
-    subagents = parent / native_id / "subagents"
-    # ``<id>/`` joined by name (a discovery lists it with ``admit``): not followed out of the roots.
-    if not ctx.linked_outside(parent / native_id) and _subagents_dir(str(subagents), str(parent / native_id), ctx):
-        _attach_subagent_dir(subagents, str(subagents), native_id, ctx, sessions)
+    folders = [root / main.parent.name for root in roots] if main.parent.parent in roots else [main.parent]
+    for parent in folders:
+        entries = _entries(str(parent), ctx, report=parent == main.parent)
+        if not entries:
+            continue  # (the project not under that root: most homes have one root)
+        for entry in entries:
+            name = entry.name
+            if name == main.name and is_file(entry):
+                _attach_main(entry, child_path(parent, name, entry.path), native_id, ctx, sessions)
+            elif name.startswith("agent-") and name.endswith(".jsonl") and is_file(entry):
+                _attach_legacy_sidechain(entry, child_path(parent, name, entry.path), name[: -len(".jsonl")], ctx, sessions)
+        subagents = parent / native_id / "subagents"
+        # ``<id>/`` joined by name (a discovery lists it with ``admit``): not followed out of the roots.
+        if not ctx.linked_outside(parent / native_id) and _subagents_dir(str(subagents), str(parent / native_id), ctx):
+            _attach_subagent_dir(subagents, str(subagents), native_id, ctx, sessions)
     found = sessions.get(native_id)
     return found if found is not None and found.main is not None else None

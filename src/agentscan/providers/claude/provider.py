@@ -84,8 +84,9 @@ class ClaudeProvider(Provider):
 
         if path is None:
             return None
-        ctx.confine_to(root.path for root in self.roots(ctx))
-        files = session_files_at(Path(path), native_id, ctx)
+        roots = [root.path for root in self.roots(ctx)]
+        ctx.confine_to(roots)
+        files = session_files_at(Path(path), native_id, ctx, roots)
         if files is None:
             return None
         return SessionRef(self.name, native_id, files.main, files.newest_mtime, files.paths(), files, tuple(files.subagents))
