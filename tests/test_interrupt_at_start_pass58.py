@@ -21,13 +21,44 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
-#: the console script's lines, with a byte on stdout once the entry module is imported
+#: the console script's lines, with a byte on stdout once ``main`` has taken Ctrl-C in hand (its
+#: ``_run`` begun): a signal between the import and that is the interpreter's, not the program's
+#: (sent there, it landed now and then on ``main``'s first line and printed a traceback)
 READY = """
 import os, sys
-from agentscan.entry import main
+from agentscan import entry
 sys.argv = ["agentscan", *sys.argv[1:]]
-os.write(1, b"r")
-main()
+run = entry._run
+
+def ready():
+    os.write(1, b"r")
+    run()
+
+entry._run = ready
+entry.main()
+"""
+
+#: a Ctrl-C inside a callback Python runs for itself (a weakref's, as importlib's module-lock
+#: cleanup is): Python cannot raise it, and printed "Exception ignored in ..." and ran on
+SWALLOWED = """
+import sys, weakref
+from agentscan import entry
+
+class Thing:
+    pass
+
+def run():
+    thing = Thing()
+
+    def callback(ref):
+        raise KeyboardInterrupt
+
+    kept = weakref.ref(thing, callback)
+    del thing
+    print("ran on", kept() is None)
+
+entry._run = run
+entry.main()
 """
 
 #: a Ctrl-C in the import orjson's native code makes of ``uuid`` (or whichever it imports
@@ -114,3 +145,20 @@ def test_the_guard_is_the_clis_alone_and_raises_once_loaded() -> None:
     done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "raised after True", done.stderr
     assert orjsonguard._Finder not in sys.meta_path  # (this process never installed it: a library's)
+
+
+def test_a_ctrl_c_python_swallows_in_a_callback_ends_the_run(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-c", SWALLOWED], env=_env(tmp_path), capture_output=True, text=True,
+                          timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "")  # (was 0, "ran on True", "Exception ignored")
+
+
+def test_main_takes_ctrl_c_in_hand_from_its_first_line() -> None:
+    """Nothing of ``main`` runs before its ``try`` (``gc.disable()`` did: a Ctrl-C there was a traceback)."""
+    import ast
+    import inspect
+
+    from agentscan import entry
+
+    body = ast.parse(inspect.getsource(entry.main)).body[0].body  # type: ignore[attr-defined]
+    assert [type(node) for node in body] == [ast.Try], [ast.dump(node)[:60] for node in body]

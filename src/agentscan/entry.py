@@ -131,8 +131,13 @@ def main() -> None:
     # refs, rows, sums, and the modules it imports): reference counting frees all of it.
     # The cycle collector's passes over a heavy user's 15,000 sessions found nothing and
     # cost a fifth of a warm run (docs/performance-history.md); peak memory is the same without them.
-    gc.disable()
     try:
+        # (inside the ``try``: a Ctrl-C landing on this line printed a traceback)
+        gc.disable()
+        # A Ctrl-C that lands in a callback Python runs for itself (importlib's module-lock
+        # cleanup, a finalizer) is not raised: Python printed "Exception ignored in ...
+        # KeyboardInterrupt" and ran on as if no key was pressed.  Ended as any Ctrl-C is.
+        sys.unraisablehook = _unraisable
         _run()
     except KeyboardInterrupt:
         interrupted()
@@ -150,6 +155,15 @@ def main() -> None:
         # ``doctor``, ``prices`` or ``tokens --since`` over a heavy user's 15,000 sessions).
         gc.freeze()
         gc.enable()
+
+
+def _unraisable(unraisable: object) -> None:
+    """``sys.unraisablehook`` of a CLI run: a ``KeyboardInterrupt`` Python could not raise
+    (it came inside a callback) ends the run as ``interrupted`` does; anything else is
+    reported as Python reports it."""
+    if isinstance(getattr(unraisable, "exc_value", None), KeyboardInterrupt):
+        interrupted()
+    sys.__unraisablehook__(unraisable)  # type: ignore[arg-type]
 
 
 def _refused_stdout(exc: OSError) -> None:
@@ -192,13 +206,13 @@ def _quiet_interrupts() -> None:
     if _signal.getsignal(_signal.SIGINT) is not _signal.default_int_handler:
         return  # ignored (nohup, a background job of a script) or the caller's own: left so
 
-    def interrupted(signum: int, frame: object) -> None:
+    def exit_130(signum: int, frame: object) -> None:
         try:
             sys.stdout.flush()
         finally:
             os._exit(130)
 
-    _signal.signal(_signal.SIGINT, interrupted)
+    _signal.signal(_signal.SIGINT, exit_130)
 
 
 def _run() -> None:

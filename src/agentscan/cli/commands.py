@@ -122,7 +122,7 @@ def tokens_command(
     cwd: Optional[str] = typer.Option(None, "--cwd", help="Only sessions whose working directory is PATH or below it (relative to here).", metavar="PATH"),
     tz: Optional[str] = typer.Option(None, "--tz", help="Time zone for days, weeks, months and bare dates: IANA, utc or local (default: local).", metavar="ZONE"),
     # A list, as ``list --limit`` is: a second ``--limit`` of another number is refused (``actions.limit_and_all``).
-    limit: Optional[List[int]] = typer.Option(None, "--limit", "-n", help="By session: the first N sessions' rows, the others summed in one line (default on a terminal: 25; in a pipe: every one).", metavar="N"),
+    limit: Optional[List[int]] = typer.Option(None, "--limit", "-n", help="By session: the first N sessions' rows, the others summed in one line (default on a terminal: 25; in a pipe: every one); with --json, the first N rows and \"more\".", metavar="N"),
     show_all: bool = typer.Option(False, "--all", "-a", help="By session on a terminal: every session's row."),
     as_json: bool = JsonOption,
 ) -> None:

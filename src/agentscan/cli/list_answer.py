@@ -153,18 +153,19 @@ def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int |
         render.emit_json_body("list", body, scanner.ctx.warnings.listed())
         return _kept(body, page.rows, refs) if keep else None
     if not rows:
+        # ``--cwd`` emptied it: a window (or ``--running``) that left out the folder's own sessions,
+        # said; else the project the folder nearly names (``--cwd weather``: ``~/src/weather-app``).
+        outside, near = None, None
+        if page.emptied_by == "cwd":
+            from agentscan.cli.cwdhint import list_cwd_notes
+
+            outside, near = list_cwd_notes(scanner, page, filters, **_window_texts(filters, zone))
         # Nothing found where a root named explicitly (``CLAUDE_CONFIG_DIR``) cannot be read:
         # the error ``finish`` raises says why, and the note would send the reader to doctor.
         if page.discovered or not scanner.unreadable_explicit_roots():
-            render.note(unread_said(scanner, page, filters) or why_empty(state, page, filters, zone))
-        if page.emptied_by == "cwd" and filters.cwd is not None:
-            # The project the folder asked for nearly names (``--cwd weather`` for ``~/src/weather-app``).
-            from agentscan.cli.cwdhint import near_cwd_hint
-            from agentscan.scan.tokencwd import session_cwds
-
-            near = near_cwd_hint(fspath(filters.cwd), session_cwds(scanner, scanner.refs(filters.providers)).values())
-            if near is not None:
-                render.note(near)
+            render.note(unread_said(scanner, page, filters) or outside or why_empty(state, page, filters, zone))
+        if near is not None:
+            render.note(near)
         _say_unknown(page, filters)
         return None
     _, out, err = recorded.recording(lambda: _print_rows(scanner, page, filters, rows, zone, reverse))
@@ -326,10 +327,13 @@ def why_empty(state: State, page: SessionPage, filters: ListFilter, zone: tzinfo
     if page.discovered == 0 and filters.providers:
         with state.scanner() as everything:  # the other providers: is anything there at all?
             others = sum(1 for ref in everything.refs() if ref.provider not in filters.providers)
+    return explain_empty(page, filters, others=others, cwd_text=home_short(fspath(filters.cwd)) if filters.cwd else None,
+                         running_supported=running.supported(), zone=zone, **_window_texts(filters, zone))
+
+
+def _window_texts(filters: ListFilter, zone: tzinfo | None) -> dict[str, str | None]:
+    """``--since`` and ``--until`` as the notes say them (``since_text``, ``until_text``)."""
     from agentscan.timeutil import shown_time
 
-    since_text = shown_time(filters.since, zone).named if filters.since is not None else None
-    until_text = shown_time(filters.until, zone).named if filters.until is not None else None
-    return explain_empty(page, filters, others=others, cwd_text=home_short(fspath(filters.cwd)) if filters.cwd else None,
-                         since_text=since_text, running_supported=running.supported(), zone=zone,
-                         until_text=until_text)
+    return {"since_text": shown_time(filters.since, zone).named if filters.since is not None else None,
+            "until_text": shown_time(filters.until, zone).named if filters.until is not None else None}

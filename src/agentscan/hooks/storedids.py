@@ -43,31 +43,28 @@ def resolve(query: str, sessions: Iterable[StoredSession], *, demo: bool = False
 
 def _meant_as_mistyped(query: str, sessions: list[StoredSession], demo: bool) -> str | None:
     """``hint: did you mean 'claude:7f3c9a12'?`` for ``7f3c9a13``, as ``show`` says it
-    (``scan.notfound``): the captured sessions whose id begins with what was typed but for one
-    character changed or two swapped, at most two, each checked to open that session alone."""
-    from agentscan.errors import AgentscanError
-    from agentscan.toolkit.words import NEAR_SHOWN, one_slip
+    (``toolkit.words.meant_ids``): among the captured sessions, each checked to open that
+    session alone."""
+    from agentscan.toolkit.words import meant_ids
 
     agent, sep, bare = query.partition(":")
     if sep and any(s.agent == agent for s in sessions):
         sessions = [s for s in sessions if s.agent == agent]
     else:
         bare = query
-    typed = bare.lower()
-    if len(typed) < MIN_PREFIX or not typed.replace("-", "").isalnum():
-        return None
-    near = {f"{s.agent}:{s.session_id[:len(typed)].rstrip('-')}": s for s in sessions
-            if one_slip(typed, s.session_id[:len(typed)].lower())}
-    if not near or len(near) > NEAR_SHOWN:
-        return None
-    offered = []
-    for meant, session in sorted(near.items()):
+
+    def opens(meant: str, targets: set[StoredSession]) -> bool:
+        from agentscan.errors import AgentscanError
+
+        if len(targets) != 1:
+            return False  # several sessions begin so: that prefix opens none of them
+        (session,) = targets
         try:
-            if _one(meant, meant.partition(":")[2], [s for s in sessions if s.agent == session.agent], demo) == session:
-                offered.append(repr(meant))
+            return _one(meant, meant.partition(":")[2], [s for s in sessions if s.agent == session.agent], demo) == session
         except AgentscanError:  # several sessions begin so: that prefix opens none of them
-            continue
-    return f"hint: did you mean {' or '.join(offered)}?" if offered else None
+            return False
+
+    return meant_ids(bare, ((s.agent, s.session_id, s) for s in sessions), opens, shortest=MIN_PREFIX)
 
 
 def under_another_agent(query: str, sessions: list[StoredSession], demo: bool = False) -> StoredSession | None:

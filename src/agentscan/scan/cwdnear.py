@@ -5,13 +5,15 @@ folder (read as ``./src/app``), ``--cwd ~/src/wether-app``: nothing is under the
 asked for, and "no sessions under it" alone sends the user guessing.  The folders offered
 are the sessions' working directories and the folders above them (``--cwd src`` for
 ``~/src``), by the last part of the path asked for: the same name first (the more trailing
-parts shared, the nearer), else a name it begins, else the names likest it (one slip away).  Names are
-compared in any case: a person types ``--cwd app`` for ``App``.
+parts shared, the nearer), else a name it begins, else a name one slip away (a letter
+changed, added or left out, two neighbours swapped).  Names are compared in any case: a
+person types ``--cwd app`` for ``App``.  A folder ``--cwd`` itself takes in (the one asked
+for, as its file system compares names: ``App`` is ``app`` on macOS, not on Linux) is never
+offered: it holds no session, or the hint would not be asked.
 """
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter
 from typing import Iterable, NamedTuple
 
@@ -23,10 +25,6 @@ _FEWEST_PARTS = 2
 #: begins too many)
 _SHORTEST_BEGINNING = 3
 
-#: how alike a name one slip away must be (``difflib``'s ratio: ``wether-app`` to ``weather-app``)
-_CLOSE = 0.8
-
-
 class NearFolder(NamedTuple):
     """A folder offered for a ``--cwd`` that matched nothing, with how many sessions ran at
     or below it."""
@@ -35,11 +33,23 @@ class NearFolder(NamedTuple):
     sessions: int
 
 
-def nearly_named(asked: str, cwds: Iterable[str | None], *, most: int = 3) -> tuple[list[NearFolder], int]:
+def nearly_named(asked: str, cwds: Iterable[str | None] | Counter[str], *, most: int = 3
+                 ) -> tuple[list[NearFolder], int]:
     """The folders (at most ``most``) that ``asked`` (an absolute ``--cwd``) nearly names
-    among ``cwds`` (each session's working directory; ``None``: none recorded) and the
-    folders above them, nearest first; and how many there were in all."""
-    sessions = Counter(cwd for cwd in cwds if cwd)
+    among ``cwds`` (each session's working directory, ``None``: none recorded; or a
+    ``Counter`` of them, by sessions) and the folders above them, nearest first; and how
+    many there were in all."""
+    from agentscan.scan.cwdmatch import same_directory, under, wanted_forms
+    from agentscan.toolkit.words import one_letter_off
+
+    counted: Counter[str | None] | Counter[str] = cwds if isinstance(cwds, Counter) else Counter(cwds)
+    # One directory spelled two ways (``c:/Users/me/App``, ``C:\\Users\\me\\App``) is one
+    # folder, by the spelling met first, as ``tokens --by cwd`` makes one row of it.
+    sessions: Counter[str] = Counter()
+    spelled: dict[str, str] = {}
+    for cwd, count in counted.items():
+        if cwd:
+            sessions[spelled.setdefault(same_directory(cwd), cwd)] += count
     below: Counter[str] = Counter()  # a folder -> the sessions at or below it
     for cwd, count in sessions.items():
         for folder in _self_and_above(cwd):
@@ -48,10 +58,10 @@ def nearly_named(asked: str, cwds: Iterable[str | None], *, most: int = 3) -> tu
     if not parts:
         return [], 0
     name = parts[-1].casefold()
-    asked_key = "/".join(part.casefold() for part in parts)
-    names = {folder: _parts(folder) for folder in below}
-    names = {folder: folder_parts for folder, folder_parts in names.items()
-             if "/".join(part.casefold() for part in folder_parts) != asked_key}
+    # Left out: only what ``--cwd`` takes in, as it compares (``App`` is another folder than
+    # ``app`` on Linux, and offered for it).
+    forms = wanted_forms(asked)
+    names = {folder: _parts(folder) for folder in below if not under(folder, forms)}
     same = [folder for folder, folder_parts in names.items() if folder_parts[-1].casefold() == name]
     if same:
         # ``--cwd src/app`` from the wrong folder: the ``…/src/app`` before another ``…/app``
@@ -61,12 +71,9 @@ def nearly_named(asked: str, cwds: Iterable[str | None], *, most: int = 3) -> tu
                  if len(name) >= _SHORTEST_BEGINNING and folder_parts[-1].casefold().startswith(name)]
         found = sorted(begun, key=lambda folder: (-below[folder], folder))
         if not found:
-            last = {folder: folder_parts[-1].casefold() for folder, folder_parts in names.items()}
-            # the likest alone (``projet-36``: ``project-36``, not every ``project-N`` as alike as 0.8)
-            likeness = {folder_name: difflib.SequenceMatcher(None, name, folder_name).ratio()
-                        for folder_name in set(last.values())}
-            best = max(likeness.values(), default=0.0)
-            found = sorted((folder for folder, folder_name in last.items() if likeness[folder_name] == best >= _CLOSE),
+            # one slip away (``projet-36``: ``project-36``, not ``project-3`` nor ``project-37``)
+            found = sorted((folder for folder, folder_parts in names.items()
+                            if one_letter_off(name, folder_parts[-1].casefold())),
                            key=lambda folder: (-below[folder], folder))
     return [NearFolder(folder, below[folder]) for folder in found[:most]], len(found)
 

@@ -36,6 +36,8 @@ class Ruled(NamedTuple):
 
     out: dict[str, tuple[str, float | None]]
     looked: int
+    #: the working directory of each of ``out`` that fails ``--cwd`` (``SessionPage.elsewhere``)
+    cwds: dict[str, str]
 
     @property
     def worth_it(self) -> bool:
@@ -63,13 +65,16 @@ def ruled_out(scanner: Scanner, refs: Sequence[SessionRef], filters: ListFilter)
         facts = tablefacts.facts_only(scanner, cheap, models=bool(filters.grep))
         progress.advance(len(cheap) - len(facts))  # those left to their rows: looked at all the same
     ruled: dict[str, tuple[str, float | None]] = {}
+    cwds: dict[str, str] = {}
     for ref in cheap:
         found = facts.get(ref.id)
         stage = _failed_stage(found, ref, filters) if found is not None else None
         if stage is not None:
             assert found is not None
             ruled[ref.id] = (stage, found.updated_at.timestamp() if found.updated_at is not None else None)
-    return Ruled(ruled, len(cheap))
+            if stage == "cwd" and found.cwd:
+                cwds[ref.id] = found.cwd
+    return Ruled(ruled, len(cheap), cwds)
 
 
 def _failed_stage(facts: TableFacts, ref: SessionRef, filters: ListFilter) -> str | None:

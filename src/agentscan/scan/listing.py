@@ -14,6 +14,7 @@ every row is read, on every core (``rowbuild``).
 from __future__ import annotations
 
 import heapq
+from collections import Counter
 from contextlib import ExitStack
 from functools import partial
 from datetime import datetime, timezone
@@ -68,6 +69,9 @@ class SessionPage(NamedTuple):
     #: ``None`` unless ``--archived`` / ``--no-archived``: then the sessions they left out whose
     #: archived state could not be read (``unreadrows.archived_unknown``), ``archived_unknown``
     archived_unknown: list[dict[str, Any]] | None = None
+    #: ``None`` unless ``--cwd``: the working directories of the sessions it left out (those that
+    #: passed every filter before it), by how many: what ``--cwd`` nearly named is looked for there
+    elsewhere: Counter[str] | None = None
 
     @property
     def emptied_by(self) -> str | None:
@@ -119,6 +123,9 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter,
     judged: dict[str, grepkept.Failed] | None = {} if grepkept.applies(scanner, filters) else None
     waiting: list[tuple[int, SessionRef]] = []
     count = partial(count_failed, stages=stages, reached=reached, passed=passed)
+    # (the cwds of the sessions ``--cwd`` left out: those ruled out unread, by id, until counted)
+    elsewhere: Counter[str] | None = Counter() if filters.cwd is not None else None
+    ruled_cwds: dict[str, str] = {}
     shelf = shelf_asked(scanner, filters)
 
     # Without ``--running``, a row's ``running`` is told of the rows that pass the filters alone
@@ -167,6 +174,7 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter,
                     found = factfilter.ruled_out(scanner, batch, filters)
                     if found is not None:
                         ruled.update(found.out)
+                        ruled_cwds.update(found.cwds)
                         batch = [ref for ref in batch if ref.id not in ruled]
                         narrowing = found.worth_it  # else the next batches' facts would cost a pass for little
                 # (``list --all``: every row after this batch is read too, counted in the upgrade's note)
@@ -193,6 +201,8 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter,
                 progress.advance()
                 newest = newest if when is None else max(newest or float("-inf"), when)
                 count(stage)
+                if stage == "cwd" and elsewhere is not None and ref.id in ruled_cwds:
+                    elsewhere[ruled_cwds.pop(ref.id)] += 1
                 continue
             row, said = read_row(scanner, ref, told, hold=bool(stages))
             progress.advance()
@@ -210,6 +220,8 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter,
                 continue
             count(failed)
             if failed is not None:
+                if failed == "cwd" and elsewhere is not None and row.cwd:
+                    elsewhere[row.cwd] += 1
                 say(scanner.ctx, still_ours(said, ref, row, failed))
                 continue
             admit(index, ref, row, said)
@@ -234,7 +246,8 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter,
     return SessionPage(shown, discovered, more, reached, passed,
                        from_epoch(newest) if newest is not None else None, blank,
                        liveness.untold if filters.needs_liveness else 0,
-                       liveness.unknown_counts() if filters.needs_liveness else None, shelf.counts() if shelf else None)
+                       liveness.unknown_counts() if filters.needs_liveness else None, shelf.counts() if shelf else None,
+                       elsewhere)
 
 
 

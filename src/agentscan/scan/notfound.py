@@ -141,39 +141,30 @@ def _meant_as_mistyped(scanner: Scanner, query: str, find: Callable[[Scanner, st
     offered is checked to open what it was offered for (``find``): a prefix of a session's id
     that another session's run also begins is ambiguous, and a hint never offers a line that
     fails."""
+    from agentscan.errors import AgentscanError
     from agentscan.scan.childnames import child_keys
-    from agentscan.toolkit.words import NEAR_SHOWN, one_slip
+    from agentscan.toolkit.words import meant_ids
 
     named, colon, bare = query.partition(":")
     if not colon:
         named, bare = "", query
-    typed = bare.strip().lower()
-    if len(typed) < MIN_PREFIX or not typed.replace("-", "").isalnum():
-        return None
-    # By the id offered, each with what it was offered for: two sessions near it by one prefix
-    # (``abcdef12-…`` and ``abcdef34-…`` for ``abcdeg``) offered that prefix, which names both.
-    near: dict[str, set[tuple[str, str | None]]] = {}
-    for ref in scanner.refs([named] if named else ()):
-        names = [(ref.native_id, None), *((name, child) for child in ref.children
-                                          for name in child_keys(child, str, ref.provider))]
-        for name, child in names:
-            if one_slip(typed, name[:len(typed)].lower()):
-                near.setdefault(f"{ref.provider}:{name[:len(typed)].rstrip('-')}", set()).add((ref.id, child))
-    if not near or len(near) > NEAR_SHOWN:
-        return None
-    from agentscan.errors import AgentscanError
 
-    offered = []
-    for meant, targets in sorted(near.items()):
+    def names() -> Iterator[tuple[str, str, tuple[str, str | None]]]:
+        for ref in scanner.refs([named] if named else ()):
+            yield ref.provider, ref.native_id, (ref.id, None)
+            for child in ref.children:
+                for name in child_keys(child, str, ref.provider):
+                    yield ref.provider, name, (ref.id, child)
+
+    def opens(meant: str, targets: set[tuple[str, str | None]]) -> bool:
         # One that fails is left out, not the hint: the other near id still opens what it names.
         try:
             ref, focus = find(scanner, meant)
         except AgentscanError:  # several, or too short once its trailing dash went
-            continue
-        if (ref.id, focus) not in targets:
-            continue
-        offered.append(repr(meant))
-    return f"hint: did you mean {' or '.join(offered)}?" if offered else None
+            return False
+        return (ref.id, focus) in targets
+
+    return meant_ids(bare.strip(), names(), opens, shortest=MIN_PREFIX)
 
 
 def home_is_empty(scanner: Scanner) -> bool:

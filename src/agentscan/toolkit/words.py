@@ -6,7 +6,9 @@ log) count things too, and must not import the CLI.
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from typing import Callable, Hashable, Iterable, NamedTuple, TypeVar
+
+_Target = TypeVar("_Target", bound=Hashable)
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:
@@ -173,3 +175,37 @@ def one_slip(typed: str, real: str) -> bool:
         return True
     return (len(apart) == 2 and apart[1] == apart[0] + 1 and typed[apart[0]] == real[apart[1]]
             and typed[apart[1]] == real[apart[0]])
+
+
+def one_letter_off(typed: str, real: str) -> bool:
+    """Whether ``typed`` is a slip of ``real`` (``one_slip``) or ``real`` with one character
+    added or left out (``wether-app`` for ``weather-app``)."""
+    if one_slip(typed, real):
+        return True
+    short, long = sorted((typed, real), key=len)
+    if len(long) != len(short) + 1:
+        return False
+    at = next((index for index, (a, b) in enumerate(zip(short, long)) if a != b), len(short))
+    return short[at:] == long[at + 1:]
+
+
+def meant_ids(typed: str, names: Iterable[tuple[str, str, _Target]], opens: Callable[[str, set[_Target]], bool],
+              *, shortest: int) -> str | None:
+    """``hint: did you mean 'claude:7f3c9a12'?`` for an id ``typed`` (its ``provider:`` left
+    off) that begins one of ``names`` (each ``(provider, id, what it opens)``) but for one
+    character changed or two swapped: ``show``'s (``scan.notfound``) and ``trace``'s
+    (``hooks.storedids``).  At most ``NEAR_SHOWN`` ids (``None`` for more, or none); each
+    offered only when ``opens(the id offered, what it was offered for)``: a hint never offers
+    a line that fails (a prefix two sessions begin opens neither)."""
+    typed = typed.lower()
+    if len(typed) < shortest or not typed.replace("-", "").isalnum():
+        return None
+    near: dict[str, set[_Target]] = {}
+    for provider, name, target in names:
+        start = name[:len(typed)]
+        if one_slip(typed, start.lower()):
+            near.setdefault(f"{provider}:{start.rstrip('-')}", set()).add(target)
+    if not near or len(near) > NEAR_SHOWN:
+        return None
+    offered = [repr(meant) for meant, targets in sorted(near.items()) if opens(meant, targets)]
+    return f"hint: did you mean {' or '.join(offered)}?" if offered else None
