@@ -6,8 +6,8 @@ history ends at, and its running totals count on from the parent's.  Two faults 
 ``task_started`` to end the copy, took every call for the parent's ("recorded no usage"); and
 ``list``, whose base is the count before the file's first call found in its first 1 MiB, had
 none when a long tool output came first, and counted the parent's inherited total as the fork's
-(233,750 for 11,250).  Now the file is no copy, and the base is the total the parent reached at
-``end_byte_offset`` (``threadfacts.continued_total``).
+(233,750 for 11,250).  Now the file is no copy, and the base is its own first call's total less
+that call, found in its bytes (``usage.first_call_base``).
 """
 
 from __future__ import annotations

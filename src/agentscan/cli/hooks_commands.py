@@ -262,7 +262,7 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
                                  "agentscan's too: nothing is captured until it is removed (or set to false)")
                      for path in installer.hooks_disabled(home=home, cwd=cwd)]
     if install and agent.value == "gemini":
-        from agentscan.hooks.configreport import gemini_hooks_off
+        from agentscan.hooks.configreport import gemini_hooks_off, unjudged_note
         from agentscan.hooks.configjson import parse
         from agentscan.model import ScanWarning
 
@@ -271,9 +271,12 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
         # ``disableAllHooks``.
         from agentscan.hooks.geminionce import other_settings
 
-        off = gemini_hooks_off(parse(paths[0], plans[0].after), other_settings(paths[0], home=home, cwd=cwd),
-                               scope.value, str(paths[0]))
+        others = other_settings(paths[0], home=home, cwd=cwd)
+        off = gemini_hooks_off(parse(paths[0], plans[0].after), others, scope.value, str(paths[0]))
         warnings += [ScanWarning(str(paths[0]), f"{off[0]}: {off[2]} until you {off[1]}")] if off else []
+        # (a file Gemini CLI merges that is no JSON: said as ``hooks status`` says it)
+        unjudged = unjudged_note(others)
+        warnings += [ScanWarning(str(paths[0]), unjudged)] if unjudged else []
     changing = [plan for plan in plans if plan.changed]
     # What the person at the terminal is told; --quiet keeps it to errors (a script, cron).
     # A --dry-run's diff and the --json document are the output asked for: they stay.

@@ -20,12 +20,23 @@ from agentscan.errors import HookConfigError
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+#: a config nested deeper than ``json`` decodes (``RecursionError``)
+TOO_DEEP = "nests its values too deeply to be read"
+
+
 def parse(path: Path, text: str | None, agent: str | None = None) -> dict[str, Any]:
     """``text``, the config at ``path``, parsed, or refused (``HookConfigError``) when agentscan
     could not write it back as it was; ``agent``'s file (``gemini``: one with comments is
     said so, since Gemini CLI reads them)."""
     if text is None or not text.strip():
         return {}
+    try:
+        return _parsed(path, text, agent)
+    except RecursionError:  # (nested deeper than ``json`` decodes, its comments blanked or not)
+        raise HookConfigError(f"{path} {TOO_DEEP}; agentscan will not overwrite it") from None
+
+
+def _parsed(path: Path, text: str, agent: str | None) -> dict[str, Any]:
     try:
         config = json.loads(text, object_pairs_hook=_unique, parse_float=_finite, parse_constant=_not_json)
     except _Duplicate as exc:

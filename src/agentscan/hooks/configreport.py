@@ -59,11 +59,16 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
     report["exists"] = True
     try:
         config = json.loads(text) if text.strip() else {}
-    except ValueError as exc:
-        from agentscan.hooks.configjson import GEMINI_COMMENTS, commented, fault
+    except (ValueError, RecursionError) as exc:
+        from agentscan.hooks.configjson import GEMINI_COMMENTS, TOO_DEEP, commented, fault
 
-        # A Gemini CLI file with comments, which Gemini CLI reads: said as an install says it.
-        report["problem"] = GEMINI_COMMENTS if agent == "gemini" and commented(text) else f"not valid JSON: {fault(exc)}"
+        try:
+            # A Gemini CLI file with comments, which Gemini CLI reads: said as an install says it.
+            report["problem"] = (TOO_DEEP if isinstance(exc, RecursionError)
+                                 else GEMINI_COMMENTS if agent == "gemini" and commented(text)
+                                 else f"not valid JSON: {fault(exc)}")
+        except RecursionError:  # (its comments blanked, nested deeper than ``json`` decodes)
+            report["problem"] = TOO_DEEP
         return report
     if agent == "claude" and isinstance(config, dict) and config.get(DISABLE_ALL) is True:
         # Claude Code's switch for every hook of every file: nothing is captured while it is on.
@@ -72,7 +77,7 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
     if agent == "gemini" and (off := gemini_hooks_off(config, others, scope, str(path))):
         report["problem"] = f"{off[0]}, so {off[2]}; {off[1]} to capture"
     if agent == "gemini":
-        report["note"] = _unjudged(others)
+        report["note"] = unjudged_note(others)
     if report["problem"] is None:
         # What an install would refuse to change (a key twice, no object, ``"hooks": []``):
         # said here, rather than "not installed" and an install to run that only fails.
@@ -190,7 +195,7 @@ def gemini_hooks_off(config: Any, others: Sequence[tuple[str, Any, str]] = (), s
     return None
 
 
-def _unjudged(others: Sequence[tuple[str, Any, str]]) -> str | None:
+def unjudged_note(others: Sequence[tuple[str, Any, str]]) -> str | None:
     """What is said of the other Gemini CLI settings files that could not be read as JSON
     (``geminionce.Unjudged``): whether they turn agentscan's hook off is not known."""
     from agentscan.hooks.geminionce import Unjudged

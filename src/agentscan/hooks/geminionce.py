@@ -105,7 +105,7 @@ class SettingsFiles:
         import json
 
         from agentscan.errors import HookConfigError
-        from agentscan.hooks.configjson import fault
+        from agentscan.hooks.configjson import TOO_DEEP, fault
         from agentscan.toolkit.jsoncomments import blank_comments
 
         key = str(path)
@@ -118,6 +118,8 @@ class SettingsFiles:
                     config = json.loads(blanked, parse_constant=_not_json)
                 except ValueError as exc:
                     self._as_read[key] = Unjudged(f"is not valid JSON, even without its comments ({fault(exc)})")
+                except RecursionError:
+                    self._as_read[key] = Unjudged(TOO_DEEP)
                 else:
                     self._as_read[key] = config if isinstance(config, dict) else Unjudged("does not hold a JSON object")
         return self._as_read[key]

@@ -79,10 +79,13 @@ KIND = "codex.counts"
 #: from zero whose first call was at or above it: read again
 VERSION = "13"
 #: tallies whose line counts, model use and copy end hold, and whose count is what ``counters.step``
-#: reaches now of a file of counts, but a "6" took a file's totals of garbage for a running count
-#: (or, keeping a ``recount``, added up its calls another way: not believed), and nothing in it
-#: tells which: ``Tally.previous``.  Its count is kept on as the file grows (a "7" that says
-#: ``previous``) until the appended lines show garbage or a whole pass keeps another
+#: reaches now only of a file whose running totals never went down (a drop, a replay or a
+#: restart, it counted by its build's rules, which "10" to "13" changed), and a "6" took a file's
+#: totals of garbage for a running count (or, keeping a ``recount``, added up its calls another
+#: way: not believed); nothing in it tells either: ``Tally.previous``, believed only past the
+#: read budget (``threadfacts._past_the_budget``).  Its count is kept on as the file grows (a
+#: tally of ``VERSION`` that says ``previous``) until the appended lines show garbage or a whole
+#: pass keeps another
 _PREVIOUS = frozenset({"6", "8"})
 #: older tallies whose line counts and model use still hold, taken for those alone while the
 #: file is unchanged (an upgrade would otherwise send every large rollout's row back to

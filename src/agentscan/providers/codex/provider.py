@@ -34,17 +34,7 @@ class CodexProvider(Provider):
     name = "codex"
     label = "Codex CLI"
     env_vars = ("CODEX_HOME", "CODEX_SQLITE_HOME")
-    # (3-23: docs/providers/codex.md, "Parser versions", where every version is told)
-    # 24: a fork of a gone fork leaves out the copied calls of the nearest thread of its chain
-    #     that is found (``ancestry``): they count there
-    # 25: ... and those an earlier fork of each gone thread of its chain copied (``passed_forks``);
-    #     a gone fork's copy held in a fork of it stands among its gone parent's forks (``_carried``)
-    # 26: a call's cache write (``cache_write_input_tokens``) is part of its ``input_tokens``, as
-    #     its cache read is: ``input`` leaves both out (``counters.to_tokens``)
-    # 27: a file of calls whose cached input and cache write exceed their input says so, once
-    #     (``countwarnings.split_warning``): a row's split of the total may differ from ``tokens``'
-    # 28: a call on a service tier (`thread_settings_applied`, `turn_context` `service_tier`:
-    #     priority, fast, flex, ultrafast) is counted under `<model>-<tier>` (`aliases.service_tier_name`)
+    # (3-28: docs/providers/codex.md, "Parser versions", where every version is told)
     # 29: a running total that moved by other than its call (``counters.jumped``) is no running
     #     count: the row counts the calls, as ``tokens`` does, and the file says so (``countwarnings.total_warning``)
     # 30: that name is `<model> (<tier>)` (`gpt-5.5 (priority)`), which no model's own name is:
@@ -83,7 +73,9 @@ class CodexProvider(Provider):
     # 43: that base only when the total was written again right before the drop (a rollback's
     #     replay), else from zero as 41 counted: 42 took an earlier total off a restart from
     #     zero whose first call was at or above it in every counter
-    parser_version = "43"
+    # 44: a fork that references its parent's history takes its row's base from its own first
+    #     call (``usage.first_call_base``), never from the parent; none found: counts partial
+    parser_version = "44"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)

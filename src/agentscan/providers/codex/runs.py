@@ -53,11 +53,13 @@ KIND = "codex.runs"
 #: "7": that base only when the total was written again right before the drop, else from zero
 #: (``counters._base``); a "6" took an earlier total off a restart from zero: read again
 VERSION = "7"
-#: a state the build before kept of a file of counts reached what ``step`` reaches now, but one
-#: of a file of garbage totals (no ``recount``) took them for a running count, and nothing in
-#: the state tells which.  Taken only where the file cannot be read again in one run (past
-#: ``MAX_READ_BYTES``: the row would otherwise say it read only its window until ``tokens``)
-#: and its window shows no garbage; a file within the budget is read again, once
+#: a state of those builds reached what ``step`` reaches now only of a file whose running totals
+#: never went down: a drop (a replay, a restart) it counted by its build's rules, which "4" to
+#: "7" changed; and one of a file of garbage totals (no ``recount``) took them for a running
+#: count.  Nothing in the state tells either.  Taken all the same, only where the file cannot be
+#: read again in one run (past ``MAX_READ_BYTES``: the row would otherwise say it read only its
+#: window, and be built again on every ``list``, until ``tokens``) and its window shows no
+#: garbage; a file within the budget is read again, once
 _PREVIOUS = frozenset({"1", "2"})
 #: at most this much of a file is read here in one run (a first ``list`` of a heavy user's
 #: newest sessions must not read gigabytes): past it the row keeps the window's count and

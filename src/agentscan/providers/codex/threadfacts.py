@@ -23,7 +23,7 @@ from agentscan.context import ScanContext
 from agentscan.model import Counts, TokenUsage, sum_usage
 from agentscan.providers.codex.discovery import CodexSession, Thread
 from agentscan.providers.codex.header import RolloutHeader, thread_header
-from agentscan.providers.codex.counters import Counters, minus, to_tokens
+from agentscan.providers.codex.counters import minus, to_tokens
 from agentscan.providers.codex.forkpart import fork_part, is_fork
 from agentscan.providers.codex.fullcounts import exact_tally
 from agentscan.providers.codex.goneparent import copies_count_here, past_earlier_fork
@@ -32,9 +32,12 @@ from agentscan.providers.codex.modeluse import ModelUse, merge, without_calls
 from agentscan.providers.codex.names import merged as merged_names
 from agentscan.providers.codex import runs as whole_runs
 from agentscan.providers.codex.runs import whole_count
-from agentscan.providers.codex.usage import ReplayHead, read_replay_head, read_replay_whole, read_segment_start
+from agentscan.providers.codex.usage import (ReplayHead, first_call_base, read_replay_head, read_replay_whole,
+                                             read_segment_start)
 
 REPLAY_HEAD_BYTES = 1024 * 1024
+#: how far a fork that references its history is searched for its first call (``first_call_base``)
+FORK_BASE_BYTES = 64 * 1024 * 1024
 
 
 class ThreadFacts(NamedTuple):
@@ -158,7 +161,8 @@ def file_tail(path: Path, ctx: ScanContext, own: str, *, whole: bool = True) -> 
 def _past_the_budget(path: Path, tail: TailSummary, ctx: ScanContext) -> bool:
     """Whether the count of a tally the build before kept (``fullcounts.Tally.previous``) is
     taken: as ``runs`` takes that build's state, for a file it cannot read in one run whose
-    window shows no garbage (that build counted a file of counts as ``counters.step`` does).
+    window shows no garbage (that build counted as ``counters.step`` does a file of counts whose
+    totals never went down: ``fullcounts._PREVIOUS``).
     A file within the budget is read by ``runs`` instead, once (its state is kept)."""
     size = ctx.stat(path)
     return not tail.garbled and size is not None and size.st_size > whole_runs.MAX_READ_BYTES
@@ -230,46 +234,43 @@ def _segmented_facts(thread: Thread, header: RolloutHeader, live: TailSummary, c
         tails.append(tail)
         counts.append(tail.counts)
         whole = whole and tail.whole_file
-        tokens = sum_usage([tokens, _segment_tokens(segment.rollout.path, tail, ctx)])
+        tokens = sum_usage([tokens, _segment_tokens(segment.rollout.path, tail, ctx).tokens])
     counts.append(live.counts)
-    # (one file that references its history: its base is that history's total, if not in its head)
-    base = header.history_base if not thread.segments else None
-    tokens = sum_usage([tokens, _segment_tokens(thread.rollout.path, live, ctx, base)])
+    # (one file that references its history: its base is its first call's, searched for further)
+    referenced = header.history_base is not None and not thread.segments
+    own = _segment_tokens(thread.rollout.path, live, ctx, referenced)
+    tokens = sum_usage([tokens, own.tokens])
     models = merge(tail.models for tail in [*tails, live])  # every file's calls, as ``show`` counts them
-    merged = live._replace(counts=sum_counts(counts), whole_file=whole and live.whole_file, models=models,
-                           names=merged_names(tail.names for tail in [*tails, live]))
+    merged = live._replace(counts=sum_counts(counts), whole_file=whole and live.whole_file and own.based,
+                           models=models, names=merged_names(tail.names for tail in [*tails, live]))
     return ThreadFacts(thread, header, merged, _nonzero(tokens))
 
 
-def _segment_tokens(path: Path, tail: TailSummary, ctx: ScanContext,
-                    base: tuple[str, int] | None = None) -> TokenUsage | None:
+class _OwnTokens(NamedTuple):
+    tokens: TokenUsage | None
+    #: the base its running total starts from was found (else the row says its counts are partial)
+    based: bool = True
+
+
+def _segment_tokens(path: Path, tail: TailSummary, ctx: ScanContext, referenced: bool = False) -> _OwnTokens:
     if tail.cumulative is None:
-        return None
+        return _OwnTokens(None)
     if tail.garbled:  # the file's own calls added up already (``TailSummary.garbled``)
-        return to_tokens(tail.cumulative)
-    start = read_segment_start(path, ctx, REPLAY_HEAD_BYTES)
-    if start is None and base is not None:
-        # No call in its first 1 MiB (a fork of a long history's first turn: its tool output): the
-        # total the file it references reached at ``end_byte_offset``, else the row counted that
-        # history, inherited, as the fork's (a review, pass 58: 233,750 for 11,250)
-        start = continued_total(base, ctx)
-    return to_tokens(minus(tail.cumulative, start) if start is not None else tail.cumulative)
+        return _OwnTokens(to_tokens(tail.cumulative))
+    if referenced:
+        # A file that references the history it continues (a fork of 0.158+ builds): its running
+        # totals count on from that history's, so its base is its own first call's total less
+        # that call, searched for in its bytes however far a tool output put it; the parent's
+        # total at ``end_byte_offset`` was read before (``totalseed``) and a compressed, gone or
+        # far parent left the row counting that history as the fork's (a review, pass 58:
+        # 233,750 for 11,250).
+        start = first_call_base(path, ctx, FORK_BASE_BYTES)
+        if start is None:
+            return _OwnTokens(to_tokens(tail.cumulative), based=False)
+    else:
+        start = read_segment_start(path, ctx, REPLAY_HEAD_BYTES)
+    return _OwnTokens(to_tokens(minus(tail.cumulative, start) if start is not None else tail.cumulative))
 
-
-def continued_total(base: tuple[str, int], ctx: ScanContext) -> Counters | None:
-    """The running total the rollout ``base`` names (``history_base``: its id, and the byte its
-    history ends at) reached there (``totalseed.reached``); ``None``: not found, or none."""
-    from agentscan.providers.codex.discovery import discover
-    from agentscan.providers.codex.totalseed import reached
-
-    rollout_id, end = base
-    wanted = rollout_id.lower()
-    threads = discover(ctx).threads
-    found = threads.get(wanted)
-    candidates = found.files() if found is not None else (path for t in threads.values() for path in t.files())
-    path = next((path for path in candidates if wanted in path.name.lower()), None)
-    seed = reached(path, end) if path is not None else None
-    return seed.previous if seed is not None else None
 
 def sum_counts(parts: Iterable[Counts]) -> Counts:
     prompts = responses = tools = 0

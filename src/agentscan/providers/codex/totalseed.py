@@ -49,8 +49,9 @@ def reached(path: Path, end: int) -> Reached | None:
     if not found:
         return None
     totals, whole = found
-    # (zero is the first of a whole read's totals until 64 push it out)
-    seen = recent_totals() if whole and len(totals) < RECENT else deque((), RECENT)
+    # (every total from the file's start: fed as a whole read is, zero the first of its totals
+    # until 64 push it out)
+    seen = recent_totals() if whole else deque((), RECENT)
     previous: Counters | None = None
     carried = ZERO
     for total, last in totals:
@@ -59,17 +60,21 @@ def reached(path: Path, end: int) -> Reached | None:
 
 
 def totals_before(path: Path, end: int) -> tuple[tuple[tuple[Counters, Counters | None], ...], bool] | None:
-    """The latest running totals (at most ``counters.RECENT``, in file order, each with its
-    call's count: ``step`` reads both; one written again right after itself once) of the
-    ``token_count`` lines before byte ``end`` of ``path`` (a line's start), within
-    ``MAX_BACK_BYTES`` of it, and whether the search reached the file's start; ``None``: none
-    found, or a total of garbage."""
+    """The latest running totals (as many as hold ``counters.RECENT`` distinct ones, in file
+    order, each with its call's count: ``step`` reads both; one written again right after itself
+    once) of the ``token_count`` lines before byte ``end`` of ``path`` (a line's start), within
+    ``MAX_BACK_BYTES`` of it, and whether they are all the file's (the search met its start);
+    ``None``: none found, or a total of garbage.  Distinct, not lines: a replay among them takes
+    no place in a whole read's latest totals (it moves its total up), and 64 lines with one left
+    the window fewer than that read kept (a review, pass 58: a row of 1,927 for 74,024)."""
     found: list[tuple[Counters, Counters | None]] = []
+    distinct: set[Counters] = set()
+    whole = False
     try:
         with open_regular(path) as handle:
             floor = max(0, end - MAX_BACK_BYTES)
             position, after, done = end, b"", set()
-            while position > floor and len(found) < RECENT:
+            while position > floor and len(distinct) < RECENT:
                 start = max(floor, position - _BLOCK)
                 handle.seek(start)
                 block = handle.read(position - start)
@@ -77,7 +82,7 @@ def totals_before(path: Path, end: int) -> tuple[tuple[tuple[Counters, Counters 
                     return None  # cut meanwhile
                 searched = block + after
                 at = searched.rfind(_MARKER)
-                while at >= 0 and len(found) < RECENT:
+                while at >= 0 and len(distinct) < RECENT:
                     line = line_start_of(handle, start + at)
                     if line is not None and line < end and line not in done:
                         done.add(line)
@@ -86,12 +91,14 @@ def totals_before(path: Path, end: int) -> tuple[tuple[tuple[Counters, Counters 
                             return None
                         if total is not None and (not found or found[-1][0] != total):
                             found.append((total, last))
+                            distinct.add(total)
                     at = searched.rfind(_MARKER, 0, at)
+                whole = start == 0 and at < 0  # (every line of the file's first block searched)
                 after = block[:len(_MARKER) - 1]
                 position = start
     except OSError:
         return None
-    return (tuple(reversed(found)), position <= 0) if found else None
+    return (tuple(reversed(found)), whole) if found else None
 
 
 def _total_at(handle: BinaryIO, offset: int) -> tuple[Counters | None, Counters | None, bool]:

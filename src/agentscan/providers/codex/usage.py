@@ -36,7 +36,7 @@ from __future__ import annotations
 from contextlib import closing
 from datetime import datetime
 from pathlib import Path
-from typing import Iterable, NamedTuple
+from typing import Generator, Iterable, NamedTuple, cast
 
 from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
@@ -196,6 +196,26 @@ def read_segment_start(path: Path, ctx: ScanContext, budget: int) -> Counters | 
             last = counters_of(info.get("last_token_usage"))
             return minus(total, last) if last is not None else None
     return None
+
+
+def first_call_base(path: Path, ctx: ScanContext, budget: int) -> Counters | None:
+    """What ``read_segment_start`` tells, found by searching the bytes of ``path``'s first
+    ``budget`` for ``token_count`` lines (only those decoded): a fork that references its
+    parent's history may put megabytes of tool output before its first call.  ``None``: no
+    call with both counts found."""
+    found: Counters | None = None
+    with ctx.held_warnings():  # (what the file says wrong, the passes that read it say)
+        records = cast(Generator[tuple[int, dict], None, None],  # (a generator: closed below)
+                       matching_records(path, ctx, b'"token_count"', ScanProgress(), end=budget, tell_values=False))
+        for _, record in records:
+            info = token_info(record) or {}
+            total = counters_of(info.get("total_token_usage"))
+            if total is not None:
+                last = counters_of(info.get("last_token_usage"))
+                found = minus(total, last) if last is not None else None
+                break
+        records.close()  # (while its warnings are held)
+    return found
 
 
 class UsageDeduper:
