@@ -82,6 +82,10 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     # A CI machine on WSL must not list its real Windows profiles in ``doctor``'s report.
     monkeypatch.delenv("WSL_DISTRO_NAME", raising=False)
     monkeypatch.setattr("agentscan.scan.wslhomes.WINDOWS_USERS", tmp_path / "windows-users")
+    # ``--quiet`` is process state (``cli.term``): a test that invoked the CLI with it left the
+    # next test's direct calls of a renderer quiet (test_show_card_pass30 after
+    # test_shared_helpers_pass57 lost its hint): every test starts loud.
+    monkeypatch.setattr("agentscan.cli.term._quiet", False)
     yield home
     assert os.environ.get("HOME") != REAL_HOME or REAL_HOME == str(home), (
         f"HOME is the real home ({REAL_HOME}) again at the end of the test: the isolation was undone "

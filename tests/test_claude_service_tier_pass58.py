@@ -64,3 +64,12 @@ def test_text_that_names_no_tier_is_not_said(isolated_home: Path) -> None:
     assert _tier_warnings(cli_json("tokens", "--no-cache")["warnings"]) == []
     _session(isolated_home, "standard", "[trimmed for fixture]", "flex")
     assert [line for _, line in _tier_warnings(cli_json("tokens", "--no-cache")["warnings"])] == [4]
+
+
+def test_a_value_that_is_no_string_is_not_said(isolated_home: Path) -> None:
+    # a number, an object, true: no tier's name, as free text is none (docs/pricing.md)
+    _session(isolated_home, "standard", 7, {"tier": "priority"}, True, ["priority"])
+    assert _tier_warnings(cli_json("tokens", "--no-cache")["warnings"]) == []
+    _session(isolated_home, "standard", 7, "priority")
+    assert [line for _, line in _tier_warnings(cli_json("tokens", "--no-cache")["warnings"])] == [4]
+

@@ -15,7 +15,7 @@ it is kept.
 from __future__ import annotations
 
 from collections import deque
-from typing import Callable, Generic, NamedTuple, TypeVar
+from typing import Any, Callable, Generic, NamedTuple, TypeVar
 
 T = TypeVar("T")
 
@@ -119,45 +119,66 @@ def shorten_kept(text: str, limit: int) -> str:
     return encoded[: limit + 4].decode("utf-8", "ignore")
 
 
+#: what an item taken back (``NewestKept.revise``) leaves in its place: its place in the order
+#: stays, so a mark taken before it (``SessionDetail.mark``) still counts it
+_TAKEN: Any = object()
+
+
 class NewestKept(Generic[T]):
     """Keeps the newest ``limit`` items and counts the ones it dropped."""
 
     def __init__(self, limit: int) -> None:
         self._items: deque[T] = deque(maxlen=max(limit, 0))
         self.dropped = 0
+        self.taken = 0  # items taken back (``revise``), pushed out since: no drop, still a place
+        self._blanks = 0  # items taken back still held (their places: ``_TAKEN``)
 
     def add(self, item: T) -> None:
         if self._items.maxlen == 0:
             self.dropped += 1
             return
         if len(self._items) == self._items.maxlen:
-            self.dropped += 1
+            if self._blanks and self._items[0] is _TAKEN:  # (no look at all, in the common case)
+                self._blanks -= 1
+                self.taken += 1
+            else:
+                self.dropped += 1
         self._items.append(item)
 
     def __len__(self) -> int:
         return len(self._items)
 
-    def take_back(self, count: int) -> None:
+    def position(self) -> int:
+        """How many items were added and not taken back by ``take_back``: a mark to rewind to."""
+        return len(self._items) + self.dropped + self.taken
+
+    def take_back(self, count: int) -> int:
         """Forget the newest ``count`` items added (a conversation rewound past them): those
-        still kept go, and those already pushed out no longer count as dropped."""
+        still kept go, and those already pushed out no longer count as dropped.  Returns how
+        many of them had been taken back already (``revise``): not taken back twice."""
         kept = min(count, len(self._items))
+        blanks = 0
         for _ in range(kept):
-            self._items.pop()
-        self.dropped = max(0, self.dropped - (count - kept))
+            blanks += self._items.pop() is _TAKEN
+        self._blanks -= blanks
+        out = count - kept
+        self.dropped, out = max(0, self.dropped - out), max(0, out - self.dropped)
+        self.taken = max(0, self.taken - out)
+        return blanks
 
     def items(self) -> list[T]:
-        return list(self._items)
+        return [item for item in self._items if item is not _TAKEN]
 
-    def revise(self, match: Callable[[T], bool], change: Callable[[T], T] | None) -> None:
+    def revise(self, match: Callable[[T], bool], change: Callable[[T], T] | None) -> bool:
         """Change the kept item ``match`` picks (``change``: into what it makes of it; ``None``:
-        it goes, counted nowhere: it was taken back, not dropped); none picked, nothing changes."""
+        it goes, counted nowhere: it was taken back, not dropped, its place kept for
+        ``take_back``); none picked, nothing changes.  Returns whether one went."""
         for index, kept in enumerate(self._items):
-            if match(kept):
-                if change is None:
-                    del self._items[index]
-                else:
-                    self._items[index] = change(kept)
-                return
+            if kept is not _TAKEN and match(kept):
+                self._items[index] = _TAKEN if change is None else change(kept)
+                self._blanks += change is None
+                return change is None
+        return False
 
 
 def fill_newest_first(

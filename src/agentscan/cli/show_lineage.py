@@ -1,13 +1,14 @@
 """The card's words for where a session came from and what came of it: how Codex was run
 (``source`` among the detail's extras: ``codex exec``, the interactive CLI, …) and the
 sessions forked from it (``forked_as``: the reverse of a fork's ``forked from`` line); the
-session a Claude session was resumed from, and those resumed from it."""
+session a Claude session was resumed from, and those resumed from it; the directory a Claude
+session moved from; what was taken back and is not listed (rewinds, retracted replies)."""
 
 from __future__ import annotations
 
 from typing import Callable
 
-from agentscan.cli.term import clean, clean_path
+from agentscan.cli.term import clean, clean_path, home_short
 from agentscan.detailmodel import SessionDetail
 from agentscan.pricing.aliases import UNNAMED_TIER
 from agentscan.toolkit.words import plural
@@ -28,6 +29,27 @@ def source_text(detail: SessionDetail) -> str | None:
     if not isinstance(source, str) or not source:
         return None
     return _SOURCES.get(source) or clean(source)
+
+
+def moved_text(detail: SessionDetail, grouped: bool) -> str:
+    """The ``moved`` line's value: ``from <the directory its first record names>`` (a Claude
+    session that moved is counted whole under the directory it moved to, its ``cwd``)."""
+    first = detail.extra["moved_from"]
+    return f"from {clean_path(home_short(first) if grouped else first)}"
+
+
+def taken_back_fields(detail: SessionDetail, said_as: Callable[[int, str], str], *,
+                      grouped: bool) -> list[tuple[str, str]]:
+    """The card's ``rewound`` line (the messages of a branch the user rewound or edited away)
+    and ``replies`` line (replies Claude Code took back, refused or aborted): not listed, their
+    calls still counted.  ``grouped``: a terminal's thousands separators."""
+    fields = []
+    rewound, retracted = detail.extra.get("rewound_messages"), detail.extra.get("retracted_replies")
+    if rewound:
+        fields.append(("rewound", f"{said_as(rewound, 'message')} (their tokens still count)"))
+    if retracted:
+        fields.append(("replies", f"{f'{retracted:,}' if grouped else retracted} taken back (their tokens still count)"))
+    return fields
 
 
 def forked_as_text(detail: SessionDetail, *, grouped: bool = True) -> str | None:

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Callable, Sequence
 from agentscan.cli import render
 from agentscan.cli.render import human_usd, plural
 from agentscan.cli.show_errors import error_words, interrupted_count, recorded_errors
-from agentscan.cli.show_lineage import (copied_listed, copies_text, forked_as_text, forked_gone_text, resumed_text,
-                                        source_text, tiers_text)
+from agentscan.cli.show_lineage import (copied_listed, copies_text, forked_as_text, forked_gone_text, moved_text,
+                                        resumed_text, source_text, taken_back_fields, tiers_text)
 from agentscan.cli.copyhint import card_command
 from agentscan.cli.show_subagents import subagent_call_count, subagent_lines, subagent_names, subagent_tokens
 from agentscan.cli.showfit import (WORDS, FocusedCalls, focused_talk, heading_lines, talk_clause,
@@ -217,6 +217,7 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
     for label, value in (
         ("title", title_text(row.title)),
         ("cwd", clean_path(home_short(row.cwd) if term.tty else row.cwd)),
+        *((("moved", moved_text(detail, term.tty)),) if detail.extra.get("moved_from") else ()),  # (``relocated``)
         # A multi-root workspace's every folder (the cwd is its first): ``--cwd`` finds it by each.
         *((("folders", ", ".join(clean_path(home_short(f) if term.tty else f) for f in row.workspace_folders)),)
           if row.workspace_folders else ()),
@@ -284,9 +285,8 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         counted = f"  {'hooks':<8} {said_as(detail.extra['hook_events'], 'captured hook event')}"
         # Too wide, the command goes on its own line, whole (to be copied), as the --full hint's does.
         lines.extend(card_command(counted, " (", ")", lambda shown: f"{trace} {shown}", shown_id, term, short_id))
-    if detail.extra.get("rewound_messages"):
-        lines.extend(_field("rewound", f"{said_as(detail.extra['rewound_messages'], 'message')} (their tokens still count)",
-                            term))
+    for label, value in taken_back_fields(detail, said_as, grouped=term.tty):
+        lines.extend(_field(label, value, term))
     counts = row.counts
     # A resumed session's copies of a gone one's records listed: the counts are its own, the
     # copies said apart (their subagents' calls and compaction were counted as its own).

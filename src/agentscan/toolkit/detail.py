@@ -88,6 +88,8 @@ class DetailCollector:
     _interruptions: NewestErrors[dict[str, Any]] = field(default_factory=lambda: NewestErrors(INTERRUPTIONS_KEPT))
     #: prompts and replies taken back by ``rewind`` (a branch the user abandoned)
     rewound: int = 0
+    #: replies the provider took back whole after writing them (``revise_response``), not listed
+    retracted: int = 0
     #: the context compactions the main transcript recorded (Claude's ``compact_boundary``,
     #: ``add_compaction``); ``None``: none, and ``build`` says nothing of them
     _compactions: NewestErrors[dict[str, Any]] | None = None
@@ -148,7 +150,8 @@ class DetailCollector:
         refused or aborted reply after writing it (``claude.retractions``).  (What is left is
         clipped as the whole was, its clip already counted.)"""
         left = None if text is None else clip_text(text, self.bounds.message_bytes)[0]
-        self.responses.revise(lambda kept: kept.seq == seq, None if left is None else lambda kept: replace(kept, text=left))
+        if self.responses.revise(lambda kept: kept.seq == seq, None if left is None else lambda kept: replace(kept, text=left)):
+            self.retracted += 1
 
     def add_subagent_prompt(self, subagent: str, text: str, timestamp: datetime | None = None, *,
                             seq: int | None = None) -> None:
@@ -266,7 +269,7 @@ class DetailCollector:
 
     def mark(self) -> tuple:
         """Where the conversation stands now: ``rewind`` can come back here."""
-        return (len(self.prompts) + self.prompts.dropped, len(self.responses) + self.responses.dropped, self._order,
+        return (self.prompts.position(), self.responses.position(), self._order,
                 self.clips.messages, self.clips.tools, self.plan, self._commands.first)
 
     def rewind(self, mark: tuple) -> None:
@@ -276,9 +279,8 @@ class DetailCollector:
         first item is the first left (``localcommands``: a ``/model`` before an edited first prompt)."""
         prompts, responses, order, clipped_messages, clipped_tools, plan, self._commands.first = mark
         for kept, then in ((self.prompts, prompts), (self.responses, responses)):
-            added = len(kept) + kept.dropped - then
-            kept.take_back(added)
-            self.rewound += added
+            added = kept.position() - then
+            self.rewound += added - kept.take_back(added)  # (a reply taken back already: ``retracted``)
         taken = 0
         while self._tools and next(reversed(self._tools.values())).order > order:
             if self._tools.popitem()[1].event.subagent:

@@ -252,11 +252,17 @@ def note_usage(field: str, value: object, counted: int) -> None:
         _open[-1].note(USAGE, f"{USAGE_HEAD}: {field} is {shown(value)}, counted as {counted}")
 
 
-def note_tier(value: object, why: str) -> None:
-    """A call ran on the service tier ``value`` (not the standard one), priced at the standard
-    rates for the reason ``why``."""
+def tier_warning(value: str, why: str) -> str:
+    """The warning for a call on the service tier ``value`` (not the standard one), priced at
+    the standard rates for the reason ``why`` (``note_tier`` tells it)."""
+    return f"{TIER_HEAD}: service_tier is {shown(value)}; {why}"
+
+
+def note_tier(message: str) -> None:
+    """A call ran on a service tier other than the standard one: ``message``, made by
+    ``tier_warning`` once per tier (a file of priority calls has one on every call)."""
     if _open:
-        _open[-1].note(TIER, f"{TIER_HEAD}: service_tier is {shown(value)}; {why}")
+        _open[-1].note(TIER, message)
 
 
 def note_time(value: object) -> None:

@@ -163,11 +163,13 @@ class TranscriptStream:
         meta = self._current_meta
         if text and self._speaks:
             self._collector.add_response(text, meta.get("ts"), meta.get("model"), seq=meta.get("seq"))
-        if self._retractions is not None:
-            self._retractions.added(meta.get("seq") if text else None, self._current_text)
         elif text and self._subagent is not None:
             self._collector.add_subagent_response(self._subagent, text, meta.get("ts"), meta.get("model"),
                                                   seq=meta.get("seq"))
+        # (The session's own replies only, ``_speaks``: one taken back whole is counted, not listed.)
+        if self._retractions is not None and self._retractions.added(meta.get("seq") if text else None,
+                                                                     self._current_text):
+            self._collector.retracted += 1
         self._current_id, self._current_text = None, []
 
     def feed(self, record: dict) -> None:

@@ -46,6 +46,7 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
     from agentscan.providers.claude.detail import TranscriptStream
     from agentscan.providers.claude.subagentlist import subagent_infos, subagent_models
     from agentscan.providers.claude.row import resumed_from_of, summarize
+    from agentscan.providers.claude.headfields import header_field
     from agentscan.providers.claude.tail import read_tail
     from agentscan.timeutil import parse_iso
     from agentscan.toolkit.detail import DetailCollector
@@ -75,7 +76,7 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
     # A resumed session's copies of another's records (at its head) are skipped, as its row's pass skips them.
     # (The context's compactions, kept by the row's pass, are added by it too: each where it was read.)
     whole = read_tail(collector, files.main, ctx, bounds, facts,
-                      own=ref.native_id if resumed_from_of(files.main, ctx) else None, watch=reported.feed)
+                      own=ref.native_id if (resumed := resumed_from_of(files.main, ctx)) else None, watch=reported.feed)
     # The whole transcript's newest, kept by its row's pass by the collector's own rule, in
     # reading order: added in it, equal times fall in place as read forward.
     for text, stamp, kind in facts.errors:
@@ -92,7 +93,11 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
         extra_tools.extend(stream.finish())
     infos = subagent_infos(files, ctx, facts.task_types, facts.task_calls, facts.per_agent,
                            models=subagent_models(facts.groups, subs))
-    extra: dict = {"rewound_messages": 0, "errors": collector.errors(), "agent_reported": reported.json(facts.groups)}
+    extra: dict = {"rewound_messages": 0, "retracted_replies": 0, "errors": collector.errors(),
+                   "agent_reported": reported.json(facts.groups)}
+    # A relocated session (``relocated``): the directory its first record names, when not the row's.
+    if not resumed and row.cwd and (first := header_field(files.main, ctx, "cwd")) and first != row.cwd:
+        extra["moved_from"] = first
     if extra["agent_reported"] is None and not whole:
         # A record further back than the read went is not looked for (it would cost the
         # whole file): ``null`` then is "none in the part read", said apart from "none".

@@ -40,7 +40,7 @@ class ClaudeProvider(Provider):
     env_vars = ("CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME")
     # Bumped whenever a row's or a call's rules change (cached rows and calls are then read
     # again); what each version changed: docs/providers/claude.md, "Parser versions".
-    parser_version = "39"
+    parser_version = "40"
     # Claude Code opens, writes and closes its transcript for each record: a running session
     # is told by the registry 2.1.x builds keep (``liveprocs``), not by a file held open.
     running_registry = REGISTRY
@@ -267,10 +267,13 @@ class ClaudeProvider(Provider):
                                totals.by_subagent(), inline=main.inline if main else {},
                                models=subagent_models(groups, {**subs, **(main.inline if main else {})}))
         extra: dict = {"rewound_messages": collector.rewound,  # (an edited prompt's branch: ``detail.LiveBranch``)
+                       "retracted_replies": collector.retracted,  # (refused or aborted: ``retractions``)
                        "errors": collector.errors(),
                        "agent_reported": None if collector.reported is None else collector.reported.json(groups)}
         if main is None:
             extra["parent_missing"] = True
+        elif main.relocated_cwd and main.cwd and main.relocated_cwd != main.cwd:
+            extra["moved_from"] = main.cwd  # (the session counts whole under where it moved: ``sessionrow``)
         extra.update(resumedshow.extra(ref, ctx, listed, held))
         detail = collector.build(row, subagents=infos, extra_tools=extra_tools, extra=extra)
         return detail if main is not None else in_time_order(detail)

@@ -44,6 +44,7 @@ class Retractions:
 
     def __init__(self) -> None:
         self.spans: Spans = []  # the reply being read: its records' pieces of ``texts``
+        self.blanked = False  # whether a record took back text of the reply being read
         self._recent: deque[tuple[int, list[str], Spans]] = deque(maxlen=RECENT_REPLIES)
 
     def note(self, uuid: object, start: int, end: int) -> None:
@@ -51,16 +52,18 @@ class Retractions:
         if end > start and isinstance(uuid, str):
             self.spans.append((uuid, start, end))
 
-    def added(self, seq: int | None, texts: list[str]) -> None:
-        """The reply being read was added at ``seq`` (``None``: not added; it is done with)."""
-        if seq is not None and self.spans:
-            self._recent.append((seq, texts, self.spans))
-        self.spans = []
+    def added(self, seq: int | None, texts: list[str]) -> bool:
+        """The reply being read was added at ``seq`` (``None``: not added; it is done with).
+        Returns whether it was a reply taken back whole before it was added (it had text)."""
+        spans, self.spans, blanked, self.blanked = self.spans, [], self.blanked, False
+        if seq is not None and spans:
+            self._recent.append((seq, texts, spans))
+        return seq is None and blanked
 
     def withdraw(self, uuids: frozenset[str], texts: list[str], revise: Callable[[int, str | None], None]) -> None:
         """Take back the text of the records ``uuids`` names: from ``texts`` (the reply being
         read) in place, and from a reply already added through ``revise(seq, text left)``."""
-        _blank(self.spans, texts, uuids)
+        self.blanked |= _blank(self.spans, texts, uuids)
         for seq, pieces, spans in self._recent:
             if _blank(spans, pieces, uuids):
                 left = "".join(pieces).strip()

@@ -248,7 +248,9 @@ class _MainFacts:
         self.replay = FileSummary(path)  # the ``summary`` records and their leaves, in order
         self.wanted: set[bytes] = set()  # the leaves named so far
         self.cwd: str | None = None
-        self.relocated_cwd: str | None = None  # (``FileSummary.relocated_cwd``)
+        # (``FileSummary.relocated_cwd``): each ``relocated`` record's directory, and whether it
+        # names another session (a resumed file's copy, which the row's pass skips: ``is_copy``)
+        self.relocations: list[tuple[bool, str]] = []
         self.first_prompt: str | None = None
         self.first_image_prompt: str | None = None
         self.first_bare_command: str | None = None
@@ -274,7 +276,7 @@ class _MainFacts:
             elif kind == "ai-title" and as_str(record.get("aiTitle")):
                 self.ai_title = record["aiTitle"]
             elif kind == "relocated" and as_str(record.get("relocatedCwd")):
-                self.relocated_cwd = record["relocatedCwd"]
+                self.relocations.append((is_copy(record, self.own), record["relocatedCwd"]))
         if summaries or self.wanted:
             self._summary_titles(base, data, summaries)
         if self.head_open:
@@ -287,7 +289,10 @@ class _MainFacts:
         named = self.custom_title or self.replay._summary_matched or self.ai_title
         if self.head_cut and (self.cwd is None or (named is None and self.first_prompt is None)):
             raise Unsure  # what the head looks for is past its budget: the row's pass finds it
-        return self.relocated_cwd or self.cwd, choose_title(named, self.first_prompt, self.first_image_prompt, self.first_bare_command,
+        if self.resumed is None and any(copy for copy, _ in self.relocations):
+            raise Unsure  # whether the file is a resumed session's is past the head's budget
+        moved = [cwd for copy, cwd in self.relocations if not (self.resumed and copy)]
+        return moved[-1] if moved else self.cwd, choose_title(named, self.first_prompt, self.first_image_prompt, self.first_bare_command,
                                       self.first_local_command,
                                       foreign_summary_names(self.replay.summary_title, self.cwd))
 

@@ -4,7 +4,12 @@
 keeps the newest prompts, replies and calls within the bounds; everything
 older is read only to be dropped.  ``read_tail`` reads the main transcript
 backwards (``toolkit.reverse``) and stops as soon as nothing older can be
-kept, leaving the collector exactly as the forward pass would have left it:
+kept, leaving the collector as the forward pass would have left it, but for the
+replies Claude Code took back (``retractions``: a ``supersedesUuids`` or
+``retractedMessageUuids`` names their records, later in the file): the forward read
+leaves their text out and counts them (``retracted_replies``), this one lists them
+as written and counts none (a transcript with an edited prompt is read forward:
+``hugeshow.edits_kept``).  Otherwise:
 
 * a reply is the text of a run of one message's records (Claude Code
   writes one record per content block); read backwards, a run is complete

@@ -47,7 +47,7 @@ from agentscan.model import ORIGIN
 from agentscan.pricing.aliases import fast_mode_name
 from agentscan.pricing.inferencegeo import US_ONLY_GEO, us_only_name
 from agentscan.providers.claude.records import FAST_SPEED, as_dict, as_str
-from agentscan.toolkit.valuewarnings import counted_field, note_tier, note_usage, odd_count
+from agentscan.toolkit.valuewarnings import counted_field, note_tier, note_usage, odd_count, tier_warning
 from agentscan.timeutil import epoch_of_iso
 
 #: Fields of a *call*: one record's usage as ``tokens`` keeps it, a plain tuple
@@ -187,16 +187,36 @@ _TIER_REASONS = {
 }
 
 
+#: the warning a call on each tier string met gets (``None``: none), made once: a file of
+#: priority calls has one on every call (at most ``_TIERS_KEPT`` strings are remembered)
+_TIER_TOLD: dict[str, str | None] = {}
+_TIERS_KEPT = 256
+
+
 def _other_tier(tier: object) -> None:
     """A call on service tier ``tier`` (not ``"standard"``): told, priced at the standard rates."""
-    if isinstance(tier, str) and tier.strip().lower() in ("", STANDARD_TIER, "standard_only"):
-        return
-    if isinstance(tier, str) and not _TIER_WORD.fullmatch(tier.strip()):
+    if not isinstance(tier, str):
+        return  # a number, an object, ``true``: no tier's name, not told (as free text is not)
+    try:
+        told = _TIER_TOLD[tier]
+    except KeyError:
+        told = _tier_warning(tier)
+        if len(_TIER_TOLD) < _TIERS_KEPT:
+            _TIER_TOLD[tier] = told
+    if told is not None:
+        note_tier(told)
+
+
+def _tier_warning(tier: str) -> str | None:
+    """What a call on ``tier`` is told (``valuewarnings.tier_warning``), or ``None``: nothing."""
+    name = tier.strip()
+    if name.lower() in ("", STANDARD_TIER, "standard_only"):
+        return None
+    if not _TIER_WORD.fullmatch(name):
         # Not a tier's name (a value trimmed from a shared sample, free text): it says nothing
         # of the rates, and a warning on every file of it would be noise.
-        return
-    why = _TIER_REASONS.get(tier.strip().lower() if isinstance(tier, str) else "", "its rates are unknown")
-    note_tier(tier, why)
+        return None
+    return tier_warning(tier, _TIER_REASONS.get(name.lower(), "its rates are unknown"))
 
 
 def priced_model(model: str, speed: object, geo: object) -> str:
