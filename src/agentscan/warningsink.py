@@ -121,6 +121,16 @@ class WarningSink:
             return
         self._items.append(SinkWarning(key_path, message, line))
 
+    def count_more(self, key_path: str, count: int, line: int | None) -> None:
+        """``count`` more warnings of a file past its listed ones, the last at ``line``: as
+        ``add`` counts them (a sink that held them kept a file's first ones: ``HeldWarnings``)."""
+        self._per_file[key_path] = self._per_file.get(key_path, 0) + count
+        self._suppressed[key_path] = self._suppressed.get(key_path, 0) + count
+        if line is not None:
+            self._counted_upto[key_path] = max(line, self._counted_upto.get(key_path, 0))
+        for captured in self._captures:
+            captured.overflowed = True
+
     def _capture(self, key_path: str, message: str, line: int | None, passing: bool) -> None:
         """``Captured.take`` for every capture open, the warning made once, and not at all
         while every capture is full (a file of a million bad lines)."""

@@ -118,7 +118,7 @@ def get_provider(name: str) -> Provider:
     if name in _instances:
         return _instances[name]
     target = BUILTIN_PROVIDERS.get(name)
-    if target is None or name not in BUILTIN_PROVIDERS or not _importable(name):
+    if target is None or not _importable(name):
         raise UnknownProvider(name, available_names())
     module_name, class_name = target.split(":")
     provider = getattr(importlib.import_module(module_name), class_name)()

@@ -341,5 +341,3 @@ class Provider(DoctorQuestions, UnreadQuestions, RunningQuestions, ABC):
         skipped, not waited for (``OwnRefs.borrowed_cwds``).
         """
         return set()
-
-

@@ -29,6 +29,7 @@ import orjson
 from agentscan.model import SESSION, SessionRef
 from agentscan.progress import BUNDLING, CACHING
 from agentscan.scan.providerusage import ProviderUsage
+from agentscan.scan.saidorder import in_session_order
 from agentscan.scan.sessionsums import Parsed, SessionSums
 from agentscan.scan.sharing import entries_from, merge_duplicates, sharing
 from agentscan.scan import sharedmemo, usagesnapshot
@@ -48,7 +49,7 @@ def collect_usage(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, lis
     return {name: part.entries for name, part in _Collector(scanner, _always, all_calls=True).run(refs).items()}
 
 
-def _always(provider: str, sums: SessionSums) -> bool:
+def _always(provider: str, sums: SessionSums) -> bool:  # (every session's calls)
     return True
 
 
@@ -133,15 +134,10 @@ class _Collector:
             part = found[name]
             wanted = exact[name] = []
             for ref, ref_id in pairs:
-                if ref_id in shared:
+                if ref_id in shared or (ref_id not in known and needs is not None and needs(name, sums[ref_id])):
                     wanted.append(ref)
                     part.exact.add(ref.native_id)
-                elif ref_id in known:
-                    continue  # answered already: its sums were not read
-                elif needs is not None and needs(name, sums[ref_id]):
-                    wanted.append(ref)
-                    part.exact.add(ref.native_id)
-                else:
+                elif ref_id not in known:  # (one known was answered already: its sums were not read)
                     part.sums[ref.native_id] = sums[ref_id]
         calls = self.calls_by_session = self._calls([ref for wanted in exact.values() for ref in wanted])
         for name, wanted in exact.items():
@@ -154,10 +150,11 @@ class _Collector:
             self.cache.commit()
         return found
 
+    @in_session_order
     def sums(self, refs: Sequence[SessionRef], known: frozenset[str] = frozenset()
              ) -> tuple[dict[str, list[tuple[SessionRef, str]]], dict[str, SessionSums], dict[str, bytes]]:
         """Every session's own sums (and key hashes), but those of ``known`` sessions:
-        from the index, or parsed."""
+        from the index, or parsed; their warnings said in ``refs``' order (``saidorder``)."""
         # (ref, id) pairs: a heavy user has 10,000+ sessions, and ``ref.id`` builds a string.
         # (Each provider met in the order of every session's, though a pick left out its first.)
         by_provider: dict[str, list[tuple[SessionRef, str]]] = {name: [] for name in self.picked.providers} \
@@ -179,7 +176,7 @@ class _Collector:
                 fingerprints[ref_id] = fingerprint_of(ref) if self.cache is not None else None
             taken = self.picked.taken.get(name) if self.picked is not None else None
             if taken is not None:  # picked from the index's rows, as ``windowspans.pick`` picks
-                self.stamps[name], self.outside[name], self.picked_shared[name] = taken  # (its fields' order)
+                self.stamps[name], self.outside[name], self.picked_shared[name] = taken.stamp, taken.outside, taken.shared
                 self._sums_of(pairs, sums, keys, misses, stale)
                 continue
             stamp = self.stamps[name] = self._stamp(pairs)  # of them all: ``_shared`` remembers by it

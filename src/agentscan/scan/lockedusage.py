@@ -42,7 +42,7 @@ def kept_under_a_lock(scanner: Scanner, cache: Cache, refs: list[SessionRef], st
     taken = set()
     for ref in locked:
         kept = held.get(ref.id)
-        search = older_search(scanner.ctx, ref.provider)  # (the row's, ``sums_stand_under_a_lock``, too)
+        search = older_search(scanner.ctx, ref.provider, "sums")  # (its answers the rows' too)
         if kept is None or search.given_up or not search.held_unchanged(scanner.provider(ref.provider), ref,
                                                                         scanner.ctx, kept[0]):
             continue

@@ -41,7 +41,7 @@ from agentscan.scan.groupprices import GroupPrices
 from agentscan.scan.sessionsums import SessionSums
 from agentscan.usagegroups import BUCKET
 from agentscan.scan.rowmemo import KeptRow, SessionRows
-from agentscan.scan import tokenagents, tokencwd, tokenmodels
+from agentscan.scan import saidorder, tokenagents, tokencwd, tokenmodels
 from agentscan.scan.copiedsessions import copied_from, without
 from agentscan.scan.rowkeys import UNTIMED, RowOf, row_of as rows_keyed
 from agentscan.scan.tokenbucket import Bucket, add_session_sums
@@ -145,6 +145,7 @@ def credited_report(scanner: Scanner, refs: Sequence[SessionRef], companions: Se
                    companions=companions)
 
 
+@saidorder.in_session_order  # (the sums' warnings, and those of kept rows said again with them)
 def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool, since: datetime | None,
             until: datetime | None, by: GroupBy, tz: tzinfo | None,
             cwds: dict[str, str | None] | None = None, companions: Sequence[SessionRef] = (),
@@ -233,9 +234,8 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
         fragments = kept_rows.keep_report(refs, priced_rows, usage, kept)
     rows = tuple(row for row, _ in priced_rows)
     if GROUPING[by].period:
-        # Calls of no time and 0 tokens (Claude Code's ``<synthetic>`` notices) make a row
-        # that tells nothing: the table leaves it out (``tokens_notes.names_nothing``), and
-        # --json left it alone as an all-zero ``unknown`` row a script had to skip.
+        # Calls of no time and 0 tokens (Claude Code's ``<synthetic>`` notices) make a row that tells nothing: the
+        # table leaves it out (``tokens_notes.names_nothing``); --json kept it, all-zero ``unknown``, for a script to skip.
         rows = tuple(row for row in rows if not (row.key == UNTIMED and row.tokens is not None and not row.tokens.total))
     if GROUPING[by].dearest_first:
         rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))

@@ -37,12 +37,14 @@ class OlderParsers:
 
     __slots__ = ("found", "searched", "answers")
 
-    def __init__(self) -> None:
-        self.found: list[str] = []  # versions that matched, tried first
+    def __init__(self, shared: OlderParsers | None = None) -> None:
+        """``shared``: another caller's search, whose versions found and answers this one
+        shares (``older_search``), its count of sessions searched its own."""
+        self.found: list[str] = [] if shared is None else shared.found  # versions that matched, tried first
         self.searched = 0
         #: (session id, kept fingerprint) -> the answer given: a session asked again in the
         #: scan (its sums taken under a lock, then its row's) is not searched again
-        self.answers: dict[tuple[str, str], bool] = {}
+        self.answers: dict[tuple[str, str], bool] = {} if shared is None else shared.answers
 
     @property
     def given_up(self) -> bool:
@@ -55,7 +57,10 @@ class OlderParsers:
         asked = (ref.id, kept)
         answer = self.answers.get(asked)
         if answer is None:
-            answer = self.answers[asked] = self._search(provider, ref, ctx, kept)
+            whole = self.searched < _SEARCHED  # (past it, only the versions found are tried: no answer for another caller)
+            answer = self._search(provider, ref, ctx, kept)
+            if answer or whole:
+                self.answers[asked] = answer
         return answer
 
     def _search(self, provider: Provider, ref: SessionRef, ctx: ScanContext, kept: str) -> bool:
@@ -109,11 +114,19 @@ def tell(scanner: Scanner, stale: Iterable[tuple[SessionRef, str]], what: str) -
     progress.upgraded(read_again_after_upgrade(scanner, stale), what)  # (0: none; not searched again this run)
 
 
-def older_search(ctx: ScanContext, provider: str) -> OlderParsers:
-    """The scan's one search of ``provider``'s older parser versions for the sums the index
-    holds (``older_parsers``, and ``lockedusage.kept_under_a_lock``'s): the versions found,
-    the sessions searched, the answers given, shared."""
-    return ctx.memo.setdefault(f"_rowusage_versions:{provider}", OlderParsers())
+def older_search(ctx: ScanContext, provider: str, caller: str = "rows") -> OlderParsers:
+    """The scan's search of ``provider``'s older parser versions for the sums the index holds,
+    for ``caller`` (``older_parsers``'s rows, ``lockedusage.kept_under_a_lock``'s sums): the
+    versions found and the answers given shared, the sessions searched counted by each caller
+    (shared, eight changed sessions a row pass searched first gave up the search for an
+    unchanged chat under a lock, whose kept sums were then not taken)."""
+    first = ctx.memo.get(f"_rowusage_versions:{provider}")
+    key = f"_rowusage_versions:{provider}:{caller}"
+    search = ctx.memo.get(key)
+    if search is None:
+        search = ctx.memo[key] = OlderParsers(first)
+        ctx.memo.setdefault(f"_rowusage_versions:{provider}", search)
+    return search
 
 
 def older_parsers(ctx: ScanContext, ref: SessionRef, held: str) -> bool:

@@ -104,9 +104,11 @@ def choose(cache: Cache, provider: str, stamp: str, ids: Sequence[str], fingerpr
             return None
         spans: dict[str, tuple] = {}
         kept: Iterable[tuple]
-        if shared is not None and kept_ids == ids and prints == [fingerprints.get(ref_id) for ref_id in ids]:
+        same = kept_ids == ids or (len(kept_ids) == len(ids) and set(kept_ids) == set(ids))
+        if shared is not None and same and prints == [fingerprints.get(ref_id) for ref_id in kept_ids]:
             # Kept at these very sessions (the census held still): each span is the session's,
-            # in order, and none is kept for a settling (``Picked.spans``).
+            # and none is kept for a settling (``Picked.spans``).  In their own order: kept in
+            # the session list's, asked in discovery's by ``windowrefs`` (which took it never).
             kept = zip(kept_ids, firsts, lasts, flags)
             changed: set[str] = set()
         else:
