@@ -1,7 +1,7 @@
 """One Claude session under two roots (``~/.config/claude/projects`` and ``~/.claude/projects``):
 the copy that holds the other is counted, whichever is fresher (a newer, shorter copy hid the
 calls after it: 51,836 tokens where ccusage counted 106,193), and two copies that differ are
-said, naming both (``providers.claude.discovery._keeps_new``)."""
+said, naming both (``providers.claude.copychoice``)."""
 
 from __future__ import annotations
 

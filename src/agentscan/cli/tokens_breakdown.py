@@ -57,13 +57,15 @@ def model_lines(token_row: TokenRow, names: dict[str, str], term: Terminal, *, c
         providers = part.providers
         silent = reasoning_unreported(providers) if providers else unreported
         partial = not by_session and reasoning_partial(providers)
+        # (a model's calls recovered from progress records: a lower bound, as its ``--by model`` row)
         values = number_cells(part.tokens, part.cost, term, compact=compact, at_least=part.cost_priced,
-                              unreported=silent, partial=partial)
+                              unreported=silent, partial=partial, short=bool(part.recovered))
         name = INDENT + names.get(part.key, part.key)
         if by_session:
             lines.append(Row(session_cells(name, ["", "", ""], values), style="dim"))
         else:
-            values = with_subagents(values, subagents_cell(part, number_form(term, compact)))
+            values = with_subagents(values, subagents_cell(part, number_form(term, compact),
+                                                           short=bool(part.recovered) and term.tty))
             lines.append(Row([name, *values], style="dim"))
     return lines
 

@@ -128,13 +128,13 @@ REASONING_NOTE = "REASONING is part of OUTPUT, counted once in TOTAL"
 SUBAGENTS_NOTE = "SUBAGENTS is the subagents' part of TOTAL, counted once in it"
 #: both at once, in one line
 BOTH_PARTS_NOTE = "REASONING is part of OUTPUT and SUBAGENTS part of TOTAL, each counted once"
-#: under a table whose REASONING is a lower bound somewhere (``≥``): what it leaves out
 #: under a table a key of which says how many runs make it up: what that is (``haiku-4.5 (1 run)``
 #: was read as a tag of the model)
 RUNS_NOTE = "(N runs) after a key: a row of subagents' calls alone, made in N runs"
 #: under a table a row of which is a lower bound (``≥`` in TOTAL and COST)
 SHORT_NOTE = ("TOTAL ≥N: at least N: a subagent's transcript is gone and its calls were found in its parent's "
               "progress records, which hold no copy of its final response")
+#: under a table whose REASONING is a lower bound somewhere (``≥``): what it leaves out
 PARTIAL_REASONING_NOTE = ("REASONING ≥N: at least N, the other agents' alone: Claude Code and Cursor "
                           "record no reasoning apart (theirs is inside OUTPUT)")
 

@@ -26,21 +26,23 @@ if TYPE_CHECKING:
     from agentscan.scan.short_ids import Known
 
 
-def subagents_cell(token_row: TokenRow, shown: Callable[[int], str]) -> str:
+def subagents_cell(token_row: TokenRow, shown: Callable[[int], str], *, short: bool = False) -> str:
     """A grouped row's SUBAGENTS cell: its runs' tokens together, as ``shown`` shows a
     number (TOTAL's form, compact or not); ``-``: it has none; empty where its usage was
-    not recorded (its "not recorded" is laid over the number columns)."""
+    not recorded (its "not recorded" is laid over the number columns).  ``short``: a
+    terminal's row with a run recovered from progress records (``number_cells``' ``short``)."""
     runs = sum_usage(usage for _, usage in token_row.subagents) if token_row.subagents else None
-    return runs_cell(runs, token_row.tokens is not None, shown)
+    return runs_cell(runs, token_row.tokens is not None, shown, short=short)
 
 
-def runs_cell(runs: TokenUsage | None, recorded: bool, shown: Callable[[int], str]) -> str:
+def runs_cell(runs: TokenUsage | None, recorded: bool, shown: Callable[[int], str], *, short: bool = False) -> str:
     """A SUBAGENTS cell (a row's, TOTAL's): ``runs``' tokens as ``shown`` shows a number;
     ``-`` for none, or runs that recorded no usage (a cell all the same: a pipe's fields
     hold); empty where the row itself recorded none (``recorded``: its "not recorded" is
-    laid over the number columns)."""
+    laid over the number columns).  ``short``: ``runs`` hold one recovered from progress
+    records, its final call not in them: ``≥N``, as TOTAL is (a terminal's alone)."""
     if runs is not None:
-        return shown(runs.total)
+        return ("≥" if short else "") + shown(runs.total)
     return "-" if recorded else ""
 
 

@@ -303,13 +303,17 @@ def _bounds(match: Match, when: datetime) -> tuple[float | None, float | None]:
 
 
 def dated_then(match: Match, when: datetime) -> bool:
-    """Whether a price change the data dates (``_bounds``) comes at or before ``when``: if
-    not, the prices shown for ``when`` are the model's earliest, which the data gives any
-    earlier time, before the model was released too (it holds no release date)."""
-    try:
-        return _bounds(match, when)[0] is not None
-    except NotPriceable:
-        return True  # (a condition it cannot read: nothing to say of it)
+    """Whether ``when`` is at or after the model's first dated price change (a start date in
+    its prices or its variants'), or it has none: if it is before it, the prices shown for
+    ``when`` are the model's earliest, which the data gives any earlier time, before the model
+    was released too (it holds no release date).  A model priced alike at every date (no start
+    date) has nothing to say: its prices are no earlier ones than any other."""
+    prices = match.model.prices
+    constraints = [] if isinstance(prices, types.ModelPrice) else [conditional.constraint for conditional in prices]
+    constraints += [variant.constraint for variant in _variants(match)]
+    starts = [_utc(constraint.start_date, time(0)) for constraint in constraints
+              if isinstance(constraint, types.StartDateConstraint)]
+    return not starts or when.timestamp() >= min(starts)
 
 
 def _utc(day: date, moment: time) -> float:

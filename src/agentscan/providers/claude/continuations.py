@@ -104,15 +104,15 @@ def _well_formed(known: object) -> bool:
 
 
 def continued_by(native_id: str, main: Path, ctx: ScanContext) -> list[str]:
-    """The sessions of ``main``'s folder resumed from ``native_id``, a resumed session itself
-    (B of A → B → C): the transcripts whose head names the same first session (A) and whose
+    """The sessions of ``main``'s project folder (under every root) resumed from ``native_id``,
+    a resumed session itself (B of A → B → C): the transcripts whose head names the same first session (A) and whose
     copies end with its records.  Their heads are remembered per file; each is searched up to
     its own first record once (a few tens of ms a GB of copies, from the page cache)."""
-    from agentscan.providers.claude.discovery import resumed_as, resumed_from
+    from agentscan.providers.claude.discovery import resumed_from, resumed_paths
 
     first = resumed_from(native_id, main, ctx)
     if first is None:
         return []  # (not resumed: the heads that name it are its later sessions, ``resumed_as``)
     # (``first``'s own transcript: its head names it)
-    return [other for other in resumed_as(first, main, ctx)
-            if other not in (native_id, first) and resumed_last(main.with_name(f"{other}.jsonl"), other, ctx) == native_id]
+    later = resumed_paths(first, main, ctx)  # (in its project's folder under every root)
+    return [other for other in sorted(later) if other not in (native_id, first) and resumed_last(later[other], other, ctx) == native_id]

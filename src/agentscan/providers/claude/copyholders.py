@@ -34,15 +34,15 @@ def nearer_holders(native_id: str, main: Path, ctx: ScanContext) -> dict[str, li
     rest is counted, and listed, in the later one (``resumedshow.HeldCopies``).  Only
     transcripts whose head names the same first session are read (a chain's copies all begin
     with its first's), each up to its own first record (``resumes.copied_head``)."""
-    from agentscan.providers.claude.discovery import resumed_as, resumed_from
+    from agentscan.providers.claude.discovery import resumed_from, resumed_paths
 
     first = resumed_from(native_id, main, ctx)
     if first is None:
         return {}
     # (Heads remembered per file: no other transcript of the chain, the usual case, and the
     # session's own copies are not read, 1.1 s a GB of them on each ``show`` of a live one.)
-    others = [(other, path) for other in resumed_as(native_id, main, ctx, every=True)
-              if resumed_from(other, path := main.with_name(f"{other}.jsonl"), ctx) == first]
+    later = resumed_paths(native_id, main, ctx, every=True)  # (its project's folder under every root)
+    others = [(other, later[other]) for other in sorted(later) if resumed_from(other, later[other], ctx) == first]
     head = remembered_head(main, native_id, ctx) if others else None
     if head is None or not head[0]:
         return {}
@@ -194,14 +194,15 @@ def resumed_into(native_id: str, main: Path, ctx: ScanContext, *, gone: bool) ->
     kinds were not looked for there).  A found B names C too, whose copies end with B's
     (``continuations.continued_by``: before, its card named no later session)."""
     from agentscan.providers.claude.continuations import continued_by
-    from agentscan.providers.claude.discovery import resumed_as
+    from agentscan.providers.claude.discovery import resumed_as, resumed_paths
 
     found = resumed_as(native_id, main, ctx)
     if not gone:
         return sorted({*found, *continued_by(native_id, main, ctx)})
-    for other in resumed_as(native_id, main, ctx, every=True):
+    later = resumed_paths(native_id, main, ctx, every=True)  # (its project's folder under every root)
+    for other in sorted(later):
         if other not in found:
-            head = remembered_head(main.with_name(f"{other}.jsonl"), other, ctx)
+            head = remembered_head(later[other], other, ctx)
             if head is not None and native_id in head[0]:
                 found.append(other)
     return sorted(found)

@@ -22,13 +22,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from stat import S_ISDIR, S_ISLNK
-from typing import NamedTuple, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from agentscan.context import ScanContext
+from agentscan.providers.claude.copychoice import Copy, choose
 from agentscan.providers.claude.headfields import header_field
 from agentscan.providers.claude.resumes import named_by_session_id
 from agentscan.providers.sessionnames import usable_id
-from agentscan.toolkit.appendcopies import DIFFERENT, LONGER, SHORTER, compare_copies
 from agentscan.toolkit.fsutil import is_dir, is_file, warn_special
 from agentscan.toolkit.paths import child_path
 from agentscan.toolkit.roots import Root
@@ -50,7 +50,7 @@ class SessionFiles:
     class: a dataclass costs about a millisecond to create on import.
     """
 
-    __slots__ = ("native_id", "main", "main_mtime", "subagents", "newest_mtime", "stats")
+    __slots__ = ("native_id", "main", "main_mtime", "subagents", "newest_mtime", "stats", "copies")
 
     def __init__(self, native_id: str) -> None:
         self.native_id = native_id
@@ -59,6 +59,9 @@ class SessionFiles:
         self.subagents: dict[str, SubagentFile] = {}
         self.newest_mtime = 0.0
         self.stats: dict[str, os.stat_result] = {}
+        #: a file found more than once (under two roots), each copy found, by what it is
+        #: (``None``: the main transcript; else a subagent's id), until ``_settle`` chooses
+        self.copies: dict[str | None, list[Copy[Any]]] | None = None
 
     def paths(self) -> tuple[Path, ...]:
         files = [self.main] if self.main else []
@@ -121,6 +124,7 @@ def discover_sessions(roots: list[Root], ctx: ScanContext) -> dict[str, SessionF
         for project in _entries(str(root.path), ctx, report=os.path.lexists(root.path)):
             if is_dir(project):
                 _scan_project(child_path(root.path, project.name, project.path), project.path, ctx, sessions)
+    _settle(sessions, ctx)
     return sessions
 
 
@@ -183,54 +187,50 @@ def _attach_main(entry: os.DirEntry[str], path: Path, native_id: str, ctx: ScanC
         return
     mtime = stat.st_mtime
     session = _session(sessions, native_id)
-    # The same session under two roots is listed once (``_keeps_new``).
-    if session.main is not None:
-        ctx.memo[CHOSE] = True
-    if session.main is None or _keeps_new(entry.path, stat, str(session.main), session.stats.get(str(session.main)), ctx):
-        if session.main is not None:
-            session.stats.pop(str(session.main), None)
+    if session.main is not None:  # the same session under another root: chosen among (``_settle``)
+        _another_copy(session, None, Copy(entry.path, path, stat), ctx)
+    else:
         session.main, session.main_mtime = path, mtime
         session.stats[entry.path] = stat
     session.newest_mtime = max(session.newest_mtime, mtime)
 
 
-def _keeps_new(new: str, new_stat: os.stat_result, old: str, old_stat: os.stat_result | None, ctx: ScanContext) -> bool:
-    """Whether the copy of a transcript found second (the same session's, or subagent's, file
-    under another root: ``~/.claude`` and ``~/.config/claude``) is read instead of the first.
-    The copy that holds the other (begins with all its bytes and goes on: the other is a stale
-    snapshot, whichever is fresher) wins; else the fresher.  A copy left out that held
-    something else is said, naming the one counted (docs/providers/claude.md, "One session
-    under two roots").  Compared only for a file found twice (rare): two chunks of each."""
-    if old_stat is None:
-        return True
-    fresher = new_stat.st_mtime > old_stat.st_mtime
-    if (new_stat.st_dev, new_stat.st_ino) == (old_stat.st_dev, old_stat.st_ino):
-        return fresher  # one file reached twice (a linked project folder)
-    relation = compare_copies(new, old)
-    if relation in (SHORTER, LONGER):
-        return relation == LONGER
-    if relation == DIFFERENT:
-        left, kept = (old, new) if fresher else (new, old)
-        ctx.warn(Path(left), "differs from another copy of its session under another root, which is counted "
-                             f"instead (calls only in this copy are not): {kept}")
-    return fresher
-
-
 def _attach_subagent(session: SessionFiles, sub: SubagentFile, path_str: str, stat: os.stat_result,
                      ctx: ScanContext) -> None:
-    mtime = stat.st_mtime
     existing = session.subagents.get(sub.agent_id)
     if existing is not None:
-        ctx.memo[CHOSE] = True
-        existing_str = str(existing.path)
-        existing_stat = session.stats.get(existing_str)
-        if existing_stat is not None and not _keeps_new(path_str, stat, existing_str, existing_stat, ctx):
-            session.newest_mtime = max(session.newest_mtime, mtime)
-            return
-        session.stats.pop(existing_str, None)
-    session.subagents[sub.agent_id] = sub
-    session.stats[path_str] = stat
-    session.newest_mtime = max(session.newest_mtime, mtime)
+        _another_copy(session, sub.agent_id, Copy(path_str, sub, stat), ctx)
+    else:
+        session.subagents[sub.agent_id] = sub
+        session.stats[path_str] = stat
+    session.newest_mtime = max(session.newest_mtime, stat.st_mtime)
+
+
+def _another_copy(session: SessionFiles, key: str | None, copy: Copy[Any], ctx: ScanContext) -> None:
+    """``copy`` of a file ``session`` holds one of already (found under another root)."""
+    ctx.memo[CHOSE] = True
+    copies = session.copies = session.copies if session.copies is not None else {}
+    if key not in copies:
+        first: Any = session.main if key is None else session.subagents[key]
+        path = str(first if key is None else first.path)
+        copies[key] = [Copy(path, first, session.stats[path])]
+    copies[key].append(copy)
+
+
+def _settle(sessions: dict[str, SessionFiles], ctx: ScanContext) -> None:
+    """Each file found more than once: the copy read (``copychoice.choose``), chosen among
+    all of them at once, whatever the roots' order."""
+    for session in [session for session in sessions.values() if session.copies is not None]:
+        for key, copies in (session.copies or {}).items():
+            kept = choose(copies, ctx)
+            for copy in copies:
+                session.stats.pop(copy.path, None)
+            session.stats[kept.path] = kept.stat
+            if key is None:
+                session.main, session.main_mtime = kept.item, kept.stat.st_mtime
+            else:
+                session.subagents[key] = kept.item
+        session.copies = None
 
 
 def _attach_subagent_dir(directory: Path, directory_str: str, native_id: str, ctx: ScanContext, sessions: dict[str, SessionFiles]) -> None:
@@ -294,20 +294,32 @@ def resumed_from(native_id: str, main: Path | None, ctx: ScanContext) -> str | N
 
 def resumed_as(native_id: str, main: Path | None, ctx: ScanContext, *, every: bool = False) -> list[str]:
     """The sessions resumed from this one (``resumed_from`` names it): the other transcripts of
-    its folder whose head names it, by name.  Their heads are remembered per file, so only a
-    first ``show`` reads them.  ``every``: every resumed one of the folder (a chain's middle
-    session is copied by later ones whose heads name the chain's first)."""
+    its project's folder under every root whose head names it, by name (heads remembered per
+    file).  ``every``: every resumed one (a chain's later ones' heads name its first)."""
+    return sorted(resumed_paths(native_id, main, ctx, every=every))
+
+
+def resumed_paths(native_id: str, main: Path | None, ctx: ScanContext, *, every: bool = False) -> dict[str, Path]:
+    """``resumed_as``'s sessions, each with its transcript (the first found, in the roots' order)."""
+    from agentscan.providers.claude.roots import claude_roots
+
     if main is None:
-        return []
-    folder = os.path.dirname(main)
-    found = []
-    for entry in _entries(folder, ctx):
-        name = entry.name
-        if name.endswith(".jsonl") and not name.startswith("agent-") and name != main.name and is_file(entry):
-            first = header_field(Path(entry.path), ctx, "sessionId")
-            if first == native_id or (every and first is not None and first != name[: -len(".jsonl")]):
-                found.append(name[: -len(".jsonl")])
-    return sorted(found)
+        return {}
+    found: dict[str, Path] = {}
+    for folder in project_folders(main, [root.path for root in claude_roots(ctx)]):
+        for entry in _entries(str(folder), ctx, report=folder == main.parent):
+            name = entry.name
+            if name.endswith(".jsonl") and not name.startswith("agent-") and name != main.name and is_file(entry):
+                first = header_field(Path(entry.path), ctx, "sessionId")
+                if first == native_id or (every and first is not None and first != name[: -len(".jsonl")]):
+                    found.setdefault(name[: -len(".jsonl")], Path(entry.path))
+    return found
+
+
+def project_folders(main: Path, roots: Sequence[Path]) -> list[Path]:
+    """``main``'s project folder under each of ``roots`` (in their order; a discovery finds one
+    session's copies there) when it is under one of them, else its own folder."""
+    return [root / main.parent.name for root in roots] if main.parent.parent in roots else [main.parent]
 
 
 def parentless_path(native_id: str, files: Sequence[Path]) -> str | None:
@@ -325,12 +337,11 @@ def parentless_path(native_id: str, files: Sequence[Path]) -> str | None:
 def session_files_at(main: Path, native_id: str, ctx: ScanContext, roots: Sequence[Path] = ()) -> SessionFiles | None:
     """One session's files, found from its main transcript's path (id-index hit).  Its
     project's folder under each of ``roots`` is looked in too, in their order, as a discovery
-    finds the session's copies there (``_keeps_new``): ``show`` reads the copies ``list`` does."""
+    finds the session's copies there (``_settle``): ``show`` reads the copies ``list`` does."""
     if main.name != f"{native_id}.jsonl" or not os.path.isfile(main):
         return None
     sessions: dict[str, SessionFiles] = {}
-    folders = [root / main.parent.name for root in roots] if main.parent.parent in roots else [main.parent]
-    for parent in folders:
+    for parent in project_folders(main, roots):
         entries = _entries(str(parent), ctx, report=parent == main.parent)
         if not entries:
             continue  # (the project not under that root: most homes have one root)
@@ -344,5 +355,6 @@ def session_files_at(main: Path, native_id: str, ctx: ScanContext, roots: Sequen
         # ``<id>/`` joined by name (a discovery lists it with ``admit``): not followed out of the roots.
         if not ctx.linked_outside(parent / native_id) and _subagents_dir(str(subagents), str(parent / native_id), ctx):
             _attach_subagent_dir(subagents, str(subagents), native_id, ctx, sessions)
+    _settle(sessions, ctx)
     found = sessions.get(native_id)
     return found if found is not None and found.main is not None else None
