@@ -5,12 +5,11 @@ else (``differs``)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agentscan.toolkit import laxjson
-from agentscan.toolkit.fsutil import open_regular
+from agentscan.toolkit.appendcopies import DIFFERENT, LONGER, SAME, compare_copies
 
 if TYPE_CHECKING:
     from agentscan.providers.gemini.discovery import ChatFile
@@ -64,30 +63,15 @@ def holds_conversation(path: Path) -> bool:
     return False
 
 
-#: how much of each end of two copies ``differs`` compares
-_COMPARE_CHUNK = 1 << 20
-
-
 def differs(left: ChatFile, kept: ChatFile) -> bool:
     """Whether ``left`` (a copy ranked below ``kept``) held something ``kept`` does not: their
     bytes differ, but where a JSONL ``left``'s are the start of ``kept``'s (an append log copied
     before it grew: a stale snapshot, its content all in the counted one).  A ``kept`` that is
     the start of a longer ``left`` is the stale one: said (a newer mtime ranked it first).
-    Compared as Codex's copies are (``codex.copies``): the first MiB and the shorter one's last
-    MiB of each (an append log's middle does not change); a legacy ``.json``, rewritten whole,
-    differs unless both are the same size and agree there.  Unreadable: no word (``False``)."""
-    try:
-        with open_regular(left.path) as one, open_regular(kept.path) as other:
-            sizes = (os.fstat(one.fileno()).st_size, os.fstat(other.fileno()).st_size)
-            if (left.legacy and sizes[0] != sizes[1]) or sizes[0] > sizes[1]:
-                return True
-            shorter = min(sizes)
-            for at in sorted({0, max(0, shorter - _COMPARE_CHUNK)}):
-                one.seek(at)
-                other.seek(at)
-                span = min(_COMPARE_CHUNK, shorter - at)
-                if one.read(span) != other.read(span):
-                    return True
-    except OSError:
+    Compared as every append log's copies are (``toolkit.appendcopies``); a legacy ``.json``,
+    rewritten whole, differs unless both are the same.  Unreadable: no word (``False``)."""
+    relation = compare_copies(left.path, kept.path)
+    if relation is None:
         return False
+    return relation != SAME if left.legacy else relation in (LONGER, DIFFERENT)
     return False
