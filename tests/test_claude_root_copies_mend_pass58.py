@@ -122,3 +122,23 @@ def test_a_subagent_only_under_the_other_root_is_counted(isolated_home: Path) ->
                 agent, mtime=1_790_100_000)
     assert _inputs_every_way() == {1 + 100 + 1000}
     assert cli_json("tokens")["warnings"] == []
+
+
+def test_copies_with_no_inode_are_compared_not_taken_for_one_file(tmp_path: Path) -> None:
+    """On Windows ``DirEntry.stat()`` leaves ``st_ino`` 0: two copies there are two files, the
+    longer read (not the first root's, as if one file had been reached twice)."""
+    import os
+
+    from agentscan.context import ScanContext
+    from agentscan.providers.claude.copychoice import Copy, choose
+
+    short = write_jsonl(tmp_path / "a" / "s.jsonl", _records(2), mtime=1_790_000_000)
+    whole = write_jsonl(tmp_path / "b" / "s.jsonl", _records(3), mtime=1_789_000_000)
+
+    def windows_stat(path: Path) -> os.stat_result:
+        real = os.stat(path)
+        return os.stat_result((real.st_mode, 0, 0, real.st_nlink, real.st_uid, real.st_gid, real.st_size,
+                               int(real.st_atime), int(real.st_mtime), int(real.st_ctime)))
+
+    copies = [Copy(str(path), path.name, windows_stat(path)) for path in (short, whole)]
+    assert choose(copies, ScanContext(home=tmp_path, env={})).path == str(whole)

@@ -3,7 +3,8 @@
 * ``prices --at`` noted "the price data dates no price of M at or before …" for nearly every
   model at any date: a model with no dated price change has nothing to say; the note is for a
   time before a model's first dated price (``pricing.library.dated_then``).
-* ``words.quoted`` showed a typed ``\\t`` (a backslash, then ``t``) as it showed a tab.
+* ``words.quoted`` lets nothing that would not print through, and shows printable text as typed
+  (a Windows path's backslashes kept one).
 * A subagent recovered from progress records made its row's TOTAL ``≥``, but not its
   ``SUBAGENTS`` cell, nor its model's ``--breakdown`` line (``--by model`` marked that model).
 """
@@ -11,7 +12,6 @@
 from __future__ import annotations
 
 import ast
-import warnings
 from pathlib import Path
 
 import pytest
@@ -30,24 +30,25 @@ def test_prices_at_notes_only_a_time_before_the_models_first_dated_price(isolate
 
 
 @pytest.mark.parametrize("typed", ["a\\tb", "a\tb", "C:\\new", "C:\\Repo", "ends\\", "it's", "both'\"", "a\\\\b",
-                                   "x\\x41", "zero\u200bwidth", "tab\t\\Repo"])
-def test_quoted_reads_back_as_what_was_typed(typed: str) -> None:
+                                   "x\\x41", "zero\u200bwidth", "tab\t\\Repo", "a\x1b[31m"])
+def test_quoted_shows_printable_text_as_typed_and_escapes_the_rest(typed: str) -> None:
     from agentscan.toolkit.words import quoted
 
     shown = quoted(typed)
-    with warnings.catch_warnings():  # (``'C:\Repo'``: an escape Python does not know, kept as typed)
-        warnings.simplefilter("ignore")
-        assert ast.literal_eval(shown) == typed, shown  # (one reading: a typed ``\t`` is no tab)
-    if typed.isprintable() and "\\" not in typed and not ("'" in typed and '"' in typed):
-        assert shown[1:-1] == typed
+    assert shown.isprintable(), shown  # nothing that would not print reaches the terminal
+    if typed.isprintable() and not ("'" in typed and '"' in typed):
+        assert shown[1:-1] == typed  # as typed, a backslash kept one
+    else:
+        assert ast.literal_eval(shown) == typed, shown  # escaped as a Python literal reads
 
 
-def test_quoted_keeps_a_windows_path_as_typed_and_doubles_a_typed_escape() -> None:
+def test_quoted_keeps_a_windows_path_as_typed() -> None:
     from agentscan.toolkit.words import quoted
 
-    assert quoted("C:\\Repo") == "'C:\\Repo'"
-    assert quoted("a\\tb") == "'a\\\\tb'"  # typed: not the tab's ``'a\tb'``
-    assert quoted("a\tb") == "'a\\tb'"
+    # (a whole path of ``\U``, ``\t`` and ``\n``: shown doubled by an earlier rule, which
+    # read a typed backslash-letter as an escape)
+    assert quoted("C:\\Users\\me\\new\\tools") == "'C:\\Users\\me\\new\\tools'"
+    assert quoted("a\tb") == "'a\\tb'"  # a real tab: escaped
 
 
 def test_a_recovered_runs_subagents_cell_and_breakdown_line_are_lower_bounds_on_a_terminal(isolated_home: Path,

@@ -6,7 +6,6 @@ log) count things too, and must not import the CLI.
 
 from __future__ import annotations
 
-import re
 from typing import Callable, Hashable, Iterable, NamedTuple, TypeVar
 
 _Target = TypeVar("_Target", bound=Hashable)
@@ -143,21 +142,17 @@ def unknown_choice(what: str, given: object, names: list[str], *, meant: str | N
 
 
 def quoted(text: object) -> str:
-    """``text`` in quotes, as a message echoes what a user typed (or a file named), read back as
-    a Python string literal reads: as typed when that reads back as itself (a backslash stays
-    one, so ``C:\\Repo`` reads as typed, not doubled as ``repr`` doubles it); else as ``repr``
-    quotes it: a character that would not print, or a typed backslash that would read as an
-    escape (``\\t``, ``\\n``, ``\\x41``, one at the end), is escaped, every backslash then
-    doubled, so a typed ``\\t`` and a tab never look alike."""
+    """``text`` in quotes, as a message echoes what a user typed (or a file named): as typed
+    when every character prints (a backslash stays one: ``'C:\\Users\\me'`` reads as typed,
+    not doubled as ``repr`` doubles it, the common case of a Windows path); else as ``repr``
+    quotes it, so a character that would not print never reaches the terminal raw (a real
+    tab shows as ``\\t``; a typed backslash-t reads the same, a rarer case than a Windows
+    path full of ``\\U`` and ``\\t``)."""
     text = str(text)
-    if not text.isprintable() or _READS_AS_ESCAPE.search(text) or ("'" in text and '"' in text):
+    if not text.isprintable() or ("'" in text and '"' in text):
         return repr(text)
     quote = '"' if "'" in text else "'"
     return f"{quote}{text}{quote}"
-
-
-#: a backslash a string literal would read as the start of an escape, or one at the end
-_READS_AS_ESCAPE = re.compile(r"\\([\\'\"abfnrtvxNuU0-7]|$)")
 
 
 def listed(names: list[str]) -> str:

@@ -45,7 +45,8 @@ def choose(copies: list[Copy[T]], ctx: ScanContext) -> Copy[T]:
     files: set[tuple[int, int]] = set()
     for copy in copies:  # one file reached twice (a linked project folder): its first path
         identity = (copy.stat.st_dev, copy.stat.st_ino)
-        if identity not in files:
+        # (``DirEntry.stat()`` on Windows leaves ``st_ino`` 0: no identity, every copy compared)
+        if copy.stat.st_ino == 0 or identity not in files:
             files.add(identity)
             distinct.append(copy)
     held: set[int] = set()
