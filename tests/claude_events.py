@@ -183,7 +183,17 @@ def forward_and_from_end(home: Any, bounds: Any = None) -> tuple[Any, Any, Any]:
         # (pass 54) a read that stopped short of the start says Claude Code's own count may be
         # further back (``agent_reported_unknown``): the one way it differs from the forward read.
         tail.extra.pop("agent_reported_unknown", None)
+    if tail is not None:
+        taken_back_unknown(tail, forward)
     return forward, tail, row
+
+
+def taken_back_unknown(tail: Any, forward: Any) -> None:
+    """(pass 58) Read from its end, a transcript's replies taken back are not known
+    (``retracted_replies``: ``None``, ``hugeshow``): checked, then set to the forward read's
+    count, so the two details compare whole."""
+    assert tail.extra["retracted_replies"] is None
+    tail.extra["retracted_replies"] = forward.extra["retracted_replies"]
 
 
 def calls_whole_and_by_halves(home: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[tuple, tuple]:

@@ -24,6 +24,7 @@ from agentscan.providers.claude.provider import ClaudeProvider
 from agentscan.scan.scanner import Scanner
 from agentscan.toolkit.detail import SUMMARY_BYTES
 from builders import cli_json, claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
+from claude_events import taken_back_unknown
 
 LONG_MESSAGE = "m" * (DEFAULT_BOUNDS.message_bytes + 10)
 LONG_COMMAND = "echo " + "c" * SUMMARY_BYTES  # over the summary's bound, far under a message's
@@ -90,7 +91,9 @@ def test_claude_from_the_end_counts_as_the_forward_read(isolated_home: Path, mon
     tail_ctx = ScanContext.create(home=isolated_home, env={})
     [ref] = provider.discover(tail_ctx)
     tail = provider.detail_with_row(ref, tail_ctx, DEFAULT_BOUNDS, provider.row(ref, tail_ctx))
-    assert tail is not None and tail == forward
+    assert tail is not None
+    taken_back_unknown(tail, forward)
+    assert tail == forward
     assert tail.truncated["clipped_messages"] == 1 and tail.truncated["clipped_tools"] == 2
     facts = tailfacts.kept(tail_ctx, ref.hint.main, provider.fingerprint(ref, tail_ctx))
     assert facts is not None and (facts.clipped, facts.clipped_tools) == (1, 1)  # the main transcript's own

@@ -30,7 +30,7 @@ from agentscan.providers.claude.provider import ClaudeProvider
 from agentscan.scan.scanner import Scanner
 from agentscan.toolkit import reverse
 from builders import backward_reads, claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
-from claude_events import AGENT, SESSION, TRANSCRIPT, records_of, ts_of
+from claude_events import AGENT, SESSION, TRANSCRIPT, records_of, taken_back_unknown, ts_of
 from conftest_hypothesis import FUZZ
 
 #: per-list byte budgets: a few short items exactly, some, or all
@@ -70,6 +70,8 @@ def _detail_both_ways(home: Path, bounds: Bounds) -> tuple[SessionDetail, Sessio
         # A read that stopped short of the start says Claude Code's own count may be further
         # back (``coststate``): the one way it differs from the forward read, of a transcript without one.
         tail.extra.pop("agent_reported_unknown", None)
+    if tail is not None:
+        taken_back_unknown(tail, forward)
     return forward, tail, set(forward_ctx.warnings.items), set(tail_ctx.warnings.items)
 
 

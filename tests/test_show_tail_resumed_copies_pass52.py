@@ -14,6 +14,7 @@ from agentscan.providers.claude import provider as claude_provider
 from agentscan.providers.claude import tail as tail_module
 from agentscan.providers.claude.provider import ClaudeProvider
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+from claude_events import taken_back_unknown
 
 EARLIER = "aaaaaaaa-0000-4000-8000-000000000001"
 RESUMED = "bbbbbbbb-0000-4000-8000-000000000002"
@@ -58,4 +59,5 @@ def test_the_copies_at_the_head_are_not_read(isolated_home: Path, monkeypatch: p
     assert [response.text for response in detail.responses] == ["own answer"]
     assert [command.text for command in detail.local_commands] == ["/model"]  # (before the first item: kept)
     forward = ClaudeProvider().detail(ref, ScanContext.create(home=isolated_home, env={}), Bounds())
+    taken_back_unknown(detail, forward)
     assert detail == forward

@@ -132,6 +132,8 @@ class NewestKept(Generic[T]):
         self.dropped = 0
         self.taken = 0  # items taken back (``revise``), pushed out since: no drop, still a place
         self._blanks = 0  # items taken back still held (their places: ``_TAKEN``)
+        # the places of the ``taken`` ones (rising): a rewind gives back only those past its mark
+        self._taken_at: list[int] = []
 
     def add(self, item: T) -> None:
         if self._items.maxlen == 0:
@@ -140,6 +142,7 @@ class NewestKept(Generic[T]):
         if len(self._items) == self._items.maxlen:
             if self._blanks and self._items[0] is _TAKEN:  # (no look at all, in the common case)
                 self._blanks -= 1
+                self._taken_at.append(self.dropped + self.taken)  # every item before it is out
                 self.taken += 1
             else:
                 self.dropped += 1
@@ -154,16 +157,22 @@ class NewestKept(Generic[T]):
 
     def take_back(self, count: int) -> int:
         """Forget the newest ``count`` items added (a conversation rewound past them): those
-        still kept go, and those already pushed out no longer count as dropped.  Returns how
-        many of them had been taken back already (``revise``): not taken back twice."""
+        still kept go, and those already pushed out no longer count as dropped (or as ``taken``).
+        Returns how many of them had been taken back already (``revise``): not taken back twice."""
         kept = min(count, len(self._items))
         blanks = 0
         for _ in range(kept):
             blanks += self._items.pop() is _TAKEN
         self._blanks -= blanks
-        out = count - kept
-        self.dropped, out = max(0, self.dropped - out), max(0, out - self.dropped)
-        self.taken = max(0, self.taken - out)
+        out = min(count - kept, self.dropped + self.taken)  # pushed out, at or after the mark
+        mark = self.dropped + self.taken - out
+        taken_at = self._taken_at
+        while taken_at and taken_at[-1] >= mark:
+            taken_at.pop()
+            self.taken -= 1
+            blanks += 1
+            out -= 1
+        self.dropped -= out
         return blanks
 
     def items(self) -> list[T]:

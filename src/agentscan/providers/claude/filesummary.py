@@ -90,6 +90,14 @@ class FileSummary:
         # copy names: its runs, counted there when it is found (``scan.creditedrows``).
         self.copied_runs: dict[str, str] = {}
 
+    def moved_from(self) -> str | None:
+        """The directory a relocated session (``relocated``) started in, when not where it moved:
+        its first own record's ``cwd`` (a resumed file's copies skipped).  ``show`` says it, by
+        either reader (``provider.detail``, ``hugeshow``)."""
+        if self.relocated_cwd and self.cwd and self.relocated_cwd != self.cwd:
+            return self.cwd
+        return None
+
     # -- a resume state (``rowresume``) -------------------------------------------
 
     _TEXTS = ("first_prompt", "first_image_prompt", "first_bare_command", "first_local_command", "custom_title",

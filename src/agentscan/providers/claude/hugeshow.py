@@ -46,7 +46,6 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
     from agentscan.providers.claude.detail import TranscriptStream
     from agentscan.providers.claude.subagentlist import subagent_infos, subagent_models
     from agentscan.providers.claude.row import resumed_from_of, summarize
-    from agentscan.providers.claude.headfields import header_field
     from agentscan.providers.claude.tail import read_tail
     from agentscan.timeutil import parse_iso
     from agentscan.toolkit.detail import DetailCollector
@@ -76,7 +75,7 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
     # A resumed session's copies of another's records (at its head) are skipped, as its row's pass skips them.
     # (The context's compactions, kept by the row's pass, are added by it too: each where it was read.)
     whole = read_tail(collector, files.main, ctx, bounds, facts,
-                      own=ref.native_id if (resumed := resumed_from_of(files.main, ctx)) else None, watch=reported.feed)
+                      own=ref.native_id if resumed_from_of(files.main, ctx) else None, watch=reported.feed)
     # The whole transcript's newest, kept by its row's pass by the collector's own rule, in
     # reading order: added in it, equal times fall in place as read forward.
     for text, stamp, kind in facts.errors:
@@ -93,11 +92,12 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
         extra_tools.extend(stream.finish())
     infos = subagent_infos(files, ctx, facts.task_types, facts.task_calls, facts.per_agent,
                            models=subagent_models(facts.groups, subs))
-    extra: dict = {"rewound_messages": 0, "retracted_replies": 0, "errors": collector.errors(),
+    # Replies taken back are named later in the file than they stand: read from the end, they
+    # are listed as written and not counted, so how many there were is not known (``tail``).
+    extra: dict = {"rewound_messages": 0, "retracted_replies": None, "errors": collector.errors(),
                    "agent_reported": reported.json(facts.groups)}
-    # A relocated session (``relocated``): the directory its first record names, when not the row's.
-    if not resumed and row.cwd and (first := header_field(files.main, ctx, "cwd")) and first != row.cwd:
-        extra["moved_from"] = first
+    if facts.moved_from is not None:  # (a relocated session: ``FileSummary.moved_from``, as read forward)
+        extra["moved_from"] = facts.moved_from
     if extra["agent_reported"] is None and not whole:
         # A record further back than the read went is not looked for (it would cost the
         # whole file): ``null`` then is "none in the part read", said apart from "none".
@@ -132,7 +132,7 @@ def keep_facts(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext, fact
         errors=tuple((text, stamp, kind) for text, stamp, kind in facts.errors),
         interruptions=tuple((text, stamp) for text, stamp in facts.interruptions), interrupted=facts.interrupted,
         compactions=tuple((stamp, trigger, before) for stamp, trigger, before in facts.compactions),
-        compacted=facts.compacted))
+        compacted=facts.compacted, moved_from=main.moved_from()))
 
 
 

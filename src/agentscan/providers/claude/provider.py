@@ -272,8 +272,8 @@ class ClaudeProvider(Provider):
                        "agent_reported": None if collector.reported is None else collector.reported.json(groups)}
         if main is None:
             extra["parent_missing"] = True
-        elif main.relocated_cwd and main.cwd and main.relocated_cwd != main.cwd:
-            extra["moved_from"] = main.cwd  # (the session counts whole under where it moved: ``sessionrow``)
+        elif moved_from := main.moved_from():
+            extra["moved_from"] = moved_from  # (the session counts whole under where it moved: ``sessionrow``)
         extra.update(resumedshow.extra(ref, ctx, listed, held))
         detail = collector.build(row, subagents=infos, extra_tools=extra_tools, extra=extra)
         return detail if main is not None else in_time_order(detail)

@@ -8,7 +8,7 @@ kept, leaving the collector as the forward pass would have left it, but for the
 replies Claude Code took back (``retractions``: a ``supersedesUuids`` or
 ``retractedMessageUuids`` names their records, later in the file): the forward read
 leaves their text out and counts them (``retracted_replies``), this one lists them
-as written and counts none (a transcript with an edited prompt is read forward:
+as written and cannot count them (``retracted_replies``: ``None``; an edited prompt is read forward:
 ``hugeshow.edits_kept``).  Otherwise:
 
 * a reply is the text of a run of one message's records (Claude Code

@@ -46,7 +46,8 @@ REFUSED_KIND = "claude-show-refused"
 #    tokens before]``) and how many were read (``compacted``); a resumed session's copies skipped
 # 10: a ``stop_hook_summary``'s hook errors are errors (kind ``hook``); a prompt of text and
 #    images is counted (clipped or not) with its `` [image]`` mark (``promptmarks``)
-VERSION = "10"
+# 11: the directory a relocated session started in (``moved_from``: ``FileSummary.moved_from``)
+VERSION = "11"
 _PASSED = "claude_show_facts_passes"
 
 
@@ -78,6 +79,8 @@ class TailFacts:
     compactions: tuple[tuple[str | None, str | None, int | None], ...] = ()
     #: ``ShowFacts.compacted``: how many were read, those kept and the older ones
     compacted: int = 0
+    #: ``FileSummary.moved_from``: ``show`` says it as the forward reader does
+    moved_from: str | None = None
 
     @property
     def per_agent(self) -> dict[str, TokenUsage]:
@@ -112,6 +115,7 @@ class TailFacts:
             "interruptions": [list(interruption) for interruption in self.interruptions],
             "interrupted": self.interrupted,
             "compactions": [list(compaction) for compaction in self.compactions], "compacted": self.compacted,
+            "moved_from": self.moved_from,
         }
 
     @classmethod
@@ -135,6 +139,8 @@ class TailFacts:
             require(are_interruptions(interruptions) and ints[-2] >= len(interruptions))
             compactions = doc["compactions"]
             require(are_compactions(compactions) and ints[-1] >= len(compactions))
+            moved_from = doc["moved_from"]
+            require(moved_from is None or isinstance(moved_from, str))
         except (ValueError, KeyError, TypeError):
             return None
         from agentscan.detailmodel import PlanStep  # here: a row's cost reads the facts on every ``list``
@@ -144,7 +150,7 @@ class TailFacts:
                    None if plan is None else tuple(PlanStep(s, t) for s, t in plan),
                    texts[0], texts[1], groups, clipped_tools, tuple((text, stamp, kind) for text, stamp, kind in errors),
                    tuple((text, stamp) for text, stamp in interruptions), interrupted,
-                   tuple((stamp, trigger, before) for stamp, trigger, before in compactions), compacted)
+                   tuple((stamp, trigger, before) for stamp, trigger, before in compactions), compacted, moved_from)
 
 
 def keep(ctx: ScanContext, main: Path, fingerprint: str | None, facts: TailFacts | None) -> None:
