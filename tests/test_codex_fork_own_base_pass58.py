@@ -8,6 +8,11 @@ before that byte left the row counting the parent's history as the fork's: 233,7
 ``tokens`` and ``show`` said 11,250 (a review, pass 58).  Now the fork's own bytes are searched
 for its first call (``usage.first_call_base``); found none with both counts, the row says its
 counts are partial.
+
+A fork whose first ``token_count`` re-emits its parent's total with ``last_token_usage: {}``
+(cc-switch#5854: ``{}`` is written) counted that whole history as its own, in the row (233,750,
+partial) and in ``tokens``/``show`` (the first total taken for a call): it is the base restored
+when the next call's total less its call equals it (parser 45).
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ A1, A2 = usage(100000, 80000, 1000), usage(120000, 100000, 1500)
 C1, C2 = usage(5000, 0, 100), usage(6000, 4000, 150)
 
 
-def _write(home: Path, *, parent: str, padding: int = 80, last: bool = True) -> None:
+def _write(home: Path, *, parent: str, padding: int = 80, last: bool = True, restored: bool = False) -> None:
     run = _running([A1, A2])
     records = [meta(P, at(0)), turn_context(at(1), "gpt-5"), user_message(at(1), "parent"),
                *(token_count(at(2 + i), total, call) for i, (total, call) in enumerate(run))]
@@ -47,6 +52,7 @@ def _write(home: Path, *, parent: str, padding: int = 80, last: bool = True) -> 
                                          "end_ordinal_exclusive": len(records)})
     fork = [head, turn_context(at(11), "gpt-5"), user_message(at(11), "fork prompt"),
             *(function_output(at(12), f"c{i}", "y" * 14000) for i in range(padding)),  # 80: past 1 MiB
+            *([token_count(at(19), run[-1][0], {})] if restored else []),  # the parent's total, no call
             *(token_count(at(20 + i), total, call if last else None)
               for i, (total, call) in enumerate(_running([C1, C2], run[-1][0])))]
     rollout_path(home / ".codex", F, at(10)).write_bytes(b"".join(orjson.dumps(record) + b"\n" for record in fork))
@@ -69,3 +75,41 @@ def test_a_fork_with_no_base_to_find_says_its_counts_are_partial(isolated_home: 
         row = {row["id"]: row for row in cli_json("list", "--all", *args)["sessions"]}[f"codex:{F}"]
         assert row["counts_partial"] is True, args
         assert row["tokens"] == cli_json("tokens", F, *args)["total"], args
+
+
+@pytest.mark.parametrize("parent", ["there", "gone"])
+def test_a_fork_opening_with_its_parents_total_and_no_call_counts_its_own_calls(
+        isolated_home: Path, parent: str) -> None:
+    _write(isolated_home, parent=parent, padding=2, restored=True)
+    own = _expected([C1, C2])
+    assert own["total"] == 11250
+    for args in ((), (), ("--no-cache",)):  # cold, warm, without the index
+        row = {row["id"]: row for row in cli_json("list", "--all", *args)["sessions"]}[f"codex:{F}"]
+        assert (row["tokens"], row.get("counts_partial", False)) == (own, False), args
+        assert cli_json("tokens", F, *args)["total"] == own, args
+        assert cli_json("show", F, *args)["session"]["tokens"] == own, args
+
+
+def _base_of(path: Path, lines: list[dict]) -> tuple[object, bool]:
+    from agentscan.providers.codex.usage import first_call_base
+    from agentscan.context import ScanContext
+
+    path.write_bytes(b"".join(orjson.dumps(line) + b"\n" for line in lines))
+    return first_call_base(path, ScanContext(home=path.parent, env={}), 1 << 20)
+
+
+def test_a_first_total_with_no_call_is_the_base_only_as_far_as_the_next_call_agrees(tmp_path: Path) -> None:
+    from agentscan.providers.codex.counters import counters_of
+
+    run = _running([A1, A2])
+    parent_total = run[-1][0]
+    own = _running([C1, C2], parent_total)
+    restored = token_count(at(19), parent_total, {})
+    base = counters_of(parent_total)
+    # the next call counts on from it: the base, exact
+    assert _base_of(tmp_path / "a.jsonl", [restored, *(token_count(at(20 + i), t, c) for i, (t, c) in
+                                                       enumerate(own))]) == (base, True)
+    # a call between whose count was never written: the base is more; that total is a lower bound
+    assert _base_of(tmp_path / "b.jsonl", [restored, token_count(at(21), *own[1])]) == (base, False)
+    # nothing after it: a lower bound too
+    assert _base_of(tmp_path / "c.jsonl", [restored]) == (base, False)

@@ -23,23 +23,22 @@ _BURST_GAP = timedelta(seconds=1)
 class FileUsageScanner:
     """Fed one rollout's records in order; keeps its calls and the copy boundary.
 
-    ``replay`` says the thread began with a copy of another thread's history;
-    ``started`` is when the thread itself was created.  A plain class, not a
-    dataclass: a cold ``list`` imports it, and a dataclass costs about a
-    millisecond to create on import.
+    ``replay``: the thread began with a copy of another thread's history; ``started``: when it was
+    created; ``referenced``: the file references the history it continues (``history_base``:
+    ``_token_count``).  A plain class, not a dataclass: a cold ``list`` imports it, and a
+    dataclass costs about a millisecond to create on import.
     """
 
     __slots__ = ("replay", "started", "thread_id", "events", "records", "boundary", "baseline", "copied_floor",
                  "turns", "carried", "timed", "garbled", "overspent", "jumps", "_previous", "_model", "_searches", "_tier",
-                 "_settings_model", "history_start", "_copied_ordinals", "_seen")
+                 "_settings_model", "history_start", "_copied_ordinals", "_seen", "referenced")
 
     def __init__(self, replay: bool = False, started: datetime | None = None, thread_id: str | None = None,
-                 *, timed: bool = True, history_start: int | None = None) -> None:
-        #: whether a call's time is read (``False``: only its model and counters are wanted,
-        #: as by ``list``'s tail read for thousands of rollouts: parsing each time was a
-        #: fifth of that read)
+                 *, timed: bool = True, history_start: int | None = None, referenced: bool = False) -> None:
+        #: whether a call's time is read (``False``: only its model and counters are wanted, as by
+        #: ``list``'s tail read for thousands of rollouts: parsing each time was a fifth of that read)
         self.timed = timed
-        self.replay = replay
+        self.replay, self.referenced = replay, referenced
         self.started = started
         self.thread_id = thread_id  # records naming another thread are copies
         self.events: list[UsageEvent] = []
@@ -219,8 +218,9 @@ class FileUsageScanner:
             self.garbled = True
         elif jumped(self._previous, total, last):
             self.garbled, self.jumps = True, self.jumps + 1
-        self._previous, self.carried, delta = step(self._previous, self.carried, total, last,
-                                                        None if garbage else self._seen, raw_last == {})
+        if raw_last == {} and self.referenced and self._previous is None:  # (its parent's total restored,
+            last = ZERO  # no call: ``usage.first_call_base``; taken for one, that history was the fork's)
+        self._previous, self.carried, delta = step(self._previous, self.carried, total, last, None if garbage else self._seen, raw_last == {})
         if delta is None:
             return
         self.overspent += delta[1] + delta[2] > delta[0]

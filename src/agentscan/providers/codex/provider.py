@@ -75,7 +75,10 @@ class CodexProvider(Provider):
     #     zero whose first call was at or above it in every counter
     # 44: a fork that references its parent's history takes its row's base from its own first
     #     call (``usage.first_call_base``), never from the parent; none found: counts partial
-    parser_version = "44"
+    # 45: such a fork's first total with `last_token_usage: {}` is the base restored, no call (row,
+    #     tokens and show: it counted the parent's whole history as the fork's); a later call
+    #     that disagrees leaves it a lower bound (partial)
+    parser_version = "45"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)
@@ -317,10 +320,12 @@ class CodexProvider(Provider):
                 for path, _ in _thread_files(thread):
                     # Only a thread's first file can begin with a copied history, and not one that
                     # references it (``history_base``: its calls were taken for a copy's).
+                    referenced = path == thread.first.path and by_reference(thread, header)
                     scanner = scan_file(
                         path, ctx, replay=header.link.replays_history and path == thread.first.path
-                        and not by_reference(thread, header),
+                        and not referenced,
                         started=header.started_at, thread_id=thread.thread_id, history_start=header.history_start,
+                        referenced=referenced,
                     )
                     scanned.append((session.native_id, subagent, thread, scanner))
         return _collect(scanned, ctx)

@@ -78,9 +78,10 @@ class ShowPass:
         reader = TranscriptReader(self.collector, subagent=subagent, conversation=session.main is None,
                                   facts=LineFacts(thread.thread_id))
         for path, live_bytes in files:
-            replay = header.link.replays_history and path == thread.first.path and not by_reference(thread, header)
+            referenced = path == thread.first.path and by_reference(thread, header)
+            replay = header.link.replays_history and path == thread.first.path and not referenced
             scanner = FileUsageScanner(replay=replay, started=header.started_at, thread_id=thread.thread_id,
-                                       history_start=header.history_start)
+                                       history_start=header.history_start, referenced=referenced)
             # A subagent's copy of its parent's history (``fork_context``) is the parent's
             # conversation, shown there: its own starts with the task it was given.  So is a
             # fork's: its own part starts after the copy, as its tokens' and counts' (``forkpart``).

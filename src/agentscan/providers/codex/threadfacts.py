@@ -264,9 +264,11 @@ def _segment_tokens(path: Path, tail: TailSummary, ctx: ScanContext, referenced:
         # total at ``end_byte_offset`` was read before (``totalseed``) and a compressed, gone or
         # far parent left the row counting that history as the fork's (a review, pass 58:
         # 233,750 for 11,250).
-        start = first_call_base(path, ctx, FORK_BASE_BYTES)
+        start, exact = first_call_base(path, ctx, FORK_BASE_BYTES)
         if start is None:
             return _OwnTokens(to_tokens(tail.cumulative), based=False)
+        if not exact:
+            return _OwnTokens(to_tokens(minus(tail.cumulative, start)), based=False)
     else:
         start = read_segment_start(path, ctx, REPLAY_HEAD_BYTES)
     return _OwnTokens(to_tokens(minus(tail.cumulative, start) if start is not None else tail.cumulative))

@@ -58,10 +58,12 @@ USAGE_MARKERS = (b'"token_count"', b'"turn_context"', b'"task_started"', b'token
 
 def scan_file(
     path: Path, ctx: ScanContext, *, replay: bool, started: datetime | None, thread_id: str | None = None,
-    history_start: int | None = None,
+    history_start: int | None = None, referenced: bool = False,
 ) -> FileUsageScanner:
-    """``history_start``: the header's (``RolloutHeader.history_start``), for a ``replay``."""
-    scanner = _scan_file(path, ctx, replay=replay, started=started, thread_id=thread_id, history_start=history_start)
+    """``history_start``: the header's (``RolloutHeader.history_start``), for a ``replay``;
+    ``referenced``: the file references the history it continues (``FileUsageScanner``)."""
+    scanner = _scan_file(path, ctx, replay=replay, started=started, thread_id=thread_id, history_start=history_start,
+                         referenced=referenced)
     for said in (split_warning(scanner), total_warning(scanner)):
         if said is not None:
             ctx.warn(path, said)
@@ -70,14 +72,15 @@ def scan_file(
 
 def _scan_file(
     path: Path, ctx: ScanContext, *, replay: bool, started: datetime | None, thread_id: str | None,
-    history_start: int | None = None,
+    history_start: int | None = None, referenced: bool = False,
 ) -> FileUsageScanner:
     if replay:
         # A fork's file its own part was told from this scan, read whole then (``forkpart``).
         shared = shared_scanner(path, ctx, started, thread_id)
         if shared is not None:
             return shared
-    scanner = FileUsageScanner(replay=replay, started=started, thread_id=thread_id, history_start=history_start)
+    scanner = FileUsageScanner(replay=replay, started=started, thread_id=thread_id, history_start=history_start,
+                               referenced=referenced)
     if not wants_tally(path, ctx):
         # Only the lines that can matter, found by their markers (toolkit.linescan).
         for _offset, record in matching_records(path, ctx, USAGE_MARKERS, ScanProgress()):
@@ -198,24 +201,38 @@ def read_segment_start(path: Path, ctx: ScanContext, budget: int) -> Counters | 
     return None
 
 
-def first_call_base(path: Path, ctx: ScanContext, budget: int) -> Counters | None:
+def first_call_base(path: Path, ctx: ScanContext, budget: int) -> tuple[Counters | None, bool]:
     """What ``read_segment_start`` tells, found by searching the bytes of ``path``'s first
     ``budget`` for ``token_count`` lines (only those decoded): a fork that references its
-    parent's history may put megabytes of tool output before its first call.  ``None``: no
-    call with both counts found."""
-    found: Counters | None = None
+    parent's history may put megabytes of tool output before its first call.  With it, whether
+    that base is exact.  ``None``: no call with both counts found.
+
+    A first total with ``last_token_usage: {}`` (cc-switch#5854) is taken for the base restored
+    (``FileUsageScanner.referenced``): the first later call with both counts tells whether it
+    was (its total less its call equals it: exact), else it is a lower bound of the base
+    (partial)."""
+    empty: Counters | None = None
+    found: tuple[Counters | None, bool] = (None, False)
     with ctx.held_warnings():  # (what the file says wrong, the passes that read it say)
         records = cast(Generator[tuple[int, dict], None, None],  # (a generator: closed below)
                        matching_records(path, ctx, b'"token_count"', ScanProgress(), end=budget, tell_values=False))
         for _, record in records:
             info = token_info(record) or {}
             total = counters_of(info.get("total_token_usage"))
-            if total is not None:
-                last = counters_of(info.get("last_token_usage"))
-                found = minus(total, last) if last is not None else None
-                break
+            if total is None:
+                continue
+            raw_last = info.get("last_token_usage")
+            if empty is None and raw_last == {}:
+                empty = total
+                continue
+            last = counters_of(raw_last)
+            if empty is not None:
+                found = (empty, last is not None and minus(total, last) == empty)
+            else:
+                found = (minus(total, last), True) if last is not None else (None, False)
+            break
         records.close()  # (while its warnings are held)
-    return found
+    return (empty, False) if empty is not None and found[0] is None else found
 
 
 class UsageDeduper:
