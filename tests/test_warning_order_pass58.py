@@ -81,3 +81,65 @@ def test_a_file_of_more_bad_lines_than_are_held_is_counted_whole(isolated_home: 
     out_json, _ = ran("tokens", "--json", "--no-cache")
     listed = 20  # (a file's warnings listed: the rest counted)
     assert f"{bad - listed:,} more warnings for this file were not listed" in out_json
+
+
+def _claude_of_bad_lines(home: Path, session: str, bad: int) -> Path:
+    """A Claude session of six calls, a bad line after each, then ``bad`` bad lines."""
+    records: list[object] = [claude_user(session, "2026-11-07T10:00:00.000Z", "work")]
+    for call in range(6):
+        records += [claude_assistant(session, f"2026-11-07T10:00:{call + 1:02d}.000Z", msg_id=f"{session}-m{call}",
+                                     request_id=f"{session}-r{call}", usage=claude_usage(100, 10)), BAD]
+    path = claude_session_file(home, session, records, project=f"-home-{session}")
+    path.write_bytes(path.read_bytes().replace(orjson.dumps(BAD), BAD.encode())
+                     + b"".join(b"%s %d\n" % (BAD.encode(), n) for n in range(bad)))
+    return path
+
+
+@pytest.mark.parametrize("args", [("list", "--all", "--json"), ("show", "c2", "--json")])
+def test_a_file_of_more_bad_lines_than_are_held_is_counted_once_in_list_and_show(
+        isolated_home: Path, args: tuple[str, ...]) -> None:
+    """Read by the row's pass and again by the sums', a file's lines past those held were
+    counted twice by ``--no-cache`` (10,092 more said for 10,036), once from the cache."""
+    from agentscan.scan.memo import MAX_WARNINGS
+
+    bad = MAX_WARNINGS + 50
+    for age, path in enumerate((_claude_of_bad_lines(isolated_home, "c1", 0),
+                                _claude_of_bad_lines(isolated_home, "c2", bad),
+                                _claude_of_bad_lines(isolated_home, "c3", 30))):
+        os.utime(path, (BASE - 100 * age, BASE - 100 * age))
+    fresh = ran(*args, "--no-cache")
+    listed = 20  # (a file's warnings listed: the rest counted)
+    assert f'"{6 + bad - listed:,} more warnings for this file were not listed"' in fresh[0]
+    assert (f'"{6 + 30 - listed:,} more warnings for this file were not listed"' in fresh[0]) == (args[0] == "list")
+    assert ran(*args) == fresh  # (the cache's answer, then its own)
+    assert ran(*args) == fresh
+
+
+def test_a_file_past_its_listed_warnings_is_held_as_a_count_and_read_again_counts_once() -> None:
+    """Held for their order, a file keeps the warnings the sink lists, past them a count: 10,000
+    a file held took 90 MB over 25 files of bad lines; read twice, its lines count once."""
+    from agentscan.context import ScanContext
+    from agentscan.scan.saidorder import in_session_order
+
+    class Pass:
+        def __init__(self) -> None:
+            self.ctx = ScanContext.create()
+            self.held = 0
+
+        @in_session_order
+        def read(self, refs: list[object]) -> None:
+            for _ in range(2):  # (the row's pass, then the sums')
+                for line in range(2, 50_002):
+                    self.ctx.warn("/h/bad.jsonl", "invalid JSON skipped", line)
+            self.held = len(self.ctx.warnings.said)  # type: ignore[attr-defined]
+
+    reader = Pass()
+    reader.read([])
+    assert reader.held == 20  # (a file's warnings listed)
+    listed = reader.ctx.warnings.listed()
+    assert len(listed) == 21 and listed[-1].message == "49,980 more warnings for this file were not listed"
+    again = Pass()  # the file warned of before, its first 40,000 lines: the rule goes on from there
+    for line in range(2, 40_002):
+        again.ctx.warn("/h/bad.jsonl", "invalid JSON skipped", line)
+    again.read([])
+    assert again.held == 0 and again.ctx.warnings.listed() == listed
