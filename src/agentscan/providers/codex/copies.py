@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from agentscan.context import ScanContext
+from agentscan.toolkit.appendcopies import DIFFERENT, LONGER, SAME, SHORTER
 from agentscan.toolkit.jsonl import decompression_capped, open_binary
 
 if TYPE_CHECKING:
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 #: how much of each copy of a thread one read compares (``_compare``)
 _COMPARE_CHUNK = 1024 * 1024
 #: how one copy's bytes stand to another's (``_compare``)
-_SAME, _SHORTER, _LONGER, _DIFFERENT = range(4)
+_SAME, _SHORTER, _LONGER, _DIFFERENT = SAME, SHORTER, LONGER, DIFFERENT  # (``compare_copies``'s)
 
 
 def choose_copy(found: list[RolloutFile], ctx: ScanContext) -> RolloutFile:

@@ -242,3 +242,11 @@ def by_reference(thread: Thread, header: RolloutHeader) -> bool:
     a fork of 0.158 and later, a segment whose earlier files are gone) rather than copying it:
     no line of it is a copy's, and its running totals count on from that history's."""
     return not thread.segments and header.history_base is not None
+
+
+def first_file_reading(thread: Thread, header: RolloutHeader, path: Path) -> tuple[bool, bool]:
+    """How ``path``, a file of ``thread``, is read for its calls: ``(replay, referenced)``.
+    Only a thread's first file can begin with a copied history (``replay``), and not one that
+    references it (``by_reference``: its own calls were taken for a copy's)."""
+    referenced = path == thread.first.path and by_reference(thread, header)
+    return header.link.replays_history and path == thread.first.path and not referenced, referenced

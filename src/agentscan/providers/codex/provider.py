@@ -308,7 +308,7 @@ class CodexProvider(Provider):
         return shown.build(_collect(shown.scanned, ctx))
 
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
-        from agentscan.providers.codex.header import by_reference, thread_header
+        from agentscan.providers.codex.header import first_file_reading, thread_header
         from agentscan.providers.codex.usage import scan_file
 
         scanned: list[Scanned] = []
@@ -318,12 +318,9 @@ class CodexProvider(Provider):
                 header = thread_header(thread, ctx)
                 subagent = None if thread is session.main else thread.thread_id
                 for path, _ in _thread_files(thread):
-                    # Only a thread's first file can begin with a copied history, and not one that
-                    # references it (``history_base``: its calls were taken for a copy's).
-                    referenced = path == thread.first.path and by_reference(thread, header)
+                    replay, referenced = first_file_reading(thread, header, path)
                     scanner = scan_file(
-                        path, ctx, replay=header.link.replays_history and path == thread.first.path
-                        and not referenced,
+                        path, ctx, replay=replay,
                         started=header.started_at, thread_id=thread.thread_id, history_start=header.history_start,
                         referenced=referenced,
                     )

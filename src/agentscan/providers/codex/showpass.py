@@ -19,7 +19,7 @@ from agentscan.model import Counts, sum_usage
 from agentscan.pricing.aliases import service_tier_of
 from agentscan.providers.codex.callscan import FileUsageScanner
 from agentscan.providers.codex.detail import TranscriptReader
-from agentscan.providers.codex.header import by_reference, thread_header
+from agentscan.providers.codex.header import first_file_reading, thread_header
 from agentscan.providers.codex.facts import LineFacts
 from agentscan.providers.codex.forkpart import ForkPart, fork_part
 from agentscan.providers.codex.fullcounts import remember
@@ -78,8 +78,7 @@ class ShowPass:
         reader = TranscriptReader(self.collector, subagent=subagent, conversation=session.main is None,
                                   facts=LineFacts(thread.thread_id))
         for path, live_bytes in files:
-            referenced = path == thread.first.path and by_reference(thread, header)
-            replay = header.link.replays_history and path == thread.first.path and not referenced
+            replay, referenced = first_file_reading(thread, header, path)
             scanner = FileUsageScanner(replay=replay, started=header.started_at, thread_id=thread.thread_id,
                                        history_start=header.history_start, referenced=referenced)
             # A subagent's copy of its parent's history (``fork_context``) is the parent's

@@ -22,7 +22,7 @@ from typing import Collection, Iterable, NamedTuple
 from agentscan.context import ScanContext
 from agentscan.model import Counts, TokenUsage, sum_usage
 from agentscan.providers.codex.discovery import CodexSession, Thread
-from agentscan.providers.codex.header import RolloutHeader, thread_header
+from agentscan.providers.codex.header import RolloutHeader, by_reference, thread_header
 from agentscan.providers.codex.counters import minus, to_tokens
 from agentscan.providers.codex.forkpart import fork_part, is_fork
 from agentscan.providers.codex.fullcounts import exact_tally
@@ -237,7 +237,7 @@ def _segmented_facts(thread: Thread, header: RolloutHeader, live: TailSummary, c
         tokens = sum_usage([tokens, _segment_tokens(segment.rollout.path, tail, ctx).tokens])
     counts.append(live.counts)
     # (one file that references its history: its base is its first call's, searched for further)
-    referenced = header.history_base is not None and not thread.segments
+    referenced = by_reference(thread, header)
     own = _segment_tokens(thread.rollout.path, live, ctx, referenced)
     tokens = sum_usage([tokens, own.tokens])
     models = merge(tail.models for tail in [*tails, live])  # every file's calls, as ``show`` counts them

@@ -74,4 +74,3 @@ def differs(left: ChatFile, kept: ChatFile) -> bool:
     if relation is None:
         return False
     return relation != SAME if left.legacy else relation in (LONGER, DIFFERENT)
-    return False
