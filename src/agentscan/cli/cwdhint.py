@@ -89,4 +89,6 @@ def _typed(path: str) -> str:
     short = home_short(path)
     if short.startswith("~/") and shlex.quote(short[2:]) == short[2:]:
         return short
-    return shlex.quote(path)
+    from agentscan.hooks.program import shell_word
+
+    return shell_word(path)  # (as every hint's command line words a path: Windows' too)

@@ -86,15 +86,10 @@ def tier_gap(data: PriceData, name: str, provider: str | None, when: datetime | 
 def variant_start(data: PriceData, name: str, provider: str | None) -> date | None:
     """The first day the price variant a fast-mode or tier name asks for holds
     (``gpt-5.5 (priority)``: 2026-10-12), as ``name`` is first found; ``None``: none said."""
-    from agentscan.pricing import aliases, library
+    from agentscan.pricing import library
 
-    agents = [provider] if provider is not None else ["", *aliases.PROVIDER_HINTS]
-    for agent, ref in _refs(agents, name):
-        try:
-            return library.variant_start(library.find(data, aliases.PROVIDER_HINTS.get(agent), ref))
-        except library.NotPriceable:
-            pass
-    return None
+    match = _first_match(data, name, provider)
+    return None if match is None else library.variant_start(match)
 
 
 def _priced(data: PriceData, name: str, provider: str | None,
@@ -117,16 +112,24 @@ def undated_then(data: PriceData, name: str, provider: str | None, when: datetim
     """Whether ``name``'s prices at ``when`` (``prices --at``) are its earliest, dated by nothing
     in the price data (``library.dated_then``): a date before the model existed gets them too,
     which ``prices`` says; ``False`` for a name with no price."""
+    from agentscan.pricing import library
+
+    match = _first_match(data, name, provider)
+    return match is not None and not library.dated_then(match, when)
+
+
+def _first_match(data: PriceData, name: str, provider: str | None) -> Any:
+    """``library.find``'s match for the first way ``name`` is priced (as ``_priced`` looks it
+    up), or ``None``."""
     from agentscan.pricing import aliases, library
 
     agents = [provider] if provider is not None else ["", *aliases.PROVIDER_HINTS]
     for agent, ref in _refs(agents, name):
         try:
-            match = library.find(data, aliases.PROVIDER_HINTS.get(agent), ref)
+            return library.find(data, aliases.PROVIDER_HINTS.get(agent), ref)
         except library.NotPriceable:
-            continue
-        return not library.dated_then(match, when)
-    return False
+            pass
+    return None
 
 
 def _refs(agents: list[str], name: str) -> list[tuple[str, str]]:
