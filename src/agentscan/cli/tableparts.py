@@ -44,6 +44,8 @@ class Row(NamedTuple):
     #: Monday (``2026-W36 (Aug 31)``: ``tokens_runs.tail_at``); never read back from the
     #: text, which a recorded name ending in ``(2 runs)`` would fool
     droppable_at: int | None = None
+    #: its key says how many runs make it up (``tokens_runs.counted_row``), still shown
+    counted: bool = False
 
 
 def spanned(row: Row, index: int) -> bool:

@@ -59,17 +59,13 @@ def counted_row(key: str, count: int, values: list[str], span: tuple[int, int] |
     runs = render.plural(count, "run")
     if _DATED_WEEK.fullmatch(key):
         at = key.index(" (")
-        return Row([f"{key[:-1]}, {runs})", *values], span=span, droppable_at=at)
-    return Row([f"{key} ({runs})", *values], span=span, droppable_at=len(key))
-
-
-#: a row's key that says how many runs make it up (``counted_row``): ``Explore (3 runs)``, ``2026-W15 (Apr 6, 1 run)``
-_RUNS_SAID = re.compile(r"[(,] ?[0-9][0-9,]* runs?\)")
+        return Row([f"{key[:-1]}, {runs})", *values], span=span, droppable_at=at, counted=True)
+    return Row([f"{key} ({runs})", *values], span=span, droppable_at=len(key), counted=True)
 
 
 def says_runs(rows: list[Row]) -> bool:
     """Whether a row of ``rows`` shows its count of runs (``counted_row``; not dropped to fit)."""
-    return any(row.droppable_at is not None and _RUNS_SAID.search(row.cells[0], row.droppable_at) for row in rows)
+    return any(row.counted for row in rows)
 
 
 #: a week's key as a terminal dates it (``tokens_columns.dated_week``): ``2026-W15 (Apr 6)``
@@ -95,7 +91,8 @@ def without_droppable_tail(row: Row) -> Row:
     """``row``'s key without its droppable tail (a runs' count, a week's Monday: ``has_droppable_tail``),
     as a table that needs the room to keep a figure shows it."""
     at = row.droppable_at
-    return row if at is None else row._replace(cells=[row.cells[0][:at], *row.cells[1:]], droppable_at=None)
+    return row if at is None else row._replace(cells=[row.cells[0][:at], *row.cells[1:]], droppable_at=None,
+                                                 counted=False)
 
 
 def droppable_tails_fitted(rows: list[Row], width: int) -> list[Row]:
