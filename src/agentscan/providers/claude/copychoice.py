@@ -21,14 +21,14 @@ from pathlib import Path
 from typing import Generic, NamedTuple, TypeVar
 
 from agentscan.context import ScanContext, stat_stamp
-from agentscan.toolkit.appendcopies import DIFFERENT, LONGER, SAME, SHORTER, compare_copies
+from agentscan.toolkit.appendcopies import DIFFERENT, FLIPPED, LONGER, SAME, SHORTER, compare_copies
 
 T = TypeVar("T")
 
 #: ``ScanContext.remembered`` kind: how a copy stands to the other copies of its file, by
 #: their paths (the pair's first by path holds it), each with the other's stamp then
 _FACTS = "claude.copies/1"
-_FLIPPED = {SAME: SAME, SHORTER: LONGER, LONGER: SHORTER, DIFFERENT: DIFFERENT}
+_FLIPPED = FLIPPED
 
 
 class Copy(NamedTuple, Generic[T]):

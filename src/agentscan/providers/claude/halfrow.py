@@ -145,10 +145,7 @@ def lean_loop(path: Path, ctx: ScanContext, summary: FileSummary, read: ReadProg
                 # counts and the facts alike, which is all ``content_blocks`` would have taken out.)
                 blocks = content if content.__class__ is list else content_blocks(message)
                 if facts is not None and (own_id != facts._current or own_id is None):
-                    if facts._texts or facts._more:
-                        facts._flush()
-                    else:  # (``_flush`` with nothing open)
-                        facts._kept = 0
+                    facts._flush()  # (returns at once with nothing open)
                     facts._current = own_id
                 if isinstance(model, str) and model and message_id not in models._members:
                     if plain_ids:

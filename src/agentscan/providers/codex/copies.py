@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from agentscan.context import ScanContext
-from agentscan.toolkit.appendcopies import DIFFERENT, LONGER, SAME, SHORTER
+from agentscan.toolkit.appendcopies import DIFFERENT, FLIPPED, LONGER, SAME, SHORTER, compare_open
 from agentscan.toolkit.jsonl import decompression_capped, open_binary
 
 if TYPE_CHECKING:
@@ -48,7 +47,7 @@ def choose_copy(found: list[RolloutFile], ctx: ScanContext) -> RolloutFile:
 
 
 def _flipped(relation: int | None) -> int | None:
-    return {_SHORTER: _LONGER, _LONGER: _SHORTER}.get(relation, relation) if relation is not None else None
+    return None if relation is None else FLIPPED[relation]
 
 
 def _compare(first: Path, second: Path, ctx: ScanContext) -> int | None:
@@ -81,15 +80,8 @@ def _sampled(one: IO[bytes], other: IO[bytes], first: Path, second: Path, ctx: S
     the shorter one's length (at the same place in both).  A rollout is only ever appended
     to, so two copies of one thread that agree there agree between (a copy's middle does not
     change); read whole, a duplicated 200 MB rollout cost every discovery 0.13 s."""
-    sizes = (os.fstat(one.fileno()).st_size, os.fstat(other.fileno()).st_size)
-    shorter = min(sizes)
-    for at in sorted({0, max(0, shorter - _COMPARE_CHUNK)}):
-        one.seek(at)
-        other.seek(at)
-        span = min(_COMPARE_CHUNK, shorter - at)
-        if _chunk(one, first, ctx)[:span] != _chunk(other, second, ctx)[:span]:
-            return _DIFFERENT
-    return _SAME if sizes[0] == sizes[1] else _SHORTER if sizes[0] < sizes[1] else _LONGER
+    paths = {id(one): first, id(other): second}
+    return compare_open(one, other, lambda handle, span: _chunk(handle, paths[id(handle)], ctx)[:span], _COMPARE_CHUNK)
 
 
 class _Unknown(Exception):
