@@ -48,6 +48,10 @@ TIME_HEAD = "time outside the supported range (1970-01-02 to 9997), taken as unk
 #: a call a provider recorded on a service tier whose rates no price list has, priced at the
 #: standard ones (Claude's ``usage.service_tier``: ``providers.claude.usage``)
 TIER_HEAD = "call on a service tier other than standard, priced at the standard rates"
+#: why a Claude call on Anthropic's Priority Tier is priced at the standard rates (its
+#: ``tier_warning``'s reason, ``providers.claude.usage``)
+PRIORITY_REASON = ("Anthropic's Priority Tier draws on an organisation's committed capacity, whose price"
+                   " is its contract's: no price list has it")
 
 
 class ValueCounts:
@@ -256,6 +260,14 @@ def tier_warning(value: str, why: str) -> str:
     """The warning for a call on the service tier ``value`` (not the standard one), priced at
     the standard rates for the reason ``why`` (``note_tier`` tells it)."""
     return f"{TIER_HEAD}: service_tier is {shown(value)}; {why}"
+
+
+def account_tier(message: str) -> bool:
+    """Whether ``message`` says a file's calls ran on Anthropic's Priority Tier: a fact of the
+    organisation's account, on every call of it, that nothing can fix.  So ``--strict`` does not
+    fail on it (``settling.strict_count``: a cron job would never pass) and a terminal says it in
+    one line a run (``cli.render.warn_summary``); ``--json`` and ``--verbose`` list each file."""
+    return message.startswith(TIER_HEAD) and PRIORITY_REASON in message
 
 
 def note_tier(message: str) -> None:

@@ -300,20 +300,32 @@ def resumed_as(native_id: str, main: Path | None, ctx: ScanContext, *, every: bo
 
 
 def resumed_paths(native_id: str, main: Path | None, ctx: ScanContext, *, every: bool = False) -> dict[str, Path]:
-    """``resumed_as``'s sessions, each with its transcript (the first found, in the roots' order)."""
+    """``resumed_as``'s sessions, each with its transcript: the copy a discovery counts when
+    one is under several roots (``_settle``), not the first root's, which may be a stale start
+    of it (``show`` named a later session by what that copy's head said)."""
     from agentscan.providers.claude.roots import claude_roots
 
     if main is None:
         return {}
-    found: dict[str, Path] = {}
+    found: dict[str, list[os.DirEntry[str]]] = {}
     for folder in project_folders(main, [root.path for root in claude_roots(ctx)]):
         for entry in _entries(str(folder), ctx, report=folder == main.parent):
             name = entry.name
             if name.endswith(".jsonl") and not name.startswith("agent-") and name != main.name and is_file(entry):
                 first = header_field(Path(entry.path), ctx, "sessionId")
                 if first == native_id or (every and first is not None and first != name[: -len(".jsonl")]):
-                    found.setdefault(name[: -len(".jsonl")], Path(entry.path))
-    return found
+                    found.setdefault(name[: -len(".jsonl")], []).append(entry)
+    return {name: Path(entries[0].path) if len(entries) == 1 else _counted_copy(entries, ctx)
+            for name, entries in found.items()}
+
+
+def _counted_copy(entries: list[os.DirEntry[str]], ctx: ScanContext) -> Path:
+    """Which of one transcript's copies (under several roots, in their order) a discovery counts."""
+    copies = [Copy(entry.path, Path(entry.path), stat) for entry in entries if (stat := _stat(entry, ctx)) is not None]
+    if len(copies) < 2:
+        return copies[0].item if copies else Path(entries[0].path)
+    with ctx.held_warnings():  # (how the copies differ is the discovery's to say, once)
+        return choose(copies, ctx).item
 
 
 def project_folders(main: Path, roots: Sequence[Path]) -> list[Path]:

@@ -47,7 +47,8 @@ from agentscan.model import ORIGIN
 from agentscan.pricing.aliases import fast_mode_name
 from agentscan.pricing.inferencegeo import US_ONLY_GEO, us_only_name
 from agentscan.providers.claude.records import FAST_SPEED, as_dict, as_str
-from agentscan.toolkit.valuewarnings import counted_field, note_tier, note_usage, odd_count, tier_warning
+from agentscan.toolkit.valuewarnings import (PRIORITY_REASON, counted_field, note_tier, note_usage, odd_count,
+                                             tier_warning)
 from agentscan.timeutil import epoch_of_iso
 
 #: Fields of a *call*: one record's usage as ``tokens`` keeps it, a plain tuple
@@ -180,8 +181,7 @@ STANDARD_TIER = "standard"
 _TIER_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 #: why a call on each other tier is priced at the standard rates (``note_tier``)
 _TIER_REASONS = {
-    "priority": ("Anthropic's Priority Tier draws on an organisation's committed capacity, whose price"
-                 " is its contract's: no price list has it"),
+    "priority": PRIORITY_REASON,
     "batch": ("Claude Code sends no Message Batches request, so the batch rates (half the standard ones)"
               " are not taken for a call it wrote"),
 }
