@@ -87,6 +87,15 @@ def commented(text: str) -> bool:
     return True
 
 
+def as_gemini_reads(text: str) -> Any:
+    """``text`` as Gemini CLI reads a settings file (``settings.ts``: ``stripJsonComments``, then
+    ``JSON.parse``: a key twice is the last, NaN and Infinity are no JSON), for a file agentscan
+    only reads; ``ValueError`` (or ``RecursionError``) when Gemini CLI would not read it either."""
+    from agentscan.toolkit.jsoncomments import blank_comments
+
+    return json.loads(blank_comments(text)[0], parse_constant=_not_json)
+
+
 class _Duplicate(ValueError):
     pass
 

@@ -34,18 +34,20 @@ def runs_again(other: Any, this: Any) -> bool:
 
 def files_run_twice(other: Path, this: Path, text: str | None = None, files: SettingsFiles | None = None) -> bool:
     """``runs_again`` for two settings files (``this`` as ``text`` when given: what an install is
-    about to write there); one that cannot be read or parsed is taken to run twice (the warning
-    stays, as it was said before Gemini CLI's deduplication was known).  ``files``: where the
-    files already read are kept (``hooks status`` reads each once)."""
+    about to write there; ``other`` as Gemini CLI reads it, its comments too: ``as_read``); one
+    that cannot be read or parsed is taken to run twice (the warning stays, as it was said
+    before Gemini CLI's deduplication was known).  ``files``: where the files already read are
+    kept (``hooks status`` reads each once)."""
     from agentscan.errors import HookConfigError
     from agentscan.hooks.configjson import parse
 
     files = SettingsFiles() if files is None else files
     try:
         mine = files.parsed(this) if text is None else parse(this, text)
-        return runs_again(files.parsed(other), mine)
+        theirs = files.as_read(other)
     except (OSError, UnicodeDecodeError, HookConfigError):
         return True
+    return isinstance(theirs, Unjudged) or runs_again(theirs, mine)
 
 
 @dataclass(frozen=True)
@@ -102,20 +104,17 @@ class SettingsFiles:
         when an install would take it, else its text with the comments blanked (a key twice: the
         last, as ``JSON.parse`` keeps it); ``Unjudged`` when that is no JSON object either.  The
         read's errors raised as ``text``'s."""
-        import json
-
         from agentscan.errors import HookConfigError
-        from agentscan.hooks.configjson import TOO_DEEP, fault
-        from agentscan.toolkit.jsoncomments import blank_comments
+        from agentscan.hooks.configjson import TOO_DEEP, as_gemini_reads, fault
 
         key = str(path)
         if key not in self._as_read:
             try:
                 self._as_read[key] = self.parsed(path)
             except HookConfigError:  # (comments, a key twice: what an install refuses, not Gemini CLI)
-                blanked = blank_comments(self.text(path))[0]
+                text = self.text(path)  # (read already: ``parsed`` raised its errors)
                 try:
-                    config = json.loads(blanked, parse_constant=_not_json)
+                    config = as_gemini_reads(text)
                 except ValueError as exc:
                     self._as_read[key] = Unjudged(f"is not valid JSON, even without its comments ({fault(exc)})")
                 except RecursionError:
@@ -123,10 +122,6 @@ class SettingsFiles:
                 else:
                     self._as_read[key] = config if isinstance(config, dict) else Unjudged("does not hold a JSON object")
         return self._as_read[key]
-
-
-def _not_json(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")  # (Python reads NaN and Infinity; JSON.parse does not)
 
 
 def other_settings(this: Path, *, home: Path, cwd: Path, env: Mapping[str, str] | None = None,

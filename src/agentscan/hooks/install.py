@@ -216,10 +216,25 @@ def installed_elsewhere(agent: str, scope: str, *, home: Path, cwd: Path,
         try:
             events = events_with_ours(agent, parse(path, _read(path)))
         except HookConfigError:
-            continue
+            if agent != "gemini":
+                continue
+            events = _gemini_events_as_read(path)
         if events:
             found.append(Elsewhere(path, where, len(events)))
     return found
+
+
+def _gemini_events_as_read(path: Path) -> list[str]:
+    """The events of agentscan's entries in a Gemini CLI settings file an install would refuse
+    but Gemini CLI reads (comments, a key twice: ``configjson.as_gemini_reads``): they run all
+    the same.  None for one Gemini CLI cannot read either."""
+    from agentscan.hooks.configjson import as_gemini_reads
+
+    try:
+        config = as_gemini_reads(read_regular_text(path))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return []
+    return events_with_ours("gemini", config) if isinstance(config, dict) else []
 
 
 def hooks_disabled(*, home: Path, cwd: Path, env: Mapping[str, str] | None = None) -> list[Path]:

@@ -287,9 +287,10 @@ def _replay_lines(conversation: Conversation, ctx: ScanContext) -> None:
             update = record["$set"]
             conversation.meta.update({key: value for key, value in update.items() if key != "messages"})
             conversation.note_paths(paths_in_metadata(update))
-            # An empty history is no checkpoint: Gemini CLI's loader then takes the message lines
-            # (a turn cancelled before any reply syncs ``[]``; its prompt was still typed).
-            if isinstance(update.get("messages"), list) and update["messages"]:
+            # Any list is a checkpoint, an empty one too (a turn cancelled before any reply syncs
+            # ``[]``): Gemini CLI's loader, of the builds that write ``$set.messages`` and of the
+            # newest, clears its conversation on it (``Array.isArray``, not a length test).
+            if isinstance(update.get("messages"), list):
                 conversation.checkpoint(update["messages"], line.offset)
         elif as_str(record.get("sessionId")):
             conversation.meta.update(record)

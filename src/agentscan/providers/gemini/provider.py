@@ -68,7 +68,9 @@ class GeminiProvider(Provider):
     #     as Gemini CLI's loader reads them (``chatpatch``), not skipped; tokens never patched
     # 25: the title is the first prompt in file order (``row.typed_prompts``): a ``$patch``'s
     #     ``orderIds`` or ``removeIds`` titled the session with a later prompt
-    parser_version = "25"
+    # 26: an empty ``$set.messages`` clears the conversation, as Gemini CLI's loader does (21 read
+    #     a loader rule no build has: its prompts stayed in ``counts`` and ``show``)
+    parser_version = "26"
     # Gemini CLI appends each record (``fs.appendFileSync``) and closes the chat: no process
     # holds it open while the session runs, so ``/proc`` cannot tell a running one.
     liveness_known = False
