@@ -155,7 +155,7 @@ def test_a_resumed_row_names_its_first_session_and_no_head_is_read_again_to_cred
         isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # (review of pass 47: ``with_costs`` read every Claude head again to find the resumed rows,
     # 10,000 reads for a cold ``export`` at scale 10; the row's pass names the session now)
-    from agentscan.providers.claude import discovery, headfields
+    from agentscan.providers.claude import discovery, headfields, resumedfiles
     from spies import record_calls
 
     _resumed_pair(isolated_home)
@@ -167,7 +167,8 @@ def test_a_resumed_row_names_its_first_session_and_no_head_is_read_again_to_cred
     # (the name discovery reads heads by, and the one ``header_cwd`` calls in its own module)
     heads = record_calls(monkeypatch, discovery, "header_field", lambda *args, **kwargs: args[0])
     heads_in_place = record_calls(monkeypatch, headfields, "header_field", lambda *args, **kwargs: args[0])
+    heads_resumed = record_calls(monkeypatch, resumedfiles, "header_field", lambda *args, **kwargs: args[0])
     exported = [orjson.loads(line) for line in invoke("export", "--format", "jsonl").stdout.splitlines()]
     assert {row["id"]: row.get("resumed_from") for row in exported} == {
         f"claude:{A}": None, f"claude:{B}": f"claude:{A}", f"claude:{other}": None}
-    assert not [path for path in heads + heads_in_place if other in str(path)]  # a session no resume names: its head not asked
+    assert not [path for path in heads + heads_in_place + heads_resumed if other in str(path)]  # a session no resume names: its head not asked

@@ -357,5 +357,4 @@ def strict_end(state: State, warnings: Sequence[ScanWarning | SinkWarning], *, v
             from agentscan.cli.render import warn_summary
 
             warn_summary(warnings, verbose=verbose, even_quiet=True, first=first)
-        account = account_count(warnings)
-        raise StrictWarnings(failing, len(warnings) - failing - account, account)
+        raise StrictWarnings(failing, len(warnings) - failing - (account := account_count(warnings)), account)

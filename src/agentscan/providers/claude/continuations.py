@@ -1,7 +1,7 @@
 """Which later Claude sessions continue a found one in the middle of a chain of resumes.
 
 In a chain A → B → C (``claude --resume`` of A made B, of B made C), C's transcript begins
-with a copy of A's records, then of B's, and its head names A (``discovery.resumed_from``):
+with a copy of A's records, then of B's, and its head names A (``resumedfiles.resumed_from``):
 B's card found C by no head, and named no later session (A's named both).  The session a
 transcript was resumed from is the one the line before its own first record names
 (``named_before_own``): found in its bytes, without parsing its copies, and remembered per
@@ -108,7 +108,7 @@ def continued_by(native_id: str, main: Path, ctx: ScanContext) -> list[str]:
     a resumed session itself (B of A → B → C): the transcripts whose head names the same first session (A) and whose
     copies end with its records.  Their heads are remembered per file; each is searched up to
     its own first record once (a few tens of ms a GB of copies, from the page cache)."""
-    from agentscan.providers.claude.discovery import resumed_from, resumed_paths
+    from agentscan.providers.claude.resumedfiles import resumed_from, resumed_paths
 
     first = resumed_from(native_id, main, ctx)
     if first is None:

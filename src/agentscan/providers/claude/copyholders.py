@@ -34,7 +34,7 @@ def nearer_holders(native_id: str, main: Path, ctx: ScanContext) -> dict[str, li
     rest is counted, and listed, in the later one (``resumedshow.HeldCopies``).  Only
     transcripts whose head names the same first session are read (a chain's copies all begin
     with its first's), each up to its own first record (``resumes.copied_head``)."""
-    from agentscan.providers.claude.discovery import resumed_from, resumed_paths
+    from agentscan.providers.claude.resumedfiles import resumed_from, resumed_paths
 
     first = resumed_from(native_id, main, ctx)
     if first is None:
@@ -188,13 +188,13 @@ def _still_holds(path: Path, own: str, stat: os.stat_result, known: dict) -> boo
 
 def resumed_into(native_id: str, main: Path, ctx: ScanContext, *, gone: bool) -> list[str]:
     """The other transcripts of ``main``'s folder that copied ``native_id``'s records, by
-    name: those whose head names it (``discovery.resumed_as``), and, ``gone`` (``main`` is
+    name: those whose head names it (``resumedfiles.resumed_as``), and, ``gone`` (``main`` is
     where its transcript was), every other one whose copies name it: in a chain A → B → C
     whose C's head names A, C holds gone B's conversation (B's card named none, and its runs'
     kinds were not looked for there).  A found B names C too, whose copies end with B's
     (``continuations.continued_by``: before, its card named no later session)."""
     from agentscan.providers.claude.continuations import continued_by
-    from agentscan.providers.claude.discovery import resumed_as, resumed_paths
+    from agentscan.providers.claude.resumedfiles import resumed_as, resumed_paths
 
     found = resumed_as(native_id, main, ctx)
     if not gone:

@@ -31,7 +31,8 @@ def known_gone(prefix: str, roots: list[Root], ctx: ScanContext) -> list[str]:
     """One line for each gone session whose id starts with ``prefix`` (lower-cased) that the
     transcripts under ``roots`` copied: the transcripts (``claude:<id>``) whose cards list it."""
     from agentscan.providers.claude.copyholders import FACTS, same_head_file
-    from agentscan.providers.claude.discovery import _entries, resumed_from
+    from agentscan.providers.claude.discovery import _entries
+    from agentscan.providers.claude.resumedfiles import resumed_from
     from agentscan.toolkit.fsutil import is_dir, is_file
 
     chains = ctx.remembered(FACTS)

@@ -25,7 +25,7 @@ def is_gone(native_id: str | None, main: str | os.PathLike[str] | None) -> bool:
 def gone_main(files: Any) -> Path | None:
     """Where a session whose transcript is gone and whose ``<id>/subagents/`` folder is left
     (``files``: its ``SessionFiles``) had its transcript, beside the sessions resumed from it
-    (``discovery.resumed_as``); ``None``: it has its transcript, or only legacy subagent files."""
+    (``resumedfiles.resumed_as``); ``None``: it has its transcript, or only legacy subagent files."""
     from agentscan.providers.claude.discovery import parentless_path
 
     if files is None or files.main is not None:

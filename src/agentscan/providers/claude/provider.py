@@ -225,13 +225,13 @@ class ClaudeProvider(Provider):
         return isinstance(ref.hint, SessionFiles) and not self._tail_worthy(ref, ctx)
 
     def copied_elsewhere(self, native_id: str, path: str | None, ctx: ScanContext) -> bool:
-        from agentscan.providers.claude.discovery import resumed_as
+        from agentscan.providers.claude.resumedfiles import resumed_as
 
         # (Their heads name it: a chain's later sessions too, whose heads name its first.)
         return path is not None and bool(resumed_as(native_id, Path(path), ctx))
 
     def copies_another(self, native_id: str, path: str | None, ctx: ScanContext) -> bool:
-        from agentscan.providers.claude.discovery import resumed_from
+        from agentscan.providers.claude.resumedfiles import resumed_from
 
         # (A transcript gone copies nothing: its header is not read, which would warn.)
         return path is not None and os.path.isfile(path) and resumed_from(native_id, Path(path), ctx) is not None
@@ -242,7 +242,7 @@ class ClaudeProvider(Provider):
         return known_gone(prefix, self.roots(ctx), ctx)
 
     def copied_from(self, ref: SessionRef, ctx: ScanContext) -> list[str]:
-        from agentscan.providers.claude.discovery import resumed_from
+        from agentscan.providers.claude.resumedfiles import resumed_from
 
         # ``ref.path``: the main transcript (``None`` without one); its hint may be a
         # discovery remembered, not read yet.

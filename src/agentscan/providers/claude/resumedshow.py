@@ -43,7 +43,7 @@ def resumed_from(main: FileSummary | None) -> str | None:
 def first_named(ref: SessionRef, ctx: ScanContext) -> str | None:
     """The session the head of ``ref``'s main transcript names, when it is a resumed one's
     (remembered per file): the guess, before the pass, of the session resumed."""
-    from agentscan.providers.claude.discovery import resumed_from as header_named
+    from agentscan.providers.claude.resumedfiles import resumed_from as header_named
 
     return header_named(ref.native_id, ref.path, ctx)
 

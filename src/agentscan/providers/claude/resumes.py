@@ -45,7 +45,7 @@ def is_copy(record: dict, own: str) -> bool:
 
 def first_names_another(record: dict, own: str) -> bool | None:
     """Whether the first record of a transcript that names a session (``None``: this one names
-    none) names another than ``own``: the file is a resumed session's (``discovery.resumed_from``,
+    none) names another than ``own``: the file is a resumed session's (``resumedfiles.resumed_from``,
     decided from the records a reader meets first)."""
     named = record.get("sessionId")
     if named.__class__ is not str or not named:

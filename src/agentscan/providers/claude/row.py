@@ -245,8 +245,8 @@ def summarize(
 
 def resumed_from_of(path: Path, ctx: ScanContext) -> str | None:
     """The session the main transcript ``path``'s head names, when it is a resumed session's
-    (``discovery.resumed_from``; remembered per file)."""
-    from agentscan.providers.claude.discovery import resumed_from
+    (``resumedfiles.resumed_from``; remembered per file)."""
+    from agentscan.providers.claude.resumedfiles import resumed_from
 
     return resumed_from(path.stem, path, ctx)
 
