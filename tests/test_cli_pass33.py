@@ -156,7 +156,7 @@ def test_otlp_counts_the_sessions_that_have_a_span(isolated_home: Path, tmp_path
                   for scope in resource["scopeSpans"] for span in scope["spans"] for attribute in span["attributes"]
                   if attribute["key"] == "agentscan.session.id"}
     assert doc["sessions"] == len(with_spans) == 10  # not 11: one Cursor session has no span at all
-    assert any("1 with no spans at all" in note for note in doc["notes"])  # still said (a note: no bad input)
+    assert any("1 session with no spans at all" in note for note in doc["notes"])  # still said (a note: no bad input)
     none = orjson.loads(runner.invoke(app, ["--demo", "otlp", "cursor:e5f6a7b8", "-o", str(out), "--json"]).stdout)
     assert (none["sessions"], none["spans"]) == (0, 0)
 
@@ -168,4 +168,5 @@ def test_a_custom_model_is_not_promised_a_price_by_an_update(isolated_home: Path
     doc = orjson.loads(runner.invoke(app, ["tokens", "--json"]).stdout)
     [message] = [warning["message"] for warning in doc["warnings"] if warning["path"] == "model:claude/aide-gpt-5"]
     # (pass 43) Not even "for a model newer than this data": no public price list has it.
-    assert "prices --update" not in message and message.endswith(" is in no public price list"), message
+    assert "prices --update" not in message and message.endswith(
+        " is in no public price list, nor can agentscan be given its price (-q hides warnings)"), message

@@ -57,7 +57,7 @@ def test_cursor_sessions_say_one_line_for_the_whole_export(isolated_home: Path, 
     # A note, not a warning (pass 39): the format's shape, not bad input.
     assert doc["warnings"] == []
     assert doc["notes"] == ["3 Cursor sessions have no per-call times (the format records none): "
-                            "6 tool calls left out of the traces, 3 exported as one turn each"]
+                            "6 tool calls left out of the traces, 3 sessions exported as one turn each"]
 
 
 def test_strict_passes_on_what_the_format_does_not_record(isolated_home: Path, tmp_path: Path) -> None:
@@ -70,7 +70,7 @@ def test_strict_passes_on_what_the_format_does_not_record(isolated_home: Path, t
     # Still said, once, as a note (--json: ``notes``).
     assert result.stderr.splitlines() == [
         "note: otlp: 3 Cursor sessions have no per-call times (the format records none): "
-        "6 tool calls left out of the traces, 3 exported as one turn each"]
+        "6 tool calls left out of the traces, 3 sessions exported as one turn each"]
     quiet = runner.invoke(app, ["--strict", "--quiet", "otlp", "-o", str(tmp_path / "t.jsonl")])
     assert quiet.exit_code == 0 and quiet.output == ""
     code, _ = export(tmp_path, name="j.jsonl")
@@ -85,7 +85,7 @@ def test_a_cursor_session_with_no_time_at_all_is_counted_too(isolated_home: Path
     assert code == 0 and doc["spans"] == 0
     assert doc["notes"] == [
         "1 Cursor session has no per-call times (the format records none): "
-        "2 tool calls left out of the traces, 1 with no spans at all"]
+        "2 tool calls left out of the traces, 1 session with no spans at all"]
 
 
 def test_a_session_s_own_missing_time_stays_its_warning_and_fails_strict(isolated_home: Path, tmp_path: Path) -> None:
@@ -121,7 +121,7 @@ def test_untimed_splits_by_what_the_provider_s_format_records() -> None:
     sums.add("cursor", Untimed(tools=1, one_turn=True))
     assert sums.lines(str.title) == [
         "1 Cursor session has no per-call times (the format records none): 1 tool call left out of the traces, "
-        "1 exported as one turn"]
+        "1 session exported as one turn"]
 
 
 SESSIONS = [f"{n:08x}-1111-4222-8333-444444444444" for n in range(parallel.MIN_SESSIONS + 2)]
@@ -143,7 +143,7 @@ def test_what_workers_count_comes_back_the_same_as_in_one_process(isolated_home:
         f"{len(SESSIONS)} Claude Code sessions have no per-call times (the format records none): "
         f"{len(SESSIONS)} tool calls left out of the traces",
         "3 Cursor sessions have no per-call times (the format records none): "
-        "6 tool calls left out of the traces, 3 exported as one turn each"]
+        "6 tool calls left out of the traces, 3 sessions exported as one turn each"]
     monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(tmp_path / "another-cache"))
     monkeypatch.setattr(cores, "usable_workers", lambda limit=8: 0)
     del pools[:]

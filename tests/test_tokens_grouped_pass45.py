@@ -149,11 +149,14 @@ def test_runs_that_recorded_no_usage_still_fill_the_cell() -> None:
     """A row with tokens whose runs recorded none: ``-``, never an empty cell (a pipe's fields
     for ``awk`` would shift onto COST); a row that recorded nothing itself: empty (its "not
     recorded" is laid over the number columns)."""
+    from agentscan.cli.term import Terminal
     from agentscan.cli.tokens_runs import subagents_cell
     from agentscan.model import TokenUsage
     from agentscan.scan.tokenreport import TokenRow
 
+    pipe = Terminal(tty=False, width=80, color=False)
     usage = TokenUsage(input=100, cache_read=0, cache_write=0, output=10)
     row = TokenRow(key="2026-11-03", tokens=usage, own=usage, subagents=(("s/run-1", None),))
-    assert subagents_cell(row, str) == "-"
-    assert subagents_cell(TokenRow(key="2026-11-03", tokens=None, own=None, subagents=(("s/run-1", None),)), str) == ""
+    assert subagents_cell(row, str, pipe) == "-"
+    unrecorded = TokenRow(key="2026-11-03", tokens=None, own=None, subagents=(("s/run-1", None),))
+    assert subagents_cell(unrecorded, str, pipe) == ""

@@ -31,11 +31,13 @@ def source_text(detail: SessionDetail) -> str | None:
     return _SOURCES.get(source) or clean(source)
 
 
-def moved_text(detail: SessionDetail, grouped: bool) -> str:
+def moved_text(detail: SessionDetail, home_shortened: bool) -> str:
     """The ``moved`` line's value: ``from <the directory its first record names>`` (a Claude
-    session that moved is counted whole under the directory it moved to, its ``cwd``)."""
+    session that moved is counted whole under the directory it moved to, its ``cwd``).
+    ``home_shortened``: ``~/src/app`` (a terminal's, as its ``cwd`` line), else the whole path
+    (a pipe's)."""
     first = detail.extra["moved_from"]
-    return f"from {clean_path(home_short(first) if grouped else first)}"
+    return f"from {clean_path(home_short(first) if home_shortened else first)}"
 
 
 def taken_back_fields(detail: SessionDetail, said_as: Callable[[int, str], str], *,

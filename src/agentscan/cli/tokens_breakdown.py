@@ -64,8 +64,7 @@ def model_lines(token_row: TokenRow, names: dict[str, str], term: Terminal, *, c
         if by_session:
             lines.append(Row(session_cells(name, ["", "", ""], values), style="dim"))
         else:
-            values = with_subagents(values, subagents_cell(part, number_form(term, compact),
-                                                           short=bool(part.recovered) and term.tty))
+            values = with_subagents(values, subagents_cell(part, number_form(term, compact), term))
             lines.append(Row([name, *values], style="dim"))
     return lines
 

@@ -131,9 +131,11 @@ BOTH_PARTS_NOTE = "REASONING is part of OUTPUT and SUBAGENTS part of TOTAL, each
 #: under a table a key of which says how many runs make it up: what that is (``haiku-4.5 (1 run)``
 #: was read as a tag of the model)
 RUNS_NOTE = "(N runs) after a key: a row of subagents' calls alone, made in N runs"
-#: under a table a row of which is a lower bound (``≥`` in TOTAL and COST)
-SHORT_NOTE = ("TOTAL ≥N: at least N: a subagent's transcript is gone and its calls were found in its parent's "
-              "progress records, which hold no copy of its final response")
+#: under a table a row of which is a lower bound: ``≥`` in TOTAL and COST, and in a grouped
+#: row's SUBAGENTS and the lines under a row (a run's ``↳``, a ``--breakdown`` model's), which
+#: "TOTAL ≥N" alone left a reader to guess at (``≥109,659`` under SUBAGENTS read as a typo)
+SHORT_NOTE = ("TOTAL ≥N (or SUBAGENTS', or on a line under a row): at least N: a subagent's transcript is gone "
+              "and its calls were found in its parent's progress records, which hold no copy of its final response")
 #: under a table whose REASONING is a lower bound somewhere (``≥``): what it leaves out
 PARTIAL_REASONING_NOTE = ("REASONING ≥N: at least N, the other agents' alone: Claude Code and Cursor "
                           "record no reasoning apart (theirs is inside OUTPUT)")

@@ -85,8 +85,8 @@ def total_row(by: str, total: Total, term: Terminal, *, compact: bool, runs: Tok
     # "not recorded" laid over the number columns, as a row's is (in INPUT alone it widened it).
     span = (lead, lead + len(NUMBER_COLUMNS) + (by != "session")) if usage is None else None
     if by != "session":
-        values = with_subagents(values, runs_cell(runs, usage is not None, number_form(term, compact),
-                                                  short=short and term.tty))
+        values = with_subagents(values, runs_cell(runs, usage is not None, number_form(term, compact), term,
+                                                  short=short))
     cells = session_cells("TOTAL", ["", "", ""], values) if by == "session" else ["TOTAL", *values]
     return Row(cells, style="bold", span=span)
 
@@ -134,8 +134,7 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
         counted = token_row.own is None and bool(token_row.subagents) and shows_parts(term) and numbers(
             sum_usage(usage for _, usage in token_row.subagents), token_row.subagents_cost,
             at_least=token_row.subagents_cost_priced, short=bool(token_row.recovered)) == values
-        values = with_subagents(values, subagents_cell(token_row, number_form(term, compact),
-                                                       short=bool(token_row.recovered) and term.tty))
+        values = with_subagents(values, subagents_cell(token_row, number_form(term, compact), term))
         if counted:
             return [counted_row(key, len(token_row.subagents), values, span)]
         return [Row([key, *values], span=span)]

@@ -26,23 +26,27 @@ if TYPE_CHECKING:
     from agentscan.scan.short_ids import Known
 
 
-def subagents_cell(token_row: TokenRow, shown: Callable[[int], str], *, short: bool = False) -> str:
+def subagents_cell(token_row: TokenRow, shown: Callable[[int], str], term: Terminal) -> str:
     """A grouped row's SUBAGENTS cell: its runs' tokens together, as ``shown`` shows a
     number (TOTAL's form, compact or not); ``-``: it has none; empty where its usage was
-    not recorded (its "not recorded" is laid over the number columns).  ``short``: a
-    terminal's row with a run recovered from progress records (``number_cells``' ``short``)."""
+    not recorded (its "not recorded" is laid over the number columns); ``≥N`` on a terminal
+    when a run was recovered from progress records (``runs_cell``)."""
     runs = sum_usage(usage for _, usage in token_row.subagents) if token_row.subagents else None
-    return runs_cell(runs, token_row.tokens is not None, shown, short=short)
+    return runs_cell(runs, token_row.tokens is not None, shown, term, short=bool(token_row.recovered))
 
 
-def runs_cell(runs: TokenUsage | None, recorded: bool, shown: Callable[[int], str], *, short: bool = False) -> str:
+def runs_cell(runs: TokenUsage | None, recorded: bool, shown: Callable[[int], str], term: Terminal, *,
+              short: bool = False) -> str:
     """A SUBAGENTS cell (a row's, TOTAL's): ``runs``' tokens as ``shown`` shows a number;
     ``-`` for none, or runs that recorded no usage (a cell all the same: a pipe's fields
     hold); empty where the row itself recorded none (``recorded``: its "not recorded" is
     laid over the number columns).  ``short``: ``runs`` hold one recovered from progress
-    records, its final call not in them: ``≥N``, as TOTAL is (a terminal's alone)."""
+    records, its final call not in them: ``≥N`` on a terminal, as TOTAL is; a pipe's cell
+    stays a number for ``awk``.  Decided here from ``term``, as ``tokens_rows.number_cells``
+    decides TOTAL's: each caller had to pass ``short=… and term.tty``, and one that forgot
+    put a ``≥`` in a pipe."""
     if runs is not None:
-        return ("≥" if short else "") + shown(runs.total)
+        return ("≥" if short and term.tty else "") + shown(runs.total)
     return "-" if recorded else ""
 
 

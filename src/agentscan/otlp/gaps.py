@@ -84,9 +84,11 @@ class Gaps:
             parts = []
             if tools:
                 parts.append(f"{plural(tools, 'tool call')} left out of the traces")
+            # "sessions" said again after the tool calls: "7 tool calls left out of the traces, 7
+            # with no spans at all" read as 7 tool calls without spans.
             if one_turn:
-                parts.append(f"{one_turn:,} exported as one turn{' each' if one_turn > 1 else ''}")
+                parts.append(f"{plural(one_turn, 'session')} exported as one turn{' each' if one_turn > 1 else ''}")
             if no_spans:
-                parts.append(f"{no_spans:,} with no spans at all")
+                parts.append(f"{plural(no_spans, 'session')} with no spans at all")
             found.append(f"{head}: {', '.join(parts)}")
         return found

@@ -225,7 +225,10 @@ class PriceBook:
 
             then = f"; for a model newer than this data, {command('prices --update')} fetches newer prices"
         elif ref is not None and reason.startswith(_LIBRARY):
-            then = "; a name of one's own (a gateway's, a local model's) is in no public price list"
+            # Said on every command that prices it, with nothing to act on: agentscan takes no
+            # price of one's own (docs/pricing.md), so the one thing a user can do is named.
+            then = ("; a name of one's own (a gateway's, a local model's) is in no public price list, nor can "
+                    "agentscan be given its price (-q hides warnings)")
         else:
             then = ""
         self.ctx.warn(f"model:{provider}/{model or 'unknown'}",
