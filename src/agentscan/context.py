@@ -54,41 +54,24 @@ Said = tuple[str, str, "int | None", bool]
 class HeldWarnings(WarningSink):
     """A sink that also lists what it was told, in order (``ScanContext.held_warnings``)."""
 
-    def __init__(self, per_file: int = HELD_PER_FILE) -> None:
+    def __init__(self) -> None:
         super().__init__()
         self.said: list[Said] = []
         self._held: dict[str, int] = {}
-        self._per_file_held = per_file
-        #: per file past those held (``per_file``): how many more, and the last line of them
-        self.past: dict[str, tuple[int, int | None]] = {}
 
     def add(self, path: object, message: str, line: int | None = None, *, passing: bool = False) -> None:
         key_path = legible(str(path))
         held = self._held.get(key_path, 0)
-        if held < self._per_file_held or passing:  # past it, said again only as the sink's count
+        if held < HELD_PER_FILE or passing:  # past it, said again only as the sink's count
             self._held[key_path] = held + 1
             self.said.append((key_path, legible(message), line, passing))
-        else:
-            self.past[key_path] = (self.past.get(key_path, (0, None))[0] + 1, line)
         super().add(path, message, line, passing=passing)
-
-    def count_more(self, key_path: str, count: int, line: int | None) -> None:
-        self.past[key_path] = (self.past.get(key_path, (0, None))[0] + count, line)  # (held in turn: said on)
-        super().count_more(key_path, count, line)
 
 
 def say(ctx: ScanContext, warnings: Sequence[Said]) -> None:
     """Say, in order, warnings held back (``held_warnings``), here or in another process."""
     for path, message, line, passing in warnings:
         ctx.warn(path, message, line, passing=passing)
-
-
-def say_in_order(ctx: ScanContext, held: HeldWarnings, rank: Callable[[str], Any]) -> None:
-    """Say ``held``'s warnings sorted by ``rank`` of their paths (each file's in the order they
-    came), then count those held past its ``per_file`` as the sink would have."""
-    say(ctx, sorted(held.said, key=lambda said: rank(said[0])))
-    for path, (count, line) in held.past.items():
-        ctx.warnings.count_more(path, count, line)
 
 
 class FileFacts:
@@ -242,12 +225,11 @@ class ScanContext(FileSystemView):
         return ctx
 
     @contextmanager
-    def held_warnings(self, per_file: int = HELD_PER_FILE) -> Iterator[HeldWarnings]:
-        """Warnings raised inside are listed (``HeldWarnings.said``, at most ``per_file`` of a
-        file), not said, nor seen by the captures open: the caller says them when their turn
-        comes (``say``), or never (what a cache key's read finds wrong, the pass that reads the
-        session says)."""
-        kept, self.warnings = self.warnings, HeldWarnings(per_file)
+    def held_warnings(self) -> Iterator[HeldWarnings]:
+        """Warnings raised inside are listed (``HeldWarnings.said``), not said, nor seen by
+        the captures open: the caller says them when their turn comes (``say``), or never
+        (what a cache key's read finds wrong, the pass that reads the session says)."""
+        kept, self.warnings = self.warnings, HeldWarnings()
         try:
             yield self.warnings  # type: ignore[misc]
         finally:

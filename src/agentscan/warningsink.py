@@ -20,9 +20,9 @@ if TYPE_CHECKING:
 
 # After this many warnings for one file, further ones are counted, not kept:
 # a 2 GB file of garbage must not become 2 GB of warnings.
-_PER_FILE_WARNINGS = 20
+PER_FILE_WARNINGS = 20
 #: warnings a result is kept with (``WarningSink.capture``)
-CAPTURE_LIMIT = _PER_FILE_WARNINGS * 5
+CAPTURE_LIMIT = PER_FILE_WARNINGS * 5
 
 
 class Captured(list["ScanWarning"]):
@@ -98,7 +98,7 @@ class WarningSink:
         if self._captures:  # a result being computed keeps them: the model is imported then anyway
             self._capture(key_path, message, line, passing)
         count = self._per_file.get(key_path, 0)
-        if count >= _PER_FILE_WARNINGS and line is not None:
+        if count >= PER_FILE_WARNINGS and line is not None:
             # Past a file's listed warnings a count is kept, not a key a line: a 2 GB file of
             # garbage must not become millions of keys (a million bad lines took 300 MB and
             # 16 s).  A line at or before the last one counted is the file read again (its
@@ -116,20 +116,30 @@ class WarningSink:
         self._seen.add(key)
         count = self._per_file.get(key_path, 0)
         self._per_file[key_path] = count + 1
-        if count >= _PER_FILE_WARNINGS:
+        if count >= PER_FILE_WARNINGS:
             self._suppressed[key_path] = self._suppressed.get(key_path, 0) + 1
             return
         self._items.append(SinkWarning(key_path, message, line))
 
-    def count_more(self, key_path: str, count: int, line: int | None) -> None:
-        """``count`` more warnings of a file past its listed ones, the last at ``line``: as
-        ``add`` counts them (a sink that held them kept a file's first ones: ``HeldWarnings``)."""
+    def room(self) -> int:
+        """How many more warnings the roomiest capture open could take (0: none open, or all
+        full): a sink holding warnings to say later keeps that many whole (``scan.saidorder``)."""
+        return max((captured.limit - len(captured) for captured in self._captures if not captured.overflowed),
+                   default=0)
+
+    def count_more(self, key_path: str, count: int, last: int) -> int:
+        """``count`` more warnings of a file past its listed ones, at rising lines up to ``last``
+        (``scan.saidorder`` held them), counted by ``add``'s rule (returned: how many were): a
+        run ending at or before the last line counted is the file read again, not counted; one
+        that last line falls inside is counted whole (its lines are not kept)."""
+        if last <= self._counted_upto.get(key_path, 0):
+            return 0
+        self._counted_upto[key_path] = last
         self._per_file[key_path] = self._per_file.get(key_path, 0) + count
         self._suppressed[key_path] = self._suppressed.get(key_path, 0) + count
-        if line is not None:
-            self._counted_upto[key_path] = max(line, self._counted_upto.get(key_path, 0))
         for captured in self._captures:
             captured.overflowed = True
+        return count
 
     def _capture(self, key_path: str, message: str, line: int | None, passing: bool) -> None:
         """``Captured.take`` for every capture open, the warning made once, and not at all

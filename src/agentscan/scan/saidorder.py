@@ -8,13 +8,70 @@ from __future__ import annotations
 from functools import wraps
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar, cast
 
-from agentscan.context import HeldWarnings, say_in_order
+from agentscan.context import HeldWarnings, say
 from agentscan.fsview import legible
+from agentscan.warningsink import PER_FILE_WARNINGS, WarningSink
 
 if TYPE_CHECKING:
+    from agentscan.context import ScanContext
     from agentscan.model import SessionRef
 
 Method = TypeVar("Method", bound=Callable[..., Any])
+
+
+class _Held(HeldWarnings):
+    """Warnings held for their order: of a file, those the sink lists (its first
+    ``PER_FILE_WARNINGS`` distinct ones) as told; past them as many as the captures open can
+    still take (``room``), then only how many and the last line, by the sink's own rule (a line
+    at or before the last one counted is the file read again, as its row's pass, then its
+    sums'): held whole, a file's lines past them were counted once a read (10,092 more said for
+    10,036), and 10,000 kept a file took 90 MB over 25 files."""
+
+    def __init__(self, outer: WarningSink) -> None:
+        super().__init__()
+        # The rule goes on from where the sink it says to is (a file warned of before): each
+        # warning held or counted here is one it would have listed or counted, no other.
+        self._seen, self._per_file = set(outer._seen), dict(outer._per_file)
+        self._counted_upto = dict(outer._counted_upto)
+        # And what it lists meanwhile is what that sink would list, had they been said as they
+        # came: what is read of the sink inside (``unreadrows``' "cannot read" of a session) sees
+        # those said before the hold too.  Without them, a repeat dropped here (said before,
+        # by discovery or a row's pass) was in neither list: an unreadable session lost its mark.
+        self._items, self._suppressed = list(outer._items), dict(outer._suppressed)
+        #: per file past its listed ones: how many were counted, and the last line counted
+        self.past: dict[str, tuple[int, int]] = {}
+        # Past them, those the captures open on that sink could still take are held whole: said
+        # as a count, they overflowed an answer's capture (``answers.remember``: not kept) for
+        # any file of more than 20 warnings.  Those past that room overflow it as they came.
+        self._room = outer.room()
+
+    def room(self) -> int:
+        return max(super().room(), self._room)
+
+    def add(self, path: object, message: str, line: int | None = None, *, passing: bool = False) -> None:
+        key_path = legible(str(path))
+        if passing or line is None or self._per_file.get(key_path, 0) < PER_FILE_WARNINGS:
+            worded = legible(message)
+            if passing or (key_path, line, worded) not in self._seen:  # (a repeat the sink drops)
+                self.said.append((key_path, worded, line, passing))
+                self._room -= 1
+        else:
+            counted = self._suppressed.get(key_path, 0)
+            WarningSink.add(self, path, message, line)
+            if self._suppressed.get(key_path, 0) > counted:
+                if self._room > 0:
+                    self.said.append((key_path, legible(message), line, False))
+                    self._room -= 1
+                else:
+                    self.past[key_path] = (self.past.get(key_path, (0, 0))[0] + 1, line)
+            return
+        WarningSink.add(self, path, message, line, passing=passing)
+
+    def count_more(self, key_path: str, count: int, last: int) -> int:
+        counted = super().count_more(key_path, count, last)
+        if counted:  # (held in turn: said on)
+            self.past[key_path] = (self.past.get(key_path, (0, 0))[0] + counted, last)
+        return counted
 
 
 def in_session_order(method: Method) -> Method:
@@ -24,17 +81,25 @@ def in_session_order(method: Method) -> Method:
 
     @wraps(method)
     def held(self: Any, refs: Sequence[SessionRef], *args: Any, **kwargs: Any) -> Any:
-        from agentscan.scan.memo import MAX_WARNINGS
-
-        said: HeldWarnings | None = None
+        ctx: ScanContext = self.ctx
+        kept = ctx.warnings
+        said = _Held(kept)
+        ctx.warnings = said
         try:
-            with self.ctx.held_warnings(MAX_WARNINGS) as said:  # (as many as an answer keeps: it is kept alike)
-                return method(self, refs, *args, **kwargs)
+            return method(self, refs, *args, **kwargs)
         finally:  # (said on an interruption too, as they were when said as they came)
-            if said is not None:
-                say_in_order(self.ctx, said, _rank(refs) if said.said else str)
+            ctx.warnings = kept
+            _say_in_order(ctx, said, _rank(refs) if said.said else str)
 
     return cast(Method, held)
+
+
+def _say_in_order(ctx: ScanContext, held: _Held, rank: Callable[[str], Any]) -> None:
+    """Say ``held``'s warnings sorted by ``rank`` of their paths (each file's in the order they
+    came), then count each file's past its listed ones as the sink would have."""
+    say(ctx, sorted(held.said, key=lambda said: rank(said[0])))
+    for path, (count, last) in held.past.items():
+        ctx.warnings.count_more(path, count, last)
 
 
 def _rank(refs: Sequence[SessionRef]) -> Callable[[str], tuple[int, int, str]]:

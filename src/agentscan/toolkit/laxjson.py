@@ -40,21 +40,27 @@ def reparse(data: bytes | str, error: orjson.JSONDecodeError, note: Callable[[st
     text is not JSON for the standard library either.  ``note`` hears ``NOT_UTF8`` when
     bytes had to be replaced (a lone surrogate escape is valid JSON: nothing is said).
     """
-    if not any(word in str(error) for word in _OURS):
-        raise error
-    text, replaced = _decoded(data)
     try:
-        value = orjson.loads(text)
-    except orjson.JSONDecodeError:
-        import json  # only for these rare lines: ``json`` costs the start-up milliseconds
-
+        if not any(word in str(error) for word in _OURS):
+            raise error
+        text, replaced = _decoded(data)
         try:
-            value = _legible(json.loads(text, parse_constant=_refuse, parse_int=_integer, parse_float=_finite))
-        except (ValueError, RecursionError):
-            raise error from None
-    if replaced and note is not None:
-        note(NOT_UTF8)
-    return value
+            value = orjson.loads(text)
+        except orjson.JSONDecodeError:
+            import json  # only for these rare lines: ``json`` costs the start-up milliseconds
+
+            try:
+                value = _legible(json.loads(text, parse_constant=_refuse, parse_int=_integer, parse_float=_finite))
+            except (ValueError, RecursionError):
+                raise error from None
+        if replaced and note is not None:
+            note(NOT_UTF8)
+        return value
+    finally:
+        # ``error`` raised again keeps this frame in its traceback, and the frame kept ``error``
+        # (and the line, and ``note``, a partial of the sink): a cycle, which the CLI's
+        # collector, off (``entry``), never freed: 10,050 bad lines held 55 MB to the end.
+        del data, error, note
 
 
 def _decoded(data: bytes | str) -> tuple[str, bool]:
