@@ -89,6 +89,28 @@ class Hashes64:
             return False
         return table[self._probe(member, slot)] == member
 
+    def any_in(self, members: Iterable[int]) -> bool:
+        """Whether any of ``members`` is one: ``member in self`` for each, in one loop (the
+        join of a 1 GB ``show``'s halves asks it of ≈ 100,000 hashes, three sets in turn,
+        after both halves: a call of ``__contains__`` each was ≈ 0.07 CPU-s of its serial end)."""
+        if self._packed is not None:
+            self._unpack()
+        table, mask, zero, probe = self._table, self._mask, self._zero, self._probe
+        for member in members:
+            if not member:
+                if zero:
+                    return True
+                continue
+            slot = member & mask
+            found = table[slot]
+            if found == member:
+                return True
+            if found:  # (``_probe``'s first step inline: the next slot is most often empty)
+                found = table[(slot + 1) & mask]
+                if found == member or (found and table[probe(member, slot)] == member):
+                    return True
+        return False
+
     def add(self, member: int) -> None:
         if self._packed is not None:
             self._unpack()
