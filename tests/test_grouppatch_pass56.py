@@ -245,13 +245,13 @@ def test_an_agent_that_leaves_a_row_leaves_its_reasoning_column(isolated_home: P
 def test_sums_a_whole_report_reads_call_by_call_are_not_patched(isolated_home: Path, ways: list[str],
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """A zone whose offset is no whole quarter hours (a historical one): a quarter hour's sums
-    may fall in two days, and a whole report reads their calls (``tokens.needs_calls``)."""
-    from agentscan.scan import tokens as token_module
+    may fall in two days, and a whole report reads their calls (``tokenfill.needs_calls``)."""
+    from agentscan.scan import tokenfill
 
     paths = sessions(isolated_home, 2)
     args = ["--by", "day", "--json", "--tz", "UTC"]
     tokens(*args)
-    monkeypatch.setattr(token_module, "_aligned", lambda bucket, tz: False)
+    monkeypatch.setattr(tokenfill, "aligned", lambda bucket, tz: False)
     append(paths[0], turn(IDS[0], 3, 9), BASE + 3600)
     assert_as_whole(ways, args, "whole")
 

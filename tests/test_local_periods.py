@@ -21,7 +21,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentscan.scan import rowkeys, tokens
+from agentscan.scan import rowkeys, tokenfill
 from agentscan.usagegroups import BUCKET
 from conftest_hypothesis import FUZZ
 from zones import in_each_zone
@@ -59,7 +59,7 @@ def test_local_periods_are_astimezones(ts: float, by: str) -> None:
 def test_local_alignment_is_astimezones(quarter: int) -> None:
     bucket = quarter * BUCKET
     for zone in _zones():
-        assert tokens._aligned(bucket, None) == _reference_aligned(bucket), zone
+        assert tokenfill.aligned(bucket, None) == _reference_aligned(bucket), zone
 
 
 @pytest.mark.parametrize(("zone", "moment", "aligned"), [
@@ -73,7 +73,7 @@ def test_a_zone_off_the_quarter_hours_is_told(zone: str, moment: str, aligned: b
     for current in _zones():
         if current == zone:
             seen = True
-            assert tokens._aligned(bucket, None) is aligned
+            assert tokenfill.aligned(bucket, None) is aligned
             assert _reference_aligned(bucket) is aligned
     assert seen
 

@@ -13,10 +13,11 @@ from agentscan.cli.show_lineage import (copied_listed, copies_text, forked_as_te
                                         resumed_text, source_text, taken_back_fields, tiers_text)
 from agentscan.cli.copyhint import card_command
 from agentscan.cli.show_subagents import subagent_call_count, subagent_lines, subagent_names, subagent_tokens
-from agentscan.cli.showfit import (WORDS, FocusedCalls, focused_talk, heading_lines, talk_clause,
-                                   tokens_field, tools_heading, word_field)
+from agentscan.cli.show_fields import (READ_IN_PART, UNREAD, digits_grouped as _grouped, field as _field, fit as _fit,
+                                       plain_plural as _plain_plural, tokens_line)
+from agentscan.cli.showfit import FocusedCalls, focused_talk, heading_lines, talk_clause, tools_heading
 from agentscan.invocation import program_word
-from agentscan.cli.term import Terminal, clean, clean_path, cut, title_text, home_short, width_of, wrap_columns, write_out
+from agentscan.cli.term import Terminal, clean, clean_path, title_text, home_short, width_of, write_out
 from agentscan.cli.show_compactions import (Compaction, came_before, compacted_count, compaction_text,
                                             recorded_compactions, stood_before)
 from agentscan.cli.show_reported import reported_line
@@ -25,7 +26,6 @@ from agentscan.cli.show_tools import tool_call_lines
 # (the names ``show_text`` had before the card's tool calls were given ``show_tools``)
 from agentscan.cli.show_tools import UNKNOWN_MEANING, tool_summary as _tool_summary, unknown_legend  # noqa: F401
 from agentscan.detailmodel import Prompt, SessionDetail, ToolEvent
-from agentscan.model import TokenUsage
 from agentscan.timeutil import shown_time
 
 if TYPE_CHECKING:
@@ -38,39 +38,6 @@ TOOLS_SHOWN = 15
 ERRORS_SHOWN = 3
 #: line lengths in a pipe, where there is no terminal width to fit
 PIPE_PROMPT, PIPE_RESPONSE, PIPE_ERROR = 100, 400, 200
-
-
-#: the tokens and counts of a session whose data could not be read (a Cursor chat listed from
-#: its workspace with the global DB unreadable): ``list`` shows ``-``, ``tokens`` leaves it out
-UNREAD = "not known (could not be read)"
-#: the tokens of a session whose own file was read only up to its damage, before any usage (a
-#: legacy Gemini chat cut: ``SessionRow.usage_cut``): it was read, its prompts are on the card
-READ_IN_PART = "not known (the chat was read only up to its damage)"
-
-
-def tokens_line(usage: TokenUsage | None, *, grouped: bool = True, by_subagents: int = 0, unread: bool = False) -> str:
-    """``grouped``: thousands separated, for a person (a pipe gets plain integers, as
-    ``list`` and ``tokens`` print them there: docs/cli.md); ``by_subagents``: how much of
-    the total its subagents made, said beside it (``75,433 total (6,313 by subagents)``);
-    ``unread``: the row's counts are partial (``counts_partial``), so no usage is not none."""
-    if usage is None:
-        return UNREAD if unread else "not recorded"
-    n = _grouped if grouped else str
-    theirs = f" ({n(by_subagents)} by subagents)" if by_subagents else ""
-    return (
-        f"{n(usage.total)} total{theirs} = {n(usage.input)} input + {n(usage.cache_read)} cache read"
-        f" + {n(usage.cache_write)} cache write + {n(usage.output)} output"
-        + (f" ({n(usage.reasoning)} reasoning)" if usage.reasoning else "")
-    )
-
-
-def _grouped(value: int) -> str:
-    return f"{value:,}"
-
-
-def _plain_plural(count: int, word: str) -> str:
-    """``plural`` for a pipe: ``1234 prompts``."""
-    return f"{count} {word if count == 1 else word + 's'}"
 
 
 def _prompt_lines(prompts: Sequence[Prompt], compactions: list[Compaction], every: bool, term: Terminal,
@@ -99,64 +66,6 @@ def _prompt_lines(prompts: Sequence[Prompt], compactions: list[Compaction], ever
 def _compaction_line(compaction: Compaction, term: Terminal, zone: tzinfo | None) -> str:
     head = f"  {render.time_column(compaction.timestamp, zone)}  "
     return head + _fit(compaction_text(compaction, grouped=term.tty), term.width - len(head), term, PIPE_PROMPT)
-
-
-def _fit(text: str | None, room: int, term: Terminal, pipe_limit: int) -> str:
-    text = clean(text) or "-"
-    return cut(text, max(room, 10) if term.tty else pipe_limit)
-
-
-#: the card's fields whose value is a path: never split (it is copied whole from the screen)
-_PATHS = frozenset({"cwd", "path"})
-
-
-def _field(label: str, value: str, term: Terminal) -> list[str]:
-    """``  label    value``; on a terminal a long value wraps under itself in the columns it
-    takes (CJK and emoji two each); a path is never split, nor a term of ``tokens``."""
-    line = f"  {label:<8} {value}"
-    if label == "tokens" and term.tty and width_of(line) > term.width:
-        return tokens_field(value, term)
-    # A path stays whole whatever it holds (spaces, CJK): it is copied from here.  One too
-    # wide for its line (the transcript's, the cwd) goes on a line of its own under its label,
-    # as ``doctor`` puts one (the terminal folds it there, and a triple click copies it alone).
-    # One word (a model, a branch) goes under its label too, else is cut (``word_field``);
-    # only text of wide characters without a space (CJK) is broken by columns.
-    if term.tty and label in _PATHS and width_of(line) > term.width:
-        return [f"  {label}", f"    {value}"]
-    if term.tty and label in WORDS and width_of(line) > term.width and " " not in value and value.isascii():
-        return word_field(label, value, term)
-    if not term.tty or width_of(line) <= term.width or label in _PATHS or (" " not in value and value.isascii()):
-        return [line]
-    if label == "counts" and value.isascii():
-        return _counts_wrapped(value, term.width)
-    if value.isascii():
-        import textwrap
-
-        # A long word (a URL in a title) is kept whole, as a path is.
-        return textwrap.wrap(line, width=term.width, subsequent_indent=" " * 11,
-                             break_long_words=False, break_on_hyphens=False) or [line]
-    return wrap_columns(value, term.width, indent=f"  {label:<8} ", subsequent=" " * 11)
-
-
-def _counts_wrapped(value: str, width: int) -> list[str]:
-    """The ``counts`` field wrapped between its counts, not inside one: a line broken by
-    words read ``12 tool calls, 1`` with ``interrupted`` alone under it.  A count too wide
-    for a line of its own (``7 tool calls (+3 by subagents)`` in a 40-column pane) is broken
-    by words."""
-    import textwrap
-
-    parts = value.split(", ")
-    lines: list[str] = []
-    line = f"  {'counts':<8} {parts[0]}"
-    for part in parts[1:]:
-        if width_of(f"{line}, {part}") > width:
-            lines.append(line + ",")
-            line = " " * 11 + part
-        else:
-            line = f"{line}, {part}"
-    return [piece for line in (*lines, line) for piece in (
-        textwrap.wrap(line, width=width, subsequent_indent=" " * 11, break_long_words=False, break_on_hyphens=False)
-        if width_of(line) > width else [line])]
 
 
 def focused_tools(detail: SessionDetail) -> list[ToolEvent] | None:

@@ -60,7 +60,7 @@ class ExportResult:
     #: index (not marked gone); in a JSON Lines or CSV file, those the replaced file held.  An
     #: index's also counts those left for other reasons (``unread.LeftAsTheyWere``).
     unseen: Mapping[LeftAsTheyWere, int] = field(default_factory=dict)
-    #: rows of an SQLite index deleted because their file is now another session's (``sqlite._drop_merged``)
+    #: rows of an SQLite index deleted because their file is now another session's (``gonesessions.drop_merged``)
     merged: int = 0
     #: sessions not written: they could not be read this run (``unread.unread_sessions``)
     unread: int = 0

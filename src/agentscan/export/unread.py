@@ -44,9 +44,9 @@ if TYPE_CHECKING:
 Reason = Literal["no root", "elsewhere", "unlisted"]
 #: none of the provider's roots exists (a home not mounted, a disk unplugged)
 NO_ROOT: Reason = "no root"
-#: their files are still there, outside the provider's roots this run read (``sqlite._mark_gone``)
+#: their files are still there, outside the provider's roots this run read (``gonesessions.mark_gone``)
 ELSEWHERE: Reason = "elsewhere"
-#: not found by a discovery that could not read everything this run (``sqlite._mark_gone``)
+#: not found by a discovery that could not read everything this run (``gonesessions.mark_gone``)
 UNLISTED: Reason = "unlisted"
 
 

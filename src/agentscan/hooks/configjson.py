@@ -20,8 +20,32 @@ from agentscan.errors import HookConfigError
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-#: a config nested deeper than ``json`` decodes (``RecursionError``)
+#: a config nested deeper than ``json`` decodes (``TooDeep``)
 TOO_DEEP = "nests its values too deeply to be read"
+
+
+class TooDeep(ValueError):
+    """A config nested deeper than ``json`` decodes (its ``RecursionError``): a ``ValueError``
+    as any other config that is no JSON to read, said ``TOO_DEEP`` (``reason``)."""
+
+
+def loads(text: str, **kwargs: Any) -> Any:
+    """``json.loads``, a config nested too deeply refused as ``TooDeep``: the one place a config's
+    ``RecursionError`` is met, so that every reader of one handles a ``ValueError`` alone."""
+    try:
+        return json.loads(text, **kwargs)
+    except RecursionError:
+        raise TooDeep(TOO_DEEP) from None
+
+
+def reason(exc: ValueError, text: str, agent: str | None = None) -> str | None:
+    """Why a config ``loads`` refused (``exc``) is not read, when it has a reason of its own:
+    ``TOO_DEEP`` (its comments blanked too), or for ``agent`` ``gemini`` ``GEMINI_COMMENTS`` (JSON
+    once they are blanked); ``None``: it is not valid JSON (``fault`` says where)."""
+    try:
+        return TOO_DEEP if isinstance(exc, TooDeep) else GEMINI_COMMENTS if agent == "gemini" and commented(text) else None
+    except TooDeep:
+        return TOO_DEEP
 
 
 def parse(path: Path, text: str | None, agent: str | None = None) -> dict[str, Any]:
@@ -31,14 +55,7 @@ def parse(path: Path, text: str | None, agent: str | None = None) -> dict[str, A
     if text is None or not text.strip():
         return {}
     try:
-        return _parsed(path, text, agent)
-    except RecursionError:  # (nested deeper than ``json`` decodes, its comments blanked or not)
-        raise HookConfigError(f"{path} {TOO_DEEP}; agentscan will not overwrite it") from None
-
-
-def _parsed(path: Path, text: str, agent: str | None) -> dict[str, Any]:
-    try:
-        config = json.loads(text, object_pairs_hook=_unique, parse_float=_finite, parse_constant=_not_json)
+        config = loads(text, object_pairs_hook=_unique, parse_float=_finite, parse_constant=_not_json)
     except _Duplicate as exc:
         raise HookConfigError(f"{path} holds the key {exc} twice; the agent reads only the last one and "
                               "agentscan would drop the other: remove one first, agentscan will not overwrite it") from None
@@ -46,8 +63,11 @@ def _parsed(path: Path, text: str, agent: str | None) -> dict[str, Any]:
         raise HookConfigError(f"{path} holds the number {exc}, which would be written back as Infinity; "
                               "agentscan will not overwrite it") from None
     except ValueError as exc:
-        if agent == "gemini" and commented(text):
-            raise HookConfigError(f"{path} {GEMINI_COMMENTS}") from None
+        said = reason(exc, text, agent)
+        if said == TOO_DEEP:
+            raise HookConfigError(f"{path} {TOO_DEEP}; agentscan will not overwrite it") from None
+        if said is not None:
+            raise HookConfigError(f"{path} {said}") from None
         raise HookConfigError(f"{path} is not valid JSON ({fault(exc)}); fix it first, agentscan will not overwrite it") from None
     if not isinstance(config, dict):
         raise HookConfigError(f"{path} does not hold a JSON object; agentscan will not overwrite it")
@@ -81,7 +101,9 @@ def commented(text: str) -> bool:
     if not found:
         return False
     try:
-        json.loads(blanked)
+        loads(blanked)
+    except TooDeep:
+        raise  # (not "not commented": too deep, as ``reason`` says it)
     except ValueError:
         return False
     return True
@@ -90,10 +112,11 @@ def commented(text: str) -> bool:
 def as_gemini_reads(text: str) -> Any:
     """``text`` as Gemini CLI reads a settings file (``settings.ts``: ``stripJsonComments``, then
     ``JSON.parse``: a key twice is the last, NaN and Infinity are no JSON), for a file agentscan
-    only reads; ``ValueError`` (or ``RecursionError``) when Gemini CLI would not read it either."""
+    only reads; ``ValueError`` (``TooDeep`` for one nested too deeply) when Gemini CLI would not
+    read it either."""
     from agentscan.toolkit.jsoncomments import blank_comments
 
-    return json.loads(blank_comments(text)[0], parse_constant=_not_json)
+    return loads(blank_comments(text)[0], parse_constant=_not_json)
 
 
 class _Duplicate(ValueError):

@@ -57,18 +57,13 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
         report.update(exists=True, problem=f"cannot read: {exc}")
         return report
     report["exists"] = True
-    try:
-        config = json.loads(text) if text.strip() else {}
-    except (ValueError, RecursionError) as exc:
-        from agentscan.hooks.configjson import GEMINI_COMMENTS, TOO_DEEP, commented, fault
+    from agentscan.hooks.configjson import fault, loads, reason
 
-        try:
-            # A Gemini CLI file with comments, which Gemini CLI reads: said as an install says it.
-            report["problem"] = (TOO_DEEP if isinstance(exc, RecursionError)
-                                 else GEMINI_COMMENTS if agent == "gemini" and commented(text)
-                                 else f"not valid JSON: {fault(exc)}")
-        except RecursionError:  # (its comments blanked, nested deeper than ``json`` decodes)
-            report["problem"] = TOO_DEEP
+    try:
+        config = loads(text) if text.strip() else {}
+    except ValueError as exc:
+        # (too deep; a Gemini CLI file with comments, which Gemini CLI reads: said as an install says it)
+        report["problem"] = reason(exc, text, agent) or f"not valid JSON: {fault(exc)}"
         return report
     if agent == "claude" and isinstance(config, dict) and config.get(DISABLE_ALL) is True:
         # Claude Code's switch for every hook of every file: nothing is captured while it is on.

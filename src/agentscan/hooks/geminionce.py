@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping, TypeVar, cast
 
 from agentscan.hooks.ourentries import is_ours
 from agentscan.toolkit.fsutil import read_regular_text
+
+T = TypeVar("T")
 
 
 def keys_by_event(config: Any) -> dict[str, set[str]]:
@@ -64,39 +66,35 @@ class SettingsFiles:
     each file with the others, and both scopes' files together (``files_run_twice``)."""
 
     def __init__(self) -> None:
-        self._texts: dict[str, str | BaseException] = {}
-        self._parsed: dict[str, dict[str, Any] | BaseException] = {}
-        self._as_read: dict[str, dict[str, Any] | Unjudged] = {}
+        #: (what, path): the text, the parse or the file as read (``_once``), or what it raised
+        self._kept: dict[tuple[str, str], Any] = {}
+
+    def _once(self, what: str, path: Path, make: Callable[[Path], T]) -> T:
+        """``make(path)``, made once for the path; what it raised (a read's error, or
+        ``HookConfigError``) kept and raised again."""
+        from agentscan.errors import HookConfigError
+
+        key = (what, str(path))
+        if key not in self._kept:
+            try:
+                self._kept[key] = make(path)
+            except (OSError, UnicodeDecodeError, HookConfigError) as exc:
+                self._kept[key] = exc
+        found = self._kept[key]
+        if isinstance(found, BaseException):
+            raise found
+        return cast(T, found)
 
     def text(self, path: Path) -> str:
         """The file's text; its ``OSError`` or ``UnicodeDecodeError`` raised again."""
-        key = str(path)
-        if key not in self._texts:
-            try:
-                self._texts[key] = read_regular_text(path)
-            except (OSError, UnicodeDecodeError) as exc:
-                self._texts[key] = exc
-        found = self._texts[key]
-        if isinstance(found, BaseException):
-            raise found
-        return found
+        return self._once("text", path, read_regular_text)
 
     def parsed(self, path: Path) -> dict[str, Any]:
         """The file parsed as an install parses a Gemini CLI file (``HookConfigError`` when it
         would refuse it; the read's errors as ``text``'s)."""
-        from agentscan.errors import HookConfigError
         from agentscan.hooks.configjson import parse
 
-        key = str(path)
-        if key not in self._parsed:
-            try:
-                self._parsed[key] = parse(path, self.text(path), "gemini")
-            except (OSError, UnicodeDecodeError, HookConfigError) as exc:
-                self._parsed[key] = exc
-        found = self._parsed[key]
-        if isinstance(found, BaseException):
-            raise found
-        return found
+        return self._once("parsed", path, lambda path: parse(path, self.text(path), "gemini"))
 
     def as_read(self, path: Path) -> dict[str, Any] | Unjudged:
         """The file as Gemini CLI reads it (``settings.ts``: ``stripJsonComments``, then
@@ -104,24 +102,21 @@ class SettingsFiles:
         when an install would take it, else its text with the comments blanked (a key twice: the
         last, as ``JSON.parse`` keeps it); ``Unjudged`` when that is no JSON object either.  The
         read's errors raised as ``text``'s."""
-        from agentscan.errors import HookConfigError
-        from agentscan.hooks.configjson import TOO_DEEP, as_gemini_reads, fault
+        return self._once("as read", path, self._as_read)
 
-        key = str(path)
-        if key not in self._as_read:
-            try:
-                self._as_read[key] = self.parsed(path)
-            except HookConfigError:  # (comments, a key twice: what an install refuses, not Gemini CLI)
-                text = self.text(path)  # (read already: ``parsed`` raised its errors)
-                try:
-                    config = as_gemini_reads(text)
-                except ValueError as exc:
-                    self._as_read[key] = Unjudged(f"is not valid JSON, even without its comments ({fault(exc)})")
-                except RecursionError:
-                    self._as_read[key] = Unjudged(TOO_DEEP)
-                else:
-                    self._as_read[key] = config if isinstance(config, dict) else Unjudged("does not hold a JSON object")
-        return self._as_read[key]
+    def _as_read(self, path: Path) -> dict[str, Any] | Unjudged:
+        from agentscan.errors import HookConfigError
+        from agentscan.hooks.configjson import as_gemini_reads, fault, reason
+
+        try:
+            return self.parsed(path)
+        except HookConfigError:  # (comments, a key twice: what an install refuses, not Gemini CLI)
+            text = self.text(path)  # (read already: ``parsed`` raised its errors)
+        try:
+            config = as_gemini_reads(text)
+        except ValueError as exc:  # (too deep, or not JSON)
+            return Unjudged(reason(exc, text) or f"is not valid JSON, even without its comments ({fault(exc)})")
+        return config if isinstance(config, dict) else Unjudged("does not hold a JSON object")
 
 
 def other_settings(this: Path, *, home: Path, cwd: Path, env: Mapping[str, str] | None = None,

@@ -232,7 +232,7 @@ def _gemini_events_as_read(path: Path) -> list[str]:
 
     try:
         config = as_gemini_reads(read_regular_text(path))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+    except (OSError, UnicodeDecodeError, ValueError):  # (``ValueError``: nested too deeply too)
         return []
     return events_with_ours("gemini", config) if isinstance(config, dict) else []
 

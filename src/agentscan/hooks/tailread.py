@@ -18,6 +18,7 @@ from typing import Any, BinaryIO
 from agentscan.hooks.envelopes import line_decoder
 from agentscan.hooks.store import WRITTEN_START, StoredSession
 from agentscan.toolkit.fsutil import open_regular
+from agentscan.toolkit.markedlines import MarkedLines
 from agentscan.toolkit.reverse import lines_backward
 
 #: how much later than its capture a hook may write its line (it reads stdin for at most 5 s):
@@ -70,7 +71,7 @@ def _later_by_payload(handle: BinaryIO, end: int, best: Best, decode: Any) -> Be
     """``best``, or a line among the first ``end`` bytes of ``handle`` (all written before the
     lines already read) that comes after it by its payload's timestamp.  Only a line holding
     ``STAMP_KEY`` can (one whose key is escaped is not looked for: ``ESCAPED_LETTERS``): the file
-    is searched for it a piece at a time (``_suspect_lines``, never split into lines), its hits
+    is searched for it a block at a time (``_suspect_lines``, never split into lines), its hits
     whose values are plainly earlier passed over in C, and a line left is decoded only when the
     values of its ``"timestamp"`` keys, read without decoding it, do not all come at or before
     the best, or one is no plain string, or the line holds an escaped letter (a nested key's
@@ -103,9 +104,9 @@ def _later_by_payload(handle: BinaryIO, end: int, best: Best, decode: Any) -> Be
     return best
 
 
-#: how much of the file ``_suspect_lines`` reads at a time: it holds one piece and its lines,
-#: never the whole file's (a 389 MB store with a payload time on every line: 21 MB peak, where
-#: listing every line's place and mapping the file whole took 496 MB)
+#: how much of the file ``_suspect_lines`` searches at a time: it holds one block and its hits,
+#: never the whole file's lines (a 389 MB store with a payload time on every line: 21 MB peak,
+#: where listing every line's place and mapping the file whole took 496 MB)
 PIECE = 1 << 20
 
 
@@ -116,44 +117,21 @@ def _suspect_lines(handle: BinaryIO, end: int, order: int) -> Iterator[bytes]:
     time to the second earlier than ``order``'s second (it parses to an earlier time, or it does
     not parse and the line's order is its capture time, at or before ``order``: see
     ``latest_transcript_path``), so that Python walks only the hits left, usually none.  The file
-    is read a ``PIECE`` at a time from ``end`` back, each piece cut at a line's start, and only a
-    piece holding the key is searched so (a store no payload stamps costs a ``bytes.rfind``)."""
+    is searched a ``PIECE`` at a time from ``end`` back (``toolkit.markedlines``), and only a
+    piece holding the key is searched so (a store no payload stamps costs a ``bytes.find``).
+    A hit at a block's seam is searched with the next block's first ``_SEAM`` bytes joined on, its
+    value and all (one whose value runs past them is taken as a suspect: its line is decoded, as
+    one the expression could not pass over is)."""
     suspects = _suspects(order)
-    stop = end
-    while stop > 0:
-        read = _piece(handle, stop)
-        if read is None:
-            return
-        piece, cut = read
-        stop -= len(piece) - cut
-        lines: list[tuple[int, int]] = []
-        for hit in suspects.finditer(piece, cut) if piece.rfind(STAMP_KEY, cut) >= 0 else ():
-            start = piece.rfind(b"\n", 0, hit.start()) + 1
-            if lines and lines[-1][0] == start:
-                continue  # (another hit of the line already taken)
-            line_end = piece.find(b"\n", hit.start())
-            lines.append((start, len(piece) if line_end < 0 else line_end + 1))
-        for start, line_end in reversed(lines):
-            yield piece[start:line_end]
 
+    def find(searched: bytes, stop: int) -> list[tuple[int, bytes]]:
+        if searched.find(STAMP_KEY) < 0:
+            return []
+        return [(hit.start(), STAMP_KEY) for hit in suspects.finditer(searched) if hit.start() < stop]
 
-def _piece(handle: BinaryIO, stop: int) -> tuple[bytes, int] | None:
-    """The bytes of ``handle`` up to ``stop`` (a line's end) from about a ``PIECE`` before it,
-    and where the first whole line in them starts (a line longer than a piece: more is read);
-    ``None`` if the file is shorter now (cut since: nothing more is searched)."""
-    size = PIECE
-    while True:
-        start = max(0, stop - size)
+    for start, _ in MarkedLines(handle, end, find, seam=_SEAM, block=PIECE):
         handle.seek(start)
-        piece = handle.read(stop - start)
-        if len(piece) != stop - start:
-            return None
-        if start == 0:
-            return piece, 0
-        cut = piece.find(b"\n", 0, len(piece) - 1) + 1  # (the last byte ends the piece's last line)
-        if cut > 0:
-            return piece, cut
-        size *= 2
+        yield handle.readline()
 
 
 def _suspects(order: int) -> re.Pattern[bytes]:
@@ -191,6 +169,9 @@ _STAMPED = re.compile(rb'"timestamp"\s*:\s*"([^"\\]{1,64})"')
 
 #: how a payload's own timestamp (``tree.effective_ns``) is written in a stored line
 STAMP_KEY = b'"timestamp"'
+#: the bytes after a block a ``STAMP_KEY`` hit at its end is searched with: the key, and a plain
+#: time's value after it (``_IN_RANGE``: 30 bytes of a time to the nanosecond, a few of spaces)
+_SEAM = len(STAMP_KEY) + 64
 #: how a line may write a letter of ``STAMP_KEY`` escaped (``"time\\u0073tamp"``): a line
 #: found for another, plain key that holds one is decoded, as the byte search cannot tell its
 #: key.  A line whose only such key is escaped is not looked for: ``agentscan hook`` writes each

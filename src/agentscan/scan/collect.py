@@ -24,18 +24,16 @@ from __future__ import annotations
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Callable, Collection, Sequence
 
-import orjson
 
 from agentscan.model import SESSION, SessionRef
 from agentscan.progress import BUNDLING, CACHING
 from agentscan.scan.providerusage import ProviderUsage
 from agentscan.scan.saidorder import in_session_order
 from agentscan.scan.sessionsums import Parsed, SessionSums
-from agentscan.scan.sharing import entries_from, merge_duplicates, sharing
-from agentscan.scan import sharedmemo, usagesnapshot
+from agentscan.scan.sharing import merge_duplicates
+from agentscan.scan import usagesnapshot
 from agentscan.scan.sharedmemo import sessions_stamp
 from agentscan.readsums import note_read
-from agentscan.sealing import seal
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
@@ -320,29 +318,12 @@ class _Collector:
 
         return UsageParser(self.scanner, self.cache, self.parsed, self.fingerprints)
 
-    # -- calls ---------------------------------------------------------------
+    # -- calls (``exactcalls``: imported by a report alone, not by ``list``'s start) --
 
     def _shared(self, provider: str, pairs: list[tuple[SessionRef, str]], keys: dict[str, bytes]) -> set[str]:
-        """Sessions holding a dedupe key that another selected session also holds.
+        from agentscan.scan import exactcalls
 
-        The answer is remembered in the index for the same selection of
-        sessions at the same fingerprints; otherwise the key hashes decide.
-        """
-        if provider in self.picked_shared:  # what the window's pick read (``windowspans``)
-            return self.picked_shared[provider]
-        if len(pairs) < 2:
-            return set()
-        stamp = self.stamps.get(provider)
-        found = sharedmemo.remembered(self.cache, sharedmemo.provider_key(provider), stamp)
-        if found is not None:
-            return found
-        self.fill_keys([ref_id for _, ref_id in pairs], keys)
-        shared = sharing({ref_id: keys.get(ref_id, b"") for _, ref_id in pairs})
-        # Remembered for every session of the provider only: a few (a patched answer's
-        # changed sessions) must not take the place of the whole report's answer.
-        if stamp is not None and self.cache is not None and self._whole(provider, pairs):
-            sharedmemo.remember(self.cache, sharedmemo.provider_key(provider), stamp, shared)
-        return shared
+        return exactcalls.shared(self, provider, pairs, keys)
 
     def fill_keys(self, ids: list[str], keys: dict[str, bytes]) -> None:
         """The key hashes of ``ids`` that ``sums`` left out (their sums came from a provider's
@@ -354,44 +335,6 @@ class _Collector:
                     keys[ref_id] = blob
 
     def _calls(self, refs: list[SessionRef]) -> dict[str, list[list]]:
-        """Every call of ``refs``: kept from this run's parse, from the index, or parsed again.
+        from agentscan.scan import exactcalls
 
-        Calls found by a parse are stored, so the next run decodes them instead.
-        """
-        found: dict[str, list[list]] = {}
-        fresh: list[SessionRef] = []
-        wanted = []
-        for ref in refs:
-            parsed = self.parsed.get(ref.id)
-            if parsed is not None and parsed.entries is not None:
-                found[ref.id] = parsed.entries
-                fresh.append(ref)
-            else:
-                wanted.append(ref)
-        cached = self.cache.get_calls([ref.id for ref in wanted]) if self.cache is not None and wanted else {}
-        missing = []
-        for ref in wanted:
-            hit = cached.get(ref.id)
-            entries = entries_from(hit[1]) if hit is not None and hit[0] == self.fingerprints[ref.id] else None
-            if entries is None:
-                missing.append(ref)
-            else:
-                found[ref.id] = entries
-        if self.told is not None and len(found) > len(fresh):
-            self.told(len(found) - len(fresh))  # (those parsed for their sums were told then)
-        if missing:
-            parser = self._parser()
-            missing = parser.real_refs(missing, True)
-            parsing = {ref.id for ref in missing}
-            for ref in wanted:
-                if ref.id not in found and ref.id not in parsing:
-                    found[ref.id] = []  # gone since the census (``real_refs`` warned)
-            found.update(parser.calls(missing, self.told))
-        if self.cache is not None:
-            rows = []
-            for ref in fresh + missing:
-                fingerprint = self.fingerprints[ref.id]
-                if fingerprint is not None:
-                    rows.append((ref.id, fingerprint, seal(orjson.dumps(found[ref.id]))))
-            self.cache.put_calls(rows)
-        return found
+        return exactcalls.calls(self, refs)

@@ -1,6 +1,6 @@
 """``tokens --breakdown``: each row's models (ccusage's ``--breakdown``), added up with the row.
 
-The report's hot loops (``scan.tokens.add_sums``, ``_add_entries``) are left as they are:
+The report's hot loops (``scan.tokenfill.add_sums``, ``add_entries``) are left as they are:
 with a breakdown, a call (or a cached group, which is one model's) lands in the bucket of its
 row *and* its model (``keyed_by_model``), and a row's bucket is its models' merged
 (``merged``).  So a row is the exact sum of its models, tokens and cost alike (the parts

@@ -19,32 +19,30 @@ window keeps: a group it leaves out needs no price).
 
 from __future__ import annotations
 
-import time
 from os import PathLike
 from dataclasses import replace
-from datetime import datetime, timezone, tzinfo
+from datetime import datetime, tzinfo
 from decimal import Decimal
-from typing import TYPE_CHECKING, Callable, Hashable, Iterable, Sequence, cast
+from typing import TYPE_CHECKING, Hashable, Iterable, Sequence, cast
 
 from agentscan.errors import TranscriptUnreadable
 from agentscan.bounds import TOKEN_SUM_CAPPED
 from agentscan.scan.arguments import check_window, moment, names, project, time_zone
 from agentscan.scan.groupby import GROUPING, GroupBy, parse_group
 from agentscan.scan.tokensort import SortKey, parse_sort, sorted_rows
-from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, SESSION, SUBAGENT, TS, SessionRef, TokenUsage, sum_usage
+from agentscan.model import SessionRef, TokenUsage, sum_usage
 from agentscan.pricing import PriceBook
 from agentscan.pricing.spend import Priced, combined
 from agentscan.scan.collect import collect
 from agentscan.progress import PRICING
 from agentscan.scan.providerusage import ProviderUsage
 from agentscan.scan.groupprices import GroupPrices
-from agentscan.scan.sessionsums import SessionSums
-from agentscan.usagegroups import BUCKET
 from agentscan.scan.rowmemo import KeptRow, SessionRows
 from agentscan.scan import saidorder, tokenagents, tokencwd, tokenmodels
 from agentscan.scan.copiedsessions import copied_from, without
-from agentscan.scan.rowkeys import UNTIMED, RowOf, row_of as rows_keyed
+from agentscan.scan.rowkeys import UNTIMED, row_of as rows_keyed
 from agentscan.scan.tokenbucket import Bucket, add_session_sums
+from agentscan.scan.tokenfill import add_entries, add_sums, needs_calls
 from agentscan.scan.tokenreport import ReportCoverage, TokenReport, TokenRow
 from agentscan.scan.unrecorded import unrecorded
 from agentscan.scan.untimed import untimed_calls, untimed_note
@@ -172,7 +170,7 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     if hidden:
         usage = without(usage, hidden)
     if low is not None or high is not None:
-        untimed = untimed_calls(usage)  # in no window (``_outside``): said, or the totals differ unexplained
+        untimed = untimed_calls(usage)  # in no window (``tokenfill.outside``): said, or the totals differ unexplained
         # ... but calls of 0 tokens change no total (and ``--by day`` shows no row of 0):
         # a warning on every windowed run would explain nothing.
         if untimed[0] and untimed[1]:
@@ -204,7 +202,7 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
                 else:
                     add_sums(buckets, sums, prefix + native_id, provider_name, low, high, prices, row_of)
                 progress.advance()
-            _add_entries(buckets, part.entries, provider_name, low, high, book, row_of)
+            add_entries(buckets, part.entries, provider_name, low, high, book, row_of)
             for native_id in part.exact if kept else ():
                 kept.pop(prefix + native_id, None)  # shares calls with another session now: added up anew
         models: dict[str, list] = {}
@@ -283,118 +281,3 @@ def _zero_row(key: str) -> tuple[TokenRow, Priced]:
     zero = TokenUsage(0, 0, 0, 0)
     return TokenRow(key, zero, zero, cost=Decimal(0), own_cost=Decimal(0), cost_priced=Decimal(0)), \
         Priced(Decimal(0), Decimal(0), (), False)
-
-
-def needs_calls(by: GroupBy, tz: tzinfo | None, low: float | None, high: float | None,
-                 prices: GroupPrices) -> Callable[[str, SessionSums], bool]:
-    """Which sessions' sums cannot answer: a window cuts one of their quarter hours, or,
-    in a group the window keeps, a period grouping meets a zone offset that is not whole
-    quarter hours or a price changes (a group the window leaves out gets no price key)."""
-    aligned: dict[int, bool] = {}
-
-    def cut(bucket: int | None) -> bool:
-        if bucket is None:
-            return False
-        return (low is not None and bucket < low < bucket + BUCKET) or (high is not None and bucket < high < bucket + BUCKET)
-
-    def misaligned(bucket: int | None) -> bool:
-        if bucket is None:
-            return False
-        known = aligned.get(bucket)
-        if known is None:
-            known = aligned[bucket] = _aligned(bucket, tz)
-        return not known
-
-    windowed = low is not None or high is not None
-    periods = GROUPING[by].period
-    price = prices.key
-
-    def needs(provider: str, sums: SessionSums) -> bool:
-        keys: list[int | None] = []
-        for group in sums.groups:
-            bucket = group[2]
-            if windowed:
-                if cut(bucket):
-                    return True
-                if _outside(bucket, low, high):
-                    # ``add_sums`` leaves it out: its price (and its zone's offset) does not
-                    # matter.  A narrow window over a heavy user's history skips most groups.
-                    keys.append(None)
-                    continue
-            if periods and misaligned(bucket):
-                return True
-            key = price(provider, group[1], bucket, group[3])
-            if key is None:
-                return True
-            keys.append(key)
-        sums.price_keys = keys  # ``add_sums`` takes them from here
-        return False
-
-    return needs
-
-
-def _outside(at: float | None, low: float | None, high: float | None) -> bool:
-    """Whether a call at ``at``, or a cached group starting at ``at``, is left out of the
-    window (a group the window cuts through is read call by call: ``needs_calls``)."""
-    return at is None or (low is not None and at < low) or (high is not None and at >= high)
-
-
-def _aligned(bucket: int, tz: tzinfo | None) -> bool:
-    """Whether ``tz``'s offset is whole quarter hours at both ends of the quarter hour
-    starting at ``bucket`` (then its cached group falls in one day, week and month)."""
-    if tz is None:
-        # The local zone, as ``astimezone()`` finds it (``tm_gmtoff``), without two datetimes
-        # a bucket: a heavy user's history has 40,000 of them.
-        return all(time.localtime(at).tm_gmtoff % BUCKET == 0 for at in (bucket, bucket + BUCKET - 1))
-    offsets = (datetime.fromtimestamp(at, timezone.utc).astimezone(tz).utcoffset() for at in (bucket, bucket + BUCKET - 1))
-    return all(offset is not None and offset.total_seconds() % BUCKET == 0 for offset in offsets)
-
-
-def add_sums(buckets: dict[str, Bucket], sums: SessionSums, session_id: str, provider_name: str,
-              low: float | None, high: float | None, prices: GroupPrices, row_of: RowOf) -> None:
-    """A session's cached sums; no window cuts through any of its quarter hours
-    and each group the window keeps has one price (``needs_calls`` said so)."""
-    windowed = low is not None or high is not None
-    keys = sums.price_keys
-    for index, group in enumerate(sums.groups):
-        subagent, model, bucket, tier = group[0], group[1], group[2], group[3]
-        if windowed and _outside(bucket, low, high):
-            continue
-        key, sub_key = row_of(session_id, provider_name, model, bucket, subagent)
-        found = buckets.get(key)
-        if found is None:
-            found = buckets[key] = Bucket()
-        found.providers.add(provider_name)
-        if windowed and bucket is not None and (found.last is None or bucket > found.last):
-            found.last = bucket  # (its calls' date in any zone of whole quarter hours: every zone in use)
-        price_key = keys[index] if keys is not None else prices.key(provider_name, model, bucket, tier)
-        assert price_key is not None  # sessions with an unpriceable group were read call by call
-        found.add_parts(sub_key, price_key, group[5:], group[4])
-
-
-def _add_entries(buckets: dict[str, Bucket], entries: list[list], provider_name: str, low: float | None,
-                 high: float | None, book: PriceBook, row_of: RowOf) -> None:
-    windowed = low is not None or high is not None
-    prefix = provider_name + ":"
-    fast_keys = book.fast_keys(provider_name)
-    for entry in entries:
-        ts = entry[TS]
-        if windowed and _outside(ts, low, high):
-            continue
-        key, sub_key = row_of(prefix + entry[SESSION], provider_name, entry[MODEL], ts, entry[SUBAGENT])
-        bucket = buckets.get(key)
-        if bucket is None:
-            bucket = buckets[key] = Bucket()
-        bucket.providers.add(provider_name)
-        if windowed and (bucket.last is None or ts > bucket.last):
-            bucket.last = ts
-        found = fast_keys.get(entry[MODEL])  # see PriceBook.fast_keys
-        if found.__class__ is int:
-            price_key: int = found  # type: ignore[assignment]
-        else:
-            total_input = entry[INPUT] + entry[CACHE_READ] + entry[CACHE_WRITE]
-            if found is None:
-                price_key = book.key(provider_name, entry[MODEL], ts, total_input)
-            else:
-                price_key = found(ts, total_input)  # type: ignore[operator]
-        bucket.add(entry, sub_key, price_key)

@@ -120,12 +120,11 @@ def older_search(ctx: ScanContext, provider: str, caller: str = "rows") -> Older
     versions found and the answers given shared, the sessions searched counted by each caller
     (shared, eight changed sessions a row pass searched first gave up the search for an
     unchanged chat under a lock, whose kept sums were then not taken)."""
-    first = ctx.memo.get(f"_rowusage_versions:{provider}")
-    key = f"_rowusage_versions:{provider}:{caller}"
-    search = ctx.memo.get(key)
+    # One holder a provider: each caller's search, the first's versions and answers shared by all.
+    searches: dict[str, OlderParsers] = ctx.memo.setdefault(f"_rowusage_versions:{provider}", {})
+    search = searches.get(caller)
     if search is None:
-        search = ctx.memo[key] = OlderParsers(first)
-        ctx.memo.setdefault(f"_rowusage_versions:{provider}", search)
+        search = searches[caller] = OlderParsers(next(iter(searches.values()), None))
     return search
 
 

@@ -213,22 +213,15 @@ def _read_tail(path: Path, ctx: ScanContext, own: str | None = None) -> TailSumm
             start = path.stat().st_size - len(data)
         except OSError:
             return summary
-        model: Seed | None = None
-        if unnamed:
-            # Calls before the window's first turn_context (or in a window of none): their turn
-            # began before it (``turnseed``); read again on the model it began on.
-            from agentscan.providers.codex.turnseed import model_before
+        # Calls before the window's first turn_context (or in a window of none): their turn
+        # began before it (``turnseed``); read again on the model it began on.  A total went down
+        # and repeats none the window saw: a replay of one reached before the window, or a
+        # restart; the totals before it tell (``totalseed``).  One walk back looks for both.
+        from agentscan.providers.codex.totalseed import seeds_before
 
-            model = model_before(path, start)
-            if model.turn is None and model.settings is None:
-                model = None
-        totals: Reached | None = None
-        if dropped:
-            # A total went down and repeats none the window saw: a replay of one reached before
-            # the window, or a restart; the totals before it tell (``totalseed``).
-            from agentscan.providers.codex.totalseed import reached
-
-            totals = reached(path, start)
+        model, totals = seeds_before(path, start, model=unnamed, totals=dropped)
+        if model is not None and model.turn is None and model.settings is None:
+            model = None
         if model is not None or totals is not None:
             summary = _fold_window(path, data, cut, own, model, totals)[0]
     return summary

@@ -22,11 +22,10 @@ if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider`
     from agentscan.providers.codex.discovery import CodexSession, Thread
     from agentscan.bounds import Bounds
     from agentscan.detailmodel import SessionDetail
-    from agentscan.providers.codex.callevent import UsageEvent
     from agentscan.providers.codex.callscan import FileUsageScanner
 
 #: (owning session, subagent id or None, the thread, its scanner): a file read by ``usage``
-#: or by ``show`` (``showpass``), whose calls ``_collect`` counts once
+#: or by ``show`` (``showpass``), whose calls ``owncalls.own_calls`` counts once
 Scanned = tuple[str, "str | None", "Thread", "FileUsageScanner"]
 
 
@@ -124,7 +123,7 @@ class CodexProvider(Provider):
 
     def _parents_files(self, session: CodexSession, ctx: ScanContext) -> list[str]:
         """The files of each parent thread outside ``session`` that a thread of it copied
-        its history from, or that the parent is gone: ``_collect`` may tell a fork's
+        its history from, or that the parent is gone: ``owncalls.own_calls`` may tell a fork's
         own calls from its copied ones by its parent's (``FileUsageScanner.own_events``)."""
         from agentscan.providers.codex.ancestry import nearest_found
         from agentscan.providers.codex.discovery import discover
@@ -269,7 +268,7 @@ class CodexProvider(Provider):
 
     def passes_stand_alone(self, ref: SessionRef, ctx: ScanContext) -> bool:
         # A thread forked from (or spawned by) one outside the session may need that
-        # thread's calls, which only discovery finds (``_collect``); so does the fingerprint,
+        # thread's calls, which only discovery finds (``owncalls.own_calls``); so does the fingerprint,
         # which its holder hands over with the ref.
         from agentscan.providers.codex.discovery import CodexSession
 
@@ -305,7 +304,9 @@ class CodexProvider(Provider):
         shown = ShowPass(session, ctx, bounds)
         for thread in session.threads():
             shown.read_thread(thread, _thread_files(thread))
-        return shown.build(_collect(shown.scanned, ctx))
+        from agentscan.providers.codex.owncalls import own_calls
+
+        return shown.build(own_calls(shown.scanned, ctx))
 
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
         from agentscan.providers.codex.header import first_file_reading, thread_header
@@ -325,37 +326,9 @@ class CodexProvider(Provider):
                         referenced=referenced,
                     )
                     scanned.append((session.native_id, subagent, thread, scanner))
-        return _collect(scanned, ctx)
+        from agentscan.providers.codex.owncalls import own_calls
 
-
-def _collect(scanned: list[Scanned], ctx: ScanContext) -> list[UsageEntry]:
-    """Own calls of every scanned thread, deduplicated, originals before their copies."""
-    from agentscan.providers.codex.goneparent import counted_calls
-    from agentscan.providers.codex.header import thread_header
-    from agentscan.providers.codex.usage import UsageDeduper, parent_events
-
-    by_id: dict[str, list[UsageEvent]] = {}
-    for _, _, thread, scanner in scanned:  # a paginated thread's files in order
-        by_id.setdefault(thread.thread_id, []).extend(scanner.events)
-    extra: dict[str, list[UsageEvent]] = {}
-
-    def calls_of(thread_id: str) -> list[UsageEvent]:
-        """Every call in a thread's files: a parent's, or an earlier fork's (``goneparent``)."""
-        if thread_id in by_id:
-            return by_id[thread_id]
-        if thread_id not in extra:
-            extra[thread_id] = parent_events(thread_id, ctx)
-        return extra[thread_id]
-
-    deduper = UsageDeduper()
-    # Oldest thread first (unknown start last), so an original call beats its copies.
-    ordered = sorted(scanned, key=_oldest_first)
-    for session_id, subagent, thread, scanner in ordered:
-        link = thread_header(thread, ctx).link
-        # (a paginated thread's later files copy nothing: ``replay`` was off for them)
-        own = counted_calls(scanner, link, ctx, calls_of) if scanner.replay else scanner.own_events()
-        deduper.add(own, session=session_id, subagent=subagent, started=scanner.started)
-    return deduper.entries
+        return own_calls(scanned, ctx)
 
 
 def _census_path(path: Path) -> str:
@@ -382,12 +355,6 @@ def _thread_files(thread: Thread) -> list[tuple[Path, int | None]]:
     """A thread's files in history order, each with the bytes of it the live
     conversation uses (``None``: all)."""
     return [(segment.rollout.path, segment.live_bytes) for segment in thread.segments] + [(thread.rollout.path, None)]
-
-
-def _oldest_first(item: Scanned) -> tuple[bool, float]:
-    # Unknown starts go last, so an original call beats its copies.
-    started = item[3].started
-    return (started is None, started.timestamp() if started else 0.0)
 
 
 __all__ = ["CodexProvider"]

@@ -3,7 +3,7 @@ feeds both the conversation (``detail.TranscriptReader``) and the call counter
 (``callscan.FileUsageScanner``); the detail is built once every thread is read.
 
 The provider hands each thread's files in and the session's calls, counted once
-(``provider._collect``, which ``usage`` shares), back: this module is ``show``'s
+(``owncalls.own_calls``, which ``usage`` shares), back: this module is ``show``'s
 alone, imported by the provider's ``detail``, so ``list`` and ``tokens`` load none of it.
 """
 
@@ -138,7 +138,7 @@ class ShowPass:
 
     def build(self, entries: list[UsageEntry]) -> SessionDetail:
         """The detail, its row and its subagents' parts made of ``entries``: the session's
-        own calls, counted once (``provider._collect`` of ``scanned``)."""
+        own calls, counted once (``owncalls.own_calls`` of ``scanned``)."""
         session, ctx, facts = self.session, self.ctx, self.facts
         for thread_id, thread_facts in facts.items():
             # The model of most of the thread's own calls, as ``tokens --by model`` counts them.

@@ -23,13 +23,14 @@ from agentscan.providers.codex.counters import (RECENT, ZERO, Counters, Seen, co
                                                token_info, total_counters)
 from agentscan.providers.codex.records import enveloped
 from agentscan.toolkit import jsonl
-from agentscan.toolkit.fsutil import open_regular
 from agentscan.toolkit.jsonl import line_record
-from agentscan.providers.codex.turnseed import MAX_BACK_BYTES, line_start_of
+from agentscan.providers.codex.turnseed import ModelSearch, Seed, walk_back
+from agentscan.toolkit.markedlines import MarkedLines
 
-#: read backwards this much at a time
-_BLOCK = 1024 * 1024
 _MARKER = b'"token_count"'
+#: ``totals_before``'s answer: the totals found, in file order, each with its call's count, and
+#: whether they are all the file's
+Found = tuple[tuple[tuple[Counters, Counters | None], ...], bool]
 
 
 class Reached(NamedTuple):
@@ -40,12 +41,23 @@ class Reached(NamedTuple):
     seen: Seen
 
 
+def seeds_before(path: Path, end: int, *, model: bool, totals: bool) -> tuple[Seed | None, Reached | None]:
+    """``turnseed.model_before`` (``model``) and ``reached`` (``totals``) of ``path`` at byte
+    ``end``, in one walk back for both (``turnseed.walk_back``); ``None`` for one not asked."""
+    turn, found = ModelSearch() if model else None, TotalsSearch() if totals else None
+    walk_back(path, end, [search for search in (turn, found) if search is not None])
+    return (None if turn is None else turn.seed), (None if found is None else _reached(found.found))
+
+
 def reached(path: Path, end: int) -> Reached | None:
     """Where a whole read of ``path`` would stand at byte ``end`` (a line's start), from the
     ``token_count`` lines before it (``totals_before``) fed through ``counters.step`` in file
     order; ``None``: none found, or a total of garbage (no running count to look a replay up
     in: the window stays as it was read)."""
-    found = totals_before(path, end)
+    return _reached(totals_before(path, end))
+
+
+def _reached(found: Found | None) -> Reached | None:
     if not found:
         return None
     totals, whole = found
@@ -59,7 +71,7 @@ def reached(path: Path, end: int) -> Reached | None:
     return Reached(previous, tuple(seen))
 
 
-def totals_before(path: Path, end: int) -> tuple[tuple[tuple[Counters, Counters | None], ...], bool] | None:
+def totals_before(path: Path, end: int) -> Found | None:
     """The latest running totals (as many as hold ``counters.RECENT`` distinct ones, in file
     order, each with its call's count: ``step`` reads both; one written again right after itself
     once) of the ``token_count`` lines before byte ``end`` of ``path`` (a line's start), within
@@ -67,38 +79,44 @@ def totals_before(path: Path, end: int) -> tuple[tuple[tuple[Counters, Counters 
     ``None``: none found, or a total of garbage.  Distinct, not lines: a replay among them takes
     no place in a whole read's latest totals (it moves its total up), and 64 lines with one left
     the window fewer than that read kept (a review, pass 58: a row of 1,927 for 74,024)."""
-    found: list[tuple[Counters, Counters | None]] = []
-    distinct: set[Counters] = set()
-    whole = False
-    try:
-        with open_regular(path) as handle:
-            floor = max(0, end - MAX_BACK_BYTES)
-            position, after, done = end, b"", set()
-            while position > floor and len(distinct) < RECENT:
-                start = max(floor, position - _BLOCK)
-                handle.seek(start)
-                block = handle.read(position - start)
-                if len(block) < position - start:
-                    return None  # cut meanwhile
-                searched = block + after
-                at = searched.rfind(_MARKER)
-                while at >= 0 and len(distinct) < RECENT:
-                    line = line_start_of(handle, start + at)
-                    if line is not None and line < end and line not in done:
-                        done.add(line)
-                        total, last, garbage = _total_at(handle, line)
-                        if garbage:
-                            return None
-                        if total is not None and (not found or found[-1][0] != total):
-                            found.append((total, last))
-                            distinct.add(total)
-                    at = searched.rfind(_MARKER, 0, at)
-                whole = start == 0 and at < 0  # (every line of the file's first block searched)
-                after = block[:len(_MARKER) - 1]
-                position = start
-    except OSError:
-        return None
-    return (tuple(reversed(found)), whole) if found else None
+    search = TotalsSearch()
+    walk_back(path, end, [search])
+    return search.found
+
+
+class TotalsSearch:
+    """``totals_before``'s search, as one of ``turnseed.walk_back``'s: its ``found`` once done."""
+
+    markers: tuple[bytes, ...] = (_MARKER,)
+
+    def __init__(self) -> None:
+        self.found: Found | None = None
+        self._totals: list[tuple[Counters, Counters | None]] = []
+        self._distinct: set[Counters] = set()
+
+    def take(self, handle: BinaryIO, line: int, marker: bytes, walk: MarkedLines) -> bool:
+        total, last, garbage = _total_at(handle, line)
+        if garbage:
+            self.found = None
+            return True
+        if total is not None and (not self._totals or self._totals[-1][0] != total):
+            self._totals.append((total, last))
+            self._distinct.add(total)
+            if len(self._distinct) >= RECENT:
+                self.ended(walk)
+                return True
+        return False
+
+    def ended(self, walk: MarkedLines) -> None:
+        # (whether they are all the file's: the walk stands in its first block, no line of
+        # one left below the last taken)
+        self.found = (tuple(reversed(self._totals)), walk.none_below(_MARKER)) if self._totals else None
+
+    def cut(self) -> None:
+        self.found = None
+
+    def failed(self) -> None:
+        self.found = None
 
 
 def _total_at(handle: BinaryIO, offset: int) -> tuple[Counters | None, Counters | None, bool]:

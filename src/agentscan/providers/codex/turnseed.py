@@ -16,7 +16,7 @@ from the model the latest settings record before it names, as a whole pass reads
 from __future__ import annotations
 
 from pathlib import Path
-from typing import BinaryIO, NamedTuple
+from typing import BinaryIO, NamedTuple, Protocol
 
 from agentscan.pricing.aliases import recorded_tier
 
@@ -24,17 +24,56 @@ from agentscan.providers.codex.records import as_str, enveloped, payload_of
 from agentscan.toolkit import jsonl
 from agentscan.toolkit.fsutil import open_regular
 from agentscan.toolkit.jsonl import line_record
+from agentscan.toolkit.markedlines import MarkedLines, literal_finder
 
 #: how far before the window a ``turn_context`` is looked for (a longer turn keeps ``-``
 #: until a whole pass: a first ``list`` of a heavy user's newest sessions reads no gigabytes)
 MAX_BACK_BYTES = 32 * 1024 * 1024
-#: read backwards this much at a time
-_BLOCK = 1024 * 1024
 #: a record's type, spelled as Codex writes it (an escaped spelling is no record's own type)
 _MARKER = b'"turn_context"'
 #: the thread's settings event's type (``callscan.FileUsageScanner.feed``)
 _SETTINGS = b'"thread_settings_applied"'
-_SEAM = max(len(_MARKER), len(_SETTINGS)) - 1
+
+
+class Search(Protocol):
+    """One thing looked for before a window (``walk_back``): the markers of its lines, and
+    what it makes of each line found (``take``: ``True`` once it looks no further)."""
+
+    markers: tuple[bytes, ...]
+
+    def take(self, handle: BinaryIO, line: int, marker: bytes, walk: MarkedLines) -> bool: ...
+
+    def ended(self, walk: MarkedLines) -> None: ...  # every line within reach was handed to it
+
+    def cut(self) -> None: ...  # the file turned out shorter (cut meanwhile) before it was done
+
+    def failed(self) -> None: ...  # a read failed before it was done
+
+
+def walk_back(path: Path, end: int, searches: list[Search]) -> None:
+    """Hand each of ``searches`` the lines its markers mark before byte ``end`` of ``path`` (a
+    line's start), within ``MAX_BACK_BYTES`` of it, the last first, until each has done: one walk
+    back for all (a window with both a call of no model and a drop walked 32 MiB twice)."""
+    markers = tuple(dict.fromkeys(marker for search in searches for marker in search.markers))
+    busy = list(searches)
+    try:
+        with open_regular(path) as handle:
+            walk = MarkedLines(handle, end, literal_finder(markers), seam=max(map(len, markers)) - 1,
+                               floor=end - MAX_BACK_BYTES, longest=jsonl.MAX_LINE_BYTES)
+            for line, marker in walk:
+                busy = [search for search in busy if marker not in search.markers
+                        or not search.take(handle, line, marker, walk)]
+                if not busy:
+                    return
+            if walk.cut:
+                for search in busy:
+                    search.cut()
+                return
+            for search in busy:
+                search.ended(walk)
+    except OSError:
+        for search in busy:
+            search.failed()
 
 
 class Seed(NamedTuple):
@@ -51,35 +90,46 @@ def model_before(path: Path, end: int) -> Seed:
     ``path`` (a line's start) and within ``MAX_BACK_BYTES`` of it, that of the last
     ``thread_settings_applied`` after it (of the last before ``end`` when no ``turn_context``
     is found), and the tier of the nearest of them that says one.  ``Seed()``: none found."""
-    settings: str | None = None
-    tier: object = _UNSAID
-    try:
-        with open_regular(path) as handle:
-            floor = max(0, end - MAX_BACK_BYTES)
-            position, after = end, b""
-            while position > floor:
-                start = max(floor, position - _BLOCK)
-                handle.seek(start)
-                block = handle.read(position - start)
-                if len(block) < position - start:
-                    return Seed()  # cut meanwhile
-                # A marker may run across the blocks' seam: the next block's first bytes join.
-                searched = block + after
-                for at in _markers(searched, settings is None):
-                    kind, found, said = _model_at(handle, start + at)
-                    if found is None:
-                        continue
-                    if tier is _UNSAID:
-                        tier = said
-                    if kind == "turn_context":
-                        return Seed(found, settings, _tier(tier))
-                    if settings is None:  # the latest settings (a turn_context further back names the turn's)
-                        settings = found
-                after = block[:_SEAM]
-                position = start
-    except OSError:
-        pass
-    return Seed(None, settings, _tier(tier))
+    search = ModelSearch()
+    walk_back(path, end, [search])
+    return search.seed
+
+
+class ModelSearch:
+    """``model_before``'s search, as one of ``walk_back``'s: its ``seed`` once done."""
+
+    markers: tuple[bytes, ...] = (_MARKER, _SETTINGS)
+
+    def __init__(self) -> None:
+        self.seed = Seed()
+        self._settings: str | None = None
+        self._tier: object = _UNSAID
+        self._line = -1  # the line last read (one holding both markers is read once)
+
+    def take(self, handle: BinaryIO, line: int, marker: bytes, walk: MarkedLines) -> bool:
+        if line == self._line or (marker == _SETTINGS and self._settings is not None):
+            return False  # (the latest settings found: a turn_context further back names the turn's)
+        self._line = line
+        kind, found, said = _model_at(handle, line)
+        if found is None:
+            return False
+        if self._tier is _UNSAID:
+            self._tier = said
+        if kind == "turn_context":
+            self.seed = Seed(found, self._settings, _tier(self._tier))
+            return True
+        if self._settings is None:
+            self._settings = found
+        return False
+
+    def ended(self, walk: MarkedLines) -> None:
+        self.failed()
+
+    def cut(self) -> None:
+        self.seed = Seed()
+
+    def failed(self) -> None:
+        self.seed = Seed(None, self._settings, _tier(self._tier))
 
 
 #: a ``turn_context`` that says no tier (``_model_at``): the one before it, not read, did
@@ -90,25 +140,10 @@ def _tier(said: object) -> str | None:
     return None if said is _UNSAID else recorded_tier(said)
 
 
-def _markers(searched: bytes, settings: bool) -> list[int]:
-    """Where a ``turn_context`` marker (and, ``settings``, a settings one) stands in
-    ``searched``, last first."""
-    found = []
-    for marker in (_MARKER, _SETTINGS) if settings else (_MARKER,):
-        at = searched.rfind(marker)
-        while at >= 0:
-            found.append(at)
-            at = searched.rfind(marker, 0, at)
-    return sorted(found, reverse=True)
-
-
-def _model_at(handle: BinaryIO, offset: int) -> tuple[str | None, str | None, object]:
+def _model_at(handle: BinaryIO, line_start: int) -> tuple[str | None, str | None, object]:
     """The type (``turn_context`` or ``thread_settings_applied``), model and ``service_tier``
-    (``_UNSAID``: none written) of the record whose line holds byte ``offset``, if the line is
-    one (and not a mention nested in another record); ``(None, None, _UNSAID)`` otherwise."""
-    line_start = line_start_of(handle, offset)
-    if line_start is None:
-        return None, None, _UNSAID
+    (``_UNSAID``: none written) of the record on the line at ``line_start``, if the line is one
+    (and not a mention nested in another record); ``(None, None, _UNSAID)`` otherwise."""
     handle.seek(line_start)
     line = handle.readline(jsonl.MAX_LINE_BYTES + 2)
     decoded = line_record(line.rstrip(b"\r\n"), first=line_start == 0)
@@ -125,19 +160,3 @@ def _model_at(handle: BinaryIO, offset: int) -> tuple[str | None, str | None, ob
             # (the whole settings: one without a tier is the standard tier, ``callscan.feed``)
             return "thread_settings_applied", as_str(settings.get("model")), settings.get("service_tier")
     return None, None, _UNSAID
-
-
-def line_start_of(handle: BinaryIO, offset: int) -> int | None:
-    """Where the line holding byte ``offset`` starts; ``None`` past a line the pass would skip."""
-    position = offset
-    while position > 0:
-        start = max(0, position - 64 * 1024)
-        handle.seek(start)
-        block = handle.read(position - start)
-        newline = block.rfind(b"\n")
-        if newline >= 0:
-            return start + newline + 1
-        if offset - start > jsonl.MAX_LINE_BYTES:
-            return None
-        position = start
-    return 0
