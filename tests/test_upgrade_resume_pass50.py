@@ -20,7 +20,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from agentscan.providers.claude import fieldcalls, filescan, incremental
+from agentscan.providers.claude import filescan, incremental
 from agentscan.providers.claude.provider import ClaudeProvider
 from agentscan.scan import usageparse
 from agentscan.scan.cachefile import FILE_NAME
@@ -104,7 +104,6 @@ def test_a_state_another_parser_kept_is_not_resumed_from(isolated_home: Path, mo
         return real(record, *args)
 
     monkeypatch.setattr(filescan, "call_of", tenfold_output)  # the new parser counts otherwise
-    monkeypatch.setattr(fieldcalls, "fast_record", lambda line: None)  # (every line through ``call_of``)
     _upgrade(monkeypatch)
     new = _totals()
     assert new == _totals("--no-cache") != old

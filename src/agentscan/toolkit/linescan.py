@@ -23,7 +23,7 @@ import functools
 import re
 import zlib
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Iterator
 
 import orjson
 
@@ -84,7 +84,6 @@ def matching_records(
     max_line: int = MAX_LINE_BYTES,
     end: int | None = None,
     tell_values: bool = True,
-    fields: Callable[[bytes], object | None] | None = None,
 ) -> Iterator[tuple[int, dict]]:
     """``(offset, record)`` of every JSON object line of ``path`` holding ``marker``
     (or any of several markers), in file order.
@@ -97,9 +96,7 @@ def matching_records(
     ``progress.crc`` when resuming), and the bad values met (``valuewarnings``: going on
     from ``progress.values`` when resuming).  Not ``tell_values``: the scan is a part of
     the file's (a half), its values left in ``progress.values`` for its caller to join
-    with the other part's and say.  ``fields``: a fields-only decoder tried first on each line
-    (``claude/fieldcalls``): what it returns (not ``None``) is handed out instead of the dict,
-    ``None`` sends the line the ``orjson`` way.
+    with the other part's and say.
     """
     progress.complete_offset = start
     progress.lines = lines_before
@@ -112,7 +109,7 @@ def matching_records(
         if reached != start:  # cannot seek: the earlier scan's progress does not apply
             progress.complete_offset, progress.lines, progress.crc = 0, 0, 0
         scan = _Scan(path, ctx, marker, progress, count_lines=count_lines, crc=crc, max_line=max_line)
-        scan.tally, scan.fields = tally, fields
+        scan.tally = tally
         yield from scan.run(handle if end is None else Upto(handle, reached, end))
 
 
@@ -130,8 +127,6 @@ class _Scan:
         self._uncounted: tuple[bytes, int] | None = None
         #: told where each record handed out starts (``valuewarnings``)
         self.tally: FileTally | None = None
-        #: ``matching_records``' ``fields``
-        self.fields: Callable[[bytes], object | None] | None = None
 
     def lines(self) -> int:
         """Complete lines before ``self.offset`` (counting what was deferred)."""
@@ -254,7 +249,7 @@ class _Scan:
             shrunk[line_start] = shrink(data[line_start:line_end], self.max_line)
             if shrunk[line_start] is None:
                 self._too_long(block.line_number(line_start))
-        loads, fields = orjson.loads, self.fields
+        loads = orjson.loads
         find, rfind = data.find, data.rfind
         position = 0
         search = None
@@ -303,11 +298,6 @@ class _Scan:
             line = data[line_start:line_end]
             if self.first and line_start == 0 and line.startswith(BOM):
                 line = line[len(BOM):]
-            if fields is not None and (typed := fields(line)) is not None:
-                if tally is not None:
-                    tally.position = line_start
-                yield self.offset + line_start, typed  # type: ignore[misc]
-                continue
             try:
                 record = loads(line)
             except orjson.JSONDecodeError:

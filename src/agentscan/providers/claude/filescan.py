@@ -60,17 +60,12 @@ def scan_file(
     seen = 0
     inline = False
     advisors = Advisors()
-    # (here, not at the top: ``--help`` and ``list`` import this module and never load msgspec)
-    from agentscan.providers.claude.fieldcalls import fast_call, fast_record
-
     with ctx.warnings.capture() as warnings:
         for offset, record in matching_records(
             path, ctx, MARKER, progress, start=start, lines_before=lines_before, count_lines=exact or count_lines,
-            crc=exact, end=end, tell_values=tell_values, fields=fast_record,
+            crc=exact, end=end, tell_values=tell_values,
         ):
-            # (positional: once a call) A dict is a line ``fast_record`` left to orjson.
-            call = (call_of(record, subagent, base + offset, UNREAD, own, advisors) if record.__class__ is dict
-                    else fast_call(record, subagent, base + offset, own))  # type: ignore[arg-type]
+            call = call_of(record, subagent, base + offset, UNREAD, own, advisors)  # (positional: once a call)
             if call is not None:
                 append(call)
                 if advisors:  # (an advisor consulted: rare)

@@ -117,7 +117,7 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
     speed, geo = usage.get("speed"), usage.get("inference_geo")
     tier = usage.get("service_tier")
     if tier != STANDARD_TIER and tier is not None:
-        other_tier(tier)
+        _other_tier(tier)
     # ``_count``'s common case (a count) inline, here and below: five calls a call of a cold
     # ``tokens`` and of a huge transcript's row pass.  Odd values are told in the same order.
     value = usage.get("cache_creation_input_tokens")
@@ -159,9 +159,9 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
         one_hour if one_hour < cache_write else cache_write,
         searches,
         False,
-        # ``copied_from``, inline (this runs once per call of a cold ``tokens``): the common
+        # ``_copied_from``, inline (this runs once per call of a cold ``tokens``): the common
         # case, a record of this session, is one lookup and one comparison.
-        None if own is None or (named := record.get("sessionId")) == own else copied_from(named),
+        None if own is None or (named := record.get("sessionId")) == own else _copied_from(named),
     )
     # A lookup or two for a call that consulted no advisor (most: no ``iterations``, none, or
     # the main model's one part, in the counts above): this runs once per call of a cold ``tokens``.
@@ -193,7 +193,7 @@ _TIER_TOLD: dict[str, str | None] = {}
 _TIERS_KEPT = 256
 
 
-def other_tier(tier: object) -> None:
+def _other_tier(tier: object) -> None:
     """A call on service tier ``tier`` (not ``"standard"``): told, priced at the standard rates."""
     if not isinstance(tier, str):
         return  # a number, an object, ``true``: no tier's name, not told (as free text is not)
@@ -243,7 +243,7 @@ def web_searches(tools: object, prefix: str = "") -> int:
     return count
 
 
-def copied_from(named: object) -> str | None:
+def _copied_from(named: object) -> str | None:
     """The other session a record of a session's files names (``named``, not that session's
     id: a resumed session's copy of its first session's record), else ``None``."""
     if named.__class__ is not str or not named:
@@ -273,7 +273,7 @@ def progress_call(record: dict[str, Any], order: int, own: str | None = None,
     ts = call[C_TS] if call[C_TS] is not None else epoch_of_iso(record.get("timestamp"))
     # The progress record's own session (the subagent's copied record names its parent's too).
     named = record.get("sessionId")
-    named = None if own is None or named == own else copied_from(named)
+    named = None if own is None or named == own else _copied_from(named)
     if advisors is not None:  # (its advisor's calls are copies alike)
         for index in range(before, len(advisors)):
             found = advisors[index]
