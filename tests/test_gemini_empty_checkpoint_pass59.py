@@ -3,14 +3,17 @@
 Gemini CLI builds that sync the model's history as ``{"$set": {"messages": [...]}}``
 (``updateMessagesFromHistory``) write ``[]`` when a turn is cancelled before the model
 answered (a third-party reader's test of Gemini CLI 0.61.0 pins ``user``, ``info "Request
-cancelled."``, ``$set.messages: []``).  The loader of those builds, and of the newest (which
-write ``$patch``/``$rewindTo`` instead), clears its conversation on any ``$set.messages``
-list (``Array.isArray(record.$set.messages)`` in ``chatRecordingService.ts``): what a user's
-Gemini CLI resumes holds none of the messages before it.  Pass 57 read a loader rule no
-build has (a non-empty list alone) and kept them: the cancelled prompt stayed in ``counts``
-and ``show``.  The newest builds record the same cancelled turn as ``$rewindTo`` the prompt,
-which takes it out too.  Messages taken out are still billed (the spend keeps every id) and a
-first prompt taken out still titles the session, as a compression's does.
+cancelled."``, ``$set.messages: []``).  Gemini CLI's loaders (``loadConversationRecord`` in
+``chatRecordingService.ts``) differ on it: one clears its conversation on any ``$set.messages``
+list and rebuilds it from the list ("Checkpoint: clear and rebuild", ``Array.isArray``), then
+adds the message lines after it; another (commit 016443b5) takes the last non-empty list
+alone (``metadataMessages.length > 0 ? metadataMessages : …``), over every message line, so
+an empty one clears nothing there.  agentscan follows the first (parser 26): it is the rule it
+keeps for a non-empty checkpoint, whose later message lines count (the second build would drop
+them).  Pass 57 followed the second for the empty list alone: the cancelled prompt stayed in
+``counts`` and ``show``.  Other builds record the same cancelled turn as ``$rewindTo`` the
+prompt, which takes it out too.  Messages taken out are still billed (the spend keeps every id)
+and a first prompt taken out still titles the session, as a compression's does.
 """
 
 from __future__ import annotations

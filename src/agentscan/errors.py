@@ -268,11 +268,10 @@ class ScannerClosed(AgentscanError):
 
 class StrictWarnings(AgentscanError):
     """``count`` warnings fail ``--strict``; ``still_written`` more were said but do not
-    (a truncated last line of a file written to lately: ``settling``), nor do ``account``
-    more (files of calls on Anthropic's Priority Tier: ``valuewarnings.account_tier``), so
-    the count matches the lines printed above it."""
+    (a truncated last line of a file written to lately: ``settling``), so the count
+    matches the lines printed above it."""
 
-    def __init__(self, count: int, still_written: int = 0, account: int = 0) -> None:
+    def __init__(self, count: int, still_written: int = 0) -> None:
         from agentscan.toolkit.words import plural
 
         message = f"{plural(count, 'warning')} (--strict)"
@@ -281,8 +280,6 @@ class StrictWarnings(AgentscanError):
                        f"written, not counted" if still_written == 1 else
                        f"{message}; {still_written:,} more, truncated last lines of files still being "
                        f"written, not counted")
-        if account:
-            message = f"{message}; {plural(account, 'file')} of calls on the Priority Tier, not counted"
         super().__init__(message)
         self.count = count
 

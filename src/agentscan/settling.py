@@ -85,17 +85,6 @@ def _written_lately(path: str, now: float | None) -> bool:
 
 
 def strict_count(warnings: Iterable[_Said]) -> int:
-    """The warnings ``--strict`` fails on: all but lines of files still being written, and
-    calls on Anthropic's Priority Tier (``valuewarnings.account_tier``: every call of such an
-    organisation's, every run, and nothing to fix)."""
-    from agentscan.toolkit.valuewarnings import account_tier
-
+    """The warnings ``--strict`` fails on: all but lines of files still being written."""
     now = time.time()
-    return sum(1 for warning in warnings if not still_being_written(warning, now) and not account_tier(warning.message))
-
-
-def account_count(warnings: Iterable[_Said]) -> int:
-    """How many of ``warnings`` say calls on Anthropic's Priority Tier (not ``strict_count``'s)."""
-    from agentscan.toolkit.valuewarnings import account_tier
-
-    return sum(1 for warning in warnings if account_tier(warning.message))
+    return sum(1 for warning in warnings if not still_being_written(warning, now))

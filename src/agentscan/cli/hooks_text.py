@@ -130,7 +130,13 @@ def elsewhere_warnings(agent: str, scope: str, path: Path, home: Path, cwd: Path
 
             if not files_run_twice(other.path, path, written):
                 continue
-        if other.scope == scope:  # a project's shared settings.json, which an older agentscan wrote to
+        if other.by_hand is not None:  # (``hooks uninstall`` would refuse it: a Gemini file with comments)
+            from agentscan.hooks.ourentries import shown_on_one_line
+
+            fix = (f"edit {other.path} by hand to remove agentscan's entry (`{shown_on_one_line(other.command)}`) "
+                   f"from it (`{program_word()} hooks uninstall` will not: {other.by_hand}), "
+                   f"or run {uninstall(scope)} to remove it from {path}")
+        elif other.scope == scope:  # a project's shared settings.json, which an older agentscan wrote to
             fix = (f"run {uninstall(scope)}, which removes agentscan's entries from both {other.path} and {path}, "
                    "then install again in the scope you want")
         else:

@@ -7,7 +7,7 @@ Only Typer and the shared options are imported here; the exporter
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
@@ -197,18 +197,9 @@ def otlp_command(
     try:
         finish(state, scanner, as_json=as_json)
     except StrictWarnings:
-        raise _strict(failing, counted) from None  # the count of every warning, the export's too
+        raise StrictWarnings(failing, len(counted) - failing) from None  # the count of every warning, the export's too
     if failing:
-        raise _strict(failing, counted)
-
-
-def _strict(failing: int, counted: list[Any]) -> Exception:
-    """``--strict``'s error: ``failing`` of the warnings ``counted`` fail it (``cli.state.strict_end``)."""
-    from agentscan.errors import StrictWarnings
-    from agentscan.settling import account_count
-
-    account = account_count(counted)
-    return StrictWarnings(failing, len(counted) - failing - account, account)
+        raise StrictWarnings(failing, len(counted) - failing)
 
 
 #: the longest ``--timeout``: a day (a request is never worth waiting longer for)

@@ -81,13 +81,13 @@ def warn_summary(warnings: Sequence[ScanWarning | SinkWarning], *, verbose: bool
     empty = 0 if verbose else sum(1 for warning in warnings if warning.message == EMPTY_FILE)
     if empty:
         warnings = [warning for warning in warnings if warning.message != EMPTY_FILE]
-    # A Priority Tier organisation's every file of calls says it: one line a run, not five
-    # paths and "… and 25 more" on every ``tokens`` (``valuewarnings.account_tier``).
-    from agentscan.toolkit.valuewarnings import account_tier
+    # A Priority Tier organisation's every file of calls says it: counted in one line, not five
+    # paths and "… and 25 more" on every ``tokens`` (``valuewarnings.priority_tier``).
+    from agentscan.toolkit.valuewarnings import priority_tier
 
-    account = 0 if verbose else sum(1 for warning in warnings if account_tier(warning.message))
-    if account:
-        warnings = [warning for warning in warnings if not account_tier(warning.message)]
+    priority = 0 if verbose else sum(1 for warning in warnings if priority_tier(warning.message))
+    if priority:
+        warnings = [warning for warning in warnings if not priority_tier(warning.message)]
     # A model's no-price warning first: it is what a cost's "-" or "≥" refers to (a table's
     # note points to it without naming the model), and five bad lines would hide it.
     if not verbose and len(warnings) > 5:
@@ -112,11 +112,11 @@ def warn_summary(warnings: Sequence[ScanWarning | SinkWarning], *, verbose: bool
         # A warning, not a note: ``--strict`` fails on them, and its count reads against these lines.
         _say_warning(f"warning: {plural(empty, EMPTY_FILE)} (an agent leaves one after an aborted start; "
                      f"`{doctor_command()}` or --verbose names {'it' if empty == 1 else 'them'})", width)
-    if account:
-        # A note: ``--strict`` does not fail on it (``settling.strict_count``).
-        _say_warning(f"note: {plural(account, 'file')} of calls on Anthropic's Priority Tier, priced at the standard "
-                     f"rates (its price is the organisation's contract's; --verbose names "
-                     f"{'it' if account == 1 else 'them'})", width)
+    if priority:
+        # A warning, as the empty files': ``--strict`` fails on each, its count reads against this line.
+        _say_warning(f"warning: {plural(priority, 'file')} of calls on Anthropic's Priority Tier, priced at the "
+                     f"standard rates (its price is the organisation's contract's; --verbose names "
+                     f"{'it' if priority == 1 else 'them'})", width)
 
 
 def _said_where(path: str) -> str:

@@ -350,11 +350,11 @@ def strict_end(state: State, warnings: Sequence[ScanWarning | SinkWarning], *, v
     (``doctor --redact``'s masked paths, which ``settling`` could not stat)."""
     if not state.strict or not warnings:
         return
-    from agentscan.settling import account_count, strict_count
+    from agentscan.settling import strict_count
 
     if failing := strict_count(warnings if counted is None else counted):
         if on_stderr and state.quiet:
             from agentscan.cli.render import warn_summary
 
             warn_summary(warnings, verbose=verbose, even_quiet=True, first=first)
-        raise StrictWarnings(failing, len(warnings) - failing - (account := account_count(warnings)), account)
+        raise StrictWarnings(failing, len(warnings) - failing)

@@ -192,6 +192,10 @@ class Elsewhere:
     path: Path
     scope: str  # the ``--scope`` whose uninstall cleans it
     events: int  # how many events there run agentscan's hook
+    #: why its entry is removed by hand, not by that uninstall (a Gemini file with comments),
+    #: and the entry's command, to name it
+    by_hand: str | None = None
+    command: str = ""
 
 
 def installed_elsewhere(agent: str, scope: str, *, home: Path, cwd: Path,
@@ -216,25 +220,29 @@ def installed_elsewhere(agent: str, scope: str, *, home: Path, cwd: Path,
         try:
             events = events_with_ours(agent, parse(path, _read(path)))
         except HookConfigError:
-            if agent != "gemini":
-                continue
-            events = _gemini_events_as_read(path)
+            if agent == "gemini":
+                found += _gemini_as_read(path, where)
+            continue
         if events:
             found.append(Elsewhere(path, where, len(events)))
     return found
 
 
-def _gemini_events_as_read(path: Path) -> list[str]:
-    """The events of agentscan's entries in a Gemini CLI settings file an install would refuse
-    but Gemini CLI reads (comments, a key twice: ``configjson.as_gemini_reads``): they run all
-    the same.  None for one Gemini CLI cannot read either."""
-    from agentscan.hooks.configjson import as_gemini_reads
+def _gemini_as_read(path: Path, where: str) -> list[Elsewhere]:
+    """agentscan's entries in a Gemini CLI settings file an install (and an uninstall) would
+    refuse but Gemini CLI reads (comments, a key twice: ``configjson.as_gemini_reads``): they
+    run all the same, and are removed by hand.  None for one Gemini CLI cannot read either."""
+    from agentscan.hooks.configjson import as_gemini_reads, commented
+    from agentscan.hooks.ourentries import ours_by_event
 
     try:
-        config = as_gemini_reads(read_regular_text(path))
+        text = read_regular_text(path)
+        config = as_gemini_reads(text)
     except (OSError, UnicodeDecodeError, ValueError):  # (``ValueError``: nested too deeply too)
         return []
-    return events_with_ours("gemini", config) if isinstance(config, dict) else []
+    ours = ours_by_event("gemini", config) if isinstance(config, dict) else []
+    why = "it holds comments, which agentscan cannot write back" if commented(text) else "agentscan cannot write it back"
+    return [Elsewhere(path, where, len(ours), why, str(ours[0].command))] if ours else []
 
 
 def hooks_disabled(*, home: Path, cwd: Path, env: Mapping[str, str] | None = None) -> list[Path]:

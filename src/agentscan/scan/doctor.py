@@ -27,6 +27,7 @@ from agentscan.toolkit.paths import MISSING, root_check, root_readable
 from agentscan.toolkit.roots import Root, entry_problem, setting_meant
 from agentscan.timeutil import from_epoch, to_iso
 from agentscan.settling import shown_message
+from agentscan.toolkit.valuewarnings import PRIORITY_KIND, priority_tier
 
 if TYPE_CHECKING:
     from agentscan.model import ScanWarning
@@ -300,8 +301,10 @@ def _count(report: ProviderReport, captured: Iterable[ScanWarning], counted: set
         key = (warning.path, warning.line, warning.message)
         if key not in counted:
             counted.add(key)
-            # As the warnings listed are worded: by the file's age now (``settling.shown_message``).
-            head = _head(shown_message(warning.path, warning.message))
+            # As the warnings listed are worded: by the file's age now (``settling.shown_message``);
+            # the Priority Tier's a kind of its own, as a terminal counts them (``cli.render``).
+            head = (PRIORITY_KIND if priority_tier(warning.message)
+                    else _head(shown_message(warning.path, warning.message)))
             report.heads[head] += 1
             files = report.head_files.setdefault(head, {})
             # A setting's warning names the setting's value (a relative ``CODEX_HOME``), no file.

@@ -40,8 +40,11 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
 
-#: the kinds of value a tally counts apart (one warning each a file)
-USAGE, TIME, TIER = "usage", "time", "tier"
+#: the kinds of value a tally counts apart (one warning each a file).  A call on Anthropic's
+#: Priority Tier is a kind of its own (``PRIORITY``): its warning is said in one line a run
+#: (``priority_tier``), and a batch or unknown tier met later in the same file is said too,
+#: as any warning is (in one kind, the first tier met chose the one warning said).
+USAGE, TIME, TIER, PRIORITY = "usage", "time", "tier", "priority"
 #: what each kind's warning says before its details (``doctor`` counts warnings by it)
 USAGE_HEAD = "usage value is not a token count"
 TIME_HEAD = "time outside the supported range (1970-01-02 to 9997), taken as unknown"
@@ -52,6 +55,8 @@ TIER_HEAD = "call on a service tier other than standard, priced at the standard 
 #: ``tier_warning``'s reason, ``providers.claude.usage``)
 PRIORITY_REASON = ("Anthropic's Priority Tier draws on an organisation's committed capacity, whose price"
                    " is its contract's: no price list has it")
+#: what ``doctor`` counts those warnings as (one kind, as a terminal counts them in one line)
+PRIORITY_KIND = "call on Anthropic's Priority Tier, priced at the standard rates"
 
 
 class ValueCounts:
@@ -262,19 +267,20 @@ def tier_warning(value: str, why: str) -> str:
     return f"{TIER_HEAD}: service_tier is {shown(value)}; {why}"
 
 
-def account_tier(message: str) -> bool:
-    """Whether ``message`` says a file's calls ran on Anthropic's Priority Tier: a fact of the
-    organisation's account, on every call of it, that nothing can fix.  So ``--strict`` does not
-    fail on it (``settling.strict_count``: a cron job would never pass) and a terminal says it in
-    one line a run (``cli.render.warn_summary``); ``--json`` and ``--verbose`` list each file."""
+def priority_tier(message: str) -> bool:
+    """Whether ``message`` says a file's calls ran on Anthropic's Priority Tier (``PRIORITY``):
+    an organisation on it has it on every call of every file, every run, so a terminal counts
+    these warnings in one line (``cli.render.warn_summary``, ``doctor`` as one kind);
+    ``--verbose`` and ``--json`` list each file, and ``--strict`` fails on them as on any."""
     return message.startswith(TIER_HEAD) and PRIORITY_REASON in message
 
 
-def note_tier(message: str) -> None:
+def note_tier(message: str, kind: str = TIER) -> None:
     """A call ran on a service tier other than the standard one: ``message``, made by
-    ``tier_warning`` once per tier (a file of priority calls has one on every call)."""
+    ``tier_warning`` once per tier (a file of priority calls has one on every call); ``kind``:
+    ``PRIORITY`` for Anthropic's Priority Tier, else ``TIER``."""
     if _open:
-        _open[-1].note(TIER, message)
+        _open[-1].note(kind, message)
 
 
 def note_time(value: object) -> None:

@@ -80,7 +80,10 @@ class SessionFiles:
         return found
 
 
-def _entries(path: str, ctx: ScanContext, *, report: bool = True) -> list[os.DirEntry[str]]:
+def admitted_entries(path: str, ctx: ScanContext, *, report: bool = True) -> list[os.DirEntry[str]]:
+    """The entries of the folder ``path`` the scan admits (``ctx.admit``), as ``ctx.listed`` lists
+    them (the census's listing, when it just took one); none when it is gone, and a warning when
+    it cannot be listed and ``report``."""
     try:
         return [entry for entry in ctx.listed(path) if ctx.admit(entry)]
     except FileNotFoundError:
@@ -91,7 +94,7 @@ def _entries(path: str, ctx: ScanContext, *, report: bool = True) -> list[os.Dir
         return []
 
 
-def _stat(entry: os.DirEntry[str], ctx: ScanContext) -> os.stat_result | None:
+def cached_stat(entry: os.DirEntry[str], ctx: ScanContext) -> os.stat_result | None:
     """The entry's ``stat`` (following a symlink), shared with ``ctx.stat``: the census
     of a first discovery took it already."""
     stats = ctx.stats()
@@ -120,7 +123,7 @@ def discover_sessions(roots: list[Root], ctx: ScanContext) -> dict[str, SessionF
         # ``lexists``: a root that is a link loop (``projects -> projects``) is there and
         # cannot be listed, which is said as Codex's and Gemini's roots say it; only one
         # that is not there at all (or a link to nothing, which ``doctor`` shows) is quiet.
-        for project in _entries(str(root.path), ctx, report=os.path.lexists(root.path)):
+        for project in admitted_entries(str(root.path), ctx, report=os.path.lexists(root.path)):
             if is_dir(project):
                 _scan_project(child_path(root.path, project.name, project.path), project.path, ctx, sessions)
     _settle(sessions, ctx)
@@ -128,7 +131,7 @@ def discover_sessions(roots: list[Root], ctx: ScanContext) -> dict[str, SessionF
 
 
 def _scan_project(project: Path, project_str: str, ctx: ScanContext, sessions: dict[str, SessionFiles]) -> None:
-    for entry in _entries(project_str, ctx):
+    for entry in admitted_entries(project_str, ctx):
         name = entry.name
         if name.endswith(".jsonl") and is_file(entry):
             stem = name[: -len(".jsonl")]
@@ -181,7 +184,7 @@ def _session(sessions: dict[str, SessionFiles], native_id: str) -> SessionFiles:
 
 
 def _attach_main(entry: os.DirEntry[str], path: Path, native_id: str, ctx: ScanContext, sessions: dict[str, SessionFiles]) -> None:
-    stat = _stat(entry, ctx)
+    stat = cached_stat(entry, ctx)
     if stat is None:
         return
     mtime = stat.st_mtime
@@ -237,7 +240,7 @@ def _attach_subagent_dir(directory: Path, directory_str: str, native_id: str, ct
     pending = [(directory, directory_str)]
     while pending:
         current, current_str = pending.pop()
-        entries = _entries(current_str, ctx)
+        entries = admitted_entries(current_str, ctx)
         names = {entry.name for entry in entries}
         for entry in entries:
             name = entry.name
@@ -250,7 +253,7 @@ def _attach_subagent_dir(directory: Path, directory_str: str, native_id: str, ct
             if not is_file(entry):
                 warn_special(entry, ctx)
                 continue
-            stat = _stat(entry, ctx)
+            stat = cached_stat(entry, ctx)
             if stat is None:
                 continue
             stem = name[: -len(".jsonl")]
@@ -267,7 +270,7 @@ def _attach_legacy_sidechain(
     entry: os.DirEntry[str], path: Path, stem: str, ctx: ScanContext, sessions: dict[str, SessionFiles]
 ) -> None:
     ctx.memo[CHOSE] = True
-    stat = _stat(entry, ctx)
+    stat = cached_stat(entry, ctx)
     if stat is None:
         return
     parent = header_field(path, ctx, "sessionId", stat)
@@ -303,7 +306,7 @@ def session_files_at(main: Path, native_id: str, ctx: ScanContext, roots: Sequen
         return None
     sessions: dict[str, SessionFiles] = {}
     for parent in project_folders(main, roots):
-        entries = _entries(str(parent), ctx, report=parent == main.parent)
+        entries = admitted_entries(str(parent), ctx, report=parent == main.parent)
         if not entries:
             continue  # (the project not under that root: most homes have one root)
         for entry in entries:

@@ -31,17 +31,17 @@ def known_gone(prefix: str, roots: list[Root], ctx: ScanContext) -> list[str]:
     """One line for each gone session whose id starts with ``prefix`` (lower-cased) that the
     transcripts under ``roots`` copied: the transcripts (``claude:<id>``) whose cards list it."""
     from agentscan.providers.claude.copyholders import FACTS, same_head_file
-    from agentscan.providers.claude.discovery import _entries
+    from agentscan.providers.claude.discovery import admitted_entries
     from agentscan.providers.claude.resumedfiles import resumed_from
     from agentscan.toolkit.fsutil import is_dir, is_file
 
     chains = ctx.remembered(FACTS)
     holders: dict[str, list[str]] = {}
     for root in roots:
-        for project in _entries(str(root.path), ctx, report=False):
+        for project in admitted_entries(str(root.path), ctx, report=False):
             if not is_dir(project):
                 continue
-            for entry in _entries(project.path, ctx, report=False):
+            for entry in admitted_entries(project.path, ctx, report=False):
                 name = entry.name
                 if not name.endswith(".jsonl") or name.startswith("agent-") or not is_file(entry):
                     continue

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from agentscan.context import ScanContext
 from agentscan.providers.claude.copychoice import Copy, choose
-from agentscan.providers.claude.discovery import _entries, _stat, project_folders
+from agentscan.providers.claude.discovery import admitted_entries, cached_stat, project_folders
 from agentscan.providers.claude.headfields import header_field
 from agentscan.providers.claude.resumes import named_by_session_id
 from agentscan.toolkit.fsutil import is_file
@@ -47,7 +47,7 @@ def resumed_paths(native_id: str, main: Path | None, ctx: ScanContext, *, every:
         return {}
     found: dict[str, list[os.DirEntry[str]]] = {}
     for folder in project_folders(main, [root.path for root in claude_roots(ctx)]):
-        for entry in _entries(str(folder), ctx, report=folder == main.parent):
+        for entry in admitted_entries(str(folder), ctx, report=folder == main.parent):
             name = entry.name
             if name.endswith(".jsonl") and not name.startswith("agent-") and name != main.name and is_file(entry):
                 first = header_field(Path(entry.path), ctx, "sessionId")
@@ -59,7 +59,7 @@ def resumed_paths(native_id: str, main: Path | None, ctx: ScanContext, *, every:
 
 def _counted_copy(entries: list[os.DirEntry[str]], ctx: ScanContext) -> Path:
     """Which of one transcript's copies (under several roots, in their order) a discovery counts."""
-    copies = [Copy(entry.path, Path(entry.path), stat) for entry in entries if (stat := _stat(entry, ctx)) is not None]
+    copies = [Copy(entry.path, Path(entry.path), stat) for entry in entries if (stat := cached_stat(entry, ctx)) is not None]
     if len(copies) < 2:
         return copies[0].item if copies else Path(entries[0].path)
     with ctx.held_warnings():  # (how the copies differ is the discovery's to say, once)

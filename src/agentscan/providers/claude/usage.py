@@ -47,8 +47,8 @@ from agentscan.model import ORIGIN
 from agentscan.pricing.aliases import fast_mode_name
 from agentscan.pricing.inferencegeo import US_ONLY_GEO, us_only_name
 from agentscan.providers.claude.records import FAST_SPEED, as_dict, as_str
-from agentscan.toolkit.valuewarnings import (PRIORITY_REASON, counted_field, note_tier, note_usage, odd_count,
-                                             tier_warning)
+from agentscan.toolkit.valuewarnings import (PRIORITY, PRIORITY_REASON, TIER, counted_field, note_tier, note_usage,
+                                             odd_count, tier_warning)
 from agentscan.timeutil import epoch_of_iso
 
 #: Fields of a *call*: one record's usage as ``tokens`` keeps it, a plain tuple
@@ -187,9 +187,9 @@ _TIER_REASONS = {
 }
 
 
-#: the warning a call on each tier string met gets (``None``: none), made once: a file of
-#: priority calls has one on every call (at most ``_TIERS_KEPT`` strings are remembered)
-_TIER_TOLD: dict[str, str | None] = {}
+#: the warning a call on each tier string met gets, with its kind (``None``: none), made once: a
+#: file of priority calls has one on every call (at most ``_TIERS_KEPT`` strings are remembered)
+_TIER_TOLD: dict[str, tuple[str, str] | None] = {}
 _TIERS_KEPT = 256
 
 
@@ -204,11 +204,13 @@ def _other_tier(tier: object) -> None:
         if len(_TIER_TOLD) < _TIERS_KEPT:
             _TIER_TOLD[tier] = told
     if told is not None:
-        note_tier(told)
+        note_tier(told[1], told[0])
 
 
-def _tier_warning(tier: str) -> str | None:
-    """What a call on ``tier`` is told (``valuewarnings.tier_warning``), or ``None``: nothing."""
+def _tier_warning(tier: str) -> tuple[str, str] | None:
+    """What a call on ``tier`` is told (``valuewarnings.tier_warning``) and as which kind, or
+    ``None``: nothing.  The Priority Tier is a kind of its own (``valuewarnings.PRIORITY``): a
+    file's batch or unknown tier met after it is a warning of its own, not hidden in its count."""
     name = tier.strip()
     if name.lower() in ("", STANDARD_TIER, "standard_only"):
         return None
@@ -216,7 +218,8 @@ def _tier_warning(tier: str) -> str | None:
         # Not a tier's name (a value trimmed from a shared sample, free text): it says nothing
         # of the rates, and a warning on every file of it would be noise.
         return None
-    return tier_warning(tier, _TIER_REASONS.get(name.lower(), "its rates are unknown"))
+    kind = PRIORITY if name.lower() == "priority" else TIER
+    return kind, tier_warning(tier, _TIER_REASONS.get(name.lower(), "its rates are unknown"))
 
 
 def priced_model(model: str, speed: object, geo: object) -> str:

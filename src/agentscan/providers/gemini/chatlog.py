@@ -288,8 +288,11 @@ def _replay_lines(conversation: Conversation, ctx: ScanContext) -> None:
             conversation.meta.update({key: value for key, value in update.items() if key != "messages"})
             conversation.note_paths(paths_in_metadata(update))
             # Any list is a checkpoint, an empty one too (a turn cancelled before any reply syncs
-            # ``[]``): Gemini CLI's loader, of the builds that write ``$set.messages`` and of the
-            # newest, clears its conversation on it (``Array.isArray``, not a length test).
+            # ``[]``), and message lines after it add to it.  Gemini CLI's loaders differ: one
+            # clears and rebuilds on any list ("Checkpoint: clear and rebuild"); another (016443b5)
+            # takes the last non-empty list alone, over every message line, an empty one clearing
+            # nothing.  The first is followed: its rule is the one kept for a non-empty checkpoint
+            # (later message lines count), and the second's would drop them.
             if isinstance(update.get("messages"), list):
                 conversation.checkpoint(update["messages"], line.offset)
         elif as_str(record.get("sessionId")):

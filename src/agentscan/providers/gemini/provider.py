@@ -68,8 +68,10 @@ class GeminiProvider(Provider):
     #     as Gemini CLI's loader reads them (``chatpatch``), not skipped; tokens never patched
     # 25: the title is the first prompt in file order (``row.typed_prompts``): a ``$patch``'s
     #     ``orderIds`` or ``removeIds`` titled the session with a later prompt
-    # 26: an empty ``$set.messages`` clears the conversation, as Gemini CLI's loader does (21 read
-    #     a loader rule no build has: its prompts stayed in ``counts`` and ``show``)
+    # 26: an empty ``$set.messages`` clears the conversation, as the Gemini CLI loader that clears
+    #     and rebuilds on any list does (21 followed a loader, 016443b5's, that takes the last
+    #     non-empty list alone: its prompts stayed in ``counts`` and ``show``).  Builds differ; the
+    #     rebuilding one's rule is the one kept for a non-empty checkpoint (``chatlog``)
     parser_version = "26"
     # Gemini CLI appends each record (``fs.appendFileSync``) and closes the chat: no process
     # holds it open while the session runs, so ``/proc`` cannot tell a running one.
