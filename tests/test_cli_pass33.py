@@ -169,4 +169,4 @@ def test_a_custom_model_is_not_promised_a_price_by_an_update(isolated_home: Path
     [message] = [warning["message"] for warning in doc["warnings"] if warning["path"] == "model:claude/aide-gpt-5"]
     # (pass 43) Not even "for a model newer than this data": no public price list has it.
     assert "prices --update" not in message and message.endswith(
-        " is in no public price list, nor can agentscan be given its price (-q hides warnings)"), message
+        " is in no public price list: a price list of your own prices it (AGENTSCAN_PRICES_URL: docs/pricing.md)"), message

@@ -154,8 +154,8 @@ def test_a_model_of_one_s_own_is_offered_no_update(isolated_home: Path) -> None:
 
     assert message == (f"no price: {current({}).label} has no model matching 'aide-gpt-5'; "
                        "a cost that includes its calls shows as - (unknown) or with ≥ (a lower bound); a name "
-                       "of one's own (a gateway's, a local model's) is in no public price list, nor can agentscan be given "
-                       "its price (-q hides warnings)")
+                       "of one's own (a gateway's, a local model's) is in no public price list: a price list of your "
+                       "own prices it (AGENTSCAN_PRICES_URL: docs/pricing.md)")
 
 
 def test_a_public_vendor_s_model_newer_than_the_data_is_offered_an_update(isolated_home: Path) -> None:

@@ -136,8 +136,8 @@ def test_a_model_of_one_s_own_is_said_once_without_markdown(isolated_home: Path)
     assert message.count("genai-prices") == 1 and message.count("≥") == 1
     # (pass 49) in whole words: a "≥$…" there read as a message cut off
     assert "≥$…" not in message and "shows as - (unknown) or with ≥ (a lower bound)" in message
-    assert message.endswith("a name of one's own (a gateway's, a local model's) is in no public price list, nor can "
-                            "agentscan be given its price (-q hides warnings)")
+    assert message.endswith("a name of one's own (a gateway's, a local model's) is in no public price list: "
+                            "a price list of your own prices it (AGENTSCAN_PRICES_URL: docs/pricing.md)")
 
 
 def test_a_public_model_s_warning_names_the_update(isolated_home: Path) -> None:

@@ -17,7 +17,8 @@ from agentscan.pricing import source
 from cursor_builders import assistant, bubble, composer_data, cursor_only, make_state_db, state_db_path, user, write_transcript
 from otlp_builders import AGENT, claude_delegating_session, read_otlp_file
 from pricing_builders import (
-    CLAUDE_SESSION, HAIKU_CALL, SONNET_CALL_1, SONNET_CALL_2, PriceServer, claude_sonnet_session, per_million, price_data,
+    CLAUDE_SESSION, HAIKU_CALL, SONNET_CALL_1, SONNET_CALL_2, PriceServer, claude_sonnet_session, claude_unknown_model_session,
+    per_million, price_data,
 )
 
 SESSION_COST = SONNET_CALL_1 + SONNET_CALL_2 + HAIKU_CALL
@@ -236,3 +237,24 @@ def test_a_price_warning_names_the_model_in_words_on_stderr(isolated_home: Path,
 
     result = CliRunner().invoke(app, args)
     assert said in result.stderr and "model:" not in result.stderr, result.stderr
+
+
+def test_a_model_of_one_s_own_is_told_the_price_list_that_prices_it_and_it_does(isolated_home: Path, monkeypatch,
+                                                                                  loopback) -> None:
+    # (pass 59) It said agentscan could not be given its price, and that ``-q`` hides it (not
+    # under ``--strict``, and a JSON reader has no ``-q``).
+    claude_unknown_model_session(isolated_home)
+    [warning] = run("tokens", "--json")["warnings"]
+    message = warning["message"]
+    assert message.endswith("is in no public price list: a price list of your own prices it "
+                            "(AGENTSCAN_PRICES_URL: docs/pricing.md)"), message
+    assert "-q" not in message and "cannot" not in message and "nor can" not in message
+    # The route it names: genai-prices' data with the model added, fetched with ``prices --update``.
+    data = orjson.loads(price_data(3, 15))
+    data[0]["models"].append({"id": "aide-gpt-5", "match": {"equals": "aide-gpt-5"},
+                              "prices": {"input_mtok": 1, "output_mtok": 2}})
+    with PriceServer(orjson.dumps(data)) as server:
+        monkeypatch.setenv(source.URL_ENV, server.url)
+        run("prices", "--update")
+    doc = run("tokens", "--json")
+    assert doc["warnings"] == [] and doc["cost_usd"] == float(per_million((1_000, "1"), (100, "2")))

@@ -69,8 +69,8 @@ def test_a_session_counted_from_progress_records_is_a_lower_bound(isolated_home:
     assert [cell for cell in rows["TOTAL"] if cell.startswith("≥")] == ["≥310,423", "≥$0.35"]
     assert [cell for cell in rows["↳"] if cell.startswith("≥")] == ["≥109,659", "≥$0.04"], rows["↳"]
     assert not [cell for cell in rows["own"] if cell.startswith("≥")]  # (its own calls are whole)
-    assert "TOTAL ≥N (or SUBAGENTS', or on a line under a row): at least N: a subagent's transcript is gone" in " ".join(
-        err.split()), err
+    assert "≥ in TOTAL and COST (and on a line under a row): at least the figure: a subagent's transcript is gone" in (
+        " ".join(err.split())), err
     out, _ = ran("tokens")  # (warm: the same)
     assert "≥310,423" in out
     # A pipe gets plain numbers, for ``awk``, and JSON as it was (its subagent's ``recovered_from``).
@@ -125,7 +125,7 @@ def test_a_lower_bound_survives_a_patched_table(isolated_home: Path, tty, table_
         out, err = ran("tokens")
         total = [line for line in out.splitlines() if line.startswith("TOTAL")]
         assert "≥" in total[0], out
-        assert "TOTAL ≥N" in err
+        assert "≥ in TOTAL and COST" in err
         assert (out, err) == ran("tokens", "--no-cache")
         project_session(isolated_home, IDS[1 + step], "/home/dev/src/app", "A title", 2 + step)
     assert "patched" not in table_ways[1:], table_ways

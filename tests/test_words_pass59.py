@@ -6,17 +6,16 @@
   having to pass ``short=… and term.tty``: it decides from the terminal itself now, as
   ``tokens_rows.number_cells`` does.
 * The no-price warning of a model of one's own, said on every command, named nothing a user
-  could do: it says agentscan cannot be given the price, and that ``-q`` hides it.
+  could do: it names the price list of one's own that prices it (``AGENTSCAN_PRICES_URL``).
 * ``otlp``'s note on Cursor's untimed calls said "7 tool calls left out of the traces, 7 with
   no spans at all", the 7 read as tool calls: sessions are named.
-* ``trace codex:ID`` said only "see hooks install", an install that refuses Codex: a hint
-  names ``show``.
+* ``trace codex:ID`` said only "see hooks install", an install that refuses Codex: it says
+  Codex has no hooks, and names ``show`` (or ``list -p codex``: test_words_review_pass59.py).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -31,7 +30,7 @@ def test_the_lower_bound_note_names_subagents_and_the_lines_under_a_row(isolated
     (day,) = [line.split() for line in out.splitlines()[1:] if line[:1].isdigit()]
     assert [cell for cell in day if cell.startswith("≥")] == ["≥310,423", "≥109,659", "≥$0.35"], day
     said = " ".join(err.split())
-    assert "TOTAL ≥N (or SUBAGENTS', or on a line under a row): at least N: a subagent's transcript is gone" in said
+    assert "≥ in TOTAL, SUBAGENTS and COST: at least the figure: a subagent's transcript is gone" in said
 
 
 def test_a_runs_cell_marks_a_lower_bound_on_a_terminal_alone() -> None:
@@ -48,19 +47,32 @@ def test_a_runs_cell_marks_a_lower_bound_on_a_terminal_alone() -> None:
     assert runs_cell(None, True, str, terminal, short=True) == "-"
 
 
-def test_a_moved_line_is_home_shortened_on_a_terminal_alone(isolated_home: Path) -> None:
-    from agentscan.cli.show_lineage import moved_text
+def test_a_moved_line_is_home_shortened_on_a_terminal_alone(isolated_home: Path, tty) -> None:
+    # (review of pass 59) ``show`` of a moved session, as a pipe and a terminal read it: the
+    # test called ``moved_text`` with either flag, never whatever ``show`` passes it.
+    from builders import claude_assistant, claude_session_file, claude_usage, claude_user
 
-    detail = SimpleNamespace(extra={"moved_from": str(isolated_home / "src" / "app")})
-    assert moved_text(detail, home_shortened=True) == "from ~/src/app"  # type: ignore[arg-type]
-    assert moved_text(detail, home_shortened=False) == f"from {isolated_home}/src/app"  # type: ignore[arg-type]
+    session, first = "5e7ac7ed-5858-4000-8000-00000000005f", str(isolated_home / "src" / "app")
+    claude_session_file(isolated_home, session, [
+        claude_user(session, "2026-11-20T10:00:00.000Z", "work here", uuid="u1", cwd=first),
+        claude_assistant(session, "2026-11-20T10:00:05.000Z", msg_id="m1", request_id="r1", usage=claude_usage(100, 10),
+                         uuid="a1", cwd=first),
+        {"type": "relocated", "sessionId": session, "relocatedCwd": "/w/elsewhere"},
+    ])
+
+    def moved() -> list[str]:
+        return [line.split(None, 1)[1] for line in ran("show", session)[0].splitlines() if line.split()[:1] == ["moved"]]
+
+    assert moved() == [f"from {first}"]  # a pipe: the whole path, for a script
+    tty(200, color=False)
+    assert moved() == ["from ~/src/app"]  # a terminal: as its cwd line says a path under the home
 
 
-def test_a_model_of_one_s_own_says_what_can_be_done_and_q_does_it(isolated_home: Path) -> None:
+def test_a_model_of_one_s_own_says_what_prices_it_and_q_quiets_it(isolated_home: Path) -> None:
     claude_unknown_model_session(isolated_home)
     _, err = ran("tokens")
     said = " ".join(err.split())
-    assert "nor can agentscan be given its price (-q hides warnings)" in said, said
+    assert "is in no public price list: a price list of your own prices it (AGENTSCAN_PRICES_URL: docs/pricing.md)" in said
     assert "prices --update" not in said
     quiet = invoke("-q", "tokens")
     assert quiet.exit_code == 0 and quiet.stderr == "" and "1100" in quiet.stdout
@@ -82,9 +94,12 @@ def test_otlp_s_untimed_note_says_sessions_after_tool_calls(one_turn: bool, no_s
 
 
 def test_trace_of_a_codex_id_names_show_not_only_hooks_install(isolated_home: Path) -> None:
+    # (review of pass 59) ``show`` named only for an id that opens a Codex session
+    # (test_words_review_pass59.py): none here, so the command that lists them.
     result = invoke("trace", "codex:019fc8be")
     assert result.exit_code == 1
     said = " ".join(result.stderr.split())
-    assert "show codex:019fc8be` shows it: Codex has no hooks, agentscan reads its sessions from its files" in said, said
+    assert "Codex CLI has no hooks: agentscan reads its sessions from its files" in said and "hooks install" not in said
+    assert "`agentscan list -p codex` lists Codex CLI's sessions" in said and "show" not in said, said
     claude = " ".join(invoke("trace", "claude:019fc8be").stderr.split())
     assert "Codex" not in claude and "show" not in claude  # (Claude Code has hooks: "see hooks install" is right)

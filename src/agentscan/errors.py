@@ -138,10 +138,11 @@ class NoHookEvents(SessionNotFound):
     ``installed``: the agents whose config has agentscan's hook (``Claude Code``), when the
     caller looked: an empty store is then not for want of an install (``empty_store_advice``);
     ``unlisted``: the store's folders that could not be listed, ``path: why`` (the session may
-    be in one): said under the error, not "see hooks install"."""
+    be in one): said under the error, not "see hooks install"; ``unhooked``: the agent the
+    query names has no hooks (``Codex``): said so, not an install that refuses it."""
 
     def __init__(self, query: str, *, store_empty: bool, demo: bool = False, installed: tuple[str, ...] = (),
-                 store_problem: str | None = None, unlisted: tuple[str, ...] = ()) -> None:
+                 store_problem: str | None = None, unlisted: tuple[str, ...] = (), unhooked: str | None = None) -> None:
         where = "no hook events have been captured yet" if store_empty else f"no hook events for {quoted(query)}"
         from agentscan.invocation import command
 
@@ -149,6 +150,9 @@ class NoHookEvents(SessionNotFound):
             where = f"no hook events for {quoted(query)} in the folders of the events store agentscan could list"
             advice = f"it may be in one it could not ({len(unlisted)}):"
             self.details = tuple(f"  {line}" for line in unlisted)
+        elif unhooked:
+            where = f"no hook events for {quoted(query)}"
+            advice = f"{unhooked} has no hooks: agentscan reads its sessions from its files"
         elif demo:
             advice = f"`{command('trace --list', demo=True)}` shows the demo's sessions"
         elif store_empty:
@@ -158,6 +162,7 @@ class NoHookEvents(SessionNotFound):
         AgentscanError.__init__(self, f"{where}; {advice}")
         self.query = query
         self.store_empty = store_empty
+        self.unlisted = unlisted
 
 
 def empty_store_advice(installed: tuple[str, ...] | list[str], store_problem: str | None = None) -> str:

@@ -15,6 +15,7 @@ from agentscan.cli import term as terminal
 from agentscan.cli.term import Terminal, clean_path, wrap_columns
 from agentscan.cli.tokens_columns import NUMBER_COLUMNS, columns_of, marked_zero
 from agentscan.cli.tokens_empty import NAMED, dated_option, week_up_to
+from agentscan.toolkit.words import listed
 
 if TYPE_CHECKING:
     from decimal import Decimal
@@ -131,11 +132,18 @@ BOTH_PARTS_NOTE = "REASONING is part of OUTPUT and SUBAGENTS part of TOTAL, each
 #: under a table a key of which says how many runs make it up: what that is (``haiku-4.5 (1 run)``
 #: was read as a tag of the model)
 RUNS_NOTE = "(N runs) after a key: a row of subagents' calls alone, made in N runs"
-#: under a table a row of which is a lower bound: ``≥`` in TOTAL and COST, and in a grouped
-#: row's SUBAGENTS and the lines under a row (a run's ``↳``, a ``--breakdown`` model's), which
-#: "TOTAL ≥N" alone left a reader to guess at (``≥109,659`` under SUBAGENTS read as a typo)
-SHORT_NOTE = ("TOTAL ≥N (or SUBAGENTS', or on a line under a row): at least N: a subagent's transcript is gone "
-              "and its calls were found in its parent's progress records, which hold no copy of its final response")
+#: in ``Drawn.short`` beside its columns: a line under a row (a run's ``↳``, a ``--breakdown`` model's) has a ``≥``
+UNDER = "on a line under a row"
+
+
+def short_note(marked: Sequence[str]) -> str:
+    """The note under a table a row of which is a lower bound, naming where its ``≥`` was drawn
+    (``marked``: its columns, and ``UNDER``): "TOTAL ≥N" alone left a reader to guess at ``≥109,659``
+    under SUBAGENTS (read as a typo), and a fixed list named a SUBAGENTS a table by session has not."""
+    columns = [place for place in marked if place != UNDER]
+    under = f" (and {UNDER})" if UNDER in marked else ""
+    return (f"≥ in {listed(columns)}{under}: at least the figure: a subagent's transcript is gone and its calls "
+            "were found in its parent's progress records, which hold no copy of its final response")
 #: under a table whose REASONING is a lower bound somewhere (``≥``): what it leaves out
 PARTIAL_REASONING_NOTE = ("REASONING ≥N: at least N, the other agents' alone: Claude Code and Cursor "
                           "record no reasoning apart (theirs is inside OUTPUT)")
@@ -216,8 +224,9 @@ class Drawn(NamedTuple):
     #: its REASONING is a lower bound (``≥``): its agents mix those that record it apart and
     #: those that never do (``tokens_columns.reasoning_partial``)
     partial: bool = False
-    #: a row's TOTAL and COST are lower bounds (``≥``): a subagent recovered from progress records
-    short: bool = False
+    #: where it drew a lower bound's ``≥`` (a subagent recovered from progress records): the
+    #: columns, and ``UNDER`` (``short_note``)
+    short: Sequence[str] = ()
     #: grouped, a row's key shows how many runs make it up (``tokens_runs.counted_row``)
     counted_runs: bool = False
 
@@ -277,7 +286,7 @@ def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Un
         render.note(PARTIAL_REASONING_NOTE, tty_only=True)
     if drawn.short and term.tty:
         # The row's own note (``tokens_rows.recovered_note``) is cut with a narrow TITLE, or left out.
-        render.note(SHORT_NOTE, tty_only=True)
+        render.note(short_note(drawn.short), tty_only=True)
     if hidden or compact:
         from agentscan.cli.table import left_out_text
 
@@ -286,8 +295,6 @@ def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Un
         counted = [header for header in TOTAL_PARTS if header in hidden and header not in drawn.zero]
         # The parts shown no longer add up to TOTAL (the demo at 80 columns: 9 + 0 + 220
         # beside 5,429), which a first reader took for a wrong sum.
-        from agentscan.toolkit.words import listed
-
         # With no part shown (30 columns: ID and TOTAL alone) there is no sum to take for
         # TOTAL's, and the clause was three of a narrow note's eight lines.
         shown = [header for header in TOTAL_PARTS if header not in hidden]

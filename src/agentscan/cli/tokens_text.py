@@ -28,7 +28,7 @@ from agentscan.cli.term import cut as cut_text
 from agentscan.cli import tokens_breakdown, tokens_models
 from agentscan.cli.tokens_columns import (FIGURES, columns_of, dated_week, reasoning_partial, reasoning_unreported, total_agents,
                                           zero_first, zero_headers, zoned)
-from agentscan.cli.tokens_notes import (Drawn, Folded, Unpriced, fold_kind, named_folds, names_nothing, no_price,
+from agentscan.cli.tokens_notes import (UNDER, Drawn, Folded, Unpriced, fold_kind, named_folds, names_nothing, no_price,
                                         print_notes, shows_parts)
 from agentscan.cli.tokens_rows import Total, row_lines, total_row
 from agentscan.cli.tokens_sessions import files_empty, recorded_nothing, said_unrecorded, session_facts, summary_title
@@ -327,8 +327,21 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     print_notes(by, term, named, Unpriced(models, unknown),
                 Drawn(hidden, compact, total[0], parts, sessions=shown_rows, dates=_dates(by, full), zone=zone,
                       sort=sort, reverse=reverse, cut=cut, runs=runs, zero=zero_headers(columns), partial=mixed,
-                      short=short, counted_runs=by != "session" and says_runs(rows)))
+                      short=bounds_drawn(columns, rows, hidden) if short and term.tty else (),
+                      counted_runs=by != "session" and says_runs(rows)))
     return Laid(planned, compact, lines, shown[1])
+
+
+def bounds_drawn(columns: Sequence[Column], rows: Iterable[Row], hidden: Collection[str]) -> tuple[str, ...]:
+    """Where ``rows`` drawn in ``columns`` (those not ``hidden``) show a lower bound's ``≥`` (``number_cells``'
+    ``short``), for the note under them to name: the columns (not REASONING's ``≥``, a note of its own),
+    then ``tokens_notes.UNDER`` when a line under a row (``dim``: a run's, a ``--breakdown`` model's) has one."""
+    figures = {at: column.header for at, column in enumerate(columns)
+               if column.right and column.header not in hidden and column.header != "REASONING"}
+    marked = {(at, row.style == "dim") for row in rows for at, cell in enumerate(row.cells)
+              if at in figures and cell.startswith("≥")}
+    return (*(figures[at] for at in sorted(figures) if any(place[0] == at for place in marked)),
+            *((UNDER,) if any(under for _, under in marked) else ()))
 
 
 def _dates(by: str, full: list[list[Row]]) -> list[str]:

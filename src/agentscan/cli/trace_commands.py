@@ -109,13 +109,10 @@ def trace_command(
             from agentscan.scan.notfound import demo_hint
 
             exc.details = (*exc.details, demo_hint(session_id, "trace"))
-        elif session_id.lower().startswith("codex:"):
-            # Codex has no hooks: "see hooks install" alone sent its user to an install that refuses it.
-            from agentscan.hooks.program import shell_word
-            from agentscan.invocation import command, hint
+        else:  # ``codex:ID``: Codex has no hooks ("see hooks install" sent it to an install that refuses it)
+            from agentscan.cli.trace_unhooked import unhooked_said
 
-            exc.details = (*exc.details, hint(command(f"show {shell_word(session_id)}", demo=state.demo),
-                                              "shows it: Codex has no hooks, agentscan reads its sessions from its files"))
+            raise unhooked_said(session_id, exc, state) from None
         raise exc from None
     shown = chosen_turns(len(trace.turns), last, turn)
     if state.demo:

@@ -119,7 +119,10 @@ def _refuse_a_provider(query: str, shown_by: str) -> None:
 
     name = provider_named(query)
     if name is not None:
-        raise ProviderNotId(query, name, shown_by=shown_by)
+        from agentscan.hooks.events import HOOK_AGENTS
+
+        # (``trace codex``: Codex has no hooks, so no id ``trace --list`` shows; the CLI names ``list -p codex``)
+        raise ProviderNotId(query, name, shown_by=shown_by if name in HOOK_AGENTS else None)
 
 
 def _ambiguous(query: str, matches: list[StoredSession]) -> Exception:

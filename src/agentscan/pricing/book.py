@@ -225,10 +225,10 @@ class PriceBook:
 
             then = f"; for a model newer than this data, {command('prices --update')} fetches newer prices"
         elif ref is not None and reason.startswith(_LIBRARY):
-            # Said on every command that prices it, with nothing to act on: agentscan takes no
-            # price of one's own (docs/pricing.md), so the one thing a user can do is named.
-            then = ("; a name of one's own (a gateway's, a local model's) is in no public price list, nor can "
-                    "agentscan be given its price (-q hides warnings)")
+            # No update of the public data prices it; a price list of one's own does (a copy of
+            # genai-prices' data with it added, fetched by ``prices --update``: docs/pricing.md).
+            then = ("; a name of one's own (a gateway's, a local model's) is in no public price list: "
+                    "a price list of your own prices it (AGENTSCAN_PRICES_URL: docs/pricing.md)")
         else:
             then = ""
         self.ctx.warn(f"model:{provider}/{model or 'unknown'}",

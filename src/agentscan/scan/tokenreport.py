@@ -251,7 +251,8 @@ def summed_row(rows: Iterable[TokenRow], key: str) -> TokenRow:
     """One row of ``rows``' sums, keyed ``key``: their tokens, and their cost as a group of all
     their calls has one (``pricing.spend.combined``: unknown when one of theirs is, then its
     lower bound, the sum of what is priced, and the models without a price); their parts
-    (own, subagents') are not kept apart."""
+    (own, subagents') are not kept apart; the runs recovered from progress records are kept (the
+    sum of a lower bound is one: its line's and TOTAL's ``≥``)."""
     from agentscan.model import sum_usage
     from agentscan.pricing.spend import Priced, combined
 
@@ -259,5 +260,5 @@ def summed_row(rows: Iterable[TokenRow], key: str) -> TokenRow:
     whole = combined(Priced(row.cost, row.cost if row.cost is not None else row.cost_priced, row.unpriced_models,
                             True) for row in rows)
     return TokenRow(key, sum_usage(row.tokens for row in rows), None, cost=whole.cost, cost_priced=whole.priced,
-                    unpriced_models=whole.unpriced,
+                    unpriced_models=whole.unpriced, recovered=tuple(pair for row in rows for pair in row.recovered),
                     providers=tuple(sorted({name for row in rows for name in row.providers})))
