@@ -33,21 +33,21 @@ class _Ctx:
 
 
 _DOCTOR = "(`agentscan doctor` shows where it looked)"
-_OUTSIDE = ("outside the cursor roots this run read (`agentscan doctor` shows them; a cron job may lack a variable "
+_OUTSIDE = ("outside the Cursor roots this run read (`agentscan doctor` shows them; a cron job may lack a variable "
             "your shell sets)")
 
 
 @pytest.mark.parametrize(("count", "expected"), [
-    (1, [f"no cursor root found {_DOCTOR}: its 1 session in the index is left as it was, not marked gone",
-         f"1 cursor session in the index still has its file, {_OUTSIDE}: left as it was, not marked gone",
-         "1 cursor session in the index was not found, and cursor's discovery could not read everything this run "
+    (1, [f"no Cursor root found {_DOCTOR}: its 1 session in the index is left as it was, not marked gone",
+         f"1 Cursor session in the index still has its file, {_OUTSIDE}: left as it was, not marked gone",
+         "1 Cursor session in the index was not found, and Cursor's discovery could not read everything this run "
          "(see its warnings): left as it was, not marked gone",
-         f"no cursor root found {_DOCTOR}: the 1 cursor session the last export held is not in this one"]),
-    (2, [f"no cursor root found {_DOCTOR}: its 2 sessions in the index are left as they were, not marked gone",
-         f"2 cursor sessions in the index still have their files, {_OUTSIDE}: left as they were, not marked gone",
-         "2 cursor sessions in the index were not found, and cursor's discovery could not read everything this run "
+         f"no Cursor root found {_DOCTOR}: the 1 Cursor session the last export held is not in this one"]),
+    (2, [f"no Cursor root found {_DOCTOR}: its 2 sessions in the index are left as they were, not marked gone",
+         f"2 Cursor sessions in the index still have their files, {_OUTSIDE}: left as they were, not marked gone",
+         "2 Cursor sessions in the index were not found, and Cursor's discovery could not read everything this run "
          "(see its warnings): left as they were, not marked gone",
-         f"no cursor root found {_DOCTOR}: the 2 cursor sessions the last export held are not in this one"]),
+         f"no Cursor root found {_DOCTOR}: the 2 Cursor sessions the last export held are not in this one"]),
 ])
 def test_left_as_they_were_reads_as_before(count: int, expected: list[str]) -> None:
     ctx = _Ctx()
@@ -67,13 +67,13 @@ def test_unread_and_held_read_as_before() -> None:
     # (one session's warning names its file: "their files" until the end of pass 54)
     one = "could not be read this run (see the warnings naming its file)"
     assert ctx.said == [
-        f"2 claude sessions {cannot}: their rows in the index (and token_days) are left as they were",
-        f"1 codex session {one}: its row in the index (and token_days) is left as it was",
-        f"2 claude sessions {cannot}: they are not in this export",
-        f"1 codex session {one}: it is not in this export",
-        "1 cursor session left as it was in the index (its row and token_days): its usage is kept in /db, "
+        f"2 Claude Code sessions {cannot}: their rows in the index (and token_days) are left as they were",
+        f"1 Codex CLI session {one}: its row in the index (and token_days) is left as it was",
+        f"2 Claude Code sessions {cannot}: they are not in this export",
+        f"1 Codex CLI session {one}: it is not in this export",
+        "1 Cursor session left as it was in the index (its row and token_days): its usage is kept in /db, "
         "which could not be read this run (locked)",
-        "2 cursor sessions left as they were in the index (their row and token_days): their usage is kept in /db, "
+        "2 Cursor sessions left as they were in the index (their row and token_days): their usage is kept in /db, "
         "which could not be read this run (locked)"]
 
 
@@ -82,6 +82,6 @@ def test_unknown_lines_read_as_before() -> None:
 
     assert unknown_lines([{"provider": "gemini", "sessions": 1, "reason": "r"},
                           {"provider": "cursor", "sessions": 1000, "reason": "r"}], "--archived", "x") == [
-        "--archived: 1 gemini session left out, its x: r", "--archived: 1,000 cursor sessions left out, their x: r"]
+        "--archived: 1 Gemini CLI session left out, its x: r", "--archived: 1,000 Cursor sessions left out, their x: r"]
     assert unknown_lines([{"provider": "gemini", "sessions": 1, "reason": OFF_LINUX}], "--running") == [
         f"--running: 1 session left out, its `running` not known (null): {OFF_LINUX}"]

@@ -94,7 +94,7 @@ def test_an_older_claude_code_without_a_registry_is_not_told_idle(isolated_home:
     assert shown["running"] is None
     result = invoke("list", "--running")
     assert result.exit_code == 0 and "no running sessions found\n" in result.stderr
-    assert "2 claude sessions left out, their `running` not known (null)" in result.stderr
+    assert "2 Claude Code sessions left out, their `running` not known (null)" in result.stderr
     path = next((isolated_home / ".claude" / "projects").rglob(f"{LIVE}.jsonl"))
     with path.open("ab"):  # a process writing it still runs it
         assert _running() == {LIVE: True, IDLE: None}

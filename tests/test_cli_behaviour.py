@@ -116,7 +116,7 @@ def test_an_empty_result_names_the_filter_that_emptied_it(isolated_home: Path) -
     grep = run("list", "--grep", "zebra").stderr
     assert "contains 'zebra' (2 searched)" in grep
     provider = run("list", "-p", "codex").stderr
-    assert "no codex sessions found (2 sessions from other providers" in provider
+    assert "no Codex CLI sessions found (2 sessions from other providers" in provider
     running = run("list", "--running").stderr
     assert running.startswith("no running sessions") or "need Linux" in running
 

@@ -70,7 +70,7 @@ def test_a_row_built_without_the_db_takes_the_kept_rows_facts(isolated_home: Pat
     assert [entry["id"] for entry in report["unreadable"]] == [f"cursor:{SPENT}"]
     assert f"could not be read, not counted: cursor:{SPENT}" in " ".join(table.stderr.split())
     assert exported.exit_code == 0 and exported.stdout == ""  # held out, and said
-    assert "1 cursor session held out" in " ".join(exported.stderr.split())
+    assert "1 Cursor session held out" in " ".join(exported.stderr.split())
 
 
 def test_show_takes_the_scanners_row_with_sums_kept_and_no_row(isolated_home: Path) -> None:

@@ -93,8 +93,8 @@ def test_an_export_keeps_the_last_row_and_days_while_the_db_is_locked(isolated_h
     assert _index(out) == before  # not NULL, its days not deleted
     said = " ".join(locked.stderr.split())
     # (pass 55: the DB and the lock named, not "see the warnings naming its file": none does)
-    assert f"1 cursor session held out: its usage is kept in {db}, which could not be read this run" in said, said
-    assert "no cursor session" not in locked.stdout, locked.stdout  # it is there, left as it was
+    assert f"1 Cursor session held out: its usage is kept in {db}, which could not be read this run" in said, said
+    assert "no Cursor session" not in locked.stdout, locked.stdout  # it is there, left as it was
     assert strict.exit_code == 1
     again = invoke("export", "--format", "sqlite", "-o", str(out))  # the lock gone: written whole
     assert again.exit_code == 0 and _index(out) == before

@@ -58,5 +58,5 @@ def test_a_chat_cut_before_any_usage_keeps_its_row_and_says_it_was_read_in_part(
     assert orjson.loads(invoke("list", "--json").stdout)["sessions"][0]["tokens"] is None
     said = _export(out)
     assert _tokens(out) == before
-    assert (f"1 gemini session left as it was in the index (its row and token_days): its usage is kept in {path}, "
+    assert (f"1 Gemini CLI session left as it was in the index (its row and token_days): its usage is kept in {path}, "
             "read this run only up to its damage, before any usage (chat file is cut short") in said, said

@@ -63,7 +63,7 @@ def test_a_folder_that_cannot_be_listed_marks_nothing_gone(home: Path, tmp_path:
     document = _export("-f", "sqlite", "-o", str(index))
     assert document["gone"] == 0
     assert _rows(index, "SELECT count(*) FROM sessions WHERE gone_at IS NOT NULL") == [(0,)]
-    hidden = "3 claude sessions in the index were" if unlisted == "projects" else "1 claude session in the index was"
+    hidden = "3 Claude Code sessions in the index were" if unlisted == "projects" else "1 Claude Code session in the index was"
     assert any(f"{hidden} not found" in message and "not marked gone" in message
                for message in _messages(document)), document["warnings"]
 
@@ -98,7 +98,7 @@ def test_an_unreadable_transcript_keeps_its_last_row_and_days(home: Path, tmp_pa
     messages = _messages(document)
     assert "cannot read: Permission denied" in [w["message"] for w in document["warnings"] if w["path"] == str(path)]
     # (json2, pass 53: one session's row is said in the singular, not "their rows … left as they were")
-    assert any("1 claude session could not be read this run" in message
+    assert any("1 Claude Code session could not be read this run" in message
                and message.endswith("its row in the index (and token_days) is left as it was") for message in messages), messages
 
 
@@ -123,7 +123,7 @@ def test_a_file_export_leaves_out_a_session_it_could_not_read(home: Path, tmp_pa
     assert document["sessions"] == 2
     text = output.read_text(encoding="utf-8")
     assert ONE not in text and TWO in text and OTHER in text
-    assert any("1 claude session could not be read this run" in message and message.endswith(": it is not in this export")
+    assert any("1 Claude Code session could not be read this run" in message and message.endswith(": it is not in this export")
                for message in _messages(document)), document["warnings"]
 
 
@@ -138,4 +138,4 @@ def test_a_file_deleted_beside_a_folder_that_cannot_be_listed_is_still_gone(home
     document = _export("-f", "sqlite", "-o", str(index))
     assert document["gone"] == 1
     assert _rows(index, "SELECT id FROM sessions WHERE gone_at IS NOT NULL") == [(f"claude:{TWO}",)]
-    assert any("1 claude session in the index was not found" in message for message in _messages(document))
+    assert any("1 Claude Code session in the index was not found" in message for message in _messages(document))

@@ -54,7 +54,7 @@ def test_sessions_outside_this_run_s_roots_are_not_marked_gone(isolated_home: Pa
     result = cli("export", "-f", "sqlite", "-o", str(index), "--json")
     document = orjson.loads(result.stdout)
     assert document["gone"] == 0
-    assert any("1 claude session in the index still has its file, outside the claude roots" in w["message"]
+    assert any("1 Claude Code session in the index still has its file, outside the Claude Code roots" in w["message"]
                for w in document["warnings"])
     with sqlite3.connect(index) as db:
         assert db.execute("SELECT count(*) FROM sessions WHERE gone_at IS NULL").fetchone() == (2,)

@@ -113,7 +113,7 @@ def test_a_provider_with_no_root_left_has_nothing_marked_gone(home: Path, tmp_pa
     document = orjson.loads(result.stdout)
     assert document["gone"] == 0
     assert [w["message"] for w in document["warnings"]] == [
-        "no claude root found (`agentscan doctor` shows where it looked): its 1 session in the index "
+        "no Claude Code root found (`agentscan doctor` shows where it looked): its 1 session in the index "
         "is left as it was, not marked gone"]
     assert invoke("--strict", "export", "-f", "sqlite", "-o", str(index)).exit_code == 1
 
@@ -130,7 +130,7 @@ def test_a_text_export_without_a_providers_root_says_its_sessions_left_the_file(
     assert result.exit_code == 0, result.output
     assert S1 not in output.read_text()
     assert [w["message"] for w in orjson.loads(result.stdout)["warnings"]] == [
-        "no claude root found (`agentscan doctor` shows where it looked): the 1 claude session the last "
+        "no Claude Code root found (`agentscan doctor` shows where it looked): the 1 Claude Code session the last "
         "export held is not in this one"]
     assert invoke("--strict", "export", "-f", fmt, "-o", str(output), *extra).exit_code == 0  # none held now
 

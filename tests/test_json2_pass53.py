@@ -58,7 +58,7 @@ def test_a_corrupt_state_db_leaves_the_index_rows_as_they_were(isolated_home: Pa
     assert rows == [(f"cursor:{S}", 34, "Refunds"), (f"cursor:{NEW}", None, "a chat begun since")]
     assert days == before[1]  # not deleted
     said = " ".join(broken.stderr.split())
-    assert (f"1 cursor session left as it was in the index (its row and token_days): its usage is kept in {db}, "
+    assert (f"1 Cursor session left as it was in the index (its row and token_days): its usage is kept in {db}, "
             "which could not be read this run (Cursor state DB not used (not a SQLite database))") in said, said
     assert "lost" not in said and "no sessions found" not in broken.stdout, (said, broken.stdout)
     assert strict.exit_code == 1
@@ -133,5 +133,5 @@ def test_one_session_not_found_is_said_in_the_singular(isolated_home: Path, tmp_
     assert len(_index(out)[0]) == 2
     db.write_bytes(b"not a database at all" * 10)
     said = " ".join(invoke("export", "--format", "sqlite", "-o", str(out), "-p", "cursor").stderr.split())
-    assert ("1 cursor session in the index was not found, and cursor's discovery could not read everything this run "
+    assert ("1 Cursor session in the index was not found, and Cursor's discovery could not read everything this run "
             "(see its warnings): left as it was, not marked gone") in said, said

@@ -77,4 +77,4 @@ def test_running_asked_of_gemini_alone_says_it_cannot_tell(isolated_home: Path) 
     result = runner.invoke(app, ["list", "--running", "-p", "gemini"])
     assert result.exit_code == 0
     assert "no running sessions found\n" in result.stderr, result.stderr
-    assert "1 gemini session left out, its `running` not known (null)" in result.stderr, result.stderr
+    assert "1 Gemini CLI session left out, its `running` not known (null)" in result.stderr, result.stderr

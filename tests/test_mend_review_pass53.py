@@ -181,7 +181,7 @@ def test_archived_filters_leave_out_a_cursor_chat_read_without_its_db(isolated_h
         (unknown,) = document["archived_unknown"]
         assert unknown["provider"] == "cursor" and unknown["sessions"] == 1, unknown
         said = " ".join(invoke("--no-cache", "list", option).stderr.split())
-        assert f"{option}: 1 cursor session left out, its archived state not known: {db} could not be read" in said, said
+        assert f"{option}: 1 Cursor session left out, its archived state not known: {db} could not be read" in said, said
     assert "archived_unknown" not in cli_json("--no-cache", "list")  # (only with either option)
     # Read with its DB before: the kept row's mark stands (pass 57, ``keptrow.with_kept``)
     assert [row["id"] for row in cli_json("list", "--archived")["sessions"]] == [f"cursor:{gone}"]

@@ -169,6 +169,6 @@ def test_an_empty_list_with_readable_roots_still_says_why(isolated_home: Path) -
     shutil.copytree(demo_home(), isolated_home, dirs_exist_ok=True)
     shutil.rmtree(isolated_home / ".claude")
     code, _, err = run("list", "-p", "claude")
-    assert code == 0 and err.startswith("no claude sessions found (")
+    assert code == 0 and err.startswith("no Claude Code sessions found (")
     code, _, err = run("tokens", "-p", "claude")
-    assert code == 0 and "no claude sessions found" in err
+    assert code == 0 and "no Claude Code sessions found" in err

@@ -55,7 +55,7 @@ def test_an_id_of_another_provider_is_left_out_and_said(isolated_home: Path, tmp
     result = otlp("-p", "codex", CLAUDE_ID, "-o", str(out))
     assert result.exit_code == 0, result.output
     assert out.read_bytes() == b""
-    assert result.stderr.strip() == f"{CLAUDE_ID} is a claude session: --provider codex leaves it out; nothing is left to export"
+    assert result.stderr.strip() == f"{CLAUDE_ID} is a Claude Code session: --provider codex leaves it out; nothing is left to export"
     kept = otlp("-p", "codex", "-p", "claude", CLAUDE_ID, "-o", str(out), "--json")
     assert kept.exit_code == 0 and orjson.loads(kept.stdout)["spans"] == 13
 
@@ -72,7 +72,7 @@ def test_a_hook_session_of_another_agent_is_left_out(isolated_home: Path, tmp_pa
     assert result.exit_code == 0, result.output
     assert orjson.loads(result.stdout)["spans"] == 0
     text = otlp("-p", "codex", f"claude:{HOOK_SESSION}", CLAUDE_ID, "-o", str(out))
-    assert text.stderr.strip() == ("--provider codex leaves out 2 of the sessions asked for (claude); "
+    assert text.stderr.strip() == ("--provider codex leaves out 2 of the sessions asked for (Claude Code); "
                                    "nothing is left to export")
 
 

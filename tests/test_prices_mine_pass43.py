@@ -122,7 +122,7 @@ def test_no_sessions_keeps_the_one_line_and_hints_how_to_ask(isolated_home: Path
         "no sessions found in this home",
         "`agentscan prices MODEL` gives a model's prices (`agentscan prices sonnet-4.5 gpt-5`); or try",
         "  `agentscan --demo prices`"]
-    assert invoke("prices", "-p", "codex").stderr.startswith("no codex sessions found in this home\n")
+    assert invoke("prices", "-p", "codex").stderr.startswith("no Codex CLI sessions found in this home\n")
     assert cli_json("prices")["models"] == []
 
 

@@ -64,7 +64,7 @@ def test_running_json_warns_of_the_sessions_it_could_not_tell(isolated_home: Pat
         doc = listed("--running")
     assert [row["native_id"] for row in doc["sessions"]] == [CLAUDE]
     assert doc["running_unknown"] == [{"provider": "gemini", "sessions": 3,
-                                       "reason": "no file a running gemini agent holds open tells it"}]
+                                       "reason": "no file a running Gemini CLI holds open tells it"}]
     assert doc["warnings"] == []
     assert listed("--pid", "1")["running_unknown"] == doc["running_unknown"]
     # An unfiltered list has no such field: every row is there, each with its ``running``.
@@ -77,7 +77,7 @@ def test_running_text_says_it_once(isolated_home: Path) -> None:
     claude_session(isolated_home)
     result = runner.invoke(app, ["list", "--running"])
     assert result.exit_code == 0
-    assert result.stderr.count("2 gemini sessions left out") == 1, result.stderr
+    assert result.stderr.count("2 Gemini CLI sessions left out") == 1, result.stderr
     # The empty list's note says what was told; the line after it, how many could not be and why.
     assert "no live process writes or runs the only session it could tell\n" in result.stderr, result.stderr
     alone = runner.invoke(app, ["list", "--running", "-p", "gemini"])
@@ -88,10 +88,10 @@ def test_running_text_says_it_once(isolated_home: Path) -> None:
     assert runner.invoke(app, ["--strict", "list", "--running", "--json"]).exit_code == 0
     strict = runner.invoke(app, ["--strict", "list", "--running", "-p", "gemini"])
     assert strict.exit_code == 0, strict.stderr
-    assert strict.stderr.count("--running: 2 gemini sessions left out") == 1, strict.stderr
+    assert strict.stderr.count("--running: 2 Gemini CLI sessions left out") == 1, strict.stderr
     assert "warning" not in strict.stderr
     by_pid = runner.invoke(app, ["--strict", "list", "--pid", "1"])
-    assert by_pid.exit_code == 0 and "--pid: 2 gemini sessions left out" in by_pid.stderr, by_pid.stderr
+    assert by_pid.exit_code == 0 and "--pid: 2 Gemini CLI sessions left out" in by_pid.stderr, by_pid.stderr
 
 
 @linux_only

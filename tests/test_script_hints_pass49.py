@@ -42,4 +42,4 @@ def test_an_export_s_missing_root_names_doctor_of_the_home_read(tmp_path: Path) 
     result = invoke("--home", str(home), "export", "-f", "sqlite", "-o", str(index), "--json")
     (warning,) = orjson.loads(result.stdout)["warnings"]
     assert warning["message"].startswith(
-        f"no claude root found (`agentscan --home {shlex.quote(str(home))} doctor` shows where it looked)"), warning
+        f"no Claude Code root found (`agentscan --home {shlex.quote(str(home))} doctor` shows where it looked)"), warning

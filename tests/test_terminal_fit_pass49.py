@@ -96,7 +96,7 @@ def test_prices_in_an_empty_home_says_so_and_how_to_ask_even_in_a_pipe(tty: Call
     said = " ".join(err.split())
     assert said.startswith("no sessions found in this home"), said
     assert "`agentscan prices MODEL`" in said and "`agentscan --demo prices`" in said
-    assert run("prices", "-p", "codex")[1].startswith("no codex sessions found in this home\n")
+    assert run("prices", "-p", "codex")[1].startswith("no Codex CLI sessions found in this home\n")
     assert run("--quiet", "prices")[1] == ""
 
 
@@ -133,7 +133,9 @@ def test_a_narrow_card_leaves_the_model_out_then_the_type(width: int, kept: list
 def test_the_demo_card_fits_40_columns_but_its_ids_and_paths(tty: Callable[..., None]) -> None:
     tty(40)
     out = run("--demo", "show", "7f3c9a12")[0]
-    assert [line for line in too_wide(out, 40) if "/demo/home/" not in line] == []
+    # (the command to copy stays under the values, whole, past a width too narrow for it: pass 59)
+    assert [line for line in too_wide(out, 40) if "/demo/home/" not in line
+            and line != " " * 11 + "agentscan --demo trace claude:7f3c9a12"] == []
 
 
 # --- 3. the commands to copy ---------------------------------------------------------------------
@@ -145,8 +147,10 @@ def test_show_s_hooks_command_has_list_s_short_id_where_the_whole_one_does_not_f
     tty(width)
     lines = run("--demo", "show", "7f3c9a12")[0].splitlines()
     at = next(index for index, line in enumerate(lines) if line.startswith("  hooks "))
-    assert lines[at + 1].strip() == "agentscan --demo trace claude:7f3c9a12"
-    assert width_of(lines[at + 1]) <= width
+    # Under the card's values (pass 59: at 40 columns it went to the labels' indent, where it
+    # read as a field of its own), past the width only where it does not fit there.
+    assert lines[at + 1] == " " * 11 + "agentscan --demo trace claude:7f3c9a12"
+    assert width_of(lines[at + 1]) <= width or width < 11 + len("agentscan --demo trace claude:7f3c9a12")
     assert lines[0] == ("claude:7f3c9a12" if width < len(DEMO_ID) else DEMO_ID)
 
 
@@ -205,7 +209,8 @@ def test_fitted_takes_the_whole_id_then_the_short_one_then_the_narrowest_form() 
 def test_a_narrow_trace_cuts_text_never_a_figure(tty: Callable[..., None], width: int) -> None:
     tty(width)
     lines = run("--demo", "trace", "7f3c9a12")[0].splitlines()
-    assert [line for line in lines if width_of(line) > width] == []
+    # (the command to copy stays under the values, whole, past a width too narrow for it: pass 59)
+    assert [line for line in lines if width_of(line) > width and line.strip() != "agentscan --demo show claude:7f3c9a12"] == []
     assert not any(CUT_FIGURE.search(line) or line.endswith("[…") for line in lines), lines
     nodes = [line for line in lines if re.match(r"\s*[|`]", line) and "-" in line[:12]]
     # each node's status and duration whole: ``ok  50.0 s``, ``error  15.0 s``

@@ -98,7 +98,7 @@ def test_no_session_at_all_is_told_apart_from_a_provider_with_none(isolated_home
     assert run("tokens") == (out, err)  # remembered: the note with it
     session = claude_session(isolated_home, LATE, "2026-11-29T23:30:00Z")
     out, err = run("tokens", "-p", "cursor")
-    assert err.startswith("no cursor sessions found;") and len(err.splitlines()) == 1
+    assert err.startswith("no Cursor sessions found;") and len(err.splitlines()) == 1
     assert run("tokens")[1] == ""  # a table with rows needs no note
     session.unlink()  # the last session gone: the table made from the one kept says why it is empty
     assert run("tokens")[1].startswith("no sessions found;")
@@ -106,12 +106,12 @@ def test_no_session_at_all_is_told_apart_from_a_provider_with_none(isolated_home
 
 def test_an_id_the_provider_filter_leaves_out_is_named(isolated_home: Path) -> None:
     out, err = run("--demo", "tokens", "7f3c9a12", "-p", "codex")
-    assert err == ("claude:7f3c9a12-4b8e-4d21-9c5a-1e2f3a4b5c6d is a claude session: --provider codex leaves it "
+    assert err == ("claude:7f3c9a12-4b8e-4d21-9c5a-1e2f3a4b5c6d is a Claude Code session: --provider codex leaves it "
                    "out; nothing is left to total\n")
     assert out == ""
     # One of two left: the other is still named, and the table has the one left.
     out, err = run("--demo", "tokens", "7f3c9a12", "019ab7c1", "-p", "codex")
-    assert "claude:7f3c9a12-4b8e-4d21-9c5a-1e2f3a4b5c6d is a claude session" in err and "nothing is left" not in err
+    assert "claude:7f3c9a12-4b8e-4d21-9c5a-1e2f3a4b5c6d is a Claude Code session" in err and "nothing is left" not in err
     assert "codex:019ab7c1" in out
 
 

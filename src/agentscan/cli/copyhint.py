@@ -2,8 +2,9 @@
 fitted to the terminal by the one rule docs/cli.md gives: the session's whole id where the
 line fits it, else the short id ``list`` shows (``claude:7f3c9a12``: the shortest prefix that
 opens that session alone, ``Scanner.short_ids``), the command on a line of its own before
-its id is shortened; never cut or broken inside (a cut command pastes nothing), and wider
-than the terminal only when even the short one is.  A pipe gets the whole id, as every
+its id is shortened, always under the values (at a label's indent it read as a field of its
+own); never cut or broken inside (a cut command pastes nothing), and wider than the terminal
+only when even the short one is.  A pipe gets the whole id, as every
 table gives it there."""
 
 from __future__ import annotations
@@ -54,14 +55,14 @@ def card_command(said: str, joint: str, close: str, command: Callable[[str], str
                  term: Terminal, short_id: ShortId | None) -> list[str]:
     """A ``show`` card's line that ends in a command to copy (``command``: it, of an id):
     on it after ``said`` (``joint`` and ``close`` around it), else on a line of its own under
-    the card's values, else at the card's indent; the whole id where one of those fits it,
-    else the short id (``fitted``)."""
+    the card's values; the whole id where one of those fits it, else the short id
+    (``fitted``), else that line past the terminal's width.  Never at the card's indent,
+    where the command read as a field of its own (``  agentscan trace …`` under ``hooks``)."""
     return fitted([lambda shown: [f"{said}{joint}{command(shown)}{close}"],
                    lambda shown: [f"{said}:", f"{'':11}{command(shown)}"],
-                   lambda shown: [f"{said}:", f"  {command(shown)}"],
                    # At 30 columns ``  hooks    15 captured hook events:`` was itself too wide:
                    # wrapped under the card's values, as its other fields are.
-                   lambda shown: [*_field_lines(f"{said}:", term.width), f"  {command(shown)}"]],
+                   lambda shown: [*_field_lines(f"{said}:", term.width), f"{'':11}{command(shown)}"]],
                   session_id, short_id, term.width if term.tty else None)
 
 

@@ -204,7 +204,9 @@ def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_te
         from agentscan.invocation import program_word
 
         if filters.providers and others:
-            names = ", ".join(filters.providers)
+            from agentscan.providers import label_of
+
+            names = ", ".join(label_of(name) for name in filters.providers)
             return (f"no {names} sessions found ({render.plural(others, 'session')} from other providers; "
                     f"`{doctor_command()}` shows where agentscan looked for {names})")
         return f"no sessions found; `{doctor_command()}` shows where agentscan looked (or try `{program_word()} --demo list`)"

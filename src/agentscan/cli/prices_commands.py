@@ -333,8 +333,9 @@ def _say_none_recorded(sessions: int, provider: str | None) -> None:
     and the two ways to a table.  On stderr even in a pipe, as ``list`` says an empty home:
     ``agentscan prices 2>&1 | less`` showed the price data's line alone."""
     from agentscan.cli import render
+    from agentscan.providers import label_of
 
-    kind = f"{provider} " if provider else ""
+    kind = f"{label_of(provider)} " if provider else ""
     why = (f"no {kind}sessions found in this home" if not sessions
            else f"no models recorded in this home's {render.plural(sessions, kind + 'session')}")
     # Names as ``list`` shows them on a terminal, which ``prices`` takes back (``pricing.lookup``).

@@ -19,12 +19,14 @@ NAMED = 5
 def provider_drops(dropped: Sequence[tuple[str, str]], providers: Sequence[str], *, every: bool) -> str:
     """The note for sessions asked for by id (``dropped``: their ids and providers) that
     ``--provider`` leaves out; ``every``: no session asked for is left."""
+    from agentscan.providers import label_of
+
     chosen = ", ".join(providers)
     if len(dropped) == 1:
         (session_id, provider), = dropped
-        told = f"{session_id} is a {provider} session: --provider {chosen} leaves it out"
+        told = f"{session_id} is a {label_of(provider)} session: --provider {chosen} leaves it out"
     else:
-        kinds = ", ".join(sorted({provider for _, provider in dropped}))
+        kinds = ", ".join(sorted({label_of(provider) for _, provider in dropped}))
         told = f"--provider {chosen} leaves out {len(dropped):,} of the sessions asked for ({kinds})"
     return told + ("; nothing is left to total" if every else "")
 
@@ -67,7 +69,9 @@ def explain_empty(count: int, *, asked_for: bool, providers: Sequence[str], sinc
         from agentscan.invocation import program_word
 
         if providers:
-            return (f"no {', '.join(providers)} sessions found; `{doctor_command()}` shows where agentscan looked")
+            from agentscan.providers import label_of
+
+            return (f"no {', '.join(label_of(name) for name in providers)} sessions found; `{doctor_command()}` shows where agentscan looked")
         return f"no sessions found; `{doctor_command()}` shows where agentscan looked (or try `{program_word()} --demo tokens`)"
     if since is None and until is None:
         return None

@@ -112,7 +112,18 @@ def trace_command(
         else:  # ``codex:ID``: Codex has no hooks ("see hooks install" sent it to an install that refuses it)
             from agentscan.cli.trace_unhooked import unhooked_said
 
-            raise unhooked_said(session_id, exc, state) from None
+            said = unhooked_said(session_id, exc, state)
+            if said is not exc:
+                raise said from None
+            if not state.demo and (found := _in_transcripts(state, session_id)) is not None:
+                # A session of the home's transcripts whose hook events were never captured (the
+                # hooks installed after it, or not at all): "see hooks install" alone hid that
+                # ``show`` has it.  (The home is scanned on this error path only.)
+                from agentscan.hooks.program import shell_word
+                from agentscan.invocation import command, hint
+
+                exc.details = (*exc.details, hint(command(f"show {shell_word(found)}"),
+                                                  "shows it from its transcript, which agentscan reads without hooks"))
         raise exc from None
     shown = chosen_turns(len(trace.turns), last, turn)
     if state.demo:
@@ -153,6 +164,20 @@ def trace_command(
             print(line)
         render.warn_summary(list(trace.warnings), verbose=state.verbose)
     strict_end(state, list(trace.warnings), verbose=state.verbose)
+
+
+def _in_transcripts(state: Any, session_id: str) -> str | None:
+    """The id of the session of the home ``agentscan show`` reads that ``session_id`` names,
+    ``None``: none, or the home could not be read."""
+    from agentscan.cli.state import end_progress
+    from agentscan.errors import AgentscanError
+
+    try:
+        return state.scanner(memo=True).resolve(session_id).id
+    except (AgentscanError, OSError):
+        return None
+    finally:
+        end_progress()
 
 
 def _short_id(state: Any) -> Callable[[str], str]:

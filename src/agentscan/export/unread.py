@@ -102,6 +102,7 @@ def say_unread(ctx: ScanContext, output: Path, fmt: str, unread: Mapping[str, st
     those of ``by_lock`` (``locked_usages``) one per provider and database, saying it was
     locked and what is written instead ("could not be read" sent the user to warnings that
     name no file of theirs, and said nothing of why a chat ``tokens`` showed was missing)."""
+    from agentscan.providers import label_of
     from agentscan.toolkit.words import agreeing, plural
 
     by_lock = by_lock or {}
@@ -118,7 +119,7 @@ def say_unread(ctx: ScanContext, output: Path, fmt: str, unread: Mapping[str, st
             done = f"{they.its} row{they.s} in the index (and token_days) {they.is_} left as {they.it_was}"
         else:
             done = f"{they.it_is} not in this export"
-        ctx.warn(str(output), f"{plural(count, name + ' session')} could not be read this run (see the "
+        ctx.warn(str(output), f"{plural(count, label_of(name) + ' session')} could not be read this run (see the "
                  f"warnings naming {they.its} file{they.s}): {done}")
     for (name, path, why), count in sorted(locked.items()):
         they = agreeing(count)
@@ -127,7 +128,7 @@ def say_unread(ctx: ScanContext, output: Path, fmt: str, unread: Mapping[str, st
         else:
             done = f"{they.it_is} not in this export"
         kept = f"row{they.s}, sums and calls (for the days)" if fmt == "sqlite" or days else f"row{they.s} and sums"
-        ctx.warn(str(output), f"{plural(count, name + ' session')} held out: {they.its} usage is kept in {path}, which could "
+        ctx.warn(str(output), f"{plural(count, label_of(name) + ' session')} held out: {they.its} usage is kept in {path}, which could "
                  f"not be read this run ({why}), and no run that read it since {they.it_was} last changed kept {they.its} "
                  f"{kept}: {done}")
 
@@ -160,6 +161,7 @@ def say_held(ctx: ScanContext, output: Path, held: Mapping[str, tuple[str, str, 
     SQLite index had, left as they were (``write_sqlite``'s ``held``), naming the database (or
     the session's own file, read only in part) and why: the calls are not gone, which
     ``say_shrank``'s words would have said."""
+    from agentscan.providers import label_of
     from agentscan.toolkit.words import agreeing, plural
 
     counts: dict[tuple[str, str, str, bool], int] = {}
@@ -169,20 +171,21 @@ def say_held(ctx: ScanContext, output: Path, held: Mapping[str, tuple[str, str, 
         they = agreeing(count)
         # A chat of its own read up to its damage was read, in part: not "could not be read".
         read = "read this run only up to its damage, before any usage" if own else "which could not be read this run"
-        ctx.warn(str(output), f"{plural(count, name + ' session')} left as {they.it_was} in the index "
+        ctx.warn(str(output), f"{plural(count, label_of(name) + ' session')} left as {they.it_was} in the index "
                  f"({they.its} row and token_days): {they.its} usage is kept in {path}, {read} ({why})")
 
 
 def say_left_as_they_were(ctx: ScanContext, output: Path, fmt: str, unseen: Mapping[LeftAsTheyWere, int]) -> None:
     """A warning for each count of ``write_sqlite``'s (or a file export's) sessions not found
     this run and left as they were, not marked gone (``LeftAsTheyWere``)."""
+    from agentscan.providers import label_of
     from agentscan.toolkit.words import agreeing, plural
 
     def say(message: str) -> None:
         ctx.warn(str(output), message)
 
     for left, count in sorted(unseen.items(), key=lambda item: item[0].said_order()):
-        name, they = left.provider, agreeing(count)
+        name, they = label_of(left.provider), agreeing(count)
         if left.reason == UNLISTED:
             say(f"{plural(count, name + ' session')} in the index {they.was} not found, and "
                 f"{name}'s discovery could not read everything this run (see its warnings): left as "

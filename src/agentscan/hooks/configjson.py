@@ -91,6 +91,12 @@ GEMINI_COMMENTS = ("holds comments, which Gemini CLI allows but agentscan cannot
                    "or add agentscan's entries by hand; agentscan will not overwrite it")
 
 
+#: ``hooks status``'s note on a Gemini CLI settings file with comments, which Gemini CLI reads
+#: and runs the entries of: it is judged as Gemini CLI reads it
+GEMINI_REMARK = ("it holds comments, which Gemini CLI allows but agentscan cannot write back: `hooks install` and "
+                 "`hooks uninstall` will not change it (edit agentscan's entries by hand, or remove the comments)")
+
+
 def commented(text: str) -> bool:
     """Whether ``text`` holds ``//`` or ``/* */`` comments and is JSON once they are blanked
     (Gemini CLI reads its settings with ``strip-json-comments``): a comment written back would

@@ -59,12 +59,22 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
     report["exists"] = True
     from agentscan.hooks.configjson import fault, loads, reason
 
+    remark = None  # (a Gemini CLI file with comments: what an install would not do to it)
     try:
         config = loads(text) if text.strip() else {}
     except ValueError as exc:
-        # (too deep; a Gemini CLI file with comments, which Gemini CLI reads: said as an install says it)
-        report["problem"] = reason(exc, text, agent) or f"not valid JSON: {fault(exc)}"
-        return report
+        from agentscan.hooks.configjson import GEMINI_REMARK, TooDeep, as_gemini_reads, commented
+
+        try:
+            if isinstance(exc, TooDeep) or not (agent == "gemini" and commented(text)):
+                report["problem"] = reason(exc, text) or f"not valid JSON: {fault(exc)}"
+                return report
+            # Gemini CLI reads a file with comments and runs its entries: judged as it reads
+            # it ("events: 0" and a problem said captured events were not), with a note.
+            config, remark = as_gemini_reads(text), GEMINI_REMARK
+        except ValueError as again:  # (its comments blanked: not JSON, or too deep)
+            report["problem"] = reason(again, text) or f"not valid JSON: {fault(again)}"
+            return report
     if agent == "claude" and isinstance(config, dict) and config.get(DISABLE_ALL) is True:
         # Claude Code's switch for every hook of every file: nothing is captured while it is on.
         report["problem"] = (f'"{DISABLE_ALL}": true here turns off every Claude Code hook, agentscan\'s too, so '
@@ -72,14 +82,19 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
     if agent == "gemini" and (off := gemini_hooks_off(config, others, scope, str(path))):
         report["problem"] = f"{off[0]}, so {off[2]}; {off[1]} to capture"
     if agent == "gemini":
-        report["note"] = unjudged_note(others)
-    if report["problem"] is None:
+        report["note"] = "; ".join(said for said in (remark, unjudged_note(others)) if said) or None
+    if report["problem"] is None and remark is None:
         # What an install would refuse to change (a key twice, no object, ``"hooks": []``):
         # said here, rather than "not installed" and an install to run that only fails.
         report["problem"] = _refused(agent, path, text, config, files)
     # Judged as an install judges them (``hooks.ourentries``): an entry under a narrower matcher
     # counts as installed, and is said to capture only what its matcher matches.
     found = ours_by_event(agent, config) if isinstance(config, dict) else []
+    if remark is not None and not found and report["problem"] is None:
+        from agentscan.hooks.configjson import GEMINI_COMMENTS
+
+        # None of agentscan's entries in it yet: the install it needs would refuse it.
+        report["problem"], report["note"] = GEMINI_COMMENTS, unjudged_note(others)
     listed = AGENT_EVENTS[agent]
     report["events"] = len({ours.event for ours in found} & set(listed))  # of the events an install registers
     command = next((ours.command for ours in found if ours.command), None)

@@ -104,9 +104,10 @@ def _lines(trace: Trace, clean: Clean, show_options: str, layout: Layout | None,
     if session.transcript_session_id and session.transcript_found and show_setting is not None:
         transcript = clean(session.transcript_session_id)
         # On a line of its own: the command, whole, to be copied (by the short id, where the
-        # whole one does not fit, and so is the line above it; at the header's indent, where
-        # even that does not).  A transcript under no folder agentscan reads needs the
-        # setting that names its folder: a bare ``show`` answered "no session matches".
+        # whole one does not fit, and so is the line above it; past the width, where even that
+        # does not: never at the header's indent, where it read as a field).  A transcript
+        # under no folder agentscan reads needs the setting that names its folder: a bare
+        # ``show`` answered "no session matches".
         before = clean(show_setting).replace("{", "{{").replace("}", "}}") + " " if show_setting else ""
         command = _command(f"{before}{program_word()}{show_options} show {{}}", transcript, layout, short_id)
         named = transcript if transcript in command else short_id(transcript)
@@ -159,12 +160,13 @@ def _fitted(template: str, session_id: str, layout: Layout | None, short_id: Cle
 
 
 def _command(template: str, session_id: str, layout: Layout | None, short_id: Clean) -> str:
-    """The command to copy: the whole id where it fits, else the short one; indented as a value, else less."""
+    """The command to copy: the whole id where it fits, else the short one; indented as a
+    value always, past the width where even the short one does not fit (at the header's
+    indent, ``  agentscan show …`` read as a field of its own)."""
     line = _VALUE_INDENT + template.format(session_id)
     if layout is None or layout.measure(line) <= layout.width:
         return line
-    command = template.format(short_id(session_id))
-    return _VALUE_INDENT + command if layout.measure(_VALUE_INDENT + command) <= layout.width else "  " + command
+    return _VALUE_INDENT + template.format(short_id(session_id))
 
 
 def short_session_id(session_id: str) -> str:

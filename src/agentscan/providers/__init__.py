@@ -48,6 +48,12 @@ LIVENESS_FILES: Final[dict[str, tuple[str, ...]]] = {"cursor": ("store.db",)}
 #: ``scan.liveness`` asks it without importing the provider.  Mirrored as ``LIVENESS_FILES`` is.
 RUNNING_REGISTRIES: Final[dict[str, str]] = {"claude": "agentscan.providers.claude.liveprocs:REGISTRY"}
 
+#: the built-in providers' display names (``Provider.label``), for a sentence that names one
+#: ("14 Claude Code sessions left out", never the key ``claude``) without importing the
+#: provider; mirrored as ``LIVENESS_FILES`` is (``tests/test_words2_pass59.py``).
+LABELS: Final[dict[str, str]] = {"claude": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI",
+                                 "cursor": "Cursor"}
+
 _registered: dict[str, Provider] = {}
 _instances: dict[str, Provider] = {}
 
@@ -60,6 +66,13 @@ def available_names() -> list[str]:
 def is_provider_name(name: str) -> bool:
     """Whether ``name`` is a built-in or registered provider's name, importing none."""
     return name in BUILTIN_PROVIDERS or name in _registered
+
+
+def label_of(name: str) -> str:
+    """The display name of the provider ``name`` (``Claude Code``), importing none; ``name``
+    itself for one not known."""
+    registered = _registered.get(name)
+    return registered.label if registered is not None else LABELS.get(name, name)
 
 
 def provider_named(query: str, also: Iterable[str] = ()) -> str | None:

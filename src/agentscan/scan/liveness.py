@@ -150,7 +150,9 @@ class Liveness:
             elif (registry := running_registry(name)) is not None:
                 why = registry.missing  # (its only unknowns: a home that keeps no registry)
             else:
-                why = f"no file a running {name} agent holds open tells it"
+                from agentscan.providers import label_of
+
+                why = f"no file a running {label_of(name)} holds open tells it"
             counts.append({"provider": name, "sessions": len(self.unknown[name]), "reason": why})
         return counts
 
@@ -197,11 +199,12 @@ def unknown_lines(counts: list[dict[str, Any]], option: str, what: str = "`runni
     """``unknown_counts`` as the lines a terminal's reader gets on stderr: one per provider,
     or one for all off Linux (where the reason is the same for each); ``what``: what of
     theirs is not known (``--archived``'s ``archived_unknown`` says its own)."""
+    from agentscan.providers import label_of
     from agentscan.toolkit.words import agreeing, plural
 
-    # (``its``, not ``their``, after one: "1 gemini session left out, their `running` …" read as a slip)
+    # (``its``, not ``their``, after one: "1 Gemini CLI session left out, their `running` …" read as a slip)
     if counts and all(count["reason"] == OFF_LINUX for count in counts):
         total = sum(count["sessions"] for count in counts)
         return [f"{option}: {plural(total, 'session')} left out, {agreeing(total).its} {what}: {counts[0]['reason']}"]
-    return [f"{option}: {plural(count['sessions'], count['provider'] + ' session')} left out, "
+    return [f"{option}: {plural(count['sessions'], label_of(count['provider']) + ' session')} left out, "
             f"{agreeing(count['sessions']).its} {what}: {count['reason']}" for count in counts]

@@ -40,7 +40,7 @@ class ClaudeProvider(Provider):
     env_vars = ("CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME")
     # Bumped whenever a row's or a call's rules change (cached rows and calls are then read
     # again); what each version changed: docs/providers/claude.md, "Parser versions".
-    parser_version = "41"
+    parser_version = "42"
     # Claude Code opens, writes and closes its transcript for each record: a running session
     # is told by the registry 2.1.x builds keep (``liveprocs``), not by a file held open.
     running_registry = REGISTRY
@@ -159,7 +159,7 @@ class ClaudeProvider(Provider):
             from agentscan.readsums import total_of
 
             assert read is not None  # ``count`` was false
-            return session_row(self.name, ref, main, subs, *total_of(read))
+            return session_row(self.name, ref, main, subs, *total_of(read), ctx=ctx)
         if facts is not None and main is not None:
             from agentscan.providers.claude.hugeshow import keep_facts
 
@@ -171,7 +171,7 @@ class ClaudeProvider(Provider):
             rowsums.keep(ctx, files.main, fingerprint, totals.groups(set(files.subagents)))
             if not captured:
                 rowsums.keep_usage(ctx, ref, fingerprint, totals)
-        return session_row(self.name, ref, main, subs, totals.total(), totals.by_subagent())
+        return session_row(self.name, ref, main, subs, totals.total(), totals.by_subagent(), ctx=ctx)
 
     def _sums_read(self, ref: SessionRef, ctx: ScanContext, fingerprint: str | None) -> list[list] | None:
         """The session's own sums as this scan read them (``tokens``' table reads its rows
@@ -258,7 +258,7 @@ class ClaudeProvider(Provider):
         files: SessionFiles = ref.hint
         collector, (main, subs, totals, extra_tools), listed, held = resumedshow.detail_pass(ref, ctx, bounds)
         assert totals is not None  # counted: ``count`` is left as it is
-        row = session_row(self.name, ref, main, subs, totals.total(), totals.by_subagent())
+        row = session_row(self.name, ref, main, subs, totals.total(), totals.by_subagent(), ctx=ctx)
         # (The transcript gone, the Task calls that name its runs' kinds are in the copies of a
         # session resumed from it: ``agenttypes.copied_task_types``.)
         kinds = main.task_types if main else self.subagent_types(ref, ctx, set(files.subagents) | set(totals.by_subagent()))

@@ -9,14 +9,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Collection
 
 if TYPE_CHECKING:
+    from agentscan.context import ScanContext
     from agentscan.model import SessionRef, SessionRow, TokenUsage
     from agentscan.providers.claude.filesummary import FileSummary
 
 
 def session_row(provider: str, ref: SessionRef, main: FileSummary | None, subs: dict[str, FileSummary],
-                tokens: TokenUsage | None, counted_subagents: Collection[str]) -> SessionRow:
+                tokens: TokenUsage | None, counted_subagents: Collection[str], ctx: ScanContext | None = None) -> SessionRow:
     """``tokens``: the session's; ``counted_subagents``: those its calls name (one whose
-    transcript is gone counts too, from its calls copied into the parent's records)."""
+    transcript is gone counts too, from its calls copied into the parent's records); ``ctx``:
+    to read a resumed session's copies when it has no record of its own (``copiedhead``)."""
     from collections import Counter
 
     from agentscan.model import Counts, SessionRow
@@ -46,7 +48,7 @@ def session_row(provider: str, ref: SessionRef, main: FileSummary | None, subs: 
     else:
         counts = Counts(sum(s.prompts for s in subs.values()), sum(s.responses for s in subs.values()),
                         sum(s.tool_calls for s in subs.values()))
-    return SessionRow(
+    row = SessionRow(
         provider=provider,
         native_id=ref.native_id,
         path=str(ref.path) if ref.path else parentless_path(ref.native_id, ref.files),
@@ -65,3 +67,9 @@ def session_row(provider: str, ref: SessionRef, main: FileSummary | None, subs: 
         copied_runs=tuple(sorted(run for run in main.copied_runs if run in counted_subagents and run not in subs))
         if main is not None and main.copied_runs else (),
     )
+    if ctx is not None and main is not None and main.resumed_from is not None and not main.own_met:
+        from agentscan.providers.claude.copiedhead import with_copies_facts, without_own_records
+
+        if without_own_records(main):
+            return with_copies_facts(row, main, ctx)
+    return row
