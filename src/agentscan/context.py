@@ -58,20 +58,32 @@ class HeldWarnings(WarningSink):
         super().__init__()
         self.said: list[Said] = []
         self._held: dict[str, int] = {}
+        #: per file past those held: how many this sink counted, and the last line (``say``
+        #: counts them on): a file's lines past the 1,000 held went unsaid, its "N more" short
+        self.past: dict[str, tuple[int, int]] = {}
 
     def add(self, path: object, message: str, line: int | None = None, *, passing: bool = False) -> None:
         key_path = legible(str(path))
         held = self._held.get(key_path, 0)
-        if held < HELD_PER_FILE or passing:  # past it, said again only as the sink's count
+        if held < HELD_PER_FILE or passing:
             self._held[key_path] = held + 1
             self.said.append((key_path, legible(message), line, passing))
+        elif line is not None:  # past it, said again only as the sink's count
+            counted = self._suppressed.get(key_path, 0)
+            super().add(path, message, line)
+            if self._suppressed.get(key_path, 0) > counted:
+                self.past[key_path] = (self.past.get(key_path, (0, 0))[0] + 1, line)
+            return
         super().add(path, message, line, passing=passing)
 
 
-def say(ctx: ScanContext, warnings: Sequence[Said]) -> None:
-    """Say, in order, warnings held back (``held_warnings``), here or in another process."""
+def say(ctx: ScanContext, warnings: Sequence[Said], past: dict[str, tuple[int, int]] | None = None) -> None:
+    """Say, in order, warnings held back (``held_warnings``), here or in another process;
+    then count on each file's ``past`` those held (``HeldWarnings.past``)."""
     for path, message, line, passing in warnings:
         ctx.warn(path, message, line, passing=passing)
+    for path, (count, last) in (past or {}).items():
+        ctx.warnings.count_more(path, count, last)
 
 
 class FileFacts:

@@ -32,25 +32,64 @@ class Captured(list["ScanWarning"]):
     def __init__(self, limit: int) -> None:
         super().__init__()
         self.limit = limit
-        #: more came than ``limit``: a result stored with these would lose some
-        self.overflowed = False
+        #: more came than ``limit`` and are not counted in ``more``: a result stored with
+        #: these would lose some (``overflowed``: or with these alone)
+        self.lost = False
         #: one says something could not be read *this time* (``ScanContext.warn(passing=True)``):
         #: a result computed meanwhile is not kept for later runs, which would repeat the failure
         self.passing = False
         #: the paths those passing warnings named (an export keeps what it had of their sessions)
         self.passing_paths: set[str] = set()
+        #: per file, past ``limit``: how many more of its warnings the sink counts, and the last line
+        self.more: dict[str, tuple[int, int]] = {}
+        #: per file, how many of those kept name it, and the last line of those the sink counts
+        self._kept: dict[str, int] = {}
+        self._upto: dict[str, int] = {}
 
-    def take(self, warning: ScanWarning | None, passing: bool = False, path: str | None = None) -> None:
+    def take(self, warning: ScanWarning | None, passing: bool = False, path: str | None = None,
+             line: int | None = None) -> None:
         """``warning`` is ``None`` only when no capture open has room for it (not made);
         ``path``: what it names, kept when it is ``passing``."""
         if passing:
             self.passing = True
             if path is not None:
                 self.passing_paths.add(path)
-        if warning is not None and len(self) < self.limit:
+        if path in self.more and line is not None and not passing:
+            # (a file's count begun, its lines after it are counted on: said again after the
+            # kept, before the count, they would have been the file read again, not counted)
+            self.count_more(path, 1, line)
+        elif warning is not None and len(self) < self.limit:
             self.append(warning)
+            if path is not None:
+                kept = self._kept[path] = self._kept.get(path, 0) + 1
+                if kept > PER_FILE_WARNINGS and line is not None and line > self._upto.get(path, 0):
+                    self._upto[path] = line  # (the sink counts on from it: ``count_more``)
+        elif not passing and path is not None and line is not None:
+            self.count_more(path, 1, line)
         else:
-            self.overflowed = True
+            self.lost = True
+
+    def more_list(self) -> list[list] | None:
+        """``more`` as a result keeps it: ``[path, count, last line]``s (``None``: none)."""
+        return [[path, count, last] for path, (count, last) in self.more.items()] or None
+
+    @property
+    def overflowed(self) -> bool:
+        """More came than ``limit``: a result stored with the list alone would lose some."""
+        return self.lost or bool(self.more)
+
+    def count_more(self, path: str, count: int, last: int) -> None:
+        """``count`` more of ``path``'s warnings past those kept, up to line ``last``: kept as a
+        count (``more``) when the sink counts them too (those kept fill the file's listed ones),
+        by its rule (a line at or before the last one counted is the file read again); said
+        again (``WarningSink.count_more``) they fold as they did.  Without that count, a cached
+        ``tokens`` said "80 more" of a file of 156 bad lines where ``--no-cache`` said 136."""
+        if self._kept.get(path, 0) < PER_FILE_WARNINGS:
+            self.lost = True  # (some would be listed: not kept)
+            return
+        counted, upto = self.more.get(path) or (0, self._upto.get(path, 0))
+        if last > upto:
+            self.more[path] = (counted + count, last)
 
 
 class SinkWarning(NamedTuple):
@@ -138,8 +177,13 @@ class WarningSink:
         self._per_file[key_path] = self._per_file.get(key_path, 0) + count
         self._suppressed[key_path] = self._suppressed.get(key_path, 0) + count
         for captured in self._captures:
-            captured.overflowed = True
+            captured.count_more(key_path, count, last)
         return count
+
+    def say_more(self, more: list) -> None:
+        """Say again the counts a result was kept with (``Captured.more``: ``[path, count, last]``s)."""
+        for path, count, last in more:
+            self.count_more(path, count, last)
 
     def _capture(self, key_path: str, message: str, line: int | None, passing: bool) -> None:
         """``Captured.take`` for every capture open, the warning made once, and not at all
@@ -150,7 +194,7 @@ class WarningSink:
 
             warning = ScanWarning(key_path, legible(message), line)
         for captured in self._captures:
-            captured.take(warning, passing, key_path)
+            captured.take(warning, passing, key_path, line)
 
     def extend(self, warnings: list[ScanWarning]) -> None:
         for warning in warnings:

@@ -146,6 +146,8 @@ class Recalled(NamedTuple):
 
     answer: bytes
     warnings: list[tuple[str, str, int | None]]
+    #: ``[path, count, last line]``: each file's warnings past those kept (``Captured.more``)
+    more: list[list] | None = None
 
 
 def recall(scanner: Scanner, command: str, question: Mapping[str, Any], key: str | None) -> Recalled | None:
@@ -154,10 +156,10 @@ def recall(scanner: Scanner, command: str, question: Mapping[str, Any], key: str
         return None
     payload = unseal(scanner.cache.get_snapshot(_slot(command, question), key))
     parts = unframed(payload) if payload is not None else None
-    said = _warnings_of(parts[0]) if parts is not None else None
+    said = _said_of(parts[0]) if parts is not None else None
     if parts is None or said is None:
         return None
-    return Recalled(parts[1], said)
+    return Recalled(parts[1], *said)
 
 
 def say_again(scanner: Scanner, recalled: Recalled) -> None:
@@ -165,27 +167,46 @@ def say_again(scanner: Scanner, recalled: Recalled) -> None:
     (``cli.recorded.print_again``)."""
     for path, message, line in recalled.warnings:
         scanner.ctx.warn(path, message, line)
+    if recalled.more:
+        scanner.ctx.warnings.say_more(recalled.more)
 
 
 # The warnings an answer is stored with are not JSON: decoding them would import orjson
 # (and with it ``dataclasses``) where a warm run needs nothing else of it.  Each field is
-# its length in bytes, a colon, then the field (a line number as digits, or nothing).
+# its length in bytes, a colon, then the field (a line number as digits, or nothing); then,
+# after a ``+`` (no field begins so), each file's count past those kept: path, count, last line.
 
 
-def _warnings_blob(warnings: list[tuple[str, str, int | None]]) -> bytes:
+def _warnings_blob(warnings: list[tuple[str, str, int | None]], more: dict[str, tuple[int, int]] | None = None) -> bytes:
     fields = []
     for path, message, line in warnings:
         for text in (path, message, "" if line is None else str(line)):
             field = text.encode("utf-8", "surrogatepass")
             fields.append(b"%d:%s" % (len(field), field))
+    if more:
+        fields.append(b"+")
+        for path, (count, last) in more.items():
+            field = path.encode("utf-8", "surrogatepass")
+            fields.append(b"%d:%s%d:%d%d:%d" % (len(field), field, len(str(count)), count, len(str(last)), last))
     return b"".join(fields)
 
 
 def _warnings_of(blob: bytes) -> list[tuple[str, str, int | None]] | None:
     """``_warnings_blob``'s warnings; ``None``: damaged."""
+    said = _said_of(blob)
+    return None if said is None else said[0]
+
+
+def _said_of(blob: bytes) -> tuple[list[tuple[str, str, int | None]], list[list] | None] | None:
+    """``_warnings_blob``'s warnings and counts; ``None``: damaged."""
     fields: list[str] = []
     at = 0
+    split = None
     while at < len(blob):
+        if blob[at] == 43 and split is None:  # ``+``: the counts follow
+            split = len(fields)
+            at += 1
+            continue
         colon = blob.find(b":", at)
         length = blob[at:colon]
         if colon < 0 or not length.isdigit() or colon + 1 + int(length) > len(blob):
@@ -196,12 +217,18 @@ def _warnings_of(blob: bytes) -> list[tuple[str, str, int | None]] | None:
         except UnicodeDecodeError:
             return None
         at = end
+    counted = fields[split:] if split is not None else []
+    fields = fields[:split]
     # A line number as ``str(int)`` wrote it (none is negative today; one would read back as is).
     if len(fields) % 3 or not all(line == "" or (line.isascii() and line.removeprefix("-").isdigit())
                                   for line in fields[2::3]):
         return None
+    if len(counted) % 3 or not all(number.isascii() and number.isdigit()
+                                   for number in counted[1::3] + counted[2::3]):
+        return None
+    more = [[path, int(count), int(last)] for path, count, last in zip(counted[0::3], counted[1::3], counted[2::3])]
     return [(path, message, int(line) if line else None)
-            for path, message, line in zip(fields[0::3], fields[1::3], fields[2::3])]
+            for path, message, line in zip(fields[0::3], fields[1::3], fields[2::3])], more or None
 
 
 def remember(scanner: Scanner, command: str, question: Mapping[str, Any], key: str | None,
@@ -212,9 +239,11 @@ def remember(scanner: Scanner, command: str, question: Mapping[str, Any], key: s
     last that are kept (each question its own ``slot``), of those whose slot begins with
     ``kept_under``; the others are forgotten."""
     # Something not read this time (``ScanContext.warn(passing=True)``) must be read next time.
-    if key is None or scanner.cache is None or warnings.overflowed or warnings.passing:
+    # Those past what was kept are kept as a count (``Captured.more``): said again, they fold
+    # as they did; one the count cannot say (``lost``) would go unsaid.
+    if key is None or scanner.cache is None or warnings.lost or warnings.passing:
         return
-    blob = _warnings_blob([(w.path, w.message, w.line) for w in warnings])
+    blob = _warnings_blob([(w.path, w.message, w.line) for w in warnings], warnings.more)
     scanner.cache.put_snapshot_parts(_slot(command, question), key, sealed_parts(framed_parts(blob, answer)))
     if kept is not None:
         scanner.cache.keep_newest_snapshots(f"answer:{command}:{kept_under}", kept)

@@ -167,7 +167,6 @@ class _Collector:
         if self.window is not None:  # (imported by a --since/--until report alone: 0.4 ms of every other's start)
             from agentscan.scan import windowsettle, windowspans
         fingerprints = self.fingerprints
-        warn = self.ctx.warn
         fingerprint_of = self.scanner.fingerprint
         for name, pairs in by_provider.items():
             for ref, ref_id in pairs:
@@ -193,8 +192,7 @@ class _Collector:
             snapshot, whole = self._load_snapshot(name, stamp, pairs)
             if whole:
                 for unchanged in snapshot.values():
-                    for warning in unchanged.warnings:
-                        warn(warning.path, warning.message, warning.line)
+                    unchanged.say(self.ctx)
                 sums.update(snapshot)
                 continue
             self.unsnapped.append(name)
@@ -242,15 +240,13 @@ class _Collector:
                  misses: list[SessionRef], stale: set[str], snapshot: dict[str, SessionSums] | None = None) -> None:
         """Sums of ``pairs`` from ``snapshot`` (the unchanged ones) or the index; the rest are ``misses``."""
         snapshot = snapshot or {}
-        warn = self.ctx.warn
         fingerprints = self.fingerprints
         wanted = [ref_id for _, ref_id in pairs if ref_id not in snapshot]
         cached = self.cache.get_usage(wanted) if self.cache is not None and wanted else {}
         for ref, ref_id in pairs:
             unchanged = snapshot.get(ref_id)
             if unchanged is not None:  # as in the provider's last snapshot
-                for warning in unchanged.warnings:
-                    warn(warning.path, warning.message, warning.line)
+                unchanged.say(self.ctx)
                 sums[ref_id] = unchanged
                 continue
             hit = cached.get(ref_id)
@@ -264,8 +260,7 @@ class _Collector:
                 stale.add(ref_id)  # known before and changed since: an active session
                 self.outdated.append((ref, hit[0]))  # (or an older parser's: ``scan.upgraded``)
                 continue
-            for warning in cached_sums.warnings:
-                warn(warning.path, warning.message, warning.line)
+            cached_sums.say(self.ctx)
             sums[ref_id], keys[ref_id] = cached_sums, hit[2]
 
     # -- one value for every session of a provider ---------------------------

@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import wraps
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar, cast
 
-from agentscan.context import HeldWarnings, say
+from agentscan.context import HeldWarnings
 from agentscan.fsview import legible
 from agentscan.warningsink import PER_FILE_WARNINGS, WarningSink
 
@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from agentscan.model import SessionRef
 
 Method = TypeVar("Method", bound=Callable[..., Any])
+#: how a count held in its place is told apart in ``_Held.said`` (no message begins so)
+_COUNTED = "\0"
 
 
 class _Held(HeldWarnings):
@@ -69,8 +71,10 @@ class _Held(HeldWarnings):
 
     def count_more(self, key_path: str, count: int, last: int) -> int:
         counted = super().count_more(key_path, count, last)
-        if counted:  # (held in turn: said on)
-            self.past[key_path] = (self.past.get(key_path, (0, 0))[0] + counted, last)
+        if counted:  # (held in turn, in its place: said on before a file's lines that came after it,
+            # a count fell at or before the last line they counted and was dropped: a grown file's
+            # count kept with its resume state went unsaid, "87 more" for 150)
+            self.said.append((key_path, f"{_COUNTED}{counted}", last, False))
         return counted
 
 
@@ -97,7 +101,13 @@ def in_session_order(method: Method) -> Method:
 def _say_in_order(ctx: ScanContext, held: _Held, rank: Callable[[str], Any]) -> None:
     """Say ``held``'s warnings sorted by ``rank`` of their paths (each file's in the order they
     came), then count each file's past its listed ones as the sink would have."""
-    say(ctx, sorted(held.said, key=lambda said: rank(said[0])))
+    warn, count_more = ctx.warn, ctx.warnings.count_more
+    for path, message, line, passing in sorted(held.said, key=lambda said: rank(said[0])):
+        if message[:1] == _COUNTED:
+            assert line is not None
+            count_more(path, int(message[1:]), line)
+        else:
+            warn(path, message, line, passing=passing)
     for path, (count, last) in held.past.items():
         ctx.warnings.count_more(path, count, last)
 

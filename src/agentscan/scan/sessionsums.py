@@ -34,6 +34,7 @@ from agentscan.sealing import seal, unseal_json
 from agentscan.sharedcalls import PARTIAL_KEYS, sharing_part
 from agentscan.usagegroups import BUCKET, GROUP_WIDTH, TIER_BOUNDS
 from agentscan.digests import blake2b
+from agentscan.warningsink import CAPTURE_LIMIT
 
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
@@ -52,11 +53,14 @@ class SessionSums:
     recorded no usage.
     """
 
-    __slots__ = ("groups", "warnings", "price_keys", "passing")
+    __slots__ = ("groups", "warnings", "more", "price_keys", "passing")
 
-    def __init__(self, groups: list[list], warnings: list[ScanWarning], *, passing: bool = False) -> None:
+    def __init__(self, groups: list[list], warnings: list[ScanWarning], *, passing: bool = False,
+                 more: list | None = None) -> None:
         self.groups = groups
         self.warnings = warnings
+        #: ``[path, count, last line]`` of the warnings past those kept (``Captured.more``)
+        self.more = more
         #: each group's price key, once a report has worked them out (not stored)
         self.price_keys: list[int | None] | None = None
         #: a parse that could not read everything *this time*: right for this run,
@@ -64,7 +68,21 @@ class SessionSums:
         self.passing = passing
 
     def to_bytes(self) -> bytes:
-        return seal(orjson.dumps([self.groups, [w.to_json() for w in self.warnings]]))
+        return seal(orjson.dumps(self.document()))
+
+    def document(self) -> list:
+        """``[groups, warnings]``, and the count past them when there may be one (``stored_more``)."""
+        warnings = [w.to_json() for w in self.warnings]
+        return [self.groups, warnings, self.more or []] if self.more or len(warnings) >= CAPTURE_LIMIT \
+            else [self.groups, warnings]
+
+    def say(self, ctx: ScanContext) -> None:
+        """Say again the warnings its parse said (each file's past those kept as a count)."""
+        warn = ctx.warn
+        for warning in self.warnings:
+            warn(warning.path, warning.message, warning.line)
+        if self.more:
+            ctx.warnings.say_more(self.more)
 
     @classmethod
     def from_bytes(cls, data: object) -> SessionSums | None:
@@ -75,13 +93,29 @@ class SessionSums:
         """
         document = unseal_json(data)
         try:
-            groups, warnings = document
+            groups, warnings, more = stored_more(document)
             width = GROUP_WIDTH
             if type(groups) is not list or not all(type(group) is list and len(group) == width for group in groups):
                 return None
-            return cls(groups, [warning_from(item) for item in warnings] if warnings else [])
+            return cls(groups, [warning_from(item) for item in warnings] if warnings else [], more=more)
         except (TypeError, ValueError, KeyError):
             return None
+
+
+def stored_more(document: object) -> tuple[list, list, list | None]:
+    """``SessionSums.document``'s parts (``ValueError``: not one).  Kept before the count past
+    them was, as many warnings as a parse keeps may have left some out: read again."""
+    if type(document) is not list or len(document) not in (2, 3):
+        raise ValueError("bad sums")
+    if len(document) == 2:
+        if document[1] and len(document[1]) >= CAPTURE_LIMIT:
+            raise ValueError("sums of an older index")
+        return document[0], document[1], None
+    more = document[2]
+    if type(more) is not list or not all(type(item) is list and len(item) == 3 and type(item[0]) is str
+                                         and type(item[1]) is int and type(item[2]) is int for item in more):
+        raise ValueError("bad count")
+    return document[0], document[1], more or None
 
 
 def warning_from(item: object) -> ScanWarning:
@@ -174,4 +208,5 @@ def parse_session(provider: Provider, ref: SessionRef, ctx: ScanContext, resume:
             internal_error(ctx, ref, exc)
             groups, keys, kept, state = [], seal(b""), ([] if keep_entries else None), None
     passing = warnings.passing
-    return Parsed(SessionSums(groups, list(warnings), passing=passing), keys, None if passing else state, kept)
+    return Parsed(SessionSums(groups, list(warnings), passing=passing, more=warnings.more_list()), keys,
+                  None if passing else state, kept)

@@ -315,6 +315,8 @@ class UsageParser:
                         # Its warnings travel with it (the parse captured them): report them here.
                         for warning in result.sums.warnings:
                             self.ctx.warn(warning.path, warning.message, warning.line, passing=result.sums.passing)
+                        if result.sums.more:
+                            self.ctx.warnings.say_more(result.sums.more)
                         done[ordered[index].id] = result
                         if landed is not None:
                             landed(ordered[index].id, result)

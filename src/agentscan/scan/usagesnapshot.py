@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 import orjson
 
-from agentscan.scan.sessionsums import SessionSums, warning_from
+from agentscan.scan.sessionsums import SessionSums, stored_more, warning_from
 from agentscan.sealing import seal, unseal_json
 from agentscan.usagegroups import GROUP_WIDTH
 
@@ -24,8 +24,8 @@ def key(provider: str) -> str:
 
 
 def sealed(ids: Sequence[str], sums: Mapping[str, SessionSums], fingerprints: Mapping[str, str | None]) -> bytes:
-    """The snapshot of the sessions ``ids``: ``[ids, [[groups, warnings], …], fingerprints]``, sealed."""
-    values = [[sums[ref_id].groups, [w.to_json() for w in sums[ref_id].warnings]] for ref_id in ids]
+    """The snapshot of the sessions ``ids``: ``[ids, [SessionSums.document(), …], fingerprints]``, sealed."""
+    values = [sums[ref_id].document() for ref_id in ids]
     return seal(orjson.dumps([list(ids), values, [fingerprints[ref_id] for ref_id in ids]]))
 
 
@@ -50,9 +50,11 @@ def sums_of(value: bytes | None, pairs: Sequence[tuple[SessionRef, str]], finger
         if set(map(type, every_group)) - {list} or set(map(len, every_group)) - {GROUP_WIDTH}:
             return None
         found: dict[str, SessionSums] = {}
-        for ref_id, (groups, warnings), fingerprint in zip(ids, values, stored):
+        for ref_id, value, fingerprint in zip(ids, values, stored):
             if whole or fingerprints.get(ref_id) == fingerprint:
-                found[ref_id] = SessionSums(groups, [warning_from(item) for item in warnings] if warnings else [])
+                groups, warnings, more = stored_more(value)
+                found[ref_id] = SessionSums(groups, [warning_from(item) for item in warnings] if warnings else [],
+                                            more=more)
     except (TypeError, ValueError, KeyError):
         return None
     if whole and any(ref_id not in found for _, ref_id in pairs):

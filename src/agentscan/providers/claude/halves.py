@@ -140,6 +140,7 @@ class Halves:
         self._path, self._ctx, self._before, self.seam = path, ctx, before, seam
         self._helper: Helper | None = None
         self._said: list[Said] = []  # the first half's warnings
+        self._past: dict[str, tuple[int, int]] = {}  # (and its count past those held)
         self._summaries = leading_summaries(path, ctx)
 
     @classmethod
@@ -174,7 +175,7 @@ class Halves:
             # (Its bad values are said with the second half's, joined: ``halfjoin``.)
             main = summarize(path, ctx, totals=totals, progress=progress, facts=facts, end=seam, tell_values=False,
                              loop=lean_loop)
-        self._said = held.said
+        self._said, self._past = held.said, held.past
         return main, totals, progress
 
     def join(self, main: FileSummary, totals: HalfTotals, facts: ShowFacts | None,
@@ -195,7 +196,7 @@ class Halves:
             progress.complete_offset, progress.lines = 0, 0
             totals = HalfTotals()
             return summarize(path, ctx, totals=totals, progress=progress, facts=facts, loop=lean_loop), totals
-        say(ctx, self._said)
+        say(ctx, self._said, self._past)
         if progress.complete_offset != self.seam:
             self.stop()  # (its answer would go unused)
             progress.values.say(ctx, path)  # (unsaid by the half's pass: ``first_half``)

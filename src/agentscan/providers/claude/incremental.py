@@ -41,7 +41,7 @@ from agentscan.providers.claude.dedupe import CallDeduper
 from agentscan.providers.claude.usage import C_ORDER, C_SESSION_ID, Call
 from agentscan.toolkit.jsonl import crc_between
 from agentscan.toolkit.valuewarnings import ValueCounts, told_by_tally
-from agentscan.warningsink import CAPTURE_LIMIT
+from agentscan.warningsink import CAPTURE_LIMIT, Captured
 
 if TYPE_CHECKING:
     from agentscan.providers.claude.discovery import SessionFiles
@@ -52,8 +52,9 @@ if TYPE_CHECKING:
 #: 9: the calls of an advisor a call consulted; 10: a call's web searches, ``C_WEB_SEARCHES``;
 #: 11: a fast-mode call's model is its fast-mode name (``<model>-fast``): a state's kept calls
 #: do not say which were fast; 12: a US-only call's model is ``<model> (us-only)``, which a
-#: state's kept calls do not say either; both names are ``usage.priced_model``'s)
-VERSION = 12
+#: state's kept calls do not say either; both names are ``usage.priced_model``'s; 13: the count of a
+#: file's warnings past those kept, ``more``)
+VERSION = 13
 #: orders of one file's calls start at ``index << FILE_BITS`` (byte offsets fit below)
 FILE_BITS = 48
 #: a file this large is read by halves on two cores when one is free (``usagehalves``):
@@ -147,6 +148,7 @@ def _update(
         if stat_stamp(stat) == known["stamp"]:
             # Unchanged since the state was made: everything stands, its tail included.
             _replay(ctx, known["warnings"] + known["tail_warnings"])
+            _say_more(ctx, known)
             return [tuple(call) for call in known["calls"]], known, known["offset"]
         if stat.st_size >= known["offset"] and crc_between(path, 0, known["offset"]) == known["crc"]:
             # Only appended to: keep what lay before the resume point, parse the rest.
@@ -154,21 +156,24 @@ def _update(
             kept = [tuple(call) for call in known["calls"] if call[C_ORDER] < cut]
             # The bad values' warning is said at the end of the tail's read, counting on from the kept.
             earlier = [item for item in known["warnings"] if not told_by_tally(item["message"])]
-            _replay(ctx, earlier)
-            scan = scan_file(path, ctx, subagent=subagent, base=base, start=known["offset"],
-                             lines_before=known["lines"], crc=known["crc"], exact=True, size=stat.st_size, own=own,
-                             values=ValueCounts.from_state(known["values"]))
+            # Caught as a whole file's pass catches them: the kept, the count past them, the tail's.
+            with ctx.warnings.capture() as said:
+                _replay(ctx, earlier)
+                _say_more(ctx, known)
+                scan = scan_file(path, ctx, subagent=subagent, base=base, start=known["offset"],
+                                 lines_before=known["lines"], crc=known["crc"], exact=True, size=stat.st_size,
+                                 own=own, values=ValueCounts.from_state(known["values"]))
             calls = kept + scan.calls
             if scan.inline:
                 # A run's records before the resume point name it: the whole file, read again.
                 from agentscan.providers.claude.sidechains import attribute
 
                 attribute(path, ctx, calls, base)
-            return calls, _state_entry(path, stat, scan, calls, _warnings_of(earlier)), known["offset"]
+            return calls, _state_entry(path, stat, scan, calls, said), known["offset"]
     whole = _whole_file(path, ctx, subagent, base, stat, keep_state, own)
     if not keep_state or stat is None:
         return whole.calls, None, 0
-    return whole.calls, _state_entry(path, stat, whole, whole.calls, []), 0
+    return whole.calls, _state_entry(path, stat, whole, whole.calls, None), 0
 
 
 def _whole_file(path: Path, ctx: ScanContext, subagent: str | None, base: int, stat: os.stat_result | None,
@@ -184,13 +189,22 @@ def _whole_file(path: Path, ctx: ScanContext, subagent: str | None, base: int, s
                      size=stat.st_size if stat is not None else None, own=own)
 
 
-def _state_entry(path: Path, stat: os.stat_result, scan: FileScan, calls: list[Call], earlier: list[ScanWarning]) -> dict:
+def _state_entry(path: Path, stat: os.stat_result, scan: FileScan, calls: list[Call], said: Captured | None) -> dict:
     """A file's part of the resume state; warnings past the last complete line are
-    the tail's (a truncated last line): kept only while the file is unchanged."""
+    the tail's (a truncated last line): kept only while the file is unchanged.  ``said``:
+    a resumed pass's warnings, those kept before it said again with its own."""
     lines = scan.progress.lines
-    # As many as one pass's capture keeps (``scan_file``'s): a resumed pass, or one by halves,
-    # joins two lists each cut there, and its state would say another "N more" later.
-    warnings = (earlier + scan.warnings)[:CAPTURE_LIMIT]
+    if said is None and len(scan.warnings) > CAPTURE_LIMIT:
+        # A pass by halves joins two lists each cut there: caught again as one pass catches
+        # them, its state says the same "N more" later.
+        said = Captured(CAPTURE_LIMIT)
+        for warning in scan.warnings:
+            said.take(warning, False, warning.path, warning.line)
+        for path_text, count, last in scan.more or ():
+            said.count_more(path_text, count, last)
+    # As many as one pass's capture keeps (``scan_file``'s), the rest counted.
+    warnings = list(said) if said is not None else scan.warnings
+    more = said.more_list() if said is not None else scan.more
     return {
         "path": str(path), "dev": stat.st_dev, "ino": stat.st_ino, "stamp": stat_stamp(stat),
         "offset": scan.progress.complete_offset, "lines": lines, "crc": scan.progress.crc,
@@ -199,6 +213,7 @@ def _state_entry(path: Path, stat: os.stat_result, scan: FileScan, calls: list[C
         "warnings": [w.to_json() for w in warnings if w.line is not None and w.line <= lines],
         "tail_warnings": [w.to_json() for w in warnings if not (w.line is not None and w.line <= lines)],
         "calls": calls,
+        "more": more or [],
     }
 
 
@@ -222,6 +237,9 @@ def _load_state(resume: bytes | None, parts: list[tuple[Path, str | None]]) -> d
             ):
                 return None
             _warnings_of(entry["warnings"] + entry["tail_warnings"])  # raises on a bad shape
+            if not all(type(item) is list and len(item) == 3 and type(item[0]) is str and type(item[1]) is int
+                       and type(item[2]) is int for item in entry["more"]):
+                return None
             ValueCounts.from_state(entry["values"])  # (one kept before it was: parse from the start)
         found = {entry["path"]: entry for entry in files}
         if "chain" in state:
@@ -239,6 +257,12 @@ def _warnings_of(items: list) -> list[ScanWarning]:
             raise ValueError("bad warning")
         found.append(ScanWarning(item["path"], item["message"], line))
     return found
+
+
+def _say_more(ctx: ScanContext, known: dict) -> None:
+    """Say again the count past a state's kept warnings (``Captured.more``)."""
+    if known["more"]:
+        ctx.warnings.say_more(known["more"])
 
 
 def _replay(ctx: ScanContext, items: list) -> None:

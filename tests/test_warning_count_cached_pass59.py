@@ -1,0 +1,139 @@
+"""A file of more warnings than a result keeps (``CAPTURE_LIMIT``): a cached ``tokens`` said
+"80 more" of a file of 156 bad lines where ``--no-cache`` said 136.  A session's stored sums, its
+resume state, its provider's snapshot and the remembered answer kept the first 100 warnings and no
+count of the rest; each now keeps the count, and a cached run says what ``--no-cache`` says."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from builders import claude_assistant, claude_session_file, claude_usage, claude_user, ran
+
+BASE = time.time() - 3600
+BAD = '{"type": "assistant", "message": {"usage": {not json'
+LISTED = 20  # (a file's warnings listed: the rest counted)
+
+
+def _session(home: Path, session: str, bad: int, *, project: str) -> Path:
+    records: list[object] = [claude_user(session, "2026-11-07T10:00:00.000Z", "work"),
+                             claude_assistant(session, "2026-11-07T10:00:01.000Z", msg_id=f"{session}-m1",
+                                              request_id=f"{session}-r1", usage=claude_usage(100, 10))]
+    path = claude_session_file(home, session, records, project=project)
+    path.write_bytes(path.read_bytes() + b"".join(b"%s %d\n" % (BAD.encode(), n) for n in range(bad)))
+    return path
+
+
+def _touch(path: Path, extra: bytes = b"\n") -> None:
+    """The file changed on disk (its fingerprint), its place in time kept."""
+    stat = path.stat()
+    with path.open("ab") as out:
+        out.write(extra)
+    os.utime(path, (stat.st_atime, stat.st_mtime + 1))
+
+
+@pytest.fixture
+def home(isolated_home: Path) -> dict[str, Path]:
+    paths = {"bad": _session(isolated_home, "bad", 156, project="-home-bad"),
+             "other": _session(isolated_home, "other", 0, project="-home-other")}
+    for age, path in enumerate(paths.values()):
+        os.utime(path, (BASE - 100 * age, BASE - 100 * age))
+    return paths
+
+
+ARGS = [("tokens", "--tz", "utc", "--verbose"), ("tokens", "--tz", "utc", "--json")]
+
+
+def _more(said: tuple[str, str], count: int, args: tuple[str, ...]) -> bool:
+    """(Text folds a run's warnings past a few, but not with ``--verbose``.)"""
+    return f"{count:,} more warnings for this file were not listed" in said[0] + said[1]
+
+
+@pytest.mark.parametrize("args", ARGS)
+def test_cold_and_warm_runs_say_the_no_cache_count(home: dict[str, Path], args: tuple[str, ...]) -> None:
+    fresh = ran(*args, "--no-cache")
+    assert _more(fresh, 156 - LISTED, args)
+    assert ran(*args) == fresh  # cold
+    assert ran(*args) == fresh  # warm: the remembered answer
+    assert ran(*args) == fresh
+
+
+@pytest.mark.parametrize("args", ARGS)
+def test_a_warm_run_without_a_remembered_answer_says_the_no_cache_count(
+        home: dict[str, Path], args: tuple[str, ...]) -> None:
+    ran(*args)
+    _touch(home["other"])  # (another session changed: the answer is worked out from each one's sums)
+    fresh = ran(*args, "--no-cache")
+    assert _more(fresh, 156 - LISTED, args)
+    assert ran(*args) == fresh
+    assert ran(*args) == fresh
+
+
+@pytest.mark.parametrize("args", ARGS)
+def test_a_grown_file_read_from_its_resume_state_says_the_no_cache_count(
+        home: dict[str, Path], args: tuple[str, ...]) -> None:
+    ran(*args)
+    grown = 156
+    for _ in range(2):  # (changed once, it keeps a resume state: the second change resumes from it)
+        _touch(home["bad"], b"".join(b"%s grown %d\n" % (BAD.encode(), n) for n in range(7)))
+        grown += 7
+        ran(*args)
+    _touch(home["bad"], b"".join(b"%s grown %d\n" % (BAD.encode(), n) for n in range(7)))
+    fresh = ran(*args, "--no-cache")
+    assert _more(fresh, grown + 7 - LISTED, args)
+    assert ran(*args) == fresh
+    assert ran(*args) == fresh
+
+
+def test_an_answer_worked_out_from_the_sums_is_remembered_with_the_count(
+        home: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The count said again from a session's sums is kept with the answer (not an overflow of its
+    capture): the next warm run is answered from it, and says the same."""
+    from agentscan.scan import answers
+
+    args = ("tokens", "--tz", "utc", "--json")
+    ran(*args)
+    _touch(home["other"])
+    worked_out = ran(*args)
+    recalled: list[object] = []
+    recall = answers.recall
+
+    def spy(*given: object, **named: object) -> object:
+        recalled.append(found := recall(*given, **named))  # type: ignore[arg-type]
+        return found
+
+    monkeypatch.setattr(answers, "recall", spy)
+    assert ran(*args) == worked_out
+    assert len(recalled) == 1 and recalled[0] is not None
+    assert worked_out == ran(*args, "--no-cache")
+
+
+def test_a_first_half_of_more_bad_lines_than_are_held_counts_them_all(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file read by halves holds its first half's warnings (``ctx.held_warnings``) until it is
+    known to be the file the census found: past the 1,000 held a file, they were dropped, and
+    its "N more" was short of one pass's by as many."""
+    from agentscan.context import HELD_PER_FILE
+    from agentscan.providers.claude import incremental
+    from agentscan.scan.scanner import Scanner
+    from agentscan.toolkit import cores
+    from claude_events import SESSION, lines_of, qa_turns
+
+    bad = HELD_PER_FILE + 100
+    path = claude_session_file(tmp_path / "home", SESSION, [])
+    path.write_bytes(b"".join(b"%s %d\n" % (BAD.encode(), n) for n in range(bad)) + lines_of(qa_turns(400)))
+
+    def said(split: bool) -> list[str]:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(incremental, "SPLIT_BYTES", 0 if split else 1 << 60)
+            patch.setattr(cores, "usable_workers", lambda limit=8: 2)  # a second core, even on one
+            with Scanner(env={"HOME": str(tmp_path / "home")}, use_cache=False) as scanner:
+                incremental.session_calls(scanner.refs()[0].hint, scanner.ctx, keep_state=False)
+                return [warning.message for warning in scanner.ctx.warnings.listed()]
+
+    whole = said(False)
+    assert f"{bad - LISTED:,} more warnings for this file were not listed" in whole
+    assert said(True) == whole
