@@ -55,7 +55,7 @@ def test_a_kept_chat_with_usage_is_exported_while_the_db_is_locked(isolated_home
     # Its days need its calls, which no run kept: held out, and said so, naming the DB.
     said = _ok(days)
     assert days.stdout == "", days.stdout
-    assert f"1 cursor session {HELD} {db}, which could not be read this run ({LOCKED}), and no run that read it since " \
+    assert f"1 Cursor session {HELD} {db}, which could not be read this run ({LOCKED}), and no run that read it since " \
         "it was last changed kept its row, sums and calls (for the days): it is not in this export" in said, said
     assert "could not be read this run (see the warnings" not in said
     out = tmp_path / "index.sqlite"
@@ -96,7 +96,7 @@ def test_a_row_built_without_the_db_is_not_told_as_no_usage(isolated_home: Path)
     assert rows[QUIET]["tokens"] is None and "tokens_unknown" not in rows[QUIET]  # its kept sums have no call
     lines = _lines(exported)
     assert SPENT not in lines and QUIET in lines  # no row of null tokens for a chat of 120
-    assert f"1 cursor session {HELD} {db}, which could not be read this run ({LOCKED}), and no run that read it since " \
+    assert f"1 Cursor session {HELD} {db}, which could not be read this run ({LOCKED}), and no run that read it since " \
         "it was last changed kept its row and sums: it is not in this export" in _ok(exported)
 
 
@@ -136,5 +136,5 @@ def test_sums_or_calls_kept_at_an_older_fingerprint_hold_a_chat_out(isolated_hom
     with LiveWriter("exclusive", db):
         exported = invoke("export", "-f", "jsonl", "--days", "-o", "-")
     said = _ok(exported)
-    assert f"1 cursor session {HELD} {db}" in said, said
+    assert f"1 Cursor session {HELD} {db}" in said, said
     assert f"cursor:{SPENT}" not in exported.stdout
