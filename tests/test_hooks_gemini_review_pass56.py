@@ -109,6 +109,17 @@ def test_a_commented_settings_file_is_refused_as_holding_comments(isolated_home:
     assert "holds comments" in _gemini("user")["problem"]
 
 
+def test_uninstalling_from_a_commented_settings_file_says_to_remove_the_entries_by_hand(isolated_home: Path) -> None:
+    """An uninstall has entries to take out, not to add: it said the install's "add agentscan's
+    entries by hand" (pass 59)."""
+    path = _settings(isolated_home, None, raw=COMMENTED)
+    result = invoke("hooks", "uninstall", "gemini")
+    assert result.exit_code == 1
+    assert "holds comments, which Gemini CLI allows but agentscan cannot write back" in result.stderr
+    assert "remove agentscan's entries by hand" in result.stderr and "add agentscan's" not in result.stderr
+    assert path.read_text() == COMMENTED
+
+
 def test_a_broken_file_with_comments_is_still_not_valid_json(isolated_home: Path) -> None:
     _settings(isolated_home, None, raw='{\n  // mine\n  "a": [}\n')
     result = invoke("hooks", "install", "gemini")

@@ -1,4 +1,4 @@
-"""``trace --strict`` ends as every command does (``cli.state.strict_end``), and ``otlp --json``, pass 57 review.
+"""``trace --strict`` ends as every command does (``cli.strictend.strict_end``), and ``otlp --json``, pass 57 review.
 
 ``trace`` raised its own ``StrictWarnings``: under ``--quiet`` the bad lines of the events store
 that failed it were never said, only ``error: 2 warnings (--strict)`` (docs/cli.md: ``--quiet``

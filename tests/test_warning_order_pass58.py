@@ -151,7 +151,8 @@ def test_a_file_past_its_listed_warnings_is_held_as_a_count_and_read_again_count
 def test_what_is_held_for_the_order_is_listed_with_what_was_said_before() -> None:
     """Read inside the hold, the sink lists what it would have, had they been said as they came:
     a "cannot read" said before (discovery, a row's pass) and again inside was dropped as a
-    repeat, in neither list, and an unreadable session lost its mark (``unreadrows``)."""
+    repeat, in neither list, and an unreadable session lost its mark (``unreadrows``): so
+    000bdd0's hold did, its parent's not (this guards that regression)."""
     from agentscan.context import ScanContext
     from agentscan.scan.saidorder import in_session_order
 
@@ -203,8 +204,9 @@ def test_past_its_listed_warnings_a_file_is_held_whole_only_as_far_as_a_capture_
 
 
 def test_the_answer_of_a_home_with_a_file_of_many_bad_lines_is_remembered(isolated_home: Path) -> None:
-    """Counted past its listed ones, a file of 30 bad lines overflowed the answer's capture:
-    ``tokens`` never kept its answer, and every warm run made it again."""
+    """Counted past its listed ones, a file of 30 bad lines must not overflow the answer's
+    capture: 000bdd0's hold said them as a count, and ``tokens`` never kept its answer (every
+    warm run made it again; its parent kept it: this guards that regression)."""
     import sqlite3
 
     from agentscan.scan.cachefile import FILE_NAME

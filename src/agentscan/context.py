@@ -12,7 +12,7 @@ import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ContextManager, Iterator, Mapping, Sequence, TypeVar
 
 # Imported here, before any session is read: the class that says an upgrade happened mid-run
 # must not itself be loaded from the new version's files.
@@ -49,6 +49,7 @@ EMPTY_FILE = "empty file"
 
 #: a warning as ``ScanContext.warn`` takes it: path, message, line, passing
 Said = tuple[str, str, "int | None", bool]
+_Sink = TypeVar("_Sink", bound=WarningSink)
 
 
 class HeldWarnings(WarningSink):
@@ -236,14 +237,19 @@ class ScanContext(FileSystemView):
             ctx.memo[SUMS_READ] = self.memo[SUMS_READ]  # only read there
         return ctx
 
-    @contextmanager
-    def held_warnings(self) -> Iterator[HeldWarnings]:
+    def held_warnings(self) -> ContextManager[HeldWarnings]:
         """Warnings raised inside are listed (``HeldWarnings.said``), not said, nor seen by
         the captures open: the caller says them when their turn comes (``say``), or never
         (what a cache key's read finds wrong, the pass that reads the session says)."""
-        kept, self.warnings = self.warnings, HeldWarnings()
+        return self.warnings_to(HeldWarnings())
+
+    @contextmanager
+    def warnings_to(self, sink: _Sink) -> Iterator[_Sink]:
+        """Warnings raised inside go to ``sink`` (``held_warnings``, ``scan.saidorder``'s
+        hold), this context's own sink restored after."""
+        kept, self.warnings = self.warnings, sink
         try:
-            yield self.warnings  # type: ignore[misc]
+            yield sink
         finally:
             self.warnings = kept
 

@@ -274,11 +274,15 @@ class ScannerClosed(AgentscanError):
 class StrictWarnings(AgentscanError):
     """``count`` warnings fail ``--strict``; ``still_written`` more were said but do not
     (a truncated last line of a file written to lately: ``settling``), so the count
-    matches the lines printed above it."""
+    reads against the lines printed above it, a file's "N more" counted as its N."""
 
-    def __init__(self, count: int, still_written: int = 0) -> None:
+    def __init__(self, count: int, still_written: int = 0, past: tuple[int, int] = (0, 0)) -> None:
         from agentscan.toolkit.words import plural
 
+        # ``past``: of ``count``, the entries that count a file's warnings past its listed ones,
+        # and how many warnings they count (``warningsink.counted_past``): the warnings met are
+        # said, as ``git``/``gh`` count what they found, not the entries that list them
+        count += past[1] - past[0]
         message = f"{plural(count, 'warning')} (--strict)"
         if still_written:
             message = (f"{message}; {still_written:,} more, a truncated last line of a file still being "

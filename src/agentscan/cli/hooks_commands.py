@@ -333,6 +333,6 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
             "dry_run": dry_run, "changes": changes, "restart": restart}, warnings))
     if warnings and (not as_json or state.verbose):  # --verbose: on stderr with --json too (``state.finish``)
         render.warn_summary(warnings, verbose=True)  # on stderr; --quiet drops them
-    from agentscan.cli.state import strict_end
+    from agentscan.cli.strictend import strict_end
 
     strict_end(state, warnings, verbose=True)  # exit 1 after the result, as every command's --strict

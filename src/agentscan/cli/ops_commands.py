@@ -329,7 +329,7 @@ def doctor_command(
     if state.strict:  # a named home or root that cannot be read fails as in every other command
         _fail_unreadable_named(state, scanner)
         _fail_unsafe_cache(report)
-    from agentscan.cli.state import strict_end
+    from agentscan.cli.strictend import strict_end
 
     # The report all the same, then --strict's exit 1 (docs/cli.md); the report counts them.
     strict_end(state, warnings, verbose=state.verbose, on_stderr=False, counted=read)

@@ -181,10 +181,11 @@ def otlp_command(
             render.note(f"note: otlp: {text}")
     said = set(scanner.warnings)  # said by finish: made once (each is a new ScanWarning)
     own = [w for w in warnings if w not in said]  # the export's own notes
+    from agentscan.cli.strictend import strict_error
     from agentscan.settling import strict_count
 
     failing = strict_count(counted) if state.strict else 0
-    # Under --quiet too when --strict fails on them (with --json too, as ``cli.state.strict_end`` says
+    # Under --quiet too when --strict fails on them (with --json too, as ``cli.strictend.strict_end`` says
     # a scan's): they are its error's reason, said before it.
     own_failing = bool(failing and strict_count([w for w in counted if w not in said]))
     if not as_json or state.verbose or (state.quiet and own_failing):  # --verbose: with --json too (``state.finish``)
@@ -197,9 +198,9 @@ def otlp_command(
     try:
         finish(state, scanner, as_json=as_json)
     except StrictWarnings:
-        raise StrictWarnings(failing, len(counted) - failing) from None  # the count of every warning, the export's too
+        raise strict_error(failing, counted) from None  # the count of every warning, the export's too
     if failing:
-        raise StrictWarnings(failing, len(counted) - failing)
+        raise strict_error(failing, counted)
 
 
 #: the longest ``--timeout``: a day (a request is never worth waiting longer for)

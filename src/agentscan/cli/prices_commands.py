@@ -187,7 +187,7 @@ def prices_command(
     if not as_json:
         for line in as_written:
             render.note(line)
-    from agentscan.cli.state import strict_end
+    from agentscan.cli.strictend import strict_end
 
     strict_end(state, scan.warnings.items, verbose=state.verbose)
 

@@ -13,14 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Optional, Sequence
 
 from agentscan.cli.optionvalues import reject_blank
-from agentscan.errors import AgentscanError, NoReadableRoot, ProviderNotId, StrictWarnings, UnknownProvider
+from agentscan.errors import AgentscanError, NoReadableRoot, ProviderNotId, UnknownProvider
 from agentscan.invocation import doctor_command, running_home
 
 if TYPE_CHECKING:
-    from agentscan.model import ScanWarning
     from agentscan.scan.scanner import Scanner
-    from agentscan.warningsink import SinkWarning
-
 
 
 #: the running command, ``agentscan hooks install``, for the line under a usage error
@@ -335,26 +332,6 @@ def finish(state: State, scanner: Scanner, *, as_json: bool, first: Collection[s
         warn_summary(warnings, verbose=state.verbose, first=first)
     if problems:
         raise NoReadableRoot("; ".join(problems))
+    from agentscan.cli.strictend import strict_end
+
     strict_end(state, warnings, verbose=state.verbose, first=first)
-
-
-def strict_end(state: State, warnings: Sequence[ScanWarning | SinkWarning], *, verbose: bool, first: Collection[str] = (),
-               on_stderr: bool = True, counted: Sequence[ScanWarning | SinkWarning] | None = None) -> None:
-    """``--strict``'s end of every command, after its result (the contract's exit codes: warnings
-    turn into exit 1): ``StrictWarnings`` when any of ``warnings`` counts (``settling.strict_count``:
-    not a truncated last line of a file still being written), its message counting those that do
-    not too, so that it reads against the warnings said.  Under ``--quiet`` a command that says its
-    warnings on stderr (``on_stderr``; ``doctor`` counts them in its report) says them all the same,
-    with ``verbose`` and ``first`` as ``render.warn_summary`` takes them: they are the error's
-    reason.  ``counted``: the warnings as read, when ``warnings`` were rewritten for the output
-    (``doctor --redact``'s masked paths, which ``settling`` could not stat)."""
-    if not state.strict or not warnings:
-        return
-    from agentscan.settling import strict_count
-
-    if failing := strict_count(warnings if counted is None else counted):
-        if on_stderr and state.quiet:
-            from agentscan.cli.render import warn_summary
-
-            warn_summary(warnings, verbose=verbose, even_quiet=True, first=first)
-        raise StrictWarnings(failing, len(warnings) - failing)

@@ -47,7 +47,7 @@ def trace_command(
 ) -> None:
     """The conversation tree rebuilt from the captured hook events of one session."""
     from agentscan.cli import render
-    from agentscan.cli.state import strict_end
+    from agentscan.cli.strictend import strict_end
     from agentscan.errors import NoHookEvents, UsageProblem
     from agentscan.hooks.tree import trace_session
 

@@ -48,10 +48,10 @@ def reason(exc: ValueError, text: str, agent: str | None = None) -> str | None:
         return TOO_DEEP
 
 
-def parse(path: Path, text: str | None, agent: str | None = None) -> dict[str, Any]:
+def parse(path: Path, text: str | None, agent: str | None = None, *, install: bool = True) -> dict[str, Any]:
     """``text``, the config at ``path``, parsed, or refused (``HookConfigError``) when agentscan
     could not write it back as it was; ``agent``'s file (``gemini``: one with comments is
-    said so, since Gemini CLI reads them)."""
+    said so, since Gemini CLI reads them, with what to do by hand for an ``install`` or not)."""
     if text is None or not text.strip():
         return {}
     try:
@@ -67,7 +67,7 @@ def parse(path: Path, text: str | None, agent: str | None = None) -> dict[str, A
         if said == TOO_DEEP:
             raise HookConfigError(f"{path} {TOO_DEEP}; agentscan will not overwrite it") from None
         if said is not None:
-            raise HookConfigError(f"{path} {said}") from None
+            raise HookConfigError(f"{path} {said if install or said != GEMINI_COMMENTS else GEMINI_COMMENTS_OUT}") from None
         raise HookConfigError(f"{path} is not valid JSON ({fault(exc)}); fix it first, agentscan will not overwrite it") from None
     if not isinstance(config, dict):
         raise HookConfigError(f"{path} does not hold a JSON object; agentscan will not overwrite it")
@@ -89,6 +89,10 @@ def fault(exc: ValueError) -> str:
 #: why a Gemini CLI settings file with comments is refused (after its path)
 GEMINI_COMMENTS = ("holds comments, which Gemini CLI allows but agentscan cannot write back: remove them, "
                    "or add agentscan's entries by hand; agentscan will not overwrite it")
+#: the same for ``hooks uninstall`` (whose entries are there to take out, not to add)
+GEMINI_COMMENTS_OUT = ("holds comments, which Gemini CLI allows but agentscan cannot write back: remove "
+                       "agentscan's entries by hand (or the comments, then uninstall again); agentscan will "
+                       "not overwrite it")
 
 
 #: ``hooks status``'s note on a Gemini CLI settings file with comments, which Gemini CLI reads

@@ -271,7 +271,7 @@ def _user_paths(agent: str, home: Path, cwd: Path, env: Mapping[str, str] | None
 
 def plan(agent: str, path: Path, *, install: bool, command: str | None = None) -> Plan:
     before = _read(path)
-    config = parse(path, before, agent)
+    config = parse(path, before, agent, install=install)
     if agent == "cursor":
         merged = merge_cursor(path, copy.deepcopy(config), CURSOR_EVENTS, command if install else None)
         if install:  # an older install's entries on the Tab events go

@@ -8,12 +8,11 @@ from __future__ import annotations
 from functools import wraps
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar, cast
 
-from agentscan.context import HeldWarnings
 from agentscan.fsview import legible
 from agentscan.warningsink import PER_FILE_WARNINGS, WarningSink
 
 if TYPE_CHECKING:
-    from agentscan.context import ScanContext
+    from agentscan.context import Said, ScanContext
     from agentscan.model import SessionRef
 
 Method = TypeVar("Method", bound=Callable[..., Any])
@@ -21,7 +20,7 @@ Method = TypeVar("Method", bound=Callable[..., Any])
 _COUNTED = "\0"
 
 
-class _Held(HeldWarnings):
+class _Held(WarningSink):
     """Warnings held for their order: of a file, those the sink lists (its first
     ``PER_FILE_WARNINGS`` distinct ones) as told; past them as many as the captures open can
     still take (``room``), then only how many and the last line, by the sink's own rule (a line
@@ -32,14 +31,15 @@ class _Held(HeldWarnings):
     def __init__(self, outer: WarningSink) -> None:
         super().__init__()
         # The rule goes on from where the sink it says to is (a file warned of before): each
-        # warning held or counted here is one it would have listed or counted, no other.
-        self._seen, self._per_file = set(outer._seen), dict(outer._per_file)
-        self._counted_upto = dict(outer._counted_upto)
-        # And what it lists meanwhile is what that sink would list, had they been said as they
-        # came: what is read of the sink inside (``unreadrows``' "cannot read" of a session) sees
-        # those said before the hold too.  Without them, a repeat dropped here (said before,
-        # by discovery or a row's pass) was in neither list: an unreadable session lost its mark.
-        self._items, self._suppressed = list(outer._items), dict(outer._suppressed)
+        # warning held or counted here is one it would have listed or counted, no other.  And
+        # what it lists meanwhile is what that sink would list, had they been said as they
+        # came: what is read of the sink inside (``unreadrows``' "cannot read" of a session)
+        # sees those said before the hold too.  Without them, a repeat dropped here (said
+        # before, by discovery or a row's pass) was in neither list: an unreadable session
+        # lost its mark.
+        outer.fork(self)
+        #: what was told, in order (``context.Said``s; a count held in its place: ``_COUNTED``)
+        self.said: list[Said] = []
         #: per file past its listed ones: how many were counted, and the last line counted
         self.past: dict[str, tuple[int, int]] = {}
         # Past them, those the captures open on that sink could still take are held whole: said
@@ -86,13 +86,11 @@ def in_session_order(method: Method) -> Method:
     @wraps(method)
     def held(self: Any, refs: Sequence[SessionRef], *args: Any, **kwargs: Any) -> Any:
         ctx: ScanContext = self.ctx
-        kept = ctx.warnings
-        said = _Held(kept)
-        ctx.warnings = said
+        said = _Held(ctx.warnings)
         try:
-            return method(self, refs, *args, **kwargs)
+            with ctx.warnings_to(said):
+                return method(self, refs, *args, **kwargs)
         finally:  # (said on an interruption too, as they were when said as they came)
-            ctx.warnings = kept
             _say_in_order(ctx, said, _rank(refs) if said.said else str)
 
     return cast(Method, held)
