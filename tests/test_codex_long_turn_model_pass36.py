@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from agentscan.cli import app
-from agentscan.providers.codex import turnseed
+from agentscan.providers.codex import seedwalk
 from agentscan.scan.scanner import Scanner
 from codex_builders import (at, function_call, function_output, index_row, meta, rollout_path, token_count, turn_context,
                             usage, user_message, write_rollout, write_state_db)
@@ -62,7 +62,7 @@ def test_the_model_is_the_long_turn_s_not_the_first_turn_s(isolated_home: Path) 
 
 
 def test_a_turn_begun_too_far_back_stays_unnamed(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(turnseed, "MAX_BACK_BYTES", 64 * 1024)
+    monkeypatch.setattr(seedwalk, "MAX_BACK_BYTES", 64 * 1024)
     _write(isolated_home / ".codex", _turn(1, "gpt-5.1-codex", "Migrate every handler", 200))
     assert _row(isolated_home).model is None  # not guessed: a whole pass names it
 

@@ -63,3 +63,59 @@ def test_a_settings_file_is_read_once_and_its_error_kept(tmp_path: Path, monkeyp
         files.parsed(gone)
     assert again.value is first.value
     assert sorted(reads) == sorted([good, bad, gone])
+
+
+def _nested(agent: str, depth: int, before: str = "") -> str:
+    # (a list of lists under an event: read as it was; its entries are no hooks of anyone's)
+    event, extra = ("stop", '"version": 1, ') if agent == "cursor" else ("SessionStart", "")
+    return before + '{' + extra + '"hooks": {"' + event + '": ' + "[" * depth + "]" * depth + "}}"
+
+
+@pytest.mark.parametrize("depth", [500, 900])
+@pytest.mark.parametrize("agent", ["claude", "gemini", "cursor"])
+def test_an_install_and_uninstall_copy_a_config_as_deep_as_one_is_read(tmp_path: Path, agent: str, depth: int) -> None:
+    """Failed before: ``copy.deepcopy`` (two frames a level) raised ``RecursionError`` out of
+    ``hooks install``/``uninstall`` on a config ``loads`` read fine."""
+    from agentscan.hooks import install
+
+    path = tmp_path / "hooks.json"
+    path.write_text(_nested(agent, depth))
+    values = configjson.loads(path.read_text())
+    installed = install.plan(agent, path, install=True, command=install.hook_command(agent))
+    assert installed.added
+    install.write(installed)
+    uninstalled = install.plan(agent, path, install=False)
+    install.write(uninstalled)
+    assert configjson.loads(path.read_text()) == values  # its own values kept, ours gone again
+
+
+@pytest.mark.parametrize("install_it", [True, False], ids=["install", "uninstall"])
+@pytest.mark.parametrize("agent", ["claude", "gemini", "cursor"])
+def test_no_depth_meets_a_recursion_error_and_a_refused_file_is_kept(tmp_path: Path, agent: str, install_it: bool) -> None:
+    """Every depth up to past the one ``loads`` reads: planned, or refused as too deep with the
+    file as it was (before: a ``RecursionError`` from 500 levels on)."""
+    from agentscan.hooks import install
+
+    path = tmp_path / "hooks.json"
+    refused = 0
+    for depth in range(400, 1100, 20):
+        text = _nested(agent, depth)
+        path.write_text(text)
+        try:
+            install.plan(agent, path, install=install_it, command=install.hook_command(agent))
+        except HookConfigError as exc:
+            assert str(exc) == f"{path} {TOO_DEEP}; agentscan will not overwrite it"
+            refused += 1
+        assert path.read_text() == text
+    assert refused  # (the loop does reach a depth refused)
+
+
+@pytest.mark.parametrize("install_it", [True, False], ids=["install", "uninstall"])
+def test_a_deep_gemini_file_with_comments_is_refused_for_its_comments(tmp_path: Path, install_it: bool) -> None:
+    from agentscan.hooks import install
+
+    path = tmp_path / "settings.json"
+    for depth in (500, 900):
+        path.write_text(_nested("gemini", depth, "// note\n"))
+        with pytest.raises(HookConfigError, match="holds comments"):
+            install.plan("gemini", path, install=install_it, command=install.hook_command("gemini"))

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from agentscan.providers.codex import totalseed, turnseed
+from agentscan.providers.codex import seedwalk, totalseed
 from agentscan.providers.codex.turnseed import MAX_BACK_BYTES, Seed, model_before
 from agentscan.toolkit.markedlines import MarkedLines, literal_finder
 
@@ -114,9 +114,7 @@ def test_a_window_with_a_call_of_no_model_and_a_drop_walks_back_once(tmp_path: P
             read.append(len(chunk))
             return chunk
 
-    for module in (turnseed, totalseed):
-        if hasattr(module, "open_regular"):
-            monkeypatch.setattr(module, "open_regular", lambda p: Counted(str(p), "r"))
+    monkeypatch.setattr(seedwalk, "open_regular", lambda p: Counted(str(p), "r"))
     from agentscan.providers.codex.headtail import _read_tail
     from agentscan.context import ScanContext
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from agentscan.errors import HookConfigError
 
@@ -30,12 +30,29 @@ class TooDeep(ValueError):
 
 
 def loads(text: str, **kwargs: Any) -> Any:
-    """``json.loads``, a config nested too deeply refused as ``TooDeep``: the one place a config's
-    ``RecursionError`` is met, so that every reader of one handles a ``ValueError`` alone."""
+    """``json.loads``, a config nested too deeply refused as ``TooDeep``: every reader of one
+    handles a ``ValueError`` alone."""
+    return _bounded(lambda: json.loads(text, **kwargs))
+
+
+def copied(config: Any) -> Any:
+    """A copy of a config ``parse`` read, for a merge to change: through ``json`` (one frame a
+    level, as it was read), where ``copy.deepcopy`` took two and met its ``RecursionError`` at
+    half the depth ``loads`` reads (a traceback from ``hooks install``); ``TooDeep`` if even so."""
+    return _bounded(lambda: json.loads(json.dumps(config)))
+
+
+def _bounded(work: Callable[[], Any]) -> Any:
+    # The one place a config's ``RecursionError`` is met (read, copied or written back).
     try:
-        return json.loads(text, **kwargs)
+        return work()
     except RecursionError:
         raise TooDeep(TOO_DEEP) from None
+
+
+def too_deep(path: Path) -> HookConfigError:
+    """An install's or uninstall's refusal of the config at ``path`` nested too deeply."""
+    return HookConfigError(f"{path} {TOO_DEEP}; agentscan will not overwrite it")
 
 
 def reason(exc: ValueError, text: str, agent: str | None = None) -> str | None:
@@ -65,22 +82,33 @@ def parse(path: Path, text: str | None, agent: str | None = None, *, install: bo
     except ValueError as exc:
         said = reason(exc, text, agent)
         if said == TOO_DEEP:
-            raise HookConfigError(f"{path} {TOO_DEEP}; agentscan will not overwrite it") from None
+            raise too_deep(path) from None
         if said is not None:
-            raise HookConfigError(f"{path} {said if install or said != GEMINI_COMMENTS else GEMINI_COMMENTS_OUT}") from None
-        raise HookConfigError(f"{path} is not valid JSON ({fault(exc)}); fix it first, agentscan will not overwrite it") from None
+            raise HookConfigError(f"{path} {commented_refusal(path, text, install=install)}") from None
+        raise HookConfigError(f"{path} is not valid JSON ({fault(exc, text, agent)}); fix it first, "
+                              "agentscan will not overwrite it") from None
     if not isinstance(config, dict):
         raise HookConfigError(f"{path} does not hold a JSON object; agentscan will not overwrite it")
     return config
 
 
-def fault(exc: ValueError) -> str:
+def fault(exc: ValueError, text: str | None = None, agent: str | None = None) -> str:
     """What is wrong with a config ``json`` refused, and where as a person finds it in an
     editor: ``expecting ',' delimiter at line 3, column 5``, without the ``(char 40)`` (an
     offset no editor shows) the decoder's own words end with.  Python's words, not the
     phrases a transcript's bad line gets (``toolkit.jsonerrors``, which maps orjson's): a
     config is a document a person edits, its fault said as ``json`` finds it, already in
-    plain English; a transcript line is the agent's, and orjson's words for it were not."""
+    plain English; a transcript line is the agent's, and orjson's words for it were not.
+    For ``agent`` ``gemini``, ``text`` with comments: the fault once they are blanked, as
+    Gemini CLI meets it (not "expecting value" at its first comment)."""
+    if agent == "gemini" and text is not None:
+        from agentscan.toolkit.jsoncomments import blank_comments
+
+        if blank_comments(text)[1]:
+            try:
+                as_gemini_reads(text)
+            except ValueError as blanked:
+                exc = blanked
     if isinstance(exc, json.JSONDecodeError):
         return f"{exc.msg[:1].lower()}{exc.msg[1:]} at line {exc.lineno}, column {exc.colno}"
     return str(exc)
@@ -104,19 +132,36 @@ GEMINI_REMARK = ("it holds comments, which Gemini CLI allows but agentscan canno
 def commented(text: str) -> bool:
     """Whether ``text`` holds ``//`` or ``/* */`` comments and is JSON once they are blanked
     (Gemini CLI reads its settings with ``strip-json-comments``): a comment written back would
-    be lost, so such a file is refused as any other, with its own reason."""
+    be lost, so such a file is refused as any other, with its own reason.  NaN and Infinity
+    are no JSON here either, as Gemini CLI (``as_gemini_reads``) reads them."""
     from agentscan.toolkit.jsoncomments import blank_comments
 
     blanked, found = blank_comments(text)
     if not found:
         return False
     try:
-        loads(blanked)
+        loads(blanked, parse_constant=_not_json)
     except TooDeep:
         raise  # (not "not commented": too deep, as ``reason`` says it)
     except ValueError:
         return False
     return True
+
+
+def commented_refusal(path: Path, text: str, *, install: bool = True) -> str:
+    """Why a Gemini CLI settings file with comments (``commented``) is refused (with what to do
+    by hand for an ``install`` or not), and what a removal of them would meet next (no object,
+    ``"hooks": []``, a key twice), said at once rather than after the user removed them."""
+    from agentscan.hooks.events import GEMINI_EVENTS
+    from agentscan.hooks.merging import merge_claude
+    from agentscan.toolkit.jsoncomments import blank_comments
+
+    said = GEMINI_COMMENTS if install else GEMINI_COMMENTS_OUT
+    try:  # (as an uninstall meets it: no entry added, each shape it would change checked)
+        merge_claude(path, parse(path, blank_comments(text)[0], "gemini"), GEMINI_EVENTS, None, "gemini")
+    except HookConfigError as exc:
+        return f"{said}; and without them: {str(exc).removeprefix(str(path)).lstrip(': ')}"
+    return said
 
 
 def as_gemini_reads(text: str) -> Any:
@@ -163,7 +208,7 @@ def render(config: dict[str, Any], before: str | None) -> str:
     """The config as JSON text laid out like ``before``: its indentation (tabs or N
     spaces, else 2), its line endings and whether it ended with a newline."""
     found = re.search(r"\n( +|\t+)\S", before or "")
-    text = json.dumps(config, indent=found.group(1) if found else 2, ensure_ascii=False)
+    text = _bounded(lambda: json.dumps(config, indent=found.group(1) if found else 2, ensure_ascii=False))
     # A lone surrogate (a "\ud83d" escape with no partner) cannot be written in UTF-8:
     # keep it as the escape it was read from.
     text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

@@ -67,7 +67,7 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
 
         try:
             if isinstance(exc, TooDeep) or not (agent == "gemini" and commented(text)):
-                report["problem"] = reason(exc, text) or f"not valid JSON: {fault(exc)}"
+                report["problem"] = reason(exc, text) or f"not valid JSON: {fault(exc, text, agent)}"
                 return report
             # Gemini CLI reads a file with comments and runs its entries: judged as it reads
             # it ("events: 0" and a problem said captured events were not), with a note.
@@ -91,10 +91,10 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
     # counts as installed, and is said to capture only what its matcher matches.
     found = ours_by_event(agent, config) if isinstance(config, dict) else []
     if remark is not None and not found and report["problem"] is None:
-        from agentscan.hooks.configjson import GEMINI_COMMENTS
+        from agentscan.hooks.configjson import commented_refusal
 
         # None of agentscan's entries in it yet: the install it needs would refuse it.
-        report["problem"], report["note"] = GEMINI_COMMENTS, unjudged_note(others)
+        report["problem"], report["note"] = commented_refusal(path, text), unjudged_note(others)
     listed = AGENT_EVENTS[agent]
     report["events"] = len({ours.event for ours in found} & set(listed))  # of the events an install registers
     command = next((ours.command for ours in found if ours.command), None)

@@ -23,7 +23,6 @@ says which other config the agent also reads runs it too (``installed_elsewhere`
 
 from __future__ import annotations
 
-import copy
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +31,7 @@ from typing import Any, Mapping
 from agentscan.errors import HookConfigError
 from agentscan.hooks.backups import backup as backup
 from agentscan.hooks.backups import project_backups as project_backups
-from agentscan.hooks.configjson import parse, render
+from agentscan.hooks.configjson import TooDeep, copied, parse, render, too_deep
 from agentscan.toolkit.fsutil import read_regular_text
 from agentscan.hooks.events import CURSOR_EVENTS as _EVERY_CURSOR_EVENT
 from agentscan.hooks.events import CURSOR_TAB_EVENTS as CURSOR_TAB_EVENTS
@@ -272,13 +271,17 @@ def _user_paths(agent: str, home: Path, cwd: Path, env: Mapping[str, str] | None
 def plan(agent: str, path: Path, *, install: bool, command: str | None = None) -> Plan:
     before = _read(path)
     config = parse(path, before, agent, install=install)
-    if agent == "cursor":
-        merged = merge_cursor(path, copy.deepcopy(config), CURSOR_EVENTS, command if install else None)
-        if install:  # an older install's entries on the Tab events go
-            merged = merge_cursor(path, merged.config, CURSOR_TAB_EVENTS, None, into=merged)
-    else:
-        merged = merge_claude(path, copy.deepcopy(config), AGENT_EVENTS[agent], command if install else None, agent)
-    after: str | None = render(merged.config, before)
+    try:
+        if agent == "cursor":
+            merged = merge_cursor(path, copied(config), CURSOR_EVENTS, command if install else None)
+            if install:  # an older install's entries on the Tab events go
+                merged = merge_cursor(path, merged.config, CURSOR_TAB_EVENTS, None, into=merged)
+        else:
+            merged = merge_claude(path, copied(config), AGENT_EVENTS[agent], command if install else None, agent)
+        after: str | None = render(merged.config, before)
+        relaid = before is not None and bool(before.strip()) and render(config, before) != before
+    except TooDeep:  # (read, but too deep to copy or write back)
+        raise too_deep(path) from None
     restored = kept_empty = False
     if not install and before is None:
         after = None
@@ -292,7 +295,6 @@ def plan(agent: str, path: Path, *, install: bool, command: str | None = None) -
             after, restored = origin, True  # byte for byte: ``{}`` is not re-rendered as ``{"hooks": {}}``
         else:
             kept_empty = origin is made_dirs.UNKNOWN
-    relaid = before is not None and bool(before.strip()) and render(config, before) != before
     remember = install and (before is None or _only_scaffolding(agent, config))
     result = Plan(path=path, before=before, after=after, events=tuple(merged.events), relaid=relaid,
                   added=tuple(merged.added), replaced=tuple(merged.replaced), dropped=tuple(merged.dropped),

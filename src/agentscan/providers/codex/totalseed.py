@@ -6,7 +6,7 @@ row.  ``list`` reads a larger rollout's last 1 MiB alone (``headtail``), so a re
 reached before that window matched none the window saw, and counted as a restart: the row
 was above the whole file's count.  A window that took a drop for a restart is read again from
 the file's latest totals before it, found as ``turnseed`` finds a turn's model: by searching
-the bytes backwards for ``token_count`` lines (at most ``turnseed.MAX_BACK_BYTES``) and
+the bytes backwards for ``token_count`` lines (at most ``seedwalk.MAX_BACK_BYTES``) and
 decoding only those, never the whole file.  The totals found are fed, in file order, through
 the same ``counters.step`` as a whole read (``reached``), so that the window resumes where that
 read would be: its ``previous`` the running total reached (not a replay's), its ``seen`` the
@@ -24,7 +24,8 @@ from agentscan.providers.codex.counters import (RECENT, ZERO, Counters, Seen, co
 from agentscan.providers.codex.records import enveloped
 from agentscan.toolkit import jsonl
 from agentscan.toolkit.jsonl import line_record
-from agentscan.providers.codex.turnseed import ModelSearch, Seed, walk_back
+from agentscan.providers.codex.seedwalk import walk_back
+from agentscan.providers.codex.turnseed import ModelSearch, Seed
 from agentscan.toolkit.markedlines import MarkedLines
 
 _MARKER = b'"token_count"'
@@ -43,7 +44,7 @@ class Reached(NamedTuple):
 
 def seeds_before(path: Path, end: int, *, model: bool, totals: bool) -> tuple[Seed | None, Reached | None]:
     """``turnseed.model_before`` (``model``) and ``reached`` (``totals``) of ``path`` at byte
-    ``end``, in one walk back for both (``turnseed.walk_back``); ``None`` for one not asked."""
+    ``end``, in one walk back for both (``seedwalk.walk_back``); ``None`` for one not asked."""
     turn, found = ModelSearch() if model else None, TotalsSearch() if totals else None
     walk_back(path, end, [search for search in (turn, found) if search is not None])
     return (None if turn is None else turn.seed), (None if found is None else _reached(found.found))
@@ -85,7 +86,7 @@ def totals_before(path: Path, end: int) -> Found | None:
 
 
 class TotalsSearch:
-    """``totals_before``'s search, as one of ``turnseed.walk_back``'s: its ``found`` once done."""
+    """``totals_before``'s search, as one of ``seedwalk.walk_back``'s: its ``found`` once done."""
 
     markers: tuple[bytes, ...] = (_MARKER,)
 
