@@ -115,15 +115,16 @@ def trace_command(
             said = unhooked_said(session_id, exc, state)
             if said is not exc:
                 raise said from None
-            if not state.demo and (found := _in_transcripts(state, session_id)) is not None:
+            if (found := _in_transcripts(state, session_id)) is not None:
                 # A session of the home's transcripts whose hook events were never captured (the
                 # hooks installed after it, or not at all): "see hooks install" alone hid that
-                # ``show`` has it.  (The home is scanned on this error path only.)
-                from agentscan.hooks.program import shell_word
-                from agentscan.invocation import command, hint
+                # ``show`` has it.  (The home is looked up on this error path only.)  A bare id
+                # of an agent with no hooks is said as its ``codex:ID`` is.
+                from agentscan.cli.trace_unhooked import unhooked_agent
 
-                exc.details = (*exc.details, hint(command(f"show {shell_word(found)}"),
-                                                  "shows it from its transcript, which agentscan reads without hooks"))
+                if unhooked_agent(found) is not None:
+                    raise unhooked_said(found, exc, state) from None
+                exc.details = (*exc.details, _show_hint(state, found))
         raise exc from None
     shown = chosen_turns(len(trace.turns), last, turn)
     if state.demo:
@@ -167,17 +168,40 @@ def trace_command(
 
 
 def _in_transcripts(state: Any, session_id: str) -> str | None:
-    """The id of the session of the home ``agentscan show`` reads that ``session_id`` names,
-    ``None``: none, or the home could not be read."""
+    """The id of the session of the home ``agentscan show`` reads (the demo's with ``--demo``)
+    that ``session_id`` names, ``None``: none, or the home could not be read.  Looked up as
+    ``show`` looks it up, once discovery says it may name one (``resolve.may_name``)."""
     from agentscan.cli.state import end_progress
     from agentscan.errors import AgentscanError
+    from agentscan.scan.resolve import may_name
 
     try:
-        return state.scanner(memo=True).resolve(session_id).id
+        scanner = state.scanner(memo=True)
+        # (A mistyped id is told from discovery: ``resolve`` then reads transcripts to say so.)
+        return scanner.resolve(session_id).id if may_name(scanner, session_id) else None
     except (AgentscanError, OSError):
         return None
     finally:
         end_progress()
+
+
+def _show_hint(state: Any, found: str) -> str:
+    """``hint: `agentscan [--demo|--home DIR] show ID` shows it …`` of the session ``found``:
+    its whole id where the command fits the terminal stderr is, else the short id ``list``
+    shows (docs/cli.md's rule for a command to copy)."""
+    from agentscan.cli.term import stderr_is_tty, terminal_width, width_of
+    from agentscan.hooks.program import shell_word
+    from agentscan.invocation import command, hint
+
+    def said(shown: str) -> str:
+        return hint(command(f"show {shell_word(shown)}", demo=state.demo, home=state.home),
+                    "shows it from its transcript, which agentscan reads without hooks")
+
+    whole = said(found)
+    # (The command alone must fit, ``hint: `…```: the words after it wrap, ``term.fitted_error``.)
+    if stderr_is_tty() and width_of(whole.partition("` ")[0] + "`") > terminal_width():
+        return said(_short_id(state)(found))
+    return whole
 
 
 def _short_id(state: Any) -> Callable[[str], str]:

@@ -64,6 +64,26 @@ def find_session(scanner: Scanner, query: str) -> Found:
         raise error.typed_as(query) from None  # (what was typed, then what it was read as)
 
 
+def may_name(scanner: Scanner, query: str) -> bool:
+    """Whether ``query`` may name a session ``find_session`` finds, told from discovery alone:
+    ``False`` when no session's id, native id or run's id begins with it (in any case) and it
+    is no path, so ``find_session`` would say it names none.  Past discovery, that says so
+    from the transcripts (a run only its parent records, a session only a resumed one's copies
+    hold: ``_recorded_children``, ``as_copied``, ``not_found``), several times discovery's
+    cost: for a lookup only a hint needs (``trace ID``'s error), a mistyped id is not worth it."""
+    query = ccusage_codex_id(query.strip())
+    if not query or _looks_like_path(query):
+        return bool(query)
+    provider_name, bare = split_query(scanner, query)
+    wanted, whole = bare.lower(), query.lower()
+    for ref in scanner.refs([provider_name] if provider_name else ()):
+        if ref.native_id.lower().startswith(wanted) or ref.id.lower().startswith(whole) or any(
+                name.startswith(wanted) for child in ref.children
+                for name in child_keys(child, str.lower, ref.provider)):
+            return True
+    return False
+
+
 def _found(scanner: Scanner, query: str) -> Found:
     if _looks_like_path(query):
         by_path = _from_path(scanner, query)

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 
 def session_row(provider: str, ref: SessionRef, main: FileSummary | None, subs: dict[str, FileSummary],
-                tokens: TokenUsage | None, counted_subagents: Collection[str], ctx: ScanContext | None = None) -> SessionRow:
+                tokens: TokenUsage | None, counted_subagents: Collection[str], ctx: ScanContext) -> SessionRow:
     """``tokens``: the session's; ``counted_subagents``: those its calls name (one whose
     transcript is gone counts too, from its calls copied into the parent's records); ``ctx``:
     to read a resumed session's copies when it has no record of its own (``copiedhead``)."""
@@ -23,6 +23,7 @@ def session_row(provider: str, ref: SessionRef, main: FileSummary | None, subs: 
 
     from agentscan.model import Counts, SessionRow
     from agentscan.providers.claude.agenttypes import is_internal_run
+    from agentscan.providers.claude.copiedhead import without_own_records
     from agentscan.providers.claude.discovery import parentless_path
     from agentscan.providers.claude.resumedshow import resumed_from
     from agentscan.providers.claude.titles import title_of
@@ -67,9 +68,8 @@ def session_row(provider: str, ref: SessionRef, main: FileSummary | None, subs: 
         copied_runs=tuple(sorted(run for run in main.copied_runs if run in counted_subagents and run not in subs))
         if main is not None and main.copied_runs else (),
     )
-    if ctx is not None and main is not None and main.resumed_from is not None and not main.own_met:
-        from agentscan.providers.claude.copiedhead import with_copies_facts, without_own_records
+    if without_own_records(main):
+        from agentscan.providers.claude.copiedhead import with_copies_facts
 
-        if without_own_records(main):
-            return with_copies_facts(row, main, ctx)
+        return with_copies_facts(row, main, ctx)
     return row
