@@ -54,6 +54,9 @@ def _more(said: tuple[str, str], count: int, args: tuple[str, ...]) -> bool:
 
 @pytest.mark.parametrize("args", ARGS)
 def test_cold_and_warm_runs_say_the_no_cache_count(home: dict[str, Path], args: tuple[str, ...]) -> None:
+    """Pins (it passed on the code before the count was kept, and cannot fail on it): the warm
+    runs here are answered from the remembered answer, whose capture (``MAX_WARNINGS``) held all
+    156.  The tests below, of sums, a resume state and a file read by halves, did fail."""
     fresh = ran(*args, "--no-cache")
     assert _more(fresh, 156 - LISTED, args)
     assert ran(*args) == fresh  # cold
@@ -137,3 +140,72 @@ def test_a_first_half_of_more_bad_lines_than_are_held_counts_them_all(
     whole = said(False)
     assert f"{bad - LISTED:,} more warnings for this file were not listed" in whole
     assert said(True) == whole
+
+
+def _subagent_session(home: Path, main_bad: int, sub_bad: int) -> Path:
+    """A transcript of ``main_bad`` bad lines and its subagent's file of ``sub_bad``."""
+    from builders import claude_subagent_file
+
+    _session(home, "sess", main_bad, project="-home-dev-project")
+    sub = claude_subagent_file(home, "sess", "a0", [
+        claude_user("sess", "2026-11-07T10:01:00.000Z", "sub", isSidechain=True),
+        claude_assistant("sess", "2026-11-07T10:01:01.000Z", msg_id="sm", request_id="sr",
+                         usage=claude_usage(50, 5), isSidechain=True)])
+    sub.write_bytes(sub.read_bytes() + b"".join(b"%s %d\n" % (BAD.encode(), n) for n in range(sub_bad)))
+    return sub  # (written now: too young for an answer to be remembered, warm runs add up the sums)
+
+
+@pytest.mark.parametrize("args", ARGS)
+def test_a_subagent_files_warnings_are_kept_when_its_transcripts_fill_the_capture(
+        isolated_home: Path, args: tuple[str, ...]) -> None:
+    """A session's sums keep the warnings of all its files in one capture: its transcript's 150
+    bad lines filled it, its subagent file's 5 were lost (``Captured.lost``) and the sums were
+    stored without them; the second cached run (from the sums and snapshot) said none of the 5.
+    A file's listed warnings are now kept past the capture's limit (``whole_files``)."""
+    import subprocess
+    import sys
+
+    def apart(*more: str) -> tuple[str, str]:
+        # (Each run its own process, as a user's are: run in this one, the second cached
+        # run said the 5, and the test passed on the code it guards.)
+        done = subprocess.run([sys.executable, "-m", "agentscan", *args, *more], capture_output=True, text=True,
+                              timeout=120, check=True)
+        return done.stdout, done.stderr
+
+    sub = _subagent_session(isolated_home, 150, 5)
+    fresh = apart("--no-cache")
+    assert (fresh[0] + fresh[1]).count(sub.name) == 5
+    for _ in range(3):
+        assert apart() == fresh
+
+
+@pytest.mark.parametrize("args", ARGS)
+def test_a_file_read_by_halves_then_grown_twice_says_the_no_cache_count(
+        isolated_home: Path, args: tuple[str, ...], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file read by halves kept in its resume state the two halves' calls and warnings, not
+    their counts past them (``usagehalves`` joins them without ``more``): grown, then grown
+    again (resumed from that state), a cached run said "94 more" where ``--no-cache`` said 1,494."""
+    import json
+
+    from agentscan.providers.claude import incremental
+    from agentscan.toolkit import cores
+
+    monkeypatch.setattr(incremental, "SPLIT_BYTES", 64 * 1024)
+    monkeypatch.setattr(cores, "usable_workers", lambda limit=8: 2)  # (halves even on one core)
+    records = [json.dumps(claude_user("big", "2026-11-07T10:00:00.000Z", "w")).encode()]
+    records += [b"%s %d" % (BAD.encode(), n) for n in range(500)]
+    records += [json.dumps(claude_assistant("big", "2026-11-07T10:00:01.000Z", msg_id=f"m{n}", request_id=f"r{n}",
+                                            usage=claude_usage(100 + n, 10))).encode() for n in range(500)]
+    path = isolated_home / ".claude" / "projects" / "-w" / "big.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"\n".join(records) + b"\n")
+    os.utime(path, (BASE, BASE))
+    assert path.stat().st_size > 2 * incremental.SPLIT_BYTES
+    bad = 500
+    for grown in range(3):  # cold, grown, grown again (from the resume state)
+        if grown:
+            _touch(path, b"".join(b"%s grown %d-%d\n" % (BAD.encode(), grown, n) for n in range(7)))
+            bad += 7
+        cached = ran(*args)
+        assert cached == ran(*args, "--no-cache")
+        assert _more(cached, bad - LISTED, args)

@@ -45,9 +45,11 @@ class Captured(list["ScanWarning"]):
     """Warnings raised while a result was computed, in the order they came (repeats
     too: said again into a new sink, they fold exactly as they did the first time)."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, whole_files: bool = False) -> None:
         super().__init__()
         self.limit = limit
+        #: a file's first ``PER_FILE_WARNINGS`` are kept past ``limit`` (``WarningSink.capture``)
+        self.whole_files = whole_files
         #: more came than ``limit`` and are not counted in ``more``: a result stored with
         #: these would lose some (``overflowed``: or with these alone)
         self.lost = False
@@ -74,7 +76,7 @@ class Captured(list["ScanWarning"]):
             # (a file's count begun, its lines after it are counted on: said again after the
             # kept, before the count, they would have been the file read again, not counted)
             self.count_more(path, 1, line)
-        elif warning is not None and len(self) < self.limit:
+        elif warning is not None and (len(self) < self.limit or self.wants(path)):
             self.append(warning)
             if path is not None:
                 kept = self._kept[path] = self._kept.get(path, 0) + 1
@@ -84,6 +86,10 @@ class Captured(list["ScanWarning"]):
             self.count_more(path, 1, line)
         else:
             self.lost = True
+
+    def wants(self, path: str | None) -> bool:
+        """Past ``limit``, a warning of ``path`` is kept still (``whole_files``: of its first listed)."""
+        return self.whole_files and path is not None and self._kept.get(path, 0) < PER_FILE_WARNINGS
 
     def more_list(self) -> list[list] | None:
         """``more`` as a result keeps it: ``[path, count, last line]``s (``None``: none)."""
@@ -147,10 +153,13 @@ class WarningSink:
         return sink
 
     @contextmanager
-    def capture(self, limit: int = CAPTURE_LIMIT) -> Iterator[Captured]:
+    def capture(self, limit: int = CAPTURE_LIMIT, whole_files: bool = False) -> Iterator[Captured]:
         """Collect the warnings raised inside the block (to cache with a result), at most
-        ``limit`` of them (``Captured.overflowed`` says when more came)."""
-        captured = Captured(limit)
+        ``limit`` of them (``Captured.overflowed`` says when more came); ``whole_files``: and
+        past it each file's first ``PER_FILE_WARNINGS``, so that none is lost (a session's
+        sums, of its files: its transcript's 150 bad lines filled the capture, and a warm run
+        left out its subagent file's 5).  Bounded by the files read inside the block."""
+        captured = Captured(limit, whole_files)
         self._captures.append(captured)
         try:
             yield captured
@@ -215,7 +224,7 @@ class WarningSink:
         """``Captured.take`` for every capture open, the warning made once, and not at all
         while every capture is full (a file of a million bad lines)."""
         warning = None
-        if any(len(captured) < captured.limit for captured in self._captures):
+        if any(len(captured) < captured.limit or captured.wants(key_path) for captured in self._captures):
             from agentscan.model import ScanWarning
 
             warning = ScanWarning(key_path, legible(message), line)

@@ -197,7 +197,9 @@ class Parsed:
 def parse_session(provider: Provider, ref: SessionRef, ctx: ScanContext, resume: bytes | None, keep_state: bool,
                   keep_entries: bool) -> Parsed:
     """One session's packed entries, sums and key hashes, with the warnings its parse raised."""
-    with ctx.warnings.capture() as warnings:
+    # (Each file's listed warnings kept whole: a capture full of one file's would lose
+    # another's, and the sums are stored with these.)
+    with ctx.warnings.capture(whole_files=True) as warnings:
         try:
             # Sums alone need no call's first and last times (only ``otlp``'s spans, from entries).
             entries, state = provider.session_usage(ref, ctx, resume, keep_state=keep_state, call_times=keep_entries)

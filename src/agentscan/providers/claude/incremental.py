@@ -41,7 +41,7 @@ from agentscan.providers.claude.dedupe import CallDeduper
 from agentscan.providers.claude.usage import C_ORDER, C_SESSION_ID, Call
 from agentscan.toolkit.jsonl import crc_between
 from agentscan.toolkit.valuewarnings import ValueCounts, told_by_tally
-from agentscan.warningsink import CAPTURE_LIMIT, Captured
+from agentscan.warningsink import Captured
 
 if TYPE_CHECKING:
     from agentscan.providers.claude.discovery import SessionFiles
@@ -170,10 +170,13 @@ def _update(
 
                 attribute(path, ctx, calls, base)
             return calls, _state_entry(path, stat, scan, calls, said), known["offset"]
-    whole = _whole_file(path, ctx, subagent, base, stat, keep_state, own)
     if not keep_state or stat is None:
-        return whole.calls, None, 0
-    return whole.calls, _state_entry(path, stat, whole, whole.calls, None), 0
+        return _whole_file(path, ctx, subagent, base, stat, keep_state, own).calls, None, 0
+    # Caught as the resume path catches them: a pass by halves joins two lists and drops
+    # their counts past them, and a state said "94 more" where ``--no-cache`` said 1,494.
+    with ctx.warnings.capture() as said:
+        whole = _whole_file(path, ctx, subagent, base, stat, keep_state, own)
+    return whole.calls, _state_entry(path, stat, whole, whole.calls, said), 0
 
 
 def _whole_file(path: Path, ctx: ScanContext, subagent: str | None, base: int, stat: os.stat_result | None,
@@ -189,22 +192,13 @@ def _whole_file(path: Path, ctx: ScanContext, subagent: str | None, base: int, s
                      size=stat.st_size if stat is not None else None, own=own)
 
 
-def _state_entry(path: Path, stat: os.stat_result, scan: FileScan, calls: list[Call], said: Captured | None) -> dict:
+def _state_entry(path: Path, stat: os.stat_result, scan: FileScan, calls: list[Call], said: Captured) -> dict:
     """A file's part of the resume state; warnings past the last complete line are
     the tail's (a truncated last line): kept only while the file is unchanged.  ``said``:
-    a resumed pass's warnings, those kept before it said again with its own."""
+    the pass's warnings as its capture caught them (a resumed pass's: those kept before it
+    said again with its own), as many as one pass's capture keeps, the rest counted."""
     lines = scan.progress.lines
-    if said is None and len(scan.warnings) > CAPTURE_LIMIT:
-        # A pass by halves joins two lists each cut there: caught again as one pass catches
-        # them, its state says the same "N more" later.
-        said = Captured(CAPTURE_LIMIT)
-        for warning in scan.warnings:
-            said.take(warning, False, warning.path, warning.line)
-        for path_text, count, last in scan.more or ():
-            said.count_more(path_text, count, last)
-    # As many as one pass's capture keeps (``scan_file``'s), the rest counted.
-    warnings = list(said) if said is not None else scan.warnings
-    more = said.more_list() if said is not None else scan.more
+    warnings, more = list(said), said.more_list()
     return {
         "path": str(path), "dev": stat.st_dev, "ino": stat.st_ino, "stamp": stat_stamp(stat),
         "offset": scan.progress.complete_offset, "lines": lines, "crc": scan.progress.crc,
