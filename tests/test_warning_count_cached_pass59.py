@@ -209,3 +209,26 @@ def test_a_file_read_by_halves_then_grown_twice_says_the_no_cache_count(
         cached = ran(*args)
         assert cached == ran(*args, "--no-cache")
         assert _more(cached, bad - LISTED, args)
+
+
+def test_a_recalled_answers_counts_are_said_where_the_sink_began_them(isolated_home: Path) -> None:
+    """An answer printed again said its files' counts past their listed warnings in the order it
+    stored them, all after every listed one: an answer worked out from the stored sums holds them
+    session by session, so a subagent file's "10 more" came behind a later file's "5 more",
+    where ``--no-cache`` says them in the order the sink began them, right after each file's
+    listed ones (a count starts past a file's 20th).  Final read of pass 59: a reader's home (a
+    subagent file newer than its transcript, a later session's file of 25 bad lines) showed the
+    second remembered ``tokens --by day --json`` differ from ``--no-cache``."""
+    from types import SimpleNamespace
+
+    from agentscan.context import ScanContext
+    from agentscan.scan.answers import Recalled, say_again
+
+    sub, later = str(isolated_home / "sub.jsonl"), str(isolated_home / "later.jsonl")
+    listed = [(path, f"invalid JSON skipped: {n}", n) for path in (sub, later) for n in range(1, LISTED + 1)]
+    ctx = ScanContext(home=isolated_home, env={})
+    stored = [[later, 5, 25], [sub, 10, 30]]  # (as the sums held them: not the files' order)
+    say_again(SimpleNamespace(ctx=ctx), Recalled(b"", listed, stored))  # type: ignore[arg-type]
+    said = [(warning.path, warning.message) for warning in ctx.warnings.listed()]
+    assert said[-2:] == [(sub, "10 more warnings for this file were not listed"),
+                         (later, "5 more warnings for this file were not listed")], said[-2:]
