@@ -2,7 +2,7 @@
 
 Its running totals count on from its parent's, so its row's count is its last total less the
 total before its first call.  When a long tool output put that call past the fork's first 1 MiB,
-the row read the parent's total at ``end_byte_offset`` (``totalseed.reached``), and a parent
+the row read the parent's total at ``end_byte_offset`` (``totalseed.seeds_before``), and a parent
 gone, compressed (``.jsonl.zst``: its compressed bytes searched) or with its last call over 32 MiB
 before that byte left the row counting the parent's history as the fork's: 233,750 where
 ``tokens`` and ``show`` said 11,250 (a review, pass 58).  Now the fork's own bytes are searched

@@ -115,6 +115,7 @@ def elsewhere_warnings(agent: str, scope: str, path: Path, home: Path, cwd: Path
     from agentscan.cli.state import home_option
     from agentscan.hooks.install import installed_elsewhere
     from agentscan.hooks.events import HOOK_AGENTS
+    from agentscan.hooks.geminionce import SettingsFiles, files_run_twice
     from agentscan.invocation import program_word
     from agentscan.model import ScanWarning
 
@@ -124,12 +125,10 @@ def elsewhere_warnings(agent: str, scope: str, path: Path, home: Path, cwd: Path
 
     name = HOOK_AGENTS[agent]
     warnings = []
-    for other in installed_elsewhere(agent, scope, home=home, cwd=cwd):
-        if agent == "gemini":
-            from agentscan.hooks.geminionce import files_run_twice
-
-            if not files_run_twice(other.path, path, written):
-                continue
+    files = SettingsFiles()  # (Gemini CLI's, each read once: found, then judged)
+    for other in installed_elsewhere(agent, scope, home=home, cwd=cwd, files=files):
+        if agent == "gemini" and not files_run_twice(other.path, path, written, files):
+            continue
         if other.by_hand is not None:  # (``hooks uninstall`` would refuse it: a Gemini file with comments)
             from agentscan.hooks.ourentries import shown_on_one_line
 

@@ -184,11 +184,11 @@ def _recorded_none(report: TokenReport, count: int) -> bool:
 def _agents_named(report: TokenReport) -> list[str]:
     """The agents' names (``Cursor``) of the sessions that recorded no usage, in order: by
     session their rows' keys (``cursor:<id>``), else ``report.unrecorded``'s."""
-    from agentscan.providers import get_provider, is_provider_name
+    from agentscan.providers import is_provider_name, label_of
 
     keys = [*(row.key for row in report.rows if report.by == "session"), *report.unrecorded]
     names = dict.fromkeys(key.partition(":")[0] for key in keys)
-    return [get_provider(name).label for name in names if is_provider_name(name)]
+    return [label_of(name) for name in names if is_provider_name(name)]
 
 
 def _last_active(scanner: Scanner, report: TokenReport) -> list[datetime]:

@@ -123,7 +123,7 @@ def trace_command(
                 from agentscan.cli.trace_unhooked import unhooked_agent
 
                 if unhooked_agent(found) is not None:
-                    raise unhooked_said(found, exc, state) from None
+                    raise unhooked_said(found, exc, state, resolved=found) from None
                 exc.details = (*exc.details, _show_hint(state, found))
         raise exc from None
     shown = chosen_turns(len(trace.turns), last, turn)

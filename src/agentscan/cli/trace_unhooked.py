@@ -23,41 +23,38 @@ def unhooked_agent(query: str) -> str | None:
     return name if name is not None and name not in HOOK_AGENTS else None
 
 
-def unhooked_said(query: str, missing: NoHookEvents, state: State) -> AgentscanError:
+def unhooked_said(query: str, missing: NoHookEvents, state: State, *, resolved: str | None = None) -> AgentscanError:
     """What ``trace`` says of ``query`` that the events store answered with ``missing``: that,
-    but for an agent with no hooks.  Of one, a bare ``codex:`` is a provider (as ``show codex:``
-    says, with ``list -p codex``); an id has no hook events, the agent no hooks, and the hint the
-    store offered (a session captured under another agent, a near id) stays the one hint."""
-    from agentscan.errors import NoHookEvents, ProviderNotId
-    from agentscan.providers import provider_named
+    but for an id of an agent with no hooks (its bare ``codex:`` the store refused as a
+    provider: ``storedids.resolve``).  An id has no hook events, the agent no hooks, and the hint
+    the store offered (a session captured under another agent, a near id) stays the one hint.
+    ``resolved``: the session id ``query`` opens, when the caller looked it up as ``show`` does
+    (``trace``'s transcripts): not looked up again."""
+    from agentscan.errors import NoHookEvents
+    from agentscan.providers import label_of
 
     name = unhooked_agent(query)
     if name is None:
         return missing
-    if provider_named(query.strip()) is not None:
-        return ProviderNotId(query.strip(), name)  # (the CLI names ``list -p codex``: ``state.say_error``)
-    said = NoHookEvents(query, store_empty=False, unhooked=_label(name))
+    said = NoHookEvents(query, store_empty=False, unhooked=label_of(name))
     offered = missing.details[len(missing.unlisted):]  # (no session of an agent with no hooks is in the store)
-    said.details = offered or (_reads_it(query, name, state),)
+    said.details = offered or (_reads_it(query, name, state, resolved),)
     return said
 
 
-def _reads_it(query: str, name: str, state: State) -> str:
+def _reads_it(query: str, name: str, state: State, resolved: str | None = None) -> str:
     """``hint: `agentscan show codex:ID` shows it`` when ``query`` opens one of ``name``'s
-    sessions, as ``show`` finds it; else the command that lists them (an id unknown, too
-    short, or several sessions')."""
+    sessions, as ``show`` finds it (``resolved``: found so already); else the command that
+    lists them (an id unknown, too short, or several sessions')."""
     from agentscan.errors import AgentscanError
     from agentscan.hooks.program import shell_word
     from agentscan.invocation import command, hint
+    from agentscan.providers import label_of
 
-    try:
-        state.scanner([name], memo=True).resolve(query)
-    except (AgentscanError, OSError):
-        return hint(command(f"list -p {name}", demo=state.demo, home=state.home), f"lists {_label(name)}'s sessions")
+    if resolved is None:
+        try:
+            state.scanner([name], memo=True).resolve(query)
+        except (AgentscanError, OSError):
+            return hint(command(f"list -p {name}", demo=state.demo, home=state.home),
+                        f"lists {label_of(name)}'s sessions")
     return hint(command(f"show {shell_word(query.strip())}", demo=state.demo, home=state.home), "shows it")
-
-
-def _label(name: str) -> str:
-    from agentscan.providers import get_provider
-
-    return get_provider(name).label

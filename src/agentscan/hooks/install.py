@@ -26,23 +26,26 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from agentscan.errors import HookConfigError
 from agentscan.hooks.backups import backup as backup
 from agentscan.hooks.backups import project_backups as project_backups
-from agentscan.hooks.configjson import TooDeep, copied, parse, render, too_deep
+from agentscan.hooks.configjson import TooDeep, commented, copied, parse, render, too_deep
 from agentscan.toolkit.fsutil import read_regular_text
 from agentscan.hooks.events import CURSOR_EVENTS as _EVERY_CURSOR_EVENT
 from agentscan.hooks.events import CURSOR_TAB_EVENTS as CURSOR_TAB_EVENTS
 from agentscan.hooks.events import GEMINI_EVENTS as GEMINI_EVENTS
 from agentscan.hooks.merging import TIMEOUT_SECONDS as TIMEOUT_SECONDS
 from agentscan.hooks.merging import Replaced, merge_claude, merge_cursor
-from agentscan.hooks.ourentries import events_with_ours
+from agentscan.hooks.ourentries import events_with_ours, ours_by_event
 from agentscan.hooks.ourentries import is_ours as is_ours
 from agentscan.hooks.program import hook_command as hook_command
 from agentscan.hooks.program import shell_word as shell_word
 from agentscan.toolkit.paths import under_home
+
+if TYPE_CHECKING:
+    from agentscan.hooks.geminionce import SettingsFiles
 
 #: the Cursor events an install registers, without matchers: every one but the Tab events, which
 #: run on each Tab completion (a process start, ~30 ms) and hold nothing the tree reads
@@ -197,12 +200,12 @@ class Elsewhere:
     command: str = ""
 
 
-def installed_elsewhere(agent: str, scope: str, *, home: Path, cwd: Path,
-                        env: Mapping[str, str] | None = None) -> list[Elsewhere]:
-    """The user config when installing in a project, the current project's when installing
-    for the user (and for Claude, a project's shared settings.json an older agentscan wrote
-    to).  A file that cannot be read or parsed is not reported: this is a warning, and
-    the install it accompanies is what has to be right."""
+def installed_elsewhere(agent: str, scope: str, *, home: Path, cwd: Path, env: Mapping[str, str] | None = None,
+                        files: SettingsFiles | None = None) -> list[Elsewhere]:
+    """The user config when installing in a project, the current project's when installing for the
+    user (and for Claude, a project's shared settings.json an older agentscan wrote to).  One that cannot
+    be read or parsed is not reported: this is a warning, the install it accompanies is what has to be
+    right.  ``files``: Gemini CLI's read as it reads them, each once (the caller judges them next)."""
     other = "project" if scope == "user" else "user"
     others = _user_paths(agent, home, cwd, env) if other == "user" else uninstall_paths(agent, other, home=home, cwd=cwd)
     candidates = [(path, other) for path in others]
@@ -216,32 +219,32 @@ def installed_elsewhere(agent: str, scope: str, *, home: Path, cwd: Path,
         if real in seen:
             continue
         seen.add(real)
+        if agent == "gemini" and files is not None:
+            found += _gemini_elsewhere(path, where, files)
+            continue
         try:
             events = events_with_ours(agent, parse(path, _read(path)))
         except HookConfigError:
-            if agent == "gemini":
-                found += _gemini_as_read(path, where)
             continue
         if events:
             found.append(Elsewhere(path, where, len(events)))
     return found
 
 
-def _gemini_as_read(path: Path, where: str) -> list[Elsewhere]:
-    """agentscan's entries in a Gemini CLI settings file an install (and an uninstall) would
-    refuse but Gemini CLI reads (comments, a key twice: ``configjson.as_gemini_reads``): they
-    run all the same, and are removed by hand.  None for one Gemini CLI cannot read either."""
-    from agentscan.hooks.configjson import as_gemini_reads, commented
-    from agentscan.hooks.ourentries import ours_by_event
-
+def _gemini_elsewhere(path: Path, where: str, files: SettingsFiles) -> list[Elsewhere]:
+    """agentscan's entries in a Gemini CLI settings file, read once (``files``); of one an install refuses
+    but Gemini CLI reads (comments, a key twice: ``as_read``) too: they run all the same, removed by hand."""
     try:
-        text = read_regular_text(path)
-        config = as_gemini_reads(text)
-    except (OSError, UnicodeDecodeError, ValueError):  # (``ValueError``: nested too deeply too)
+        config = files.as_read(path)
+    except (OSError, UnicodeDecodeError):  # (a missing file holds none)
         return []
-    ours = ours_by_event("gemini", config) if isinstance(config, dict) else []
-    why = "it holds comments, which agentscan cannot write back" if commented(text) else "agentscan cannot write it back"
-    return [Elsewhere(path, where, len(ours), why, str(ours[0].command))] if ours else []
+    try:
+        events = events_with_ours("gemini", files.parsed(path))  # (parsed once, by ``as_read``)
+    except HookConfigError:  # refused by an install, read by Gemini CLI (or not: ``Unjudged``)
+        ours = ours_by_event("gemini", config) if isinstance(config, dict) else []  # (not ``Unjudged``)
+        why = "it holds comments, which agentscan cannot write back" if ours and commented(files.text(path)) else "agentscan cannot write it back"
+        return [Elsewhere(path, where, len(ours), why, str(ours[0].command))] if ours else []
+    return [Elsewhere(path, where, len(events))] if events else []
 
 
 def hooks_disabled(*, home: Path, cwd: Path, env: Mapping[str, str] | None = None) -> list[Path]:

@@ -18,6 +18,7 @@ def resolve(query: str, sessions: Iterable[StoredSession], *, demo: bool = False
         raise UsageProblem("a session id is required")
     everyone = candidates = list(sessions)
     if not candidates:
+        _refuse_a_provider(query, None, hooked=False)  # (``trace codex``: no install fills the store for it)
         raise NoHookEvents(query, store_empty=True, demo=demo)
     agent, sep, bare = query.partition(":")
     if sep and any(s.agent == agent for s in candidates):
@@ -111,9 +112,10 @@ def _one(query: str, bare: str, candidates: list[StoredSession], demo: bool) -> 
     return matches[0]
 
 
-def _refuse_a_provider(query: str, shown_by: str) -> None:
+def _refuse_a_provider(query: str, shown_by: str | None, *, hooked: bool = True) -> None:
     """``ProviderNotId`` when ``query`` (``claude``, ``cursor:``) is a provider's name that named
-    no session, as ``show`` says it (``scan.resolve``), not an id too short or of no events."""
+    no session, as ``show`` says it (``scan.resolve``), not an id too short or of no events.
+    ``hooked``: one with hooks too (not before an empty store's error: an install fills it)."""
     from agentscan.errors import ProviderNotId
     from agentscan.providers import provider_named
 
@@ -121,6 +123,8 @@ def _refuse_a_provider(query: str, shown_by: str) -> None:
     if name is not None:
         from agentscan.hooks.events import HOOK_AGENTS
 
+        if name in HOOK_AGENTS and not hooked:
+            return
         # (``trace codex``: Codex has no hooks, so no id ``trace --list`` shows; the CLI names ``list -p codex``)
         raise ProviderNotId(query, name, shown_by=shown_by if name in HOOK_AGENTS else None)
 

@@ -231,7 +231,7 @@ def _fold_window(path: Path, data: bytes, cut: bool, own: str | None, model: See
                  totals: Reached | None = None) -> tuple[TailSummary, bool, bool]:
     """``data``'s records folded (``model``: the turn's and the settings' model and the tier its
     first calls ran on, ``turnseed``; ``totals``: the running totals reached before it,
-    ``totalseed.reached``), whether a call in it ran on no model it names, and whether a running total
+    ``totalseed.seeds_before``), whether a call in it ran on no model it names, and whether a running total
     in it restarted (a run before it added: ``counters.step``)."""
     fold = _TailFold(own, model, totals)
     warnings: list[ScanWarning] = []

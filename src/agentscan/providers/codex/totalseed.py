@@ -8,7 +8,7 @@ was above the whole file's count.  A window that took a drop for a restart is re
 the file's latest totals before it, found as ``turnseed`` finds a turn's model: by searching
 the bytes backwards for ``token_count`` lines (at most ``seedwalk.MAX_BACK_BYTES``) and
 decoding only those, never the whole file.  The totals found are fed, in file order, through
-the same ``counters.step`` as a whole read (``reached``), so that the window resumes where that
+the same ``counters.step`` as a whole read (``seeds_before``), so that the window resumes where that
 read would be: its ``previous`` the running total reached (not a replay's), its ``seen`` the
 same latest totals (zero among them when the search reached the file's start).
 """
@@ -43,22 +43,20 @@ class Reached(NamedTuple):
 
 
 def seeds_before(path: Path, end: int, *, model: bool, totals: bool) -> tuple[Seed | None, Reached | None]:
-    """``turnseed.model_before`` (``model``) and ``reached`` (``totals``) of ``path`` at byte
-    ``end``, in one walk back for both (``seedwalk.walk_back``); ``None`` for one not asked."""
+    """``turnseed.model_before`` (``model``) and where a whole read of ``path`` would stand
+    (``totals``: ``Reached``, from the ``token_count`` lines before it) at byte ``end`` (a line's
+    start), in one walk back for both (``seedwalk.walk_back``); ``None`` for one not asked, or
+    none found."""
     turn, found = ModelSearch() if model else None, TotalsSearch() if totals else None
     walk_back(path, end, [search for search in (turn, found) if search is not None])
     return (None if turn is None else turn.seed), (None if found is None else _reached(found.found))
 
 
-def reached(path: Path, end: int) -> Reached | None:
-    """Where a whole read of ``path`` would stand at byte ``end`` (a line's start), from the
-    ``token_count`` lines before it (``totals_before``) fed through ``counters.step`` in file
-    order; ``None``: none found, or a total of garbage (no running count to look a replay up
-    in: the window stays as it was read)."""
-    return _reached(totals_before(path, end))
-
-
 def _reached(found: Found | None) -> Reached | None:
+    """Where a whole read of the file would stand at the byte the search began at, from the
+    totals found before it (``TotalsSearch``, ``totals_before``) fed through ``counters.step`` in file order;
+    ``None``: none found, or a total of garbage (no running count to look a replay up in: the
+    window stays as it was read)."""
     if not found:
         return None
     totals, whole = found
