@@ -40,7 +40,7 @@ class ClaudeProvider(Provider):
     env_vars = ("CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME")
     # Bumped whenever a row's or a call's rules change (cached rows and calls are then read
     # again); what each version changed: docs/providers/claude.md, "Parser versions".
-    parser_version = "42"
+    parser_version = "43"
     # Claude Code opens, writes and closes its transcript for each record: a running session
     # is told by the registry 2.1.x builds keep (``liveprocs``), not by a file held open.
     running_registry = REGISTRY

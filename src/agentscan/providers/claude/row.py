@@ -56,6 +56,7 @@ def summarize(
     tell_values: bool = True,
     list_copies: Callable[[str, dict], bool] | None = None,
     loop: Callable[..., FileSummary] | None = None,
+    copies_as_own: bool = False,
 ) -> FileSummary:
     """``observer`` sees every record too (``show`` builds its detail in the same pass);
     ``progress`` learns how many lines were read; ``facts`` gathers what ``show`` of a
@@ -72,7 +73,8 @@ def summarize(
     sibling's card lists: ``resumedshow.HeldCopies``), though they are not this row's.
     ``loop``: the loop specialised for a main transcript's pass with totals and no observer, of
     a session that resumed none (``halfrow.lean_loop``, the same rules: a huge one's halves),
-    taken when the pass is such."""
+    taken when the pass is such.  ``copies_as_own``: a resumed session's copies are read as its
+    own records (what a session of copies alone says of itself: ``copiedhead``)."""
     start, first_line, size = 0, 1, None
     if resumed is not None and progress is not None:
         summary = resumed
@@ -101,7 +103,7 @@ def summarize(
     # with that session's id: its calls still go to the sums (``tokens`` credits them:
     # ``scan.creditedrows``), but they are not this session's prompts, replies, tool calls,
     # title, start or directory, and ``show`` does not list them again.
-    if inline and summary.resumed_from is None:
+    if inline and summary.resumed_from is None and not copies_as_own:
         summary.resumed_from = resumed_from_of(path, ctx)
     own = path.stem if summary.resumed_from is not None else None
     order = order_start + summary.records
