@@ -232,3 +232,21 @@ def test_a_recalled_answers_counts_are_said_where_the_sink_began_them(isolated_h
     said = [(warning.path, warning.message) for warning in ctx.warnings.listed()]
     assert said[-2:] == [(sub, "10 more warnings for this file were not listed"),
                          (later, "5 more warnings for this file were not listed")], said[-2:]
+
+
+def test_every_replay_of_kept_warnings_says_a_files_count_in_its_place(isolated_home: Path) -> None:
+    """A remembered answer, a session's stored sums and a worker's result say their kept warnings
+    again through one rule (``WarningSink.say_again``): the stored sums said theirs with every
+    count at the end, as the answer did before the final read of pass 59 mended it alone."""
+    from agentscan.context import ScanContext
+    from agentscan.model import ScanWarning
+    from agentscan.scan.sessionsums import SessionSums
+
+    sub, later = str(isolated_home / "sub.jsonl"), str(isolated_home / "later.jsonl")
+    kept = [ScanWarning(path, f"invalid JSON skipped: {n}", n) for path in (sub, later) for n in range(1, LISTED + 1)]
+    sums = SessionSums([], kept, more=[[later, 5, 25], [sub, 10, 30]])
+    ctx = ScanContext(home=isolated_home, env={})
+    sums.say(ctx)
+    said = [(warning.path, warning.message) for warning in ctx.warnings.listed()]
+    assert said[-2:] == [(sub, "10 more warnings for this file were not listed"),
+                         (later, "5 more warnings for this file were not listed")], said[-2:]

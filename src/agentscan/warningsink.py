@@ -215,6 +215,23 @@ class WarningSink:
             captured.count_more(key_path, count, last)
         return count
 
+    def say_again(self, kept: Iterable[tuple[str, str, int | None]], more: list | None, *,
+                  passing: bool = False) -> None:
+        """Say again the warnings a result was kept with, and each file's count past them
+        (``Captured.more``) right after that file's last one, where this sink began it when they
+        were first said (a count starts past a file's 20th listed).  Said after them all, one
+        file's count came behind a later file's, and the order differed from ``--no-cache``'s."""
+        kept = list(kept)
+        last = {path: at for at, (path, _message, _line) in enumerate(kept)}
+        after: dict[int, list] = {}
+        for item in more or ():
+            after.setdefault(last.get(item[0], -1), []).append(item)
+        self.say_more(after.pop(-1, []))
+        for at, (path, message, line) in enumerate(kept):
+            self.add(path, message, line, passing=passing)
+            if at in after:
+                self.say_more(after[at])
+
     def say_more(self, more: list) -> None:
         """Say again the counts a result was kept with (``Captured.more``: ``[path, count, last]``s)."""
         for path, count, last in more:

@@ -165,20 +165,7 @@ def recall(scanner: Scanner, command: str, question: Mapping[str, Any], key: str
 def say_again(scanner: Scanner, recalled: Recalled) -> None:
     """Say the warnings of an answer printed again, as its computation said them
     (``cli.recorded.print_again``)."""
-    # A file's count past its listed warnings is said right after its last one, where the sink
-    # began it (a count starts only past a file's 20th listed): said after them all, a count of
-    # one file's came behind a later file's and the answer's order differed from --no-cache's.
-    last = {path: at for at, (path, _message, _line) in enumerate(recalled.warnings)}
-    after: dict[int, list[Any]] = {}
-    for item in recalled.more or ():
-        after.setdefault(last.get(item[0], -1), []).append(item)
-    sink = scanner.ctx.warnings
-    if -1 in after:
-        sink.say_more(after.pop(-1))
-    for at, (path, message, line) in enumerate(recalled.warnings):
-        scanner.ctx.warn(path, message, line)
-        if at in after:
-            sink.say_more(after[at])
+    scanner.ctx.warnings.say_again(recalled.warnings, recalled.more)
 
 
 # The warnings an answer is stored with are not JSON: decoding them would import orjson

@@ -76,13 +76,11 @@ class SessionSums:
         return [self.groups, warnings, self.more or []] if self.more or len(warnings) >= CAPTURE_LIMIT \
             else [self.groups, warnings]
 
-    def say(self, ctx: ScanContext) -> None:
-        """Say again the warnings its parse said (each file's past those kept as a count)."""
-        warn = ctx.warn
-        for warning in self.warnings:
-            warn(warning.path, warning.message, warning.line)
-        if self.more:
-            ctx.warnings.say_more(self.more)
+    def say(self, ctx: ScanContext, *, passing: bool = False) -> None:
+        """Say again the warnings its parse said (each file's past those kept as a count, in its
+        place: ``WarningSink.say_again``)."""
+        ctx.warnings.say_again(((warning.path, warning.message, warning.line) for warning in self.warnings),
+                               self.more, passing=passing)
 
     @classmethod
     def from_bytes(cls, data: object) -> SessionSums | None:

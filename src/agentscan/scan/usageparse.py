@@ -313,10 +313,7 @@ class UsageParser:
 
                             make_writes(self.cache, writes)
                         # Its warnings travel with it (the parse captured them): report them here.
-                        for warning in result.sums.warnings:
-                            self.ctx.warn(warning.path, warning.message, warning.line, passing=result.sums.passing)
-                        if result.sums.more:
-                            self.ctx.warnings.say_more(result.sums.more)
+                        result.sums.say(self.ctx, passing=result.sums.passing)
                         done[ordered[index].id] = result
                         if landed is not None:
                             landed(ordered[index].id, result)

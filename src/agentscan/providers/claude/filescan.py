@@ -27,16 +27,13 @@ class FileScan:
     """What one pass over a file found; ``inline``: a call of a subagent run written inline
     in a main transcript (``sidechains``), not yet given its run."""
 
-    __slots__ = ("calls", "progress", "warnings", "inline", "more")
+    __slots__ = ("calls", "progress", "warnings", "inline")
 
-    def __init__(self, calls: list[Call], progress: ScanProgress, warnings: list[ScanWarning], inline: bool = False,
-                 more: list | None = None) -> None:
+    def __init__(self, calls: list[Call], progress: ScanProgress, warnings: list[ScanWarning], inline: bool = False) -> None:
         self.calls = calls
         self.progress = progress
         self.warnings = warnings
         self.inline = inline
-        #: ``[path, count, last line]``: warnings past those kept, counted (``Captured.more``)
-        self.more = more
 
 
 def scan_file(
@@ -83,7 +80,7 @@ def scan_file(
         from agentscan.providers.claude.sidechains import attribute
 
         attribute(path, ctx, calls, base)
-    return FileScan(calls, progress, list(warnings), inline, warnings.more_list())
+    return FileScan(calls, progress, list(warnings), inline)
 
 
 def _scaled(tell: Callable[[int], None], size: int, end: int) -> Callable[[int], None]:
