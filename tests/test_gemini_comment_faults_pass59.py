@@ -32,8 +32,9 @@ def test_nan_under_comments_is_no_json_to_status_and_install_alike(tmp_path: Pat
     """Failed before: ``hooks install`` said "holds comments … remove them" (and removing them
     left a NaN it refused next), ``hooks status`` "NaN is not JSON"."""
     status, install = _both(tmp_path, '// c\n{"a": NaN}')
-    assert status == "not valid JSON: NaN is not JSON"
-    assert install == "is not valid JSON (NaN is not JSON); fix it first, agentscan will not overwrite it"
+    # (where the word is: pass 60)
+    assert status == "not valid JSON: NaN is not JSON at line 2, column 7"
+    assert install == "is not valid JSON (NaN is not JSON at line 2, column 7); fix it first, agentscan will not overwrite it"
     assert not configjson.commented('// c\n{"a": Infinity}')
 
 

@@ -48,7 +48,9 @@ def test_a_gemini_settings_file_elsewhere_is_read_once(tmp_path: Path, monkeypat
     written = '{"hooks": {"SessionStart": [{"hooks": [' + OURS.replace('"agentscan"', '"mine"') + ']}]}}'
     [warning] = elsewhere_warnings("gemini", "project", cwd / ".gemini" / "settings.json", home, cwd, None, written)
     assert warning.path == str(settings) and "it holds comments" in warning.message, warning
-    assert reads == [settings]  # (found by ``installed_elsewhere``, judged by ``files_run_twice``: read once)
+    # (found by ``installed_elsewhere``, judged by ``files_run_twice``: read once; Gemini CLI's system
+    # files, which it reads too, looked for once each: ``hooks.elsewhere``)
+    assert reads[0] == settings and len(reads) == len(set(reads)) == 3, reads
 
 
 @pytest.mark.parametrize("query", ["codex", "codex:", " Codex "])

@@ -280,7 +280,8 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
             if config.get("note"):  # another agentscan than this one, a project's two files: it works
                 problems.append(f"note: {shown}: {config['note']}")
             if config.get("also_installed"):  # the user's config runs agentscan's hook too
-                problems.append(f"note: {shown}: {both_scopes_text(config, home_flag, term)}")
+                user = next((c for c in hooks["configs"] if c["path"] == config["also_installed"]), None)
+                problems.append(f"note: {shown}: {both_scopes_text(config, home_flag, term, user)}")
             if config.get("source"):  # Claude Code's user settings where CLAUDE_CONFIG_DIR says
                 problems.append(f"note: {shown}: Claude Code's user settings, chosen by {config['source']}")
             rows.append([config["agent"], config["scope"], state, shown])

@@ -12,22 +12,41 @@ from agentscan.cli.term import Terminal, clean_path
 from agentscan.invocation import program_word
 
 
-def both_scopes_text(config: dict[str, Any], home_flag: str, term: Terminal) -> str:
-    """A project's config whose agent also runs agentscan's hook from the user's config.  Each
-    way out is a whole command, the project's with the directory to run it in (``--scope
-    project`` is the current directory's, and doctor may run elsewhere than a newcomer reads it)."""
+def both_scopes_text(config: dict[str, Any], home_flag: str, term: Terminal, user: dict[str, Any] | None = None) -> str:
+    """A project's config whose agent also runs agentscan's hook from the user's config (``user``,
+    its report when known).  Each way out is a whole command, the project's with the directory to
+    run it in (``--scope project`` is the current directory's, and doctor may run elsewhere than a
+    newcomer reads it); for a file an uninstall will not write back (``by_hand``: comments, a key
+    twice), an edit by hand of that file, naming agentscan's entries there."""
     from agentscan.hooks.events import HOOK_AGENTS
 
     agent = config["agent"]
     name = HOOK_AGENTS.get(agent, agent)
-    user = clean_path(render.path_text(config["also_installed"], term))
+    shown = clean_path(render.path_text(config["also_installed"], term))
     from agentscan.cli.hooks_text import GEMINI_DIFFERS
 
     differ = GEMINI_DIFFERS if agent == "gemini" else ""
-    return (f"agentscan's hook is also installed in {user}: {name} runs the hooks of both files{differ}, so each "
-            f"event can be captured twice; to keep only the user's, run `{program_word()} hooks uninstall {agent} "
-            f"--scope project` in {_project_dir(config, term)}; to keep only this project's, run "
-            f"`{program_word()} hooks uninstall {agent}{home_flag}`")
+    project_out = by_hand_text(config, term) or \
+        f"run `{program_word()} hooks uninstall {agent} --scope project` in {_project_dir(config, term)}"
+    user_out = (by_hand_text(user, term) if user is not None else None) or \
+        f"run `{program_word()} hooks uninstall {agent}{home_flag}`"
+    return (f"agentscan's hook is also installed in {shown}: {name} runs the hooks of both files{differ}, so each "
+            f"event can be captured twice; to keep only the user's, {project_out}; to keep only this project's, {user_out}")
+
+
+def by_hand_text(config: dict[str, Any], term: Terminal | None, verb: str = "remove {entries}") -> str | None:
+    """``edit <file> by hand to <verb>``, its ``{entries}`` agentscan's entries named by their
+    command, and why an install or uninstall will not change that file (``by_hand``: comments, a
+    key twice, which the agent reads all the same); ``None`` for a file they change."""
+    from agentscan.cli.term import clean
+
+    if not config.get("by_hand"):
+        return None
+    path = clean_path(config["path"] if term is None else render.path_text(config["path"], term))
+    command = f" (`{clean(config['command'])}`)" if isinstance(config.get("command"), str) else ""
+    entries = f"agentscan's entries{command}"
+    return (f"edit {path} by hand to {verb.replace('{entries}', entries)} (`{program_word()} hooks install` and "
+            f"`uninstall` will not change it: {clean(config['by_hand'])})")
 
 
 def _project_dir(config: dict[str, Any], term: Terminal | None) -> str:
@@ -53,7 +72,7 @@ def narrowed_text(config: dict[str, Any], home_flag: str, term: Terminal | None 
     where = ", ".join(f"{clean(item['event'])} (matcher {matchers(item)})" for item in config["narrowed"])
     agent, scope = config["agent"], config["scope"]
     return (f"narrowed: the {agent} hook ({scope} scope) is installed, but on {where} it captures only "
-            f"the tools its matcher names; {_install_fix(config, home_flag, term)} to capture every tool")
+            f"the tools its matcher names; {_install_fix(config, home_flag, term, _WIDEN, ' to capture every tool')}")
 
 
 def stored_twice_text(config: dict[str, Any], home_flag: str, term: Terminal | None = None) -> str:
@@ -67,18 +86,27 @@ def stored_twice_text(config: dict[str, Any], home_flag: str, term: Terminal | N
     # entry twice (``hooks.repeats`` then counts the copies once, with a warning).
     return (f"stored twice: the {agent} hook ({scope} scope) is registered more than once on {where}, one "
             f"entry for every tool, so those events may be stored twice; "
-            f"{_install_fix(config, home_flag, term)} to keep one")
+            f"{_install_fix(config, home_flag, term, _ONE_EACH, ' to keep one')}")
 
 
-def _install_fix(config: dict[str, Any], home_flag: str, term: Terminal | None) -> str:
+#: what an edit by hand does for a narrowed entry, and for one registered twice (``_install_fix``)
+_WIDEN = "remove the matcher of {entries} there, so that they capture every tool"
+_ONE_EACH = "leave one of {entries} on each of those events"
+
+
+def _install_fix(config: dict[str, Any], home_flag: str, term: Terminal | None, by_hand: str, tail: str) -> str:
     """``run `agentscan hooks install …```: the command that leaves one entry seeing every tool
-    (a project's, with the directory to run it in)."""
+    (a project's, with the directory to run it in); for a file an install will not write back,
+    ``by_hand`` done by hand (``by_hand_text``), instead of the command and ``tail``."""
     agent, scope = config["agent"], config["scope"]
+    edit = by_hand_text(config, term, by_hand)
+    if edit is not None:
+        return edit
     word = program_word()
     install = f"{word} hooks install {agent}" + (" --scope project" if scope == "project" else home_flag)
     where = f" in {_project_dir(config, term)}" if scope == "project" else ""
     if config.get("legacy"):
         # A project's shared settings.json, which installs no longer write: an uninstall cleans it.
         # The directory first: both commands are run in it (a legacy config is a project's).
-        return f"in {_project_dir(config, term)}, run `{word} hooks uninstall {agent} --scope project`, then `{install}`,"
-    return f"run `{install}`{where}"
+        return f"in {_project_dir(config, term)}, run `{word} hooks uninstall {agent} --scope project`, then `{install}`,{tail}"
+    return f"run `{install}`{where}{tail}"

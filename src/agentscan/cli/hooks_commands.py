@@ -256,11 +256,12 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
         vanishing = install_warning(program, agent.value)
         warnings += [ScanWarning(program, vanishing)] if vanishing else []
     if install and agent.value == "claude":
+        from agentscan.hooks.elsewhere import hooks_disabled
         from agentscan.model import ScanWarning
 
         warnings += [ScanWarning(str(path), '"disableAllHooks": true here turns off every Claude Code hook, '
                                  "agentscan's too: nothing is captured until it is removed (or set to false)")
-                     for path in installer.hooks_disabled(home=home, cwd=cwd)]
+                     for path in hooks_disabled(home=home, cwd=cwd)]
     if install and agent.value == "gemini":
         from agentscan.hooks.configreport import gemini_hooks_off, unjudged_note
         from agentscan.hooks.configjson import parse

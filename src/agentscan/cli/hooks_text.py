@@ -113,7 +113,7 @@ def elsewhere_warnings(agent: str, scope: str, path: Path, home: Path, cwd: Path
     by name and command (``hooks.geminionce``): warned of only when the other file's differs."""
     from agentscan.cli.render import plural
     from agentscan.cli.state import home_option
-    from agentscan.hooks.install import installed_elsewhere
+    from agentscan.hooks.elsewhere import installed_elsewhere
     from agentscan.hooks.events import HOOK_AGENTS
     from agentscan.hooks.geminionce import SettingsFiles, files_run_twice
     from agentscan.invocation import program_word

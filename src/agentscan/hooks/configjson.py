@@ -111,6 +111,8 @@ def fault(exc: ValueError, text: str | None = None, agent: str | None = None) ->
                 exc = blanked
     if isinstance(exc, json.JSONDecodeError):
         return f"{exc.msg[:1].lower()}{exc.msg[1:]} at line {exc.lineno}, column {exc.colno}"
+    if isinstance(exc, NotJson) and text is not None:
+        return f"{exc}{_constant_at(text)}"
     return str(exc)
 
 
@@ -146,6 +148,24 @@ def commented(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def unwritable(text: str, agent: str | None = None) -> str | None:
+    """What in ``text``, a config its agent reads, stops ``hooks install`` and ``uninstall`` from
+    writing it back (``parse``: comments in a Gemini CLI file, a key twice, a number too large),
+    said after the file's name (``it holds …``), so that what mends its entries is an edit by
+    hand; ``None`` when nothing does, or the agent could not read it either."""
+    try:
+        if agent == "gemini" and commented(text):
+            return "it holds comments, which agentscan cannot write back"
+        loads(text, object_pairs_hook=_unique, parse_float=_finite, parse_constant=_not_json)
+    except _Duplicate as exc:
+        return f"it holds the key {exc} twice (the agent reads the last one), which agentscan cannot write back"
+    except _TooLarge as exc:
+        return f"it holds the number {exc}, which agentscan would write back as Infinity"
+    except ValueError:  # (not JSON, or too deep: no agent reads it)
+        return None
+    return None
 
 
 def commented_refusal(path: Path, text: str, *, install: bool = True) -> str:
@@ -201,7 +221,32 @@ def _finite(text: str) -> float:
 
 
 def _not_json(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")  # Python reads NaN/Infinity; the agents do not
+    raise NotJson(f"{name} is not JSON")  # Python reads NaN/Infinity; the agents do not
+
+
+class NotJson(ValueError):
+    """``NaN`` or ``Infinity`` in a config: Python's ``json`` reads them, the agents'
+    ``JSON.parse`` does not (``fault`` says where the first one is)."""
+
+
+def as_agents_read(text: str) -> Any:
+    """``text`` as the agents read a config (``JSON.parse``: a key twice is the last, NaN and
+    Infinity are no JSON: ``NotJson``), for a file only read (``hooks status``); ``TooDeep``
+    for one nested too deeply."""
+    return loads(text, parse_constant=_not_json)
+
+
+#: a JSON string, or a word Python's ``json`` reads as a number and the agents refuse
+_CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|-?Infinity|NaN', re.DOTALL)
+
+
+def _constant_at(text: str) -> str:
+    """Where a ``NotJson`` word first stands outside a string in ``text``, as an editor shows it."""
+    for found in _CONSTANT.finditer(text):
+        if found[0][0] != '"':
+            line = text.count("\n", 0, found.start()) + 1
+            return f" at line {line}, column {found.start() - text.rfind(chr(10), 0, found.start())}"
+    return ""
 
 
 def render(config: dict[str, Any], before: str | None) -> str:

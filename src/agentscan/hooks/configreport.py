@@ -35,7 +35,7 @@ def empty_report(agent: str, scope: str, path: str, legacy: bool = False) -> dic
     return {"agent": agent, "scope": scope, "path": path, "exists": False,
             "events": 0, "of": len(AGENT_EVENTS[agent]),
             "command": None, "problem": None, "note": None, "narrowed": [], "stored_twice": [],
-            "legacy": legacy, "source": None, "also_installed": None}
+            "legacy": legacy, "source": None, "also_installed": None, "by_hand": None}
 
 
 def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, home: Path | None = None,
@@ -57,11 +57,12 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
         report.update(exists=True, problem=f"cannot read: {exc}")
         return report
     report["exists"] = True
-    from agentscan.hooks.configjson import fault, loads, reason
+    from agentscan.hooks.configjson import as_agents_read, fault, reason, unwritable
 
     remark = None  # (a Gemini CLI file with comments: what an install would not do to it)
     try:
-        config = loads(text) if text.strip() else {}
+        # (as the agent reads it: NaN is no JSON to it, so the entries of such a file never run)
+        config = as_agents_read(text) if text.strip() else {}
     except ValueError as exc:
         from agentscan.hooks.configjson import GEMINI_REMARK, TooDeep, as_gemini_reads, commented
 
@@ -75,6 +76,9 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
         except ValueError as again:  # (its comments blanked: not JSON, or too deep)
             report["problem"] = reason(again, text) or f"not valid JSON: {fault(again)}"
             return report
+    # What stops an install or uninstall from writing it back while the agent reads it (comments,
+    # a key twice): its entries are mended by hand, and every fix said of it says so (``_mend``).
+    report["by_hand"] = unwritable(text, agent)
     if agent == "claude" and isinstance(config, dict) and config.get(DISABLE_ALL) is True:
         # Claude Code's switch for every hook of every file: nothing is captured while it is on.
         report["problem"] = (f'"{DISABLE_ALL}": true here turns off every Claude Code hook, agentscan\'s too, so '
@@ -116,11 +120,11 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
             continue
         missing = _missing(program) if os.path.isabs(program) else None
         if missing:
-            report["problem"] = f"the hook runs {program}, which {missing}: run {_reinstall(agent, scope, legacy)}"
+            report["problem"] = f"the hook runs {program}, which {missing}: {_mend(report, _set_command(report['agent']))}"
             break
         if not said:
-            said = _other_agentscan(program, module, search, agent, scope, legacy) or (
-                None if os.path.isabs(program) else _by_name(program, search)) or _vanishing(program, agent, env)
+            said = _other_agentscan(program, module, search, report) or (
+                None if os.path.isabs(program) else _by_name(program, search)) or _vanishing(program, report, env)
             if said:  # (after what ``_unjudged`` said, if anything)
                 report["note"] = said if report["note"] is None else f"{report['note']}; {said}"
     stripped = next((word for ours in found if (word := _bash_strips(agent, ours.command))), None)
@@ -137,7 +141,8 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
     if found and absent and report["problem"] is None and not report["narrowed"] and not report["stored_twice"]:
         text = (f"agentscan's hook is not on {_events_text(absent)} "
                 f"({report['events']} of the {len(listed)} events an install registers): "
-                f"run {_reinstall(agent, scope, legacy)} to add {'it' if len(absent) == 1 else 'them'}")
+                + _mend(report, f"add agentscan's entry (`{report['command']}`) to {'it' if len(absent) == 1 else 'them'}",
+                        f" to add {'it' if len(absent) == 1 else 'them'}"))
         report["note"] = text if report["note"] is None else f"{report['note']}; {text}"
     users = users_running_ours(agent, config) if isinstance(config, dict) else []
     if users:
@@ -320,7 +325,26 @@ def _reinstall(agent: str, scope: str, legacy: bool, again: str = " again") -> s
     return f"`{install}`{again}"
 
 
-def _other_agentscan(program: str, module: bool, search: str, agent: str, scope: str, legacy: bool) -> str | None:
+def _mend(report: dict[str, Any], edit: str, tail: str = "", again: str = " again") -> str:
+    """What mends the config of ``report``: ``run`` its install (``_reinstall``), then ``tail``;
+    for a file an install will not write back though the agent reads it (``by_hand``: comments,
+    a key twice), ``edit`` done by hand in that file, and why the install will not do it."""
+    from agentscan.invocation import program_word
+
+    if report["by_hand"] is None:
+        return f"run {_reinstall(report['agent'], report['scope'], report['legacy'], again)}{tail}"
+    return (f"{edit} by hand in {report['path']} (`{program_word()} hooks install` and `uninstall` will not "
+            f"change it: {report['by_hand']})")
+
+
+def _set_command(agent: str) -> str:
+    """The edit by hand that points agentscan's entries at this agentscan (``_mend``)."""
+    from agentscan.hooks.program import hook_command
+
+    return f"set the command of agentscan's entries to `{hook_command(agent)}`"
+
+
+def _other_agentscan(program: str, module: bool, search: str, report: dict[str, Any]) -> str | None:
     """A note when the hook runs another agentscan than the one running doctor (a venv left
     from before an upgrade): its captures follow that version's rules.  Either may be a console
     script or a Python run with ``-m agentscan`` (``module``): the same install either way."""
@@ -339,14 +363,19 @@ def _other_agentscan(program: str, module: bool, search: str, agent: str, scope:
         return None
     shown = f"{this} -m agentscan" if this_module else this
     return (f"the hook runs {found}{' -m agentscan' if module else ''}, not this agentscan ({shown}); "
-            f"to capture with this one, run {_reinstall(agent, scope, legacy, again='')}")
+            f"to capture with this one, {_mend(report, _set_command(report['agent']), again='')}")
 
 
-def _vanishing(program: str, agent: str, env: Mapping[str, str] | None) -> str | None:
+def _vanishing(program: str, report: dict[str, Any], env: Mapping[str, str] | None) -> str | None:
     """A note for a hook that runs agentscan from uvx's or pipx run's cache (``hooks.program``)."""
     from agentscan.hooks.program import for_good, temporary_place
 
     place = temporary_place(program, env)
     if place is None:
         return None
-    return f"the hook runs {program}, in {place}: once it is gone, nothing is captured; {for_good(agent)}"
+    if report["by_hand"] is None:
+        return f"the hook runs {program}, in {place}: once it is gone, nothing is captured; {for_good(report['agent'])}"
+    return (f"the hook runs {program}, in {place}: once it is gone, nothing is captured; install agentscan for good "
+            f"(`uv tool install agentscan` or `pipx install agentscan`), then "
+            + _mend(report, "set the command of agentscan's entries to that agentscan's `… hook --agent "
+                    f"{report['agent']}`"))

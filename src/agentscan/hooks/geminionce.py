@@ -36,7 +36,7 @@ def runs_again(other: Any, this: Any) -> bool:
 
 def files_run_twice(other: Path, this: Path, text: str | None = None, files: SettingsFiles | None = None) -> bool:
     """``runs_again`` for two settings files (``this`` as ``text`` when given: what an install is
-    about to write there; ``other`` as Gemini CLI reads it, its comments too: ``as_read``); one
+    about to write there; else both as Gemini CLI reads them, comments too: ``as_read``); one
     that cannot be read or parsed is taken to run twice (the warning stays, as it was said
     before Gemini CLI's deduplication was known).  ``files``: where the files already read are
     kept (``hooks status`` reads each once)."""
@@ -45,11 +45,12 @@ def files_run_twice(other: Path, this: Path, text: str | None = None, files: Set
 
     files = SettingsFiles() if files is None else files
     try:
-        mine = files.parsed(this) if text is None else parse(this, text)
+        # (``this`` as Gemini CLI reads it too: a comment, or a key twice, in it adds no run)
+        mine = files.as_read(this) if text is None else parse(this, text)
         theirs = files.as_read(other)
     except (OSError, UnicodeDecodeError, HookConfigError):
         return True
-    return isinstance(theirs, Unjudged) or runs_again(theirs, mine)
+    return isinstance(theirs, Unjudged) or isinstance(mine, Unjudged) or runs_again(theirs, mine)
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,7 @@ class SettingsFiles:
         try:
             config = as_gemini_reads(text)
         except ValueError as exc:  # (too deep, or not JSON)
-            return Unjudged(reason(exc, text) or f"is not valid JSON, even without its comments ({fault(exc)})")
+            return Unjudged(reason(exc, text) or f"is not valid JSON, even without its comments ({fault(exc, text)})")
         return config if isinstance(config, dict) else Unjudged("does not hold a JSON object")
 
 

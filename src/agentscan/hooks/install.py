@@ -18,7 +18,7 @@ when empty.
 
 Ours are recognised by their command: ``… agentscan hook --agent …``; an install
 leaves one on each event, where it sees the whole event (``hooks.merging``), and
-says which other config the agent also reads runs it too (``installed_elsewhere``).
+says which other config the agent also reads runs it too (``hooks.elsewhere``).
 """
 
 from __future__ import annotations
@@ -26,26 +26,22 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping
 
 from agentscan.errors import HookConfigError
 from agentscan.hooks.backups import backup as backup
 from agentscan.hooks.backups import project_backups as project_backups
-from agentscan.hooks.configjson import TooDeep, commented, copied, parse, render, too_deep
+from agentscan.hooks.configjson import TooDeep, copied, parse, render, too_deep
 from agentscan.toolkit.fsutil import read_regular_text
 from agentscan.hooks.events import CURSOR_EVENTS as _EVERY_CURSOR_EVENT
 from agentscan.hooks.events import CURSOR_TAB_EVENTS as CURSOR_TAB_EVENTS
 from agentscan.hooks.events import GEMINI_EVENTS as GEMINI_EVENTS
 from agentscan.hooks.merging import TIMEOUT_SECONDS as TIMEOUT_SECONDS
 from agentscan.hooks.merging import Replaced, merge_claude, merge_cursor
-from agentscan.hooks.ourentries import events_with_ours, ours_by_event
 from agentscan.hooks.ourentries import is_ours as is_ours
 from agentscan.hooks.program import hook_command as hook_command
 from agentscan.hooks.program import shell_word as shell_word
 from agentscan.toolkit.paths import under_home
-
-if TYPE_CHECKING:
-    from agentscan.hooks.geminionce import SettingsFiles
 
 #: the Cursor events an install registers, without matchers: every one but the Tab events, which
 #: run on each Tab completion (a process start, ~30 ms) and hold nothing the tree reads
@@ -184,91 +180,6 @@ def uninstall_paths(agent: str, scope: str, *, home: Path, cwd: Path, env: Mappi
     if agent == "claude" and scope == "project":
         paths.append(cwd / ".claude" / "settings.json")
     return paths
-
-
-@dataclass(frozen=True)
-class Elsewhere:
-    """Another config the agent reads beside the one installed to, which runs our hook too:
-    the agent runs the hooks of all of them, so each event can be captured twice."""
-
-    path: Path
-    scope: str  # the ``--scope`` whose uninstall cleans it
-    events: int  # how many events there run agentscan's hook
-    #: why its entry is removed by hand, not by that uninstall (a Gemini file with comments),
-    #: and the entry's command, to name it
-    by_hand: str | None = None
-    command: str = ""
-
-
-def installed_elsewhere(agent: str, scope: str, *, home: Path, cwd: Path, env: Mapping[str, str] | None = None,
-                        files: SettingsFiles | None = None) -> list[Elsewhere]:
-    """The user config when installing in a project, the current project's when installing for the
-    user (and for Claude, a project's shared settings.json an older agentscan wrote to).  One that cannot
-    be read or parsed is not reported: this is a warning, the install it accompanies is what has to be
-    right.  ``files``: Gemini CLI's read as it reads them, each once (the caller judges them next)."""
-    other = "project" if scope == "user" else "user"
-    others = _user_paths(agent, home, cwd, env) if other == "user" else uninstall_paths(agent, other, home=home, cwd=cwd)
-    candidates = [(path, other) for path in others]
-    if agent == "claude" and scope == "project":
-        candidates.append((cwd / ".claude" / "settings.json", "project"))
-    # The same file twice (a project that is the home itself) is not a second registration.
-    seen = {os.path.realpath(config_path(agent, scope, home=home, cwd=cwd, env=env))}
-    found = []
-    for path, where in candidates:
-        real = os.path.realpath(path)
-        if real in seen:
-            continue
-        seen.add(real)
-        if agent == "gemini" and files is not None:
-            found += _gemini_elsewhere(path, where, files)
-            continue
-        try:
-            events = events_with_ours(agent, parse(path, _read(path)))
-        except HookConfigError:
-            continue
-        if events:
-            found.append(Elsewhere(path, where, len(events)))
-    return found
-
-
-def _gemini_elsewhere(path: Path, where: str, files: SettingsFiles) -> list[Elsewhere]:
-    """agentscan's entries in a Gemini CLI settings file, read once (``files``); of one an install refuses
-    but Gemini CLI reads (comments, a key twice: ``as_read``) too: they run all the same, removed by hand."""
-    try:
-        config = files.as_read(path)
-    except (OSError, UnicodeDecodeError):  # (a missing file holds none)
-        return []
-    try:
-        events = events_with_ours("gemini", files.parsed(path))  # (parsed once, by ``as_read``)
-    except HookConfigError:  # refused by an install, read by Gemini CLI (or not: ``Unjudged``)
-        ours = ours_by_event("gemini", config) if isinstance(config, dict) else []  # (not ``Unjudged``)
-        why = "it holds comments, which agentscan cannot write back" if ours and commented(files.text(path)) else "agentscan cannot write it back"
-        return [Elsewhere(path, where, len(ours), why, str(ours[0].command))] if ours else []
-    return [Elsewhere(path, where, len(events))] if events else []
-
-
-def hooks_disabled(*, home: Path, cwd: Path, env: Mapping[str, str] | None = None) -> list[Path]:
-    """The Claude settings files (the user's, this project's two) that set ``"disableAllHooks":
-    true``: Claude Code then runs no hook at all, agentscan's neither.  One that cannot be
-    read or parsed is left out (this is a warning)."""
-    found: list[Path] = []
-    for path in (*_user_paths("claude", home, cwd, env), *uninstall_paths("claude", "project", home=home, cwd=cwd)):
-        try:
-            config = parse(path, _read(path))
-        except HookConfigError:
-            continue
-        if config.get("disableAllHooks") is True and path not in found:
-            found.append(path)
-    return found
-
-
-def _user_paths(agent: str, home: Path, cwd: Path, env: Mapping[str, str] | None) -> list[Path]:
-    """The user's config, or none when ``CLAUDE_CONFIG_DIR`` names no place an install takes
-    (a warning about that file has nothing to look at)."""
-    try:
-        return [config_path(agent, "user", home=home, cwd=cwd, env=env)]
-    except HookConfigError:
-        return []
 
 
 def plan(agent: str, path: Path, *, install: bool, command: str | None = None) -> Plan:

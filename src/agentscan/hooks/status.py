@@ -51,6 +51,7 @@ def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str]) -> dict[str, 
                     configs.append(report)
     _note_both_project_files(configs)
     _note_both_scopes(configs, files)
+    _note_system_files(configs, files, env)
     root = store.data_dir(env)
     ignored = store.ignored_setting(env)  # a relative AGENTSCAN_DATA_DIR: the default is used
     summaries = store.summaries(root)
@@ -224,10 +225,13 @@ def _note_both_project_files(configs: list[dict[str, Any]]) -> None:
     local = [c for c in configs if c["agent"] == "claude" and c["scope"] == "project" and not c["legacy"] and c["events"]]
     for config in configs:
         if config["legacy"] and config["events"] and local:
+            fix = (f"run `{word} hooks uninstall claude --scope project`, which removes agentscan's entries from both, "
+                   f"then `{word} hooks install claude --scope project`")
+            if config["by_hand"]:  # (that uninstall would refuse this file: ``configreport``'s ``by_hand``)
+                fix = (f"edit {config['path']} by hand to remove agentscan's entries (`hooks uninstall` will not "
+                       f"change it: {config['by_hand']})")
             note = (f"agentscan's hook is also installed in {local[0]['path']}: Claude Code runs the hooks of both "
-                    f"files, so each event can be captured twice; run `{word} hooks uninstall claude "
-                    "--scope project`, which removes agentscan's entries from both, then "
-                    f"`{word} hooks install claude --scope project`")
+                    f"files, so each event can be captured twice; {fix}")
             config["note"] = note  # its fix also points the hook at this agentscan (``configreport._other_agentscan``)
 
 
@@ -247,6 +251,40 @@ def _note_both_scopes(configs: list[dict[str, Any]], files: SettingsFiles | None
             continue
         if user:
             config["also_installed"] = user[0]["path"]
+
+
+def _note_system_files(configs: list[dict[str, Any]], files: SettingsFiles, env: Mapping[str, str]) -> None:
+    """Gemini CLI's system defaults and system settings (an administrator's files, merged under
+    and over the user's and the project's) holding an entry of agentscan's that runs beside this
+    file's (another name or command: ``geminionce``): each event can be captured twice, as
+    ``hooks install`` warns (``hooks.elsewhere``).  That file is edited by hand, by whoever may."""
+    from agentscan.hooks.elsewhere import ADMINISTRATORS
+    from agentscan.hooks.geminionce import files_run_twice, system_defaults_path, system_settings_path
+    from agentscan.hooks.ourentries import ours_by_event, shown_on_one_line
+    from agentscan.invocation import program_word
+    from agentscan.otlp.endpoint import shown_command
+
+    for config in configs:
+        if config["agent"] != "gemini" or not config["events"]:
+            continue
+        for path in (system_defaults_path(env), system_settings_path(env)):
+            try:
+                theirs = files.as_read(path)
+            except (OSError, UnicodeDecodeError):  # (none there)
+                continue
+            ours = ours_by_event("gemini", theirs) if isinstance(theirs, dict) else []
+            if not ours or os.path.realpath(path) == os.path.realpath(config["path"]) \
+                    or not files_run_twice(path, Path(config["path"]), files=files):
+                continue
+            here = (f"edit {config['path']} by hand to remove agentscan's entries (`hooks install` and `uninstall` will "
+                    f"not change it: {config['by_hand']})") if config.get("by_hand") else \
+                f"run `{program_word()} hooks uninstall gemini" + (
+                    f" --scope project` in {Path(config['path']).parent.parent}" if config["scope"] == "project" else "`")
+            note = (f"agentscan's hook is also in {path} (Gemini CLI runs the hooks of both files; the entries differ "
+                    f"in name or command, and it runs equal ones once), so each event can be captured twice; to keep "
+                    f"one, have agentscan's entry (`{shown_on_one_line(shown_command(str(ours[0].command)))}`) removed from {path} by "
+                    f"hand ({ADMINISTRATORS.removeprefix('it is ')}), or {here}")
+            config["note"] = note if config["note"] is None else f"{config['note']}; {note}"
 
 
 def _errors(path: str) -> dict[str, Any]:

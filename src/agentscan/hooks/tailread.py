@@ -73,9 +73,9 @@ def _later_by_payload(handle: BinaryIO, end: int, best: Best, decode: Any) -> Be
     ``STAMP_KEY`` can (one whose key is escaped is not looked for: ``ESCAPED_LETTERS``): the file
     is searched for it a block at a time (``_suspect_lines``, never split into lines), its hits
     whose values are plainly earlier passed over in C, and a line left is decoded only when the
-    values of its ``"timestamp"`` keys, read without decoding it, do not all come at or before
-    the best, or one is no plain string, or the line holds an escaped letter (a nested key's
-    value is read too: decoding tells whether it is the payload's own).  The lines
+    values of its payload's own ``"timestamp"`` keys, read without decoding it
+    (``_payload_stamps``: a nested key is passed over), do not all come at or before the best,
+    or one is no plain string, or the line is not as the hook writes it.  The lines
     left are taken from the last back.  A line of these that ties with the best comes before it
     in the file, so only a later order takes its place, and the first such line found (the one
     latest in the file) is kept on a tie among them: their places from the end are not needed."""
@@ -83,9 +83,9 @@ def _later_by_payload(handle: BinaryIO, end: int, best: Best, decode: Any) -> Be
     from agentscan.timeutil import parse_iso
 
     def after(line: bytes, best: Best) -> Best:
-        values = _STAMPED.findall(line)
+        values = _payload_stamps(line, suspects)
         # (else one is no plain string, or a key is written with an escape: decoded)
-        if len(values) == line.count(STAMP_KEY) and not any(needle in line for needle in ESCAPED_LETTERS):
+        if values is not None:
             for value in values:
                 parsed = parse_iso(value.decode("utf-8", "replace"))
                 if parsed is None or int(parsed.timestamp() * 1_000_000) * 1000 > best[0]:
@@ -99,7 +99,8 @@ def _later_by_payload(handle: BinaryIO, end: int, best: Best, decode: Any) -> Be
         order = effective_ns(event)
         return (order, best[1], path) if order > best[0] else best  # (its place: see above)
 
-    for line in _suspect_lines(handle, end, best[0]):
+    suspects = _suspects(best[0])  # (a value it passes over is earlier than any best to come)
+    for line in _suspect_lines(handle, end, suspects):
         best = after(line, best)
     return best
 
@@ -110,7 +111,7 @@ def _later_by_payload(handle: BinaryIO, end: int, best: Best, decode: Any) -> Be
 PIECE = 1 << 20
 
 
-def _suspect_lines(handle: BinaryIO, end: int, order: int) -> Iterator[bytes]:
+def _suspect_lines(handle: BinaryIO, end: int, suspects: re.Pattern[bytes]) -> Iterator[bytes]:
     """The lines among the first ``end`` bytes of ``handle`` holding a ``STAMP_KEY`` that may
     put them after ``order``, the last first.  A Gemini CLI store stamps every line: one
     regular-expression search in C (``_suspects``) passes over each hit whose value is a UTC
@@ -122,8 +123,6 @@ def _suspect_lines(handle: BinaryIO, end: int, order: int) -> Iterator[bytes]:
     A hit at a block's seam is searched with the next block's first ``_SEAM`` bytes joined on, its
     value and all (one whose value runs past them is taken as a suspect: its line is decoded, as
     one the expression could not pass over is)."""
-    suspects = _suspects(order)
-
     def find(searched: bytes, stop: int) -> list[tuple[int, bytes]]:
         if searched.find(STAMP_KEY) < 0:
             return []
@@ -165,6 +164,44 @@ _IN_RANGE = (rb'[ \t\r]*:[ \t\r]*"(?=\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[
 #: value is read as ``tree.effective_ns`` reads the payload's (a number, an escape, the word as
 #: a value, a time that does not read: the line is decoded)
 _STAMPED = re.compile(rb'"timestamp"\s*:\s*"([^"\\]{1,64})"')
+
+
+def _payload_stamps(line: bytes, suspects: re.Pattern[bytes]) -> list[bytes] | None:
+    """The values of the payload's own ``"timestamp"`` keys in ``line`` (``tree.effective_ns``
+    reads no other) that ``suspects`` (``_suspects``) does not pass over, read without decoding
+    it, or ``None`` when they cannot be so read: the line is not as ``agentscan hook`` writes it
+    (``WRITTEN_START`` once, no escaped letter: ``ESCAPED_LETTERS``), or such a value is no plain
+    string (a number, an escape).  The hook writes the payload as the envelope's one object, so
+    its own keys are those two levels down; a deeper one (a tool's response holding
+    ``"timestamp": 1700000000`` on every line) made every line decoded, when it cannot move the
+    line in the tree's order."""
+    if not line.startswith(WRITTEN_START) or line.find(WRITTEN_START, 1) > 0 \
+            or any(needle in line for needle in ESCAPED_LETTERS):
+        return None
+    values = []
+    at = line.find(STAMP_KEY)
+    while at >= 0:
+        # (each hit starts a string of its own: no string holds an unescaped quote)
+        if suspects.match(line, at) and _KEY_END.match(line, at + len(STAMP_KEY)) and _depth(line[:at]) == 2:
+            found = _STAMPED.match(line, at)
+            if found is None:
+                return None
+            values.append(found.group(1))
+        at = line.find(STAMP_KEY, at + 1)
+    return values
+
+
+def _depth(before: bytes) -> int:
+    """How many objects and lists are open at the end of ``before``, which ends between two
+    tokens: its strings taken out (in C, with what they hold), the brackets left counted."""
+    bare = _STRING.sub(b"", before)
+    return bare.count(b"{") + bare.count(b"[") - bare.count(b"}") - bare.count(b"]")
+
+
+#: a JSON string, escapes and all
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+#: after a ``STAMP_KEY`` that is a key, not a string value: its colon
+_KEY_END = re.compile(rb"\s*:")
 
 
 #: how a payload's own timestamp (``tree.effective_ns``) is written in a stored line
