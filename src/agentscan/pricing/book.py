@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     Resolver = Callable[[float | None, int], int]
 
 
-
 #: what a gap in the prices looks like, said in the no-price warning: whole words (a ``≥$…``
 #: at its end read as a message cut off)
 UNPRICED_LOOK = "a cost that includes its calls shows as - (unknown) or with ≥ (a lower bound)"
@@ -111,6 +110,14 @@ class PriceBook:
         if state is None:
             state = self._load(provider, model)
         return isinstance(state, int) or (len(state) == 1 and state[0][0].timeless)
+
+    def period_around(self, provider: str, model: str | None, ts: float) -> tuple[float | None, float | None] | None:
+        """The bounds of the one stored period of ``model`` covering ``ts`` if it overlaps no other: ``key`` answers by it anywhere inside (``None``: none such)."""
+        state = self._models.get((provider, model))
+        found = [period for period, _ in state if period.covers(ts)] if isinstance(state, list) else []
+        alone = len(found) == 1 and not any(other is not found[0] and (other.start is None or found[0].end is None or other.start < found[0].end)
+                                            and (other.end is None or found[0].start is None or found[0].start < other.end) for other, _ in state)  # type: ignore[union-attr]
+        return (found[0].start, found[0].end) if alone else None
 
     def span_key(self, provider: str, model: str | None, start: float | None, end: float | None,
                  low: int, high: int | None) -> int | None:

@@ -17,16 +17,27 @@ class GroupPrices:
     """The price key of each cached group (``None``: its calls may be priced apart).
 
     Most models have one price at every time: their key depends on the tier
-    class alone, so it is worked out once per model and class, not per quarter hour.
+    class alone, so it is worked out once per model and class, not per quarter hour;
+    one priced by period, once per period and class.
     """
 
     def __init__(self, book: PriceBook) -> None:
         self.book = book
         self._keys: dict[tuple, int | None] = {}
         self._timeless: dict[tuple[str, str | None], bool] = {}
-        self._memo: dict[tuple, int | None] = {}  # every group asked about, as asked (the hot path)
+        #: (provider, model, tier class) -> the key of a model whose key does not depend on the
+        #: time (the hot path: a 1 GB transcript's 24,000 groups, each of its own quarter hour)
+        self._by_class: dict[tuple, int | None] = {}
+        self._memo: dict[tuple, int | None] = {}  # every other group asked about, as asked
+        #: (provider, model, tier class) -> the bounds of each price period a quarter hour was
+        #: found in, and its key: a model priced by period is looked up once a period, not
+        #: twice a quarter hour
+        self._stretches: dict[tuple, list[tuple[float | None, float | None, int]]] = {}
 
     def key(self, provider: str, model: str | None, bucket: int | None, tier: int) -> int | None:
+        found = self._by_class.get((provider, model, tier), _UNKNOWN)
+        if found is not _UNKNOWN:
+            return found  # type: ignore[return-value]
         asked = (provider, model, bucket, tier)
         found = self._memo.get(asked, _UNKNOWN)
         if found is not _UNKNOWN:
@@ -37,18 +48,27 @@ class GroupPrices:
     def _key(self, provider: str, model: str | None, bucket: int | None, tier: int) -> int | None:
         fast = self.book.fast_keys(provider).get(model)
         if fast.__class__ is int:
+            self._by_class[(provider, model, tier)] = fast  # type: ignore[assignment]
             return fast  # type: ignore[return-value]
         timeless = self._timeless.get((provider, model))
         if timeless is None:
             timeless = self._timeless[(provider, model)] = self.book.timeless(provider, model)
+        if not timeless and bucket is not None:
+            for start, end, key in self._stretches.get((provider, model, tier), ()):
+                if (start is None or start <= bucket) and (end is None or bucket + BUCKET <= end):
+                    return key
         ident = (provider, model, None if timeless else bucket, tier, timeless)
         if ident in self._keys:
             return self._keys[ident]
         low, high = tier_range(tier)
         if timeless:
-            found = self.book.span_key(provider, model, None, None, low, high)
+            found = self._by_class[(provider, model, tier)] = self.book.span_key(provider, model, None, None, low, high)
         else:
             found = self.book.span_key(provider, model, bucket, None if bucket is None else bucket + BUCKET, low, high)
+            around = self.book.period_around(provider, model, bucket) if found is not None and bucket is not None else None
+            if found is not None and around is not None and (around[1] is None or bucket + BUCKET <= around[1]):  # type: ignore[operator]
+                # Every quarter hour inside this period has the same key (for this tier class)
+                self._stretches.setdefault((provider, model, tier), []).append((around[0], around[1], found))
         self._keys[ident] = found
         return found
 
