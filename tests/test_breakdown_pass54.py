@@ -173,8 +173,12 @@ def test_by_model_with_breakdown_is_a_usage_error(home: Path) -> None:
     from agentscan.errors import UsageProblem
     from agentscan.scan.tokens import token_report
 
-    with pytest.raises(UsageProblem):
+    with pytest.raises(UsageProblem) as refused:
         token_report(Scanner(home=home, env={}), by="model", breakdown=True)
+    # In the library's words, naming its parameter, as the README says every UsageProblem does
+    # (it said ``--breakdown`` and ``--by model``, with no ``parameter``).
+    assert refused.value.parameter == "breakdown"
+    assert "breakdown=True" in str(refused.value) and "--" not in str(refused.value)
 
 
 def test_a_models_line_shows_what_its_row_would(isolated_home: Path, tty: Any) -> None:

@@ -186,7 +186,7 @@ def run_tokens(
     if breakdown and refused_under("--breakdown", group):
         from agentscan.scan.tokenmodels import check
 
-        check(group, breakdown)  # (its usage error, worded once for the CLI and the library)
+        check(group, breakdown, cli=True)  # (its usage error in the CLI's words)
     order = one_order(sort)
     zone_info = given_zone(tz)
     note_local_zone(zone_info is None and (not as_json or since is not None or until is not None or group != "session"))
