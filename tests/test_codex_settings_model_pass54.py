@@ -143,7 +143,12 @@ def test_a_cold_list_of_a_large_rollout_takes_the_settings_model_before_its_wind
 
 
 def test_the_seed_of_a_window_carries_the_settings_model_and_tier(isolated_home: Path) -> None:
-    from agentscan.providers.codex.turnseed import Seed, model_before
+    from agentscan.providers.codex.totalseed import seeds_before
+    from agentscan.providers.codex.turnseed import Seed
+
+    def model_before(path: Path, end: int) -> Seed | None:  # (asked as ``headtail`` asks)
+        return seeds_before(path, end, model=True, totals=False)[0]
+
 
     path = rollout_path(isolated_home / ".codex", T, START)
     write_rollout(path, [meta(T, START), _settings(START, "gpt-5.5", "priority")])

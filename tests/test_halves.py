@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentscan.context import ScanContext
-from agentscan.providers.claude import halfjoin, halfpass, halves, row, rowresume, showfacts
+from agentscan.providers.claude import halfjoin, halfpass, halves, recordnotes, rowresume, showfacts
 from agentscan.providers.claude.filesummary import FileSummary
 from agentscan.providers.claude.row import summarize
 from agentscan.providers.claude.showfacts import ShowFacts
@@ -263,7 +263,7 @@ def test_a_window_pushed_out_by_the_second_half_is_settled_in_order(tmp_path: Pa
 
 def test_too_many_subagent_results_in_the_second_half_are_read_here(tmp_path: Path, small_limits: None,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(row, "MAX_RESULTS", 0)
+    monkeypatch.setattr(recordnotes, "MAX_RESULTS", 0)
     task = {"type": "tool_use", "name": "Task", "id": "toolu_task", "input": {"subagent_type": "Explore"}}
     result = claude_user(SESSION, ts_of(7), [{"type": "tool_result", "tool_use_id": "toolu_task", "content": "done"}],
                          uuid="u7")
@@ -413,7 +413,7 @@ def test_the_helpers_lists_stay_bounded(tmp_path: Path, small_limits: None, monk
     for _ in range(50):
         facts.assistant("m1", [_call("t1")])
     assert facts.early == ["t1"] and facts.reused == 49
-    monkeypatch.setattr(row, "MAX_RESULTS", 3)
+    monkeypatch.setattr(recordnotes, "MAX_RESULTS", 3)
     task = {"type": "tool_use", "name": "Task", "id": "toolu_task", "input": {"subagent_type": "Explore"}}
     results = []
     for n in range(10):

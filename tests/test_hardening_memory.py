@@ -1,4 +1,4 @@
-"""Memory stays bounded, and time stays sane, whatever one line or one file weighs.
+"""Memory stays bounded, and so do the bytes read, whatever one line or one file weighs.
 
 A line longer than ``MAX_LINE_BYTES`` (4 MiB) is skipped with a warning
 without being held whole; a 2 GB sparse file (made with ``truncate``: no
@@ -9,7 +9,7 @@ The big files are made here, in the test's tmp dir, and deleted after.
 from __future__ import annotations
 
 import io
-import time
+import os
 import tracemalloc
 from pathlib import Path
 from typing import Callable, Iterator
@@ -31,6 +31,16 @@ MiB = 1024 * 1024
 LINE = 100 * MiB
 SPARSE = 2 * 1024 * MiB
 PEAK_LIMIT = 32 * MiB  # a fixed budget, far below the 100 MB a whole line would cost
+#: what a scan of a session with a 2 GB hole may read besides the hole (the session's other
+#: lines, the index, the modules imported meanwhile: 20-72 MiB measured)
+READ_LIMIT = 128 * MiB
+#: how many times each provider's passes read the whole hole today, ``longlines``' hole
+#: skipping on: Claude's usage pass (``toolkit.linescan``, once for ``tokens``) and ``show``
+#: from the end (``toolkit.reverse``, twice a ``show``: its API's and its CLI's); Codex's usage
+#: pass (``linescan``: for ``tokens``, and for ``show``'s cost).  2 GiB each, a debt, not a
+#: goal: a reader made to jump the hole lowers its count here.  With the skipping off, each
+#: provider reads 10-22 GiB: the bound fails at once.
+HOLE_READS = {"claude": 5, "codex": 2, "gemini": 0, "cursor": 0}
 
 
 @pytest.fixture
@@ -96,24 +106,56 @@ def test_every_provider_reads_around_a_100_mb_line(isolated_home: Path, peak: Ca
 
 # -- a 2 GB sparse file ---------------------------------------------------------------
 
+def _rchar(pid: str = "self") -> int:
+    """Bytes ``read(2)`` and its kin returned to a process so far (``/proc/<pid>/io``): a
+    hole's NULs count as they are read, from the page cache or not (no disk time to guess at)."""
+    for line in Path(f"/proc/{pid}/io").read_text().splitlines():
+        if line.startswith("rchar:"):
+            return int(line.split()[1])
+    raise AssertionError("no rchar")
+
+
+@pytest.fixture
+def bytes_read(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Callable[[], int]]:
+    """Bytes read since the fixture began by this process and every child it forked (a huge
+    file's halves are read on two cores: ``toolkit.forking``): each child adds its own count
+    as it leaves (``os._exit``, the only way a forked child leaves), to a file of counts."""
+    counts = tmp_path / "children-rchar"
+    counts.touch()
+    parent, real_exit = os.getpid(), os._exit
+
+    def exit_counted(code: int) -> None:
+        if os.getpid() != parent:
+            descriptor = os.open(counts, os.O_WRONLY | os.O_APPEND)
+            os.write(descriptor, f"{_rchar()}\n".encode())  # (one append: whole, whatever another child does)
+            os.close(descriptor)
+        real_exit(code)
+
+    monkeypatch.setattr(os, "_exit", exit_counted)
+    start = _rchar()
+    yield lambda: _rchar() - start + sum(map(int, counts.read_text().split()))
+
+
 @pytest.mark.parametrize("provider", PROVIDERS)
-def test_every_provider_gets_through_a_2_gb_sparse_file_quickly(isolated_home: Path, peak: Callable[[], int], provider: str) -> None:
-    """A 2 GB line of NULs between the session's first line and the rest of it."""
+def test_every_provider_gets_through_a_2_gb_sparse_file_reading_little_of_it(
+        isolated_home: Path, peak: Callable[[], int], bytes_read: Callable[[], int], provider: str) -> None:
+    """A 2 GB line of NULs between the session's first line and the rest of it: jumped over
+    (``longlines``' hole skipping), not read, but by the passes ``HOLE_READS`` counts.  Bounded
+    in bytes read, not seconds (a timed bound failed under load and passed a read of the
+    hole: 2 GiB of NULs are read in about a second): deterministic, whatever the load."""
     item = case(provider, "clean")
     first, rest = _split(provider)
     path = with_hole(target(isolated_home, item), first, SPARSE, b"\n" + rest)
     assert path.stat().st_size > SPARSE
-    started = time.monotonic()
     try:
         rows, report, detail, warnings = _scan_everything(isolated_home, item.id)
-        elapsed = time.monotonic() - started
         assert peak() < PEAK_LIMIT, f"peak {peak() / MiB:.1f} MiB"
         result = CliRunner().invoke(app, ["show", item.id, "--json"])  # the CLI: exit 0, with the warning
         assert result.exit_code == 0 and "line longer than 4 MiB skipped" in result.stdout, result.stderr
+        read = bytes_read()
     finally:
         path.unlink()
-    # Generous: reading all 2 GB would still fit; minutes would not.
-    assert elapsed < 20, f"{elapsed:.1f}s"
+    assert read < HOLE_READS[provider] * SPARSE + READ_LIMIT, f"{read / MiB:.0f} MiB read"
     assert [(row.id, row.title) for row in rows] == [(item.id, item.title)]
     assert (report.total.total if report.total else None) == item.expected
     assert any(w.message == "line longer than 4 MiB skipped" for w in warnings)

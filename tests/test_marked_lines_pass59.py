@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from agentscan.providers.codex import seedwalk, totalseed
-from agentscan.providers.codex.turnseed import MAX_BACK_BYTES, Seed, model_before
+from agentscan.providers.codex.turnseed import MAX_BACK_BYTES, Seed
 from agentscan.toolkit.markedlines import MarkedLines, literal_finder
 
 MIB = 1024 * 1024
@@ -72,6 +72,11 @@ def _turn_context(model: str, pad: int = 0) -> bytes:
                         "type": "turn_context"})
 
 
+def model_before(path: Path, end: int) -> Seed | None:
+    """The model the walk back from ``end`` finds, asked as ``headtail`` asks (``seeds_before``)."""
+    return totalseed.seeds_before(path, end, model=True, totals=False)[0]
+
+
 def _filler(size: int) -> bytes:
     line = _codex_line({"timestamp": "2026-01-01T00:00:01Z", "type": "response_item",
                         "payload": {"type": "message", "role": "assistant", "content": [{"text": "f" * 4000}]}})
@@ -85,7 +90,7 @@ def test_a_turn_context_line_across_the_1_mib_seam_names_the_model(tmp_path: Pat
     path.write_bytes(data)
     assert model_before(path, len(data)) == Seed("gpt-long", None, None)
     assert model_before(path, len(data) + 100) == Seed()  # (cut since: none taken)
-    assert totalseed.totals_before(path, len(data) + 100) is None
+    assert totalseed.seeds_before(path, len(data) + 100, model=False, totals=True) == (None, None)
 
 
 def test_the_turn_is_looked_for_32_mib_back_and_no_further(tmp_path: Path) -> None:

@@ -46,11 +46,11 @@ def test_a_time_past_the_years_a_record_holds_is_taken_as_the_nearest(isolated_h
     """East of UTC, 9999-12-31T23:30Z has no local form: a traceback, for --at, --since and --until."""
     import time
 
-    from agentscan.timeutil import _EARLIEST, _LATEST
+    from agentscan.timeutil import EARLIEST, LATEST
     from agentscan.whentext import parse_when
 
-    assert parse_when("9999-12-31T23:30:00Z") == _LATEST
-    assert parse_when("739000d") == _EARLIEST
+    assert parse_when("9999-12-31T23:30:00Z") == LATEST
+    assert parse_when("739000d") == EARLIEST
     try:
         with monkeypatch.context() as patch:  # (TZ as it was after, the isolated home kept)
             patch.setenv("TZ", "Europe/Paris")

@@ -20,7 +20,7 @@ import orjson
 import pytest
 
 from agentscan.bounds import Bounds
-from agentscan.providers.claude import detail, records, row, usage, windowed
+from agentscan.providers.claude import detail, recordnotes, records, usage, windowed
 from agentscan.providers.claude.detail import summary_text, tool_summary
 from agentscan.providers.claude.records import real_prompt_text
 from agentscan.providers.claude.dedupe import better_copy
@@ -299,12 +299,12 @@ def test_a_huge_transcript_shown_from_its_end_is_the_forward_read(tmp_path: Path
 def test_show_facts_make_no_paths_nor_copy_a_one_block_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     lower_row_limits(monkeypatch)
     copied: list = []
-    real_blocks = row.content_blocks
-    monkeypatch.setattr(row, "content_blocks", lambda message: copied.append(message) or real_blocks(message))
+    real_blocks = recordnotes.content_blocks
+    monkeypatch.setattr(recordnotes, "content_blocks", lambda message: copied.append(message) or real_blocks(message))
     monkeypatch.setattr(detail, "tool_summary", lambda *a: pytest.fail("paths made for show's facts"))
     tasks: list = []
-    real_task = row._note_task
-    monkeypatch.setattr(row, "_note_task", lambda block, pending: tasks.append(block["name"]) or real_task(block, pending))
+    real_task = recordnotes.note_task
+    monkeypatch.setattr(recordnotes, "note_task", lambda block, pending: tasks.append(block["name"]) or real_task(block, pending))
     home = _home(tmp_path)
     from agentscan.context import ScanContext
     from agentscan.providers.claude.provider import ClaudeProvider

@@ -161,7 +161,8 @@ def test_doctor_cleans_the_paths_it_names(tmp_path: Path, isolated_home: Path) -
 def test_the_lines_under_a_tokens_table_clean_the_keys_they_are_given(capsys: pytest.CaptureFixture[str]) -> None:
     # A patched table (``cli.tablepatch``) gives its folded and empty sessions' ids as read.
     from agentscan.cli.term import Terminal
-    from agentscan.cli.tokens_notes import Folded, print_notes
+    from agentscan.cli.tokens_folds import Folded
+    from agentscan.cli.tokens_notes import print_notes
 
     for terminal in (Terminal(tty=False, width=80, color=False), Terminal(tty=True, width=12, color=False)):
         print_notes("session", terminal, Folded([f"claude:a{OSC}x{BEL}"], recorded_nothing=[f"claude:b{C1}1"]))

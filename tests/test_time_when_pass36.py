@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from agentscan.cli import app
 from agentscan.errors import UsageProblem
-from agentscan.timeutil import _LATEST
+from agentscan.timeutil import LATEST
 from agentscan.whentext import parse_when
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user, cli_json
 
@@ -121,7 +121,7 @@ def test_a_period_is_read_in_the_zone() -> None:
 def test_the_last_period_of_the_calendar_reaches_the_end_of_time() -> None:
     # --until 9999-12-31 raised OverflowError (exit 1, a traceback).
     for text in ("9999-12-31", "99991231", "9999-12"):
-        assert parse_when(text, tz=UTC, end_of_day=True) == _LATEST
+        assert parse_when(text, tz=UTC, end_of_day=True) == LATEST
 
 
 @pytest.mark.parametrize("text", ["2026-02-30", "2026-13", "2025-W53", "2026-W01-8", "20260230"])

@@ -19,7 +19,8 @@ import pytest
 
 from agentscan.cli.term import Terminal
 from agentscan.cli.tokens_empty import nearest_usage
-from agentscan.cli.tokens_notes import Folded, Unpriced, print_notes
+from agentscan.cli.tokens_folds import Folded
+from agentscan.cli.tokens_notes import Unpriced, print_notes
 from builders import PROGRESS_SESSION, invoke, lay_out_progress_session
 
 

@@ -19,7 +19,7 @@ from builders import claude_assistant, claude_session_file, claude_usage, claude
 from spies import record_calls
 from agentscan.scan import windowspans
 from agentscan.scan.cache import Cache
-from agentscan.scan.collect import _Collector
+from agentscan.scan.collect import Collector
 from agentscan.scan.scanner import Scanner
 from agentscan.scan.tokens import token_report
 
@@ -97,7 +97,7 @@ def test_a_warm_window_reads_only_the_sessions_it_can_hold(isolated_home: Path, 
     for _ in range(2):
         with Scanner(use_cache=True) as scanner:
             token_report(scanner, since=since, until=until)
-    snapshots = record_calls(monkeypatch, _Collector, "_load_snapshot", lambda self, provider, *args: provider)
+    snapshots = record_calls(monkeypatch, Collector, "_load_snapshot", lambda self, provider, *args: provider)
     read = record_calls(monkeypatch, Cache, "get_usage", lambda self, ids: list(ids))
     metas = record_calls(monkeypatch, Cache, "get_meta", lambda self, key, *args: key)
     with Scanner(use_cache=True) as scanner:

@@ -20,7 +20,7 @@ from conftest_hypothesis import FUZZ
 from agentscan.model import SessionRow, TokenUsage, UsageEntry
 from agentscan.providers.fake import FakeProvider, FakeSession
 from agentscan.scan import tokens
-from agentscan.scan.collect import _Collector
+from agentscan.scan.collect import Collector
 from agentscan.scan.groupprices import GroupPrices
 from agentscan.scan.scanner import Scanner
 
@@ -110,14 +110,14 @@ def test_a_group_outside_the_window_needs_no_price(monkeypatch: pytest.MonkeyPat
         return real_key(self, provider, model, bucket, tier)
 
     read: list[str] = []
-    real_calls = _Collector._calls
+    real_calls = Collector._calls
 
-    def calls_read(self: _Collector, refs: list) -> Any:
+    def calls_read(self: Collector, refs: list) -> Any:
         read.extend(ref.id for ref in refs)
         return real_calls(self, refs)
 
     monkeypatch.setattr(GroupPrices, "key", no_single_price_in_the_morning)
-    monkeypatch.setattr(_Collector, "_calls", calls_read)
+    monkeypatch.setattr(Collector, "_calls", calls_read)
     report = tokens.token_report(_scanner(calls), since=START + timedelta(minutes=180))
     assert read == []  # added up from its sums
     assert asked and all(bucket is not None and bucket >= afternoon for bucket in asked)

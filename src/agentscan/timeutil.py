@@ -20,8 +20,8 @@ UTC = timezone.utc
 _MS_THRESHOLD = 1_577_836_800_000
 # Times outside this range are garbage, not history: they are unknown.  They
 # also break arithmetic later (year 1 shown in a zone west of UTC overflows).
-_EARLIEST = datetime(1970, 1, 2, tzinfo=timezone.utc)
-_LATEST = datetime(9998, 1, 1, tzinfo=timezone.utc)
+EARLIEST = datetime(1970, 1, 2, tzinfo=timezone.utc)
+LATEST = datetime(9998, 1, 1, tzinfo=timezone.utc)
 
 
 def local_date(seconds: float) -> tuple[int, int, int]:
@@ -52,7 +52,7 @@ def parse_iso(value: object) -> datetime | None:
     if parsed is None:
         parsed = _parse_any_iso(value)
     # ``plausible``, spelt out: one call less on every record's time.
-    if parsed is not None and _EARLIEST <= parsed < _LATEST:
+    if parsed is not None and EARLIEST <= parsed < LATEST:
         return parsed
     if parsed is not None:
         note_time(value)  # a time, but none a record holds: told once a file
@@ -68,7 +68,7 @@ def plausible(value: datetime | None, *, now: datetime | None = None) -> datetim
     after it: nothing is recorded in the future, so the clock that wrote it was wrong (a
     year 2100, a machine's date unset).  Not part of reading: such a time is kept as
     recorded, and only what orders sessions by it asks (``scan.listing``)."""
-    if value is None or not _EARLIEST <= value < _LATEST:
+    if value is None or not EARLIEST <= value < LATEST:
         return None
     return None if now is not None and value - now > FUTURE_SLACK else value
 
@@ -83,8 +83,8 @@ FUTURE_SLACK = timedelta(days=1)
 CLOCK_SLACK_S = 120.0
 
 
-_EARLIEST_EPOCH = _EARLIEST.timestamp()
-_LATEST_EPOCH = _LATEST.timestamp()
+_EARLIEST_EPOCH = EARLIEST.timestamp()
+_LATEST_EPOCH = LATEST.timestamp()
 
 
 def epoch_of_iso(value: object) -> float | None:
@@ -149,7 +149,7 @@ def from_epoch(value: object) -> datetime | None:
     except (OverflowError, OSError, ValueError):
         note_time(value)  # a number past any date (an infinity too): told once a file
         return None
-    if _EARLIEST <= parsed < _LATEST:
+    if EARLIEST <= parsed < LATEST:
         return parsed
     if value:  # (0 is how a writer says "no time", not a time it recorded)
         note_time(value)
@@ -158,8 +158,8 @@ def from_epoch(value: object) -> datetime | None:
 
 # Wall times further than this outside the years a record can hold are taken as the
 # nearest of them: a zone's offset there may not exist (year 1 east of UTC overflows).
-_NAIVE_EARLIEST = _EARLIEST.replace(tzinfo=None) - timedelta(days=2)
-_NAIVE_LATEST = _LATEST.replace(tzinfo=None) + timedelta(days=2)
+_NAIVE_EARLIEST = EARLIEST.replace(tzinfo=None) - timedelta(days=2)
+_NAIVE_LATEST = LATEST.replace(tzinfo=None) + timedelta(days=2)
 
 
 #: ``--tz`` values that name no IANA zone: the machine's own (``None``, as without ``--tz``)
@@ -259,9 +259,9 @@ def wall_time(naive: datetime, tz: tzinfo | None) -> datetime:
     """
     naive = naive.replace(fold=0)
     if naive < _NAIVE_EARLIEST:
-        return _EARLIEST
+        return EARLIEST
     if naive >= _NAIVE_LATEST:
-        return _LATEST
+        return LATEST
     if tz is not None and not getattr(tz, "is_local", False):  # (``localzone.LocalDays``: the local zone)
         return naive.replace(tzinfo=tz).astimezone(UTC)
     try:

@@ -12,7 +12,7 @@ from datetime import date, datetime, timedelta, tzinfo
 from typing import Sequence
 
 from agentscan.errors import UsageProblem
-from agentscan.timeutil import _EARLIEST, _LATEST, UTC, iso_datetime, wall_time
+from agentscan.timeutil import EARLIEST, LATEST, UTC, iso_datetime, wall_time
 from agentscan.toolkit.words import close_names, either, quoted
 
 # The units spelt out, not re.IGNORECASE: that would also take "ſ" (long s) for
@@ -111,17 +111,17 @@ def parse_when(text: str, *, now: datetime | None = None, tz: tzinfo | None = No
     first instant; with ``end_of_day`` its end, the first instant after it
     (``--until 2026-11-30`` includes the 30th, as in ccusage; ``--until 2026-W49``
     includes that Sunday).  ``today`` and ``yesterday`` (any case) are those dates in ``tz``
-    as of ``now``.  A time outside the years a record can hold (``_EARLIEST``,
-    ``_LATEST``) is taken as the nearest of them: it selects the same records, and a time
+    as of ``now``.  A time outside the years a record can hold (``EARLIEST``,
+    ``LATEST``) is taken as the nearest of them: it selects the same records, and a time
     near the year 1 or 9999 has no local form to print (``--since 9999-12-31T23:30Z`` east of UTC).
     """
     from agentscan.farbounds import Far, far  # (here: most commands name no time)
 
     found = _parse_when(text, now=now, tz=tz, end_of_day=end_of_day)
-    if isinstance(found, Far) or _EARLIEST <= found < _LATEST:
+    if isinstance(found, Far) or EARLIEST <= found < LATEST:
         return found
     # Beyond the years a record holds (an ISO time with its offset): the nearest, standing for it.
-    return far(min(max(found, _EARLIEST), _LATEST), found.timestamp())
+    return far(min(max(found, EARLIEST), LATEST), found.timestamp())
 
 
 def _parse_when(text: str, *, now: datetime | None, tz: tzinfo | None, end_of_day: bool) -> datetime:
@@ -151,7 +151,7 @@ def _parse_when(text: str, *, now: datetime | None, tz: tzinfo | None, end_of_da
         if day is None:
             from agentscan.farbounds import after_last_day
 
-            return after_last_day(_LATEST, tz)
+            return after_last_day(LATEST, tz)
         return _wall(datetime(day.year, day.month, day.day), tz)
     parsed = _parse_user_time(text, tz)
     if parsed is None:
@@ -212,11 +212,11 @@ def _wall(naive: datetime, tz: tzinfo | None) -> datetime:
     """``wall_time``, or, for a wall time beyond the years a record holds (which it takes as
     the nearest of them), that nearest instant standing for the one asked (``farbounds``)."""
     moment = wall_time(naive, tz)
-    if _EARLIEST < moment < _LATEST:
+    if EARLIEST < moment < LATEST:
         return moment
     from agentscan.farbounds import far_wall
 
-    return far_wall(min(max(moment, _EARLIEST), _LATEST), naive, tz)
+    return far_wall(min(max(moment, EARLIEST), LATEST), naive, tz)
 
 
 def _days_of(text: str) -> tuple[date, date | None] | None:
@@ -277,7 +277,7 @@ def _parse_user_time(value: str, tz: tzinfo | None) -> datetime | None:
         epoch = (parsed.replace(tzinfo=None) - datetime(1970, 1, 1) - offset).total_seconds()
         from agentscan.farbounds import far
 
-        return far(_EARLIEST if parsed.year < 1970 else _LATEST, epoch)
+        return far(EARLIEST if parsed.year < 1970 else LATEST, epoch)
 
 
 def spaced_window(since: str | None, until: str | None, ids: Sequence[str], tz: tzinfo | None) -> str | None:

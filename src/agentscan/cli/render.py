@@ -223,10 +223,13 @@ def human_usd(cost: Decimal | None, at_least: Decimal | None = None, *, grouped:
     have no separators either.
     """
     if cost is None:
-        if at_least is not None and at_least > 0:
-            return "≥" + _dollars(at_least, grouped)
-        return "-"
+        return "≥" + _dollars(at_least, grouped) if at_least is not None and cost_bounded(cost, at_least) else "-"
     return _dollars(cost, grouped)
+
+
+def cost_bounded(cost: Decimal | None, at_least: Decimal | None) -> bool:
+    """Whether ``human_usd`` shows the cost as a lower bound (``≥$…``)."""
+    return cost is None and at_least is not None and at_least > 0
 
 
 def _dollars(cost: Decimal, grouped: bool) -> str:

@@ -29,6 +29,15 @@ class Column(NamedTuple):
     label: bool = False
 
 
+class Bound(str):
+    """A cell whose figure is a lower bound, drawn ``≥…`` by the builder that decided it
+    (``tokens_rows.number_cells``, ``tokens_runs.runs_cell``): the note under a ``tokens``
+    table names where they are drawn from the cells' own word (``tokens_layout.bounds_drawn``),
+    not from their text.  A ``str`` for everything else (widths, cuts, ``--json``)."""
+
+    __slots__ = ()
+
+
 class Row(NamedTuple):
     """A line of the table.  A named tuple, not a dataclass: made in C, and a heavy user's
     ``tokens`` table makes 40,000 of them (two layouts of 20,000 lines)."""

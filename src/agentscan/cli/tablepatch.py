@@ -18,7 +18,7 @@ id now.  Then:
   ``paths_fitted``: the paths counted out and in), every other row is printed
   as the kept text has it, and only the new lines are laid out;
 - *laid out*: else every row's lines (kept, or new) are laid out again, with
-  the code a whole table is laid out with (``tokens_text.print_lines``).
+  the code a whole table is laid out with (``tokens_layout.print_lines``).
 
 Tests compare patched tables with whole ones, byte for byte.
 """
@@ -36,11 +36,13 @@ from agentscan.cli.tablebasis import (COMMAND, CWD, NOTHING, PARTS, Kept, Splice
                                       recorded_nothing_rows, spliceable)
 from agentscan.cli.tokens_columns import (SESSION_LEAD, reasoning_partial, reasoning_unreported, session_columns, total_agents,
                                           zero_first, zero_headers)
-from agentscan.cli.tokens_notes import Drawn, Folded, fold_kind, named_folds, print_notes
+from agentscan.cli.tokens_folds import Folded, fold_kind, named_folds
+from agentscan.cli.tokens_notes import Drawn, print_notes
 from agentscan.cli.tokens_sessions import (NO_DATE, date_in, files_empty, recorded_nothing, says_nothing, session_facts,
                                            sort_key, updated_of)
 from agentscan.cli.tokens_rows import Total, row_lines, total_row
-from agentscan.cli.tokens_text import choose_layout, print_lines, shown_keys
+from agentscan.cli.tokens_layout import choose_layout, print_lines
+from agentscan.cli.tokens_text import shown_keys
 from agentscan.scan import answerpatch
 from agentscan.scan.answerbasis import Damaged
 
@@ -56,7 +58,7 @@ __all__ = ["COMMAND", "patched"]
 class _Session:
     """A session of the patched table: its sort key, shown id, and its lines when they are
     not the kept text's (``None``: printed as kept); ``fold``: why it has no lines
-    (``tokens_notes.fold_kind``; ``None``: it has); ``parts``: it has delegated calls."""
+    (``tokens_folds.fold_kind``; ``None``: it has); ``parts``: it has delegated calls."""
 
     __slots__ = ("when", "key", "full", "rounded", "index", "fold", "parts")
 
@@ -211,7 +213,7 @@ def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[
     delegated calls (``print_notes``); ``zone``: the dates' (``--tz``); ``unreported``: TOTAL's
     REASONING is ``-`` (``tokens_rows.total_row``); ``mixed``: a lower bound."""
     if total[0] is None:
-        return False  # "not recorded" alone: laid out with no number column (``tokens_text.print_lines``)
+        return False  # "not recorded" alone: laid out with no number column (``tokens_layout.print_lines``)
     full = splice.full.copy()
     paths = dict(splice.paths)
     rounded = splice.rounded.copy() if splice.rounded is not None else None
@@ -237,7 +239,7 @@ def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[
     shown = [path for path, count in paths.items() if count]
     columns = tablepaths.named_floors(session_columns(), lambda index: shown if index == CWD else [])
     whole_total = total_row("session", total, term, compact=False, unreported=unreported, partial=mixed)
-    columns = zero_first(columns, list(whole_total.cells))  # as a whole table's (``tokens_text.print_lines``)
+    columns = zero_first(columns, list(whole_total.cells))  # as a whole table's (``tokens_layout.print_lines``)
     full.add([whole_total])
     if rounded is not None:
         rounded.add([total_row("session", total, term, compact=True, unreported=unreported, partial=mixed)])

@@ -11,7 +11,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Callable
 
 from agentscan.cli import render
-from agentscan.cli.tableparts import Row
+from agentscan.cli.tableparts import Bound, Row
 from agentscan.cli.term import Terminal, clean_path
 from agentscan.cli.tokens_columns import (NOT_RECORDED, NUMBER_COLUMNS, REASONING_AT, SESSION_LEAD, TOTAL_AT,
                                           reasoning_unreported, session_cells)
@@ -45,7 +45,9 @@ def number_cells(usage: TokenUsage | None, cost: Decimal | None, term: Terminal,
         return [""] * (len(NUMBER_COLUMNS) - 1) + ["-", ""]
     if usage is None:  # laid over the row's number and cost columns (``Row.span``)
         return [NOT_RECORDED] + [""] * len(NUMBER_COLUMNS)
-    cells = [*map(number_form(term, compact), _VALUES(usage)), render.human_usd(cost, at_least, grouped=term.tty)]
+    cost_cell = render.human_usd(cost, at_least, grouped=term.tty)
+    cells = [*map(number_form(term, compact), _VALUES(usage)),
+             Bound(cost_cell) if render.cost_bounded(cost, at_least) else cost_cell]
     # ``-`` is "not recorded", ``0`` "recorded 0" (the contract's rule), on a terminal and in a
     # pipe alike: a partial row's 0 is its recording agents' alone, the others' unknown, so
     # ``-`` in both (a pipe said ``0`` where a terminal said ``-``).  A pipe keeps a partial
@@ -55,11 +57,11 @@ def number_cells(usage: TokenUsage | None, cost: Decimal | None, term: Terminal,
     elif partial and term.tty:
         # A day of Claude and Codex calls showed Codex's reasoning alone, 0 beside Claude's
         # thinking inside OUTPUT: read as all of it, or as none.
-        cells[REASONING_AT] = "≥" + cells[REASONING_AT]
+        cells[REASONING_AT] = Bound("≥" + cells[REASONING_AT])
     if short and term.tty:
-        cells[TOTAL_AT] = "≥" + cells[TOTAL_AT]
-        if cells[-1] != "-" and not cells[-1].startswith("≥"):
-            cells[-1] = "≥" + cells[-1]
+        cells[TOTAL_AT] = Bound("≥" + cells[TOTAL_AT])
+        if cells[-1] != "-" and not isinstance(cells[-1], Bound):
+            cells[-1] = Bound("≥" + cells[-1])
     return cells
 
 

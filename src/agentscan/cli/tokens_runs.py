@@ -15,7 +15,7 @@ import re
 from typing import TYPE_CHECKING, Callable
 
 from agentscan.cli import render
-from agentscan.cli.tableparts import Row
+from agentscan.cli.tableparts import Bound, Row
 from agentscan.cli.term import width_of
 from agentscan.model import sum_usage
 
@@ -46,7 +46,7 @@ def runs_cell(runs: TokenUsage | None, recorded: bool, shown: Callable[[int], st
     decides TOTAL's: each caller had to pass ``short=… and term.tty``, and one that forgot
     put a ``≥`` in a pipe."""
     if runs is not None:
-        return ("≥" if short and term.tty else "") + shown(runs.total)
+        return Bound("≥" + shown(runs.total)) if short and term.tty else shown(runs.total)
     return "-" if recorded else ""
 
 

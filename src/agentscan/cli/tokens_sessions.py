@@ -98,7 +98,7 @@ def _dated(session: TableSession, last_call: float | None) -> TableSession:
 def said_unrecorded(report: TokenReport) -> list[str]:
     """The sessions that recorded no usage named under a table (``TokenReport.unrecorded``),
     but those of empty files: an aborted start, named by its warning alone, as ``list``
-    leaves it out (``tokens_notes.EMPTY_FILES``)."""
+    leaves it out (``tokens_folds.EMPTY_FILES``)."""
     if not report.unrecorded:
         return []
     refs = report.selection.by_id(report.unrecorded)

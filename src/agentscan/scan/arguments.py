@@ -13,7 +13,7 @@ from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Iterable
 
 from agentscan.errors import UsageProblem
-from agentscan.timeutil import _EARLIEST, _LATEST
+from agentscan.timeutil import EARLIEST, LATEST
 
 if TYPE_CHECKING:
     from agentscan.bounds import Bounds
@@ -166,10 +166,10 @@ def moment(value: datetime | str | None, parameter: str, tz: tzinfo | None = Non
                            f"not {type(value).__name__}", parameter=parameter)
     if value.utcoffset() is not None:
         return value
-    if not _EARLIEST.replace(tzinfo=None) <= value < _LATEST.replace(tzinfo=None):
+    if not EARLIEST.replace(tzinfo=None) <= value < LATEST.replace(tzinfo=None):
         # ``datetime.min`` ("from the start") or ``max``: the nearest year a record can hold,
         # as ``--since`` takes it (``whentext.parse_when``); the local zone has no offset there.
-        return _EARLIEST if value < _EARLIEST.replace(tzinfo=None) else _LATEST
+        return EARLIEST if value < EARLIEST.replace(tzinfo=None) else LATEST
     from agentscan.timeutil import wall_time  # one rule for a clock change's gap and fold (``fold=0``)
 
     return wall_time(value, tz)

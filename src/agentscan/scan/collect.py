@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 def collect_usage(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, list[list]]:
     """Provider name -> packed entries of every counted call of ``refs`` (``export``, ``otlp``)."""
-    return {name: part.entries for name, part in _Collector(scanner, _always, all_calls=True).run(refs).items()}
+    return {name: part.entries for name, part in Collector(scanner, _always, all_calls=True).run(refs).items()}
 
 
 def _always(provider: str, sums: SessionSums) -> bool:  # (every session's calls)
@@ -60,7 +60,7 @@ def usage_by_session(scanner: Scanner, refs: Sequence[SessionRef],
     calls are at hand as they come (an export's ``adding up days`` line stood 2-3 s a
     batch of 1,000 at the bench's scale 10, then jumped by 1,000), at most once a session.
     """
-    collector = _Collector(scanner, _always, all_calls=True, told=told)
+    collector = Collector(scanner, _always, all_calls=True, told=told)
     collector.run(refs)
     return collector.calls_by_session
 
@@ -68,13 +68,13 @@ def usage_by_session(scanner: Scanner, refs: Sequence[SessionRef],
 def sums_by_session(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, SessionSums]:
     """Session id -> its own token sums (not deduplicated against other sessions), from
     the index or parsed: what a row's cost is priced from (``costs.with_costs``)."""
-    return _Collector(scanner, None).sums(refs)[1]
+    return Collector(scanner, None).sums(refs)[1]
 
 
 def key_hashes_by_session(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, bytes]:
     """Session id -> its calls' key hashes, sealed (``sessionsums.key_hashes``), from the
     index or parsed: which sessions may share calls (``sharing.sharers``)."""
-    collector = _Collector(scanner, None)
+    collector = Collector(scanner, None)
     keys = collector.sums(refs)[2]
     ids = [ref.id for ref in refs]
     collector.fill_keys(ids, keys)
@@ -94,10 +94,15 @@ def collect(scanner: Scanner, refs: Sequence[SessionRef],
     ``window``: (since, until), epoch seconds: sessions with no call in it may go unread (``outside``);
     ``picked``: the window's pick of some providers, made before ``refs`` were (``scan.windowrefs``).
     """
-    return _Collector(scanner, needs_calls, window=window, picked=picked).run(refs, frozenset(known))
+    return Collector(scanner, needs_calls, window=window, picked=picked).run(refs, frozenset(known))
 
 
-class _Collector:
+class Collector:
+    """One report's reading of usage: every session's sums, and the calls of those read call by
+    call.  Its fields and ``stored_sums``, ``read_misses``, ``every_session``, ``fill_keys`` and
+    ``parser`` are the seam of ``exactcalls`` and ``windowsettle`` (split from it, imported by a
+    report alone)."""
+
     def __init__(self, scanner: Scanner, needs_calls: Callable[[str, SessionSums], bool] | None, *, all_calls: bool = False,
                  window: tuple[float | None, float | None] | None = None,
                  told: Callable[[int], None] | None = None, picked: WindowRefs | None = None) -> None:
@@ -174,20 +179,20 @@ class _Collector:
             taken = self.picked.taken.get(name) if self.picked is not None else None
             if taken is not None:  # picked from the index's rows, as ``windowspans.pick`` picks
                 self.stamps[name], self.outside[name], self.picked_shared[name] = taken.stamp, taken.outside, taken.shared
-                self._sums_of(pairs, sums, keys, misses, stale)
+                self.stored_sums(pairs, sums, keys, misses, stale)
                 continue
             stamp = self.stamps[name] = self._stamp(pairs)  # of them all: ``_shared`` remembers by it
             if known:
                 pairs = [(ref, ref_id) for ref, ref_id in pairs if ref_id not in known]
                 if len(pairs) < len(by_provider[name]):
                     # A few sessions: read alone, and no snapshot of the provider is made.
-                    self._sums_of(pairs, sums, keys, misses, stale)
+                    self.stored_sums(pairs, sums, keys, misses, stale)
                     continue
             picked = windowspans.pick(self.cache, name, stamp, pairs, fingerprints, *self.window) \
                 if self.window is not None and stamp is not None and self.cache is not None else None
             if picked is not None and windowsettle.taken(self, name, pairs, picked, keys, unsettled):
                 by_provider[name] = picked.pairs  # the stamp stays that of them all: ``_shared`` answers for them all
-                self._sums_of(picked.pairs, sums, keys, misses, stale)
+                self.stored_sums(picked.pairs, sums, keys, misses, stale)
                 continue
             snapshot, whole = self._load_snapshot(name, stamp, pairs)
             if whole:
@@ -196,7 +201,7 @@ class _Collector:
                 sums.update(snapshot)
                 continue
             self.unsnapped.append(name)
-            self._sums_of(pairs, sums, keys, misses, stale, snapshot)
+            self.stored_sums(pairs, sums, keys, misses, stale, snapshot)
         keep_entries = self.all_calls or (self.needs_calls is not None and len(misses) < 64)
         self.read_misses(misses, stale, sums, keys, keep_entries)
         for name, (every, picked) in unsettled.items():
@@ -224,19 +229,19 @@ class _Collector:
 
     def read_misses(self, misses: list[SessionRef], stale: set[str], sums: dict[str, SessionSums],
                     keys: dict[str, bytes], keep_entries: bool) -> None:
-        """The sums and key hashes of ``misses``, parsed (those ``_sums_of`` found no sums of)."""
+        """The sums and key hashes of ``misses``, parsed (those ``stored_sums`` found no sums of)."""
         if self.outdated:
             from agentscan.scan import upgraded  # here: a warm run has none
 
             upgraded.tell(self.scanner, self.outdated, "tokens")
             self.outdated = []
         if misses:
-            self._parser().parse(misses, stale, keep_entries=keep_entries, told=self.told, sums_alone=not self.all_calls)
+            self.parser().parse(misses, stale, keep_entries=keep_entries, told=self.told, sums_alone=not self.all_calls)
         for ref in misses:
             parsed = self.parsed[ref.id]
             sums[ref.id], keys[ref.id] = parsed.sums, parsed.keys
 
-    def _sums_of(self, pairs: list[tuple[SessionRef, str]], sums: dict[str, SessionSums], keys: dict[str, bytes],
+    def stored_sums(self, pairs: list[tuple[SessionRef, str]], sums: dict[str, SessionSums], keys: dict[str, bytes],
                  misses: list[SessionRef], stale: set[str], snapshot: dict[str, SessionSums] | None = None) -> None:
         """Sums of ``pairs`` from ``snapshot`` (the unchanged ones) or the index; the rest are ``misses``."""
         snapshot = snapshot or {}
@@ -282,7 +287,7 @@ class _Collector:
         key = usagesnapshot.key(provider)
         value = self.cache.get_snapshot(key, stamp)
         whole = value is not None
-        if value is None and self._whole(provider, pairs):
+        if value is None and self.every_session(provider, pairs):
             # Every session of the provider (not the rows ``list`` shows: decoding them
             # all would cost more than reading those few alone).
             latest = self.cache.latest_snapshot(key)
@@ -290,7 +295,7 @@ class _Collector:
         found = usagesnapshot.sums_of(value, pairs, self.fingerprints, whole=whole)
         return ({}, False) if found is None else (found, whole)
 
-    def _whole(self, provider: str, pairs: list[tuple[SessionRef, str]]) -> bool:
+    def every_session(self, provider: str, pairs: list[tuple[SessionRef, str]]) -> bool:
         """Whether ``pairs`` are every session of the provider (its snapshot's business)."""
         return len(pairs) == len(self.scanner.refs([provider]))
 
@@ -298,7 +303,7 @@ class _Collector:
         stamp = self.stamps.get(provider)
         if stamp is None or self.cache is None:
             return
-        if not self._whole(provider, pairs):
+        if not self.every_session(provider, pairs):
             return  # a few sessions (the rows ``list`` shows): the provider's snapshot stays
         ids = [ref_id for _, ref_id in pairs]
         if any(sums[ref_id].passing for ref_id in ids):
@@ -307,7 +312,7 @@ class _Collector:
 
     # -- parsing ------------------------------------------------------------
 
-    def _parser(self) -> UsageParser:
+    def parser(self) -> UsageParser:
         """What parses the sessions the index cannot answer (imported only then)."""
         from agentscan.scan.usageparse import UsageParser
 

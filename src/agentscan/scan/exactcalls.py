@@ -1,4 +1,4 @@
-"""The calls of the sessions a report reads call by call (``collect._Collector``): which of
+"""The calls of the sessions a report reads call by call (``collect.Collector``): which of
 them hold a dedupe key another selected session holds too (``shared``: their copies are merged
 exactly), and every call of those read so (``calls``): kept from this run's parse, decoded from
 the index, or parsed again."""
@@ -15,10 +15,10 @@ from agentscan.scan.sharing import entries_from, sharing
 from agentscan.sealing import seal
 
 if TYPE_CHECKING:
-    from agentscan.scan.collect import _Collector
+    from agentscan.scan.collect import Collector
 
 
-def shared(collector: _Collector, provider: str, pairs: list[tuple[SessionRef, str]], keys: dict[str, bytes]) -> set[str]:
+def shared(collector: Collector, provider: str, pairs: list[tuple[SessionRef, str]], keys: dict[str, bytes]) -> set[str]:
     """Sessions holding a dedupe key that another selected session also holds.
 
     The answer is remembered in the index for the same selection of
@@ -36,12 +36,12 @@ def shared(collector: _Collector, provider: str, pairs: list[tuple[SessionRef, s
     holding = sharing({ref_id: keys.get(ref_id, b"") for _, ref_id in pairs})
     # Remembered for every session of the provider only: a few (a patched answer's
     # changed sessions) must not take the place of the whole report's answer.
-    if stamp is not None and collector.cache is not None and collector._whole(provider, pairs):
+    if stamp is not None and collector.cache is not None and collector.every_session(provider, pairs):
         sharedmemo.remember(collector.cache, sharedmemo.provider_key(provider), stamp, holding)
     return holding
 
 
-def calls(collector: _Collector, refs: list[SessionRef]) -> dict[str, list[list]]:
+def calls(collector: Collector, refs: list[SessionRef]) -> dict[str, list[list]]:
     """Every call of ``refs``: kept from this run's parse, from the index, or parsed again.
 
     Calls found by a parse are stored, so the next run decodes them instead.
@@ -68,7 +68,7 @@ def calls(collector: _Collector, refs: list[SessionRef]) -> dict[str, list[list]
     if collector.told is not None and len(found) > len(fresh):
         collector.told(len(found) - len(fresh))  # (those parsed for their sums were told then)
     if missing:
-        parser = collector._parser()
+        parser = collector.parser()
         missing = parser.real_refs(missing, True)
         parsing = {ref.id for ref in missing}
         for ref in wanted:

@@ -66,22 +66,21 @@ def find_session(scanner: Scanner, query: str) -> Found:
 
 def may_name(scanner: Scanner, query: str) -> bool:
     """Whether ``query`` may name a session ``find_session`` finds, told from discovery alone:
-    ``False`` when no session's id, native id or run's id begins with it (in any case) and it
-    is no path, so ``find_session`` would say it names none.  Past discovery, that says so
-    from the transcripts (a run only its parent records, a session only a resumed one's copies
-    hold: ``_recorded_children``, ``as_copied``, ``not_found``), several times discovery's
-    cost: for a lookup only a hint needs (``trace ID``'s error), a mistyped id is not worth it."""
+    ``False`` when no session's native id nor run's name begins with it (in any case:
+    ``_match``'s prefix rule) and it is no path, so ``find_session`` would say it names none.
+    Past discovery, that says so from the transcripts (a run only its parent records, a
+    session only a resumed one's copies hold: ``_recorded_children``, ``as_copied``,
+    ``not_found``), several times discovery's cost: for a lookup only a hint needs
+    (``trace ID``'s error), a mistyped id is not worth it.
+    (A full id's prefix is its native id's: ``split_query`` takes the provider off.)"""
     query = ccusage_codex_id(query.strip())
     if not query or _looks_like_path(query):
         return bool(query)
     provider_name, bare = split_query(scanner, query)
-    wanted, whole = bare.lower(), query.lower()
-    for ref in scanner.refs([provider_name] if provider_name else ()):
-        if ref.native_id.lower().startswith(wanted) or ref.id.lower().startswith(whole) or any(
-                name.startswith(wanted) for child in ref.children
-                for name in child_keys(child, str.lower, ref.provider)):
-            return True
-    return False
+    # ``_match``'s prefix rule, in any case (lower-cased, what each of its keys may match).
+    wanted = bare.lower()
+    return any(_begins(ref, wanted, str.lower) or _runs_begun(ref, wanted, str.lower)
+               for ref in scanner.refs([provider_name] if provider_name else ()))
 
 
 def _found(scanner: Scanner, query: str) -> Found:
@@ -189,10 +188,9 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
         raise short
     # A prefix of the native id only: one of ``provider:`` (``gemini``) would open the one session
     # of a home that has one, and a script's ``$provider`` its newest (``_refuse_a_provider``).
-    matches = [ref for ref in candidates if key(ref.native_id).startswith(wanted)]
+    matches = [ref for ref in candidates if _begins(ref, wanted, key)]
     # The runs the prefix begins, once: the answer when no session matched, a rival when one did.
-    begun = [(ref, child) for ref in candidates for child in ref.children
-             if any(name.startswith(wanted) for name in child_keys(child, key, ref.provider))]
+    begun = [(ref, child) for ref in candidates for child in _runs_begun(ref, wanted, key)]
     if not matches:
         children = begun
         if not children:
@@ -219,6 +217,18 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
         raise _ambiguous(scanner, query, [matches[0], *(ref for ref, _ in others)],
                          [None, *(child for _, child in others)])
     return matches[0], None
+
+
+def _begins(ref: SessionRef, wanted: str, key: Key) -> bool:
+    """Whether a prefix (``wanted``, made by ``key``) names ``ref``: its native id begins so
+    (the prefix rule of ``_match`` and ``may_name``)."""
+    return key(ref.native_id).startswith(wanted)
+
+
+def _runs_begun(ref: SessionRef, wanted: str, key: Key) -> list[str]:
+    """The runs of ``ref`` a prefix (``wanted``, made by ``key``) names: one of their names
+    (``childnames.child_keys``) begins so."""
+    return [child for child in ref.children if any(name.startswith(wanted) for name in child_keys(child, key, ref.provider))]
 
 
 def _one_run_hint(children: Sequence[tuple[SessionRef, str]]) -> str | None:

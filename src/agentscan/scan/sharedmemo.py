@@ -3,7 +3,7 @@
 Whether two sessions hold a copy of the same call (a resumed or forked session's) is
 a fact of their files: the answer found from their key hashes (``sharing.sharing``)
 stands while every session is at the same fingerprint.  ``tokens`` keeps it per
-provider (``shared:<provider>``: ``collect._Collector``, a window's pick and its settling,
+provider (``shared:<provider>``: ``collect.Collector``, a window's pick and its settling,
 ``scan.windowspans``/``windowsettle``), an export for the whole export
 (``export.days``); each under its own ``meta`` key, with the digest it holds for
 (``sessions_stamp``).  One reader and one writer for them all: an answer of another

@@ -233,7 +233,7 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     rows = tuple(row for row, _ in priced_rows)
     if GROUPING[by].period:
         # Calls of no time and 0 tokens (Claude Code's ``<synthetic>`` notices) make a row that tells nothing: the
-        # table leaves it out (``tokens_notes.names_nothing``); --json kept it, all-zero ``unknown``, for a script to skip.
+        # table leaves it out (``tokens_folds.names_nothing``); --json kept it, all-zero ``unknown``, for a script to skip.
         rows = tuple(row for row in rows if not (row.key == UNTIMED and row.tokens is not None and not row.tokens.total))
     if GROUPING[by].dearest_first:
         rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 
 class Taken(NamedTuple):
-    """A provider's pick (``collect._Collector`` takes it as its own pick's): the stamp of
+    """A provider's pick (``collect.Collector`` takes it as its own pick's): the stamp of
     every session of it, the native ids of those the window leaves out, and the ids of those
     that share calls."""
 

@@ -2,7 +2,7 @@
 
 ``windowspans.pick`` keeps the spans of the sessions whose fingerprint is their span's;
 the changed ones are read.  Which sessions share calls was remembered at the census
-before, so it is found again here, as ``collect._Collector._shared`` finds it, from every
+before, so it is found again here, as ``collect.Collector._shared`` finds it, from every
 session's key hashes: the unchanged ones' from the index (``keys_known``: all of them
 there, or the window reads every session, as before), the changed ones' from their read.
 A session left unread that now meets a changed one's calls (a resumed session's parent,
@@ -20,13 +20,13 @@ from agentscan.scan.sharing import sharing
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef
-    from agentscan.scan.collect import _Collector
+    from agentscan.scan.collect import Collector
     from agentscan.scan.sessionsums import SessionSums
 
 Pairs = list[tuple["SessionRef", str]]
 
 
-def taken(collector: _Collector, name: str, every: Pairs, picked: windowspans.Picked, keys: dict[str, bytes],
+def taken(collector: Collector, name: str, every: Pairs, picked: windowspans.Picked, keys: dict[str, bytes],
           unsettled: dict[str, tuple[Pairs, windowspans.Picked]]) -> bool:
     """Whether the window's pick of the provider's sessions (``every``) stands: noted in
     ``collector`` (and in ``unsettled`` when which share calls is found again, by ``settle``,
@@ -44,7 +44,7 @@ def taken(collector: _Collector, name: str, every: Pairs, picked: windowspans.Pi
     return True
 
 
-def settle(collector: _Collector, name: str, every: Pairs, picked: windowspans.Picked,
+def settle(collector: Collector, name: str, every: Pairs, picked: windowspans.Picked,
            by_provider: dict[str, Pairs], sums: dict[str, SessionSums], keys: dict[str, bytes],
            keep_entries: bool) -> None:
     """Which of ``every`` share calls (``collector.picked_shared``), the sessions of those
@@ -58,7 +58,7 @@ def settle(collector: _Collector, name: str, every: Pairs, picked: windowspans.P
         collector.outside[name] -= {ref.native_id for ref, _ in extra}
         misses: list[SessionRef] = []
         stale: set[str] = set()
-        collector._sums_of(extra, sums, keys, misses, stale)
+        collector.stored_sums(extra, sums, keys, misses, stale)
         collector.read_misses(misses, stale, sums, keys, keep_entries)
     collector.picked_shared[name] = shared
     stamp, cache = collector.stamps.get(name), collector.cache
@@ -69,7 +69,7 @@ def settle(collector: _Collector, name: str, every: Pairs, picked: windowspans.P
                       collector.fingerprints, picked.spans)
 
 
-def store_spans(collector: _Collector, by_provider: dict[str, Pairs], sums: dict[str, SessionSums]) -> None:
+def store_spans(collector: Collector, by_provider: dict[str, Pairs], sums: dict[str, SessionSums]) -> None:
     """Each provider's spans, for the next window, once every session was read and its census
     held still for a run (its snapshot answered): a census that changes on every run (an agent
     at work) would pay for spans never read."""

@@ -21,7 +21,7 @@ snapshot (the census held still since the run before), each beside its session's
 fingerprint.  When the census moved since (an agent at work grew a session), the spans of
 the sessions that did not change still answer: the changed ones are read, and which
 sessions share calls is found again from every session's key hashes once they are
-(``collect._Collector``: a session that now meets a changed one's calls is read too).
+(``collect.Collector``: a session that now meets a changed one's calls is read too).
 
 A session left out recorded calls, every one outside the window: it adds nothing
 to any row and is not one that recorded nothing, which the report still knows

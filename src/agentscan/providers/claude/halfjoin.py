@@ -10,7 +10,7 @@ from typing import Any, Iterator
 
 from agentscan import bounds
 from agentscan.context import ScanContext
-from agentscan.providers.claude import row
+from agentscan.providers.claude import recordnotes
 from agentscan.providers.claude.halfpass import HalfTotals
 from agentscan.providers.claude.filesummary import FileSummary, RecentIds
 from agentscan.providers.claude.showfacts import ShowFacts
@@ -58,7 +58,7 @@ class Join:
         summaries the helper started from (those the file starts with)."""
         if any(passing for *_, passing in self.said) or progress.lines + self.lines - 1 >= bounds.MAX_FILE_LINES - 1:
             return False  # a read that failed there, or the line cap: the one pass would stop
-        if (main._summaries != given or len(self.results) > row.MAX_RESULTS or self.unkeyed or self.overflowed
+        if (main._summaries != given or len(self.results) > recordnotes.MAX_RESULTS or self.unkeyed or self.overflowed
                 or self.stand_in):
             return False
         if self.inline:

@@ -18,7 +18,7 @@ from agentscan.providers.claude.seenuuids import SeenUuids
 from agentscan.providers.claude.showfacts import ShowFacts
 from agentscan.providers.claude.tasklist import PlanFold
 from agentscan.providers.claude.usage import SIDECHAIN, Call
-from agentscan.providers.claude.windowed import WindowedTotals, _packed
+from agentscan.providers.claude.windowed import WindowedTotals, packed_hashes
 from agentscan.providers.claude.windowsums import add_to_sums
 from agentscan.toolkit.hashes64 import Hashes64
 from agentscan.toolkit.jsonl import ReadProgress
@@ -48,7 +48,7 @@ class HalfTotals(WindowedTotals):
 
     def message_ids(self) -> array:
         """Every message id met, hashed (some twice)."""
-        found = array("q", _packed(self._settled_parents))
+        found = array("q", packed_hashes(self._settled_parents))
         found.frombytes(self._sidechains.to_bytes())
         found.extend(hash(message_id) for message_id in self._requests)
         return found

@@ -5,7 +5,7 @@ detail), a resumed session's copies at its head, a subagent's file, no totals.  
 of a huge transcript's ``show`` (and of its row, for ``list``) need none of that, and their
 pass is the whole command's CPU: here the record's ``type`` is read once and dispatched on,
 and a reply's record is read once for its row counts and ``show``'s facts together (what
-``row._note_assistant`` and ``ShowFacts.assistant`` each read of it), a tool's result is
+``recordnotes.note_assistant`` and ``ShowFacts.assistant`` each read of it), a tool's result is
 told apart by its first block before any rule asks more (``summarize`` hands its pass to
 ``lean_loop`` when the halves ask, by its ``loop``).  Every rule is ``row``'s, in the
 same order where order matters (a bad value told, a warning said): only the frames and the
@@ -21,19 +21,13 @@ from typing import TYPE_CHECKING, Callable
 
 from agentscan import progress as reporting
 from agentscan.providers.claude.records import AWAY_SUMMARY, SYNTHETIC_MODELS, as_str, content_blocks, real_prompt_text
-from agentscan.providers.claude.row import (
-    _NOTES,
-    _TASK_NAMES,
-    _note_queued_prompt,
-    _note_result,
-    _note_task,
-)
+from agentscan.providers.claude.recordnotes import NOTES, TASK_NAMES, note_queued_prompt, note_result, note_task
 from agentscan.providers.claude.seenuuids import copied_calls, copies_before
 from agentscan.providers.claude.sidechains import note_inline
 from agentscan.providers.claude.titles import note_command, note_leaf, note_prompt, note_summary
 from agentscan.providers.claude.usage import Advisors, call_of
 from agentscan.providers.claude.filesummary import RecentIds
-from agentscan.timeutil import _EARLIEST, _LATEST, parse_iso
+from agentscan.timeutil import EARLIEST, LATEST, parse_iso
 from agentscan.toolkit.jsonl import iter_json_records
 
 if TYPE_CHECKING:
@@ -59,7 +53,7 @@ def lean_loop(path: Path, ctx: ScanContext, summary: FileSummary, read: ReadProg
     add = totals.add
     texts, models = summary._text_messages, summary._model_messages
     told_every = reporting.TOLD_EVERY
-    fromisoformat, earliest, latest = datetime.fromisoformat, _EARLIEST, _LATEST
+    fromisoformat, earliest, latest = datetime.fromisoformat, EARLIEST, LATEST
     # (``RecentIds.add`` inline below when they are plain ones: a second half's list the early ids.)
     plain_ids = texts.__class__ is RecentIds and models.__class__ is RecentIds
     text_order, text_members, text_size = texts._order, texts._members, texts._size
@@ -114,7 +108,7 @@ def lean_loop(path: Path, ctx: ScanContext, summary: FileSummary, read: ReadProg
                 note_leaf(summary, record, read.complete_offset)
             if kind == "assistant":
                 if record.get("isSidechain") is True and note_inline(summary, record, kind, order, timestamp,
-                                                                     totals, _NOTES):
+                                                                     totals, NOTES):
                     continue
                 call = call_of(record, None, order, None if timestamp is None else timestamp.timestamp(), None,
                                advisors)
@@ -123,7 +117,7 @@ def lean_loop(path: Path, ctx: ScanContext, summary: FileSummary, read: ReadProg
                     add(call)
                     if advisors:
                         advisors.drain(add)
-                # ``row._note_assistant`` with ``ShowFacts.assistant`` folded in: one read of the message.
+                # ``recordnotes.note_assistant`` with ``ShowFacts.assistant`` folded in: one read of the message.
                 if record.get("isApiErrorMessage") is True:
                     if facts is not None:
                         facts.api_error(record)
@@ -187,13 +181,13 @@ def lean_loop(path: Path, ctx: ScanContext, summary: FileSummary, read: ReadProg
                         if facts is not None:
                             facts._tool(block)
                         summary.tool_calls += 1
-                        if block.get("name") in _TASK_NAMES:
-                            _note_task(block, pending_tasks)
+                        if block.get("name") in TASK_NAMES:
+                            note_task(block, pending_tasks)
             elif kind == "user":
                 if record.get("isSidechain") is True and note_inline(summary, record, kind, order, timestamp,
-                                                                     totals, _NOTES):
+                                                                     totals, NOTES):
                     continue
-                # ``row._note_user``; a tool's result (most user records) told by its first block,
+                # ``recordnotes.note_user``; a tool's result (most user records) told by its first block,
                 # as ``real_prompt_text`` first tells it.
                 message = record.get("message")
                 # (``ShowFacts.result`` does nothing for a tool's result when no plan's call waits
@@ -216,11 +210,11 @@ def lean_loop(path: Path, ctx: ScanContext, summary: FileSummary, read: ReadProg
                     facts.result(record)
                 if summary.first_prompt is None:
                     note_command(summary, record)
-                # (``_note_result`` reads nothing else: an object that names no run, in a
+                # (``note_result`` reads nothing else: an object that names no run, in a
                 # transcript with no inline run, is nothing to it.)
                 result = record.get("toolUseResult")
                 if isinstance(result, dict) and (summary.inline or isinstance(result.get("agentId"), str)):
-                    _note_result(summary, record, pending_tasks)
+                    note_result(summary, record, pending_tasks)
             elif kind == "progress":
                 data = record.get("data")
                 call = call_of(record, None, order, advisors=advisors) if isinstance(data, dict) and (
@@ -230,7 +224,7 @@ def lean_loop(path: Path, ctx: ScanContext, summary: FileSummary, read: ReadProg
                     if advisors:
                         advisors.drain(add)
             elif kind == "attachment":
-                _note_queued_prompt(summary, record, facts)
+                note_queued_prompt(summary, record, facts)
             elif kind == "custom-title" and as_str(record.get("customTitle")):
                 summary.custom_title = record["customTitle"]
             elif kind == "ai-title" and as_str(record.get("aiTitle")):

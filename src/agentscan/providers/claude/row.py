@@ -15,29 +15,19 @@ from typing import TYPE_CHECKING, Callable
 from agentscan import progress as reporting
 from agentscan.context import EMPTY_FILE, ScanContext
 from agentscan.toolkit.jsonl import ReadProgress, iter_json_records
-from agentscan.providers.claude.records import (
-    AWAY_SUMMARY,
-    SYNTHETIC_MODELS,
-    as_str,
-    content_blocks,
-    message_of,
-    real_prompt_text,
-)
+from agentscan.providers.claude.records import AWAY_SUMMARY, as_str
 from agentscan.providers.claude.filesummary import FileSummary
-from agentscan.providers.claude.queuedprompts import queued_prompt_text
+from agentscan.providers.claude.recordnotes import NOTES, note_assistant, note_copied_tasks, note_queued_prompt, note_user
 from agentscan.providers.claude.resumes import is_copy
 from agentscan.providers.claude.seenuuids import copied_calls, copies_before
-from agentscan.providers.claude.sidechains import note_inline, note_inline_result
-from agentscan.providers.claude.titles import TITLE_CHARS, note_command, note_leaf, note_prompt, note_summary
+from agentscan.providers.claude.sidechains import note_inline
+from agentscan.providers.claude.titles import note_leaf, note_summary
 from agentscan.providers.claude.usage import Advisors, call_of
 from agentscan.providers.claude.windowed import WindowedTotals
 from agentscan.timeutil import parse_iso
 
 if TYPE_CHECKING:
     from agentscan.providers.claude.showfacts import ShowFacts
-
-#: a second half's subagent results listed (``FileSummary.results``); one more says there were more
-MAX_RESULTS = 4096
 
 
 def summarize(
@@ -162,7 +152,7 @@ def summarize(
                     observer(record)
                 if summary._summaries:
                     note_leaf(summary, record, read.complete_offset)  # (a summary's leaf may be a copied record)
-                _note_copied_tasks(summary, record, pending_tasks)
+                note_copied_tasks(summary, record, pending_tasks)
                 copied_calls(summary, record, subagent, order, timestamp, totals, advisors)
                 continue
             if own is not None and not summary.own_met and record.get("sessionId") == own:
@@ -187,7 +177,7 @@ def summarize(
             if summary._summaries:
                 note_leaf(summary, record, read.complete_offset)
             if (inline and record.get("isSidechain") is True and (kind == "assistant" or kind == "user")
-                    and note_inline(summary, record, kind, order, timestamp, totals, _NOTES)):
+                    and note_inline(summary, record, kind, order, timestamp, totals, NOTES)):
                 continue
             if kind == "assistant":
                 # Without totals (a side pass adds them up: ``sidepass``; or the scan has read
@@ -203,9 +193,9 @@ def summarize(
                             totals.add(call)
                             if advisors:
                                 advisors.drain(totals.add)
-                _note_assistant(summary, record, pending_tasks, facts)
+                note_assistant(summary, record, pending_tasks, facts)
             elif kind == "user":
-                _note_user(summary, record, pending_tasks, facts)
+                note_user(summary, record, pending_tasks, facts)
             elif kind == "progress" and totals is not None:
                 # Only a copy naming its subagent counts (``usage.progress_call``): most progress
                 # records are a tool's output as it ran, a fifth of a long transcript's records.
@@ -217,7 +207,7 @@ def summarize(
                     if advisors:
                         advisors.drain(totals.add)
             elif kind == "attachment" and subagent is None:
-                _note_queued_prompt(summary, record, facts)
+                note_queued_prompt(summary, record, facts)
             elif kind == "custom-title" and as_str(record.get("customTitle")):
                 summary.custom_title = record["customTitle"]
             elif kind == "ai-title" and as_str(record.get("aiTitle")):
@@ -255,131 +245,3 @@ def resumed_from_of(path: Path, ctx: ScanContext) -> str | None:
 
 def _scaled(tell: Callable[[int], None], size: int, end: int) -> Callable[[int], None]:
     return lambda done: tell(done * size // end)
-
-
-def _note_assistant(summary: FileSummary, record: dict, pending_tasks: dict[str, str], facts: ShowFacts | None) -> None:
-    if record.get("isApiErrorMessage") is True:  # (``errorrecords.is_api_error``, inline: every reply asks)
-        # Claude Code's note of a failed request (``API Error: …``, model ``<synthetic>``): an
-        # error ``show`` lists, no reply and no model's message.
-        if facts is not None:
-            facts.api_error(record)
-        return
-    message = record.get("message")
-    if not isinstance(message, dict):  # (``records.message_of``, inline, as the two ``as_str`` below)
-        message = {}
-    model = message.get("model")
-    if model.__class__ is str and model in SYNTHETIC_MODELS:  # (``errorrecords.is_local_reply``, inline)
-        # Claude Code's own words ("No response requested."): no model's reply.
-        if facts is not None:
-            facts.end_reply()
-        return
-    own_id = message.get("id")
-    if not (isinstance(own_id, str) and own_id):
-        own_id = as_str(record.get("uuid"))
-    message_id = own_id or f"#{summary.records}"
-    content = message.get("content")
-    # A list of blocks is read where it is (the odd item that is no block skipped below),
-    # not copied into a new list for every record of the pass: ``show``'s facts take only
-    # blocks, so for them only a list of one block (Claude Code writes a record a block) is.
-    blocks = content if content.__class__ is list and (facts is None or (
-        len(content) == 1 and content[0].__class__ is dict)) else content_blocks(message)
-    if facts is not None:
-        facts.assistant(own_id, blocks)
-    # (``RecentIds.__contains__``, inline: its set, asked of every reply's record.)
-    if isinstance(model, str) and model and message_id not in summary._model_messages._members:
-        summary._model_messages.add(message_id)
-        summary.models[model] += 1
-    for block in blocks:
-        if not isinstance(block, dict):
-            continue
-        kind = block.get("type")
-        # (``text.strip()`` is non-empty exactly when ``not text.isspace()`` for a non-empty
-        # text: the same test of each character, without copying every reply's text.)
-        if kind == "text" and isinstance(text := block.get("text"), str) and text and not text.isspace():
-            if message_id not in summary._text_messages._members:
-                summary._text_messages.add(message_id)
-                summary.responses += 1
-        elif kind == "tool_use":
-            summary.tool_calls += 1
-            if block.get("name") in _TASK_NAMES:  # (``_note_task``'s first look, inline: every call asks)
-                _note_task(block, pending_tasks)
-
-
-#: the tools that start a subagent
-_TASK_NAMES = ("Task", "Agent")
-
-
-def _note_task(block: dict, pending_tasks: dict[str, str]) -> None:
-    """A ``Task``/``Agent`` call's kind of subagent, until its result names the run."""
-    if block.get("name") in _TASK_NAMES and isinstance(block.get("id"), str):
-        agent_type = as_str((block.get("input") or {}).get("subagent_type")) if isinstance(block.get("input"), dict) else None
-        pending_tasks[block["id"]] = agent_type or "general-purpose"
-
-
-def _note_copied_tasks(summary: FileSummary, record: dict, pending_tasks: dict[str, str]) -> None:
-    """What a resumed session's copy of an earlier record says of the runs it started (their
-    kinds, for a copied inline run's calls: ``sidechains``; the runs its progress records
-    name: ``copied_runs``), counted as none of its calls."""
-    kind = record.get("type")
-    if kind == "assistant":
-        for block in content_blocks(message_of(record)):
-            if isinstance(block, dict) and block.get("type") == "tool_use":
-                _note_task(block, pending_tasks)
-    elif kind == "user" and real_prompt_text(record) is None:
-        _note_result(summary, record, pending_tasks)
-    elif kind == "progress":
-        # A run of the session copied, its calls copied with it: the run is that session's
-        # where it is found (a row says so once credited: ``scan.creditedrows``).
-        data = record.get("data")
-        agent = as_str(data.get("agentId")) if data.__class__ is dict else None
-        if agent is not None:
-            summary.copied_runs[agent] = record["sessionId"]
-
-
-def _note_user(summary: FileSummary, record: dict, pending_tasks: dict[str, str], facts: ShowFacts | None) -> None:
-    text = real_prompt_text(record)
-    if text is not None:
-        if facts is not None:
-            facts.prompt(text, record=record)
-        summary.prompts += 1
-        # Once a prompt of words names the file, no later prompt can (an image's or a bare command's
-        # only when none does: ``titles.choose_title``), so a long session's thousands go unlooked at.
-        if summary.first_prompt is None:
-            note_prompt(summary, text)
-        return
-    if facts is not None:
-        facts.result(record)  # (a ``TaskCreate``'s result: its task's id, for ``show``'s plan)
-    if summary.first_prompt is None:
-        note_command(summary, record)
-    _note_result(summary, record, pending_tasks)
-
-
-def _note_result(summary: FileSummary, record: dict, pending_tasks: dict[str, str]) -> None:
-    # A Task/Agent result names the subagent it ran: remember its type.
-    result = record.get("toolUseResult")
-    if summary.inline and isinstance(result, dict) and "agentId" not in result:
-        note_inline_result(summary, record, result, pending_tasks, TITLE_CHARS)
-    if isinstance(result, dict) and isinstance(result.get("agentId"), str):
-        for block in content_blocks(message_of(record)):
-            tool_id = block.get("tool_use_id")
-            if block.get("type") != "tool_result" or not isinstance(tool_id, str):
-                continue
-            if summary.results is not None and len(summary.results) <= MAX_RESULTS:
-                summary.results.append((result["agentId"], tool_id, pending_tasks.get(tool_id)))
-            if tool_id in pending_tasks:
-                summary.task_types[result["agentId"]] = pending_tasks[tool_id]
-                summary.task_calls[result["agentId"]] = tool_id
-
-
-def _note_queued_prompt(summary: FileSummary, record: dict, facts: ShowFacts | None) -> None:
-    """A prompt typed while a reply went on (``queuedprompts.queued_prompt_text``): a prompt, but
-    never the title (the turn it was folded into began with a prompt of its own)."""
-    text = queued_prompt_text(record)
-    if text is not None:
-        summary.prompts += 1
-        if facts is not None:
-            facts.prompt(text, folded=True)
-
-
-#: how an inline run's records are noted: as any transcript's (``sidechains.note_inline``)
-_NOTES = (_note_assistant, _note_user)

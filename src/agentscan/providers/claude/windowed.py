@@ -286,7 +286,7 @@ class WindowedTotals(SumsReadout):
 
     def _state(self) -> tuple[dict[str, Any], bytes]:
         # Counted from the packed bytes: a set still packed (a helper's answer) is not unpacked for it.
-        keys, parents = _packed(self._settled_keys), _packed(self._settled_parents)
+        keys, parents = packed_hashes(self._settled_keys), packed_hashes(self._settled_parents)
         doc = {
             "window": self._window,
             # Column by column (each checked in one sweep on the way back), oldest first as ``_order`` has them.
@@ -369,7 +369,8 @@ def _with_request(requests: tuple[str | None] | set[str | None] | None,
     return {*requests, request_id}
 
 
-def _packed(hashes: Hashes64 | None) -> bytes:
+def packed_hashes(hashes: Hashes64 | None) -> bytes:
+    """``hashes``' members as ``Hashes64.to_bytes`` packs them (none: no bytes)."""
     return b"" if hashes is None else hashes.to_bytes()
 
 

@@ -172,12 +172,6 @@ class CodexProvider(Provider):
 
         return [_census_path(path) for path in session_index_paths(self.roots(ctx))]
 
-    def index_orphans(self, ctx: ScanContext) -> int:
-        """Thread-index rows whose rollout is gone (not listed; doctor reports them)."""
-        from agentscan.providers.codex.discovery import discover
-
-        return discover(ctx).orphan_index_rows
-
     def copied_elsewhere(self, native_id: str, path: str | None, ctx: ScanContext) -> bool:
         from agentscan.providers.codex.goneparent import forks_of
 

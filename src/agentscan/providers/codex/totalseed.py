@@ -29,7 +29,7 @@ from agentscan.providers.codex.turnseed import ModelSearch, Seed
 from agentscan.toolkit.markedlines import MarkedLines
 
 _MARKER = b'"token_count"'
-#: ``totals_before``'s answer: the totals found, in file order, each with its call's count, and
+#: ``TotalsSearch``'s answer: the totals found, in file order, each with its call's count, and
 #: whether they are all the file's
 Found = tuple[tuple[tuple[Counters, Counters | None], ...], bool]
 
@@ -43,10 +43,10 @@ class Reached(NamedTuple):
 
 
 def seeds_before(path: Path, end: int, *, model: bool, totals: bool) -> tuple[Seed | None, Reached | None]:
-    """``turnseed.model_before`` (``model``) and where a whole read of ``path`` would stand
-    (``totals``: ``Reached``, from the ``token_count`` lines before it) at byte ``end`` (a line's
-    start), in one walk back for both (``seedwalk.walk_back``); ``None`` for one not asked, or
-    none found."""
+    """The model the calls at byte ``end`` (a line's start) of ``path`` ran on (``model``:
+    ``turnseed.ModelSearch``) and where a whole read of it would stand there (``totals``:
+    ``Reached``, from the ``token_count`` lines before it), in one walk back for both
+    (``seedwalk.walk_back``); ``None`` for one not asked, or none found."""
     turn, found = ModelSearch() if model else None, TotalsSearch() if totals else None
     walk_back(path, end, [search for search in (turn, found) if search is not None])
     return (None if turn is None else turn.seed), (None if found is None else _reached(found.found))
@@ -54,7 +54,7 @@ def seeds_before(path: Path, end: int, *, model: bool, totals: bool) -> tuple[Se
 
 def _reached(found: Found | None) -> Reached | None:
     """Where a whole read of the file would stand at the byte the search began at, from the
-    totals found before it (``TotalsSearch``, ``totals_before``) fed through ``counters.step`` in file order;
+    totals found before it (``TotalsSearch``) fed through ``counters.step`` in file order;
     ``None``: none found, or a total of garbage (no running count to look a replay up in: the
     window stays as it was read)."""
     if not found:
@@ -70,21 +70,15 @@ def _reached(found: Found | None) -> Reached | None:
     return Reached(previous, tuple(seen))
 
 
-def totals_before(path: Path, end: int) -> Found | None:
+class TotalsSearch:
     """The latest running totals (as many as hold ``counters.RECENT`` distinct ones, in file
     order, each with its call's count: ``step`` reads both; one written again right after itself
-    once) of the ``token_count`` lines before byte ``end`` of ``path`` (a line's start), within
+    once) of the ``token_count`` lines before the walk's byte (a line's start), within
     ``MAX_BACK_BYTES`` of it, and whether they are all the file's (the search met its start);
     ``None``: none found, or a total of garbage.  Distinct, not lines: a replay among them takes
     no place in a whole read's latest totals (it moves its total up), and 64 lines with one left
-    the window fewer than that read kept (a review, pass 58: a row of 1,927 for 74,024)."""
-    search = TotalsSearch()
-    walk_back(path, end, [search])
-    return search.found
-
-
-class TotalsSearch:
-    """``totals_before``'s search, as one of ``seedwalk.walk_back``'s: its ``found`` once done."""
+    the window fewer than that read kept (a review, pass 58: a row of 1,927 for 74,024).
+    One of ``seedwalk.walk_back``'s searches: its ``found`` once done."""
 
     markers: tuple[bytes, ...] = (_MARKER,)
 

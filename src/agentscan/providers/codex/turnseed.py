@@ -15,14 +15,12 @@ from the model the latest settings record before it names, as a whole pass reads
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
 from agentscan.pricing.aliases import recorded_tier
 
 from agentscan.providers.codex.records import as_str, enveloped, payload_of
 from agentscan.providers.codex.seedwalk import MAX_BACK_BYTES as MAX_BACK_BYTES
-from agentscan.providers.codex.seedwalk import walk_back
 from agentscan.toolkit import jsonl
 from agentscan.toolkit.jsonl import line_record
 from agentscan.toolkit.markedlines import MarkedLines
@@ -42,18 +40,12 @@ class Seed(NamedTuple):
     tier: str | None = None  # the tier the nearest record that names one names (standard: ``None``)
 
 
-def model_before(path: Path, end: int) -> Seed:
-    """The model of the last ``turn_context`` record that names one, before byte ``end`` of
-    ``path`` (a line's start) and within ``MAX_BACK_BYTES`` of it, that of the last
-    ``thread_settings_applied`` after it (of the last before ``end`` when no ``turn_context``
-    is found), and the tier of the nearest of them that says one.  ``Seed()``: none found."""
-    search = ModelSearch()
-    walk_back(path, end, [search])
-    return search.seed
-
-
 class ModelSearch:
-    """``model_before``'s search, as one of ``walk_back``'s: its ``seed`` once done."""
+    """The model of the last ``turn_context`` record that names one, before the walk's byte (a
+    line's start) and within ``MAX_BACK_BYTES`` of it, that of the last
+    ``thread_settings_applied`` after it (of the last before it when no ``turn_context``
+    is found), and the tier of the nearest of them that says one.  One of ``walk_back``'s
+    searches: its ``seed`` once done (``Seed()``: none found)."""
 
     markers: tuple[bytes, ...] = (_MARKER, _SETTINGS)
 
