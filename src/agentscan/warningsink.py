@@ -60,6 +60,8 @@ class Captured(list["ScanWarning"]):
         self.passing_paths: set[str] = set()
         #: per file, past ``limit``: how many more of its warnings the sink counts, and the last line
         self.more: dict[str, tuple[int, int]] = {}
+        #: per file, ``more`` as it stood before its last line counted (``more_upto``)
+        self._before: dict[str, tuple[int, int]] = {}
         #: per file, how many of those kept name it, and the last line of those the sink counts
         self._kept: dict[str, int] = {}
         self._upto: dict[str, int] = {}
@@ -76,7 +78,7 @@ class Captured(list["ScanWarning"]):
             # (a file's count begun, its lines after it are counted on: said again after the
             # kept, before the count, they would have been the file read again, not counted)
             self.count_more(path, 1, line)
-        elif warning is not None and (len(self) < self.limit or self.wants(path)):
+        elif warning is not None and (len(self) < self.limit or self.wants(path, line)):
             self.append(warning)
             if path is not None:
                 kept = self._kept[path] = self._kept.get(path, 0) + 1
@@ -87,13 +89,34 @@ class Captured(list["ScanWarning"]):
         else:
             self.lost = True
 
-    def wants(self, path: str | None) -> bool:
-        """Past ``limit``, a warning of ``path`` is kept still (``whole_files``: of its first listed)."""
-        return self.whole_files and path is not None and self._kept.get(path, 0) < PER_FILE_WARNINGS
+    def wants(self, path: str | None, line: int | None = 0) -> bool:
+        """Past ``limit``, a warning of ``path`` is kept still (``whole_files``: of its first listed);
+        and one of no ``line`` past its listed ones, which the sink counts by its words, not its line
+        (a file cut at ``MAX_FILE_LINES``): no count (``more``) holds it, and lost, the sums kept
+        with this capture said one fewer than ``--no-cache``.  (A few a file: the sink keeps one of
+        each words, and a capture is bounded by the files read inside it.)"""
+        if path is None:
+            return False
+        kept = self._kept.get(path, 0)
+        return (self.whole_files and kept < PER_FILE_WARNINGS) or (line is None and kept >= PER_FILE_WARNINGS)
 
     def more_list(self) -> list[list] | None:
         """``more`` as a result keeps it: ``[path, count, last line]``s (``None``: none)."""
         return [[path, count, last] for path, (count, last) in self.more.items()] or None
+
+    def more_upto(self, lines: int) -> tuple[list[list], list[list]]:
+        """``more_list`` of a read whose lines after ``lines`` are read again (a resume state's:
+        a file's unfinished last line), as the count up to it, with its true last line, and the
+        count after it (its one line): kept as one, a grown file's count said that line twice."""
+        upto, after = [], []
+        for path, (count, last) in self.more.items():
+            if last > lines and path in self._before:
+                before, before_last = self._before[path]
+                after.append([path, count - before, last])
+                count, last = before, before_last
+            if count:
+                upto.append([path, count, last])
+        return upto, after
 
     @property
     def overflowed(self) -> bool:
@@ -111,6 +134,7 @@ class Captured(list["ScanWarning"]):
             return
         counted, upto = self.more.get(path) or (0, self._upto.get(path, 0))
         if last > upto:
+            self._before[path] = (counted, upto)
             self.more[path] = (counted + count, last)
 
 
@@ -241,7 +265,7 @@ class WarningSink:
         """``Captured.take`` for every capture open, the warning made once, and not at all
         while every capture is full (a file of a million bad lines)."""
         warning = None
-        if any(len(captured) < captured.limit or captured.wants(key_path) for captured in self._captures):
+        if any(len(captured) < captured.limit or captured.wants(key_path, line) for captured in self._captures):
             from agentscan.model import ScanWarning
 
             warning = ScanWarning(key_path, legible(message), line)

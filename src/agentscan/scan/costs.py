@@ -121,7 +121,6 @@ def _with_costs(
     costs: dict[str, Priced] = {}
     run_costs: dict[str, dict[str, Priced]] = {}
     by_calls = []
-    by_id = {ref.id: ref for ref in chosen}
     # A huge session's sums as its row's own pass kept them (the same the row's tokens count).
     known: dict[str, SessionSums] = {}
     by_provider: dict[str, list[SessionRef]] = {}
@@ -144,8 +143,15 @@ def _with_costs(
     # were priced.  (A phase named while no line is up shows nothing: ``show``'s one row.)
     with progress.named(PRICING):
         progress.expect(len(known) + len(parsed))
-        for ref_id, sums in [*known.items(), *parsed.items()]:
-            ref = by_id[ref_id]
+        # In the sessions' order, wherever their sums came from (a row's pass keeps them only
+        # when its capture of warnings held them all; a cached run reads them from the index):
+        # all those kept first, a ``list --json`` after a cold ``tokens`` said its "no price"
+        # warnings in another order than ``--no-cache`` when a session had 100+ bad lines.
+        for ref in chosen:
+            sums = known[ref.id] if ref.id in known else parsed.get(ref.id)
+            if sums is None:
+                continue
+            ref_id = ref.id
             of_runs: dict[str, Spend] | None = {} if runs else None
             spend = prices.spend(ref.provider, sums, of_runs)
             if spend is None:

@@ -53,8 +53,8 @@ if TYPE_CHECKING:
 #: 11: a fast-mode call's model is its fast-mode name (``<model>-fast``): a state's kept calls
 #: do not say which were fast; 12: a US-only call's model is ``<model> (us-only)``, which a
 #: state's kept calls do not say either; both names are ``usage.priced_model``'s; 13: the count of a
-#: file's warnings past those kept, ``more``)
-VERSION = 13
+#: file's warnings past those kept, ``more``; 14: its unfinished last line's apart, ``tail_more``)
+VERSION = 14
 #: orders of one file's calls start at ``index << FILE_BITS`` (byte offsets fit below)
 FILE_BITS = 48
 #: a file this large is read by halves on two cores when one is free (``usagehalves``):
@@ -148,7 +148,7 @@ def _update(
         if stat_stamp(stat) == known["stamp"]:
             # Unchanged since the state was made: everything stands, its tail included.
             _replay(ctx, known["warnings"] + known["tail_warnings"])
-            _say_more(ctx, known)
+            _say_more(ctx, known["more"] + known["tail_more"])
             return [tuple(call) for call in known["calls"]], known, known["offset"]
         if stat.st_size >= known["offset"] and crc_between(path, 0, known["offset"]) == known["crc"]:
             # Only appended to: keep what lay before the resume point, parse the rest.
@@ -159,7 +159,7 @@ def _update(
             # Caught as a whole file's pass catches them: the kept, the count past them, the tail's.
             with ctx.warnings.capture() as said:
                 _replay(ctx, earlier)
-                _say_more(ctx, known)
+                _say_more(ctx, known["more"])
                 scan = scan_file(path, ctx, subagent=subagent, base=base, start=known["offset"],
                                  lines_before=known["lines"], crc=known["crc"], exact=True, size=stat.st_size,
                                  own=own, values=ValueCounts.from_state(known["values"]))
@@ -198,7 +198,7 @@ def _state_entry(path: Path, stat: os.stat_result, scan: FileScan, calls: list[C
     the pass's warnings as its capture caught them (a resumed pass's: those kept before it
     said again with its own), as many as one pass's capture keeps, the rest counted."""
     lines = scan.progress.lines
-    warnings, more = list(said), said.more_list()
+    warnings, (more, tail_more) = list(said), said.more_upto(lines)
     return {
         "path": str(path), "dev": stat.st_dev, "ino": stat.st_ino, "stamp": stat_stamp(stat),
         "offset": scan.progress.complete_offset, "lines": lines, "crc": scan.progress.crc,
@@ -207,7 +207,9 @@ def _state_entry(path: Path, stat: os.stat_result, scan: FileScan, calls: list[C
         "warnings": [w.to_json() for w in warnings if w.line is not None and w.line <= lines],
         "tail_warnings": [w.to_json() for w in warnings if not (w.line is not None and w.line <= lines)],
         "calls": calls,
-        "more": more or [],
+        "more": more,
+        # (Counted past those kept: the unfinished line's count, said again only while it stands.)
+        "tail_more": tail_more,
     }
 
 
@@ -232,7 +234,7 @@ def _load_state(resume: bytes | None, parts: list[tuple[Path, str | None]]) -> d
                 return None
             _warnings_of(entry["warnings"] + entry["tail_warnings"])  # raises on a bad shape
             if not all(type(item) is list and len(item) == 3 and type(item[0]) is str and type(item[1]) is int
-                       and type(item[2]) is int for item in entry["more"]):
+                       and type(item[2]) is int for item in entry["more"] + entry["tail_more"]):
                 return None
             ValueCounts.from_state(entry["values"])  # (one kept before it was: parse from the start)
         found = {entry["path"]: entry for entry in files}
@@ -253,10 +255,10 @@ def _warnings_of(items: list) -> list[ScanWarning]:
     return found
 
 
-def _say_more(ctx: ScanContext, known: dict) -> None:
+def _say_more(ctx: ScanContext, more: list) -> None:
     """Say again the count past a state's kept warnings (``Captured.more``)."""
-    if known["more"]:
-        ctx.warnings.say_more(known["more"])
+    if more:
+        ctx.warnings.say_more(more)
 
 
 def _replay(ctx: ScanContext, items: list) -> None:

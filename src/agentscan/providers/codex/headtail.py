@@ -180,7 +180,10 @@ def _cached(path: Path, ctx: ScanContext, cache: LRUCache, compute: Callable[[Sc
         for warning in summary.warnings:
             ctx.warn(warning.path, warning.message, warning.line)
     summary = summary._replace(warnings=tuple(captured))
-    cache[key] = summary
+    if not captured.overflowed and not captured.passing:
+        # (Only whole: said again from a capture of a file of more warnings than it keeps, the
+        # next read in this process, a library's next scan, said "80 more" of 110 where this said 90.)
+        cache[key] = summary
     return summary
 
 
