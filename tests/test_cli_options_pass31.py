@@ -70,7 +70,7 @@ def test_otlp_leaves_the_output_file_as_it_was(isolated_home: Path, tmp_path: Pa
     for extra in ((), ("--json",)):
         result = cli("otlp", "-o", str(out), *extra)
         assert result.exit_code == 1, result.output
-        assert result.stderr.startswith("error: codex: no readable root among "), result.stderr
+        assert result.stderr.startswith("error: Codex CLI: no readable root among "), result.stderr
         assert result.stdout == ""  # neither "exported …" nor a document
         assert out.read_text() == '{"old":1}\n'
 

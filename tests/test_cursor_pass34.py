@@ -182,7 +182,7 @@ def test_a_missing_cursor_state_db_fails_after_listing_what_it_read(isolated_hom
     result = CliRunner().invoke(app, ["list"])
     assert result.exit_code == 1
     assert "still listed" in result.stdout
-    assert (f"error: cursor: no readable root among {missing} (CURSOR_STATE_DB); fix or unset CURSOR_STATE_DB"
+    assert (f"error: Cursor: no readable root among {missing} (CURSOR_STATE_DB); fix or unset CURSOR_STATE_DB"
             in result.stderr)
 
 

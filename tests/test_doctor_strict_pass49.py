@@ -29,7 +29,7 @@ def test_a_named_root_that_is_not_there_fails_strict_doctor_as_it_fails_export(
     assert checked.exit_code == 1
     assert "Codex CLI [codex]" in checked.stdout  # the report all the same
     assert checked.stderr.strip() == exported.stderr.strip()
-    assert checked.stderr.startswith(f"error: codex: no readable root among {missing}/sessions (CODEX_HOME)")
+    assert checked.stderr.startswith(f"error: Codex CLI: no readable root among {missing}/sessions (CODEX_HOME)")
     assert invoke("doctor").exit_code == 0  # the report alone reports, as it always did
 
 

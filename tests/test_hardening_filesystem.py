@@ -301,7 +301,7 @@ def test_codex_home_pointing_at_a_file(isolated_home: Path) -> None:
     a_file = placed[case("codex", "clean").id]
     result = invoke("list", "--json", env={"CODEX_HOME": str(a_file)})
     assert result.exit_code == 1
-    assert "codex: no readable root" in result.stderr and "(CODEX_HOME: a file, not a directory)" in result.stderr
+    assert "Codex CLI: no readable root" in result.stderr and "(CODEX_HOME: a file, not a directory)" in result.stderr
     rows = {row["id"] for row in orjson.loads(result.stdout)["sessions"]}
     assert rows == {case(p, "clean").id for p in PROVIDERS if p != "codex"}
     doctor = invoke("doctor", "--json", env={"CODEX_HOME": str(a_file)})

@@ -22,7 +22,7 @@ from codex_builders import at, meta, rollout_path, token_count, turn_context, us
 
 runner = CliRunner()
 CODEX_ID = "019a0000-0000-7000-8000-00000000abcd"
-UNHOOKED = "  codex: no hooks to install (its sessions are read from its files)"
+UNHOOKED = "  Codex CLI: no hooks to install (its sessions are read from its files)"
 
 
 def _help(*argv: str, width: int = 80) -> str:
@@ -139,5 +139,5 @@ def test_doctor_says_codex_has_no_hooks_when_the_home_holds_its_sessions(isolate
 def test_the_unhooked_line_names_each_provider() -> None:
     from agentscan.cli.doctor_text import unhooked_text
 
-    assert unhooked_text(["codex", "gemini"]) == ("codex, gemini: no hooks to install "
+    assert unhooked_text(["codex", "gemini"]) == ("Codex CLI, Gemini CLI: no hooks to install "
                                                   "(their sessions are read from their files)")

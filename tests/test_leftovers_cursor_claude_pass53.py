@@ -104,7 +104,9 @@ def test_a_corrupt_cursor_db_leaves_a_cli_store_chat_recorded_no_usage(isolated_
     [cli] = [row for row in listed if row["id"] == f"cursor:{CLI_CHAT}"]
     assert cli["tokens"] is None and not cli.get("tokens_unknown")
     text = invoke("tokens")
-    assert f"recorded no usage, not counted: cursor:{CLI_CHAT}" in text.stdout + text.stderr
+    # (pass 60: the only session, said once: "recorded none", its ``show`` named whole)
+    said = " ".join((text.stdout + text.stderr).split())
+    assert "recorded none (its tokens are not recorded" in said and f"show cursor:{CLI_CHAT}` says)" in said, said
 
 
 # -- a locked Cursor DB: the chats only it holds are said to be left out ------------

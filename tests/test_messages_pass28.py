@@ -162,7 +162,7 @@ def test_an_unreadable_claude_config_dir_is_said_without_a_note_that_points_else
     missing = tmp_path / "nonexistent"
     code, _, err = run(*argv, env={"CLAUDE_CONFIG_DIR": str(missing)})
     assert code == 1
-    assert err == f"error: claude: no readable root among {missing / 'projects'} (CLAUDE_CONFIG_DIR); fix or unset CLAUDE_CONFIG_DIR\n"
+    assert err == f"error: Claude Code: no readable root among {missing / 'projects'} (CLAUDE_CONFIG_DIR); fix or unset CLAUDE_CONFIG_DIR\n"
 
 
 def test_an_empty_list_with_readable_roots_still_says_why(isolated_home: Path) -> None:

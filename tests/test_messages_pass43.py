@@ -217,9 +217,9 @@ def test_a_terminal_names_the_model_once(isolated_home: Path, tty) -> None:  # n
     result = runner.invoke(app, ["tokens", "--by", "model"])
     err = one_line(result.stderr)
     assert "COST '-': unknown; '≥$N': at least what the priced calls cost" in err
-    assert err.count("claude model aide-gpt-5: no price") == 1 and "no price for aide-gpt-5" not in err
+    assert err.count("Claude Code model aide-gpt-5: no price") == 1 and "no price for aide-gpt-5" not in err
     verbose = one_line(runner.invoke(app, ["-v", "tokens", "--by", "model"]).stderr)
-    assert ("warning: claude model aide-gpt-5: no price: genai-prices ") in verbose
+    assert ("warning: Claude Code model aide-gpt-5: no price: genai-prices ") in verbose
     assert " (bundled data) has no model matching 'aide-gpt-5'; a cost that includes its calls shows as - (unknown) or with ≥ (a lower bound)" in verbose
 
 
@@ -238,4 +238,4 @@ def test_the_model_is_named_though_more_warnings_than_are_shown(isolated_home: P
     claude_unknown_model_session(isolated_home)
     tty(200, color=False)
     err = one_line(runner.invoke(app, ["tokens"]).stderr)
-    assert "claude model aide-gpt-5: no price" in err and "… and 2 more" in err
+    assert "Claude Code model aide-gpt-5: no price" in err and "… and 2 more" in err

@@ -63,10 +63,11 @@ def test_names_that_cut_would_read_alike_are_kept_whole_and_the_line_overflows(i
                                                                                width: int) -> None:
     tty(width)
     lines = prices("claude-sonnet-4-5", "claude-sonnet-4-0")
-    rows = [cells(line) for line in lines if line.startswith(("anthropic/", "…"))]
-    # (pass 49) cut from its start, the provider first: the model's name reads whole
+    rows = [cells(line) for line in lines if line.startswith(("anthropic/", "claude-sonnet-4-", "…"))]
+    # (pass 60) narrowed, the vendor goes whole first (pass 49: ``…/claude-sonnet-4-5``): the
+    # model's name reads whole
     shown = ["anthropic/claude-sonnet-4-5", "anthropic/claude-sonnet-4-0"] if width > 40 else [
-        "…/claude-sonnet-4-5", "…/claude-sonnet-4-0"]
+        "claude-sonnet-4-5", "claude-sonnet-4-0"]
     assert [row[0] for row in rows] == shown
     assert all(row[-1].startswith("$") and "…" not in row[-1] for row in rows)
     # the cache prices go, said so, before a name is cut to read alike

@@ -25,7 +25,7 @@ def test_not_found_names_the_named_root_it_could_not_read(isolated_home: Path, m
     lines = result.stderr.splitlines()
     assert lines[0] == f"error: no session matches '{NATIVE[:8]}'"
     assert lines[1] == "it may be under a root that was named but could not be read:"
-    assert lines[2].startswith("  claude: no readable root among ") and "CLAUDE_CONFIG_DIR" in lines[2]
+    assert lines[2].startswith("  Claude Code: no readable root among ") and "CLAUDE_CONFIG_DIR" in lines[2]
     assert lines[3:] == [HINT]  # what to do next, last
 
 

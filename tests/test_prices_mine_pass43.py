@@ -105,7 +105,7 @@ def test_a_recorded_model_with_no_price_has_its_row_and_a_warning(isolated_home:
     result = invoke("prices", "-p", "claude")
     row = next(line for line in result.stdout.splitlines() if UNKNOWN in line)
     assert row.split() == ["claude", UNKNOWN, "no", "price", "-", "-", "-", "-", "-"]  # (ABOVE ``-``: pass 57)
-    assert result.exit_code == 0 and f"claude model {UNKNOWN}: no price" in result.stderr
+    assert result.exit_code == 0 and f"Claude Code model {UNKNOWN}: no price" in result.stderr
     doc = cli_json("prices", "-p", "claude")
     entry = next(m for m in doc["models"] if m["query"] == UNKNOWN)
     assert entry["model_id"] is None and entry["recorded_by"] == ["claude"]

@@ -153,5 +153,5 @@ def test_the_legend_says_only_the_legend(isolated_home: Path, tty) -> None:  # n
     [legend] = [line for line in err if line.startswith("COST ")]
     assert legend == "COST '-': unknown"
     [warning] = [line for line in err if line.startswith("warning: ")]
-    assert warning.startswith("warning: claude model aide-gpt-5: no price: genai-prices ")
+    assert warning.startswith("warning: Claude Code model aide-gpt-5: no price: genai-prices ")
     assert "a cost that includes its calls shows as - (unknown) or with ≥ (a lower bound)" in warning

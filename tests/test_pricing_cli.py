@@ -227,7 +227,7 @@ def test_data_fetched_for_another_library_version_is_not_used(isolated_home: Pat
 
 @pytest.mark.parametrize(("args", "said"), [
     (["prices", "nonesuch-1"], "warning: model nonesuch-1: no price for 'nonesuch-1'"),
-    (["prices", "nonesuch-1", "--provider", "codex"], "warning: codex model nonesuch-1: no price"),
+    (["prices", "nonesuch-1", "--provider", "codex"], "warning: Codex CLI model nonesuch-1: no price"),
 ])
 def test_a_price_warning_names_the_model_in_words_on_stderr(isolated_home: Path, args: list[str], said: str) -> None:
     # JSON's "path" is a key to group by (model:-/nonesuch-1); a person read it as a path.

@@ -92,7 +92,7 @@ def test_a_total_with_an_unpriced_model_is_null_with_its_priced_part_and_the_mod
     assert total.rstrip().endswith("≥$0.33")  # a lower bound, rounded as a cost is
     said = " ".join(out["stderr"].split())
     assert "COST '≥$N': at least what the priced calls cost" in said
-    assert "warning: claude model aide-gpt-5: no price" in said  # the warning names it
+    assert "warning: Claude Code model aide-gpt-5: no price" in said  # the warning names it
 
 
 def test_an_otlp_turn_with_a_synthetic_chat_keeps_its_cost(isolated_home: Path, tmp_path: Path) -> None:

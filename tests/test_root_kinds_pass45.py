@@ -51,7 +51,7 @@ def test_a_gemini_data_dir_that_is_a_file_fails_the_export_and_keeps_the_old_one
     result = invoke("export", "-p", "gemini", "-f", "jsonl", "-o", str(out))
     assert result.exit_code == 1
     assert out.read_bytes() == kept
-    assert result.stderr == (f"error: gemini: no readable root among {broken} (GEMINI_DATA_DIR: a file, not a "
+    assert result.stderr == (f"error: Gemini CLI: no readable root among {broken} (GEMINI_DATA_DIR: a file, not a "
                              "directory); fix or unset GEMINI_DATA_DIR\n")
 
 
@@ -81,7 +81,7 @@ def test_a_cursor_state_db_that_is_a_folder_fails(isolated_home: Path, tmp_path:
     # (pass 54: the listed chat's archived state is then not known, and said: ``(archived?)``)
     assert result.stderr.splitlines() == [
         "(archived?) = whether the chat is archived is not known: Cursor's state DB could not be read this run",
-        f"error: cursor: no readable root among {folder} (CURSOR_STATE_DB: a directory, not a file); "
+        f"error: Cursor: no readable root among {folder} (CURSOR_STATE_DB: a directory, not a file); "
         "fix or unset CURSOR_STATE_DB"]
 
 
@@ -89,7 +89,7 @@ def test_a_missing_named_root_keeps_its_message(isolated_home: Path, monkeypatch
     monkeypatch.setenv("GEMINI_DATA_DIR", "/nonexistent/gemini-tmp")
     result = invoke("list", "-p", "gemini")
     assert result.exit_code == 1
-    assert result.stderr == ("error: gemini: no readable root among /nonexistent/gemini-tmp (GEMINI_DATA_DIR); "
+    assert result.stderr == ("error: Gemini CLI: no readable root among /nonexistent/gemini-tmp (GEMINI_DATA_DIR); "
                              "fix or unset GEMINI_DATA_DIR\n")
 
 
@@ -185,5 +185,5 @@ def test_a_named_folder_that_cannot_be_listed_says_why(isolated_home: Path, tmp_
     monkeypatch.setenv("GEMINI_DATA_DIR", str(folder))
     result = invoke("list", "-p", "gemini")
     assert result.exit_code == 1
-    assert result.stderr == (f"error: gemini: no readable root among {folder} (GEMINI_DATA_DIR: cannot be listed: "
+    assert result.stderr == (f"error: Gemini CLI: no readable root among {folder} (GEMINI_DATA_DIR: cannot be listed: "
                              "Permission denied); fix or unset GEMINI_DATA_DIR\n")

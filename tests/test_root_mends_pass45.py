@@ -66,7 +66,10 @@ def test_a_single_entry_that_is_a_file_fails_saying_so(isolated_home: Path, tmp_
     monkeypatch.setenv(setting, str(afile))
     result = invoke("list", "-p", provider)
     assert result.exit_code == 1
-    assert result.stderr == (f"error: {provider}: no readable root among {afile} ({setting}: a file, not a directory); "
+    # (pass 60: by its display name, ``Codex CLI``, as sentences name it)
+    from agentscan.providers import label_of
+
+    assert result.stderr == (f"error: {label_of(provider)}: no readable root among {afile} ({setting}: a file, not a directory); "
                              f"fix or unset {setting}\n")
 
 

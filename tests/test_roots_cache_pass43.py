@@ -64,7 +64,7 @@ def test_a_codex_sqlite_home_that_does_not_exist_still_fails(
     monkeypatch.setenv("CODEX_SQLITE_HOME", str(missing))
     listed = run("list", "-p", "codex", "--json")
     assert listed.exit_code == 1
-    assert f"codex: no readable root among {missing / 'state_*.sqlite'} (CODEX_SQLITE_HOME)" in listed.output
+    assert f"Codex CLI: no readable root among {missing / 'state_*.sqlite'} (CODEX_SQLITE_HOME)" in listed.output
     assert codex_database(orjson.loads(run("doctor", "--json").stdout))["problem"] == "folder does not exist"
 
 

@@ -23,7 +23,7 @@ def test_a_missing_cursor_state_db_is_said_once(isolated_home: Path, monkeypatch
     # usage under its table: on stderr in a pipe).
     assert S in (result.stdout if command[0] == "list" else result.stderr)
     lines = [line for line in result.stderr.splitlines() if str(missing) in line]
-    assert lines == [f"error: cursor: no readable root among {missing} (CURSOR_STATE_DB); fix or unset CURSOR_STATE_DB"]
+    assert lines == [f"error: Cursor: no readable root among {missing} (CURSOR_STATE_DB); fix or unset CURSOR_STATE_DB"]
     assert not missing.parent.exists()
 
 

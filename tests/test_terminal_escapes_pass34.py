@@ -120,7 +120,7 @@ def test_tokens_by_model_cleans_the_model_column_and_the_no_price_note(isolated_
     out, err = _run("tokens", "--by", "model")
     _assert_clean(out + err, "tokens --by model")
     assert "\ufffd]0;modelpwn\ufffd" in out.splitlines()[1], out
-    assert "warning: claude model claude-\ufffd]0;modelpwn\ufffdsonnet-\ufffd31m4-5: no price" in " ".join(err.split())
+    assert "warning: Claude Code model claude-\ufffd]0;modelpwn\ufffdsonnet-\ufffd31m4-5: no price" in " ".join(err.split())
     if terminal:  # the note names no model (its warning, cleaned above, does)
         assert "COST '-': unknown" in " ".join(err.split()), err
 
@@ -197,7 +197,7 @@ def test_warnings_and_notes_are_cleaned_whoever_made_them(monkeypatch: pytest.Mo
     err = capsys.readouterr().err
     _assert_clean(err, "stderr")
     # A warning stays one line (for grep); a note keeps its own lines.
-    assert err.splitlines() == ["warning: claude model x\ufffd]0;t\ufffd: no price for it\ufffd31m\ufffdsecond line",
+    assert err.splitlines() == ["warning: Claude Code model x\ufffd]0;t\ufffd: no price for it\ufffd31m\ufffdsecond line",
                                 "a note \ufffd]0;t\ufffd", "its second line"]
 
 

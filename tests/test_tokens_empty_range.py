@@ -40,5 +40,7 @@ def test_sessions_that_recorded_no_usage_still_total_null(isolated_home: Path, o
     result = CliRunner().invoke(app, ["--demo", "tokens", "cursor:a4b8c2d6", *options])
     # In no row (by session too, pass 40): named, never a TOTAL of $0.00; in a pipe on stderr
     # (pass 42: stdout is the table's rows alone, and here there is none).
-    assert "1 session that recorded no usage" in result.stderr and result.stdout == ""
+    # (pass 60: said once, by the line that says it recorded none, its ``show`` named whole)
+    assert result.stderr.startswith("no usage: the session asked for recorded none") and result.stdout == ""
+    assert "show cursor:a4b8c2d6-1e3f-4a5b-8c7d-9e0f1a2b3c4d` says" in result.stderr
     assert "$0.00" not in result.stderr

@@ -73,7 +73,7 @@ def test_cost_left_out_to_fit_is_not_explained(isolated_home: Path, tty: Callabl
     lines, err = invoke("tokens", "--by", "model")
     assert "COST" not in lines[0] and "TOTAL" in lines[0]
     # Nothing to explain: the note would only name the model its warning names (said twice).
-    assert "seewarnings" not in bare(err) and f"warning:claudemodel{MYSTERY}:noprice" in bare(err)
+    assert "seewarnings" not in bare(err) and f"warning:ClaudeCodemodel{MYSTERY}:noprice" in bare(err)
     assert "COST'-'" not in bare(err) and "COST'≥$N'" not in bare(err) and "atleastwhat" not in bare(err)
     assert "COST;widentheterminal" in bare(err)  # the note of the columns left out names it
 
@@ -86,7 +86,7 @@ def test_cost_shown_is_explained_as_before(isolated_home: Path, tty: Callable[..
     assert lines[0].rstrip().endswith("COST")
     assert "COST '-': unknown; '≥$N': at least what the priced calls cost" in " ".join(err.split())
     assert f"no price for {MYSTERY}" not in err  # the model named once, by its warning
-    assert bare(err).count(f"warning:claudemodel{MYSTERY}:noprice") == 1
+    assert bare(err).count(f"warning:ClaudeCodemodel{MYSTERY}:noprice") == 1
 
 
 # --- a dash of a group that spent nothing -----------------------------------------------------------
@@ -168,7 +168,7 @@ def test_a_table_of_a_model_with_no_price_is_made_whole_its_note_the_fresh_one(
     assert table_ways[-1] == "whole"
     assert made == invoke("tokens", "--no-cache")
     assert ("COST" in made[0][0]) == (width == 200)
-    assert f"warning:claudemodel{MYSTERY}:noprice" in bare(made[1])
+    assert f"warning:ClaudeCodemodel{MYSTERY}:noprice" in bare(made[1])
     assert ("COST'≥$N':atleastwhatthepricedcallscost" in bare(made[1])) == (width == 200)  # COST left out at 22
 
 

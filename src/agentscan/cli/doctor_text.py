@@ -351,10 +351,14 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
 
 
 def unhooked_text(names: Sequence[str]) -> str:
-    """``codex: no hooks to install (…)``: the install suggested above names Claude Code
-    and Cursor only, and a Codex user looked for the command they had been left out of."""
+    """``Codex CLI: no hooks to install (…)``: the install suggested above names Claude Code
+    and Cursor only, and a Codex user looked for the command they had been left out of.
+    ``names``: the providers' keys, said by their display names as every sentence says them
+    (``codex: no hooks …`` read as a command's word)."""
+    from agentscan.providers import label_of
+
     theirs = "its" if len(names) == 1 else "their"
-    return f"{', '.join(names)}: no hooks to install ({theirs} sessions are read from {theirs} files)"
+    return f"{', '.join(map(label_of, names))}: no hooks to install ({theirs} sessions are read from {theirs} files)"
 
 
 def size_text(count: int) -> str:

@@ -18,10 +18,10 @@ def both_scopes_text(config: dict[str, Any], home_flag: str, term: Terminal, use
     run it in (``--scope project`` is the current directory's, and doctor may run elsewhere than a
     newcomer reads it); for a file an uninstall will not write back (``by_hand``: comments, a key
     twice), an edit by hand of that file, naming agentscan's entries there."""
-    from agentscan.hooks.events import HOOK_AGENTS
+    from agentscan.providers import label_of
 
     agent = config["agent"]
-    name = HOOK_AGENTS.get(agent, agent)
+    name = label_of(agent)
     shown = clean_path(render.path_text(config["also_installed"], term))
     from agentscan.cli.hooks_text import GEMINI_DIFFERS
 

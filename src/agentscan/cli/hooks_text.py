@@ -114,7 +114,7 @@ def elsewhere_warnings(agent: str, scope: str, path: Path, home: Path, cwd: Path
     from agentscan.cli.render import plural
     from agentscan.cli.state import home_option
     from agentscan.hooks.elsewhere import installed_elsewhere
-    from agentscan.hooks.events import HOOK_AGENTS
+    from agentscan.providers import label_of
     from agentscan.hooks.geminionce import SettingsFiles, files_run_twice
     from agentscan.invocation import program_word
     from agentscan.model import ScanWarning
@@ -123,7 +123,7 @@ def elsewhere_warnings(agent: str, scope: str, path: Path, home: Path, cwd: Path
         command = f"`{program_word()} hooks uninstall {agent} --scope {where}{home_option(home_given) if where == 'user' else ''}`"
         return command if where == "user" else f"{command} in {cwd}"  # a project's config is the current directory's
 
-    name = HOOK_AGENTS[agent]
+    name = label_of(agent)
     warnings = []
     files = SettingsFiles()  # (Gemini CLI's, each read once: found, then judged)
     for other in installed_elsewhere(agent, scope, home=home, cwd=cwd, files=files):

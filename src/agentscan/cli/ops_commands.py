@@ -215,11 +215,7 @@ def export_command(
         if result.merged:  # once: rows an earlier agentscan wrote for what is now part of another session
             gone += f", {result.merged} merged into another session"
         said = f"wrote {_what(result, days)} to {result.path} ({result.format}{gone}){_why_none(result, filters, scanner)}"
-        # Wrapped on a terminal (50 columns at 30), the path whole; a cron log's one line in a pipe.
-        from agentscan.cli.term import wrap
-
-        shown = render.terminal()
-        print("\n".join(wrap(said, shown.width, break_long_words=False)) if shown.tty else said)
+        render.outcome(said)
     # What the run did to the output (rows left as they were, spend lost, …) said first.
     finish(state, scanner, as_json=as_json, first=() if to_stdout else (str(result.path),))
 

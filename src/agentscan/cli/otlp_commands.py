@@ -171,9 +171,10 @@ def otlp_command(
         if to_stdout:  # stdout holds the JSON Lines and nothing else
             render.note(f"{what} to stdout", tty_only=True)
         elif outcome.path is not None:  # written all the same, as ``export``'s, so a reader never takes the last run's for this one's
-            print(f"{what} to {outcome.path}" + (" (an empty file)" if not built.spans else ""))
+            # (wrapped on a terminal as ``export``'s line is: 80 columns at 60)
+            render.outcome(f"{what} to {outcome.path}" + (" (an empty file)" if not built.spans else ""))
         else:
-            print(f"{what} to {outcome.sent.endpoint if outcome.sent else shown}")
+            render.outcome(f"{what} to {outcome.sent.endpoint if outcome.sent else shown}")
         if not built.spans:
             _why_no_spans(state, scanner, selection, built.matched)
     if not as_json and not quiet:

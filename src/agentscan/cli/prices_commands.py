@@ -55,11 +55,13 @@ def prices_command(
         raise UsageProblem("MODEL is empty (is a variable unset?): give a model name such as sonnet-4.5, or leave it out")
     if at is not None and at.strip().casefold() == "now":
         at = None  # the default its help names: the prices now, as without --at (not a list of forms)
+    # A call is priced at its own time (a price may change: a long-context premium that
+    # ended), so the prices a cost was made of are asked for at that time.  Read before MODEL
+    # is asked for, as a bad value is said before a missing argument (git, gh): "--at needs a
+    # MODEL" for ``--at tomorrowish``, given one, said next that the date was bad.
+    when = _when(at) if at is not None else None
     if at is not None and not models:
         raise UsageProblem("--at needs a MODEL: agentscan prices MODEL --at WHEN")
-    # A call is priced at its own time (a price may change: a long-context premium that
-    # ended), so the prices a cost was made of are asked for at that time.
-    when = _when(at) if at is not None else None
     if provider is not None:
         from agentscan.providers import get_provider
 

@@ -24,11 +24,13 @@ PRICE_COLUMNS = (
     ("CACHE READ", "cache_read_mtok"),
     ("CACHE WRITE", "cache_write_mtok"),
 )
-#: the answer: what a name is priced as.  A label, cut (never below "  above 200k", which it
-#: holds once MODEL is cut) only after the cache prices are left out, and before MODEL is
-#: (``_stages``); cut from its start (``…/claude-haiku-4-5``): its provider is what every
-#: row of one vendor shares, the model's name what tells them apart (``anthropic/claude-h…``
-#: named no model).  Left out only when nothing else is left to go and MODEL names the rows
+#: the answer: what a name is priced as.  A label, narrowed (never below "  above 200k", which
+#: it holds once MODEL is cut) only after the cache prices are left out, and before MODEL is
+#: (``_stages``): first its vendor goes whole (``claude-haiku-4-5``: what every row of one
+#: vendor shares; ``anthropic/claude-h…`` named no model, ``…laude-haiku-4-5`` cut a word
+#: from its start), then it is cut from its start (``…e-haiku-4-5``, ``…4-6 (us-only)``: the
+#: model's name and its variant, at the end, tell rows apart).  Left out only when nothing
+#: else is left to go and MODEL names the rows
 PRICED_AS = Column("PRICED AS", label=True, min_width=12, keep_end=True, drop=1)
 #: on a terminal too narrow for the table, the order columns are left out in (the higher
 #: first, as ``left_out_text`` names them): which providers recorded a model, the cache
@@ -178,11 +180,15 @@ def print_prices(looked_up: list[dict[str, Any]]) -> None:
     # A tier's label is a number too (``  above 1,234,567``): never cut.
     tier_width = max([width_of(row.cells[-len(COLUMNS)]) for row in under_model if row.style == "dim"], default=0)
     model_floor = told_apart(MODEL, (query for query, _, _ in priced)).min_width
+    answers = [answer for _, answer, _ in priced]
+    bare = _without_vendor(answers)
     # Cut, the answers still read apart (``…-4-5`` twice named neither).
-    answer_floor = told_apart(PRICED_AS, (answer for _, answer, _ in priced), cut_left).min_width
+    answer_floor = told_apart(PRICED_AS, bare, cut_left).min_width
     said_whole = answers_name_them(looked_up) and all(
         answer.rpartition("/")[2] == query for query, answer, _ in priced)
-    rows, planned = _fitted(columns, under_model, under_answer, term.width,
+    answer_at = len(columns) - len(COLUMNS) + 1
+    narrowed = (_bare_rows(under_model, answer_at, answers, bare), _bare_rows(under_answer, answer_at, answers, bare))
+    rows, planned = _fitted(columns, (under_model, under_answer), narrowed, term.width,
                             floors=(model_floor, answer_floor, max(answer_floor, tier_width),
                                     max(model_floor, tier_width)),
                             name_them=answers_name_them(looked_up), said_whole=said_whole)
@@ -194,6 +200,22 @@ def print_prices(looked_up: list[dict[str, Any]]) -> None:
     # A note of its own, worded as every table's (``table.left_out_note``): at the end of the
     # price note it read as one more thing --json has.
     left_out_note(hidden, columns, term)
+
+
+def _without_vendor(answers: list[str]) -> list[str]:
+    """The answers without their vendor (``claude-haiku-4-5`` for ``anthropic/claude-haiku-4-5``),
+    as PRICED AS shows them once it must narrow; whole where two would then read alike
+    (``openai/gpt-5`` beside ``azure/gpt-5``)."""
+    bare = [answer.partition("/")[2] or answer for answer in answers]
+    return bare if len(set(bare)) == len(set(answers)) else list(answers)
+
+
+def _bare_rows(rows: list[Row], at: int, answers: list[str], bare: list[str]) -> list[Row]:
+    """``rows`` with each answer in cell ``at`` as ``_without_vendor`` has it (a tier's label
+    there stays)."""
+    short = dict(zip(answers, bare))
+    return [Row([*row.cells[:at], short.get(row.cells[at], row.cells[at]), *row.cells[at + 1:]], style=row.style)
+            for row in rows]
 
 
 def _recorders(found: dict[str, Any], index: int) -> list[str]:
@@ -232,20 +254,28 @@ def _stages(columns: tuple[Column, ...], name_them: bool,
     return [*stages, (True, gone, "model"), (False, gone | {"PRICED AS"}, "model")]
 
 
-def _fitted(columns: tuple[Column, ...], under_model: list[Row], under_answer: list[Row], width: int, *,
-            floors: tuple[int, int, int, int], name_them: bool, said_whole: bool) -> tuple[list[Row], Layout]:
+def _fitted(columns: tuple[Column, ...], whole: tuple[list[Row], list[Row]], narrowed: tuple[list[Row], list[Row]],
+            width: int, *, floors: tuple[int, int, int, int], name_them: bool,
+            said_whole: bool) -> tuple[list[Row], Layout]:
     """The rows and their layout on a terminal ``width`` wide: the first of ``_stages`` that
     fits, else the last, its labels at their floors (the line overflows, a figure whole).
+    ``whole``: the rows with a tier's label under MODEL, and under PRICED AS; ``narrowed``:
+    the same, PRICED AS without its vendor, for the stages that narrow a label.
     ``floors``: MODEL's, PRICED AS's, PRICED AS's with a tier's label under it, and MODEL's
     with one under it."""
     model, answer = len(columns) - len(COLUMNS), len(columns) - len(COLUMNS) + 1
-    natural_widths = {False: natural(columns, under_model), True: natural(columns, under_answer)}
+    natural_widths = {(cut, tiers_under): natural(columns, (narrowed if cut else whole)[tiers_under])
+                      for cut in (False, True) for tiers_under in (False, True)}
     planned: Layout = ([], [])
-    rows = under_model
-    for tiers_under, gone, cut in _stages(columns, name_them, said_whole):
-        rows = under_answer if tiers_under else under_model
+    rows = whole[0]
+    # A stage that narrows a label is tried first with every label whole: its vendor goes
+    # only where the line is too long with it.
+    tries = [(tiers_under, gone, narrow) for tiers_under, gone, cut in _stages(columns, name_them, said_whole)
+             for narrow in ((None, cut) if cut else (None,))]
+    for tiers_under, gone, cut in tries:
+        rows = (narrowed if cut else whole)[tiers_under]
         kept = [index for index, column in enumerate(columns) if column.header not in gone]
-        widths = {index: natural_widths[tiers_under][index] for index in kept}
+        widths = {index: natural_widths[cut is not None, tiers_under][index] for index in kept}
         answer_floor = min(widths.get(answer, 0), floors[2] if tiers_under else floors[1])
         if cut == "model" and model in widths and answer in widths:
             widths[answer] = answer_floor

@@ -121,11 +121,14 @@ def warn_summary(warnings: Sequence[ScanWarning | SinkWarning], *, verbose: bool
 
 def _said_where(path: str) -> str:
     """What a warning is about, for a person: JSON's ``model:codex/aide-gpt-5`` (a key to
-    group by, docs/json.md) reads ``codex model aide-gpt-5`` (``model:-/x``: ``model x``)."""
+    group by, docs/json.md) reads ``Codex CLI model aide-gpt-5``, its agent named as every
+    sentence names it (``model:-/x``: ``model x``)."""
     if not path.startswith("model:"):
         return path
+    from agentscan.providers import label_of
+
     provider, _, model = path[len("model:"):].partition("/")
-    return f"model {model}" if provider in ("", "-") else f"{provider} model {model}"
+    return f"model {model}" if provider in ("", "-") else f"{label_of(provider)} model {model}"
 
 
 def _say_warning(text: str, width: int | None) -> None:
@@ -137,6 +140,16 @@ def _say_warning(text: str, width: int | None) -> None:
     # could not be copied.
     lines = [text] if width is None else _term.wrap(text, width, break_long_words=False)
     print(for_stderr("\n".join(lines)), file=sys.stderr)
+
+
+def outcome(text: str) -> None:
+    """What a command wrote, on stdout (``wrote 11 sessions to PATH (csv)``, ``exported 84
+    spans … to PATH``): wrapped on a terminal, its path whole (50 columns at 30); a cron
+    log's one line in a pipe."""
+    from agentscan.cli.term import wrap as wrapped
+
+    shown = terminal()
+    print("\n".join(wrapped(text, shown.width, break_long_words=False)) if shown.tty else text)
 
 
 def note(text: str, *, tty_only: bool = False, wrap: bool = True) -> None:

@@ -93,16 +93,25 @@ def explain_empty(count: int, *, asked_for: bool, providers: Sequence[str], sinc
     return f"no usage {window}: none of {which} made a call in that range"
 
 
-def recorded_none(count: int, *, asked_for: bool = True, agents: Sequence[str] = ()) -> str:
+def recorded_none(count: int, *, asked_for: bool = True, agents: Sequence[str] = (), newest: str | None = None) -> str:
     """Why a report of ``count`` sessions (``asked_for``: by id) has no figure: none recorded
     any usage (a Cursor transcript's, its DB gone), as ``show``'s card says "not recorded".
-    ``agents``: whose sessions they are (``Cursor``), named when the report is not by id."""
+    ``agents``: whose sessions they are (``Cursor``), named when the report is not by id;
+    ``newest``: the newest one's id as shown, the ``show`` command named whole (the line
+    that listed them under no table said the same fact again: it is this line alone)."""
     kind = "" if asked_for or not agents else " and ".join(agents) + " "
+    if newest is None:
+        shown = "`show`"
+    else:
+        from agentscan.invocation import program_word
+
+        shown = render.unbroken(f"`{program_word()} show {newest}`")  # a command to copy, on one line
     if count == 1:
         which = "the session asked for" if asked_for else f"the only {kind}session"
-        return f"no usage: {which} recorded none (its tokens are not recorded, as `show` says)"
+        return f"no usage: {which} recorded none (its tokens are not recorded, as {shown} says)"
     which = f"{count:,} {kind}sessions" + (" asked for" if asked_for else "")
-    return f"no usage: none of the {which} recorded any (their tokens are not recorded, as `show` says)"
+    said = f"{shown} says of the newest" if newest is not None else f"{shown} says"
+    return f"no usage: none of the {which} recorded any (their tokens are not recorded, as {said})"
 
 
 def nearest_usage(last_active: Sequence[datetime], *, since: datetime | None, until: datetime | None,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import tzinfo
 from typing import TYPE_CHECKING, Callable, Collection, Iterable, NamedTuple, Sequence
 
-from agentscan.cli import table, tablefit, tablepaths
+from agentscan.cli import render, table, tablefit, tablepaths
 from agentscan.cli.tableparts import Bound, Column, Row
 from agentscan.cli.tablewidths import natural as natural_widths
 from agentscan.cli.term import Terminal, width_of, write_out
@@ -19,6 +19,7 @@ from agentscan.cli.tokens_columns import FIGURES, columns_of, zero_first, zero_h
 from agentscan.cli.tokens_folds import Folded
 from agentscan.cli.tokens_notes import UNDER, Drawn, Unpriced, print_notes
 from agentscan.cli.tokens_rows import Total, total_row
+from agentscan.cli.unknownkey import unknown_note
 from agentscan.cli.tokens_runs import (droppable_tails_fitted, has_droppable_tail, says_runs, tails_dropped,
                                        without_droppable_tail)
 from agentscan.model import TokenUsage
@@ -160,6 +161,8 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
                 for row in rows]
     lines, hidden = table.render(columns, rows, term, shown)
     write_out("\n".join(lines) + "\n")
+    if term.tty and (said := unknown_note(by, [row.cells[0] for row in rows if row.style != "dim"])) is not None:
+        render.note(said, tty_only=True)
     print_notes(by, term, named, Unpriced(models, unknown),
                 Drawn(hidden, compact, total[0], parts, sessions=shown_rows, dates=_dates(by, full), zone=zone,
                       sort=sort, reverse=reverse, cut=cut, runs=runs, zero=zero_headers(columns), partial=mixed,

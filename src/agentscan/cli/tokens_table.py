@@ -72,14 +72,17 @@ def table(report: TokenReport, scanner: Scanner, asked: Asked
     if term.tty and (shown or report.unrecorded or report.unreadable):
         short_ids = scanner.short_ids() if shown else scanner.short_ids((*report.unrecorded[:NAMED],
                                                                          *report.unreadable[:NAMED]))
-    notes = _left_out(scanner, report, asked)
+    notes = _left_out(scanner, report, asked, short_ids)
+    # "none of the 7 Cursor sessions recorded any" said, the "(+ 7 sessions that recorded no
+    # usage …)" line under no table said it again.
+    none_recorded = _none_recorded_said(report)
 
     def print_all() -> Printed:
         for note in notes:
             render.note(note)
         printed = print_report(report, term, rows_of=session_rows.get, short_ids=short_ids, zone=asked.zone,
                                sort=asked.sort, cut=others, agents_of=lambda: _agents_of(scanner, report),
-                               known=known_ids_of(scanner), reverse=asked.reverse)
+                               known=known_ids_of(scanner), reverse=asked.reverse, none_recorded=none_recorded)
         if report.rows and asked.until is not None:
             from agentscan.cli.tokens_cut import window_line
 
@@ -108,11 +111,12 @@ def _agents_of(scanner: Scanner, report: TokenReport) -> list[tuple[str, str]]:
     return recorded_models(scanner, refs=report.selection.covered)
 
 
-def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:
+def _left_out(scanner: Scanner, report: TokenReport, asked: Asked, short_ids: dict[str, str]) -> list[str]:
     """What a person is told on stderr about the ids asked for and the sessions the options
     left out (``TokenReport.selection``: found as the report was made, not looked up again):
     a subagent's id totals its session, the sessions asked for by id that ``--provider`` or
-    ``--cwd`` drops, and, when no row is left, which filter took them."""
+    ``--cwd`` drops, and, when no row is left, which filter took them (``short_ids``: the ids
+    a terminal shows)."""
     from agentscan.cli.tokens_empty import cwd_drops_note, explain_empty, nearest_usage, provider_drops, recorded_none
     from agentscan.scan.sessionids import known_ids_of
 
@@ -132,11 +136,13 @@ def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:
         notes.append(cwd_drops_note(chosen.by_cwd, asked.cwd, render.terminal(), every=not chosen.counted))
         if not chosen.counted:
             return notes  # none left: the note says why ("no sessions under" would say it again)
-    if not dropped and _recorded_none(report, chosen.counted):
+    if _none_recorded_said(report):
         # Named only in the "(+ … recorded no usage)" line, on stderr in a pipe with nothing on
         # stdout: no line said what the answer is, as an empty window's does (a Cursor-only
         # home's whole report, too).
-        notes.append(recorded_none(chosen.counted, asked_for=bool(chosen.asked), agents=_agents_named(report)))
+        keys = [*(row.key for row in report.rows if report.by == "session"), *report.unrecorded]
+        notes.append(recorded_none(chosen.counted, asked_for=bool(chosen.asked), agents=_agents_named(report),
+                                   newest=short_ids.get(keys[0], keys[0]) if keys else None))
         return notes
     if not dropped and not report.rows:
         count = chosen.counted
@@ -170,6 +176,12 @@ def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:
                                      zone=asked.zone)
             notes.extend([why] if why is not None else [])
     return notes
+
+
+def _none_recorded_said(report: TokenReport) -> bool:
+    """Whether ``_left_out`` says that none of the report's sessions recorded any usage
+    (``tokens_empty.recorded_none``): no id asked for was dropped by ``--provider``."""
+    return not report.selection.by_provider and _recorded_none(report, report.selection.counted)
 
 
 def _recorded_none(report: TokenReport, count: int) -> bool:

@@ -54,13 +54,15 @@ class Printed(NamedTuple):
 def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str], TableSession | None],
                  short_ids: dict[str, str], zone: tzinfo | None = None, sort: SortKey = "date",
                  cut: Cut | None = None, agents_of: tokens_models.AgentsOf | None = None,
-                 known: Known | None = None, reverse: bool = False) -> Printed:
+                 known: Known | None = None, reverse: bool = False, none_recorded: bool = False) -> Printed:
     """Print the table; ``short_ids``: the ids a terminal shows (of the rows' sessions and of
     the ``unrecorded`` ones named under it); ``zone``: ``--tz``, the sessions' dates' zone;
     ``sort``: the order the report's rows are in (``--sort``; ``reverse``: its opposite), which a long table names;
     ``cut``: by session, the line of the sessions left out (``tokens_sessions.cut_sessions``),
     after the report's rows; ``agents_of``: by model, who recorded which (``tokens_models``);
-    ``known``: every id a run's ``↳`` label must begin none of (``tokens_runs.subagent_names``)."""
+    ``known``: every id a run's ``↳`` label must begin none of (``tokens_runs.subagent_names``);
+    ``none_recorded``: no session recorded usage, which a line said (``tokens_empty.recorded_none``):
+    they are not named again."""
     by_session = report.by == "session"
     if cut is not None:
         from dataclasses import replace
@@ -151,7 +153,8 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     runs = None if by_session else sum_usage(usage for row in report.rows for _, usage in row.subagents)
     unread, damaged = read_to_damage(report)
     laid = print_lines(report.by, full, lambda: lines(True), total, folded, models, term,
-                       unrecorded=shown_keys(said_unrecorded(report), short_ids, term) + unrecorded, unknown=unknown,
+                       unrecorded=[] if none_recorded else shown_keys(said_unrecorded(report), short_ids, term) + unrecorded,
+                       unknown=unknown,
                        empty=empty, unreadable=shown_keys(unread, short_ids, term), damaged=shown_keys(damaged, short_ids, term),
                        parts=parts, zone=zone,
                        sort=sort, cut=cut, runs=runs, tails=tails, unreported=total_unreported, mixed=mixed,

@@ -80,6 +80,12 @@ def trace_command(
             render.warn_summary(unlisted, verbose=state.verbose)
         strict_end(state, unlisted, verbose=state.verbose)  # (said under --quiet too: the error's reason)
         return
+    from agentscan.hooks.turnpick import chosen_turns
+
+    # A bad N is said before the store is read, and before a missing ID is asked for (a bad
+    # value first, as git and gh say it): ``trace --last 0`` asked for an ID, given one, said
+    # next that 0 was no turn.
+    chosen_turns(None, last, turn)
     if not session_id:
         from agentscan.invocation import trace_words
 
@@ -93,9 +99,6 @@ def trace_command(
             raise UsageProblem(f"give a session ID: no hook events are captured yet in {where}; "
                                f"{empty_store_advice(*installed_hooks())}")
         raise UsageProblem(f"give a session ID (`{trace_words(demo=state.demo)} --list` shows the captured ones)")
-    from agentscan.hooks.turnpick import chosen_turns
-
-    chosen_turns(None, last, turn)  # a bad N is said before the store is read
     try:
         trace = trace_session(session_id, root=root, demo=state.demo)
     except NoHookEvents as exc:

@@ -104,7 +104,7 @@ def installed_hooks() -> tuple[list[str], str | None]:
     from pathlib import Path
 
     from agentscan.context import ScanContext
-    from agentscan.hooks.events import HOOK_AGENTS
+    from agentscan.providers import label_of
     from agentscan.hooks.status import hooks_report
 
     env = dict(os.environ)
@@ -113,5 +113,5 @@ def installed_hooks() -> tuple[list[str], str | None]:
     except OSError:  # a directory removed under the shell
         cwd = ScanContext.create(env=env).home
     report = hooks_report(home=ScanContext.create(env=env).home, cwd=cwd, env=env)
-    names = list(dict.fromkeys(HOOK_AGENTS.get(config["agent"], config["agent"]) for config in report["installed"]))
+    names = list(dict.fromkeys(label_of(config["agent"]) for config in report["installed"]))
     return names, report["store"]["problem"] if names else None

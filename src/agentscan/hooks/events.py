@@ -7,9 +7,10 @@ Stdlib only, nothing imported: the hook's hot path reads these.
 
 from __future__ import annotations
 
-#: the agents a hook is installed for, as their events and problems are named (here, not in the
-#: ``status`` that reads configs: the terminal's words for them need none of that)
-HOOK_AGENTS = {"claude": "Claude Code", "cursor": "Cursor", "gemini": "Gemini CLI"}
+#: the agents a hook is installed for, by their providers' keys (here, not in the ``status``
+#: that reads configs: the terminal's words for them need none of that); their display names
+#: are ``providers.label_of``'s, one table (a second here said the same three names)
+HOOK_AGENTS = ("claude", "cursor", "gemini")
 
 #: a tool call is requested (pairs with a completion)
 TOOL_REQUESTS = ("preToolUse", "PreToolUse", "BeforeTool")

@@ -14,6 +14,7 @@ from agentscan.hooks import store
 from agentscan.errors import HookConfigError
 from agentscan.hooks.configreport import config_report, empty_report
 from agentscan.hooks.events import HOOK_AGENTS
+from agentscan.providers import label_of
 from agentscan.hooks.geminionce import SettingsFiles, other_settings
 from agentscan.hooks.install import CLAUDE_DIR_VAR, uninstall_paths
 
@@ -95,7 +96,7 @@ def store_problem(root: str, agent: str | None = None, *, named: bool = False) -
     named in what is lost when ``named``; ``None``: any agent's (``agents_store_problem``)."""
     if agent is None:
         return agents_store_problem(root, list(HOOK_AGENTS))
-    whose = f" {HOOK_AGENTS.get(agent, agent)}" if named else ""
+    whose = f" {label_of(agent)}" if named else ""
     every = f"every{whose} event is lost"
     events = os.path.join(root, store.EVENTS_DIR)
     own = os.path.join(events, store.agent_dir_name(agent))

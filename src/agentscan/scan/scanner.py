@@ -251,9 +251,11 @@ class Scanner(OncePerScan):
         if not self._named():
             return []
         from agentscan.scan.rootcheck import unreadable_explicit
+        from agentscan.providers import label_of
         from agentscan.toolkit.roots import unreadable_message
 
-        return [unreadable_message(name, roots) for name, roots in unreadable_explicit(self.ctx, self.providers).items()]
+        return [unreadable_message(label_of(name), roots)
+                for name, roots in unreadable_explicit(self.ctx, self.providers).items()]
 
     def unreadable_explicit_paths(self) -> set[str]:
         """The paths ``unreadable_explicit_roots`` names (its error says them already)."""

@@ -38,7 +38,9 @@ class Root(NamedTuple):
 
 def unreadable_message(provider: str, roots: list[Root]) -> str:
     """The error of a provider whose explicitly named roots are all unreadable, with what to do:
-    a mistyped variable (``CLAUDE_CONFIG_DIR=/nonexistent``) is fixed or unset."""
+    a mistyped variable (``CLAUDE_CONFIG_DIR=/nonexistent``) is fixed or unset.  ``provider``:
+    its display name (``Claude Code``), as every sentence names it, not its key (``claude:
+    no readable root`` read as a command's word)."""
     from agentscan.toolkit.paths import MISSING, root_problem
 
     places: dict[str, None] = {}  # an ordered set: an entry that is a file, said once for its roots
