@@ -57,9 +57,10 @@ def test_a_commented_files_missing_program_is_mended_by_hand(isolated_home: Path
     user = _commented_user(isolated_home, f"/gone/bin/{OURS}")
     config = _config("gemini", "user")
     assert config["by_hand"] == "it holds comments, which agentscan cannot write back"
-    assert config["problem"].startswith("the hook runs /gone/bin/agentscan, which does not exist: "
-                                        "set the command of agentscan's entries to `")
-    assert f"by hand in {user}" in config["problem"] and "hooks install gemini" not in config["problem"]
+    # (the one sentence of an edit by hand: ``mendtext.by_hand``, a review's mend)
+    assert config["problem"].startswith(f"the hook runs /gone/bin/agentscan, which does not exist: edit {user} by hand "
+                                        "to set the command of agentscan's entries to `")
+    assert "hooks install gemini" not in config["problem"]
     assert invoke("hooks", "install", "gemini").exit_code == 1  # (and it is so)
 
 
@@ -73,7 +74,8 @@ def test_a_commented_files_missing_events_are_added_by_hand(isolated_home: Path,
     user = _commented_user(isolated_home, hook_command("gemini"))
     config = _config("gemini", "user")
     assert config["problem"] is None, config
-    assert (f"add agentscan's entry (`{hook_command('gemini')}`) to them by hand in {user} "
+    # (a copy of its entry on an event it is on: the command shown may be masked, a review's mend)
+    assert (f"edit {user} by hand to copy agentscan's entry on AfterTool to them "
             "(`agentscan hooks install` and `uninstall` will not change it: it holds comments") in config["note"]
     assert "hooks install gemini`" not in config["note"]
 
@@ -110,9 +112,9 @@ def test_the_install_warning_names_the_key_twice(isolated_home: Path, tmp_path: 
     _key_twice(user, f"/old/bin/{OURS}")
     result = invoke("hooks", "install", "gemini", "--scope", "project")
     (warning,) = [line for line in result.stderr.splitlines() if "also installed in this file" in line]
-    assert (f"edit {user} by hand to remove agentscan's entry (`/old/bin/{OURS}`) from it (`agentscan hooks "
-            'uninstall` will not: it holds the key "x" twice (the agent reads the last one), which agentscan '
-            "cannot write back)") in warning
+    assert (f"edit {user} by hand to remove agentscan's entry (`/old/bin/{OURS}`) (`agentscan hooks install` and "
+            '`uninstall` will not change it: it holds the key "x" twice (the agent reads the last one), which '
+            "agentscan cannot write back), or run `agentscan hooks uninstall gemini --scope project`") in warning
 
 
 def test_a_key_twice_in_the_project_adds_no_second_run_of_the_same_entry(isolated_home: Path, tmp_path: Path,
@@ -221,9 +223,9 @@ def test_a_projects_shared_settings_with_a_key_twice_is_mended_by_hand(isolated_
     shared = project / ".claude" / "settings.json"
     shared.write_text(local.read_text().replace("{", '{\n  "x": 1,\n  "x": 2,', 1))
     (legacy,) = [c for c in cli_json("hooks", "status")["configs"] if c["path"] == str(shared)]
-    assert legacy["note"].endswith(f'edit {shared} by hand to remove agentscan\'s entries (`hooks uninstall` will not '
-                                   'change it: it holds the key "x" twice (the agent reads the last one), which '
-                                   "agentscan cannot write back)"), legacy["note"]
+    assert legacy["note"].endswith(f'edit {shared} by hand to remove agentscan\'s entries (`agentscan hooks install` '
+                                   'and `uninstall` will not change it: it holds the key "x" twice (the agent reads '
+                                   "the last one), which agentscan cannot write back)"), legacy["note"]
 
 
 def test_a_commented_files_narrowed_and_doubled_entries_are_mended_by_hand(isolated_home: Path, tmp_path: Path,

@@ -69,8 +69,9 @@ def test_a_commented_file_is_said_to_be_edited_by_hand(isolated_home: Path, tmp_
     assert result.exit_code == 1
     (warning,) = [line for line in result.stderr.splitlines() if "also installed in this file" in line]
     assert "uninstall gemini --scope user" not in warning
-    assert (f"edit {user} by hand to remove agentscan's entry (`/old/bin/{OURS}`) from it "
-            "(`agentscan hooks uninstall` will not: it holds comments, which agentscan cannot write back), "
+    # (the one sentence of an edit by hand, ``mendtext.by_hand``: pass 60)
+    assert (f"edit {user} by hand to remove agentscan's entry (`/old/bin/{OURS}`) (`agentscan hooks install` and "
+            "`uninstall` will not change it: it holds comments, which agentscan cannot write back), "
             f"or run `agentscan hooks uninstall gemini --scope project` in {project} to remove it from "
             f"{project / '.gemini' / 'settings.json'}") in warning
     # and it is so: that uninstall refuses the file, which is left as it was

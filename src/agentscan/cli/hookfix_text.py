@@ -39,14 +39,14 @@ def by_hand_text(config: dict[str, Any], term: Terminal | None, verb: str = "rem
     command, and why an install or uninstall will not change that file (``by_hand``: comments, a
     key twice, which the agent reads all the same); ``None`` for a file they change."""
     from agentscan.cli.term import clean
+    from agentscan.hooks.mendtext import by_hand
 
     if not config.get("by_hand"):
         return None
     path = clean_path(config["path"] if term is None else render.path_text(config["path"], term))
     command = f" (`{clean(config['command'])}`)" if isinstance(config.get("command"), str) else ""
     entries = f"agentscan's entries{command}"
-    return (f"edit {path} by hand to {verb.replace('{entries}', entries)} (`{program_word()} hooks install` and "
-            f"`uninstall` will not change it: {clean(config['by_hand'])})")
+    return by_hand(path, verb.replace("{entries}", entries), clean(config["by_hand"]))
 
 
 def _project_dir(config: dict[str, Any], term: Terminal | None) -> str:

@@ -154,7 +154,7 @@ def status_command(ctx: typer.Context, as_json: bool = JsonOption) -> None:
     # agents' variables); a --home that is no directory is an error, as for install.
     scanner = state.scanner()
     home, env = scanner.ctx.home, scanner.ctx.env
-    report = hook_status(home=home, cwd=Path.cwd(), env=env, demo=state.demo)
+    report = hook_status(home=home, cwd=Path.cwd(), env=env, demo=state.demo, home_flag=home_option(state.home))
     try:
         unhooked = _unhooked_with_sessions(scanner)
     finally:

@@ -130,11 +130,11 @@ def elsewhere_warnings(agent: str, scope: str, path: Path, home: Path, cwd: Path
         if agent == "gemini" and not files_run_twice(other.path, path, written, files):
             continue
         if other.by_hand is not None:  # (``hooks uninstall`` would refuse it: a Gemini file with comments)
+            from agentscan.hooks.mendtext import by_hand
             from agentscan.hooks.ourentries import shown_on_one_line
 
-            fix = (f"edit {other.path} by hand to remove agentscan's entry (`{shown_on_one_line(other.command)}`) "
-                   f"from it (`{program_word()} hooks uninstall` will not: {other.by_hand}), "
-                   f"or run {uninstall(scope)} to remove it from {path}")
+            fix = (by_hand(other.path, f"remove agentscan's entry (`{shown_on_one_line(other.command)}`)", other.by_hand)
+                   + f", or run {uninstall(scope)} to remove it from {path}")
         elif other.scope == scope:  # a project's shared settings.json, which an older agentscan wrote to
             fix = (f"run {uninstall(scope)}, which removes agentscan's entries from both {other.path} and {path}, "
                    "then install again in the scope you want")

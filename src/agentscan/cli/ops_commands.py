@@ -301,6 +301,7 @@ def doctor_command(
 
     from agentscan.cli import render
     from agentscan.cli.doctor_text import print_doctor
+    from agentscan.cli.state import home_option
     from agentscan.hooks.status import hook_status
     from agentscan.scan.doctor import diagnose
 
@@ -308,7 +309,8 @@ def doctor_command(
     scanner = state.scanner(home_must_exist=False)  # the report says what is missing
     report = diagnose(scanner)
     # As ``hooks status`` reports them (with --demo, the demo's own events store, never the user's).
-    report["hooks"] = hook_status(home=scanner.ctx.home, cwd=Path.cwd(), env=scanner.ctx.env, demo=state.demo)
+    report["hooks"] = hook_status(home=scanner.ctx.home, cwd=Path.cwd(), env=scanner.ctx.env, demo=state.demo,
+                                  home_flag=home_option(state.home))
     term = render.terminal()
     short_ids = scanner.short_ids() if term.tty and not as_json else {}
     scanner.close()

@@ -241,8 +241,11 @@ _CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|-?Infinity|NaN', re.DOTALL)
 
 
 def _constant_at(text: str) -> str:
-    """Where a ``NotJson`` word first stands outside a string in ``text``, as an editor shows it."""
-    for found in _CONSTANT.finditer(text):
+    """Where a ``NotJson`` word first stands outside a string and a comment in ``text``, as an
+    editor shows it (its comments blanked in place: a word, or a quote, in one is not read)."""
+    from agentscan.toolkit.jsoncomments import blank_comments
+
+    for found in _CONSTANT.finditer(blank_comments(text)[0]):
         if found[0][0] != '"':
             line = text.count("\n", 0, found.start()) + 1
             return f" at line {line}, column {found.start() - text.rfind(chr(10), 0, found.start())}"

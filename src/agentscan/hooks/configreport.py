@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from agentscan.hooks.install import AGENT_EVENTS, CURSOR_TAB_EVENTS
+from agentscan.hooks.mendtext import copy_entry, mend, reinstall, set_command
 from agentscan.hooks.ourentries import ours_by_event, shown_on_one_line, users_running_ours
 from agentscan.otlp.endpoint import shown_command
 
@@ -40,11 +41,12 @@ def empty_report(agent: str, scope: str, path: str, legacy: bool = False) -> dic
 
 def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, home: Path | None = None,
                   env: Mapping[str, str] | None = None, others: Sequence[tuple[str, Any, str]] = (),
-                  files: SettingsFiles | None = None) -> dict[str, Any]:
+                  files: SettingsFiles | None = None, home_flag: str = "") -> dict[str, Any]:
     """``agent``'s config at ``path`` judged (``legacy``: a project's shared settings.json, which
     older installs wrote); ``home`` and ``env`` place the program its hook runs; ``others``: the
     other settings files Gemini CLI merges with it (``gemini_hooks_off``); ``files``: the Gemini
-    CLI files already read (``others``'), so that this one is read and parsed once too."""
+    CLI files already read (``others``'), so that this one is read and parsed once too;
+    ``home_flag``: the `` --home DIR`` a command it suggests for the user's config ends with."""
     report = empty_report(agent, scope, str(path), legacy)
     try:
         from agentscan.toolkit.fsutil import read_regular_text
@@ -77,7 +79,7 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
             report["problem"] = reason(again, text) or f"not valid JSON: {fault(again)}"
             return report
     # What stops an install or uninstall from writing it back while the agent reads it (comments,
-    # a key twice): its entries are mended by hand, and every fix said of it says so (``_mend``).
+    # a key twice): its entries are mended by hand, and every fix said of it says so (``mendtext.mend``).
     report["by_hand"] = unwritable(text, agent)
     if agent == "claude" and isinstance(config, dict) and config.get(DISABLE_ALL) is True:
         # Claude Code's switch for every hook of every file: nothing is captured while it is on.
@@ -120,10 +122,10 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
             continue
         missing = _missing(program) if os.path.isabs(program) else None
         if missing:
-            report["problem"] = f"the hook runs {program}, which {missing}: {_mend(report, _set_command(report['agent']))}"
+            report["problem"] = f"the hook runs {program}, which {missing}: {mend(report, set_command(agent), home_flag=home_flag)}"
             break
         if not said:
-            said = _other_agentscan(program, module, search, report) or (
+            said = _other_agentscan(program, module, search, report, home_flag) or (
                 None if os.path.isabs(program) else _by_name(program, search)) or _vanishing(program, report, env)
             if said:  # (after what ``_unjudged`` said, if anything)
                 report["note"] = said if report["note"] is None else f"{report['note']}; {said}"
@@ -131,7 +133,7 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
     if stripped and report["problem"] is None:
         report["problem"] = (f"the hook runs {stripped} unquoted, and Git Bash, which Claude Code runs hooks "
                              "with on Windows when it is installed, takes its backslashes for escapes and runs nothing; run "
-                             f"{_reinstall(agent, scope, legacy)} (it writes the path with forward slashes)")
+                             f"{reinstall(agent, scope, legacy, home_flag=home_flag)} (it writes the path with forward slashes)")
     named = _AGENT_ARG.search(command) if isinstance(command, str) else None
     if named and named.group(1) != agent and report["problem"] is None:
         report["problem"] = f"the hook runs with --agent {named.group(1)}, not {agent}: it stores nothing"
@@ -141,8 +143,8 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
     if found and absent and report["problem"] is None and not report["narrowed"] and not report["stored_twice"]:
         text = (f"agentscan's hook is not on {_events_text(absent)} "
                 f"({report['events']} of the {len(listed)} events an install registers): "
-                + _mend(report, f"add agentscan's entry (`{report['command']}`) to {'it' if len(absent) == 1 else 'them'}",
-                        f" to add {'it' if len(absent) == 1 else 'them'}"))
+                + mend(report, copy_entry(found[0].event, len(absent)), f" to add {'it' if len(absent) == 1 else 'them'}",
+                       home_flag=home_flag))
         report["note"] = text if report["note"] is None else f"{report['note']}; {text}"
     users = users_running_ours(agent, config) if isinstance(config, dict) else []
     if users:
@@ -157,7 +159,7 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
     if tab and report["problem"] is None:
         # An older install's: a hook run on every Tab completion, for events nothing reads.
         text = (f"agentscan's hook is also on {_events_text(tab)}, which Cursor runs on every Tab completion and "
-                f"agentscan no longer reads: run {_reinstall(agent, scope, legacy)} to remove it")
+                f"agentscan no longer reads: run {reinstall(agent, scope, legacy, home_flag=home_flag)} to remove it")
         report["note"] = text if report["note"] is None else f"{report['note']}; {text}"
     return report
 
@@ -198,6 +200,16 @@ def gemini_hooks_off(config: Any, others: Sequence[tuple[str, Any, str]] = (), s
         key, where, _, place, file = decided
         return (f'"{key}.enabled": false {where} turns off every Gemini CLI hook, agentscan\'s too',
                 "remove it (or set it to true)", captured(place, file))
+    # A ``"hooks"`` that is no object (null, a list) takes the place of the merged hooks of every
+    # file before it (``deepMerge.ts``: only two objects are merged; ``hooks`` has no strategy of
+    # its own), so a later file's (the system settings', over every other) leaves this one's none.
+    places = [found[0] for found in every]
+    wipes = [(where, settings["hooks"], place, file) for where, settings, place, file in every[places.index("here") + 1:]
+             if isinstance(settings, dict) and "hooks" in settings and not isinstance(settings["hooks"], dict)]
+    if wipes:
+        where, value, place, file = wipes[-1]
+        return (f'"hooks": {json.dumps(value)[:20]} {where} takes the place of the hooks of every settings file '
+                "Gemini CLI merges before it, agentscan's too", "make it an object (or remove it)", captured(place, file))
     names = off_names(config)
     for where, settings, place, file in every:
         for key, section in sections(settings):
@@ -312,39 +324,7 @@ def _by_name(program: str, search: str) -> str | None:
             f"nothing is captured (`{program_word()} hooks install` again writes this agentscan's full path)")
 
 
-def _reinstall(agent: str, scope: str, legacy: bool, again: str = " again") -> str:
-    """The command that writes this agentscan's path into the config (``hooks install``
-    updates the command of its entries in place); a project's shared settings.json, which
-    installs no longer write, is cleaned by an uninstall first."""
-    from agentscan.invocation import program_word
-
-    word = program_word()
-    install = f"{word} hooks install {agent}" + (" --scope project" if scope == "project" else "")
-    if legacy:
-        return f"`{word} hooks uninstall {agent} --scope project`, then `{install}`"
-    return f"`{install}`{again}"
-
-
-def _mend(report: dict[str, Any], edit: str, tail: str = "", again: str = " again") -> str:
-    """What mends the config of ``report``: ``run`` its install (``_reinstall``), then ``tail``;
-    for a file an install will not write back though the agent reads it (``by_hand``: comments,
-    a key twice), ``edit`` done by hand in that file, and why the install will not do it."""
-    from agentscan.invocation import program_word
-
-    if report["by_hand"] is None:
-        return f"run {_reinstall(report['agent'], report['scope'], report['legacy'], again)}{tail}"
-    return (f"{edit} by hand in {report['path']} (`{program_word()} hooks install` and `uninstall` will not "
-            f"change it: {report['by_hand']})")
-
-
-def _set_command(agent: str) -> str:
-    """The edit by hand that points agentscan's entries at this agentscan (``_mend``)."""
-    from agentscan.hooks.program import hook_command
-
-    return f"set the command of agentscan's entries to `{hook_command(agent)}`"
-
-
-def _other_agentscan(program: str, module: bool, search: str, report: dict[str, Any]) -> str | None:
+def _other_agentscan(program: str, module: bool, search: str, report: dict[str, Any], home_flag: str) -> str | None:
     """A note when the hook runs another agentscan than the one running doctor (a venv left
     from before an upgrade): its captures follow that version's rules.  Either may be a console
     script or a Python run with ``-m agentscan`` (``module``): the same install either way."""
@@ -363,7 +343,7 @@ def _other_agentscan(program: str, module: bool, search: str, report: dict[str, 
         return None
     shown = f"{this} -m agentscan" if this_module else this
     return (f"the hook runs {found}{' -m agentscan' if module else ''}, not this agentscan ({shown}); "
-            f"to capture with this one, {_mend(report, _set_command(report['agent']), again='')}")
+            f"to capture with this one, {mend(report, set_command(report['agent']), again='', home_flag=home_flag)}")
 
 
 def _vanishing(program: str, report: dict[str, Any], env: Mapping[str, str] | None) -> str | None:
@@ -377,5 +357,5 @@ def _vanishing(program: str, report: dict[str, Any], env: Mapping[str, str] | No
         return f"the hook runs {program}, in {place}: once it is gone, nothing is captured; {for_good(report['agent'])}"
     return (f"the hook runs {program}, in {place}: once it is gone, nothing is captured; install agentscan for good "
             f"(`uv tool install agentscan` or `pipx install agentscan`), then "
-            + _mend(report, "set the command of agentscan's entries to that agentscan's `… hook --agent "
+            + mend(report, "set the command of agentscan's entries to that agentscan's `… hook --agent "
                     f"{report['agent']}`"))

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Mapping
 
 from agentscan.errors import HookConfigError
 from agentscan.hooks.configjson import as_agents_read, parse, unwritable
-from agentscan.hooks.install import config_path, uninstall_paths
+from agentscan.hooks.install import config_path, read_config, uninstall_paths
+from agentscan.hooks.mendtext import administrators
 from agentscan.hooks.ourentries import events_with_ours, ours_by_event
 from agentscan.toolkit.fsutil import read_regular_text
 
@@ -59,11 +60,11 @@ def installed_elsewhere(agent: str, scope: str, *, home: Path, cwd: Path, env: M
         if real in seen:
             continue
         seen.add(real)
-        found += _found(agent, path, where, files)
+        found += _entries_there(agent, path, where, files)
     return found
 
 
-def _found(agent: str, path: Path, where: str, files: SettingsFiles | None) -> list[Elsewhere]:
+def _entries_there(agent: str, path: Path, where: str, files: SettingsFiles | None) -> list[Elsewhere]:
     """agentscan's entries in one other config; of one an install refuses but the agent reads
     (comments in Gemini CLI's, a key twice: the last is read) too: they run all the same, and are
     removed by hand.  Gemini CLI's files read once (``files``, ``as_read``)."""
@@ -83,14 +84,14 @@ def _found(agent: str, path: Path, where: str, files: SettingsFiles | None) -> l
     except ValueError:  # (no JSON to the agent either: its hooks do not run)
         return []
     ours = ours_by_event(agent, config) if isinstance(config, dict) else []  # (not ``Unjudged``)
-    why = ADMINISTRATORS if where in (SYSTEM, SYSTEM_DEFAULTS) else unwritable(text, agent) or "agentscan cannot write it back"
+    why = administrators(where) if where in (SYSTEM, SYSTEM_DEFAULTS) else \
+        unwritable(text, agent) or "agentscan cannot write it back"
     return [Elsewhere(path, where, len(ours), why, str(ours[0].command))] if ours else []
 
 
 #: the scopes of Gemini CLI's system settings files (``geminionce.SCOPES``), which no install writes
+#: (why agentscan's entry in one is removed by hand: ``mendtext.administrators``)
 SYSTEM, SYSTEM_DEFAULTS = "system", "system-defaults"
-#: why agentscan's entry in one of them is removed by hand (``Elsewhere.by_hand``)
-ADMINISTRATORS = "it is Gemini CLI's system settings, an administrator's file, which agentscan does not change"
 
 
 def hooks_disabled(*, home: Path, cwd: Path, env: Mapping[str, str] | None = None) -> list[Path]:
@@ -100,21 +101,14 @@ def hooks_disabled(*, home: Path, cwd: Path, env: Mapping[str, str] | None = Non
     found: list[Path] = []
     for path in (*_user_paths("claude", home, cwd, env), *uninstall_paths("claude", "project", home=home, cwd=cwd)):
         try:
-            config = parse(path, _text(path))
-        except HookConfigError:
+            text = read_config(path)
+            # (as Claude Code reads it: a key twice, which an install refuses, is the last one)
+            config = as_agents_read(text) if text is not None and text.strip() else {}
+        except (HookConfigError, ValueError):
             continue
-        if config.get("disableAllHooks") is True and path not in found:
+        if isinstance(config, dict) and config.get("disableAllHooks") is True and path not in found:
             found.append(path)
     return found
-
-
-def _text(path: Path) -> str | None:
-    try:
-        return read_regular_text(path)
-    except FileNotFoundError:
-        return None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise HookConfigError(f"cannot read {path}: {exc}") from None
 
 
 def _user_paths(agent: str, home: Path, cwd: Path, env: Mapping[str, str] | None) -> list[Path]:

@@ -183,7 +183,7 @@ def uninstall_paths(agent: str, scope: str, *, home: Path, cwd: Path, env: Mappi
 
 
 def plan(agent: str, path: Path, *, install: bool, command: str | None = None) -> Plan:
-    before = _read(path)
+    before = read_config(path)
     config = parse(path, before, agent, install=install)
     try:
         if agent == "cursor":
@@ -295,12 +295,13 @@ def _write(plan: Plan) -> list[Path]:
 def _unchanged_since_read(plan: Plan) -> None:
     """The agent may write its own config meanwhile (a setting changed in its UI): replacing
     the file would lose that change, so the file must still be what the plan was made from."""
-    if _read(plan.path) != plan.before:
+    if read_config(plan.path) != plan.before:
         raise HookConfigError(f"{plan.path} changed while agentscan was changing it (did the agent write it?); "
                               "agentscan left it as it is now: run the command again")
 
 
-def _read(path: Path) -> str | None:
+def read_config(path: Path) -> str | None:
+    """A config's text, ``None`` when there is none; ``HookConfigError`` when it cannot be read."""
     try:
         # Bytes decoded, not read_text: that would turn CRLF into LF, in the backup too (and
         # only a regular file: a FIFO in its place would be waited on).

@@ -21,8 +21,10 @@ from agentscan.hooks.install import CLAUDE_DIR_VAR, uninstall_paths
 ERROR_LINES = 5
 
 
-def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str]) -> dict[str, Any]:
-    """Installed configs (user and project scope), the events store, the last hook errors."""
+def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str], home_flag: str = "") -> dict[str, Any]:
+    """Installed configs (user and project scope), the events store, the last hook errors.
+    ``home_flag``: `` --home DIR`` when the command reporting was given one, for each command
+    its notes suggest for a user's config (left out, it would change another home's)."""
     configs = []
     seen: set[str] = set()
     files = SettingsFiles()  # each Gemini CLI settings file read and parsed once, whichever asks
@@ -44,7 +46,7 @@ def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str]) -> dict[str, 
                 gemini = agent == "gemini"
                 others = other_settings(path, home=home, cwd=cwd, env=env, files=files) if gemini else []
                 report = config_report(agent, scope, path, legacy=index > 0, home=home, env=env, others=others,
-                                       files=files if gemini else None)
+                                       files=files if gemini else None, home_flag=home_flag)
                 if agent == "claude" and scope == "user" and env.get(CLAUDE_DIR_VAR):
                     report["source"] = CLAUDE_DIR_VAR  # Claude Code's user settings are not in the home
                 if report["exists"]:
@@ -52,7 +54,7 @@ def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str]) -> dict[str, 
                     configs.append(report)
     _note_both_project_files(configs)
     _note_both_scopes(configs, files)
-    _note_system_files(configs, files, env)
+    _note_system_files(configs, files, env, home_flag)
     root = store.data_dir(env)
     ignored = store.ignored_setting(env)  # a relative AGENTSCAN_DATA_DIR: the default is used
     summaries = store.summaries(root)
@@ -156,18 +158,19 @@ def _default_store(root: str, env: Mapping[str, str]) -> dict[str, Any] | None:
     return {"path": default, "sessions": sessions} if sessions else None
 
 
-def hook_status(*, home: Path, cwd: Path, env: Mapping[str, str], demo: bool = False) -> dict[str, Any]:
+def hook_status(*, home: Path, cwd: Path, env: Mapping[str, str], demo: bool = False,
+                home_flag: str = "") -> dict[str, Any]:
     """The hooks as ``doctor`` and ``hooks status`` report them: ``hooks_report``, with the
     hook's live OTLP export counted beside its events store (``live_export``: ``None``
     before its first span).  ``demo``: the demo's own events store (as ``trace`` reads it),
-    never the user's."""
+    never the user's.  ``home_flag``: ``hooks_report``'s."""
     from agentscan.otlp.livecounts import read_counts
 
     if demo:
         from agentscan.demo import with_demo_events
 
         env = with_demo_events(env)
-    report = hooks_report(home=home, cwd=cwd, env=env)
+    report = hooks_report(home=home, cwd=cwd, env=env, home_flag=home_flag)
     if demo:
         report["store"]["source"] = "--demo"
         report["store"]["problem"] = None  # no hook writes there (it may be a read-only site-packages)
@@ -220,6 +223,7 @@ def _note_both_project_files(configs: list[dict[str, Any]]) -> None:
     """A project's shared settings.json, which the first agentscan installed to, beside the
     settings.local.json installs write now: Claude Code runs the hooks of both files, so each
     event can be stored twice (``hooks install`` warns so; doctor said nothing)."""
+    from agentscan.hooks.mendtext import by_hand
     from agentscan.invocation import program_word
 
     word = program_word()
@@ -229,8 +233,7 @@ def _note_both_project_files(configs: list[dict[str, Any]]) -> None:
             fix = (f"run `{word} hooks uninstall claude --scope project`, which removes agentscan's entries from both, "
                    f"then `{word} hooks install claude --scope project`")
             if config["by_hand"]:  # (that uninstall would refuse this file: ``configreport``'s ``by_hand``)
-                fix = (f"edit {config['path']} by hand to remove agentscan's entries (`hooks uninstall` will not "
-                       f"change it: {config['by_hand']})")
+                fix = by_hand(config["path"], "remove agentscan's entries", config["by_hand"])
             note = (f"agentscan's hook is also installed in {local[0]['path']}: Claude Code runs the hooks of both "
                     f"files, so each event can be captured twice; {fix}")
             config["note"] = note  # its fix also points the hook at this agentscan (``configreport._other_agentscan``)
@@ -254,38 +257,47 @@ def _note_both_scopes(configs: list[dict[str, Any]], files: SettingsFiles | None
             config["also_installed"] = user[0]["path"]
 
 
-def _note_system_files(configs: list[dict[str, Any]], files: SettingsFiles, env: Mapping[str, str]) -> None:
+def _note_system_files(configs: list[dict[str, Any]], files: SettingsFiles, env: Mapping[str, str],
+                       home_flag: str = "") -> None:
     """Gemini CLI's system defaults and system settings (an administrator's files, merged under
-    and over the user's and the project's) holding an entry of agentscan's that runs beside this
-    file's (another name or command: ``geminionce``): each event can be captured twice, as
-    ``hooks install`` warns (``hooks.elsewhere``).  That file is edited by hand, by whoever may."""
-    from agentscan.hooks.elsewhere import ADMINISTRATORS
+    and over the user's and the project's) holding an entry of agentscan's that runs beside the
+    user's or the project's (another name or command: ``geminionce``): each event can be captured
+    twice, as ``hooks install`` warns (``hooks.elsewhere``).  That file is edited by hand, by
+    whoever may; or agentscan's entries leave the user's and the project's: when both hold one,
+    both uninstalls are named, in one note (on the first), since either alone leaves the other's
+    running beside the system file's."""
     from agentscan.hooks.geminionce import files_run_twice, system_defaults_path, system_settings_path
+    from agentscan.hooks.mendtext import administrators, by_hand
     from agentscan.hooks.ourentries import ours_by_event, shown_on_one_line
     from agentscan.invocation import program_word
-    from agentscan.otlp.endpoint import shown_command
 
-    for config in configs:
-        if config["agent"] != "gemini" or not config["events"]:
+    def out_of(config: dict[str, Any]) -> str:
+        if config.get("by_hand"):
+            return by_hand(config["path"], "remove agentscan's entries", config["by_hand"])
+        if config["scope"] == "project":
+            return f"run `{program_word()} hooks uninstall gemini --scope project` in {Path(config['path']).parent.parent}"
+        return f"run `{program_word()} hooks uninstall gemini{home_flag}`"
+
+    gemini = [config for config in configs if config["agent"] == "gemini" and config["events"]]
+    for path, scope in ((system_defaults_path(env), "system-defaults"), (system_settings_path(env), "system")):
+        try:
+            theirs = files.as_read(path)
+        except (OSError, UnicodeDecodeError):  # (none there)
             continue
-        for path in (system_defaults_path(env), system_settings_path(env)):
-            try:
-                theirs = files.as_read(path)
-            except (OSError, UnicodeDecodeError):  # (none there)
-                continue
-            ours = ours_by_event("gemini", theirs) if isinstance(theirs, dict) else []
-            if not ours or os.path.realpath(path) == os.path.realpath(config["path"]) \
-                    or not files_run_twice(path, Path(config["path"]), files=files):
-                continue
-            here = (f"edit {config['path']} by hand to remove agentscan's entries (`hooks install` and `uninstall` will "
-                    f"not change it: {config['by_hand']})") if config.get("by_hand") else \
-                f"run `{program_word()} hooks uninstall gemini" + (
-                    f" --scope project` in {Path(config['path']).parent.parent}" if config["scope"] == "project" else "`")
-            note = (f"agentscan's hook is also in {path} (Gemini CLI runs the hooks of both files; the entries differ "
-                    f"in name or command, and it runs equal ones once), so each event can be captured twice; to keep "
-                    f"one, have agentscan's entry (`{shown_on_one_line(shown_command(str(ours[0].command)))}`) removed from {path} by "
-                    f"hand ({ADMINISTRATORS.removeprefix('it is ')}), or {here}")
-            config["note"] = note if config["note"] is None else f"{config['note']}; {note}"
+        ours = ours_by_event("gemini", theirs) if isinstance(theirs, dict) else []
+        beside = [config for config in gemini if ours and os.path.realpath(path) != os.path.realpath(config["path"])
+                  and files_run_twice(path, Path(config["path"]), files=files)]
+        if not beside:
+            continue
+        # (named by its command, an endpoint's credentials masked: to find the entry, not to write one)
+        theirs_out = by_hand(path, f"remove agentscan's entry (`{shown_on_one_line(str(ours[0].command))}`)",
+                             administrators(scope))
+        ours_out = " and ".join(out_of(config) for config in beside)
+        note = (f"agentscan's hook is also in {path} (Gemini CLI runs the hooks of both files; the entries differ "
+                f"in name or command, and it runs equal ones once), so each event can be captured twice; to keep "
+                f"one, {theirs_out}, or {ours_out}")
+        config = beside[0]
+        config["note"] = note if config["note"] is None else f"{config['note']}; {note}"
 
 
 def _errors(path: str) -> dict[str, Any]:

@@ -179,22 +179,29 @@ def _payload_stamps(line: bytes, suspects: re.Pattern[bytes]) -> list[bytes] | N
             or any(needle in line for needle in ESCAPED_LETTERS):
         return None
     values = []
+    depth = counted = 0  # (how many are open at ``counted``: each byte is counted once, not each hit's whole head)
     at = line.find(STAMP_KEY)
     while at >= 0:
-        # (each hit starts a string of its own: no string holds an unescaped quote)
-        if suspects.match(line, at) and _KEY_END.match(line, at + len(STAMP_KEY)) and _depth(line[:at]) == 2:
-            found = _STAMPED.match(line, at)
-            if found is None:
-                return None
-            values.append(found.group(1))
+        # A hit whose first quote is escaped (``"a\\"timestamp": 1``) ends a string that began before it: no key
+        # of its own (in JSON a backslash stands only in a string), and not counted up to (``counted`` stays at
+        # a token's start, outside a string, so each stretch counted starts and ends between two tokens).
+        if line[at - 1:at] != b"\\" and suspects.match(line, at) and _KEY_END.match(line, at + len(STAMP_KEY)):
+            depth += _depth(line[counted:at])
+            counted = at
+            if depth == 2:
+                found = _STAMPED.match(line, at)
+                if found is None:
+                    return None
+                values.append(found.group(1))
         at = line.find(STAMP_KEY, at + 1)
     return values
 
 
-def _depth(before: bytes) -> int:
-    """How many objects and lists are open at the end of ``before``, which ends between two
-    tokens: its strings taken out (in C, with what they hold), the brackets left counted."""
-    bare = _STRING.sub(b"", before)
+def _depth(stretch: bytes) -> int:
+    """How many more objects and lists are open at the end of ``stretch`` than at its start,
+    both between two tokens: its strings taken out (in C, with what they hold), the brackets
+    left counted."""
+    bare = _STRING.sub(b"", stretch)
     return bare.count(b"{") + bare.count(b"[") - bare.count(b"}") - bare.count(b"]")
 
 

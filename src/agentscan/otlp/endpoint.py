@@ -49,7 +49,15 @@ def shown_command(command: str) -> str:
     secret (``api_key=…``, ``Bearer …``) masked as ``show --redact`` masks it."""
     from agentscan.export.redact import mask_secrets
 
-    return mask_secrets(_URL_IN_TEXT.sub(lambda match: shown_url(match.group()), command)) or command
+    shown = _URL_IN_TEXT.sub(lambda match: shown_url(match.group()), command)
+    # (an endpoint written without a scheme, ``otel.example:4318/v1/traces?key=…``, is no URL to
+    # the search above: masked as the hook's own option's value; ``shown_url`` twice is once)
+    shown = _ENDPOINT_VALUE.sub(lambda match: match[1] + shown_url(match[2]), shown)
+    return mask_secrets(shown) or command
+
+
+#: the value of the hook's ``--otlp-endpoint`` (``=URL`` or `` URL``, quoted or not)
+_ENDPOINT_VALUE = re.compile(r"""(--otlp-endpoint(?:=|\s+)['"]?)([^\s'"]+)""")
 
 
 def traces_url(endpoint: str) -> str:
