@@ -179,6 +179,13 @@ def test_by_model_with_breakdown_is_a_usage_error(home: Path) -> None:
     # (it said ``--breakdown`` and ``--by model``, with no ``parameter``).
     assert refused.value.parameter == "breakdown"
     assert "breakdown=True" in str(refused.value) and "--" not in str(refused.value)
+    # The library knows no CLI spelling: the CLI's sentence is the CLI's (cli.tokensrules).
+    import inspect
+
+    from agentscan.scan.tokenmodels import check
+
+    assert list(inspect.signature(check).parameters) == ["by", "breakdown"]
+    assert "give --by day, week, month" in result.stderr
 
 
 def test_a_models_line_shows_what_its_row_would(isolated_home: Path, tty: Any) -> None:

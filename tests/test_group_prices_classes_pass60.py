@@ -19,6 +19,7 @@ import pytest
 
 from agentscan.context import ScanContext
 from agentscan.pricing import periods
+from agentscan.pricing.access import Found
 from agentscan.pricing.book import PriceBook
 from agentscan.pricing.periods import Period
 from agentscan.scan.groupprices import GroupPrices
@@ -50,11 +51,15 @@ def _rule(book: PriceBook, bucket: int | None, tier: int) -> int | None:
     return book.span_key("claude", MODEL, bucket, None if bucket is None else bucket + BUCKET, low, high)
 
 
-def _buckets(seed: int) -> list[int | None]:
+def _buckets(seed: int, spans: list[tuple[float | None, float | None]]) -> list[int | None]:
+    """Quarter hours (multiples of ``BUCKET``, as the sums keep them): those around each end of
+    a period (the one a period's end cuts through among them), far ones, and the untimed group."""
     rng = random.Random(seed)
-    near = [JUNE // BUCKET * BUCKET + BUCKET * step for step in range(-3, 4)]  # around the periods' seam
-    far = [JUNE + rng.randrange(-40_000, 40_000) * BUCKET // BUCKET * BUCKET for _ in range(3_000)]
+    ends = {end for span in spans for end in span if end is not None}
+    near = [int(end) // BUCKET * BUCKET + BUCKET * step for end in sorted(ends) for step in range(-3, 4)]
+    far = [(JUNE + rng.randrange(-40_000, 40_000) * BUCKET) // BUCKET * BUCKET for _ in range(3_000)]
     every = near + far + [None]
+    assert all(bucket % BUCKET == 0 for bucket in near + far)
     rng.shuffle(every)
     return every
 
@@ -64,6 +69,7 @@ def _buckets(seed: int) -> list[int | None]:
     ([(None, JUNE), (JUNE, None)], True),  # a price change
     ([(JUNE, None), (None, JUNE)], True),  # stored in the other order
     ([(JUNE - 90 * 86400, JUNE), (JUNE, JUNE + 30 * 86400)], False),  # bounded: times outside are asked of the library
+    ([(JUNE - 90 * 86400 + 500, JUNE), (JUNE, JUNE + 30 * 86400 + 600)], False),  # outer ends late in their quarter hours
     ([(JUNE, None), (None, JUNE + 30 * 86400)], False),  # overlapping (the first stored answers): no stretch
     ([(None, JUNE + 30 * 86400), (JUNE, None)], False),
 ])
@@ -83,7 +89,7 @@ def test_each_group_gets_the_key_of_its_quarter_hour(tmp_path: Path, spans: list
 
     monkeypatch.setattr(PriceBook, "key", counted)
     prices = GroupPrices(book)
-    buckets = _buckets(len(spans))
+    buckets = _buckets(len(spans), spans)
     tiers = range(len(TIER_BOUNDS) + 1)
     for bucket in buckets:
         for tier in tiers:
@@ -108,3 +114,32 @@ def test_a_timeless_models_groups_go_through_one_lookup(tmp_path: Path, monkeypa
     for step in range(2_000):
         prices.key("claude", MODEL, JUNE + step * BUCKET, 2)
     assert len(calls) == 1, len(calls)
+
+
+def test_a_period_added_later_over_a_stretch_leaves_each_key_the_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The library's periods arrive one at a time (``PriceBook._add_period``, for a time outside
+    every stored one): one that overlaps a period a stretch was kept for comes after it in the
+    book, so ``key`` still answers by the earlier one there, as the stretch does.  Each answer
+    is checked against ``span_key`` of the book as it is at that moment."""
+    later = {"before": Period(None, JUNE + 10 * 86400, (200_000,), (_rates(100), _rates(105))),  # type: ignore[arg-type]
+             "after": Period(JUNE + 20 * 86400, None, (200_000,), (_rates(200), _rates(205)))}  # type: ignore[arg-type]
+    book = _book(tmp_path, [(JUNE, JUNE + 30 * 86400)])
+    added: list[str] = []
+
+    class Library:
+        def period_at(self, data: object, match: object, ts: float) -> Period:
+            added.append("before" if ts < JUNE else "after")
+            return later[added[-1]]
+
+    monkeypatch.setattr(PriceBook, "_match", lambda self, provider, ref: Found("anthropic", MODEL, None))
+    monkeypatch.setattr("agentscan.pricing.book.library_for", lambda ctx, data: Library())
+    prices = GroupPrices(book)
+    inside = [JUNE // BUCKET * BUCKET + BUCKET * step for step in range(1, 6)] + \
+             [(JUNE + 30 * 86400) // BUCKET * BUCKET - BUCKET * step for step in range(1, 6)]
+    outside = [(JUNE - 86400) // BUCKET * BUCKET, (JUNE + 40 * 86400) // BUCKET * BUCKET]
+    tiers = range(len(TIER_BOUNDS) + 1)
+    for bucket in inside[:1] + outside + inside + outside + [None]:
+        for tier in tiers:
+            assert prices.key("claude", MODEL, bucket, tier) == _rule(book, bucket, tier), (bucket, tier, added)
+    assert sorted(set(added)) == ["after", "before"], added  # both came after the stretch was kept
+    assert prices._stretches and book.period_around("claude", MODEL, inside[0]) is None  # it overlaps them now

@@ -181,12 +181,12 @@ def run_tokens(
     from agentscan.scan.cwdmatch import asked_directory
 
     cwd = asked_directory(cwd) if cwd else None
-    from agentscan.cli.tokensrules import refused_under
+    from agentscan.cli.tokensrules import BREAKDOWN_REFUSED, refused_under
 
     if breakdown and refused_under("--breakdown", group):
-        from agentscan.scan.tokenmodels import check
+        from agentscan.errors import UsageProblem
 
-        check(group, breakdown, cli=True)  # (its usage error in the CLI's words)
+        raise UsageProblem(BREAKDOWN_REFUSED)  # (the library's ``tokenmodels.check`` names its own parameters)
     order = one_order(sort)
     zone_info = given_zone(tz)
     note_local_zone(zone_info is None and (not as_json or since is not None or until is not None or group != "session"))

@@ -21,6 +21,12 @@ def refused_under(option: str, by: str) -> bool:
     return (option in _SESSIONS_ONLY and by != "session") or (option == "--breakdown" and by == "model")
 
 
+#: ``tokens --by model --breakdown``'s usage error (the library says it in its own words,
+#: ``scan.tokenmodels.check``: ``breakdown=True``, ``by='model'``)
+BREAKDOWN_REFUSED = ("--breakdown splits each row by model, and --by model's rows are models already: "
+                     "give --by day, week, month, session, provider, cwd or agent with it")
+
+
 class Refusal(NamedTuple):
     """Why ``--limit``/``--all`` are refused: which ``rule``, and the ``words`` both the usage
     error and the hint's "left out" begin with."""

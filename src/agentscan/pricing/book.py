@@ -112,12 +112,12 @@ class PriceBook:
         return isinstance(state, int) or (len(state) == 1 and state[0][0].timeless)
 
     def period_around(self, provider: str, model: str | None, ts: float) -> tuple[float | None, float | None] | None:
-        """The bounds of the one stored period of ``model`` covering ``ts`` if it overlaps no other: ``key`` answers by it anywhere inside (``None``: none such)."""
+        """The bounds of the one stored period of ``model`` covering ``ts``, if it overlaps no other:
+        ``key`` answers by it at every time inside (``None``: none such)."""
         state = self._models.get((provider, model))
-        found = [period for period, _ in state if period.covers(ts)] if isinstance(state, list) else []
-        alone = len(found) == 1 and not any(other is not found[0] and (other.start is None or found[0].end is None or other.start < found[0].end)
-                                            and (other.end is None or found[0].start is None or found[0].start < other.end) for other, _ in state)  # type: ignore[union-attr]
-        return (found[0].start, found[0].end) if alone else None
+        alone = periods.alone_at([period for period, _ in state], ts) if isinstance(state, list) else None
+        # Still so once the library adds one overlapping it: ``_add_period`` appends, ``key`` takes the first stored.
+        return None if alone is None else (alone.start, alone.end)
 
     def span_key(self, provider: str, model: str | None, start: float | None, end: float | None,
                  low: int, high: int | None) -> int | None:

@@ -291,7 +291,10 @@ def _bounds(match: Match, when: datetime) -> tuple[float | None, float | None]:
         if isinstance(constraint, types.StartDateConstraint):
             moments.append(_utc(constraint.start_date, time(0)))
         elif isinstance(constraint, types.TimeOfDateConstraint):
-            for offset in (-1, 0, 1):
+            # A time of day in its own zone falls on the UTC day before (east of UTC) or after
+            # (west: ``23:00-12:00`` is 11:00 UTC the next day) the day it is put on: the days
+            # two either side hold the changes just before and just after ``when``.
+            for offset in (-2, -1, 0, 1, 2):
                 for moment in (constraint.start_time, constraint.end_time):
                     moments.append(_utc(day + timedelta(days=offset), moment))
         else:

@@ -65,6 +65,12 @@ class Period(NamedTuple):
             return self.timeless
         return (self.start is None or self.start <= ts) and (self.end is None or ts < self.end)
 
+    def overlaps(self, other: Period) -> bool:
+        """Whether some time is in both (each is ``[start, end)``; ``None`` is open)."""
+        starts_before_other_ends = self.start is None or other.end is None or self.start < other.end
+        ends_after_other_starts = self.end is None or other.start is None or other.start < self.end
+        return starts_before_other_ends and ends_after_other_starts
+
     def tier(self, total_input: int) -> int:
         """How many thresholds the call is above (tiers start *above* their threshold)."""
         return bisect_left(self.thresholds, total_input)
@@ -79,6 +85,14 @@ class Period(NamedTuple):
         if len(coefficients) != len(thresholds) + 1 or any(len(row) != len(PARTS) for row in coefficients):
             raise ValueError("malformed price period")
         return cls(start, end, tuple(int(t) for t in thresholds), coefficients)  # type: ignore[arg-type]
+
+
+def alone_at(stored: Sequence[Period], ts: float) -> Period | None:
+    """The one period of ``stored`` covering ``ts``, if it overlaps no other of them (``None``: none such)."""
+    found = [period for period in stored if period.covers(ts)]
+    if len(found) != 1 or any(other is not found[0] and other.overlaps(found[0]) for other in stored):
+        return None
+    return found[0]
 
 
 def cost(coefficients: Coefficients, sums: Sequence[int]) -> Decimal:

@@ -66,8 +66,10 @@ class GroupPrices:
         else:
             found = self.book.span_key(provider, model, bucket, None if bucket is None else bucket + BUCKET, low, high)
             around = self.book.period_around(provider, model, bucket) if found is not None and bucket is not None else None
-            if found is not None and around is not None and (around[1] is None or bucket + BUCKET <= around[1]):  # type: ignore[operator]
-                # Every quarter hour inside this period has the same key (for this tier class)
+            if found is not None and around is not None:
+                # Every quarter hour inside this period has the same key (for this tier class).
+                # No check that this one ends inside it: a key found says its last instant is
+                # (each period's keys are its own), and the bounds kept are the period's anyway.
                 self._stretches.setdefault((provider, model, tier), []).append((around[0], around[1], found))
         self._keys[ident] = found
         return found

@@ -27,16 +27,12 @@ if TYPE_CHECKING:
 
 
 
-def check(by: GroupBy, breakdown: object, cli: bool = False) -> bool:
-    """``breakdown`` as a bool, or a usage error: ``--by model``'s rows are models already.
-    Said in the caller's words (``cli``: ``--breakdown``; else the library's, ``breakdown=True``),
-    as every ``UsageProblem`` names its parameter."""
+def check(by: GroupBy, breakdown: object) -> bool:
+    """``breakdown`` as a bool, or a usage error naming the library's parameters: ``by='model'``
+    rows are models already (the CLI says it in its own words first: ``cli.tokensrules``)."""
     if not isinstance(breakdown, bool):  # a library caller's ``breakdown="yes"``
         raise UsageProblem(f"breakdown must be a bool, not {type(breakdown).__name__}", parameter="breakdown")
     if breakdown and by == "model":
-        if cli:
-            raise UsageProblem("--breakdown splits each row by model, and --by model's rows are models already: "
-                               "give --by day, week, month, session, provider, cwd or agent with it")
         raise UsageProblem("breakdown=True splits each row by model, and by='model' rows are models already: "
                            "give by='day', 'week', 'month', 'session', 'provider', 'cwd' or 'agent' with it",
                            parameter="breakdown")
