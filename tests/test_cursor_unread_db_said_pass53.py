@@ -73,10 +73,14 @@ def test_an_agent_cli_chat_recorded_no_usage_whatever_the_db(isolated_home: Path
         locked = " ".join(invoke("tokens").stderr.split())
     break_schema(db)
     corrupt = " ".join(invoke("tokens").stderr.split())
+    # Locked, the global chat keeps its row as last read: the CLI chat is named under it.
+    assert f"(+ 1 session that recorded no usage, not counted: cursor:{CLI})" in locked, locked
+    assert "no usage: the only" not in locked
+    # Corrupt, the global chat is left out: the CLI chat is the only session, said once (pass 60).
+    assert corrupt.startswith("no usage: the only Cursor session recorded none (its tokens are not recorded, "
+                              f"as `agentscan show cursor:{CLI}` says) warning: "), corrupt
+    assert "recorded no usage, not counted" not in corrupt
     for said in (locked, corrupt):
-        # (pass 60: the only session left, said once: "recorded none", its ``show`` named whole)
-        assert (f"recorded no usage, not counted: cursor:{CLI}" in said
-                or "recorded none (its tokens are not recorded" in said and f"show cursor:{CLI}` says)" in said), said
         assert "could not be read, not counted" not in said
     card = invoke("show", CLI)
     assert card.exit_code == 0, card.stderr

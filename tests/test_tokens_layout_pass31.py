@@ -118,9 +118,10 @@ def test_sessions_that_recorded_no_usage_alone_are_their_note_alone(tty) -> None
     tty(100, color=False)
     lines, err = invoke("--demo", "tokens", "a4b8c2d6", "e5f6a7b8")
     # (pass 60: said once, the line that says none recorded any; the ids are the ones asked for)
+    # (the ``show`` to copy reads the home this run read: ``--demo``, as every hint names it)
     assert lines == []
-    assert err.startswith("no usage: none of the 2 sessions asked for recorded any (their tokens are not recorded, as `")
-    assert err.endswith(" show cursor:a4b8c2d6` says of the newest)"), err
+    assert err == ("no usage: none of the 2 sessions asked for recorded any (their tokens are not recorded, as "
+                   "`agentscan --demo show cursor:a4b8c2d6` says of the newest)"), err
 
 
 def test_a_summary_of_nothing_recorded_is_its_note_alone(isolated_home: Path) -> None:
@@ -129,9 +130,8 @@ def test_a_summary_of_nothing_recorded_is_its_note_alone(isolated_home: Path) ->
     # In a pipe on stderr (pass 42): stdout has no row to give.
     # (the session was asked for by id: stderr says first what the answer is, pass 53)
     # (pass 60: said once, its ``show`` named whole; the "(+ 1 session …)" line said it again)
-    assert lines == [] and err.startswith("no usage: the session asked for recorded none (its tokens are not "
-                                          "recorded, as `")
-    assert err.endswith(" show cursor:a4b8c2d6-1e3f-4a5b-8c7d-9e0f1a2b3c4d` says)"), err
+    assert lines == [] and err == ("no usage: the session asked for recorded none (its tokens are not recorded, as "
+                                   "`agentscan --demo show cursor:a4b8c2d6-1e3f-4a5b-8c7d-9e0f1a2b3c4d` says)"), err
 
 
 def test_a_table_of_not_recorded_alone_then_one_with_numbers_again(isolated_home: Path, table_ways: list[str]) -> None:

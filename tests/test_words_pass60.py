@@ -58,6 +58,52 @@ def test_tokens_of_a_home_where_no_session_recorded_usage_says_so_once(isolated_
             r"`agentscan show cursor:a6000000-0000-4000-8000-00000000ee0[12]` says of the newest\)", said), (args, said)
 
 
+def _no_usage_home(home: Path) -> list[str]:
+    """Two Cursor chats that recorded no usage, the second the newer; their ids."""
+    from cursor_builders import assistant, user, write_transcript
+
+    chats = ["a6000000-0000-4000-8000-00000000ee01", "a6000000-0000-4000-8000-00000000ee02"]
+    for at, chat in enumerate(chats):
+        write_transcript(home, "work-app", chat, [user("an idea"), assistant("ok")], mtime=1_780_000_000 + 86_400 * at)
+    return chats
+
+
+def test_the_show_named_is_the_newest_s_in_any_order_with_the_home_read(isolated_home: Path, tty: Callable[..., None],
+                                                                         only_cursor: None) -> None:
+    """"as `agentscan show ID` says of the newest" named the first row, the oldest under
+    ``--reverse``; and a bare ``agentscan show`` where the run read ``--home DIR`` (or
+    ``--demo``), which reads another home."""
+    import shlex
+
+    _, newest = _no_usage_home(isolated_home)
+    home = shlex.quote(str(isolated_home))
+    for args in (("tokens",), ("tokens", "--reverse"), ("tokens", "--by", "day", "--reverse"),
+                 ("tokens", "--reverse", "--sort", "tokens"), ("tokens", "--reverse", "-n", "1")):
+        for before in ((), ("--home", str(isolated_home))):
+            tty(200)
+            said = " ".join(invoke(*before, *args).stderr.split())
+            shown = f"agentscan{f' --home {home}' if before else ''} show cursor:{newest}"
+            assert f"as `{shown}` says of the newest)" in said, (before, args, said)
+
+
+def test_the_sessions_are_named_where_the_note_is_not_seen(isolated_home: Path, tty: Callable[..., None],
+                                                            only_cursor: None) -> None:
+    """The "(+ 2 sessions that recorded no usage …)" line was left out for the note that says
+    none recorded any: with ``--quiet`` (no note) or ``2>/dev/null`` on a terminal a home
+    of such sessions printed nothing at all."""
+    chats = _no_usage_home(isolated_home)
+    for quiet, stderr in ((True, True), (False, False), (True, False)):
+        tty(200, stderr=stderr)
+        result = invoke(*(("--quiet",) if quiet else ()), "tokens")
+        assert result.exit_code == 0 and result.stdout == (
+            f"(+ 2 sessions that recorded no usage, not counted: cursor:{chats[1]}, cursor:{chats[0]})\n"), result.stdout
+        # (the note on stderr as ever, where ``2>/dev/null`` drops it)
+        assert ("no usage: none of the 2 Cursor sessions" in result.stderr) is not quiet, result.stderr
+    tty(200)
+    result = invoke("tokens")  # the note seen: the line is not said again
+    assert result.stdout == "" and "no usage: none of the 2 Cursor sessions" in result.stderr, result.stdout
+
+
 def test_a_bad_value_is_said_before_a_missing_argument() -> None:
     """``prices --at tomorrowish`` said "--at needs a MODEL", and ``trace --last 0`` "give a
     session ID": given them, the next run said the value was bad.  git and gh say the bad
@@ -82,6 +128,18 @@ def test_the_agents_display_names_are_one_table() -> None:
     pairs = re.compile(r"""["'](claude|codex|gemini|cursor)["']\s*:\s*["'](Claude Code|Codex CLI|Gemini CLI|Cursor)["']""")
     tables = [str(path.relative_to(source)) for path in source.rglob("*.py") if pairs.search(path.read_text("utf-8"))]
     assert tables == ["providers/__init__.py"], tables
+
+
+def test_the_hook_agents_are_one_name() -> None:
+    """``cli.doctor_text`` imported ``HOOK_AGENTS as HOOKED_AGENT_NAMES`` and made its own
+    ``HOOK_AGENTS = tuple(HOOKED_AGENT_NAMES)``: two names for one table, a reader looking
+    for which one to change.  It is defined once (``hooks.events``), imported by its name."""
+    source = Path(__file__).parent.parent / "src" / "agentscan"
+    defined = re.compile(r"^\s*HOOK_AGENTS\s*[:=]", re.MULTILINE)
+    renamed = re.compile(r"\bHOOK_AGENTS\s+as\b|=\s*(?:tuple|list)\(\s*\w*HOOK")
+    texts = {str(path.relative_to(source)): path.read_text("utf-8") for path in source.rglob("*.py")}
+    assert [name for name, text in texts.items() if defined.search(text)] == ["hooks/events.py"]
+    assert [name for name, text in texts.items() if renamed.search(text)] == []
 
 
 def test_a_provider_with_no_readable_root_is_named_as_sentences_name_it(isolated_home: Path,
@@ -128,5 +186,7 @@ def test_an_unknown_agent_row_is_said_under_the_table(isolated_home: Path, tty: 
     keys = [line.split("  ")[0] for line in result.stdout.splitlines()]
     assert any(key.startswith("unknown") for key in keys), result.stdout
     said = " ".join(result.stderr.split())
-    assert "unknown: subagents whose sessions do not record their kind (Explore, Plan and such)" in said, said
+    # (was "(Explore, Plan and such)": Claude Code's kinds, where the row may be Gemini CLI's subagents)
+    assert "unknown: subagents whose kind was not recorded" in said, said
+    assert "Explore" not in said, said
     assert "unknown:" not in invoke("tokens", "--by", "day").stderr  # (no unknown row there)

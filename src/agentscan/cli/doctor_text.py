@@ -8,7 +8,7 @@ from typing import Any, Callable, Sequence
 from agentscan.cli import render
 from agentscan.cli.hookfix_text import both_scopes_text, narrowed_text, stored_twice_text
 from agentscan.cli.state import home_option
-from agentscan.hooks.events import HOOK_AGENTS as HOOKED_AGENT_NAMES
+from agentscan.hooks.events import HOOK_AGENTS
 from agentscan.invocation import program_word
 from agentscan.cli.table import render as render_table
 from agentscan.cli.tablefit import layout
@@ -41,8 +41,6 @@ def _indented(columns: tuple[Column, ...], rows: list[list[str]], term: Terminal
 
 #: the files named under a kind of warning; the rest are counted ("and 4 more files")
 SHOWN_FILES = 3
-#: the agents ``hooks install`` installs for, in the order a report lists their providers
-HOOK_AGENTS = tuple(HOOKED_AGENT_NAMES)
 
 
 def _fitted(columns: tuple[Column, ...], rows: list[list[str]], term: Terminal,

@@ -64,10 +64,14 @@ def recording(make: Callable[[], T]) -> tuple[T, str, str]:
 def terminal_facts(term: Terminal) -> list[Any]:
     """What a table printed on ``term`` depends on besides its rows: the width, colour,
     which streams are terminals (hints only there), ``--quiet``, ``$HOME`` (paths are
-    shown as ``~/…`` on a terminal) and what a cut path begins with (``…``, or ``...`` on a
-    stdout that cannot hold it).  Part of a remembered table's question."""
+    shown as ``~/…`` on a terminal), what a cut path begins with (``…``, or ``...`` on a
+    stdout that cannot hold it) and the home options a hint's command names (``--home DIR``:
+    ``--home ~`` reads ``$HOME``'s answer, whose hints said a bare ``agentscan show``).  Part
+    of a remembered table's question."""
+    from agentscan.invocation import running_home
+
     return [term.tty, term.width, term.color, terminal.stderr_is_tty(), terminal.quiet(), os.environ.get("HOME"),
-            terminal.cut_left_mark()]
+            terminal.cut_left_mark(), running_home[0]]
 
 
 def stored_text(out: str, err: str) -> bytes:

@@ -103,9 +103,10 @@ def recorded_none(count: int, *, asked_for: bool = True, agents: Sequence[str] =
     if newest is None:
         shown = "`show`"
     else:
-        from agentscan.invocation import program_word
+        from agentscan.invocation import running_command
 
-        shown = render.unbroken(f"`{program_word()} show {newest}`")  # a command to copy, on one line
+        # a command to copy, on one line, with the home this run read (``--demo``, ``--home DIR``)
+        shown = render.unbroken(f"`{running_command(f'show {newest}')}`")
     if count == 1:
         which = "the session asked for" if asked_for else f"the only {kind}session"
         return f"no usage: {which} recorded none (its tokens are not recorded, as {shown} says)"

@@ -55,13 +55,16 @@ def table(report: TokenReport, scanner: Scanner, asked: Asked
     session_rows = sessions_facts(report, scanner)
     if report.by == "session":
         report = newest_first(report, session_rows)
+    report = unrecorded_newest_first(report, scanner)
+    # The newest session before ``--sort`` and ``--reverse``: "as `agentscan show ID` says of
+    # the newest" (``_left_out``) named the first row, the oldest under ``--reverse``.
+    newest = next(iter([*(row.key for row in report.rows if report.by == "session"), *report.unrecorded]), None)
     # Sorted after the table's own order: rows that tie keep it.
     report = in_order(report, asked.sort)
     if asked.reverse:
         from dataclasses import replace
 
         report = replace(report, rows=report.rows[::-1])
-    report = unrecorded_newest_first(report, scanner)
     others = None
     if report.by == "session" and asked.shown is not None:
         from agentscan.cli.tokens_sessions import cut_sessions
@@ -72,10 +75,10 @@ def table(report: TokenReport, scanner: Scanner, asked: Asked
     if term.tty and (shown or report.unrecorded or report.unreadable):
         short_ids = scanner.short_ids() if shown else scanner.short_ids((*report.unrecorded[:NAMED],
                                                                          *report.unreadable[:NAMED]))
-    notes = _left_out(scanner, report, asked, short_ids)
+    notes = _left_out(scanner, report, asked, short_ids.get(newest, newest) if newest is not None else None)
     # "none of the 7 Cursor sessions recorded any" said, the "(+ 7 sessions that recorded no
-    # usage …)" line under no table said it again.
-    none_recorded = _none_recorded_said(report)
+    # usage …)" line under no table said it again: left out where that note is seen.
+    none_recorded = _none_recorded_said(report) and _note_seen(term)
 
     def print_all() -> Printed:
         for note in notes:
@@ -111,12 +114,12 @@ def _agents_of(scanner: Scanner, report: TokenReport) -> list[tuple[str, str]]:
     return recorded_models(scanner, refs=report.selection.covered)
 
 
-def _left_out(scanner: Scanner, report: TokenReport, asked: Asked, short_ids: dict[str, str]) -> list[str]:
+def _left_out(scanner: Scanner, report: TokenReport, asked: Asked, newest: str | None) -> list[str]:
     """What a person is told on stderr about the ids asked for and the sessions the options
     left out (``TokenReport.selection``: found as the report was made, not looked up again):
     a subagent's id totals its session, the sessions asked for by id that ``--provider`` or
-    ``--cwd`` drops, and, when no row is left, which filter took them (``short_ids``: the ids
-    a terminal shows)."""
+    ``--cwd`` drops, and, when no row is left, which filter took them (``newest``: the newest
+    session's id as a terminal shows it, whose ``show`` a report of no usage names)."""
     from agentscan.cli.tokens_empty import cwd_drops_note, explain_empty, nearest_usage, provider_drops, recorded_none
     from agentscan.scan.sessionids import known_ids_of
 
@@ -140,9 +143,8 @@ def _left_out(scanner: Scanner, report: TokenReport, asked: Asked, short_ids: di
         # Named only in the "(+ … recorded no usage)" line, on stderr in a pipe with nothing on
         # stdout: no line said what the answer is, as an empty window's does (a Cursor-only
         # home's whole report, too).
-        keys = [*(row.key for row in report.rows if report.by == "session"), *report.unrecorded]
         notes.append(recorded_none(chosen.counted, asked_for=bool(chosen.asked), agents=_agents_named(report),
-                                   newest=short_ids.get(keys[0], keys[0]) if keys else None))
+                                   newest=newest))
         return notes
     if not dropped and not report.rows:
         count = chosen.counted
@@ -182,6 +184,16 @@ def _none_recorded_said(report: TokenReport) -> bool:
     """Whether ``_left_out`` says that none of the report's sessions recorded any usage
     (``tokens_empty.recorded_none``): no id asked for was dropped by ``--provider``."""
     return not report.selection.by_provider and _recorded_none(report, report.selection.counted)
+
+
+def _note_seen(term: Terminal) -> bool:
+    """Whether a note on stderr (``render.note``) is seen where the "(+ 7 sessions that recorded
+    no usage …)" line would be (stdout on a terminal, else stderr): not with ``--quiet``, which
+    drops notes, nor on a terminal whose stderr goes elsewhere (``2>/dev/null``): left out
+    there, nothing at all was printed."""
+    from agentscan.cli import term as terminal
+
+    return not terminal.quiet() and (not term.tty or terminal.stderr_is_tty())
 
 
 def _recorded_none(report: TokenReport, count: int) -> bool:

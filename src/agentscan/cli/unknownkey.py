@@ -9,7 +9,9 @@ from agentscan.scan.tokencwd import NO_CWD
 
 #: by grouping, what its ``unknown`` key holds (docs/cli.md, ``tokens --by``)
 _WHAT = {
-    "agent": (UNKNOWN, "subagents whose sessions do not record their kind (Explore, Plan and such)"),
+    # (any agent's: a Claude Code run with no ``.meta.json`` nor call that started it, Gemini
+    # CLI's subagents; "(Explore, Plan and such)" named Claude Code's kinds under a Gemini row)
+    "agent": (UNKNOWN, "subagents whose kind was not recorded"),
     "cwd": (NO_CWD, "sessions whose working directory is not recorded"),
     "model": (NO_MODEL, "calls whose model is not recorded"),
     **{period: (UNTIMED, "calls whose time is not recorded") for period in ("day", "week", "month")},

@@ -54,7 +54,8 @@ def not_found(scanner: Scanner, query: str) -> SessionNotFound:
     # A root named by an env var that points nowhere (a typo in CLAUDE_CONFIG_DIR) hides every
     # session of its provider: said here, where the user is looking for a typo in the id.
     named, _ = split_query(scanner, query)
-    roots = [root for root in scanner.unreadable_explicit_roots() if not named or root.startswith(named + ":")]
+    # (by the provider's key: the message names it as sentences do, ``Claude Code: no readable root``)
+    roots = scanner.unreadable_explicit_roots(named)
     if roots:
         details += ["it may be under a root that was named but could not be read:", *(f"  {root}" for root in roots)]
     # A database the session may live in only (a Cursor composer of the state DB), locked by

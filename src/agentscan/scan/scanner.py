@@ -246,8 +246,8 @@ class Scanner(OncePerScan):
         """``provider``'s sessions as this scan took them (discovered, or stored ones), if it did."""
         return self._refs.get(provider)
 
-    def unreadable_explicit_roots(self) -> list[str]:
-        """Providers whose explicitly named roots (env vars) are all unreadable (``scan.rootcheck``)."""
+    def unreadable_explicit_roots(self, provider: str = "") -> list[str]:
+        """Providers whose explicitly named roots (env vars) are all unreadable (``scan.rootcheck``); ``provider``: its only."""
         if not self._named():
             return []
         from agentscan.scan.rootcheck import unreadable_explicit
@@ -255,7 +255,7 @@ class Scanner(OncePerScan):
         from agentscan.toolkit.roots import unreadable_message
 
         return [unreadable_message(label_of(name), roots)
-                for name, roots in unreadable_explicit(self.ctx, self.providers).items()]
+                for name, roots in unreadable_explicit(self.ctx, self.providers).items() if provider in ("", name)]
 
     def unreadable_explicit_paths(self) -> set[str]:
         """The paths ``unreadable_explicit_roots`` names (its error says them already)."""
