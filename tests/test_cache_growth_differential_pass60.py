@@ -126,7 +126,7 @@ def test_a_codex_files_count_past_a_capture_is_said_by_each_scan_of_one_process(
 
 
 def test_a_last_line_cut_in_its_usage_is_counted_once_in_a_resumed_count(isolated_home: Path) -> None:
-    """Past a file's kept warnings, its truncated last line is counted (``Captured.more``), and
+    """Past a file's kept warnings, its truncated last line is counted (``Captured.told``), and
     the count was kept with the resume state: the line written whole, each run said one more
     warning than ``--no-cache`` for good ("111 more" for 110)."""
     path = _home(isolated_home, bad=130, eol=b"\n")
@@ -152,7 +152,7 @@ def test_a_resumed_count_keeps_the_last_line_it_counted_before_the_unfinished_on
     """The count kept with a resume state past a file's kept warnings ends at the last line it
     counted (the sink's rule: a line at or before it is the file read again).  Cut at the last
     complete line, past the true last one, ``list`` after ``tokens`` counted the file's lines
-    again: "140 more" where ``--no-cache`` said 110 (``Captured.more_upto``)."""
+    again: "140 more" where ``--no-cache`` said 110 (``Captured.told_upto``)."""
     path = _home(isolated_home, bad=130, eol=b"\n")
     commands = [("tokens", "--json"), ("list", "--all", "--json")]
     for step, piece in enumerate(_pieces(_call(SESSION, 10), 3) + [b"\n"], 1):

@@ -366,10 +366,13 @@ def test_a_question_identity_tells_json_values_apart() -> None:
 
 
 def test_a_remembered_answers_warnings_read_back_as_they_were_kept() -> None:
-    from agentscan.scan.answers import _warnings_blob, _warnings_of
+    from agentscan.scan.answers import _told_blob, _told_of
+    from agentscan.toldwarnings import Counted
 
-    warnings = [("/a:b", "bad: 1", 3), ("", "", None), ("\udcff/é", "x" * 300, 0), ("/p", "m", -2)]
-    blob = _warnings_blob(warnings)
-    assert _warnings_of(blob) == warnings and _warnings_of(b"") == []
-    for damaged in (blob[:-1], b"x" + blob, blob.replace(b"1:3", b"1:a"), b"2:ab1:c", b"1:-1:m2:--"):
-        assert _warnings_of(damaged) is None
+    warnings = (("/a:b", "bad: 1", 3, False), ("", "", None, False), ("\udcff/é", "x" * 300, 0, False),
+                Counted("/+", 12, 40), ("/p", "m", -2, False))
+    blob = _told_blob(warnings)
+    assert _told_of(blob) == warnings and _told_of(b"") == ()
+    for damaged in (blob[:-1], b"x" + blob, blob.replace(b"1:3", b"1:a"), b"2:ab1:c", b"1:-1:m2:--", b"+1:a1:2",
+                    blob.replace(b"2:12", b"2:-1")):
+        assert _told_of(damaged) is None

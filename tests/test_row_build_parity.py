@@ -57,13 +57,13 @@ def _printed_again(value: bytes) -> tuple:
     """A remembered answer as it is printed again (``scan.answers.say_again``): its warnings said
     into the sink, where a repeat folds (a discovery made aside says its own again, as the
     row that reads the same file does), and the answer."""
-    from agentscan.scan.answers import _warnings_of
+    from agentscan.scan.answers import _told_of
     from agentscan.sealing import unframed
 
     payload = unseal(value)
     parts = unframed(payload) if payload is not None else None
     assert parts is not None
-    warnings = _warnings_of(parts[0])
+    warnings = _told_of(parts[0])
     assert warnings is not None
     return "answer", tuple(dict.fromkeys(warnings)), parts[1]
 

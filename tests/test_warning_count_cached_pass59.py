@@ -218,17 +218,21 @@ def test_a_recalled_answers_counts_are_said_where_the_sink_began_them(isolated_h
     where ``--no-cache`` says them in the order the sink began them, right after each file's
     listed ones (a count starts past a file's 20th).  Final read of pass 59: a reader's home (a
     subagent file newer than its transcript, a later session's file of 25 bad lines) showed the
-    second remembered ``tokens --by day --json`` differ from ``--no-cache``."""
+    second remembered ``tokens --by day --json`` differ from ``--no-cache``.  (Pass 60: the
+    answer keeps one value, each count in its place: stored and read back, then said again.)"""
     from types import SimpleNamespace
 
     from agentscan.context import ScanContext
-    from agentscan.scan.answers import Recalled, say_again
+    from agentscan.scan.answers import Recalled, _told_blob, _told_of, say_again
+    from agentscan.toldwarnings import Counted
 
     sub, later = str(isolated_home / "sub.jsonl"), str(isolated_home / "later.jsonl")
-    listed = [(path, f"invalid JSON skipped: {n}", n) for path in (sub, later) for n in range(1, LISTED + 1)]
+    told = tuple([*((sub, f"invalid JSON skipped: {n}", n, False) for n in range(1, LISTED + 1)), Counted(sub, 10, 30),
+                  *((later, f"invalid JSON skipped: {n}", n, False) for n in range(1, LISTED + 1)), Counted(later, 5, 25)])
     ctx = ScanContext(home=isolated_home, env={})
-    stored = [[later, 5, 25], [sub, 10, 30]]  # (as the sums held them: not the files' order)
-    say_again(SimpleNamespace(ctx=ctx), Recalled(b"", listed, stored))  # type: ignore[arg-type]
+    back = _told_of(_told_blob(told))
+    assert back == told
+    say_again(SimpleNamespace(ctx=ctx), Recalled(b"", back))  # type: ignore[arg-type]
     said = [(warning.path, warning.message) for warning in ctx.warnings.listed()]
     assert said[-2:] == [(sub, "10 more warnings for this file were not listed"),
                          (later, "5 more warnings for this file were not listed")], said[-2:]
@@ -239,12 +243,14 @@ def test_every_replay_of_kept_warnings_says_a_files_count_in_its_place(isolated_
     again through one rule (``WarningSink.say_again``): the stored sums said theirs with every
     count at the end, as the answer did before the final read of pass 59 mended it alone."""
     from agentscan.context import ScanContext
-    from agentscan.model import ScanWarning
     from agentscan.scan.sessionsums import SessionSums
+    from agentscan.toldwarnings import Counted
 
     sub, later = str(isolated_home / "sub.jsonl"), str(isolated_home / "later.jsonl")
-    kept = [ScanWarning(path, f"invalid JSON skipped: {n}", n) for path in (sub, later) for n in range(1, LISTED + 1)]
-    sums = SessionSums([], kept, more=[[later, 5, 25], [sub, 10, 30]])
+    told = [*((sub, f"invalid JSON skipped: {n}", n, False) for n in range(1, LISTED + 1)), Counted(sub, 10, 30),
+            *((later, f"invalid JSON skipped: {n}", n, False) for n in range(1, LISTED + 1)), Counted(later, 5, 25)]
+    sums = SessionSums.from_bytes(SessionSums([], told).to_bytes())
+    assert sums is not None and list(sums.told) == told
     ctx = ScanContext(home=isolated_home, env={})
     sums.say(ctx)
     said = [(warning.path, warning.message) for warning in ctx.warnings.listed()]

@@ -21,6 +21,7 @@ from agentscan.fsview import FileSystemView, legible
 from agentscan.progress import Progress
 from agentscan.sealing import seal, unseal_json
 from agentscan.timeutil import from_epoch
+from agentscan.toldwarnings import Telling, Told
 from agentscan.warningsink import WarningSink
 
 # The model (its dataclasses) and orjson (which imports ``dataclasses``, ``inspect``,
@@ -47,44 +48,46 @@ CANNOT_READ = "cannot read: "
 EMPTY_FILE = "empty file"
 
 
-#: a warning as ``ScanContext.warn`` takes it: path, message, line, passing
-Said = tuple[str, str, "int | None", bool]
 _Sink = TypeVar("_Sink", bound=WarningSink)
 
 
 class HeldWarnings(WarningSink):
-    """A sink that also lists what it was told, in order (``ScanContext.held_warnings``)."""
+    """A sink that also lists what it was told, in order (``ScanContext.held_warnings``), each
+    file's count past those held in its place (``toldwarnings``)."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.said: list[Said] = []
+        #: what was told; per file past the 1,000 held, how many this sink counted, and the last
+        #: line, in place (a file's lines past them went unsaid, its "N more" short, where a
+        #: hold's said alone were said: ``otlp.parallel``, Codex's and Gemini's holds)
+        self.said = Telling()
         self._held: dict[str, int] = {}
-        #: per file past those held: how many this sink counted, and the last line (``say``
-        #: counts them on): a file's lines past the 1,000 held went unsaid, its "N more" short
-        self.past: dict[str, tuple[int, int]] = {}
 
     def add(self, path: object, message: str, line: int | None = None, *, passing: bool = False) -> None:
         key_path = legible(str(path))
         held = self._held.get(key_path, 0)
         if held < HELD_PER_FILE or passing:
             self._held[key_path] = held + 1
-            self.said.append((key_path, legible(message), line, passing))
+            self.said.tell((key_path, legible(message), line, passing))
         elif line is not None:  # past it, said again only as the sink's count
             counted = self._suppressed.get(key_path, 0)
             super().add(path, message, line)
             if self._suppressed.get(key_path, 0) > counted:
-                self.past[key_path] = (self.past.get(key_path, (0, 0))[0] + 1, line)
+                self.said.count_past(key_path, 1, line)
             return
         super().add(path, message, line, passing=passing)
 
+    def count_more(self, key_path: str, count: int, last: int) -> int:
+        counted = super().count_more(key_path, count, last)
+        if counted:  # (a count said again inside: held in its place too)
+            self.said.count_past(key_path, counted, last)
+        return counted
 
-def say(ctx: ScanContext, warnings: Sequence[Said], past: dict[str, tuple[int, int]] | None = None) -> None:
-    """Say, in order, warnings held back (``held_warnings``), here or in another process;
-    then count on each file's ``past`` those held (``HeldWarnings.past``)."""
-    for path, message, line, passing in warnings:
-        ctx.warn(path, message, line, passing=passing)
-    for path, (count, last) in (past or {}).items():
-        ctx.warnings.count_more(path, count, last)
+
+def say(ctx: ScanContext, warnings: Sequence[Told]) -> None:
+    """Say, in order, warnings held back (``held_warnings``), here or in another process,
+    each file's count past those held in its place."""
+    ctx.warnings.say_again(warnings)
 
 
 class FileFacts:

@@ -108,6 +108,9 @@ class ScanWarning:
     path: str
     message: str
     line: int | None = None
+    #: a file's count past its listed warnings, which this one says (``WarningSink.listed``;
+    #: 0: a warning of its own): ``--strict`` counts it as that many
+    past: int = field(default=0, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return warning_json(self.path, self.message, self.line)

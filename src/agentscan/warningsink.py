@@ -5,11 +5,11 @@ and said again when it is reused.
 
 from __future__ import annotations
 
-import re
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, TypeVar
 
 from agentscan.fsview import legible
+from agentscan.toldwarnings import Counted, Telling, Told
 from agentscan.toolkit.words import agreeing, plural
 from agentscan.warningjson import warning_json
 from agentscan.warningwords import REWORDED_HEADS
@@ -25,20 +25,29 @@ PER_FILE_WARNINGS = 20
 #: warnings a result is kept with (``WarningSink.capture``)
 CAPTURE_LIMIT = PER_FILE_WARNINGS * 5
 _Sink = TypeVar("_Sink", bound="WarningSink")
-#: a file's warnings past its listed ones, as ``WarningSink.listed`` says them (``counted_past``)
-_MORE = re.compile(r"([\d,]+) more warnings? for this file (?:was|were) not listed")
 
 
 def counted_past(warnings: Iterable[Any]) -> tuple[int, int]:
-    """Of ``warnings`` as listed (``message``s), how many are a file's count past its listed
-    ones, and how many warnings those count: ``--strict`` says the warnings a run met, 80,400
-    of 8 files of 10,050 bad lines, not the 168 entries listing them."""
+    """Of ``warnings`` as listed, how many are a file's count past its listed ones, and how many
+    warnings those count (each one's ``past``, as the sink listed it: not its words read back):
+    ``--strict`` says the warnings a run met, 80,400 of 8 files of 10,050 bad lines, not the 168
+    entries listing them."""
     entries = counted = 0
     for warning in warnings:
-        if (more := _MORE.fullmatch(warning.message)) is not None:
+        if past := getattr(warning, "past", 0):
             entries += 1
-            counted += int(more[1].replace(",", ""))
+            counted += past
     return entries, counted
+
+
+def counts_on(upto: dict[str, int], path: str, last: int) -> bool:
+    """The sink's rule past a file's listed warnings, one place (the sink's, a capture's): a line,
+    or a run of them, ending at or before the last one counted (``upto``) is the file read again
+    (its discovery, then its row), not counted; else it is, and ``upto`` goes on to ``last``."""
+    if last <= upto.get(path, 0):
+        return False
+    upto[path] = last
+    return True
 
 
 class Captured(list["ScanWarning"]):
@@ -50,7 +59,7 @@ class Captured(list["ScanWarning"]):
         self.limit = limit
         #: a file's first ``PER_FILE_WARNINGS`` are kept past ``limit`` (``WarningSink.capture``)
         self.whole_files = whole_files
-        #: more came than ``limit`` and are not counted in ``more``: a result stored with
+        #: more came than ``limit`` and are not counted (``count_more``): a result stored with
         #: these would lose some (``overflowed``: or with these alone)
         self.lost = False
         #: one says something could not be read *this time* (``ScanContext.warn(passing=True)``):
@@ -58,10 +67,10 @@ class Captured(list["ScanWarning"]):
         self.passing = False
         #: the paths those passing warnings named (an export keeps what it had of their sessions)
         self.passing_paths: set[str] = set()
-        #: per file, past ``limit``: how many more of its warnings the sink counts, and the last line
-        self.more: dict[str, tuple[int, int]] = {}
-        #: per file, ``more`` as it stood before its last line counted (``more_upto``)
-        self._before: dict[str, tuple[int, int]] = {}
+        #: what was taken, in order, each file's count past ``limit`` in its place (``told``)
+        self.telling = Telling()
+        #: the files past ``limit`` some of whose warnings the sink counts (in ``telling``)
+        self._counting: set[str] = set()
         #: per file, how many of those kept name it, and the last line of those the sink counts
         self._kept: dict[str, int] = {}
         self._upto: dict[str, int] = {}
@@ -74,12 +83,13 @@ class Captured(list["ScanWarning"]):
             self.passing = True
             if path is not None:
                 self.passing_paths.add(path)
-        if path in self.more and line is not None and not passing:
+        if path in self._counting and line is not None and not passing:
             # (a file's count begun, its lines after it are counted on: said again after the
             # kept, before the count, they would have been the file read again, not counted)
             self.count_more(path, 1, line)
         elif warning is not None and (len(self) < self.limit or self.wants(path, line)):
             self.append(warning)
+            self.telling.tell((warning.path, warning.message, warning.line, passing))
             if path is not None:
                 kept = self._kept[path] = self._kept.get(path, 0) + 1
                 if kept > PER_FILE_WARNINGS and line is not None and line > self._upto.get(path, 0):
@@ -92,7 +102,7 @@ class Captured(list["ScanWarning"]):
     def wants(self, path: str | None, line: int | None = 0) -> bool:
         """Past ``limit``, a warning of ``path`` is kept still (``whole_files``: of its first listed);
         and one of no ``line`` past its listed ones, which the sink counts by its words, not its line
-        (a file cut at ``MAX_FILE_LINES``): no count (``more``) holds it, and lost, the sums kept
+        (a file cut at ``MAX_FILE_LINES``): no count (``Counted``) holds it, and lost, the sums kept
         with this capture said one fewer than ``--no-cache``.  (A few a file: the sink keeps one of
         each words, and a capture is bounded by the files read inside it.)"""
         if path is None:
@@ -100,42 +110,32 @@ class Captured(list["ScanWarning"]):
         kept = self._kept.get(path, 0)
         return (self.whole_files and kept < PER_FILE_WARNINGS) or (line is None and kept >= PER_FILE_WARNINGS)
 
-    def more_list(self) -> list[list] | None:
-        """``more`` as a result keeps it: ``[path, count, last line]``s (``None``: none)."""
-        return [[path, count, last] for path, (count, last) in self.more.items()] or None
+    def told(self) -> tuple[Told, ...]:
+        """What was taken, each file's count past those kept in its place (``toldwarnings``)."""
+        return self.telling.frozen()
 
-    def more_upto(self, lines: int) -> tuple[list[list], list[list]]:
-        """``more_list`` of a read whose lines after ``lines`` are read again (a resume state's:
-        a file's unfinished last line), as the count up to it, with its true last line, and the
-        count after it (its one line): kept as one, a grown file's count said that line twice."""
-        upto, after = [], []
-        for path, (count, last) in self.more.items():
-            if last > lines and path in self._before:
-                before, before_last = self._before[path]
-                after.append([path, count - before, last])
-                count, last = before, before_last
-            if count:
-                upto.append([path, count, last])
-        return upto, after
+    def told_upto(self, lines: int) -> tuple[Told, ...]:
+        """``told`` of a read whose lines after ``lines`` are read again: each file's count its
+        unfinished last line grew in two, in its place (``Telling.upto``)."""
+        return self.telling.upto(lines)
 
     @property
     def overflowed(self) -> bool:
         """More came than ``limit``: a result stored with the list alone would lose some."""
-        return self.lost or bool(self.more)
+        return self.lost or bool(self._counting)
 
     def count_more(self, path: str, count: int, last: int) -> None:
         """``count`` more of ``path``'s warnings past those kept, up to line ``last``: kept as a
-        count (``more``) when the sink counts them too (those kept fill the file's listed ones),
+        count (``told``) when the sink counts them too (those kept fill the file's listed ones),
         by its rule (a line at or before the last one counted is the file read again); said
         again (``WarningSink.count_more``) they fold as they did.  Without that count, a cached
         ``tokens`` said "80 more" of a file of 156 bad lines where ``--no-cache`` said 136."""
         if self._kept.get(path, 0) < PER_FILE_WARNINGS:
             self.lost = True  # (some would be listed: not kept)
             return
-        counted, upto = self.more.get(path) or (0, self._upto.get(path, 0))
-        if last > upto:
-            self._before[path] = (counted, upto)
-            self.more[path] = (counted + count, last)
+        if counts_on(self._upto, path, last):  # (``_upto``: the last line kept or counted)
+            self._counting.add(path)
+            self.telling.count_past(path, count, last)
 
 
 class SinkWarning(NamedTuple):
@@ -146,6 +146,8 @@ class SinkWarning(NamedTuple):
     path: str
     message: str
     line: int | None = None
+    #: a file's count past its listed warnings, which this one says (``listed``; 0: a warning)
+    past: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return warning_json(self.path, self.message, self.line)
@@ -200,10 +202,9 @@ class WarningSink:
             # Past a file's listed warnings a count is kept, not a key a line: a 2 GB file of
             # garbage must not become millions of keys (a million bad lines took 300 MB and
             # 16 s).  A line at or before the last one counted is the file read again (its
-            # discovery, then its row): a repeat, as a key would have told.
-            if line <= self._counted_upto.get(key_path, 0):
+            # discovery, then its row): a repeat, as a key would have told (``counts_on``).
+            if not counts_on(self._counted_upto, key_path, line):
                 return
-            self._counted_upto[key_path] = line
             self._per_file[key_path] = count + 1
             self._suppressed[key_path] = self._suppressed.get(key_path, 0) + 1
             return
@@ -229,37 +230,29 @@ class WarningSink:
         """``count`` more warnings of a file past its listed ones, at rising lines up to ``last``
         (``scan.saidorder`` held them), counted by ``add``'s rule (returned: how many were): a
         run ending at or before the last line counted is the file read again, not counted; one
-        that last line falls inside is counted whole (its lines are not kept)."""
-        if last <= self._counted_upto.get(key_path, 0):
-            return 0
-        self._counted_upto[key_path] = last
-        self._per_file[key_path] = self._per_file.get(key_path, 0) + count
-        self._suppressed[key_path] = self._suppressed.get(key_path, 0) + count
+        that last line falls inside is counted whole (its lines are not kept).  The captures open
+        take it first, by their own rule, as ``add`` gives them a warning this sink has seen: a
+        count said again of a file read before in the run (a row's pass, then a resumed read's
+        state said again) was a repeat here and left out of the capture, whose resume state
+        then said "81 more" of the file where ``--no-cache`` said 111."""
         for captured in self._captures:
             captured.count_more(key_path, count, last)
+        if not counts_on(self._counted_upto, key_path, last):
+            return 0
+        self._per_file[key_path] = self._per_file.get(key_path, 0) + count
+        self._suppressed[key_path] = self._suppressed.get(key_path, 0) + count
         return count
 
-    def say_again(self, kept: Iterable[tuple[str, str, int | None]], more: list | None, *,
-                  passing: bool = False) -> None:
-        """Say again the warnings a result was kept with, and each file's count past them
-        (``Captured.more``) right after that file's last one, where this sink began it when they
-        were first said (a count starts past a file's 20th listed).  Said after them all, one
-        file's count came behind a later file's, and the order differed from ``--no-cache``'s."""
-        kept = list(kept)
-        last = {path: at for at, (path, _message, _line) in enumerate(kept)}
-        after: dict[int, list] = {}
-        for item in more or ():
-            after.setdefault(last.get(item[0], -1), []).append(item)
-        self.say_more(after.pop(-1, []))
-        for at, (path, message, line) in enumerate(kept):
-            self.add(path, message, line, passing=passing)
-            if at in after:
-                self.say_more(after[at])
-
-    def say_more(self, more: list) -> None:
-        """Say again the counts a result was kept with (``Captured.more``: ``[path, count, last]``s)."""
-        for path, count, last in more:
-            self.count_more(path, count, last)
+    def say_again(self, told: Iterable[Told], *, passing: bool = False) -> None:
+        """Say again the warnings a result was kept with (``toldwarnings``: each file's count
+        past them in its place, where this sink began it when they were first said).
+        ``passing``: said as passing, whatever they were."""
+        for item in told:
+            if isinstance(item, Counted):
+                self.count_more(item.path, item.past, item.last)
+            else:
+                path, message, line, said_passing = item
+                self.add(path, message, line, passing=passing or said_passing)
 
     def _capture(self, key_path: str, message: str, line: int | None, passing: bool) -> None:
         """``Captured.take`` for every capture open, the warning made once, and not at all
@@ -291,7 +284,8 @@ class WarningSink:
         listed, though the warning was kept in the index when the file was young)."""
         shown = [self._as_said(warning) for warning in self._items]
         # (counted as every cut list counts: ``1 more warning``, ``49,980 more``: ``toolkit.andmore``)
-        extra = [SinkWarning(path, f"{plural(count, 'more warning')} for this file {agreeing(count).was} not listed")
+        extra = [SinkWarning(path, f"{plural(count, 'more warning')} for this file {agreeing(count).was} not listed",
+                             None, count)
                  for path, count in self._suppressed.items()]
         return shown + extra
 

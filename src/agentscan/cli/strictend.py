@@ -37,7 +37,7 @@ def strict_end(state: State, warnings: Sequence[ScanWarning | SinkWarning], *, v
 
 def strict_error(failing: int, warnings: Sequence[ScanWarning | SinkWarning]) -> StrictWarnings:
     """``StrictWarnings`` for ``failing`` of ``warnings`` (``settling.strict_count``), a file's
-    "N more" counted as its N warnings (``warningsink.counted_past``)."""
+    "N more" counted as its N warnings (``warningsink.counted_past``: the count the sink listed it with)."""
     from agentscan.warningsink import counted_past
 
     return StrictWarnings(failing, len(warnings) - failing, counted_past(warnings))

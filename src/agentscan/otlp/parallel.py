@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple, Sequence
 
-from agentscan.context import Said, ScanContext, say
+from agentscan.context import Told, ScanContext, say
 from agentscan.otlp.gaps import Gaps
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ class _Made(NamedTuple):
     #: what the session's format does not record (``Built.gaps``)
     gaps: Gaps
     #: what the session's pass said (``ScanContext.warn``), in order
-    said: Sequence[Said]
+    said: Sequence[Told]
     #: the index writes its pass made (``scan.indexview``)
     writes: Sequence[tuple[str, tuple]]
     #: ``ctx.memo`` values the pass kept for the scan (``toolkit.keptjson``)
@@ -67,7 +67,7 @@ def sessions(scanner: Scanner, refs: Sequence[SessionRef], make: Make, notes: li
         return
     # As one session after the other takes them: each real ref just before its session, its
     # warnings said then (held back here), in the parent, before any worker reads a file.
-    reals: list[tuple[SessionRef, Sequence[Said]]] = []
+    reals: list[tuple[SessionRef, Sequence[Told]]] = []
     travelling: list[int] = []
     for index, ref in enumerate(refs):
         with ctx.held_warnings() as held:
@@ -84,7 +84,7 @@ def sessions(scanner: Scanner, refs: Sequence[SessionRef], make: Make, notes: li
     yield from _in_workers(scanner, reals, travelling, make, notes, gaps, count, prices)
 
 
-def _in_workers(scanner: Scanner, reals: list[tuple[SessionRef, Sequence[Said]]], travelling: list[int],
+def _in_workers(scanner: Scanner, reals: list[tuple[SessionRef, Sequence[Told]]], travelling: list[int],
                 make: Make, notes: list[ScanWarning], gaps: Gaps, count: int, prices: Any) -> Iterator[list[ExportTrace]]:
     from agentscan.scan.indexview import IndexView, make_writes
     from agentscan.scan.rowbuild import worker_context

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
 
 from agentscan.sealing import framed_parts, sealed_parts, unframed, unseal
 from agentscan.digests import blake2b
+from agentscan.toldwarnings import Counted, Told
 
 # Printing a remembered answer imports neither orjson nor the model: orjson imports
 # ``dataclasses`` (and with it ``inspect``, ``ast``, ``dis``), ``uuid`` and ``json``, and
@@ -30,7 +31,8 @@ if TYPE_CHECKING:
     from agentscan.warningsink import Captured
     from agentscan.scan.scanner import Scanner
 
-_FORMAT = 1
+#: (2: the warnings as ``toldwarnings`` keeps them, each file's count in its place)
+_FORMAT = 2
 
 
 def answer_key(scanner: Scanner, command: str, question: Mapping[str, Any], providers: list[str], *,
@@ -145,9 +147,8 @@ class Recalled(NamedTuple):
     computation raised, to be said again (``say_again``) once the caller prints it."""
 
     answer: bytes
-    warnings: list[tuple[str, str, int | None]]
-    #: ``[path, count, last line]``: each file's warnings past those kept (``Captured.more``)
-    more: list[list] | None = None
+    #: each file's count past those kept in its place (``toldwarnings``)
+    told: tuple[Told, ...]
 
 
 def recall(scanner: Scanner, command: str, question: Mapping[str, Any], key: str | None) -> Recalled | None:
@@ -156,53 +157,49 @@ def recall(scanner: Scanner, command: str, question: Mapping[str, Any], key: str
         return None
     payload = unseal(scanner.cache.get_snapshot(_slot(command, question), key))
     parts = unframed(payload) if payload is not None else None
-    said = _said_of(parts[0]) if parts is not None else None
-    if parts is None or said is None:
+    told = _told_of(parts[0]) if parts is not None else None
+    if parts is None or told is None:
         return None
-    return Recalled(parts[1], *said)
+    return Recalled(parts[1], told)
 
 
 def say_again(scanner: Scanner, recalled: Recalled) -> None:
     """Say the warnings of an answer printed again, as its computation said them
     (``cli.recorded.print_again``)."""
-    scanner.ctx.warnings.say_again(recalled.warnings, recalled.more)
+    scanner.ctx.warnings.say_again(recalled.told)
 
 
 # The warnings an answer is stored with are not JSON: decoding them would import orjson
-# (and with it ``dataclasses``) where a warm run needs nothing else of it.  Each field is
-# its length in bytes, a colon, then the field (a line number as digits, or nothing); then,
-# after a ``+`` (no field begins so), each file's count past those kept: path, count, last line.
+# (and with it ``dataclasses``) where a warm run needs nothing else of it.  Each entry is a
+# warning's three fields or, after a ``+`` (no field begins so), a file's count past its
+# listed ones (path, count, last line) in its place; each field its length in bytes, a colon,
+# then the field (a line number as digits, or nothing).
 
 
-def _warnings_blob(warnings: list[tuple[str, str, int | None]], more: dict[str, tuple[int, int]] | None = None) -> bytes:
+def _told_blob(told: tuple[Told, ...]) -> bytes:
     fields = []
-    for path, message, line in warnings:
-        for text in (path, message, "" if line is None else str(line)):
+    for item in told:
+        if isinstance(item, Counted):
+            fields.append(b"+")
+            texts = (item.path, str(item.past), str(item.last))
+        else:
+            path, message, line, _ = item
+            texts = (path, message, "" if line is None else str(line))
+        for text in texts:
             field = text.encode("utf-8", "surrogatepass")
             fields.append(b"%d:%s" % (len(field), field))
-    if more:
-        fields.append(b"+")
-        for path, (count, last) in more.items():
-            field = path.encode("utf-8", "surrogatepass")
-            fields.append(b"%d:%s%d:%d%d:%d" % (len(field), field, len(str(count)), count, len(str(last)), last))
     return b"".join(fields)
 
 
-def _warnings_of(blob: bytes) -> list[tuple[str, str, int | None]] | None:
-    """``_warnings_blob``'s warnings; ``None``: damaged."""
-    said = _said_of(blob)
-    return None if said is None else said[0]
-
-
-def _said_of(blob: bytes) -> tuple[list[tuple[str, str, int | None]], list[list] | None] | None:
-    """``_warnings_blob``'s warnings and counts; ``None``: damaged."""
+def _told_of(blob: bytes) -> tuple[Told, ...] | None:
+    """``_told_blob``'s entries; ``None``: damaged."""
+    told: list[Told] = []
     fields: list[str] = []
+    counted = False
     at = 0
-    split = None
     while at < len(blob):
-        if blob[at] == 43 and split is None:  # ``+``: the counts follow
-            split = len(fields)
-            at += 1
+        if blob[at] == 43 and not fields:  # ``+``: a count's fields follow
+            counted, at = True, at + 1
             continue
         colon = blob.find(b":", at)
         length = blob[at:colon]
@@ -214,18 +211,19 @@ def _said_of(blob: bytes) -> tuple[list[tuple[str, str, int | None]], list[list]
         except UnicodeDecodeError:
             return None
         at = end
-    counted = fields[split:] if split is not None else []
-    fields = fields[:split]
-    # A line number as ``str(int)`` wrote it (none is negative today; one would read back as is).
-    if len(fields) % 3 or not all(line == "" or (line.isascii() and line.removeprefix("-").isdigit())
-                                  for line in fields[2::3]):
-        return None
-    if len(counted) % 3 or not all(number.isascii() and number.isdigit()
-                                   for number in counted[1::3] + counted[2::3]):
-        return None
-    more = [[path, int(count), int(last)] for path, count, last in zip(counted[0::3], counted[1::3], counted[2::3])]
-    return [(path, message, int(line) if line else None)
-            for path, message, line in zip(fields[0::3], fields[1::3], fields[2::3])], more or None
+        if len(fields) == 3:
+            path, second, line = fields
+            if counted:
+                if not (second.isascii() and second.isdigit() and line.isascii() and line.isdigit()):
+                    return None
+                told.append(Counted(path, int(second), int(line)))
+            else:
+                # A line number as ``str(int)`` wrote it (none is negative today; one would read back as is).
+                if not (line == "" or (line.isascii() and line.removeprefix("-").isdigit())):
+                    return None
+                told.append((path, second, int(line) if line else None, False))
+            fields, counted = [], False
+    return None if fields or counted else tuple(told)
 
 
 def remember(scanner: Scanner, command: str, question: Mapping[str, Any], key: str | None,
@@ -236,11 +234,11 @@ def remember(scanner: Scanner, command: str, question: Mapping[str, Any], key: s
     last that are kept (each question its own ``slot``), of those whose slot begins with
     ``kept_under``; the others are forgotten."""
     # Something not read this time (``ScanContext.warn(passing=True)``) must be read next time.
-    # Those past what was kept are kept as a count (``Captured.more``): said again, they fold
+    # Those past what was kept are kept as a count in its place (``Captured.told``): said again, they fold
     # as they did; one the count cannot say (``lost``) would go unsaid.
     if key is None or scanner.cache is None or warnings.lost or warnings.passing:
         return
-    blob = _warnings_blob([(w.path, w.message, w.line) for w in warnings], warnings.more)
+    blob = _told_blob(warnings.told())
     scanner.cache.put_snapshot_parts(_slot(command, question), key, sealed_parts(framed_parts(blob, answer)))
     if kept is not None:
         scanner.cache.keep_newest_snapshots(f"answer:{command}:{kept_under}", kept)

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
-from agentscan.context import Said, say
+from agentscan.context import Told, say
 from agentscan.scan.memo import TOP
 
 if TYPE_CHECKING:
@@ -59,9 +59,9 @@ class Found(NamedTuple):
     #: ``prune.id_entries`` of them
     ids: list[tuple[str, str, str, str | None]]
     #: what discovery said, in order
-    said: Sequence[Said]
+    said: Sequence[Told]
     #: what taking the fingerprints said (outside discovery's capture, as here)
-    said_after: Sequence[Said]
+    said_after: Sequence[Told]
     #: ``Provider.refreshable_discovery`` once it ran
     refreshable: bool
     #: the file facts it learnt: ``IndexView`` writes

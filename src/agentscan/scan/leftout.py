@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     import os
     from pathlib import Path
 
-    from agentscan.context import Said
+    from agentscan.context import Told
     from agentscan.model import SessionRef, SessionRow
     from agentscan.scan.listfilter import ListFilter
     from agentscan.scan.liveness import Liveness
@@ -48,7 +48,7 @@ def never_archived(scanner: Scanner, refs: Sequence[SessionRef], filters: ListFi
     return [ref.id for ref in refs if not scanner.provider(ref.provider).can_archive and not files_small(scanner, ref)]
 
 
-def read_row(scanner: Scanner, ref: SessionRef, liveness: Liveness | None, *, hold: bool) -> tuple[SessionRow, Sequence[Said]]:
+def read_row(scanner: Scanner, ref: SessionRef, liveness: Liveness | None, *, hold: bool) -> tuple[SessionRow, Sequence[Told]]:
     """``ref``'s row, and (``hold``: a filter may leave it out) what reading it said, held
     back for the caller to say if the row is listed; else said as it is read.  ``liveness``:
     what tells its ``running`` (``None``: the caller tells it, of the rows it lists)."""
@@ -81,7 +81,7 @@ def every_file_empty(paths: Sequence[Path], stat: Callable[[Path], os.stat_resul
     return True
 
 
-def still_ours(said: Sequence[Said], ref: SessionRef, row: SessionRow, failed: str, *, empty: bool = False) -> Sequence[Said]:
+def still_ours(said: Sequence[Told], ref: SessionRef, row: SessionRow, failed: str, *, empty: bool = False) -> Sequence[Told]:
     """What reading a row a filter left out said that the list must still say.
 
     A bad line in another project's transcript is not this list's (a cron job on one

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Mapping, Sequence
 
-from agentscan.context import say
+from agentscan.context import Told, say
 from agentscan.memohint import is_memo_ref
 from agentscan.scan.memorefs import MemoRef, MemoRefs
 
@@ -95,7 +95,7 @@ class OwnRefs:
         ``real_ref`` as well."""
         ctx = self._scanner.ctx
         cwds: set[str] = set()
-        passing: list[tuple[str, str, int | None, bool]] = []
+        passing: list[Told] = []
         for provider in providers:
             asked = provider.name in stored
             with ctx.held_warnings() as held:

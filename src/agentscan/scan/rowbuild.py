@@ -39,7 +39,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Mapping, NamedTuple, Sequence
 
-from agentscan.context import Said, ScanContext, guarded_row
+from agentscan.context import Told, ScanContext, guarded_row
 from agentscan.scan.indexview import IndexView, make_writes
 from agentscan.toolkit import keptjson
 
@@ -63,11 +63,11 @@ class BuiltRow(NamedTuple):
     #: the fingerprint the row is stored under (taken before its files were read)
     fingerprint: str | None
     #: what taking ``real`` said (before the row's own pass, outside its capture)
-    before: Sequence[Said]
+    before: Sequence[Told]
     #: the row read ahead (in a worker, or here while they read); ``None``: read it in its turn
     row: SessionRow | None = None
     #: what the worker's pass said, in order
-    said: Sequence[Said] = ()
+    said: Sequence[Told] = ()
     #: the index writes the pass made: (``Cache`` method, arguments)
     writes: Sequence[tuple[str, tuple]] = ()
     #: ``ctx.memo`` entries the pass kept for the scan (``keptjson``)
@@ -115,7 +115,7 @@ def build(scanner: Scanner, refs: Sequence[SessionRef], into: dict[str, BuiltRow
         cache.commit()  # what this run kept so far, for the workers to read
     contexts: list[ScanContext] = []
 
-    def in_worker(index: int) -> tuple[SessionRow, list[Said], list[tuple[str, tuple]], dict[str, dict]]:
+    def in_worker(index: int) -> tuple[SessionRow, list[Told], list[tuple[str, tuple]], dict[str, dict]]:
         if not contexts:
             contexts.append(worker_context(ctx, index_path))
         return _read_row(scanner, jobs[index], contexts[0])
@@ -159,7 +159,7 @@ def worker_context(parent: ScanContext, index_path: Path | None) -> ScanContext:
     return ctx
 
 
-def _read_row(scanner: Scanner, ref: SessionRef, ctx: ScanContext) -> tuple[SessionRow, list[Said], list[tuple[str, tuple]], dict[str, dict]]:
+def _read_row(scanner: Scanner, ref: SessionRef, ctx: ScanContext) -> tuple[SessionRow, list[Told], list[tuple[str, tuple]], dict[str, dict]]:
     """In a worker: ``ref``'s row, what its pass said, the index writes it made, the values it kept."""
     view = ctx.file_cache
     if isinstance(view, IndexView):

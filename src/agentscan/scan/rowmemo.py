@@ -141,9 +141,9 @@ class SessionRows:
                 continue
             advance()
             sums = usage[ref.provider].sums.get(ref.native_id) if ref.provider in usage else None
-            if sums is None or sums.passing or sums.more or priced.unpriced or row.unpriced_models:
+            if sums is None or sums.passing or sums.counted or priced.unpriced or row.unpriced_models:
                 # shared calls, a read that failed this time, warnings past those a row keeps
-                # (said as a count: ``SessionSums.more``), calls priced apart, or a model's warning
+                # (said as a count: ``SessionSums.counted``), calls priced apart, or a model's warning
                 continue
             if row.archived is None:
                 # Whether it is archived was not known this run (Cursor's state DB locked: its

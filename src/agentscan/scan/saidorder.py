@@ -9,15 +9,14 @@ from functools import wraps
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar, cast
 
 from agentscan.fsview import legible
+from agentscan.toldwarnings import Telling
 from agentscan.warningsink import PER_FILE_WARNINGS, WarningSink
 
 if TYPE_CHECKING:
-    from agentscan.context import Said, ScanContext
+    from agentscan.context import ScanContext
     from agentscan.model import SessionRef
 
 Method = TypeVar("Method", bound=Callable[..., Any])
-#: how a count held in its place is told apart in ``_Held.said`` (no message begins so)
-_COUNTED = "\0"
 
 
 class _Held(WarningSink):
@@ -38,10 +37,9 @@ class _Held(WarningSink):
         # before, by discovery or a row's pass) was in neither list: an unreadable session
         # lost its mark.
         outer.fork(self)
-        #: what was told, in order (``context.Said``s; a count held in its place: ``_COUNTED``)
-        self.said: list[Said] = []
-        #: per file past its listed ones: how many were counted, and the last line counted
-        self.past: dict[str, tuple[int, int]] = {}
+        #: what was told, in order, each file's count past its listed ones in its place
+        #: (``toldwarnings``: how many were counted, and the last line counted)
+        self.said = Telling()
         # Past them, those the captures open on that sink could still take are held whole: said
         # as a count, they overflowed an answer's capture (``answers.remember``: not kept) for
         # any file of more than 20 warnings.  Those past that room overflow it as they came.
@@ -55,17 +53,17 @@ class _Held(WarningSink):
         if passing or line is None or self._per_file.get(key_path, 0) < PER_FILE_WARNINGS:
             worded = legible(message)
             if passing or (key_path, line, worded) not in self._seen:  # (a repeat the sink drops)
-                self.said.append((key_path, worded, line, passing))
+                self.said.tell((key_path, worded, line, passing))
                 self._room -= 1
         else:
             counted = self._suppressed.get(key_path, 0)
             WarningSink.add(self, path, message, line)
             if self._suppressed.get(key_path, 0) > counted:
                 if self._room > 0:
-                    self.said.append((key_path, legible(message), line, False))
+                    self.said.tell((key_path, legible(message), line, False))
                     self._room -= 1
                 else:
-                    self.past[key_path] = (self.past.get(key_path, (0, 0))[0] + 1, line)
+                    self.said.count_past(key_path, 1, line)
             return
         WarningSink.add(self, path, message, line, passing=passing)
 
@@ -74,7 +72,7 @@ class _Held(WarningSink):
         if counted:  # (held in turn, in its place: said on before a file's lines that came after it,
             # a count fell at or before the last line they counted and was dropped: a grown file's
             # count kept with its resume state went unsaid, "87 more" for 150)
-            self.said.append((key_path, f"{_COUNTED}{counted}", last, False))
+            self.said.count_past(key_path, counted, last)
         return counted
 
 
@@ -98,16 +96,8 @@ def in_session_order(method: Method) -> Method:
 
 def _say_in_order(ctx: ScanContext, held: _Held, rank: Callable[[str], Any]) -> None:
     """Say ``held``'s warnings sorted by ``rank`` of their paths (each file's in the order they
-    came), then count each file's past its listed ones as the sink would have."""
-    warn, count_more = ctx.warn, ctx.warnings.count_more
-    for path, message, line, passing in sorted(held.said, key=lambda said: rank(said[0])):
-        if message[:1] == _COUNTED:
-            assert line is not None
-            count_more(path, int(message[1:]), line)
-        else:
-            warn(path, message, line, passing=passing)
-    for path, (count, last) in held.past.items():
-        ctx.warnings.count_more(path, count, last)
+    came, each file's count past its listed ones in its place)."""
+    ctx.warnings.say_again(sorted(held.said, key=lambda said: rank(said[0])))
 
 
 def _rank(refs: Sequence[SessionRef]) -> Callable[[str], tuple[int, int, str]]:

@@ -10,7 +10,7 @@ sessions whose calls may be shared can be found without decoding any call
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 import orjson
 
@@ -34,6 +34,7 @@ from agentscan.sealing import seal, unseal_json
 from agentscan.sharedcalls import PARTIAL_KEYS, sharing_part
 from agentscan.usagegroups import BUCKET, GROUP_WIDTH, TIER_BOUNDS
 from agentscan.digests import blake2b
+from agentscan.toldwarnings import Counted, Told, counts_any, told_from_json, told_json, warning_of
 from agentscan.warningsink import CAPTURE_LIMIT
 
 if TYPE_CHECKING:
@@ -53,34 +54,41 @@ class SessionSums:
     recorded no usage.
     """
 
-    __slots__ = ("groups", "warnings", "more", "price_keys", "passing")
+    __slots__ = ("groups", "told", "price_keys", "passing")
 
-    def __init__(self, groups: list[list], warnings: list[ScanWarning], *, passing: bool = False,
-                 more: list | None = None) -> None:
+    def __init__(self, groups: list[list], told: Sequence[Told] = (), *, passing: bool = False) -> None:
         self.groups = groups
-        self.warnings = warnings
-        #: ``[path, count, last line]`` of the warnings past those kept (``Captured.more``)
-        self.more = more
+        #: the warnings its parse said, each file's count past those kept in its place (``toldwarnings``)
+        self.told = told
         #: each group's price key, once a report has worked them out (not stored)
         self.price_keys: list[int | None] | None = None
         #: a parse that could not read everything *this time*: right for this run,
         #: never stored (the next run parses again)
         self.passing = passing
 
+    @property
+    def warnings(self) -> list[ScanWarning]:
+        """The warnings kept (a file's count past them aside: ``counted``)."""
+        return [ScanWarning(*item[:3]) for item in self.told if type(item) is not Counted]
+
+    @property
+    def counted(self) -> bool:
+        """Some file's warnings past those kept are kept as a count."""
+        return counts_any(self.told)
+
     def to_bytes(self) -> bytes:
         return seal(orjson.dumps(self.document()))
 
     def document(self) -> list:
-        """``[groups, warnings]``, and the count past them when there may be one (``stored_more``)."""
-        warnings = [w.to_json() for w in self.warnings]
-        return [self.groups, warnings, self.more or []] if self.more or len(warnings) >= CAPTURE_LIMIT \
-            else [self.groups, warnings]
+        """``[groups, warnings]``; ``[groups, warnings, TOLD]`` when a count is among them or they
+        are as many as a parse keeps (``stored_told``)."""
+        told = told_json(self.told)
+        return [self.groups, told, TOLD] if len(told) >= CAPTURE_LIMIT or self.counted else [self.groups, told]
 
     def say(self, ctx: ScanContext, *, passing: bool = False) -> None:
         """Say again the warnings its parse said (each file's past those kept as a count, in its
         place: ``WarningSink.say_again``)."""
-        ctx.warnings.say_again(((warning.path, warning.message, warning.line) for warning in self.warnings),
-                               self.more, passing=passing)
+        ctx.warnings.say_again(self.told, passing=passing)
 
     @classmethod
     def from_bytes(cls, data: object) -> SessionSums | None:
@@ -91,39 +99,38 @@ class SessionSums:
         """
         document = unseal_json(data)
         try:
-            groups, warnings, more = stored_more(document)
+            groups, told = stored_told(document)
             width = GROUP_WIDTH
             if type(groups) is not list or not all(type(group) is list and len(group) == width for group in groups):
                 return None
-            return cls(groups, [warning_from(item) for item in warnings] if warnings else [], more=more)
+            return cls(groups, told)
         except (TypeError, ValueError, KeyError):
             return None
 
 
-def stored_more(document: object) -> tuple[list, list, list | None]:
-    """``SessionSums.document``'s parts (``ValueError``: not one).  Kept before the count past
-    them was, as many warnings as a parse keeps may have left some out: read again."""
+#: the third part of ``SessionSums.document`` when its warnings may hold a count: the counts in
+#: their place (``toldwarnings``); those of an older index (a list of counts after them all,
+#: or none) are read again
+TOLD = 1
+
+
+def stored_told(document: object) -> tuple[list, list[Told]]:
+    """``SessionSums.document``'s groups and warnings (``ValueError``: not one).  Two parts of
+    as many warnings as a parse keeps (kept before any count past them was) or of a count (not
+    so written) are not: read again."""
     if type(document) is not list or len(document) not in (2, 3):
         raise ValueError("bad sums")
-    if len(document) == 2:
-        if document[1] and len(document[1]) >= CAPTURE_LIMIT:
-            raise ValueError("sums of an older index")
-        return document[0], document[1], None
-    more = document[2]
-    if type(more) is not list or not all(type(item) is list and len(item) == 3 and type(item[0]) is str
-                                         and type(item[1]) is int and type(item[2]) is int for item in more):
-        raise ValueError("bad count")
-    return document[0], document[1], more or None
+    if len(document) == 3 and (type(document[2]) is not int or document[2] != TOLD):
+        raise ValueError("sums of an older index")
+    told = told_from_json(document[1]) if document[1] else []
+    if len(document) == 2 and (len(told) >= CAPTURE_LIMIT or counts_any(told)):
+        raise ValueError("sums of an older index")
+    return document[0], told
 
 
 def warning_from(item: object) -> ScanWarning:
     """A warning as ``ScanWarning.to_json`` wrote it (``ValueError``: it is not one)."""
-    if not isinstance(item, dict):
-        raise ValueError("bad warning")
-    path, message, line = item["path"], item["message"], item.get("line")
-    if not isinstance(path, str) or not isinstance(message, str) or not (line is None or type(line) is int):
-        raise ValueError("bad warning")
-    return ScanWarning(path, message, line)
+    return ScanWarning(*warning_of(item))
 
 
 def sums_of(entries: Iterable[list]) -> list[list]:
@@ -208,5 +215,5 @@ def parse_session(provider: Provider, ref: SessionRef, ctx: ScanContext, resume:
             internal_error(ctx, ref, exc)
             groups, keys, kept, state = [], seal(b""), ([] if keep_entries else None), None
     passing = warnings.passing
-    return Parsed(SessionSums(groups, list(warnings), passing=passing, more=warnings.more_list()), keys,
+    return Parsed(SessionSums(groups, warnings.told(), passing=passing), keys,
                   None if passing else state, kept)

@@ -3,7 +3,7 @@ of finding them that may concern those sessions.
 
 An id that the index does not answer whole (a prefix, a bare native id) is looked for in
 every provider's sessions (``scan.resolve``), and discovering them warns of what could not
-be read: a Codex rollout of the wrong owner.  Said with ``show <a Claude session>``, it
+be read: a Codex rollout of the wrong owner.  Told with ``show <a Claude session>``, it
 failed ``--strict`` over a file that session has nothing to do with, where ``list -p
 claude`` (which never discovers Codex) says nothing of it.  So the warnings raised while
 the ids are looked up are held back, then said only when they may concern a session found
@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Iterator, Sequence
 from agentscan.context import say
 
 if TYPE_CHECKING:
-    from agentscan.context import Said
+    from agentscan.context import Told
     from agentscan.model import SessionRef
     from agentscan.scan.scanner import Scanner
 
@@ -71,7 +71,7 @@ def scoped(scanner: Scanner) -> Iterator[list[SessionRef | None]]:
     read)."""
     ctx = scanner.ctx
     refs: list[SessionRef | None] = []
-    held_back: list[Said] = []
+    held_back: list[Told] = []
     try:
         with ctx.held_warnings() as held:
             try:
@@ -89,7 +89,7 @@ def scoped(scanner: Scanner) -> Iterator[list[SessionRef | None]]:
     say(ctx, kept)
 
 
-def concerning(scanner: Scanner, warnings: Sequence[Said], refs: Sequence[SessionRef]) -> list[Said]:
+def concerning(scanner: Scanner, warnings: Sequence[Told], refs: Sequence[SessionRef]) -> list[Told]:
     """Those of ``warnings`` that may concern one of ``refs`` (the module's rules)."""
     if not warnings or not refs:
         return list(warnings)
@@ -104,7 +104,7 @@ def concerning(scanner: Scanner, warnings: Sequence[Said], refs: Sequence[Sessio
             if may_concern(warning, asked=asked, own_files=own_files, own_ids=own_ids, folders=folders)]
 
 
-def may_concern(warning: Said, *, asked: set[str], own_files: set[str], own_ids: set[str],
+def may_concern(warning: Told, *, asked: set[str], own_files: set[str], own_ids: set[str],
                 folders: dict[str, list[str]]) -> bool:
     """Whether ``warning`` may concern a session of the providers ``asked`` whose files are
     ``own_files`` and whose ids (its runs' too) ``own_ids`` (case folded); ``folders``:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 import orjson
 
-from agentscan.scan.sessionsums import SessionSums, stored_more, warning_from
+from agentscan.scan.sessionsums import SessionSums, stored_told
 from agentscan.sealing import seal, unseal_json
 from agentscan.usagegroups import GROUP_WIDTH
 
@@ -52,9 +52,7 @@ def sums_of(value: bytes | None, pairs: Sequence[tuple[SessionRef, str]], finger
         found: dict[str, SessionSums] = {}
         for ref_id, value, fingerprint in zip(ids, values, stored):
             if whole or fingerprints.get(ref_id) == fingerprint:
-                groups, warnings, more = stored_more(value)
-                found[ref_id] = SessionSums(groups, [warning_from(item) for item in warnings] if warnings else [],
-                                            more=more)
+                found[ref_id] = SessionSums(*stored_told(value))
     except (TypeError, ValueError, KeyError):
         return None
     if whole and any(ref_id not in found for _, ref_id in pairs):

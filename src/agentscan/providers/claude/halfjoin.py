@@ -42,8 +42,9 @@ class Join:
         self.window_sums = checked_items(answer.pop("window_sums"))
         self.inserted, self.unkeyed, self.exact = int(answer["inserted"]), int(answer["unkeyed"]), bool(answer["exact"])
         self.messages = memoryview(answer.pop("messages")).cast("q")
-        self.said = [(str(path_text), str(message), None if line is None else int(line), bool(passing))
-                     for path_text, message, line, passing in answer["said"]]
+        #: the second half's warnings, a count past those held as ``(path, count, last, False, True)``
+        self.said = [(str(path_text), message if counted else str(message), None if line is None else int(line),
+                      bool(passing), bool(counted)) for path_text, message, line, passing, counted in answer["said"]]
         self.offset, self.lines = int(answer["offset"]), int(answer["lines"])
         self.values = ValueCounts.from_parts(answer["values"])
         self.inline = bool(answer["inline"])
@@ -56,7 +57,7 @@ class Join:
                given: dict[str, str]) -> bool:
         """Whether joining gives what the one pass gives (the module's note).  ``given``: the
         summaries the helper started from (those the file starts with)."""
-        if any(passing for *_, passing in self.said) or progress.lines + self.lines - 1 >= bounds.MAX_FILE_LINES - 1:
+        if any(said[3] for said in self.said) or progress.lines + self.lines - 1 >= bounds.MAX_FILE_LINES - 1:
             return False  # a read that failed there, or the line cap: the one pass would stop
         if (main._summaries != given or len(self.results) > recordnotes.MAX_RESULTS or self.unkeyed or self.overflowed
                 or self.stand_in):
@@ -112,8 +113,11 @@ class Join:
             _join_facts(facts, self.facts)
         joined = _join_totals(totals, self.inserted, self.sums, self.window_sums, self.exact)
         progress.complete_offset, progress.lines = self.offset, first_lines + self.lines - 1
-        for path_text, message, line, _ in self.said:  # in order, after the first half's: as the one pass says them
-            ctx.warn(path_text, message, None if line is None else first_lines + line - 1)
+        for path_text, message, line, _, counted in self.said:  # in order, after the first half's: as the one pass says them
+            if counted:
+                ctx.warnings.count_more(path_text, int(message), first_lines + int(line or 0) - 1)
+            else:
+                ctx.warn(path_text, message, None if line is None else first_lines + line - 1)
         # Then the bad values of both halves, as one (neither half said its own: ``halves``).
         progress.values = say_joined(ctx, main.path, progress.values, self.values, first_lines - 1)
         return main, joined

@@ -38,9 +38,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
-from agentscan.context import Said, ScanContext, say
+from agentscan.context import ScanContext, Told, say
 from agentscan.providers.claude.records import real_prompt_text
 from agentscan.providers.claude.halfpass import HalfTotals, second_half
 from agentscan.providers.claude.halfrow import lean_loop
@@ -139,8 +139,7 @@ class Halves:
     def __init__(self, path: Path, ctx: ScanContext, before: os.stat_result, seam: int) -> None:
         self._path, self._ctx, self._before, self.seam = path, ctx, before, seam
         self._helper: Helper | None = None
-        self._said: list[Said] = []  # the first half's warnings
-        self._past: dict[str, tuple[int, int]] = {}  # (and its count past those held)
+        self._said: Sequence[Told] = ()  # the first half's warnings (and its count past those held, in place)
         self._summaries = leading_summaries(path, ctx)
 
     @classmethod
@@ -175,7 +174,7 @@ class Halves:
             # (Its bad values are said with the second half's, joined: ``halfjoin``.)
             main = summarize(path, ctx, totals=totals, progress=progress, facts=facts, end=seam, tell_values=False,
                              loop=lean_loop)
-        self._said, self._past = held.said, held.past
+        self._said = held.said
         return main, totals, progress
 
     def join(self, main: FileSummary, totals: HalfTotals, facts: ShowFacts | None,
@@ -196,7 +195,7 @@ class Halves:
             progress.complete_offset, progress.lines = 0, 0
             totals = HalfTotals()
             return summarize(path, ctx, totals=totals, progress=progress, facts=facts, loop=lean_loop), totals
-        say(ctx, self._said, self._past)
+        say(ctx, self._said)
         if progress.complete_offset != self.seam:
             self.stop()  # (its answer would go unused)
             progress.values.say(ctx, path)  # (unsaid by the half's pass: ``first_half``)

@@ -35,12 +35,12 @@ from typing import TYPE_CHECKING
 import orjson
 
 from agentscan.context import PARSE_ADDS_NO_FACTS, ScanContext, stat_stamp
-from agentscan.model import ScanWarning
 from agentscan.providers.claude.filescan import FileScan, scan_file
 from agentscan.providers.claude.dedupe import CallDeduper
 from agentscan.providers.claude.usage import C_ORDER, C_SESSION_ID, Call
 from agentscan.toolkit.jsonl import crc_between
 from agentscan.toolkit.valuewarnings import ValueCounts, told_by_tally
+from agentscan.toldwarnings import Counted, told_from_json, told_json
 from agentscan.warningsink import Captured
 
 if TYPE_CHECKING:
@@ -53,8 +53,11 @@ if TYPE_CHECKING:
 #: 11: a fast-mode call's model is its fast-mode name (``<model>-fast``): a state's kept calls
 #: do not say which were fast; 12: a US-only call's model is ``<model> (us-only)``, which a
 #: state's kept calls do not say either; both names are ``usage.priced_model``'s; 13: the count of a
-#: file's warnings past those kept, ``more``; 14: its unfinished last line's apart, ``tail_more``)
-VERSION = 14
+#: file's warnings past those kept, ``more``; 14: the warnings as ``toldwarnings`` keeps them, ``told``:
+#: each count in its place, the tail's among them; 15: a count its unfinished last line grew, in
+#: two, that line's apart (``Captured.told_upto``): a state of 14 kept it as one, or kept
+#: ``more`` and ``tail_more`` beside its warnings)
+VERSION = 15
 #: orders of one file's calls start at ``index << FILE_BITS`` (byte offsets fit below)
 FILE_BITS = 48
 #: a file this large is read by halves on two cores when one is free (``usagehalves``):
@@ -147,19 +150,21 @@ def _update(
     if known is not None and stat is not None and (stat.st_dev, stat.st_ino) == (known["dev"], known["ino"]):
         if stat_stamp(stat) == known["stamp"]:
             # Unchanged since the state was made: everything stands, its tail included.
-            _replay(ctx, known["warnings"] + known["tail_warnings"])
-            _say_more(ctx, known["more"] + known["tail_more"])
+            ctx.warnings.say_again(known["told"])
             return [tuple(call) for call in known["calls"]], known, known["offset"]
         if stat.st_size >= known["offset"] and crc_between(path, 0, known["offset"]) == known["crc"]:
             # Only appended to: keep what lay before the resume point, parse the rest.
             cut = base + known["offset"]
             kept = [tuple(call) for call in known["calls"] if call[C_ORDER] < cut]
             # The bad values' warning is said at the end of the tail's read, counting on from the kept.
-            earlier = [item for item in known["warnings"] if not told_by_tally(item["message"])]
+            # (A warning past the last complete line is the tail's: read again; so is a count's part
+            # past it, kept apart: ``Captured.told_upto``.)
+            lines = known["lines"]
+            earlier = [item for item in known["told"] if item[2] is not None and item[2] <= lines and (
+                isinstance(item, Counted) or not told_by_tally(item[1]))]
             # Caught as a whole file's pass catches them: the kept, the count past them, the tail's.
             with ctx.warnings.capture() as said:
-                _replay(ctx, earlier)
-                _say_more(ctx, known["more"])
+                ctx.warnings.say_again(earlier)
                 scan = scan_file(path, ctx, subagent=subagent, base=base, start=known["offset"],
                                  lines_before=known["lines"], crc=known["crc"], exact=True, size=stat.st_size,
                                  own=own, values=ValueCounts.from_state(known["values"]))
@@ -194,22 +199,18 @@ def _whole_file(path: Path, ctx: ScanContext, subagent: str | None, base: int, s
 
 def _state_entry(path: Path, stat: os.stat_result, scan: FileScan, calls: list[Call], said: Captured) -> dict:
     """A file's part of the resume state; warnings past the last complete line are
-    the tail's (a truncated last line): kept only while the file is unchanged.  ``said``:
+    the tail's (a truncated last line): said again only while the file is unchanged.  ``said``:
     the pass's warnings as its capture caught them (a resumed pass's: those kept before it
     said again with its own), as many as one pass's capture keeps, the rest counted."""
     lines = scan.progress.lines
-    warnings, (more, tail_more) = list(said), said.more_upto(lines)
     return {
         "path": str(path), "dev": stat.st_dev, "ino": stat.st_ino, "stamp": stat_stamp(stat),
         "offset": scan.progress.complete_offset, "lines": lines, "crc": scan.progress.crc,
         # (Up to the last complete line: an unfinished one is read again.)
         "values": scan.progress.values.state(),
-        "warnings": [w.to_json() for w in warnings if w.line is not None and w.line <= lines],
-        "tail_warnings": [w.to_json() for w in warnings if not (w.line is not None and w.line <= lines)],
+        # (A count its unfinished line grew: that line's part apart, ``Captured.told_upto``.)
+        "told": told_json(said.told_upto(lines)),
         "calls": calls,
-        "more": more,
-        # (Counted past those kept: the unfinished line's count, said again only while it stands.)
-        "tail_more": tail_more,
     }
 
 
@@ -232,10 +233,7 @@ def _load_state(resume: bytes | None, parts: list[tuple[Path, str | None]]) -> d
                 isinstance(call, list) and len(call) == C_SESSION_ID + 1 and type(call[C_ORDER]) is int for call in entry["calls"]
             ):
                 return None
-            _warnings_of(entry["warnings"] + entry["tail_warnings"])  # raises on a bad shape
-            if not all(type(item) is list and len(item) == 3 and type(item[0]) is str and type(item[1]) is int
-                       and type(item[2]) is int for item in entry["more"] + entry["tail_more"]):
-                return None
+            entry["told"] = told_from_json(entry["told"])  # raises on a bad shape
             ValueCounts.from_state(entry["values"])  # (one kept before it was: parse from the start)
         found = {entry["path"]: entry for entry in files}
         if "chain" in state:
@@ -243,24 +241,3 @@ def _load_state(resume: bytes | None, parts: list[tuple[Path, str | None]]) -> d
         return found
     except (orjson.JSONDecodeError, AttributeError, KeyError, TypeError, ValueError):
         return None  # a damaged state is no state: parse from the start
-
-
-def _warnings_of(items: list) -> list[ScanWarning]:
-    found = []
-    for item in items:
-        line = item.get("line")
-        if not isinstance(item["path"], str) or not isinstance(item["message"], str) or not (line is None or type(line) is int):
-            raise ValueError("bad warning")
-        found.append(ScanWarning(item["path"], item["message"], line))
-    return found
-
-
-def _say_more(ctx: ScanContext, more: list) -> None:
-    """Say again the count past a state's kept warnings (``Captured.more``)."""
-    if more:
-        ctx.warnings.say_more(more)
-
-
-def _replay(ctx: ScanContext, items: list) -> None:
-    for warning in _warnings_of(items):
-        ctx.warn(warning.path, warning.message, warning.line)

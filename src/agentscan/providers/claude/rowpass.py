@@ -155,7 +155,7 @@ def _one_row_pass(path: Path, ctx: ScanContext, facts: ShowFacts | None, before:
                 resumed.replay(ctx, path)
                 totals, progress = resumed.totals, resumed.progress()
                 main = summarize(path, ctx, totals=totals, progress=progress, facts=facts, resumed=resumed.summary)
-            say(ctx, held.said, held.past)
+            say(ctx, held.said)
         else:
             # Hashes that outlive the process only for a pass whose state is kept (``windowed``).
             totals, progress = WindowedTotals(stable=keeping), ReadProgress()

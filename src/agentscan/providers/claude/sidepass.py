@@ -46,7 +46,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agentscan.context import ScanContext
+from agentscan.context import ScanContext, say
 from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
 from agentscan.toolkit.valuewarnings import TIME, USAGE, ValueCounts
 
@@ -138,9 +138,7 @@ class SidePass:
             totals, _, _, _, values = side_pass(self._path, self._ctx, self._stable, limit=main.records)
         # But for what this pass did not meet (an I/O error, the file gone): the sums are
         # then of part of what it read, and nothing of this pass may be kept (``passing``).
-        for path, message, line, passing in held.said:
-            if passing:
-                self._ctx.warn(path, message, line, passing=True)
+        say(self._ctx, [said for said in held.said if said[3]])
         return totals, values
 
 

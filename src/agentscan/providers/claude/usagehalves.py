@@ -86,7 +86,7 @@ def scan_by_halves(path: Path, ctx: ScanContext, *, subagent: str | None, base: 
         if not only_appended(path, stat):
             helper.stop()
             return scan_file(path, ctx, subagent=subagent, base=base, exact=exact, size=stat.st_size, own=own)
-        say(ctx, held.said, held.past)
+        say(ctx, held.said)
         if first.progress.complete_offset != seam:
             helper.stop()  # (its answer would not be taken)
             return _settled(path, ctx, _values_said(path, ctx, first), base)  # stopped short: so did the one pass

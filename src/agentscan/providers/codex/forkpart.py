@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 from cachetools import LRUCache
 
-from agentscan.context import Said, ScanContext
+from agentscan.context import Told, ScanContext
 from agentscan.model import Counts
 from agentscan.providers.codex.callscan import FileUsageScanner
 from agentscan.providers.codex.fullcounts import keep_scanner, remember, wants_tally
@@ -125,7 +125,7 @@ def _read(path: Path, ctx: ScanContext, stat: stat_result, started: datetime | N
             if kind is not None:
                 kinds.append((line.offset, kind))
                 add_kind(tally, kind)
-    said: list[Said] = list(held.said)
+    said: list[Told] = list(held.said)
     whole = not any(passing for *_, passing in said)  # (not cut short by an I/O error)
     if whole:
         keep_scanner(path, ctx, scanner, said)

@@ -40,7 +40,7 @@ from typing import Mapping, NamedTuple, Sequence
 
 import orjson
 
-from agentscan.context import Said, ScanContext, say
+from agentscan.context import Told, ScanContext, say
 from agentscan.model import Counts
 from agentscan.providers.codex.callevent import CopyEnd
 from agentscan.providers.codex.callscan import FileUsageScanner
@@ -247,7 +247,7 @@ _SCANNED = "codex.scanned"
 _SCANNED_KEPT = 4
 
 
-def keep_scanner(path: Path, ctx: ScanContext, scanner: FileUsageScanner, said: Sequence[Said]) -> None:
+def keep_scanner(path: Path, ctx: ScanContext, scanner: FileUsageScanner, said: Sequence[Told]) -> None:
     """Keep ``scanner``, fed every line of ``path`` (a ``replay`` one, as ``usage.scan_file``
     makes it: ``forkpart``), with what that read found wrong, held back (``said``), for
     ``shared_scanner``."""

@@ -28,6 +28,7 @@ from agentscan.model import TokenUsage
 from agentscan.providers.cursor.composer import BubbleStats, BubbleUsage
 from agentscan.providers.cursor.records import valid_composer_id
 from agentscan.sealing import seal, unseal_json
+from agentscan.toldwarnings import Told, told_from_json, told_json
 from agentscan.toolkit.sqlite_ro import wal_of
 
 if TYPE_CHECKING:
@@ -38,8 +39,8 @@ _NAIVE_EPOCH = datetime(1970, 1, 1)
 _MICROSECOND = timedelta(microseconds=1)
 KIND = "cursor.bubble_stats"
 #: the kept document's shape; with the code's identity (``kept_version``): stats another
-#: build of agentscan counted are not taken
-VERSION = "2"
+#: build of agentscan counted are not taken (3: its warnings as ``toldwarnings`` keeps them)
+VERSION = "3"
 
 
 def kept_stats(db: StateDb, composer_id: str) -> BubbleStats:
@@ -61,7 +62,7 @@ def kept_stats(db: StateDb, composer_id: str) -> BubbleStats:
         stats = db.build_stats(composer_id, digest)
     say(ctx, held.said)
     if not db.failed and not any(passing for *_, passing in held.said):
-        document = {"stats": _encoded(stats), "said": [list(item) for item in held.said]}
+        document = {"stats": _encoded(stats), "said": told_json(held.said)}
         cache.put_file(key, KIND, 0, 0, kept_version(), digest.hexdigest(), 0, seal(orjson.dumps(document)))
     return stats
 
@@ -137,7 +138,7 @@ def _encoded(stats: BubbleStats) -> dict[str, Any]:
     }
 
 
-def _decoded(document: Any) -> tuple[BubbleStats, list[tuple[str, str, int | None, bool]]] | None:
+def _decoded(document: Any) -> tuple[BubbleStats, list[Told]] | None:
     """The kept stats and warnings; ``None`` for anything not of the shape ``_encoded`` writes."""
     try:
         kept = document["stats"]
@@ -148,7 +149,7 @@ def _decoded(document: Any) -> tuple[BubbleStats, list[tuple[str, str, int | Non
         stats.first_ts, stats.last_ts = (_time(when) for when in kept["times"])
         stats.models = Counter({str(name): int(n) for name, n in kept["models"].items()})
         stats.requests = dict.fromkeys(map(str, kept["requests"]))
-        said = [(str(path), str(message), line, bool(passing)) for path, message, line, passing in document["said"]]
+        said = told_from_json(document["said"])
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
     return stats, said

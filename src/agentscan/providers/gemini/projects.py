@@ -26,7 +26,7 @@ import re
 from pathlib import Path
 from typing import Iterable
 
-from agentscan.context import Said, ScanContext, say
+from agentscan.context import Told, ScanContext, say
 from agentscan.bounds import MAX_SIDE_FILE_BYTES
 from agentscan.toolkit.fsutil import read_capped
 from agentscan.toolkit.jsondoc import load_json_file
@@ -91,7 +91,7 @@ def registry_problem(registry: Path, ctx: ScanContext) -> str | None:
     STATUS: not "ok" over that warning)."""
     with ctx.held_warnings() as held:
         registry_slugs(registry, ctx)
-    return held.said[0][1] if held.said else None
+    return str(held.said[0][1]) if held.said else None  # (the first: never a count)
 
 
 class ProjectIndex:
@@ -104,7 +104,7 @@ class ProjectIndex:
                 self.slugs.setdefault(slug, root)
         self._registered = _by_hash(set(self.slugs.values()))
         self._others: dict[str, str] | None = None
-        self._markers: dict[Path, tuple[str | None, list[Said]]] = {}
+        self._markers: dict[Path, tuple[str | None, list[Told]]] = {}
         self._siblings: dict[Path, dict[str, str]] = {}
 
     def marker(self, project_dir: Path, ctx: ScanContext) -> str | None:
