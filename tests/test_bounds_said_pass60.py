@@ -3,9 +3,11 @@
 ``tokens_layout.bounds_drawn`` (the columns the note under a table names: "≥ in TOTAL and COST")
 found the ``≥`` cells by reading the text drawn; the builders that decide a bound
 (``tokens_rows.number_cells``, ``tokens_runs.runs_cell``) make them ``tableparts.Bound`` cells
-now, and the note is told from those.  A recorded name beginning with ``≥`` (a model, a run's
-label) or any other text drawn so is no bound; ``test_words_review_pass59`` keeps the notes
-the whole tables say."""
+now, and the note is told from those.  What tells the two rules apart here is the plain ``str``
+cell drawn ``≥$0.50`` in COST: read as text, COST was named.  The ``≥weird-model`` cell stands
+in column 0 and the ``≥4`` in REASONING, which neither rule ever read: guards of the design (a
+recorded name drawn with ``≥`` is no bound), not cases the old rule failed on.
+``test_words_review_pass59`` keeps the notes the whole tables say."""
 
 from __future__ import annotations
 

@@ -90,7 +90,9 @@ def test_a_turn_context_line_across_the_1_mib_seam_names_the_model(tmp_path: Pat
     path.write_bytes(data)
     assert model_before(path, len(data)) == Seed("gpt-long", None, None)
     assert model_before(path, len(data) + 100) == Seed()  # (cut since: none taken)
-    assert totalseed.seeds_before(path, len(data) + 100, model=False, totals=True) == (None, None)
+    search = totalseed.TotalsSearch()  # (the totals search asked alone: nothing taken past the cut)
+    seedwalk.walk_back(path, len(data) + 100, [search])
+    assert search.found is None
 
 
 def test_the_turn_is_looked_for_32_mib_back_and_no_further(tmp_path: Path) -> None:

@@ -9,6 +9,20 @@ imported ``timeutil._EARLIEST``/``_LATEST``.  A name with a leading underscore i
 rename or drop; another module leaning on it breaks without a word.  They are public now
 (``collect.Collector`` and its seam, ``windowed.packed_hashes``, ``recordnotes``: the rules a
 record is noted by, split from ``row``, ``timeutil.EARLIEST``/``LATEST``).
+
+What is pinned: no ``from agentscan.x import _name``; no ``module._name`` through a module of
+the package imported as a name (``render`` read ``term._GLUE``: ``term.GLUE`` now); and no
+``thing._name`` where ``_name`` is an attribute its module never defines (assigns, defines, or
+takes as a parameter), past the leftovers listed in ``LEFT`` (``scanner._known`` in
+``arguments``, ``resolve`` and ``sessionids``: ``Scanner.scans_provider`` now; ``mergedrefs``
+read ``MemoRefs._rows``: its ``rows`` now).  Not pinned: a private name the module also
+defines for a class of its own (the AST knows no types), and the leftovers, each a class of
+use too wide to mend in the pass: Claude's row and half passes reading ``filesummary``'s
+summary's and its sets' state (``_summaries``, ``_text_messages``, ``_members``…), mixins
+using their base class's helpers (``scan.cache``/``filekeyed``, Cursor's ``statedb``,
+``saidorder``, ``context``), the Scanner's seam modules (``sessionids``: ``_refs``),
+``ListFilter._given`` (a public dataclass's field kept for ``arguments.read_in``), and
+third-party private names (click's ``_protected_args``, pathlib's, the price library's).
 """
 
 from __future__ import annotations
@@ -38,6 +52,96 @@ def _private_calls_on(path: Path, names: set[str]) -> list[str]:
                 and isinstance(node.value, ast.Name) and node.value.id in names):
             found.append(f"{path.relative_to(SRC)}:{node.lineno}: {node.value.id}.{node.attr}")
     return found
+
+
+#: attributes named privately that a module reads but never defines, left for now (see above):
+#: a name here that is mended should leave the list (the test says which are gone)
+LEFT = {
+    "cli/typer_app.py": {"_protected_args"},
+    "context.py": {"_suppressed"},
+    "pricing/library.py": {"_providers_from_raw"},
+    "providers/claude/halfjoin.py": {"_evict_oldest", "_flush", "_keys", "_recent", "_size", "_window"},
+    "providers/claude/halfpass.py": {"_counted", "_keys", "_members", "_order", "_recent", "_requests", "_size"},
+    "providers/claude/halfrow.py": {"_flush", "_members", "_model_messages", "_order", "_pending", "_size",
+                                    "_summaries", "_text_messages", "_texts", "_tool"},
+    "providers/claude/recordnotes.py": {"_members", "_model_messages", "_text_messages"},
+    "providers/claude/row.py": {"_summaries"},
+    "providers/claude/tablefacts.py": {"_summaries", "_summary_matched"},
+    "providers/claude/titles.py": {"_summaries"},
+    "providers/cursor/statedb.py": {"_conn", "_fail", "_has_kv", "_json", "_remind", "_rows"},
+    "scan/arguments.py": {"_given"},
+    "scan/cache.py": {"_delete_in", "_failed", "_query", "_select_in", "_write", "_write_many"},
+    "scan/filekeyed.py": {"_delete_in", "_query", "_select_in", "_write", "_write_many"},
+    "scan/saidorder.py": {"_per_file", "_seen", "_suppressed"},
+    "scan/sessionids.py": {"_refs"},
+    "toolkit/paths.py": {"_make_child_relpath"},
+}
+#: private names of the standard library's own making (a named tuple's, ``os._exit``)
+STANDARD = {"_replace", "_asdict", "_fields", "_make", "_exit"}
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _modules_named(path: Path, tree: ast.Module) -> set[str]:
+    """The names ``path`` binds to modules of the package (``from agentscan.cli import term as
+    _term``, ``import agentscan.x as y``)."""
+    def is_module(dotted: str) -> bool:
+        place = SRC.parent.joinpath(*dotted.split("."))
+        return place.with_suffix(".py").is_file() or (place / "__init__.py").is_file()
+
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {alias.asname or alias.name.split(".")[0] for alias in node.names if alias.name.startswith("agentscan")}
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("agentscan"):
+            names |= {alias.asname or alias.name for alias in node.names if is_module(f"{node.module}.{alias.name}")}
+    return names
+
+
+def _defined(tree: ast.Module) -> set[str]:
+    """Every name ``tree`` defines, assigns (an attribute too) or takes as a parameter."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            names.add(node.attr)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+    return names
+
+
+def _private_attributes(path: Path) -> tuple[list[str], set[str]]:
+    """``module._name`` through a module of the package, and the private attributes read in
+    ``path`` that it never defines."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    modules, own = _modules_named(path, tree), _defined(tree)
+    through, foreign = [], set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _private(node.attr):
+            if isinstance(node.value, ast.Name) and node.value.id in modules:
+                through.append(f"{path.relative_to(SRC)}:{node.lineno}: {node.value.id}.{node.attr}")
+            elif node.attr not in own and node.attr not in STANDARD:
+                foreign.add(node.attr)
+    return through, foreign
+
+
+def test_no_module_reads_a_private_name_through_another_module() -> None:
+    used = [use for path in sorted(SRC.rglob("*.py")) for use in _private_attributes(path)[0]]
+    assert used == [], used
+
+
+def test_no_module_reads_private_attributes_it_never_defines_but_the_leftovers() -> None:
+    found = {str(path.relative_to(SRC)): foreign for path in sorted(SRC.rglob("*.py"))
+             for foreign in [_private_attributes(path)[1]] if foreign}
+    new = {name: sorted(names - LEFT.get(name, set())) for name, names in found.items() if names - LEFT.get(name, set())}
+    assert new == {}, new  # (a new lean on another module's private name: make it public there)
+    gone = {name: sorted(names - found.get(name, set())) for name, names in LEFT.items() if names - found.get(name, set())}
+    assert gone == {}, gone  # (mended: take it off ``LEFT``)
 
 
 def test_no_module_imports_another_module_s_private_name() -> None:

@@ -158,7 +158,7 @@ def note(text: str, *, tty_only: bool = False, wrap: bool = True) -> None:
     False: a command to copy, which the terminal may fold but must not be cut in lines)."""
     if _term.quiet() or (tty_only and not _term.stderr_is_tty()):
         return
-    glue = _term._GLUE
+    glue = _term.GLUE
     if not text.replace(glue, " ").isprintable():
         # A note names models, ids and paths from the provider's files (``no price for …``):
         # their control characters shown as U+FFFD, the note's own lines kept, and the
@@ -177,7 +177,7 @@ def note(text: str, *, tty_only: bool = False, wrap: bool = True) -> None:
 def unbroken(text: str) -> str:
     """``text`` kept on one line when a ``note`` wraps: a column's name, ``CACHE WRITE``,
     cut as ``CACHE`` at one line's end and ``WRITE`` at the next's read as two columns."""
-    return text.replace(" ", _term._GLUE)
+    return text.replace(" ", _term.GLUE)
 
 
 def short_time(value: datetime | None, zone: tzinfo | None = None) -> str:

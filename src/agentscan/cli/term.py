@@ -83,7 +83,7 @@ def wrap(text: str, width: int, *, indent: str = "", subsequent: str | None = No
     subsequent = indent + "  " if subsequent is None else subsequent
     # A time ("2026-11-29 16:30") and a `quoted command` are kept on one line: their spaces
     # are made unbreakable for textwrap, then given back.
-    glued = re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d|`[^`\n]+`", lambda m: m.group(0).replace(" ", _GLUE), text)
+    glued = re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d|`[^`\n]+`", lambda m: m.group(0).replace(" ", GLUE), text)
     # And an option with its value, or a run of them ("--since 2026-11-01 --tz UTC"): copied
     # from a note wrapped between ``--since`` and its date, the option came without it.  Only
     # where it fits on a line: a run longer than one keeps each option with its value, and
@@ -93,15 +93,15 @@ def wrap(text: str, width: int, *, indent: str = "", subsequent: str | None = No
     def kept(match: re.Match[str]) -> str:
         found = match.group(0)
         if width_of(found) <= room:
-            return found.replace(" ", _GLUE)
-        return re.sub(_OPTION, lambda one: one.group(0).replace(" ", _GLUE) if width_of(one.group(0)) <= room
+            return found.replace(" ", GLUE)
+        return re.sub(_OPTION, lambda one: one.group(0).replace(" ", GLUE) if width_of(one.group(0)) <= room
                       else one.group(0), found)
 
     glued = re.sub(_OPTION_RUN, kept, glued)
     if not break_long_words:
         # A path to copy stays whole even where a folder's name has a space in it
         # (macOS's "~/Library/Application Support/Cursor/…"): a space between two parts of a path.
-        glued = re.sub(r"(/[^\s/]+) (?=[^\s/]+/)", lambda m: m.group(1) + _GLUE, glued)
+        glued = re.sub(r"(/[^\s/]+) (?=[^\s/]+/)", lambda m: m.group(1) + GLUE, glued)
     width = max(width, 20)
     if text.isascii() and indent.isascii() and subsequent.isascii():
         lines = textwrap.wrap(glued, width=width, initial_indent=indent, subsequent_indent=subsequent,
@@ -113,10 +113,12 @@ def wrap(text: str, width: int, *, indent: str = "", subsequent: str | None = No
                              break_long_words=break_long_words)
     if lead_kept:
         lines = no_widows(lines, width, indent, subsequent)
-    return [line.replace(_GLUE, " ") for line in lines] or [indent + text]
+    return [line.replace(GLUE, " ") for line in lines] or [indent + text]
 
 
-_GLUE = "\u00a0"  # textwrap does not break at a no-break space
+#: a space ``wrap`` never breaks a line at (textwrap does not break at a no-break space):
+#: ``render.unbroken`` glues a name with it
+GLUE = "\u00a0"
 
 #: the options a note names with a value (``--by day``), which ``wrap`` keeps with it; a
 #: flag (``--all lists each``) has none
@@ -352,7 +354,7 @@ def fitted_error(line: str) -> str:
     import re
 
     glued = re.sub(r"(?<=Try: )[^()\n]*?(?= \(|$)|(?<=^Try ')[^'\n]*(?=' for help)",
-                   lambda m: m.group(0).replace(" ", _GLUE), line)
+                   lambda m: m.group(0).replace(" ", GLUE), line)
     body = glued.lstrip(" ")
     return "\n".join(wrap(body, terminal_width(), indent=glued[: len(glued) - len(body)], break_long_words=False,
                           lead_kept=True))

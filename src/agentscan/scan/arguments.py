@@ -131,7 +131,7 @@ def split_query(scanner: Scanner, query: str) -> tuple[str, str]:
     """``(provider, bare id)``; ``provider`` is empty unless ``query`` starts with the name
     of a provider this scanner scans (in any case: ``CLAUDE:…`` pasted from a shout)."""
     name, colon, bare = query.partition(":")
-    if colon and scanner._known(name.lower()):
+    if colon and scanner.scans_provider(name.lower()):
         return name.lower(), bare
     return "", query  # no provider, or a colon inside a native id
 

@@ -155,7 +155,7 @@ class MergedRefs(LazyRefs):
         for part in self._parts:
             if isinstance(part, MemoRefs):
                 prefix = part.provider + ":"
-                flat.extend([(prefix + row[0], row[5]) for row in part._rows])
+                flat.extend([(prefix + row[0], row[5]) for row in part.rows])
             else:
                 flat.extend([(ref.id, fingerprint(ref)) for ref in part])
         return [flat[index] for index in self._order()]

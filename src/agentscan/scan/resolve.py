@@ -118,7 +118,7 @@ def _from_index(scanner: Scanner, query: str) -> SessionRef | str | None:
     # Only exact ids: a prefix could also match a session created since the
     # index was written, and then only discovery can say it is ambiguous.
     # (``find_ids`` matches with SQL's LIKE, which ignores ASCII case.)
-    known = [e for e in cache.find_ids(query) if scanner._known(e[1])]
+    known = [e for e in cache.find_ids(query) if scanner.scans_provider(e[1])]
     entries = [e for e in known if query in (e[0], e[2])]
     if not entries:
         wanted = case_free(bare)

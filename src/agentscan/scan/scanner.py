@@ -372,7 +372,7 @@ class Scanner(OncePerScan):
 
         return find_session(self, session_query(query))
 
-    def _known(self, name: str) -> bool:
+    def scans_provider(self, name: str) -> bool:
         """Whether this scanner scans the provider ``name`` (a query's ``provider:`` prefix)."""
         return any(p.name == name for p in self.providers)
 

@@ -25,7 +25,7 @@ def refs_by_id(scanner: Scanner, ids: Iterable[str]) -> list[SessionRef]:
     for session_id in ids:
         provider, _, native_id = session_id.partition(":")
         wanted.setdefault(provider, set()).add(native_id)
-    scanner.refs(list(wanted) if all(scanner._known(name) for name in wanted) else ())
+    scanner.refs(list(wanted) if all(scanner.scans_provider(name) for name in wanted) else ())
     found: list[SessionRef] = []
     for name, natives in wanted.items():
         part = scanner._refs.get(name, ())
