@@ -37,7 +37,7 @@ def _call(session: str, n: int, *, model: str = "claude-sonnet-4-5-20250929", si
                                        isSidechain=sidechain)).encode()
 
 
-def _home(home: Path, *, bad: int, eol: bytes) -> Path:
+def _home(home: Path, *, bad: int, eol: bytes, sub_bad: int = 30) -> Path:
     """The transcript (``bad`` bad lines among its calls, lines ending ``eol``), a subagent of
     its own bad lines, another session of a model of no price, a Codex rollout of bad lines
     and a model of no price."""
@@ -49,7 +49,7 @@ def _home(home: Path, *, bad: int, eol: bytes) -> Path:
     path.write_bytes(eol.join(lines) + eol)
     sub = claude_subagent_file(home, SESSION, "a0", [
         claude_user(SESSION, "2026-11-07T10:01:00.000Z", "sub", isSidechain=True)])
-    sub.write_bytes(sub.read_bytes() + b"".join(b"%s sub %d\n" % (BAD, n) for n in range(30))
+    sub.write_bytes(sub.read_bytes() + b"".join(b"%s sub %d\n" % (BAD, n) for n in range(sub_bad))
                     + _call(SESSION, 40, sidechain=True, model="made-up-model-b") + b"\n")
     other = claude_session_file(home, OTHER, [claude_user(OTHER, "2026-11-06T10:00:00.000Z", "other")],
                                 project="-home-other")
@@ -159,3 +159,18 @@ def test_a_resumed_count_keeps_the_last_line_it_counted_before_the_unfinished_on
         _append(path, piece, step)
         for args in commands:
             assert ran(*args) == ran("--no-cache", *args), (step, args)
+
+
+def test_an_unchanged_subagent_counted_past_its_kept_warnings_keeps_its_session_while_the_transcript_grows(
+        isolated_home: Path) -> None:
+    """A file unchanged since the resume state was made hands its entry back as the next state's;
+    its warnings, read into values (a count past the kept ones among them), were written back as
+    they were read: the state could not be written, and the whole session fell out of a cached
+    ``tokens``, ``list``, ``show`` and ``export`` (its row "recorded no usage") while
+    ``--no-cache`` counted it."""
+    path = _home(isolated_home, bad=0, eol=b"\n", sub_bad=130)
+    _same_every_way("start")
+    for step, n in enumerate((10, 11, 12), 1):
+        _append(path, _call(SESSION, n) + b"\n", step)
+        _same_every_way(f"call {n}")
+    assert SESSION[:8] in ran("tokens", "--tz", "utc", "--verbose")[0]

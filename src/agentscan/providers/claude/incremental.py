@@ -151,7 +151,9 @@ def _update(
         if stat_stamp(stat) == known["stamp"]:
             # Unchanged since the state was made: everything stands, its tail included.
             ctx.warnings.say_again(known["told"])
-            return [tuple(call) for call in known["calls"]], known, known["offset"]
+            # (The next state is this one, its warnings written back as JSON: ``_load_state``
+            # read them into values, which the state's document cannot hold.)
+            return [tuple(call) for call in known["calls"]], dict(known, told=told_json(known["told"])), known["offset"]
         if stat.st_size >= known["offset"] and crc_between(path, 0, known["offset"]) == known["crc"]:
             # Only appended to: keep what lay before the resume point, parse the rest.
             cut = base + known["offset"]
