@@ -66,10 +66,12 @@ class HeldWarnings(WarningSink):
     def add(self, path: object, message: str, line: int | None = None, *, passing: bool = False) -> None:
         key_path = legible(str(path))
         held = self._held.get(key_path, 0)
-        if held < HELD_PER_FILE or passing:
+        # (A warning of no line is told whatever the count, as ``saidorder``'s hold tells it: past
+        # the listed ones the sink counts it by its words, with no line to count it at.)
+        if held < HELD_PER_FILE or passing or line is None:
             self._held[key_path] = held + 1
             self.said.tell((key_path, legible(message), line, passing))
-        elif line is not None:  # past it, said again only as the sink's count
+        else:  # past it, said again only as the sink's count
             counted = self._suppressed.get(key_path, 0)
             super().add(path, message, line)
             if self._suppressed.get(key_path, 0) > counted:
