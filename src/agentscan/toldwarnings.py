@@ -52,7 +52,8 @@ class Telling(list[Told]):
         else:
             before = self[at]
             self._grew[path] = (at, before)  # type: ignore[assignment]
-            self[at] = Counted(path, before[1] + count, last)  # type: ignore[operator]
+            # (Once a bad line past the listed ones: ``tuple.__new__`` skips the named tuple's own.)
+            self[at] = tuple.__new__(Counted, (path, before[1] + count, last, False))  # type: ignore[operator]
 
     def upto(self, lines: int) -> tuple[Told, ...]:
         """``frozen`` of a read whose lines after ``lines`` are read again (a resume state's: a

@@ -134,7 +134,8 @@ class Captured(list["ScanWarning"]):
             self.lost = True  # (some would be listed: not kept)
             return
         if counts_on(self._upto, path, last):  # (``_upto``: the last line kept or counted)
-            self._counting.add(path)
+            if path not in self._counting:  # (once a file: this runs for every bad line past them)
+                self._counting.add(path)
             self.telling.count_past(path, count, last)
 
 

@@ -58,7 +58,7 @@ def table(report: TokenReport, scanner: Scanner, asked: Asked
     report = unrecorded_newest_first(report, scanner)
     # The newest session before ``--sort`` and ``--reverse``: "as `agentscan show ID` says of
     # the newest" (``_left_out``) named the first row, the oldest under ``--reverse``.
-    newest = next(iter([*(row.key for row in report.rows if report.by == "session"), *report.unrecorded]), None)
+    newest = report.rows[0].key if report.by == "session" and report.rows else next(iter(report.unrecorded), None)
     # Sorted after the table's own order: rows that tie keep it.
     report = in_order(report, asked.sort)
     if asked.reverse:

@@ -247,8 +247,8 @@ def _constant_at(text: str) -> str:
 
     for found in _CONSTANT.finditer(blank_comments(text)[0]):
         if found[0][0] != '"':
-            line = text.count("\n", 0, found.start()) + 1
-            return f" at line {line}, column {found.start() - text.rfind(chr(10), 0, found.start())}"
+            at = json.JSONDecodeError("", text, found.start())  # (its line and column, as ``fault`` says them)
+            return f" at line {at.lineno}, column {at.colno}"
     return ""
 
 

@@ -23,7 +23,6 @@ class GroupPrices:
 
     def __init__(self, book: PriceBook) -> None:
         self.book = book
-        self._keys: dict[tuple, int | None] = {}
         self._timeless: dict[tuple[str, str | None], bool] = {}
         #: (provider, model, tier class) -> the key of a model whose key does not depend on the
         #: time (the hot path: a 1 GB transcript's 24,000 groups, each of its own quarter hour)
@@ -57,9 +56,6 @@ class GroupPrices:
             for start, end, key in self._stretches.get((provider, model, tier), ()):
                 if (start is None or start <= bucket) and (end is None or bucket + BUCKET <= end):
                     return key
-        ident = (provider, model, None if timeless else bucket, tier, timeless)
-        if ident in self._keys:
-            return self._keys[ident]
         low, high = tier_range(tier)
         if timeless:
             found = self._by_class[(provider, model, tier)] = self.book.span_key(provider, model, None, None, low, high)
@@ -71,7 +67,6 @@ class GroupPrices:
                 # No check that this one ends inside it: a key found says its last instant is
                 # (each period's keys are its own), and the bounds kept are the period's anyway.
                 self._stretches.setdefault((provider, model, tier), []).append((around[0], around[1], found))
-        self._keys[ident] = found
         return found
 
     def spend(self, provider: str, sums: SessionSums, runs: dict[str, Spend] | None = None) -> Spend | None:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypeGuard
 
+from agentscan.toolkit.fsutil import open_regular
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -45,7 +47,7 @@ def _end_of_lines(path: Path, lines: int) -> int | None:
     the pass says so)."""
     done = 0
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             while chunk := handle.read(1 << 20):
                 at = -1
                 while (at := chunk.find(b"\n", at + 1)) >= 0:
