@@ -2,11 +2,13 @@
 
 Besides Claude Code's own ``projects/`` dirs, Claude Desktop's Cowork sessions
 (docs/providers/claude.md): each Cowork session runs Claude Code in a folder of its
-own, ``~/Library/Application Support/Claude/local-agent-mode-sessions/<account>/
-<workspace>/local_<id>/``, whose ``.claude/projects/`` holds transcripts of the same
-schema.  Each such ``projects/`` is a root of its own, so that discovery, the census and
-the subagents' layout are the same as under ``~/.claude/projects``; the rest of a
-Cowork folder (the files its VM made) is never walked.
+own, ``<Claude Desktop's data>/local-agent-mode-sessions/<account>/<workspace>/local_<id>/``,
+whose ``.claude/projects/`` holds transcripts of the same schema.  Claude Desktop's data is
+``~/Library/Application Support/Claude`` on macOS and ``%APPDATA%\\Claude`` on Windows (the
+Microsoft Store build's ``%LOCALAPPDATA%\\Packages\\Claude_pzs8sxrjxfjjc\\LocalCache\\Roaming\\Claude``).
+Each such ``projects/`` is a root of its own, so that discovery, the census and the
+subagents' layout are the same as under ``~/.claude/projects``; the rest of a Cowork
+folder (the files its VM made) is never walked.
 """
 
 from __future__ import annotations
@@ -49,8 +51,14 @@ def claude_roots(ctx: ScanContext) -> list[Root]:
     return own + cowork_roots(ctx, note)
 
 
-#: Claude Desktop's Cowork sessions, under the home (macOS: elsewhere it is not there)
+#: Claude Desktop's Cowork sessions, under the home (macOS)
 COWORK_SESSIONS = ("Library", "Application Support", "Claude", "local-agent-mode-sessions")
+#: the same below ``%APPDATA%`` (Windows; ``AppData/Roaming`` of the home without it)
+COWORK_APPDATA = ("Claude", "local-agent-mode-sessions")
+#: the same for the Microsoft Store (MSIX) build, whose ``%APPDATA%`` is redirected into its
+#: package (rajbos/ai-engineering-fluency PR 572 found Cowork's sessions there)
+COWORK_STORE = ("AppData", "Local", "Packages", "Claude_pzs8sxrjxfjjc", "LocalCache", "Roaming", "Claude",
+                "local-agent-mode-sessions")
 #: a Cowork session's own folder is named ``local_<id>``
 _COWORK_FOLDER = "local_"
 #: how deep below ``local-agent-mode-sessions`` a session folder is looked for: it is found
@@ -70,14 +78,28 @@ def cowork_roots(ctx: ScanContext, note: str | None = None) -> list[Root]:
     Desktop; found once per scan (``roots`` is asked often)."""
     kept = ctx.memo.get(_MEMO)
     if kept is None:
-        base = home_relative(ctx, *COWORK_SESSIONS)
-        found = _cowork_projects(str(base), ctx)
-        # Missing, it is said where it would be only where Claude Desktop keeps it (macOS):
-        # elsewhere a doctor's line about ``Library/Application Support`` is noise.
-        missing = [base] if sys.platform == "darwin" else []
-        kept = ctx.memo[_MEMO] = [Path(path) for path in found] if found is not None else missing
+        kept = ctx.memo[_MEMO] = []
+        for base, source, native in _cowork_bases(ctx):
+            found = _cowork_projects(str(base), ctx)
+            # Missing, it is said where it would be only where Claude Desktop keeps it (macOS's
+            # on macOS, Windows's on Windows): elsewhere a doctor's line about it is noise.
+            missing = [(base, source)] if native and sys.platform == native else []
+            kept.extend([(Path(path), source) for path in found] if found is not None else missing)
     full_note = "; ".join(filter(None, (note, COWORK_NOTE)))
-    return [Root("claude", path, ctx.home_source, note=full_note) for path in kept]
+    return [Root("claude", path, source, note=full_note) for path, source in kept]
+
+
+def _cowork_bases(ctx: ScanContext) -> list[tuple[Path, str, str | None]]:
+    """Where Claude Desktop keeps Cowork's sessions: (the folder, what chose it, the platform
+    whose doctor names it when it is missing).  Each place is looked at on every platform (a
+    home copied from another machine holds that machine's), one system call where it is not."""
+    appdata = platform_dir(ctx, "APPDATA")
+    roaming = appdata[0] if appdata else home_relative(ctx, "AppData", "Roaming")
+    return [
+        (home_relative(ctx, *COWORK_SESSIONS), ctx.home_source, "darwin"),
+        (roaming.joinpath(*COWORK_APPDATA), appdata[1] if appdata else ctx.home_source, "win32"),
+        (home_relative(ctx, *COWORK_STORE), ctx.home_source, None),
+    ]
 
 
 def _cowork_projects(base: str, ctx: ScanContext) -> list[str] | None:

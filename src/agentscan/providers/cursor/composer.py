@@ -22,7 +22,7 @@ from agentscan.providers.cursor.records import (
     as_epoch_ms,
     as_list,
     as_str,
-    bubble_time,
+    bubble_moment,
     bubble_tokens,
     model_name,
     valid_composer_id,
@@ -133,7 +133,7 @@ def _last_bubble(raw: RawComposerData) -> str | None:
 
 def _last_inline(raw: RawComposerData) -> datetime | None:
     inline = as_list(raw.get("conversation"))
-    return bubble_time(as_dict(inline[-1]).get("createdAt")) if inline else None
+    return bubble_moment(as_dict(inline[-1])) if inline else None
 
 
 def composer_from(composer_id: str, raw: RawComposerData) -> ComposerInfo:
@@ -224,7 +224,7 @@ class BubbleStats:
     def add(self, bubble_id: str, raw: RawBubble, *, live: bool) -> None:
         """Count one bubble; only ``live`` ones (in the header order) are conversation."""
         self.bubbles += 1
-        when = bubble_time(raw.get("createdAt"))
+        when = bubble_moment(raw)
         recorded = as_dict(raw.get("modelInfo")).get("modelName")
         model = model_name(recorded)
         tokens = bubble_tokens(raw)

@@ -20,7 +20,7 @@ from agentscan.toolkit import laxjson
 
 from agentscan.providers.cursor.composer import ASSISTANT_BUBBLE, USER_BUBBLE, ComposerInfo, user_prompt
 from agentscan.providers.cursor.prompt_text import collapse, same_prompt
-from agentscan.providers.cursor.records import as_dict, as_list, as_str, bubble_time, model_name
+from agentscan.providers.cursor.records import as_dict, as_list, as_str, bubble_moment, model_name
 from agentscan.providers.cursor.statedb import StateDb
 from agentscan.providers.cursor.transcript import TITLE_CHARS, tool_summary
 
@@ -77,7 +77,7 @@ class Turn(NamedTuple):
 
     model: str | None  # the one model its assistant bubbles name (not ``default``), else None
     prompt: str  # its user bubble's text
-    started: datetime | None  # its user bubble's ``createdAt``
+    started: datetime | None  # its user bubble's time (``records.bubble_moment``)
 
     def time_of(self, typed: str) -> datetime | None:
         """The user bubble's time for the transcript prompt ``typed``, only when the two say
@@ -97,7 +97,7 @@ def matched_turns(info: ComposerInfo, db: StateDb, prompts: int) -> tuple[Turn, 
         kind = raw.get("type")
         prompt = user_prompt(raw) if kind == USER_BUBBLE else None
         if prompt is not None:  # as ``BubbleStats`` counts prompts
-            turns.append((prompt, bubble_time(raw.get("createdAt")), set()))
+            turns.append((prompt, bubble_moment(raw), set()))
         elif kind == ASSISTANT_BUBBLE and turns:
             named = as_str(as_dict(raw.get("modelInfo")).get("modelName"))
             if named is not None and named.strip():
@@ -140,12 +140,12 @@ def tool_event(tool: dict[str, Any], timestamp, subagent: str | None = None) -> 
 class _Timed(NamedTuple):
     at: float  # the time it is merged by
     raw: dict[str, Any]
-    when: datetime | None  # its own ``createdAt``
+    when: datetime | None  # its own time (``records.bubble_moment``: its ``createdAt``, else ``timingInfo``)
     subagent: str | None
 
 
 def _timed(info: ComposerInfo, db: StateDb, subagent: str | None, start: datetime | None = None) -> Iterator[_Timed]:
-    """A composer's live bubbles, each with the time to merge it by: its ``createdAt``, else
+    """A composer's live bubbles, each with the time to merge it by: its own (``bubble_moment``), else
     the last one before it (a bubble with none stays after the one read before it), else
     ``start`` (a child's composer's ``createdAt``; the parent's first bubbles, before any).
     A child with no ``start`` holds its first bubbles with no time back to its first timed
@@ -155,7 +155,7 @@ def _timed(info: ComposerInfo, db: StateDb, subagent: str | None, start: datetim
     held: list[dict[str, Any]] = []
     holding = start is None and subagent is not None
     for raw in live_bubbles(info, db):
-        when = bubble_time(raw.get("createdAt"))
+        when = bubble_moment(raw)
         if holding:
             if when is None:
                 held.append(raw)

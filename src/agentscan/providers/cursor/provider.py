@@ -64,7 +64,9 @@ class CursorProvider(Provider):
     #     none only when no call names one; a row built without a locked DB keeps its newer time
     # 21: a multi-root workspace file's JSON error is said at its line as written (comments
     #     blanked in place: ``toolkit.jsoncomments``; a block comment was folded to one space)
-    parser_version = "21"
+    # 22: a bubble with no ``createdAt`` (builds before about 2025-09) is dated by its
+    #     ``timingInfo`` wall times (``records.bubble_moment``), not its composer's last update
+    parser_version = "22"
     # The Agent CLI holds its chat's store.db open (SQLite) while it runs; nothing shows Cursor
     # holding an agent transcript open (tools that follow Cursor live watch its mtime), and the
     # state.vscdb it holds is every composer's: only a store tells, else ``running`` is null.

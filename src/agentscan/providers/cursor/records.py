@@ -39,6 +39,7 @@ class RawBubble(TypedDict, total=False):
     bubbleId: str
     text: str
     createdAt: str  # ISO in current builds, absent in older ones
+    timingInfo: dict[str, Any]  # {clientStartTime (uptime), clientRpcSendTime, clientSettleTime, clientEndTime (epoch ms)}
     tokenCount: RawTokenCount
     modelInfo: dict[str, Any]
     toolFormerData: RawToolFormer
@@ -128,6 +129,35 @@ def bubble_time(value: object) -> datetime | None:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return from_epoch(value)
     return parse_iso(value)
+
+
+#: The ``timingInfo`` fields of a bubble that hold a wall time (epoch ms: Cursor sets them
+#: from ``Date.now()``), in the order a bubble with no ``createdAt`` (builds before about
+#: 2025-09, the ones whose bubbles still carry real ``tokenCount``s) takes its time from:
+#: the request's send, then when the reply settled, then its end.  ``clientStartTime`` is
+#: the renderer's uptime (``performance.now()``: ``98813.1``), never a time.
+_WALL_TIMES = ("clientRpcSendTime", "clientSettleTime", "clientEndTime")
+#: 2020-01-01 in epoch ms: a smaller ``timingInfo`` number is no wall time (Cursor is younger).
+_EPOCH_MS_FLOOR = 1_577_836_800_000
+
+
+def bubble_moment(bubble: dict[str, Any]) -> datetime | None:
+    """When a bubble was written: its ``createdAt`` (``bubble_time``), else, in builds that
+    wrote none, the first wall time of its ``timingInfo`` (``_WALL_TIMES``), as
+    S2thend/cursor-history dates such bubbles (specs/010-fix-timestamp-fallback).  Without
+    it their tokens were all dated by their composer's ``lastUpdatedAt``, a chat of several
+    days counted on its last one."""
+    when = bubble_time(bubble.get("createdAt"))
+    if when is not None:
+        return when
+    timing = bubble.get("timingInfo")
+    if timing.__class__ is not dict:
+        return None
+    for field in _WALL_TIMES:
+        value = timing.get(field)  # type: ignore[union-attr]
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= _EPOCH_MS_FLOOR:
+            return from_epoch(value)
+    return None
 
 
 def model_name(value: object) -> str | None:

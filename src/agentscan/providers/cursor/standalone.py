@@ -22,7 +22,7 @@ from agentscan.providers.cursor.chats import chat_meta, meta_json
 from agentscan.providers.cursor.composer import ASSISTANT_BUBBLE, user_prompt
 from agentscan.providers.cursor.cwd import Naming, md5_names
 from agentscan.providers.cursor.ide import tool_event
-from agentscan.providers.cursor.records import as_dict, as_epoch_ms, as_list, as_str, bubble_time, model_name
+from agentscan.providers.cursor.records import as_dict, as_epoch_ms, as_list, as_str, bubble_moment, model_name
 from agentscan.providers.cursor.row import CursorHint, StoreSession, top_model
 from agentscan.providers.cursor.storechat import store_events
 from agentscan.providers.cursor.transcript import summarize_events
@@ -135,7 +135,7 @@ def _conversation(composer: WorkspaceComposer, ctx: ScanContext) -> list[dict]:
 
 def stream_workspace(composer: WorkspaceComposer, ctx: ScanContext, collector: DetailCollector) -> None:
     for raw in _conversation(composer, ctx):
-        when = bubble_time(raw.get("createdAt"))
+        when = bubble_moment(raw)
         text = as_str(raw.get("text"))
         prompt = user_prompt(raw)
         if prompt is not None:
