@@ -26,6 +26,15 @@ runner = CliRunner()
 TABLE_BASIS = "basis:tokens-text:session"
 
 
+@pytest.fixture(autouse=True)
+def _no_progress_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No progress line on a terminal's stderr, however long a run takes: the tests compare a
+    patched table's stderr with a fresh one's, and a run slower than ``DELAY_S`` (a loaded
+    machine: Hypothesis reported one) drew its line, erased with ``\r\x1b[K``, in one of the
+    two.  The line is tested where it is the subject (tests/test_progress*.py)."""
+    monkeypatch.setattr("agentscan.cli.progress.DELAY_S", float("inf"))
+
+
 
 
 def table(*args: str) -> tuple[str, str]:
