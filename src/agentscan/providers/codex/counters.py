@@ -264,6 +264,15 @@ def to_tokens(counters: Counters) -> TokenUsage:
     )
 
 
+def token_fields(counters: Counters) -> tuple[int, int, int, int, int]:
+    """``to_tokens(counters)``'s input, cache read, cache write, output and reasoning, without the
+    ``TokenUsage`` (``usage.UsageDeduper``'s packed entries: one a call of a cold ``tokens``)."""
+    total_input, cached, cache_write, output, reasoning, _ = counters
+    cache_read = min(cached, total_input)
+    cache_write = min(cache_write, total_input - cache_read)
+    return total_input - cache_read - cache_write, cache_read, cache_write, output, reasoning
+
+
 def token_info(record: RawLine | Mapping[str, Any]) -> RawTokenInfo | None:
     """``payload.info`` of an ``event_msg/token_count`` line (``None`` otherwise)."""
     if record.get("type") != "event_msg":

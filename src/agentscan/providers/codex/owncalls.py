@@ -12,10 +12,22 @@ if TYPE_CHECKING:
     from agentscan.model import UsageEntry
     from agentscan.providers.codex.callevent import UsageEvent
     from agentscan.providers.codex.provider import Scanned
+    from agentscan.providers.codex.usage import UsageDeduper
 
 
 def own_calls(scanned: list[Scanned], ctx: ScanContext) -> list[UsageEntry]:
     """Own calls of every scanned thread, deduplicated, originals before their copies."""
+    return _deduped(scanned, ctx, False).entries
+
+
+def own_packed(scanned: list[Scanned], ctx: ScanContext) -> list[list]:
+    """``own_calls``, each as ``UsageEntry.pack`` gives it (``tokens``' pass), none made."""
+    packed = _deduped(scanned, ctx, True).packed
+    assert packed is not None
+    return packed
+
+
+def _deduped(scanned: list[Scanned], ctx: ScanContext, packed: bool) -> UsageDeduper:
     from agentscan.providers.codex.goneparent import counted_calls
     from agentscan.providers.codex.header import thread_header
     from agentscan.providers.codex.usage import UsageDeduper, parent_events
@@ -33,7 +45,7 @@ def own_calls(scanned: list[Scanned], ctx: ScanContext) -> list[UsageEntry]:
             extra[thread_id] = parent_events(thread_id, ctx)
         return extra[thread_id]
 
-    deduper = UsageDeduper()
+    deduper = UsageDeduper(packed)
     # Oldest thread first (unknown start last), so an original call beats its copies.
     ordered = sorted(scanned, key=_oldest_first)
     for session_id, subagent, thread, scanner in ordered:
@@ -41,7 +53,7 @@ def own_calls(scanned: list[Scanned], ctx: ScanContext) -> list[UsageEntry]:
         # (a paginated thread's later files copy nothing: ``replay`` was off for them)
         own = counted_calls(scanner, link, ctx, calls_of) if scanner.replay else scanner.own_events()
         deduper.add(own, session=session_id, subagent=subagent, started=scanner.started)
-    return deduper.entries
+    return deduper
 
 
 def _oldest_first(item: Scanned) -> tuple[bool, float]:

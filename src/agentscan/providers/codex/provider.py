@@ -303,6 +303,21 @@ class CodexProvider(Provider):
         return shown.build(own_calls(shown.scanned, ctx))
 
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
+        from agentscan.providers.codex.owncalls import own_calls
+
+        return own_calls(self._scanned(refs, ctx), ctx)
+
+    def session_usage(
+        self, ref: SessionRef, ctx: ScanContext, resume: bytes | None = None, *, keep_state: bool = False,
+        call_times: bool = False,
+    ) -> tuple[Iterable[list], bytes | None]:
+        # ``usage``'s calls packed as they are found, no ``UsageEntry`` made (``owncalls.own_packed``).
+        from agentscan.providers.codex.owncalls import own_packed
+
+        return own_packed(self._scanned([ref], ctx), ctx), None
+
+    def _scanned(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[Scanned]:
+        """Every file of ``refs``' threads, scanned for its calls (``owncalls`` counts them)."""
         from agentscan.providers.codex.header import first_file_reading, thread_header
         from agentscan.providers.codex.usage import scan_file
 
@@ -320,9 +335,7 @@ class CodexProvider(Provider):
                         referenced=referenced,
                     )
                     scanned.append((session.native_id, subagent, thread, scanner))
-        from agentscan.providers.codex.owncalls import own_calls
-
-        return own_calls(scanned, ctx)
+        return scanned
 
 
 def _census_path(path: Path) -> str:

@@ -46,7 +46,7 @@ from agentscan.providers.codex.callevent import UsageEvent
 from agentscan.providers.codex.callscan import FileUsageScanner
 from agentscan.providers.codex.countwarnings import split_warning, total_warning
 from agentscan.providers.codex.fullcounts import remember, shared_scanner, wants_tally
-from agentscan.providers.codex.counters import Counters, counters_of, minus, token_info
+from agentscan.providers.codex.counters import Counters, counters_of, minus, token_fields, token_info
 from agentscan.providers.codex.modeluse import ModelUse
 from agentscan.providers.codex.messages import add_kind, line_kind
 
@@ -243,9 +243,12 @@ class UsageDeduper:
     with the highest ``rank``, which we make the oldest thread's, as here.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, packed: bool = False) -> None:
         self._seen: set[str] = set()
         self.entries: list[UsageEntry] = []
+        #: with ``packed``, the entries as ``UsageEntry.pack`` gives them, instead of ``entries``
+        #: (``tokens``' pass: two frozen dataclasses a call were ≈ a tenth of a rollout's parse)
+        self.packed: list[list] | None = [] if packed else None
 
     def add(
         self, events: Iterable[UsageEvent], *, session: str, subagent: str | None, started: datetime | None
@@ -258,5 +261,16 @@ class UsageDeduper:
                 if key in self._seen:
                     continue
                 self._seen.add(key)
+            if self.packed is not None:
+                self.packed.append(_packed(event, session, subagent, key, rank))
+                continue
             self.entries.append(UsageEntry(session, event.tokens, event.timestamp, event.model, subagent, key, rank,
                                            web_searches=event.web_searches))
+
+
+def _packed(event: UsageEvent, session: str, subagent: str | None, key: str | None, rank: int) -> list:
+    """``UsageEntry(session, event.tokens, ...).pack()`` of the entry ``UsageDeduper.add``
+    makes, without the entry and its ``TokenUsage`` (``counters.token_fields``)."""
+    stamp = event.timestamp
+    return [session, subagent, None if stamp is None else stamp.timestamp(), event.model,
+            *token_fields(event.counters), key, rank, 0, event.web_searches]
