@@ -208,7 +208,7 @@ def calls_whole_and_by_halves(home: Any, monkeypatch: pytest.MonkeyPatch) -> tup
         with Scanner(env={"HOME": str(home)}, use_cache=False) as scanner:
             ref = scanner.refs()[0]
             with scanner.ctx.warnings.capture() as captured:
-                calls, state = incremental.session_calls(ref.hint, scanner.ctx, keep_state=True)
+                calls, state, _ = incremental.calls_and_chain(ref.hint, scanner.ctx, keep_state=True)
             return calls, state, sorted((w.message, w.line) for w in captured)
 
     whole = read()
@@ -240,4 +240,4 @@ def session_calls_of(home: Any, resume: bytes | None = None) -> tuple:
 
     with Scanner(env={"HOME": str(home)}, use_cache=False) as scanner:
         ref = scanner.refs()[0]
-        return incremental.session_calls(ref.hint, scanner.ctx, resume=resume, keep_state=True)
+        return incremental.calls_and_chain(ref.hint, scanner.ctx, resume=resume, keep_state=True)[:2]

@@ -91,7 +91,7 @@ def test_a_transcript_s_token_scan_by_halves_is_told_as_the_whole_file(tmp_path:
     with Scanner(env={"HOME": str(home)}, use_cache=False) as scanner:
         told = scanner.ctx.progress = reads_told()
         ref = scanner.refs()[0]
-        incremental.session_calls(ref.hint, scanner.ctx, keep_state=False)
+        incremental.calls_and_chain(ref.hint, scanner.ctx, keep_state=False)
     assert halves == [True]  # read by halves
     assert told.reads and {read[2] for read in told.reads} == {size}
     assert told.reads[-1][1] > size // 2  # 4,096 of the first half's 6,000 calls: 2/3 of the whole file

@@ -165,11 +165,11 @@ def test_a_public_vendor_s_model_newer_than_the_data_is_offered_an_update(isolat
 
 def test_an_untimed_call_is_offered_no_update(isolated_home: Path) -> None:
     from agentscan.context import ScanContext
-    from agentscan.pricing import book
+    from agentscan.pricing import book, unpriced
 
     context = ScanContext.create(env={"AGENTSCAN_DATA_DIR": str(isolated_home / "data")})
     prices = book.PriceBook(context)
-    key = prices._unpriced_key("claude", "claude-sonnet-4-5", book._UNTIMED)
+    key = prices._unpriced_key("claude", "claude-sonnet-4-5", unpriced.UNTIMED)
     prices._report(key)
     [warning] = context.warnings.listed()
     assert "--update" not in warning.message

@@ -23,6 +23,13 @@ using their base class's helpers (``scan.cache``/``filekeyed``, Cursor's ``state
 ``saidorder``, ``context``), the Scanner's seam modules (``sessionids``: ``_refs``),
 ``ListFilter._given`` (a public dataclass's field kept for ``arguments.read_in``), and
 third-party private names (click's ``_protected_args``, pathlib's, the price library's).
+
+Pass 61 mended some: the file summary's summaries and message ids are public fields
+(``summaries``, ``text_messages``…; the halves' passes still use the old names, which stand
+for them), the index connection's reads and writes (``IndexConnection.query``, ``write``…) and
+Cursor's state DB reader's (``StateDbReader.rows``, ``json_of``…) are public to the classes
+built on them, and ``sessionids`` reads ``Scanner.taken_refs``.  What stays in ``halfrow`` and
+``recordnotes`` is their inlined reads of ``RecentIds``' and ``ShowFacts``' state, kept for speed.
 """
 
 from __future__ import annotations
@@ -62,18 +69,10 @@ LEFT = {
     "pricing/library.py": {"_providers_from_raw"},
     "providers/claude/halfjoin.py": {"_evict_oldest", "_flush", "_keys", "_recent", "_size", "_window"},
     "providers/claude/halfpass.py": {"_counted", "_keys", "_members", "_order", "_recent", "_requests", "_size"},
-    "providers/claude/halfrow.py": {"_flush", "_members", "_model_messages", "_order", "_pending", "_size",
-                                    "_summaries", "_text_messages", "_texts", "_tool"},
-    "providers/claude/recordnotes.py": {"_members", "_model_messages", "_text_messages"},
-    "providers/claude/row.py": {"_summaries"},
-    "providers/claude/tablefacts.py": {"_summaries", "_summary_matched"},
-    "providers/claude/titles.py": {"_summaries"},
-    "providers/cursor/statedb.py": {"_conn", "_fail", "_has_kv", "_json", "_remind", "_rows"},
+    "providers/claude/halfrow.py": {"_flush", "_members", "_order", "_pending", "_size", "_texts", "_tool"},
+    "providers/claude/recordnotes.py": {"_members"},
     "scan/arguments.py": {"_given"},
-    "scan/cache.py": {"_delete_in", "_failed", "_query", "_select_in", "_write", "_write_many"},
-    "scan/filekeyed.py": {"_delete_in", "_query", "_select_in", "_write", "_write_many"},
     "scan/saidorder.py": {"_per_file", "_seen", "_suppressed"},
-    "scan/sessionids.py": {"_refs"},
     "toolkit/paths.py": {"_make_child_relpath"},
 }
 #: private names of the standard library's own making (a named tuple's, ``os._exit``)

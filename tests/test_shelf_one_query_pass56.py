@@ -30,7 +30,7 @@ def test_the_rows_kept_are_asked_once_for_every_row(isolated_home: Path, monkeyp
         for n, chat in enumerate(chats)])
     assert invoke("list", "--all").exit_code == 0  # (read with the DB: rows kept)
     break_schema(db)
-    asked = record_calls(monkeypatch, IndexConnection, "_query", lambda self, sql, params: sql)
+    asked = record_calls(monkeypatch, IndexConnection, "query", lambda self, sql, params: sql)
     result = invoke("list", "--all", "--no-archived", "--json")
     assert result.exit_code == 0, result.stderr
     doc = json.loads(result.stdout)
@@ -55,7 +55,7 @@ def test_a_windowed_tokens_under_a_lock_asks_the_kept_marks_once(isolated_home: 
 
     db = _home(isolated_home)
     assert invoke("list", "--all", "--json").exit_code == 0 and invoke("tokens", "--json").exit_code == 0
-    asked = record_calls(monkeypatch, IndexConnection, "_query", lambda self, sql, params: sql)
+    asked = record_calls(monkeypatch, IndexConnection, "query", lambda self, sql, params: sql)
     with LiveWriter("exclusive", db):
         result = invoke("tokens", "--json", "--since", "2020-01-01")
     assert result.exit_code == 0, result.stderr
@@ -83,7 +83,7 @@ def test_the_chats_with_no_kept_row_are_asked_in_one_query(isolated_home: Path, 
     break_schema(db)
     for n, chat in enumerate(new_chats):  # (written since: no row kept of them)
         write_transcript(isolated_home, "home-dev-src-pay", chat, [user(f"later {n}"), assistant("ok")])
-    asked = record_calls(monkeypatch, IndexConnection, "_query", lambda self, sql, params: sql)
+    asked = record_calls(monkeypatch, IndexConnection, "query", lambda self, sql, params: sql)
     walked = record_calls(monkeypatch, Scanner, "stored_refs", lambda self, provider: provider)
     result = invoke("list", "--all", "--no-archived", "--json")
     assert result.exit_code == 0, result.stderr

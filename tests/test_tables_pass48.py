@@ -85,7 +85,7 @@ def test_pending_summaries_stay_bounded(tmp_path: Path) -> None:
     path = claude_session_file(tmp_path / "home", SESSION, [])
     path.write_bytes(lines_of(records))
     summary = summarize(path, ScanContext(tmp_path, {}))
-    assert len(summary._pending) <= MAX_SUMMARIES and len(summary._summaries) <= MAX_SUMMARIES
+    assert len(summary.pending_summaries) <= MAX_SUMMARIES and len(summary.summaries) <= MAX_SUMMARIES
 
 
 # -- the huge-file halves -------------------------------------------------------------------

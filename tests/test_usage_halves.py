@@ -55,15 +55,15 @@ def _read(tmp_path: Path, keep_state: bool) -> tuple:
         ref = scanner.refs()[0]
         ctx = scanner.ctx
         with ctx.warnings.capture() as captured:
-            calls, state = incremental.session_calls(ref.hint, ctx, keep_state=keep_state)
+            calls, state, _ = incremental.calls_and_chain(ref.hint, ctx, keep_state=keep_state)
         return calls, state, [(w.path, w.message, w.line) for w in captured], captured.passing
 
 
 def _session_calls(tmp_path: Path, resume: bytes | None = None) -> tuple:
-    """``incremental.session_calls`` of the home's one session, with a resume state kept."""
+    """``incremental.calls_and_chain``'s calls and resume state of the home's one session."""
     with Scanner(env={"HOME": str(tmp_path / "home")}, use_cache=False) as scanner:
         ref = scanner.refs()[0]
-        return incremental.session_calls(ref.hint, scanner.ctx, resume=resume, keep_state=True)
+        return incremental.calls_and_chain(ref.hint, scanner.ctx, resume=resume, keep_state=True)[:2]
 
 
 def _both(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, keep_state: bool) -> tuple[tuple, tuple]:

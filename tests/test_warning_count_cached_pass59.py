@@ -134,7 +134,7 @@ def test_a_first_half_of_more_bad_lines_than_are_held_counts_them_all(
             patch.setattr(incremental, "SPLIT_BYTES", 0 if split else 1 << 60)
             patch.setattr(cores, "usable_workers", lambda limit=8: 2)  # a second core, even on one
             with Scanner(env={"HOME": str(tmp_path / "home")}, use_cache=False) as scanner:
-                incremental.session_calls(scanner.refs()[0].hint, scanner.ctx, keep_state=False)
+                incremental.calls_and_chain(scanner.refs()[0].hint, scanner.ctx, keep_state=False)
                 return [warning.message for warning in scanner.ctx.warnings.listed()]
 
     whole = said(False)

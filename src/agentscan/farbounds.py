@@ -64,11 +64,6 @@ def far_wall(nearest: datetime, naive: datetime, tz: tzinfo | None) -> Far:
     return made
 
 
-def far_day(nearest: datetime, day: date, tz: tzinfo | None) -> Far:
-    """``nearest`` standing for the first instant of ``day`` in ``tz`` (``far_wall``)."""
-    return far_wall(nearest, datetime(day.year, day.month, day.day), tz)
-
-
 def after_last_day(nearest: datetime, tz: tzinfo | None) -> Far:
     """``nearest`` standing for the instant after 9999-12-31 in ``tz``: an ``--until`` of the
     last day, week or month there is, counted whole."""

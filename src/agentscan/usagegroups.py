@@ -25,11 +25,6 @@ GROUP_KEYS = 5
 GROUP_WIDTH = GROUP_KEYS + 8
 
 
-def bucket_of(epoch: float | None) -> int | None:
-    """The quarter hour (epoch seconds) a call at ``epoch`` falls in."""
-    return None if epoch is None else int(epoch // BUCKET) * BUCKET
-
-
 def are_groups(document: object) -> bool:
     """Whether ``document`` (decoded JSON, read back from the index) is a list of groups as
     ``scan.sessionsums.sums_of`` makes them: ``GROUP_WIDTH`` values each, the subagent, model

@@ -104,10 +104,6 @@ class _LineEncoder:
         return document
 
 
-def span_json(span: Span) -> dict[str, Any]:
-    return _LineEncoder().span(span)
-
-
 def traces_data(traces: Sequence[ExportTrace]) -> dict[str, Any]:
     """One ``TracesData`` (= the body of ``POST /v1/traces``): traces of one resource share a ``resourceSpans``."""
     groups: dict[bytes, tuple[dict[str, AttributeValue], list[Span]]] = {}

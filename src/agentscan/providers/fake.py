@@ -16,7 +16,7 @@ from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
 from agentscan.toolkit.detail import DetailCollector
 from agentscan.detailmodel import SessionDetail, SubagentInfo
-from agentscan.model import SessionRef, SessionRow, TokenUsage, UsageEntry, sum_usage
+from agentscan.model import SessionRef, SessionRow, UsageEntry, sum_usage
 from agentscan.providers.base import Provider
 from agentscan.toolkit.roots import Root
 
@@ -74,7 +74,3 @@ class FakeProvider(Provider):
         for ref in refs:
             entries.extend(ref.hint.usage)
         return entries
-
-
-def fake_usage(session: str, total_input: int, *, output: int = 0, subagent: str | None = None, **extra) -> UsageEntry:
-    return UsageEntry(session=session, tokens=TokenUsage(input=total_input, output=output), subagent=subagent, **extra)

@@ -80,8 +80,8 @@ class Cache(FileKeyedTables):
     def get_rows(self, session_ids: list[str]) -> dict[str, tuple[str, dict[str, Any]]]:
         """Cached ``list`` rows; one that does not decode to an object is left out (a miss)."""
         found: dict[str, tuple[str, dict[str, Any]]] = {}
-        for session_id, fingerprint, row in self._select_in("SELECT session_id, fingerprint, row FROM rows", session_ids,
-                                                            whole_table_above=WHOLE_TABLE_ABOVE):
+        for session_id, fingerprint, row in self.select_in("SELECT session_id, fingerprint, row FROM rows", session_ids,
+                                                           whole_table_above=WHOLE_TABLE_ABOVE):
             document = decode_json(row)
             if isinstance(document, dict) and isinstance(fingerprint, str):
                 found[session_id] = (fingerprint, document)
@@ -89,7 +89,7 @@ class Cache(FileKeyedTables):
 
     def row_fingerprints(self, session_ids: list[str]) -> dict[str, str]:
         """The fingerprint each cached row was kept for, its row left undecoded."""
-        return {session_id: fingerprint for session_id, fingerprint in self._select_in(
+        return {session_id: fingerprint for session_id, fingerprint in self.select_in(
             "SELECT session_id, fingerprint FROM rows", session_ids, whole_table_above=WHOLE_TABLE_ABOVE)
             if isinstance(fingerprint, str)}
 
@@ -104,7 +104,7 @@ class Cache(FileKeyedTables):
         picked = (f"json_remove(json_extract(row, {quoted[0]}, {quoted[0]}), '$[1]')" if len(quoted) == 1
                   else f"json_extract(row, {', '.join(quoted)})")
         return {session_id: (fingerprint, values if isinstance(values, str) else None)
-                for session_id, fingerprint, values in self._select_in(
+                for session_id, fingerprint, values in self.select_in(
                     f"SELECT session_id, fingerprint, CASE WHEN json_valid(row) THEN {picked} END "
                     "FROM rows", session_ids, whole_table_above=WHOLE_TABLE_ABOVE)
                 if isinstance(fingerprint, str)}
@@ -112,7 +112,7 @@ class Cache(FileKeyedTables):
     def put_row(self, session_id: str, provider: str, fingerprint: str, row: dict[str, Any]) -> None:
         encoded = _encode(row)
         if encoded is not None:
-            self._write(
+            self.write(
                 "INSERT OR REPLACE INTO rows(session_id, provider, fingerprint, row) VALUES (?,?,?,?)",
                 (session_id, provider, fingerprint, encoded.decode()),
             )
@@ -123,7 +123,7 @@ class Cache(FileKeyedTables):
         """Session id -> (fingerprint, sums document, key hashes), undecoded."""
         return {
             session_id: (fingerprint, sums, keys)
-            for session_id, fingerprint, sums, keys in self._select_in(
+            for session_id, fingerprint, sums, keys in self.select_in(
                 "SELECT session_id, fingerprint, sums, keys FROM usage", session_ids, whole_table_above=WHOLE_TABLE_ABOVE
             )
             if isinstance(fingerprint, str) and isinstance(sums, bytes) and isinstance(keys, bytes)
@@ -133,7 +133,7 @@ class Cache(FileKeyedTables):
         """Session id -> (fingerprint, sums document), undecoded: ``get_usage`` without the key hashes."""
         return {
             session_id: (fingerprint, sums)
-            for session_id, fingerprint, sums in self._select_in("SELECT session_id, fingerprint, sums FROM usage", session_ids,
+            for session_id, fingerprint, sums in self.select_in("SELECT session_id, fingerprint, sums FROM usage", session_ids,
                                                                   whole_table_above=WHOLE_TABLE_ABOVE)
             if isinstance(fingerprint, str) and isinstance(sums, bytes)
         }
@@ -142,7 +142,7 @@ class Cache(FileKeyedTables):
         """Session id -> (fingerprint, key hashes): ``get_usage`` without the sums."""
         return {
             session_id: (fingerprint, keys)
-            for session_id, fingerprint, keys in self._select_in(
+            for session_id, fingerprint, keys in self.select_in(
                 "SELECT session_id, fingerprint, keys FROM usage", session_ids, whole_table_above=WHOLE_TABLE_ABOVE
             )
             if isinstance(fingerprint, str) and isinstance(keys, bytes)
@@ -151,14 +151,14 @@ class Cache(FileKeyedTables):
     def fingerprints_in(self, table: Literal["usage", "calls"], session_ids: list[str]) -> dict[str, str]:
         """The fingerprint each session's kept ``usage`` (``get_keys`` without the key hashes) or
         ``calls`` were kept for, nothing decoded."""
-        return {session_id: fingerprint for session_id, fingerprint in self._select_in(
+        return {session_id: fingerprint for session_id, fingerprint in self.select_in(
             f"SELECT session_id, fingerprint FROM {table}", session_ids, whole_table_above=WHOLE_TABLE_ABOVE)
             if isinstance(fingerprint, str)}
 
     def get_report_rows(self, provider: str, stamp: str) -> list[tuple[str, str, bytes, bytes]]:
         """``(session_id, fingerprint, data, fragment)`` of the provider's rows kept under ``stamp``."""
         return [
-            row for row in self._query(
+            row for row in self.query(
                 "SELECT session_id, fingerprint, data, fragment FROM report_rows WHERE provider=? AND stamp=?", (provider, stamp))
             if isinstance(row[0], str) and isinstance(row[1], str) and isinstance(row[2], bytes) and isinstance(row[3], bytes)
         ]
@@ -167,7 +167,7 @@ class Cache(FileKeyedTables):
         """``get_report_rows`` of these sessions alone."""
         return [
             (session_id, fingerprint, data, fragment)
-            for session_id, row_stamp, fingerprint, data, fragment in self._select_in(
+            for session_id, row_stamp, fingerprint, data, fragment in self.select_in(
                 "SELECT session_id, stamp, fingerprint, data, fragment FROM report_rows", session_ids)
             if row_stamp == stamp and isinstance(session_id, str) and isinstance(fingerprint, str)
             and isinstance(data, bytes) and isinstance(fragment, bytes)
@@ -179,20 +179,20 @@ class Cache(FileKeyedTables):
         providers whose rows all go first (kept under other price data, or for sessions gone);
         ``gone``: sessions whose rows go."""
         for provider in replacing:
-            self._write("DELETE FROM report_rows WHERE provider=?", (provider,))
-        self._delete_in("report_rows", "session_id", gone)
-        self._write_many("INSERT OR REPLACE INTO report_rows(session_id, provider, stamp, fingerprint, data, fragment) "
-                         "VALUES (?,?,?,?,?,?)", rows)
+            self.write("DELETE FROM report_rows WHERE provider=?", (provider,))
+        self.delete_in("report_rows", "session_id", gone)
+        self.write_many("INSERT OR REPLACE INTO report_rows(session_id, provider, stamp, fingerprint, data, fragment) "
+                        "VALUES (?,?,?,?,?,?)", rows)
 
     def put_usage(self, rows: list[tuple[str, str, str, bytes, bytes]]) -> None:
         """``(session_id, provider, fingerprint, sums, keys)`` rows."""
-        self._write_many("INSERT OR REPLACE INTO usage(session_id, provider, fingerprint, sums, keys) VALUES (?,?,?,?,?)", rows)
+        self.write_many("INSERT OR REPLACE INTO usage(session_id, provider, fingerprint, sums, keys) VALUES (?,?,?,?,?)", rows)
 
     # -- price periods (agentscan.pricing.book) ---------------------------------
 
     def get_prices(self, data_version: str) -> dict[tuple[str, str], dict[str, Any]]:
         found: dict[tuple[str, str], dict[str, Any]] = {}
-        for provider, model, doc in self._query(
+        for provider, model, doc in self.query(
             "SELECT provider, model, doc FROM prices WHERE data_version=?", (data_version,)
         ):
             document = decode_json(doc)
@@ -203,7 +203,7 @@ class Cache(FileKeyedTables):
     def put_price(self, data_version: str, provider: str, model: str, doc: dict[str, Any]) -> None:
         encoded = _encode(doc)
         if encoded is not None:
-            self._write(
+            self.write(
                 "INSERT OR REPLACE INTO prices(data_version, provider, model, doc) VALUES (?,?,?,?)",
                 (data_version, provider, model, encoded.decode()),
             )
@@ -211,55 +211,55 @@ class Cache(FileKeyedTables):
     def get_calls(self, session_ids: list[str]) -> dict[str, tuple[str, bytes]]:
         return {
             session_id: (fingerprint, entries)
-            for session_id, fingerprint, entries in self._select_in(
+            for session_id, fingerprint, entries in self.select_in(
                 "SELECT session_id, fingerprint, entries FROM calls", session_ids
             )
             if isinstance(fingerprint, str) and isinstance(entries, bytes)
         }
 
     def put_calls(self, rows: list[tuple[str, str, bytes]]) -> None:
-        self._write_many("INSERT OR REPLACE INTO calls(session_id, fingerprint, entries) VALUES (?,?,?)", rows)
+        self.write_many("INSERT OR REPLACE INTO calls(session_id, fingerprint, entries) VALUES (?,?,?)", rows)
 
     def get_resume(self, session_ids: list[str]) -> dict[str, bytes]:
         return {
             session_id: state
-            for session_id, state in self._select_in("SELECT session_id, state FROM resume", session_ids)
+            for session_id, state in self.select_in("SELECT session_id, state FROM resume", session_ids)
             if isinstance(state, bytes)
         }
 
     def put_resume(self, rows: list[tuple[str, bytes]]) -> None:
-        self._write_many("INSERT OR REPLACE INTO resume(session_id, state) VALUES (?,?)", rows)
+        self.write_many("INSERT OR REPLACE INTO resume(session_id, state) VALUES (?,?)", rows)
 
     def drop_resume(self, session_ids: list[str]) -> None:
-        self._write_many("DELETE FROM resume WHERE session_id=?", [(session_id,) for session_id in session_ids])
+        self.write_many("DELETE FROM resume WHERE session_id=?", [(session_id,) for session_id in session_ids])
 
     def get_snapshot(self, key: str, stamp: str) -> bytes | None:
         """A value stored for ``key`` while the inputs had this ``stamp``."""
-        rows = self._query("SELECT value FROM snapshots WHERE key=? AND stamp=?", (key, stamp))
+        rows = self.query("SELECT value FROM snapshots WHERE key=? AND stamp=?", (key, stamp))
         return rows[0][0] if rows and isinstance(rows[0][0], bytes) else None
 
     def latest_snapshot(self, key: str) -> tuple[str, bytes] | None:
         """The value stored for ``key`` whatever the stamp, with its stamp."""
-        rows = self._query("SELECT stamp, value FROM snapshots WHERE key=?", (key,))
+        rows = self.query("SELECT stamp, value FROM snapshots WHERE key=?", (key,))
         return (rows[0][0], rows[0][1]) if rows and isinstance(rows[0][0], str) and isinstance(rows[0][1], bytes) else None
 
     def put_snapshot(self, key: str, stamp: str, value: bytes) -> None:
-        self._write("INSERT OR REPLACE INTO snapshots(key, stamp, value) VALUES (?,?,?)", (key, stamp, value))
+        self.write("INSERT OR REPLACE INTO snapshots(key, stamp, value) VALUES (?,?,?)", (key, stamp, value))
 
     def keep_newest_snapshots(self, prefix: str, count: int) -> None:
         """Forget all but the ``count`` snapshots put last whose key starts with ``prefix``
         (``INSERT OR REPLACE`` gives a row put again the highest rowid)."""
-        self._write("DELETE FROM snapshots WHERE substr(key, 1, ?1) = ?2 AND rowid NOT IN "
-                    "(SELECT rowid FROM snapshots WHERE substr(key, 1, ?1) = ?2 ORDER BY rowid DESC LIMIT ?3)",
-                    (len(prefix), prefix, count))
+        self.write("DELETE FROM snapshots WHERE substr(key, 1, ?1) = ?2 AND rowid NOT IN "
+                   "(SELECT rowid FROM snapshots WHERE substr(key, 1, ?1) = ?2 ORDER BY rowid DESC LIMIT ?3)",
+                   (len(prefix), prefix, count))
 
     def put_snapshot_parts(self, key: str, stamp: str, parts: Sequence[bytes]) -> None:
         """``put_snapshot`` of ``parts`` joined, written into the row a part at a time: a heavy
         user's 20 MB basis is neither joined here nor copied whole by SQLite first (a peak of
         two more copies of it, at the end of a first ``tokens``)."""
-        self._write("INSERT OR REPLACE INTO snapshots(key, stamp, value) VALUES (?,?,zeroblob(?))",
-                    (key, stamp, sum(map(len, parts))))
-        rows = self._query("SELECT rowid FROM snapshots WHERE key=?", (key,)) if self.writing else []
+        self.write("INSERT OR REPLACE INTO snapshots(key, stamp, value) VALUES (?,?,zeroblob(?))",
+                   (key, stamp, sum(map(len, parts))))
+        rows = self.query("SELECT rowid FROM snapshots WHERE key=?", (key,)) if self.writing else []
         if not rows:
             return
         try:
@@ -267,26 +267,26 @@ class Cache(FileKeyedTables):
                 for part in parts:
                     blob.write(part)
         except sqlite3.Error as exc:
-            self._write("DELETE FROM snapshots WHERE key=?", (key,))  # not left half written (its seal would say so)
+            self.write("DELETE FROM snapshots WHERE key=?", (key,))  # not left half written (its seal would say so)
             if isinstance(exc, sqlite3.DatabaseError):
-                self._failed(exc)
+                self.failed(exc)
 
     # -- id index ------------------------------------------------------------
 
     def get_meta(self, key: str) -> str | None:
-        rows = self._query("SELECT value FROM meta WHERE key=?", (key,))
+        rows = self.query("SELECT value FROM meta WHERE key=?", (key,))
         return rows[0][0] if rows and isinstance(rows[0][0], str) else None
 
     def put_meta(self, key: str, value: str) -> None:
-        self._write("INSERT OR REPLACE INTO meta(key, value) VALUES (?,?)", (key, value))
+        self.write("INSERT OR REPLACE INTO meta(key, value) VALUES (?,?)", (key, value))
 
     def put_ids(self, entries: Iterable[tuple[str, str, str, str | None]]) -> None:
-        self._write_many("INSERT OR REPLACE INTO ids(session_id, provider, native_id, path) VALUES (?,?,?,?)", list(entries))
+        self.write_many("INSERT OR REPLACE INTO ids(session_id, provider, native_id, path) VALUES (?,?,?,?)", list(entries))
 
     def find_ids(self, query: str) -> list[tuple[str, str, str, str | None]]:
         """Index entries whose id or native id equals or starts with ``query``."""
         escaped = query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        rows = self._query(
+        rows = self.query(
             "SELECT session_id, provider, native_id, path FROM ids "
             "WHERE native_id LIKE ? ESCAPE '\\' OR session_id LIKE ? ESCAPE '\\' LIMIT 50",
             (escaped + "%", escaped + "%"),
@@ -294,12 +294,12 @@ class Cache(FileKeyedTables):
         return [row for row in rows if all(isinstance(v, str) for v in row[:3]) and isinstance(row[3], (str, type(None)))]
 
     def forget_id(self, session_id: str) -> None:
-        self._write("DELETE FROM ids WHERE session_id=?", (session_id,))
+        self.write("DELETE FROM ids WHERE session_id=?", (session_id,))
 
     def session_counts(self) -> dict[str, int]:
         """How many sessions each provider's last discovery found (``prune.index_id_entries``)."""
         counts = {}
-        for key, value in self._query("SELECT key, value FROM meta WHERE key LIKE 'count:%'", ()):
+        for key, value in self.query("SELECT key, value FROM meta WHERE key LIKE 'count:%'", ()):
             if isinstance(key, str) and isinstance(value, str) and value.isdigit():
                 counts[key[len("count:"):]] = int(value)
         return counts
@@ -307,13 +307,13 @@ class Cache(FileKeyedTables):
     def indexed_ids(self, provider: str) -> list[tuple[str, str | None]]:
         """``(session id, path)`` of every session of ``provider`` in the id index."""
         return [(session_id, path) for session_id, path in
-                self._query("SELECT session_id, path FROM ids WHERE provider=?", (provider,))
+                self.query("SELECT session_id, path FROM ids WHERE provider=?", (provider,))
                 if isinstance(session_id, str) and isinstance(path, (str, type(None)))]
 
     def forget_sessions(self, session_ids: list[str]) -> None:
         """Everything kept per session of these sessions: their files are gone (``scan.prune``)."""
         for table in _PER_SESSION_TABLES:
-            self._delete_in(table, "session_id", session_ids)
+            self.delete_in(table, "session_id", session_ids)
 
 
 def decode_json(value: object) -> Any:

@@ -38,8 +38,8 @@ class IndexConnection:
         self.conn.close()
 
 
-    def _select_in(self, select: str, keys: list[str], *, whole_table_above: int | None = None,
-                   column: str = "session_id", where: tuple[str, tuple] = ("", ())) -> list[tuple]:
+    def select_in(self, select: str, keys: list[str], *, whole_table_above: int | None = None,
+                  column: str = "session_id", where: tuple[str, tuple] = ("", ())) -> list[tuple]:
         """``select WHERE [condition AND] column IN (keys)``, in chunks under SQLite's variable
         limit; ``where``: a condition on every row and its parameters; the first selected value
         is the key.  ``whole_table_above``: for more keys than this, one pass over the table,
@@ -48,21 +48,21 @@ class IndexConnection:
         if whole_table_above is not None and len(keys) > whole_table_above:
             wanted = set(keys)
             everything = f"{select} WHERE {condition}" if condition else select
-            return [row for row in self._query(everything, params) if row[0] in wanted]
+            return [row for row in self.query(everything, params) if row[0] in wanted]
         found: list[tuple] = []
         narrowed = f"{select} WHERE {condition + ' AND ' if condition else ''}{column} IN"
         for start in range(0, len(keys), 500):
             chunk = keys[start:start + 500]
-            found += self._query(f"{narrowed} ({','.join('?' * len(chunk))})", (*params, *chunk))
+            found += self.query(f"{narrowed} ({','.join('?' * len(chunk))})", (*params, *chunk))
         return found
 
-    def _delete_in(self, table: str, column: str, keys: Sequence[str]) -> None:
+    def delete_in(self, table: str, column: str, keys: Sequence[str]) -> None:
         """``DELETE FROM table WHERE column IN (keys)``, in chunks under SQLite's variable limit."""
         for start in range(0, len(keys), 500):
             chunk = keys[start:start + 500]
-            self._write(f"DELETE FROM {table} WHERE {column} IN ({','.join('?' * len(chunk))})", tuple(chunk))
+            self.write(f"DELETE FROM {table} WHERE {column} IN ({','.join('?' * len(chunk))})", tuple(chunk))
 
-    def _query(self, sql: str, params: Iterable[Any]) -> list[tuple]:
+    def query(self, sql: str, params: Iterable[Any]) -> list[tuple]:
         try:
             return self.conn.execute(sql, tuple(params)).fetchall()
         except sqlite3.DatabaseError:
@@ -79,23 +79,23 @@ class IndexConnection:
         except sqlite3.DatabaseError:
             return False
 
-    def _write(self, sql: str, params: tuple) -> None:
+    def write(self, sql: str, params: tuple) -> None:
         if not self._begin():
             return
         try:
             self.conn.execute(sql, params)
         except sqlite3.DatabaseError as exc:
-            self._failed(exc)  # a busy or broken cache only costs speed
+            self.failed(exc)  # a busy or broken cache only costs speed
 
-    def _write_many(self, sql: str, params: list[tuple]) -> None:
+    def write_many(self, sql: str, params: list[tuple]) -> None:
         if not params or not self._begin():
             return
         try:
             self.conn.executemany(sql, params)
         except sqlite3.DatabaseError as exc:
-            self._failed(exc)
+            self.failed(exc)
 
-    def _failed(self, exc: sqlite3.DatabaseError) -> None:
+    def failed(self, exc: sqlite3.DatabaseError) -> None:
         """A write failed. Locked by another agentscan (after the busy timeout): the index
         is left to it for the rest of this run (docs/security.md), not waited for again at
         every write. The lock is taken by a transaction's first write, so nothing this

@@ -7,22 +7,22 @@ Discovery is cheap (stat calls and bounded header reads) and memoised per
 scanner; rows and details are parsed only for the sessions asked for.
 What a question needs beyond the scanner's own state lives beside it:
 ``discovering`` (each provider's sessions), ``listing`` (``list``, every row)
-and ``rowreader`` (rows), ``oncescan`` (its censuses and fingerprints, taken once per
-scan), and, imported only by the questions that need them,
+and ``rowreader`` (rows, asked through ``rowquestions``), ``oncescan`` (its censuses and
+fingerprints, taken once per scan), and, imported only by the questions that need them,
 ``resolve`` and ``sessionids`` (ids) and ``showing`` (``show``).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from functools import cached_property
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from agentscan.bounds import DEFAULT_BOUNDS, DEFAULT_LIMIT, Bounds
 from agentscan.scan.cache import Cache
 from agentscan.context import ScanContext, check_home
 from agentscan.errors import UnknownProvider, UsageProblem
 from agentscan.scan.oncescan import OncePerScan
+from agentscan.scan.rowquestions import RowQuestions
 from agentscan.providers import get_provider, iter_providers
 from agentscan.providers.base import Provider
 
@@ -36,10 +36,8 @@ if TYPE_CHECKING:
     from agentscan.scan.listing import SessionPage
     from agentscan.scan.memo import Stamp
     from agentscan.scan.mergedrefs import MergedRefs
-    from agentscan.scan.ownrefs import OwnRefs
-    from agentscan.scan.rowreader import RowReader
 
-class Scanner(OncePerScan):
+class Scanner(RowQuestions, OncePerScan):
     """Scans one home with the registered providers (or the ones given)."""
 
     def __init__(
@@ -94,19 +92,6 @@ class Scanner(OncePerScan):
         self._cwds: set[str] | None = None
         self._short: tuple[int, dict[str, str]] | None = None
         self.ctx.cwd_candidates = self._cwd_candidates
-
-    @cached_property
-    def own_refs(self) -> OwnRefs:
-        """The own refs of stored sessions, for a parse (``real_ref``)."""
-        from agentscan.scan.ownrefs import OwnRefs
-
-        return OwnRefs(self)
-
-    @cached_property
-    def _rows(self) -> RowReader:
-        from agentscan.scan.rowreader import RowReader
-
-        return RowReader(self)
 
     @property
     def witnesses(self) -> list[Provider]:
@@ -236,15 +221,13 @@ class Scanner(OncePerScan):
 
         return any(named_explicitly(self.ctx, provider.env_vars) for provider in self.providers)
 
-    def real_ref(self, ref: SessionRef, *, one: bool = False) -> SessionRef | None:
-        """The provider's own ``ref`` (with its hint), for a parse; ``None``: the session
-        is gone since the census (a warning says so).  ``one``: only this session is
-        wanted (``show``): the provider may rebuild it alone (``Provider.locate``)."""
-        return self.own_refs.real_ref(ref, one=one)
-
     def stored_refs(self, provider: str) -> Sequence[SessionRef] | None:
         """``provider``'s sessions as this scan took them (discovered, or stored ones), if it did."""
         return self._refs.get(provider)
+
+    def taken_refs(self) -> Mapping[str, Sequence[SessionRef]]:
+        """``stored_refs`` of each provider this scan took, by name, in the order taken (to read)."""
+        return self._refs
 
     def unreadable_explicit_roots(self, provider: str = "") -> list[str]:
         """Providers whose explicitly named roots (env vars) are all unreadable (``scan.rootcheck``); ``provider``: its only."""
@@ -264,42 +247,6 @@ class Scanner(OncePerScan):
         from agentscan.scan.rootcheck import unreadable_explicit, unreadable_paths
 
         return unreadable_paths(unreadable_explicit(self.ctx, self.providers))
-
-    def row(self, ref: SessionRef) -> SessionRow:
-        """The session's row: from the index while its files are the same, else read (and kept)."""
-        return self._rows.row(ref)
-
-    def prefetch_rows(self, refs: Sequence[SessionRef], *, every: bool = False,
-                      coming: Callable[[], Sequence[SessionRef]] | None = None) -> None:
-        """Fetch the cached rows of the next sessions asked for (``row``) in one query.
-        ``every``: ``refs`` will be asked for in this order, up to where the caller stops
-        (``list`` with enough rows, then ``end_batch``): the others are read now, in worker
-        processes when there are many (``rowbuild``).  ``coming``: the sessions later batches
-        will ask for (``list --all``), counted in the note after an upgrade (``scan.upgraded``);
-        asked only then (a lazy list of refs may read rows to know its order)."""
-        self._rows.prefetch(refs, every=every, coming=coming)
-
-    def rows_read_ahead(self) -> int:
-        """How many rows ``prefetch_rows`` read ahead (in workers) and no ``row`` took yet."""
-        return self._rows.read_ahead()
-
-    def rows_kept(self, refs: Sequence[SessionRef]) -> set[str]:
-        """The ids of ``refs`` whose rows the index holds for their files as they are."""
-        cache = self.cache
-        if cache is None:
-            return set()
-        kept = cache.row_fingerprints([ref.id for ref in refs])
-        return {ref.id for ref in refs if ref.id in kept and kept[ref.id] == self.fingerprint(ref)}
-
-    def end_batch(self) -> None:
-        """The rows asked for since ``prefetch_rows`` are all there will be (``list`` has
-        enough): what they stored is committed, and so are those read ahead for the others."""
-        self._rows.end_batch()
-
-    def expect_parses(self, refs: Sequence[SessionRef]) -> None:
-        """``refs`` are about to be parsed: a provider with more of them than ``locate``
-        is worth it for (``ownrefs.LOCATE_LIMIT``) is discovered at the first, not after the limit."""
-        self.own_refs.expect_parses(refs)
 
     def list_sessions(self, *, limit: int | None = DEFAULT_LIMIT, filters: ListFilter | None = None) -> list[SessionRow]:
         """The ``limit`` most recently updated sessions (``None``: every one), newest first.

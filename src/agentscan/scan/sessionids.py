@@ -28,7 +28,7 @@ def refs_by_id(scanner: Scanner, ids: Iterable[str]) -> list[SessionRef]:
     scanner.refs(list(wanted) if all(scanner.scans_provider(name) for name in wanted) else ())
     found: list[SessionRef] = []
     for name, natives in wanted.items():
-        part = scanner._refs.get(name, ())
+        part = scanner.taken_refs().get(name, ())
         tops = part.top_indexes(natives) if isinstance(part, TopRefs) and part.unread else None
         if tops is not None:
             found.extend(part[index] for index in tops)  # the rows of ``list``: no need to read the rest
@@ -64,7 +64,7 @@ def known_ids(scanner: Scanner) -> list[str]:
     without its provider).  Read off the stored rows, as ``short_ids`` reads their ids."""
     known: set[str] = set()
     scanner.refs()
-    for part in scanner._refs.values():
+    for part in scanner.taken_refs().values():
         if isinstance(part, MemoRefs):
             for row in part.rows:
                 known.add(row[0])
@@ -91,7 +91,7 @@ def known_ids_of(scanner: Scanner) -> Callable[[], list[str]]:
 def _top_shown_ids(scanner: Scanner) -> dict[str, str]:
     """The shown ids stored with the top rows of providers read only that far (``TopRefs``)."""
     shown: dict[str, str] = {}
-    for name, part in scanner._refs.items():
+    for name, part in scanner.taken_refs().items():
         if isinstance(part, TopRefs) and part.unread:
             shown.update((f"{name}:{native_id}", f"{name}:{prefix}") for native_id, prefix in part.shown_ids().items())
     return shown
@@ -99,7 +99,7 @@ def _top_shown_ids(scanner: Scanner) -> dict[str, str]:
 
 def _id_pairs(scanner: Scanner) -> Iterator[tuple[str, str]]:
     """(provider, native id) of every session discovered, without making memo refs."""
-    for name, part in scanner._refs.items():
+    for name, part in scanner.taken_refs().items():
         if isinstance(part, MemoRefs):
             yield from ((name, native_id) for native_id in part.native_ids)
         else:

@@ -32,9 +32,6 @@ class Root(NamedTuple):
     #: ``explicit``: a comma-separated list's entry none of whose roots exists is warned of by it
     entry: Path | None = None
 
-    def describe(self) -> str:
-        return f"{self.path} ({self.kind}, from {self.source})"
-
 
 def unreadable_message(provider: str, roots: list[Root]) -> str:
     """The error of a provider whose explicitly named roots are all unreadable, with what to do:

@@ -43,7 +43,6 @@ KEPT_BYTES = 4 * 1024
 #: a backslash that ends the piece (its escaped byte comes with the next piece)
 _BODY = re.compile(rb'[^"\\]*(?:\\.[^"\\]*)*', re.S)
 _BACKSLASH = 0x5C
-_QUOTE = 0x22
 
 
 def left_out(count: int) -> bytes:

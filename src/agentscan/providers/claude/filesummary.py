@@ -24,9 +24,9 @@ class FileSummary:
 
     __slots__ = ("path", "first_prompt", "first_image_prompt", "first_bare_command", "first_local_command", "custom_title", "ai_title",
                  "summary_title", "cwd", "relocated_cwd", "git_branch", "first_ts", "last_ts", "prompts", "responses", "tool_calls", "models", "records",
-                 "has_usage", "task_types", "task_calls", "pending_tasks", "results", "_summaries", "_summary_matched",
-                 "_pending", "_matched_at",
-                 "_model_messages", "_text_messages", "inline", "_runs", "copies", "compacted", "seen",
+                 "has_usage", "task_types", "task_calls", "pending_tasks", "results", "summaries", "summary_matched",
+                 "pending_summaries", "matched_at",
+                 "model_messages", "text_messages", "inline", "_runs", "copies", "compacted", "seen",
                  "resumed_copies", "resumed_from", "resumed_last", "own_met", "copied_runs")
 
     def __init__(self, path: Path) -> None:
@@ -58,17 +58,17 @@ class FileSummary:
         # (agentId, tool_use id, the type its own calls gave, or ``None``), for the join.
         self.results: list[tuple[str, str, str | None]] | None = None
         # ``summary`` records: leafUuid -> text, and whether a record of this file
-        # is that leaf (a summary of this conversation beats one of another).
-        self._summaries: dict[str, str] = {}
-        self._summary_matched: str | None = None
+        # is that leaf (a summary of this conversation beats one of another) (``titles``).
+        self.summaries: dict[str, str] = {}
+        self.summary_matched: str | None = None
         # Where the matched summary's leaf ends; the summaries whose leaf no record after them
         # named yet: leafUuid -> where the summary ends (``titles.settle_summaries``).
-        self._matched_at: int | None = None
-        self._pending: dict[str, int] = {}
+        self.matched_at: int | None = None
+        self.pending_summaries: dict[str, int] = {}
         # Records of one message are written together, so a short memory of recent
-        # ids counts each message once without a set that grows with the file.
-        self._model_messages = RecentIds()
-        self._text_messages = RecentIds()
+        # ids counts each message once without a set that grows with the file (``recordnotes``).
+        self.model_messages = RecentIds()
+        self.text_messages = RecentIds()
         # Subagent runs written inline in this (main) transcript (``sidechains``): each its
         # own summary, by run id; made at the first such record (2.0.x builds wrote them).
         self.inline: dict[str, FileSummary] = {}
@@ -101,29 +101,32 @@ class FileSummary:
     # -- a resume state (``rowresume``) -------------------------------------------
 
     _TEXTS = ("first_prompt", "first_image_prompt", "first_bare_command", "first_local_command", "custom_title",
-              "ai_title", "summary_title", "cwd", "relocated_cwd", "git_branch", "_summary_matched", "resumed_from", "resumed_last")
+              "ai_title", "summary_title", "cwd", "relocated_cwd", "git_branch", "summary_matched", "resumed_from", "resumed_last")
     _COUNTS = ("prompts", "responses", "tool_calls", "records", "copies", "resumed_copies")
-    _MAPS = ("task_types", "task_calls", "pending_tasks", "_summaries", "copied_runs")
+    _MAPS = ("task_types", "task_calls", "pending_tasks", "summaries", "copied_runs")
+    #: the keys a kept state holds these under (the names they had): a state is read as written
+    _KEYS = {"summary_matched": "_summary_matched", "summaries": "_summaries"}
 
     def to_state(self) -> dict[str, Any]:
-        doc: dict[str, Any] = {name: getattr(self, name) for name in (*self._TEXTS, *self._COUNTS, *self._MAPS)}
+        keys = self._KEYS
+        doc: dict[str, Any] = {keys.get(name, name): getattr(self, name) for name in (*self._TEXTS, *self._COUNTS, *self._MAPS)}
         doc.update(
             first_ts=None if self.first_ts is None else self.first_ts.isoformat(),
             last_ts=None if self.last_ts is None else self.last_ts.isoformat(),
             compacted=None if self.compacted is None else self.compacted.isoformat(),
             has_usage=self.has_usage, own_met=self.own_met,
             models=list(self.models.items()),  # in order: ``most_common`` breaks ties by it
-            model_messages=self._model_messages.ids(), text_messages=self._text_messages.ids(),
-            matched_at=self._matched_at, pending=self._pending,
+            model_messages=self.model_messages.ids(), text_messages=self.text_messages.ids(),
+            matched_at=self.matched_at, pending=self.pending_summaries,
         )
         return doc
 
     @classmethod
     def from_state(cls, path: Path, doc: dict[str, Any]) -> FileSummary:
         """Raises ``ValueError``/``TypeError``/``KeyError`` on an ill-shaped state."""
-        summary = cls(path)
+        summary, keys = cls(path), cls._KEYS
         for name in cls._TEXTS:
-            value = doc[name]
+            value = doc[keys.get(name, name)]
             if not (value is None or isinstance(value, str)):
                 raise ValueError(name)
             setattr(summary, name, value)
@@ -132,16 +135,16 @@ class FileSummary:
                 raise ValueError(name)
             setattr(summary, name, doc[name])
         for name in cls._MAPS:
-            value = doc[name]
+            value = doc[keys.get(name, name)]
             if not (isinstance(value, dict) and all(isinstance(v, str) for v in value.values())):
                 raise ValueError(name)
             setattr(summary, name, value)
         matched_at, pending = doc["matched_at"], doc["pending"]
         if not (matched_at is None or type(matched_at) is int) or not (
-                isinstance(pending, dict) and all(type(at) is int and leaf in summary._summaries
+                isinstance(pending, dict) and all(type(at) is int and leaf in summary.summaries
                                                   for leaf, at in pending.items())):
             raise ValueError("pending")
-        summary._matched_at, summary._pending = matched_at, pending
+        summary.matched_at, summary.pending_summaries = matched_at, pending
         summary.first_ts = None if doc["first_ts"] is None else datetime.fromisoformat(doc["first_ts"])
         summary.last_ts = None if doc["last_ts"] is None else datetime.fromisoformat(doc["last_ts"])
         summary.compacted = None if doc["compacted"] is None else datetime.fromisoformat(doc["compacted"])
@@ -160,9 +163,22 @@ class FileSummary:
             ids = doc[name]
             if not (isinstance(ids, list) and len(ids) <= RECENT_IDS and all(isinstance(i, str) for i in ids)):
                 raise ValueError(name)
-        summary._model_messages = RecentIds(ids=doc["model_messages"])
-        summary._text_messages = RecentIds(ids=doc["text_messages"])
+        summary.model_messages = RecentIds(ids=doc["model_messages"])
+        summary.text_messages = RecentIds(ids=doc["text_messages"])
         return summary
+
+    # -- the names the halves' passes (``halfpass``, ``halfjoin``) still use ------------
+    # (Theirs to take the public names; until then these stand for them, read once a file.)
+
+    _summaries = property(lambda self: self.summaries, lambda self, value: setattr(self, "summaries", value))
+    _summary_matched = property(lambda self: self.summary_matched,
+                                lambda self, value: setattr(self, "summary_matched", value))
+    _matched_at = property(lambda self: self.matched_at, lambda self, value: setattr(self, "matched_at", value))
+    _pending = property(lambda self: self.pending_summaries,
+                        lambda self, value: setattr(self, "pending_summaries", value))
+    _model_messages = property(lambda self: self.model_messages,
+                               lambda self, value: setattr(self, "model_messages", value))
+    _text_messages = property(lambda self: self.text_messages, lambda self, value: setattr(self, "text_messages", value))
 
 
 class RecentIds:

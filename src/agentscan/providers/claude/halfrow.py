@@ -51,7 +51,7 @@ def lean_loop(path: Path, ctx: ScanContext, summary: FileSummary, read: ReadProg
     seen = summary.seen
     remember = seen.hashes.append
     add = totals.add
-    texts, models = summary._text_messages, summary._model_messages
+    texts, models = summary.text_messages, summary.model_messages
     told_every = reporting.TOLD_EVERY
     fromisoformat, earliest, latest = datetime.fromisoformat, EARLIEST, LATEST
     # (``RecentIds.add`` inline below when they are plain ones: a second half's list the early ids.)
@@ -104,7 +104,7 @@ def lean_loop(path: Path, ctx: ScanContext, summary: FileSummary, read: ReadProg
             value = record.get("gitBranch")
             if value.__class__ is str and value:
                 branch = value
-            if summary._summaries:
+            if summary.summaries:
                 note_leaf(summary, record, read.complete_offset)
             if kind == "assistant":
                 if record.get("isSidechain") is True and note_inline(summary, record, kind, order, timestamp,

@@ -130,7 +130,7 @@ def leading_summaries(path: Path, ctx: ScanContext) -> dict[str, str]:
     if end == start:
         return {}
     with ctx.held_warnings():  # (the first half's pass says them)
-        return summarize(path, ctx, end=end, tell_values=False)._summaries
+        return summarize(path, ctx, end=end, tell_values=False).summaries
 
 
 class Halves:

@@ -6,7 +6,7 @@ are deduplicated by ``dedupe.CallDeduper``.
 
 Claude Code transcripts are append-only, so a session that grows (the one
 being worked in) need not be parsed again from the start.  Asked for it,
-``session_calls`` also returns a *resume state*: every kept call and, per
+``calls_and_chain`` also returns a *resume state*: every kept call and, per
 file, where its last complete line ended, how many lines came before, a
 CRC-32 of every byte before that point, and the file's device and inode.
 The next call parses only a file's new tail when
@@ -65,24 +65,16 @@ FILE_BITS = 48
 SPLIT_BYTES = 64 * 1024 * 1024
 
 
-def session_calls(
-    files: SessionFiles, ctx: ScanContext, *, resume: bytes | None = None, keep_state: bool = False,
-    call_times: bool = False,
-) -> tuple[list[Call], bytes | None]:
-    """The session's deduplicated calls, in file order, and (``keep_state``) a resume state;
-    ``call_times``: each call's first and last record times too (``dedupe.CallDeduper``)."""
-    calls, state, _ = calls_and_chain(files, ctx, resume=resume, keep_state=keep_state, call_times=call_times)
-    return calls, state
-
-
 def calls_and_chain(
     files: SessionFiles, ctx: ScanContext, *, resume: bytes | None = None, keep_state: bool = False,
     call_times: bool = False,
 ) -> tuple[list[Call], bytes | None, list[str] | None]:
-    """``session_calls``, and the chain of resumes the main transcript's copies name when a
-    session they name is gone (``dedupe.packed_entries``' nearness; ``None``: not read).  That
-    chain is kept in the resume state: read from the copies, it took 1.1 s a GB of them on each
-    run of a growing session, whose copies stay as they were (``_chain``)."""
+    """The session's deduplicated calls, in file order (``call_times``: each call's first and
+    last record times too, ``dedupe.CallDeduper``), (``keep_state``) a resume state, and the
+    chain of resumes the main transcript's copies name when a session they name is gone
+    (``dedupe.packed_entries``' nearness; ``None``: not read).  That chain is kept in the
+    resume state: read from the copies, it took 1.1 s a GB of them on each run of a growing
+    session, whose copies stay as they were (``_chain``)."""
     parts = files.parts()
     previous = _load_state(resume, parts)
     calls: list[Call] = []

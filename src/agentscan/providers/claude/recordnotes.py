@@ -56,8 +56,8 @@ def note_assistant(summary: FileSummary, record: dict, pending_tasks: dict[str, 
     if facts is not None:
         facts.assistant(own_id, blocks)
     # (``RecentIds.__contains__``, inline: its set, asked of every reply's record.)
-    if isinstance(model, str) and model and message_id not in summary._model_messages._members:
-        summary._model_messages.add(message_id)
+    if isinstance(model, str) and model and message_id not in summary.model_messages._members:
+        summary.model_messages.add(message_id)
         summary.models[model] += 1
     for block in blocks:
         if not isinstance(block, dict):
@@ -66,8 +66,8 @@ def note_assistant(summary: FileSummary, record: dict, pending_tasks: dict[str, 
         # (``text.strip()`` is non-empty exactly when ``not text.isspace()`` for a non-empty
         # text: the same test of each character, without copying every reply's text.)
         if kind == "text" and isinstance(text := block.get("text"), str) and text and not text.isspace():
-            if message_id not in summary._text_messages._members:
-                summary._text_messages.add(message_id)
+            if message_id not in summary.text_messages._members:
+                summary.text_messages.add(message_id)
                 summary.responses += 1
         elif kind == "tool_use":
             summary.tool_calls += 1

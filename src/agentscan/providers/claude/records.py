@@ -10,7 +10,6 @@ import re
 from typing import Any, TypedDict
 
 from agentscan.bounds import token_count
-from agentscan.model import TokenUsage
 from agentscan.pricing.aliases import UNBILLED
 from agentscan.providers.claude.senders import from_a_subagent, sent_by_another, teammate_wrapped
 from agentscan.toolkit.imagetext import images_text
@@ -140,15 +139,6 @@ def cache_write_1h(usage: dict[str, Any]) -> int:
     """The part of ``cache_creation_input_tokens`` written to the one-hour cache (billed higher)."""
     split = as_int(as_dict(usage.get("cache_creation")).get("ephemeral_1h_input_tokens"))
     return min(split, as_int(usage.get("cache_creation_input_tokens")))
-
-
-def usage_tokens(usage: dict[str, Any]) -> TokenUsage:
-    return TokenUsage(
-        input=as_int(usage.get("input_tokens")),
-        cache_read=as_int(usage.get("cache_read_input_tokens")),
-        cache_write=as_int(usage.get("cache_creation_input_tokens")),
-        output=as_int(usage.get("output_tokens")),
-    )
 
 
 def collapse(text: str, limit: int | None = None) -> str:

@@ -150,7 +150,7 @@ def summarize(
                     summary.resumed_last = named
                 if list_copies is not None and observer is not None and list_copies(named, record):
                     observer(record)
-                if summary._summaries:
+                if summary.summaries:
                     note_leaf(summary, record, read.complete_offset)  # (a summary's leaf may be a copied record)
                 note_copied_tasks(summary, record, pending_tasks)
                 copied_calls(summary, record, subagent, order, timestamp, totals, advisors)
@@ -174,7 +174,7 @@ def summarize(
             value = record.get("gitBranch")
             if value.__class__ is str and value:  # ``as_str``, inline: every record has one
                 branch = value
-            if summary._summaries:
+            if summary.summaries:
                 note_leaf(summary, record, read.complete_offset)
             if (inline and record.get("isSidechain") is True and (kind == "assistant" or kind == "user")
                     and note_inline(summary, record, kind, order, timestamp, totals, NOTES)):

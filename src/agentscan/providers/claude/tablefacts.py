@@ -286,7 +286,7 @@ class _MainFacts:
         from agentscan.providers.claude.titles import choose_title, foreign_summary_names, settle_summaries
 
         settle_summaries(self.replay, self.replay.path)  # (a summary after its leaf: ``lateleaves``)
-        named = self.custom_title or self.replay._summary_matched or self.ai_title
+        named = self.custom_title or self.replay.summary_matched or self.ai_title
         if self.head_cut and (self.cwd is None or (named is None and self.first_prompt is None)):
             raise Unsure  # what the head looks for is past its budget: the row's pass finds it
         if self.resumed is None and any(copy for copy, _ in self.relocations):
@@ -366,7 +366,7 @@ class _MainFacts:
             record = relevant[start]
             ends = data.find(b"\n", start)  # (where the pass's ``complete_offset`` is after it)
             at = base + (ends + 1 if ends >= 0 else start)
-            if replay._summaries:
+            if replay.summaries:
                 note_leaf(replay, record, at)
             if start in summaries:
                 note_summary(replay, record, at)

@@ -93,18 +93,18 @@ def note_summary(summary: FileSummary, record: dict, at: int) -> None:
     (``title_of``), each kept by its leaf, pending until its leaf is met (``lateleaves``)."""
     summary.summary_title = record["summary"]
     leaf = as_str(record.get("leafUuid"))
-    if leaf is not None and (leaf in summary._summaries or len(summary._summaries) < MAX_SUMMARIES):
-        summary._summaries[leaf] = record["summary"]
-        summary._pending[leaf] = at
+    if leaf is not None and (leaf in summary.summaries or len(summary.summaries) < MAX_SUMMARIES):
+        summary.summaries[leaf] = record["summary"]
+        summary.pending_summaries[leaf] = at
 
 
 def note_leaf(summary: FileSummary, record: dict, at: int) -> None:
     """A record (its line ending at ``at``) that is a summary's leaf: that summary is this
     conversation's own (of several, the one whose leaf comes last)."""
     uuid = record.get("uuid")
-    if isinstance(uuid, str) and uuid in summary._summaries:
-        summary._summary_matched, summary._matched_at = summary._summaries[uuid], at
-        summary._pending.pop(uuid, None)
+    if isinstance(uuid, str) and uuid in summary.summaries:
+        summary.summary_matched, summary.matched_at = summary.summaries[uuid], at
+        summary.pending_summaries.pop(uuid, None)
 
 
 def settle_summaries(summary: FileSummary, path: Path | None) -> None:
@@ -112,14 +112,14 @@ def settle_summaries(summary: FileSummary, path: Path | None) -> None:
     before them, in ``path``'s bytes (``lateleaves``): a summary names the file whatever the
     order of it and its leaf.  Of several, the one whose leaf comes last; of two naming that
     one leaf, the later written (a pending one)."""
-    if not summary._pending or path is None:
+    if not summary.pending_summaries or path is None:
         return
     from agentscan.providers.claude.lateleaves import late_leaves
 
-    for leaf, at in sorted(late_leaves(path, summary._pending).items(), key=lambda item: item[1]):
-        if summary._matched_at is None or at >= summary._matched_at:
-            summary._summary_matched, summary._matched_at = summary._summaries[leaf], at
-    summary._pending = {}
+    for leaf, at in sorted(late_leaves(path, summary.pending_summaries).items(), key=lambda item: item[1]):
+        if summary.matched_at is None or at >= summary.matched_at:
+            summary.summary_matched, summary.matched_at = summary.summaries[leaf], at
+    summary.pending_summaries = {}
 
 
 def title_of(summary: FileSummary) -> str | None:
@@ -136,7 +136,7 @@ def title_of(summary: FileSummary) -> str | None:
     issue 2597), so it names this session only when nothing else does, and only when
     the file holds records of its own (a ``cwd``: ``foreign_summary_names``)."""
     settle_summaries(summary, summary.path)
-    return choose_title(summary.custom_title, summary._summary_matched, summary.ai_title, summary.first_prompt,
+    return choose_title(summary.custom_title, summary.summary_matched, summary.ai_title, summary.first_prompt,
                         summary.first_image_prompt, summary.first_bare_command, summary.first_local_command,
                         foreign_summary_names(summary.summary_title, summary.cwd))
 

@@ -275,12 +275,6 @@ def shared_scanner(path: Path, ctx: ScanContext, started: datetime | None,
     return scanner  # type: ignore[no-any-return]
 
 
-def exact_counts(path: Path, ctx: ScanContext) -> Counts | None:
-    """The whole file's counts from a kept tally, or ``None`` when there is none."""
-    tally = exact_tally(path, ctx)
-    return tally.counts if tally is not None else None
-
-
 def exact_tally(path: Path, ctx: ScanContext) -> Tally | None:
     """The whole file's counts, model use and cumulative count from a kept tally, or ``None``
     when there is none."""

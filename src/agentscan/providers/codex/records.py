@@ -166,12 +166,6 @@ def payload_of(record: Mapping[str, Any]) -> dict[str, Any]:
     return as_dict(record.get("payload"))
 
 
-def event_type(record: Mapping[str, Any]) -> str | None:
-    """``payload.type`` of an ``event_msg`` or ``response_item`` line."""
-    value = payload_of(record).get("type")
-    return value if isinstance(value, str) else None
-
-
 def collapse(text: str, limit: int | None = None) -> str:
     text = _WHITESPACE.sub(" ", text).strip()
     if limit is not None and len(text) > limit:

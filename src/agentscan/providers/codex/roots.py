@@ -72,12 +72,6 @@ def _listed_state_dbs(directory: Path) -> list[Path] | None:
     return [path for _, path in sorted(found, key=lambda pair: pair[0], reverse=True)]
 
 
-def highest_state_db(directory: Path) -> Path | None:
-    """The newest generation of ``state_<n>.sqlite`` in ``directory`` (the index a root names)."""
-    found = state_dbs(directory)
-    return found[0] if found else None
-
-
 def older_state_dbs(database: Path) -> list[Path]:
     """The generations older than ``database`` beside it, newest first: what the thread index
     falls back to when the newest cannot be read (``index.load_index``)."""

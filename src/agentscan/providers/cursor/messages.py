@@ -76,7 +76,3 @@ def message_events(message: dict[str, Any]) -> list[Event]:
 def request_of(message: dict[str, Any]) -> str | None:
     """The request a message opens (``providerOptions.cursor.requestId``)."""
     return as_str(as_dict(as_dict(message.get("providerOptions")).get("cursor")).get("requestId"))
-
-
-def model_of(message: dict[str, Any]) -> str | None:
-    return as_str(as_dict(as_dict(message.get("providerOptions")).get("cursor")).get("modelName"))

@@ -58,15 +58,15 @@ class StateDb(StateDbReader):
 
     def headers(self) -> dict[str, HeaderInfo]:
         """``composerHeaders`` (a table in some builds, an ItemTable key in others)."""
-        self._remind()
+        self.remind()
         if self._headers is None:
             self._headers = {}
-            conn = self._conn()
+            conn = self.connection()
             if conn is not None:
                 try:
                     columns = set(table_columns(conn, "composerHeaders"))
                 except DatabaseUnavailable as exc:
-                    self._fail(exc)
+                    self.fail(exc)
                     columns = set()
                 if "composerId" in columns:
                     self._headers = self._header_table(columns)
@@ -77,7 +77,7 @@ class StateDb(StateDbReader):
     def _header_table(self, columns: set[str]) -> dict[str, HeaderInfo]:
         wanted = [c for c in ("composerId", "createdAt", "lastUpdatedAt", "recency", "workspaceId", "isArchived") if c in columns]
         found = {}
-        for row in self._rows(f"SELECT {', '.join(wanted)} FROM composerHeaders"):
+        for row in self.rows(f"SELECT {', '.join(wanted)} FROM composerHeaders"):
             composer_id = valid_composer_id(row[0])
             if composer_id:
                 found[composer_id] = header_from(cast(RawHeader, dict(zip(wanted, row))))
@@ -85,15 +85,15 @@ class StateDb(StateDbReader):
 
     def _header_item(self) -> dict[str, HeaderInfo]:
         found: dict[str, HeaderInfo] = {}
-        conn = self._conn()
+        conn = self.connection()
         try:
             if conn is None or not has_table(conn, "ItemTable"):
                 return found
         except sqlite3.DatabaseError as exc:
-            self._fail(exc)
+            self.fail(exc)
             return found
-        for (value,) in self._rows("SELECT value FROM ItemTable WHERE key = ?", (_HEADERS_ITEM,)):
-            for entry in as_list(as_dict(self._json(value, _HEADERS_ITEM)).get("allComposers")):
+        for (value,) in self.rows("SELECT value FROM ItemTable WHERE key = ?", (_HEADERS_ITEM,)):
+            for entry in as_list(as_dict(self.json_of(value, _HEADERS_ITEM)).get("allComposers")):
                 composer_id = valid_composer_id(as_dict(entry).get("composerId"))
                 if composer_id:
                     found[composer_id] = header_from(entry)
@@ -101,14 +101,14 @@ class StateDb(StateDbReader):
 
     def composers(self) -> dict[str, ComposerInfo]:
         """Every ``composerData:<id>`` row, by one bounded range scan."""
-        self._remind()
+        self.remind()
         if self._composers is None:
             self._composers = {}
-            if self._has_kv():
+            if self.has_kv():
                 low, high = key_range(_COMPOSER)
-                for key, value in self._rows("SELECT key, value FROM cursorDiskKV WHERE key >= ? AND key < ?", (low, high)):
+                for key, value in self.rows("SELECT key, value FROM cursorDiskKV WHERE key >= ? AND key < ?", (low, high)):
                     composer_id = valid_composer_id(key[len(_COMPOSER):]) if isinstance(key, str) else None
-                    raw = self._json(value, str(key)) if composer_id else None
+                    raw = self.json_of(value, str(key)) if composer_id else None
                     if composer_id and raw is not None:
                         self._composers[composer_id] = composer_from(composer_id, cast(RawComposerData, raw))
             self.composers_whole = not self.failed
@@ -116,20 +116,20 @@ class StateDb(StateDbReader):
 
     def composer_bytes(self, composer_id: str) -> object:
         """One composer's value as stored (``None``: no such row)."""
-        if not self._has_kv():
+        if not self.has_kv():
             return None
-        for (value,) in self._rows("SELECT value FROM cursorDiskKV WHERE key = ?", (_COMPOSER + composer_id,)):
+        for (value,) in self.rows("SELECT value FROM cursorDiskKV WHERE key = ?", (_COMPOSER + composer_id,)):
             return value
         return None
 
     def composer_raw(self, composer_id: str) -> dict[str, Any] | None:
         """One composer's whole value (legacy inline ``conversation``); not memoised."""
         value = self.composer_bytes(composer_id)
-        return self._json(value, _COMPOSER + composer_id) if value is not None else None
+        return self.json_of(value, _COMPOSER + composer_id) if value is not None else None
 
     def conversation_order(self, composer_id: str) -> tuple[str, ...]:
         """The live conversation's bubble ids (memoised; read for shown sessions only)."""
-        self._remind()
+        self.remind()
         order = self._orders.get(composer_id)
         if order is None:
             info = self.composers().get(composer_id)
@@ -142,20 +142,20 @@ class StateDb(StateDbReader):
     def iter_bubbles(self, composer_id: str, digest: Any = None) -> Iterator[tuple[str, dict[str, Any]]]:
         """``(bubble id, value)`` of one composer, by a bounded range scan (``digest``: fed
         every row read, as ``keptstats.rows_digest`` takes them)."""
-        if valid_composer_id(composer_id) is None or not self._has_kv():
+        if valid_composer_id(composer_id) is None or not self.has_kv():
             return
         low, high = key_range(f"{_BUBBLE}{composer_id}:")
-        for key, value in self._rows("SELECT key, value FROM cursorDiskKV WHERE key >= ? AND key < ?", (low, high)):
+        for key, value in self.rows("SELECT key, value FROM cursorDiskKV WHERE key >= ? AND key < ?", (low, high)):
             if digest is not None:
                 add_row(digest, key, value)
-            raw = self._json(value, str(key))
+            raw = self.json_of(value, str(key))
             if raw is not None:
                 yield str(key)[len(low):], raw
 
     def bubble(self, composer_id: str, bubble_id: str) -> dict[str, Any] | None:
         key = f"{_BUBBLE}{composer_id}:{bubble_id}"
-        for (value,) in self._rows("SELECT value FROM cursorDiskKV WHERE key = ?", (key,)):
-            return self._json(value, key)
+        for (value,) in self.rows("SELECT value FROM cursorDiskKV WHERE key = ?", (key,)):
+            return self.json_of(value, key)
         return None
 
     def bubble_stats(self, composer_id: str) -> BubbleStats:
@@ -166,7 +166,7 @@ class StateDb(StateDbReader):
         sums it kept said nothing, and a warm ``tokens`` dropped the warning a cold one gave."""
         from agentscan.context import say
 
-        self._remind()
+        self.remind()
         memo = self._stats.get(composer_id)
         if memo is not None:
             say(self.ctx, memo[1])
@@ -188,7 +188,7 @@ class StateDb(StateDbReader):
             add_composer(digest, value)
         # From the bytes hashed, not the composers' scan (read earlier: Cursor may have written
         # since): the order of the live conversation, and a legacy build's inline bubbles.
-        raw = as_dict(self._json(value, _COMPOSER + composer_id)) if value is not None else {}
+        raw = as_dict(self.json_of(value, _COMPOSER + composer_id)) if value is not None else {}
         live = set(conversation_order(cast(RawComposerData, raw)))
         # A bubble's bad token count or time is told once for the composer (``bubblenotes``).
         with ComposerTally(self.path, self.ctx, composer_id) as tally:

@@ -45,7 +45,7 @@ from agentscan.toolkit.sqlite_ro import (
 )
 
 #: how the "not used" warning bounds "the tokens it holds not known": ``tokens`` still shows the
-#: figures it kept of a session unchanged, DB and files, since the DB's last read (``_fail``)
+#: figures it kept of a session unchanged, DB and files, since the DB's last read (``fail``)
 KEPT_WORDS = "but for sessions unchanged since its last read"
 
 
@@ -80,7 +80,7 @@ class StateDbReader:
         self._failed = False
         self._failure: str | None = None
         self._locked = False  # the failure is another program's lock (``_reason``): it passes
-        #: the warning of a read that failed *this time* (``_fail``), said again by every read after it
+        #: the warning of a read that failed *this time* (``fail``), said again by every read after it
         self._unread: str | None = None
         self._opened = False
         #: the DB was opened from its main file alone, its -wal unread (``unread_wal``, asked once)
@@ -97,9 +97,9 @@ class StateDbReader:
 
     # -- connection ------------------------------------------------------
 
-    def _conn(self) -> sqlite3.Connection | None:
+    def connection(self) -> sqlite3.Connection | None:
         if self._failed:
-            self._remind()
+            self.remind()
             return None
         if not self._opened:
             self._opened = True
@@ -112,32 +112,32 @@ class StateDbReader:
             try:
                 self._handle.conn = connect_readonly(self.path, busy_ms=BRIEF_BUSY_MS if self.brief else BUSY_TIMEOUT_MS)
             except DatabaseUnavailable as exc:
-                self._fail(exc)
+                self.fail(exc)
             else:
                 self._wal_unread = unread_wal(self.path)
                 if self._wal_unread:
                     # Cursor quit without its -shm (a crash): the composers it wrote last are in
-                    # the -wal, which a read-only open cannot read.  Said to every read (``_remind``):
+                    # the -wal, which a read-only open cannot read.  Said to every read (``remind``):
                     # a row built without them must not be kept as if whole.
                     self._unread = (f"state DB read from its main file alone: {WAL_UNREAD} (Cursor makes it "
                                     "again when it next opens)")
-                    self._remind()
+                    self.remind()
         return self._handle.conn
 
     def problem(self) -> str | None:
         """Why the DB cannot be used (doctor's STATUS), ``None`` when it can."""
-        if self._conn() is not None and not self._has_kv():
+        if self.connection() is not None and not self.has_kv():
             return "no cursorDiskKV table (not a Cursor state DB?)"
         return self._failure
 
     def caveat(self) -> str | None:
         """What doctor's STATUS says of a DB that is used but not whole, ``None``: nothing."""
-        return WAL_UNREAD_STATUS if self._conn() is not None and self._wal_unread else None
+        return WAL_UNREAD_STATUS if self.connection() is not None and self._wal_unread else None
 
     def status(self) -> str:
         """One line for doctor: whether the state DB is used, and why not."""
         path = legible(str(self.path))
-        if self._conn() is not None:
+        if self.connection() is not None:
             if self._wal_unread:
                 return f"state DB: {path} (read-only; used from its main file alone: {WAL_UNREAD})"
             return f"state DB: {path} (read-only; {'in WAL mode, ' if _wal_live(self.path) else ''}used)"
@@ -159,7 +159,7 @@ class StateDbReader:
             return None
         return legible(str(self.path)), f"{self._failure}; try again in a moment, or close Cursor"
 
-    def _fail(self, exc: Exception) -> None:
+    def fail(self, exc: Exception) -> None:
         reason, self._locked = _reason(exc, self.path)
         self._failure = reason
         self._failed = True
@@ -180,9 +180,9 @@ class StateDbReader:
         kept = f" {KEPT_WORDS}" if self._locked or kept_at_stamp(self._ctx, self.path) else ""
         self._unread = (f"Cursor state DB not used ({reason}); chats are listed without it{left_out}, "
                         f"the tokens it holds not known{kept}{hint}")
-        self._remind()
+        self.remind()
 
-    def _remind(self) -> None:
+    def remind(self) -> None:
         """Say, as ``passing``, that the DB could not be read this time, to every read after
         the one that failed: each row (and token sum) built meanwhile lacks what the DB holds,
         and its capture must see that, or the row would be kept and served once the lock is
@@ -207,16 +207,16 @@ class StateDbReader:
 
     # -- rows ------------------------------------------------------------
 
-    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
-        conn = self._conn()
+    def rows(self, sql: str, params: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+        conn = self.connection()
         if conn is None:
             return
         try:
             yield from conn.execute(sql, params)
         except sqlite3.DatabaseError as exc:  # corrupt page, SQLITE_BUSY past the timeout, …
-            self._fail(exc)
+            self.fail(exc)
 
-    def _json(self, value: object, where: str) -> dict[str, Any] | None:
+    def json_of(self, value: object, where: str) -> dict[str, Any] | None:
         if value is None:  # Cursor leaves NULL values behind; they mean nothing
             return None
         if isinstance(value, (bytes, str)) and too_many_values(value):
@@ -230,14 +230,14 @@ class StateDbReader:
             return None
         return data if isinstance(data, dict) else None
 
-    def _has_kv(self) -> bool:
-        self._remind()
+    def has_kv(self) -> bool:
+        self.remind()
         if self._kv is None:
-            conn = self._conn()
+            conn = self.connection()
             try:
                 self._kv = conn is not None and has_table(conn, "cursorDiskKV")
             except sqlite3.DatabaseError as exc:
-                self._fail(exc)
+                self.fail(exc)
                 self._kv = False
             if conn is not None and not self._kv and not self._failed:
                 self._ctx.warn(self.path, "no cursorDiskKV table (not a Cursor state DB?); composers not read")
@@ -246,10 +246,10 @@ class StateDbReader:
     def values(self, keys: list[str]) -> Iterator[tuple[str, object]]:
         """``(key, value)`` of the ``cursorDiskKV`` rows of ``keys`` that exist, each by exact
         key (``bubbletimes``)."""
-        if not self._has_kv():
+        if not self.has_kv():
             return
         for key in keys:
-            for (value,) in self._rows("SELECT value FROM cursorDiskKV WHERE key = ?", (key,)):
+            for (value,) in self.rows("SELECT value FROM cursorDiskKV WHERE key = ?", (key,)):
                 yield key, value
             if self._failed:
                 return
@@ -257,9 +257,9 @@ class StateDbReader:
     def iter_raw(self, prefix: str) -> Iterator[tuple[str, object]]:
         """``(key, value)`` of every ``cursorDiskKV`` key under ``prefix``, undecoded, in
         key order, as ``iter_bubbles`` reads them (``keptstats``: digests of the bytes)."""
-        if not self._has_kv():
+        if not self.has_kv():
             return
-        conn = self._conn()
+        conn = self.connection()
         if conn is None:
             return
         low, high = key_range(prefix)
@@ -269,16 +269,16 @@ class StateDbReader:
             while batch := cursor.fetchmany(512):
                 yield from batch
         except sqlite3.DatabaseError as exc:
-            self._fail(exc)
+            self.fail(exc)
 
     def iter_prefix(self, prefix: str, *, limit: int) -> Iterator[tuple[str, object]]:
         """``(key, value)`` of every ``cursorDiskKV`` key under ``prefix``, in
         the order they were written (rowid), at most ``limit`` rows."""
-        if not self._has_kv():
+        if not self.has_kv():
             return
         low, high = key_range(prefix)
         sql = "SELECT key, value FROM cursorDiskKV WHERE key >= ? AND key < ? ORDER BY rowid LIMIT ?"
-        yield from self._rows(sql, (low, high, limit))
+        yield from self.rows(sql, (low, high, limit))
 
 
 def _reason(exc: Exception, path: os.PathLike[str]) -> tuple[str, bool]:
