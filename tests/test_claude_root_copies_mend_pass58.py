@@ -58,7 +58,7 @@ def test_three_copies_give_one_answer_whatever_the_roots_order(isolated_home: Pa
     assert _inputs_every_way() == {1 + 7 + 100}  # c3: c1 is held by c2, and c3 is fresher than c2
     (warning,) = cli_json("tokens")["warnings"]  # c2 left out, and said; c1 is all in c2
     assert warning["path"] == str(copies["c2"])
-    assert warning["message"] == ("differs from another copy of its session under another root, which is counted "
+    assert warning["message"] == ("differs from another copy of its session in another folder, which is counted "
                                   f"instead (calls only in this copy are not): {copies['c3']}")
 
 

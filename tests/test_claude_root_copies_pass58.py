@@ -59,7 +59,7 @@ def test_two_copies_that_differ_are_said_naming_both(isolated_home: Path) -> Non
     assert _inputs_every_way() == {17}  # the fresher copy, as before
     (warning,) = cli_json("tokens")["warnings"]
     assert warning["path"] == str(config)
-    assert warning["message"] == ("differs from another copy of its session under another root, which is counted "
+    assert warning["message"] == ("differs from another copy of its session in another folder, which is counted "
                                   f"instead (calls only in this copy are not): {claude}")
 
 

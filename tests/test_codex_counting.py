@@ -264,12 +264,13 @@ def test_no_token_count_at_all_is_null(isolated_home: Path) -> None:
 
 def test_counters_read_every_value_as_as_count_does() -> None:
     """``counters_of`` reads the common counts inline: whatever a field holds, it reads what
-    ``as_count`` reads, and ``cached_input_tokens`` present (even null) hides the older name."""
+    ``as_count`` reads, and ``cached_input_tokens`` present (even null) hides the older name;
+    a counter of no number at all (``null``, ``"x"``) makes none."""
     from itertools import product
 
     from agentscan.bounds import MAX_TOKEN_COUNT
     from agentscan.providers.codex.counters import counters_of
-    from agentscan.providers.codex.records import as_count
+    from agentscan.providers.codex.records import as_count, no_number
 
     odd = [None, 0, 7, -1, True, False, 3.0, 2.5, float("nan"), "12", "x", "²", MAX_TOKEN_COUNT, MAX_TOKEN_COUNT + 1,
            10**30, [1], {"a": 1}]
@@ -280,6 +281,9 @@ def test_counters_read_every_value_as_as_count_does() -> None:
             if present:
                 raw["cached_input_tokens"] = value
             cached = value if present else older
+            if no_number(value) or no_number(cached):  # (no count at all: pass 61, ``counters._unreadable``)
+                assert counters_of(raw) is None, (value, older, present)
+                continue
             assert counters_of(raw) == (as_count(value), as_count(cached), as_count(value), as_count(value),
                                         as_count(value), as_count(value)), (value, older, present)
     # An empty object is no count (pass 57: ``last_token_usage: {}`` beside a total that moved)

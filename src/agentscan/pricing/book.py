@@ -240,8 +240,8 @@ class PriceBook:
                     for raw in doc.get("periods", ()):
                         state.append(self._register(Period.from_json(raw)))
                 except (ValueError, TypeError, ArithmeticError):
-                    # A damaged entry, or one of another formula (7 parts, before web searches):
-                    # its periods dropped, so the library's are kept in their place.
+                    # A damaged entry, or one of another formula (7 parts, before web searches) or
+                    # ``periods.BOUNDS_RULE``: its periods dropped, the library's kept in their place.
                     state = []
                     self._store(provider, model, {**doc, "periods": []})
         self._models[(provider, model)] = state

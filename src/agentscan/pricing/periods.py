@@ -42,6 +42,14 @@ class NotPriceable(Exception):
 NOT_YET = ", when those prices start"
 
 
+#: the rule that found a period's bounds (``library._bounds``), kept with each period the index
+#: holds (``Period.to_json``): one of another rule is no period (``from_json``), so the book drops
+#: a model's stored periods and asks the library again (``book.PriceBook._load``), whose price data
+#: may not have changed.  2: a time-of-day window is looked for two days either side of the call's
+#: UTC day (a period stored under 1, no mark, could run open-ended past a far-from-UTC window)
+BOUNDS_RULE = 2
+
+
 class Period(NamedTuple):
     """Prices valid from ``start`` (inclusive) to ``end`` (exclusive), epoch seconds; ``None`` is open.
 
@@ -76,11 +84,14 @@ class Period(NamedTuple):
         return bisect_left(self.thresholds, total_input)
 
     def to_json(self) -> list[Any]:
-        return [self.start, self.end, list(self.thresholds), [[str(c) for c in row] for row in self.coefficients]]
+        return [self.start, self.end, list(self.thresholds), [[str(c) for c in row] for row in self.coefficients],
+                BOUNDS_RULE]
 
     @classmethod
     def from_json(cls, doc: Sequence[Any]) -> Period:
-        start, end, thresholds, rows = doc
+        start, end, thresholds, rows, *rule = doc
+        if rule != [BOUNDS_RULE]:
+            raise ValueError("price period bounded by an older rule")
         coefficients = tuple(tuple(Decimal(c) for c in row) for row in rows)
         if len(coefficients) != len(thresholds) + 1 or any(len(row) != len(PARTS) for row in coefficients):
             raise ValueError("malformed price period")

@@ -1,6 +1,7 @@
 """Which of a Claude transcript's copies is read when one session's (or subagent's) file is
 found under more than one root (``~/.claude`` and ``~/.config/claude``, ``CLAUDE_CONFIG_DIR``
-naming several): docs/providers/claude.md, "A session found under two roots".
+naming several) or in more than one project folder of a root: docs/providers/claude.md,
+"A session found under two roots".
 
 Every copy is collected first and chosen among at once, so the choice does not depend on the
 order of the roots: each copy that another holds (one the start of another: a stale
@@ -67,7 +68,7 @@ def choose(copies: list[Copy[T]], ctx: ScanContext) -> Copy[T]:
             kept = at
     for at in rest:
         if at != kept and relations[min(at, kept), max(at, kept)] == DIFFERENT:
-            ctx.warn(Path(distinct[at].path), "differs from another copy of its session under another root, which "
+            ctx.warn(Path(distinct[at].path), "differs from another copy of its session in another folder, which "
                                               f"is counted instead (calls only in this copy are not): {distinct[kept].path}")
     return distinct[kept]
 

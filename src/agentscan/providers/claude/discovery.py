@@ -304,8 +304,11 @@ def session_files_at(main: Path, native_id: str, ctx: ScanContext, roots: Sequen
     finds the session's copies there (``_settle``): ``show`` reads the copies ``list`` does."""
     if main.name != f"{native_id}.jsonl" or not os.path.isfile(main):
         return None
+    folders = project_folders(main, roots)
+    if _held_elsewhere(native_id, roots, folders, ctx):
+        return None  # (a discovery joins the session's files across project folders: it decides)
     sessions: dict[str, SessionFiles] = {}
-    for parent in project_folders(main, roots):
+    for parent in folders:
         entries = admitted_entries(str(parent), ctx, report=parent == main.parent)
         if not entries:
             continue  # (the project not under that root: most homes have one root)
@@ -322,3 +325,19 @@ def session_files_at(main: Path, native_id: str, ctx: ScanContext, roots: Sequen
     _settle(sessions, ctx)
     found = sessions.get(native_id)
     return found if found is not None and found.main is not None else None
+
+
+def _held_elsewhere(native_id: str, roots: Sequence[Path], folders: Sequence[Path], ctx: ScanContext) -> bool:
+    """Whether a project folder under ``roots`` but ``folders`` (the transcript's) holds a file of
+    the session: its subagents (``<id>/subagents``: a run Claude Code wrote under the folder it
+    ran in) or a copy of its transcript.  A discovery joins them to it, so one session's files
+    found from its transcript's folder alone lacked them: a cached ``show`` priced no such run,
+    and a warm one left it out.  A look per project folder, as ``show`` asks it once."""
+    for root in roots:
+        for project in admitted_entries(str(root), ctx, report=False):
+            folder = root / project.name
+            if folder not in folders and is_dir(project) and (
+                    os.path.lexists(os.path.join(project.path, native_id, "subagents"))
+                    or os.path.lexists(os.path.join(project.path, native_id + ".jsonl"))):
+                return True
+    return False

@@ -114,14 +114,14 @@ class FileUsageScanner:
 
     @property
     def spent(self) -> Counters:
-        """The calls ``token_count`` events reported (``events``), added up as ``tokens`` counts
-        each (``counters.spent_on``): a row's count when the totals are ``garbled``.  The same
-        sum ``runs`` keeps, by the same rule (``counters.step``); not the calls only a
-        ``token_usage_record`` reports, which ``runs`` does not read (a row of any rollout
-        leaves them out: ``docs/providers/codex.md``)."""
-        total = ZERO
+        """The calls ``token_count`` events reported, added up as ``tokens`` counts each (``spent_on``;
+        one time and count once, as ``usage.UsageDeduper``): a row's count when the totals are ``garbled``;
+        not a call only a ``token_usage_record`` reports (no row counts one: ``docs/providers/codex.md``)."""
+        total, keys = ZERO, set()
         for event in self.events:
-            total = spent_on(total, event.counters)
+            if (key := (event.timestamp_raw, event.counters)) not in keys or event.timestamp_raw is None:
+                keys.add(key)
+                total = spent_on(total, event.counters)
         return total
 
     def feed(self, record: Mapping[str, Any]) -> None:

@@ -16,7 +16,8 @@ from typing import Any, Mapping
 from agentscan.bounds import MAX_TOKEN_COUNT
 from agentscan.model import TokenUsage
 from agentscan.providers.codex.records import (RawLine, RawTokenInfo, RawTokenUsage, as_count, as_dict, no_count,
-                                              noted_count, payload_of)
+                                              no_number, noted_count, payload_of)
+from agentscan.toolkit.valuewarnings import note_usage
 
 #: input, cached, cache_write, output, reasoning, total: a call's raw counters
 Counters = tuple[int, int, int, int, int, int]
@@ -57,7 +58,25 @@ def counters_of(raw: RawTokenUsage | object) -> Counters | None:
             return plain
     elif not isinstance(raw, dict):
         return None
+    if _unreadable(raw):  # type: ignore[arg-type]
+        return None
     return _counters(raw)  # type: ignore[arg-type]
+
+
+def _unreadable(raw: dict) -> bool:
+    """Whether a counter of ``raw`` that every Codex build writes (``TokenUsage``'s integers; not
+    the newer ``cache_write_input_tokens``, whose null is no such field, as ever) is no number at
+    all (``records.no_number``: ``null``, ``"x"``): told once a file.  Such counters are no count:
+    read as zeros they made a running total drop, a restart whose base the next totals counted
+    on from (a call of the whole total after it), so a reader takes them for none (Codex cannot
+    read that event back either)."""
+    cached_field = "cached_input_tokens" if "cached_input_tokens" in raw else "cache_read_input_tokens"
+    for field in ("input_tokens", cached_field, "output_tokens", "reasoning_output_tokens", "total_tokens"):
+        value = raw.get(field, 0)
+        if no_number(value):
+            note_usage(field, value, 0)
+            return True
+    return False
 
 
 def _counters(raw: dict) -> Counters:
@@ -80,12 +99,17 @@ _NO_TOTAL: tuple[None, bool] = (None, False)
 def total_counters(raw: Any) -> tuple[Counters | None, bool]:
     """``counters_of`` a running total (``total_token_usage``), and whether one of its values
     was no token count (``records.no_count``: ``-5``, ``2.5``, ``true``): such totals are no
-    running count of the calls, so a row counts the calls instead (``spent_on``)."""
+    running count of the calls, so a row counts the calls instead (``spent_on``).  A total with
+    a counter of no number at all (``_unreadable``: ``null``, ``"x"``) is none."""
     if raw.__class__ is dict:
         plain = _plain(raw)
         if plain is not None:
             return plain, False
     elif not isinstance(raw, dict):
+        return _NO_TOTAL
+    if _unreadable(raw):
+        # (no total: the event's call is its ``last_token_usage`` (then ``unsummed``), and the
+        # running total stays where it was, so the next one's growth counts what this one skipped)
         return _NO_TOTAL
     return _counters(raw), any(no_count(value, as_count(value)) for value in _fields(raw) if value is not None)
 

@@ -77,7 +77,10 @@ KIND = "codex.counts"
 #: "13": that base only when the total was written again right before the drop (a rollback's
 #: replay, kept newest in ``seen``), else from zero: a "12" took an earlier total off a restart
 #: from zero whose first call was at or above it: read again
-VERSION = "13"
+#: "14": a total with a counter of no number at all (``null``, ``"x"``) is none (``counters._unreadable``),
+#: and a call written again (time and count) adds to ``recount`` once; a "13" read it as zeros (a
+#: restart): read again
+VERSION = "14"
 #: tallies whose line counts, model use and copy end hold, and whose count is what ``counters.step``
 #: reaches now only of a file whose running totals never went down (a drop, a replay or a
 #: restart, it counted by its build's rules, which "10" to "13" changed), and a "6" took a file's

@@ -77,7 +77,9 @@ class CodexProvider(Provider):
     # 45: such a fork's first total with `last_token_usage: {}` is the base restored, no call (row,
     #     tokens and show: it counted the parent's whole history as the fork's); a later call
     #     that disagrees leaves it a lower bound (partial)
-    parser_version = "45"
+    # 46: a counter of no number at all (null, "x") makes no total and no call (it read as zeros: a
+    #     restart); a row counting a rollout's calls counts one written again once, as tokens does
+    parser_version = "46"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)

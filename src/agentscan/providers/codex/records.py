@@ -138,6 +138,14 @@ def noted_count(value: object, field: str) -> int:
     return count
 
 
+def no_number(value: object) -> bool:
+    """Whether a usage counter's ``value`` is no number at all: null, ``true``, a string of no
+    digits, a list or an object.  Codex's ``TokenUsage`` holds integers, so no build of it wrote
+    one, and Codex itself cannot read such a ``token_count`` back (``counters.counters_of``)."""
+    kind = value.__class__
+    return value is None or kind is bool or kind is list or kind is dict or (kind is str and not _digits(value))  # type: ignore[arg-type]
+
+
 def no_count(value: object, count: int) -> bool:
     """Whether ``value`` (``as_count`` gave ``count``) is no token count as recorded; a digit
     string counted whole is one."""

@@ -52,7 +52,9 @@ KIND = "codex.runs"
 #: (``counters._base``); a "5" counted that base again: read again
 #: "7": that base only when the total was written again right before the drop, else from zero
 #: (``counters._base``); a "6" took an earlier total off a restart from zero: read again
-VERSION = "7"
+#: "8": a total with a counter of no number at all is none (``counters._unreadable``), and a call
+#: written again adds to ``recount`` once; a "7" read it as zeros (a restart): read again
+VERSION = "8"
 #: a state of those builds reached what ``step`` reaches now only of a file whose running totals
 #: never went down: a drop (a replay, a restart) it counted by its build's rules, which "4" to
 #: "7" changed; and one of a file of garbage totals (no ``recount``) took them for a running
@@ -77,19 +79,28 @@ class _Runs:
     ``2.5``), as its totals are then no running count.  Adding each call costs, so a read
     keeps it only from a file's start and once it knows the file needs it (``whole_count``)."""
 
-    __slots__ = ("last", "carried", "recount", "seen")
+    __slots__ = ("last", "carried", "recount", "seen", "_keys")
 
     def __init__(self, last: Counters | None = None, carried: Counters = ZERO,
                  recount: Counters | None = None, seen: Seen = ()) -> None:
         self.last, self.carried, self.recount = last, carried, recount
         self.seen = recent_totals(seen, last)  # the latest totals: a replay of one counts nothing
+        #: the calls ``recount`` added, by time and count: one written again is added once, as
+        #: ``FileUsageScanner.spent`` (this read's: a state kept bounded holds none)
+        self._keys: set[tuple[object, Counters]] = set()
 
-    def feed(self, total: Counters | None, call: Counters | None, lost: bool = False, garbage: bool = False) -> None:
+    def feed(self, total: Counters | None, call: Counters | None, lost: bool = False, garbage: bool = False,
+             time: object = None) -> None:
         """``total``: a ``token_count``'s cumulative count; ``call``: its last call's (``lost``:
-        an empty one); ``garbage``: the total held no count (``counters.total_counters``)."""
+        an empty one); ``garbage``: the total held no count (``counters.total_counters``);
+        ``time``: the line's ``timestamp``."""
         self.last, self.carried, call = step(self.last, self.carried, total, call, None if garbage else self.seen,
                                              lost)
         if call is not None and self.recount is not None:
+            if time.__class__ is str:
+                if (time, call) in self._keys:
+                    return
+                self._keys.add((time, call))
             self.recount = spent_on(self.recount, call)
 
     @property
@@ -144,7 +155,7 @@ def _read(path: Path, ctx: ScanContext, runs: _Runs, start: int) -> ScanProgress
         last = counters_of(raw_last)
         if (garbage or unsummed(total, last) or jumped(runs.last, total, last)) and runs.recount is None:
             raise _Garbled
-        runs.feed(total, last, raw_last == {}, garbage)
+        runs.feed(total, last, raw_last == {}, garbage, record.get("timestamp"))
     return progress
 
 
