@@ -65,14 +65,13 @@ def _private_calls_on(path: Path, names: set[str]) -> list[str]:
 #: a name here that is mended should leave the list (the test says which are gone)
 LEFT = {
     "cli/typer_app.py": {"_protected_args"},
-    "context.py": {"_suppressed"},
     "pricing/library.py": {"_providers_from_raw"},
     "providers/claude/halfjoin.py": {"_evict_oldest", "_flush", "_keys", "_recent", "_size", "_window"},
     "providers/claude/halfpass.py": {"_counted", "_keys", "_members", "_order", "_recent", "_requests", "_size"},
     "providers/claude/halfrow.py": {"_flush", "_members", "_order", "_pending", "_size", "_texts", "_tool"},
     "providers/claude/recordnotes.py": {"_members"},
     "scan/arguments.py": {"_given"},
-    "scan/saidorder.py": {"_per_file", "_seen", "_suppressed"},
+    "scan/saidorder.py": {"_per_file", "_seen"},
     "toolkit/paths.py": {"_make_child_relpath"},
 }
 #: private names of the standard library's own making (a named tuple's, ``os._exit``)

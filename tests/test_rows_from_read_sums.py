@@ -195,7 +195,7 @@ def test_the_tables_rows_read_in_workers_take_the_sums_read(isolated_home: Path,
 
 
 def _read(groups: list[list]) -> SimpleNamespace:
-    return SimpleNamespace(groups=groups, warnings=[], passing=False)
+    return SimpleNamespace(groups=groups, said=False, warnings=[], passing=False)
 
 
 def test_a_workers_context_has_the_sums_the_scan_read() -> None:
@@ -215,7 +215,7 @@ def test_the_last_read_of_a_session_is_the_one_taken() -> None:
     assert groups_read(ctx, "claude:x", "old") is None  # read again since, at another fingerprint
     assert groups_read(ctx, "claude:y", "fp") == [["y"]]
     assert groups_read(ctx, "claude:y", None) is None
-    note_read(ctx, {"claude:z": "fp"}, {"claude:z": SimpleNamespace(groups=[], warnings=["a bad line"], passing=False)})
+    note_read(ctx, {"claude:z": "fp"}, {"claude:z": SimpleNamespace(groups=[], said=True, warnings=["a bad line"], passing=False)})
     assert groups_read(ctx, "claude:z", "fp") is None
 
 

@@ -23,6 +23,7 @@ from agentscan.sealing import seal, unseal_json
 from agentscan.timeutil import from_epoch
 from agentscan.toldwarnings import Telling, Told
 from agentscan.warningsink import WarningSink
+from agentscan.warningwords import SKIPPED_SESSION
 
 # The model (its dataclasses) and orjson (which imports ``dataclasses``, ``inspect``,
 # ``uuid``, …) are imported where they are used: a remembered answer (``scan.answers``)
@@ -60,29 +61,32 @@ class HeldWarnings(WarningSink):
         #: what was told; per file past the 1,000 held, how many this sink counted, and the last
         #: line, in place (a file's lines past them went unsaid, its "N more" short, where a
         #: hold's said alone were said: ``otlp.parallel``, Codex's and Gemini's holds)
-        self.said = Telling()
+        self._said = Telling()
         self._held: dict[str, int] = {}
 
-    def add(self, path: object, message: str, line: int | None = None, *, passing: bool = False) -> None:
+    @property
+    def said(self) -> Telling:
+        return self._said.settled()
+
+    def add(self, path: object, message: str, line: int | None = None, *, passing: bool = False) -> bool:
         key_path = legible(str(path))
         held = self._held.get(key_path, 0)
         # (A warning of no line is told whatever the count, as ``saidorder``'s hold tells it: past
         # the listed ones the sink counts it by its words, with no line to count it at.)
         if held < HELD_PER_FILE or passing or line is None:
             self._held[key_path] = held + 1
-            self.said.tell((key_path, legible(message), line, passing))
-        else:  # past it, said again only as the sink's count
-            counted = self._suppressed.get(key_path, 0)
-            super().add(path, message, line)
-            if self._suppressed.get(key_path, 0) > counted:
-                self.said.count_past(key_path, 1, line)
-            return
-        super().add(path, message, line, passing=passing)
+            self._said.tell((key_path, legible(message), line, passing))
+            return self.add_legible(key_path, message, line, passing)
+        # Past it, said again only as the sink's count.
+        if not self.add_legible(key_path, message, line, False):
+            return False
+        self._said.count_past(key_path, 1, line)
+        return True
 
     def count_more(self, key_path: str, count: int, last: int) -> int:
         counted = super().count_more(key_path, count, last)
         if counted:  # (a count said again inside: held in its place too)
-            self.said.count_past(key_path, counted, last)
+            self._said.count_past(key_path, counted, last)
         return counted
 
 
@@ -333,7 +337,7 @@ def internal_error(ctx: ScanContext, ref: SessionRef, exc: Exception) -> None:
     if own_import_failed(exc):
         raise CodeChanged(exc) from exc  # type: ignore[arg-type]  # (an ImportError: checked)
     where = ref.path or (ref.files[0] if ref.files else ref.id)
-    ctx.warn(where, f"skipped: agentscan could not read this session ({type(exc).__name__}); please report it")
+    ctx.warn(where, f"{SKIPPED_SESSION} ({type(exc).__name__}); please report it")
 
 
 def guarded_row(provider: Provider, ref: SessionRef, ctx: ScanContext) -> SessionRow:

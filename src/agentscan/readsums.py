@@ -34,6 +34,9 @@ class Read(Protocol):
     def groups(self) -> list[list]: ...
 
     @property
+    def said(self) -> bool: ...
+
+    @property
     def warnings(self) -> Sequence[ScanWarning]: ...
 
     @property
@@ -57,7 +60,7 @@ def groups_read(ctx: ScanContext, ref_id: str, fingerprint: str | None) -> list[
     for fingerprints, sums in reversed(ctx.memo.get(SUMS_READ, ())):
         found = sums.get(ref_id)
         if found is not None:
-            if fingerprints.get(ref_id) == fingerprint and not found.passing and not found.warnings:
+            if fingerprints.get(ref_id) == fingerprint and not found.passing and not found.said:
                 return found.groups
             return None
     return None

@@ -31,29 +31,45 @@ Told = Union[Said, Counted]
 class Telling(list[Told]):
     """Warnings being told (``Said``s), each file's count past its listed ones grown in its
     place (``count_past``): where the first of them was counted, while none of that file's came
-    since (one that did starts the file's next count after it)."""
+    since (one that did starts the file's next count after it).  Read it ``settled``: a count
+    grows in place unseen (``count_past`` runs for each bad line past a file's listed ones, in
+    each capture and hold open: a value made each time cost a sixth of a transcript of bad
+    lines' read) and is written into its place when read."""
 
     def __init__(self, told: Iterable[Told] = ()) -> None:
         super().__init__(told)
-        self._slot: dict[str, int] = {}
-        #: per file, where its count last grew and what it was before (``upto``)
-        self._grew: dict[str, tuple[int, Counted | None]] = {}
+        #: per file, its count growing in place: where, the count, its last line, and the two
+        #: before its last growth (``None``: none yet; ``upto``)
+        self._open: dict[str, list[Any]] = {}
+        #: per file, its last count, open or since closed (``upto``)
+        self._grew: dict[str, list[Any]] = {}
+        #: an open count grew since it was last written into its place
+        self._moved = False
 
     def tell(self, said: Said) -> None:
-        self._slot.pop(said[0], None)
+        run = self._open.pop(said[0], None)
+        if run is not None:  # (its file's count closed: written into its place as it stands)
+            self[run[0]] = Counted(said[0], run[1], run[2])
         self.append(said)
 
     def count_past(self, path: str, count: int, last: int) -> None:
-        at = self._slot.get(path)
-        if at is None:
-            self._slot[path] = len(self)
-            self._grew[path] = (len(self), None)
+        run = self._open.get(path)
+        if run is None:
+            self._open[path] = self._grew[path] = [len(self), count, last, None, None]
             self.append(Counted(path, count, last))
         else:
-            before = self[at]
-            self._grew[path] = (at, before)  # type: ignore[assignment]
-            # (Once a bad line past the listed ones: ``tuple.__new__`` skips the named tuple's own.)
-            self[at] = tuple.__new__(Counted, (path, before[1] + count, last, False))  # type: ignore[operator]
+            run[3], run[4] = run[1], run[2]
+            run[1] += count
+            run[2] = last
+            self._moved = True
+
+    def settled(self) -> Telling:
+        """This list, each count written into its place as it stands."""
+        if self._moved:
+            for path, run in self._open.items():
+                self[run[0]] = Counted(path, run[1], run[2])
+            self._moved = False
+        return self
 
     def upto(self, lines: int) -> tuple[Told, ...]:
         """``frozen`` of a read whose lines after ``lines`` are read again (a resume state's: a
@@ -61,15 +77,15 @@ class Telling(list[Told]):
         place, the count up to it (with the last line it counted then) and that growth (its last
         past ``lines``: the tail's, said again only while the file stands as it is).  Kept as one,
         a grown file's count said that line twice, and a line since written whole and good too."""
-        told = list(self)
-        for at, before in sorted(self._grew.values(), key=lambda grew: -grew[0]):
+        told = list(self.settled())
+        for at, past, last, before, before_last in sorted(self._grew.values(), key=lambda run: -run[0]):
             grown = told[at]
-            if before is not None and isinstance(grown, Counted) and grown.last > lines >= before.last:
-                told[at:at + 1] = [before, grown._replace(past=grown.past - before.past)]
+            if before is not None and isinstance(grown, Counted) and last > lines >= before_last:
+                told[at:at + 1] = [Counted(grown.path, before, before_last), Counted(grown.path, past - before, last)]
         return tuple(told)
 
     def frozen(self) -> tuple[Told, ...]:
-        return tuple(self)
+        return tuple(self.settled())
 
 
 def counts_any(told: Iterable[Told]) -> bool:

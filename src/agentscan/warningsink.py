@@ -12,7 +12,7 @@ from agentscan.fsview import legible
 from agentscan.toldwarnings import Counted, Telling, Told
 from agentscan.toolkit.words import agreeing, plural
 from agentscan.warningjson import warning_json
-from agentscan.warningwords import REWORDED_HEADS
+from agentscan.warningwords import REWORDED_HEADS, SKIPPED_SESSION
 
 # The model (its dataclasses) is imported where a warning is made: a remembered answer
 # (``scan.answers``) is printed without it (``SinkWarning``).
@@ -27,14 +27,14 @@ CAPTURE_LIMIT = PER_FILE_WARNINGS * 5
 _Sink = TypeVar("_Sink", bound="WarningSink")
 
 
-def counted_past(warnings: Iterable[Any]) -> tuple[int, int]:
+def counted_past(warnings: Iterable[ScanWarning | SinkWarning]) -> tuple[int, int]:
     """Of ``warnings`` as listed, how many are a file's count past its listed ones, and how many
     warnings those count (each one's ``past``, as the sink listed it: not its words read back):
     ``--strict`` says the warnings a run met, 80,400 of 8 files of 10,050 bad lines, not the 168
     entries listing them."""
     entries = counted = 0
     for warning in warnings:
-        if past := getattr(warning, "past", 0):
+        if past := warning.past:
             entries += 1
             counted += past
     return entries, counted
@@ -98,6 +98,18 @@ class Captured(list["ScanWarning"]):
             self.count_more(path, 1, line)
         else:
             self.lost = True
+
+    def take_told(self, told: Iterable[Told]) -> None:
+        """Take ``told`` (``toldwarnings``) in turn, as said again into the sink (``say_again``)
+        they would come: a warning by ``take``, each file's count past those kept by ``count_more``."""
+        from agentscan.model import ScanWarning
+
+        for item in told:
+            if isinstance(item, Counted):
+                self.count_more(item.path, item.past, item.last)
+            else:
+                path, message, line, passing = item
+                self.take(ScanWarning(path, message, line), passing, path, line)
 
     def wants(self, path: str | None, line: int | None = 0) -> bool:
         """Past ``limit``, a warning of ``path`` is kept still (``whole_files``: of its first listed);
@@ -194,8 +206,13 @@ class WarningSink:
             # By identity: two captures can hold equal lists.
             self._captures = [c for c in self._captures if c is not captured]
 
-    def add(self, path: object, message: str, line: int | None = None, *, passing: bool = False) -> None:
-        key_path = legible(str(path))
+    def add(self, path: object, message: str, line: int | None = None, *, passing: bool = False) -> bool:
+        """Returns whether it was counted past the file's listed warnings (``listed``' "N more"):
+        a hold tells it as such (``context.HeldWarnings``, ``scan.saidorder``)."""
+        return self.add_legible(legible(str(path)), message, line, passing)
+
+    def add_legible(self, key_path: str, message: str, line: int | None, passing: bool) -> bool:
+        """``add`` of a path made legible (a hold's, which looked at it first)."""
         if self._captures:  # a result being computed keeps them: the model is imported then anyway
             self._capture(key_path, message, line, passing)
         count = self._per_file.get(key_path, 0)
@@ -205,21 +222,23 @@ class WarningSink:
             # 16 s).  A line at or before the last one counted is the file read again (its
             # discovery, then its row): a repeat, as a key would have told (``counts_on``).
             if not counts_on(self._counted_upto, key_path, line):
-                return
+                return False
             self._per_file[key_path] = count + 1
             self._suppressed[key_path] = self._suppressed.get(key_path, 0) + 1
-            return
+            return True
         message = legible(message)
         key = (key_path, line, message)
         if key in self._seen:
-            return
+            return False
         self._seen.add(key)
-        count = self._per_file.get(key_path, 0)
         self._per_file[key_path] = count + 1
-        if count >= PER_FILE_WARNINGS:
+        # (A session skipped is listed whatever its file's count: counted in the "N more" of a
+        # transcript's bad lines, the session a bug cost went unsaid, in ``--json`` too.)
+        if count >= PER_FILE_WARNINGS and not message.startswith(SKIPPED_SESSION):
             self._suppressed[key_path] = self._suppressed.get(key_path, 0) + 1
-            return
+            return True
         self._items.append(SinkWarning(key_path, message, line))
+        return False
 
     def room(self) -> int:
         """How many more warnings the roomiest capture open could take (0: none open, or all
@@ -256,14 +275,22 @@ class WarningSink:
                 self.add(path, message, line, passing=passing or said_passing)
 
     def _capture(self, key_path: str, message: str, line: int | None, passing: bool) -> None:
-        """``Captured.take`` for every capture open, the warning made once, and not at all
-        while every capture is full (a file of a million bad lines)."""
+        """``Captured.take`` for every capture open, the warning made once, and only when one of
+        them has room for it (not while every capture is full: a file of a million bad lines)."""
         warning = None
-        if any(len(captured) < captured.limit or captured.wants(key_path, line) for captured in self._captures):
-            from agentscan.model import ScanWarning
-
-            warning = ScanWarning(key_path, legible(message), line)
         for captured in self._captures:
+            if line is not None and not passing and key_path in captured._counting:
+                # (``take``'s first case, unrolled: it runs for every bad line past a file's
+                # listed ones, in each capture open; the file's kept ones are full, ``count_more``)
+                upto = captured._upto
+                if line > upto.get(key_path, 0):
+                    upto[key_path] = line
+                    captured.telling.count_past(key_path, 1, line)
+                continue
+            if warning is None and (len(captured) < captured.limit or captured.wants(key_path, line)):
+                from agentscan.model import ScanWarning
+
+                warning = ScanWarning(key_path, legible(message), line)
             captured.take(warning, passing, key_path, line)
 
     def extend(self, warnings: list[ScanWarning]) -> None:

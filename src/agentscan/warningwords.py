@@ -13,3 +13,6 @@ REWORDED_BY_AGE = "truncated last line"
 CUT_SHORT = "chat file is cut short"
 #: every head a warning reworded by its file's age begins with (``WarningSink.listed``)
 REWORDED_HEADS = (REWORDED_BY_AGE, CUT_SHORT)
+#: how a session a bug in agentscan cost is said (``context.internal_error``): listed past its
+#: file's listed warnings too (``WarningSink.add``), never only counted in its "N more"
+SKIPPED_SESSION = "skipped: agentscan could not read this session"

@@ -89,9 +89,13 @@ def warn_summary(warnings: Sequence[ScanWarning | SinkWarning], *, verbose: bool
     if priority:
         warnings = [warning for warning in warnings if not priority_tier(warning.message)]
     # A model's no-price warning first: it is what a cost's "-" or "≥" refers to (a table's
-    # note points to it without naming the model), and five bad lines would hide it.
+    # note points to it without naming the model), and five bad lines would hide it; then a
+    # session agentscan skipped (its own fault), hidden in "… and N more" under a file's bad lines.
     if not verbose and len(warnings) > 5:
-        warnings = sorted(warnings, key=lambda warning: not warning.path.startswith("model:"))
+        from agentscan.warningwords import SKIPPED_SESSION
+
+        warnings = sorted(warnings, key=lambda warning: (not warning.path.startswith("model:"),
+                                                         not warning.message.startswith(SKIPPED_SESSION)))
     leading = [warning for warning in warnings if warning.path in first] if first else []
     if leading:
         warnings = leading + [warning for warning in warnings if warning.path not in first]

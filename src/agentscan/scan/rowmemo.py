@@ -154,7 +154,7 @@ class SessionRows:
             if at is None:
                 continue
             try:
-                data = orjson.dumps(_data_of(row, priced, sums.warnings))
+                data = orjson.dumps(_data_of(row, priced, sums.warnings_json()))
             except TypeError:
                 continue
             fragment = made[session_id] = fragment_of(row)
@@ -176,7 +176,7 @@ def _decimal(value: Decimal | None) -> str | None:
     return None if value is None else str(value)  # exact: a float would round
 
 
-def _data_of(row: TokenRow, priced: Priced, warnings: list[ScanWarning]) -> list[Any]:
+def _data_of(row: TokenRow, priced: Priced, warnings: list[dict[str, Any]]) -> list[Any]:
     if (not row.subagents and not row.recovered and not warnings and row.own == row.tokens and not row.archived
             and row.own_cost == row.cost == row.cost_priced and row.subagents_cost is None):
         # Most rows: the session's own calls, all priced (a third of the objects to decode).
@@ -186,7 +186,7 @@ def _data_of(row: TokenRow, priced: Priced, warnings: list[ScanWarning]) -> list
         [[sub_id, _usage(tokens)] for sub_id, tokens in row.subagents],
         _decimal(row.cost), _decimal(row.own_cost), [_decimal(cost) for cost in row.subagent_costs],
         [list(pair) for pair in row.recovered], _decimal(row.cost_priced), _decimal(row.subagents_cost),
-        priced.tokens, [warning.to_json() for warning in warnings], *((True,) if row.archived else ()),
+        priced.tokens, warnings, *((True,) if row.archived else ()),
     ]
 
 

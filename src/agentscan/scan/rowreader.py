@@ -19,7 +19,6 @@ from agentscan.bounds import TOKEN_SUM_CAPPED
 from agentscan.context import guarded_row, legible, say
 from agentscan.model import ScanWarning, SessionRef, SessionRow
 from agentscan.scan.rowstore import row_document, row_of_document
-from agentscan.toldwarnings import Counted
 from agentscan.warningsink import CAPTURE_LIMIT, Captured
 
 if TYPE_CHECKING:
@@ -117,12 +116,7 @@ class RowReader:
             if entry.real is None or entry.row is None or entry.fingerprint is None:
                 continue
             warnings = Captured(CAPTURE_LIMIT)  # as ``_row`` captures them
-            for said in entry.said:
-                if isinstance(said, Counted):
-                    warnings.count_more(said.path, said.past, said.last)
-                else:
-                    path, message, line, passing = said
-                    warnings.take(ScanWarning(path, message, line), passing, path, line)
+            warnings.take_told(entry.said)
             if entry.row.tokens is not None and entry.row.tokens.saturated:
                 warnings.take(ScanWarning(legible(str(entry.real.path or entry.real.id)), TOKEN_SUM_CAPPED, None))
             rowbuild.finish(self._scanner, entry)

@@ -48,24 +48,22 @@ class _Held(WarningSink):
     def room(self) -> int:
         return max(super().room(), self._room)
 
-    def add(self, path: object, message: str, line: int | None = None, *, passing: bool = False) -> None:
+    def add(self, path: object, message: str, line: int | None = None, *, passing: bool = False) -> bool:
         key_path = legible(str(path))
         if passing or line is None or self._per_file.get(key_path, 0) < PER_FILE_WARNINGS:
             worded = legible(message)
             if passing or (key_path, line, worded) not in self._seen:  # (a repeat the sink drops)
                 self.said.tell((key_path, worded, line, passing))
                 self._room -= 1
+            return self.add_legible(key_path, message, line, passing)
+        if not self.add_legible(key_path, message, line, False):
+            return False
+        if self._room > 0:
+            self.said.tell((key_path, legible(message), line, False))
+            self._room -= 1
         else:
-            counted = self._suppressed.get(key_path, 0)
-            WarningSink.add(self, path, message, line)
-            if self._suppressed.get(key_path, 0) > counted:
-                if self._room > 0:
-                    self.said.tell((key_path, legible(message), line, False))
-                    self._room -= 1
-                else:
-                    self.said.count_past(key_path, 1, line)
-            return
-        WarningSink.add(self, path, message, line, passing=passing)
+            self.said.count_past(key_path, 1, line)
+        return True
 
     def count_more(self, key_path: str, count: int, last: int) -> int:
         counted = super().count_more(key_path, count, last)
@@ -97,7 +95,7 @@ def in_session_order(method: Method) -> Method:
 def _say_in_order(ctx: ScanContext, held: _Held, rank: Callable[[str], Any]) -> None:
     """Say ``held``'s warnings sorted by ``rank`` of their paths (each file's in the order they
     came, each file's count past its listed ones in its place)."""
-    ctx.warnings.say_again(sorted(held.said, key=lambda said: rank(said[0])))
+    ctx.warnings.say_again(sorted(held.said.settled(), key=lambda said: rank(said[0])))
 
 
 def _rank(refs: Sequence[SessionRef]) -> Callable[[str], tuple[int, int, str]]:

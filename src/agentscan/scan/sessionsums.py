@@ -10,7 +10,7 @@ sessions whose calls may be shared can be found without decoding any call
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import orjson
 
@@ -35,6 +35,7 @@ from agentscan.sharedcalls import PARTIAL_KEYS, sharing_part
 from agentscan.usagegroups import BUCKET, GROUP_WIDTH, TIER_BOUNDS
 from agentscan.digests import blake2b
 from agentscan.toldwarnings import Counted, Told, counts_any, told_from_json, told_json, warning_of
+from agentscan.warningjson import warning_json
 from agentscan.warningsink import CAPTURE_LIMIT
 
 if TYPE_CHECKING:
@@ -67,9 +68,18 @@ class SessionSums:
         self.passing = passing
 
     @property
+    def said(self) -> bool:
+        """Some warning is kept (a file's count past them aside: ``counted``)."""
+        return any(type(item) is not Counted for item in self.told)
+
+    @property
     def warnings(self) -> list[ScanWarning]:
-        """The warnings kept (a file's count past them aside: ``counted``)."""
+        """The warnings kept, made each time (``said``, ``warnings_json``: without them)."""
         return [ScanWarning(*item[:3]) for item in self.told if type(item) is not Counted]
+
+    def warnings_json(self) -> list[dict[str, Any]]:
+        """The warnings kept, as ``--json`` writes each (a file's count past them aside)."""
+        return [warning_json(*item[:3]) for item in self.told if type(item) is not Counted]
 
     @property
     def counted(self) -> bool:

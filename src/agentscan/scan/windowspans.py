@@ -153,6 +153,6 @@ def store(cache: Cache, provider: str, stamp: str, pairs: list[tuple[SessionRef,
         prints.append(fingerprints.get(ref_id))
         firsts.append(min(buckets) if buckets else None)
         lasts.append(max(buckets) if buckets else None)
-        flags.append((RECORDED if found.groups else 0) | (SAID if found.warnings else 0)
+        flags.append((RECORDED if found.groups else 0) | (SAID if found.said else 0)
                      | (UNTIMED if len(buckets) < len(found.groups) else 0))
     cache.put_snapshot(spans_key(provider), stamp, seal(orjson.dumps([ids, prints, firsts, lasts, flags])))

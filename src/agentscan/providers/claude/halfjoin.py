@@ -15,6 +15,7 @@ from agentscan.providers.claude.halfpass import HalfTotals
 from agentscan.providers.claude.filesummary import FileSummary, RecentIds
 from agentscan.providers.claude.showfacts import ShowFacts
 from agentscan.providers.claude.windowed import SettledTotals, WindowedTotals, checked_items
+from agentscan.toldwarnings import Counted, Told
 from agentscan.toolkit.jsonl import ReadProgress
 from agentscan.toolkit.valuewarnings import ValueCounts, say_joined
 
@@ -42,9 +43,8 @@ class Join:
         self.window_sums = checked_items(answer.pop("window_sums"))
         self.inserted, self.unkeyed, self.exact = int(answer["inserted"]), int(answer["unkeyed"]), bool(answer["exact"])
         self.messages = memoryview(answer.pop("messages")).cast("q")
-        #: the second half's warnings, a count past those held as ``(path, count, last, False, True)``
-        self.said = [(str(path_text), message if counted else str(message), None if line is None else int(line),
-                      bool(passing), bool(counted)) for path_text, message, line, passing, counted in answer["said"]]
+        #: the second half's warnings, each file's count past those held in its place (``toldwarnings``)
+        self.said = [_told(item) for item in answer["said"]]
         self.offset, self.lines = int(answer["offset"]), int(answer["lines"])
         self.values = ValueCounts.from_parts(answer["values"])
         self.inline = bool(answer["inline"])
@@ -113,14 +113,23 @@ class Join:
             _join_facts(facts, self.facts)
         joined = _join_totals(totals, self.inserted, self.sums, self.window_sums, self.exact)
         progress.complete_offset, progress.lines = self.offset, first_lines + self.lines - 1
-        for path_text, message, line, _, counted in self.said:  # in order, after the first half's: as the one pass says them
-            if counted:
-                ctx.warnings.count_more(path_text, int(message), first_lines + int(line or 0) - 1)
+        for item in self.said:  # in order, after the first half's: as the one pass says them
+            if isinstance(item, Counted):
+                ctx.warnings.count_more(item.path, item.past, first_lines + item.last - 1)
             else:
+                path_text, message, line, _ = item
                 ctx.warn(path_text, message, None if line is None else first_lines + line - 1)
         # Then the bad values of both halves, as one (neither half said its own: ``halves``).
         progress.values = say_joined(ctx, main.path, progress.values, self.values, first_lines - 1)
         return main, joined
+
+
+def _told(item: Any) -> Told:
+    """One of the helper's warnings (``TypeError``/``ValueError``: not one)."""
+    if type(item) is Counted:
+        return Counted(str(item.path), int(item.past), int(item.last))
+    path_text, message, line, passing = item
+    return str(path_text), str(message), None if line is None else int(line), bool(passing)
 
 
 def _join_summaries(main: FileSummary, second: FileSummary, results: list[tuple[str, str, str | None]]) -> None:

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from agentscan.context import HeldWarnings, ScanContext
-from agentscan.toldwarnings import Counted
 from agentscan.providers.claude.records import as_str
 from agentscan.providers.claude.filesummary import FileSummary, RecentIds
 from agentscan.providers.claude.halfrow import lean_loop
@@ -179,11 +178,11 @@ class _HeldFew(HeldWarnings):
         super().__init__()
         self.overflowed = False
 
-    def add(self, path: object, message: str, line: int | None = None, *, passing: bool = False) -> None:
+    def add(self, path: object, message: str, line: int | None = None, *, passing: bool = False) -> bool:
         if len(self.said) < MAX_SAID:
-            super().add(path, message, line, passing=passing)
-        else:
-            self.overflowed = True
+            return super().add(path, message, line, passing=passing)
+        self.overflowed = True
+        return False
 
 
 def second_half(path: Path, ctx: ScanContext, seam: int, with_facts: bool, summaries: dict[str, str],
@@ -219,9 +218,9 @@ def second_half(path: Path, ctx: ScanContext, seam: int, with_facts: bool, summa
         "window_sums": [[*key, *parts] for key, parts in window_sums.items()],
         "inserted": len(totals._recent) + totals.evictions, "exact": totals.exact, "unkeyed": totals.unkeyed,
         "messages": totals.message_ids().tobytes(),
-        # (Each file's count past those held in its place, told apart: a count's line is
-        # renumbered at the join as a warning's is.)
-        "said": [(*item, isinstance(item, Counted)) for item in held.said], "offset": progress.complete_offset, "lines": progress.lines,
+        # (Each file's count past those held in its place, a ``Counted``: its line is renumbered
+        # at the join as a warning's is.)
+        "said": list(held.said), "offset": progress.complete_offset, "lines": progress.lines,
         "values": progress.values.to_parts(),
         "floor": None if floor is None else floor.isoformat(), "looked_up": seen.looked_up.tobytes(),
         "met_any": seen.met_any, "compactions": seen.compactions,
