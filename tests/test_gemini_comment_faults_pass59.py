@@ -54,7 +54,7 @@ def test_another_agents_file_is_read_as_plain_json(tmp_path: Path) -> None:
     ("// c\n[1]", "does not hold a JSON object; agentscan will not overwrite it"),
     ("// c\nnull", "does not hold a JSON object; agentscan will not overwrite it"),
     ('// c\n{"hooks": []}', '"hooks" is not an object; agentscan will not change it'),
-    ('// c\n{"hooks": {"SessionStart": {}}}', "hooks.SessionStart is not a list; agentscan will not change it"),
+    ('// c\n{"hooks": {"SessionStart": {}}}', "hooks.SessionStart is an object, not a list, and Gemini CLI skips it"),
     ('// c\n{"a": 1, "a": 2}', 'holds the key "a" twice'),
 ], ids=["list", "null", "hooks-list", "event-object", "key-twice"])
 def test_a_commented_file_names_what_removing_the_comments_would_meet_next(tmp_path: Path, text: str, then: str) -> None:

@@ -72,7 +72,7 @@ def test_doctor_s_reinstall_hint_names_the_program_that_ran(isolated_home: Path,
     ran_as(monkeypatch, bin_dir)
     [found] = hooks_report(home=isolated_home, cwd=isolated_home, env={"PATH": ""})["configs"]
     # before: "(`agentscan hooks install` again …)", which this shell cannot run
-    assert f"(`{bin_dir / 'agentscan'} hooks install` again" in found["note"]
+    assert f"run `{bin_dir / 'agentscan'} hooks install claude` again" in found["note"]
 
 
 def test_the_doctor_command_of_no_sessions_found_names_it_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -107,7 +107,7 @@ def test_both_scopes_beside_a_system_entry_are_told_once_to_uninstall_both(isola
     assert user["note"].endswith(
         f"edit {system} by hand to remove agentscan's entry (`/opt/bin/agentscan hook --agent gemini`) (`agentscan "
         "hooks install` and `uninstall` will not change it: it is Gemini CLI's system settings, an administrator's "
-        f"file), or run `agentscan hooks uninstall gemini` and run `agentscan hooks uninstall gemini --scope project` "
+        f"file), or run `agentscan hooks uninstall gemini`, then `agentscan hooks uninstall gemini --scope project` "
         f"in {project}"), user["note"]
     assert user["note"].count(str(system)) == 2
 

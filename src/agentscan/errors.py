@@ -334,7 +334,15 @@ class SendFailed(AgentscanError):
 
 
 class HookConfigError(AgentscanError):
-    """A hook config file that agentscan will not change (exit 1)."""
+    """A hook config file that agentscan will not change (exit 1).  ``unwritten``: of one its
+    agent reads all the same (comments in Gemini CLI's, a key twice, a number too large), what
+    stops agentscan from writing it back, said after the file's name (``it holds …``)."""
+
+    unwritten: str | None
+
+    def __init__(self, message: str, *, unwritten: str | None = None) -> None:
+        super().__init__(message)
+        self.unwritten = unwritten
 
 
 class DatabaseUnavailable(AgentscanError):

@@ -265,6 +265,8 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
         rows = []
         for config in hooks["configs"]:
             state = f"{config['events']}/{config['of']} events" if config["events"] else "not installed"
+            if config["events"] and config["problem"]:  # (entries there, but not all well: never "8/8 events" alone)
+                state = f"problem ({state} registered)"
             if config.get("narrowed"):
                 state += f", {len(config['narrowed'])} narrowed"
                 narrowed.append(narrowed_text(config, home_flag, term))

@@ -9,7 +9,6 @@ from typing import Any
 
 from agentscan.cli import render
 from agentscan.cli.term import Terminal, clean_path
-from agentscan.invocation import program_word
 
 
 def both_scopes_text(config: dict[str, Any], home_flag: str, term: Terminal, user: dict[str, Any] | None = None) -> str:
@@ -18,6 +17,7 @@ def both_scopes_text(config: dict[str, Any], home_flag: str, term: Terminal, use
     run it in (``--scope project`` is the current directory's, and doctor may run elsewhere than a
     newcomer reads it); for a file an uninstall will not write back (``by_hand``: comments, a key
     twice), an edit by hand of that file, naming agentscan's entries there."""
+    from agentscan.hooks.mendtext import uninstall_fix
     from agentscan.providers import label_of
 
     agent = config["agent"]
@@ -26,10 +26,8 @@ def both_scopes_text(config: dict[str, Any], home_flag: str, term: Terminal, use
     from agentscan.cli.hooks_text import GEMINI_DIFFERS
 
     differ = GEMINI_DIFFERS if agent == "gemini" else ""
-    project_out = by_hand_text(config, term) or \
-        f"run `{program_word()} hooks uninstall {agent} --scope project` in {_project_dir(config, term)}"
-    user_out = (by_hand_text(user, term) if user is not None else None) or \
-        f"run `{program_word()} hooks uninstall {agent}{home_flag}`"
+    project_out = by_hand_text(config, term) or uninstall_fix(agent, "project", directory=_project_dir(config, term))
+    user_out = (by_hand_text(user, term) if user is not None else None) or uninstall_fix(agent, "user", home_flag)
     return (f"agentscan's hook is also installed in {shown}: {name} runs the hooks of both files{differ}, so each "
             f"event can be captured twice; to keep only the user's, {project_out}; to keep only this project's, {user_out}")
 
@@ -98,15 +96,10 @@ def _install_fix(config: dict[str, Any], home_flag: str, term: Terminal | None, 
     """``run `agentscan hooks install …```: the command that leaves one entry seeing every tool
     (a project's, with the directory to run it in); for a file an install will not write back,
     ``by_hand`` done by hand (``by_hand_text``), instead of the command and ``tail``."""
-    agent, scope = config["agent"], config["scope"]
+    from agentscan.hooks.mendtext import reinstall
+
     edit = by_hand_text(config, term, by_hand)
     if edit is not None:
         return edit
-    word = program_word()
-    install = f"{word} hooks install {agent}" + (" --scope project" if scope == "project" else home_flag)
-    where = f" in {_project_dir(config, term)}" if scope == "project" else ""
-    if config.get("legacy"):
-        # A project's shared settings.json, which installs no longer write: an uninstall cleans it.
-        # The directory first: both commands are run in it (a legacy config is a project's).
-        return f"in {_project_dir(config, term)}, run `{word} hooks uninstall {agent} --scope project`, then `{install}`,{tail}"
-    return f"run `{install}`{where}{tail}"
+    directory = _project_dir(config, term) if config["scope"] == "project" else None
+    return reinstall(config["agent"], config["scope"], bool(config.get("legacy")), "", home_flag, directory, tail)

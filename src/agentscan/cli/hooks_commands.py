@@ -239,7 +239,14 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
     else:
         paths = installer.uninstall_paths(agent.value, scope.value, home=home, cwd=cwd)
     command = installer.hook_command(agent.value) if install else None
-    plans = [installer.plan(agent.value, path, install=install, command=command) for path in paths]
+    others: list = []  # (Gemini CLI's other settings files, merged with this one: ``geminionce``)
+    wrapped: frozenset[str] = frozenset()
+    if agent.value == "gemini":
+        from agentscan.hooks.geminionce import listed_before, other_settings
+
+        others = other_settings(paths[0], home=home, cwd=cwd)
+        wrapped = listed_before(scope.value, others)  # (where an object is one more matcher group)
+    plans = [installer.plan(agent.value, path, install=install, command=command, wrapped=wrapped) for path in paths]
     warnings = elsewhere_warnings(agent.value, scope.value, paths[0], home, cwd, state.home,
                                   plans[0].after) if install else []
     warnings += users_hook_warnings(agent.value, plans, install)
@@ -248,12 +255,16 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
 
         warnings.append(ScanWarning(*refused))
     if install:
+        from agentscan.cli.state import home_option
+        from agentscan.hooks.mendtext import install_command
         from agentscan.hooks.program import install_warning, this_program
         from agentscan.model import ScanWarning
 
         # uvx's or pipx run's environment: a hook that works today and runs nothing once it is cleaned.
         program = this_program()[0]
-        vanishing = install_warning(program, agent.value)
+        # (run with that agentscan: ``agentscan`` by name, this install's --scope or --home kept)
+        rerun = f"run `{install_command(agent.value, scope.value, home_option(state.home), 'agentscan')}` with it"
+        vanishing = install_warning(program, rerun)
         warnings += [ScanWarning(program, vanishing)] if vanishing else []
     if install and agent.value == "claude":
         from agentscan.hooks.elsewhere import hooks_disabled
@@ -270,9 +281,6 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
         # Gemini CLI's switch for every hook (``hooksConfig.enabled``), or agentscan's entry listed as
         # disabled (``hooksConfig.disabled``), in the file as this install leaves it: said as Claude's
         # ``disableAllHooks``.
-        from agentscan.hooks.geminionce import other_settings
-
-        others = other_settings(paths[0], home=home, cwd=cwd)
         off = gemini_hooks_off(parse(paths[0], plans[0].after), others, scope.value, str(paths[0]))
         warnings += [ScanWarning(str(paths[0]), f"{off[0]}: {off[2]} until you {off[1]}")] if off else []
         # (a file Gemini CLI merges that is no JSON: said as ``hooks status`` says it)

@@ -116,12 +116,11 @@ def elsewhere_warnings(agent: str, scope: str, path: Path, home: Path, cwd: Path
     from agentscan.hooks.elsewhere import installed_elsewhere
     from agentscan.providers import label_of
     from agentscan.hooks.geminionce import SettingsFiles, files_run_twice
-    from agentscan.invocation import program_word
+    from agentscan.hooks.mendtext import uninstall_fix
     from agentscan.model import ScanWarning
 
-    def uninstall(where: str) -> str:
-        command = f"`{program_word()} hooks uninstall {agent} --scope {where}{home_option(home_given) if where == 'user' else ''}`"
-        return command if where == "user" else f"{command} in {cwd}"  # a project's config is the current directory's
+    def uninstall(where: str) -> str:  # (a project's config is the current directory's)
+        return uninstall_fix(agent, where, home_option(home_given), directory=cwd, named=True)
 
     name = label_of(agent)
     warnings = []
@@ -130,17 +129,17 @@ def elsewhere_warnings(agent: str, scope: str, path: Path, home: Path, cwd: Path
         if agent == "gemini" and not files_run_twice(other.path, path, written, files):
             continue
         if other.by_hand is not None:  # (``hooks uninstall`` would refuse it: a Gemini file with comments)
-            from agentscan.hooks.mendtext import by_hand
             from agentscan.hooks.ourentries import shown_on_one_line
 
-            fix = (by_hand(other.path, f"remove agentscan's entry (`{shown_on_one_line(other.command)}`)", other.by_hand)
-                   + f", or run {uninstall(scope)} to remove it from {path}")
+            fix = (uninstall_fix(agent, other.scope, path=other.path, why=other.by_hand,
+                                 entries=f"agentscan's entry (`{shown_on_one_line(other.command)}`)")
+                   + f", or {uninstall(scope)} to remove it from {path}")
         elif other.scope == scope:  # a project's shared settings.json, which an older agentscan wrote to
-            fix = (f"run {uninstall(scope)}, which removes agentscan's entries from both {other.path} and {path}, "
+            fix = (f"{uninstall(scope)}, which removes agentscan's entries from both {other.path} and {path}, "
                    "then install again in the scope you want")
         else:
-            fix = (f"run {uninstall(other.scope)} to remove it from {other.path}, "
-                   f"or {uninstall(scope)} to remove it from {path}")
+            fix = (f"{uninstall(other.scope)} to remove it from {other.path}, "
+                   f"or {uninstall(scope).removeprefix('run ')} to remove it from {path}")
         warnings.append(ScanWarning(str(other.path), (
             f"agentscan's hook is also installed in this file ({plural(other.events, agent + ' event')}), not only "
             f"in {path}: {name} runs the hooks of both{GEMINI_DIFFERS if agent == 'gemini' else ''}, so each event can "

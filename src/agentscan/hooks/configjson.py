@@ -75,16 +75,20 @@ def parse(path: Path, text: str | None, agent: str | None = None, *, install: bo
         config = loads(text, object_pairs_hook=_unique, parse_float=_finite, parse_constant=_not_json)
     except _Duplicate as exc:
         raise HookConfigError(f"{path} holds the key {exc} twice; the agent reads only the last one and "
-                              "agentscan would drop the other: remove one first, agentscan will not overwrite it") from None
+                              "agentscan would drop the other: remove one first, agentscan will not overwrite it",
+                              unwritten=f"it holds the key {exc} twice (the agent reads the last one), which "
+                              "agentscan cannot write back") from None
     except _TooLarge as exc:
         raise HookConfigError(f"{path} holds the number {exc}, which would be written back as Infinity; "
-                              "agentscan will not overwrite it") from None
+                              "agentscan will not overwrite it",
+                              unwritten=f"it holds the number {exc}, which agentscan would write back as Infinity") from None
     except ValueError as exc:
         said = reason(exc, text, agent)
         if said == TOO_DEEP:
             raise too_deep(path) from None
         if said is not None:
-            raise HookConfigError(f"{path} {commented_refusal(path, text, install=install)}") from None
+            raise HookConfigError(f"{path} {commented_refusal(path, text, install=install)}",
+                                  unwritten="it holds comments, which agentscan cannot write back") from None
         raise HookConfigError(f"{path} is not valid JSON ({fault(exc, text, agent)}); fix it first, "
                               "agentscan will not overwrite it") from None
     if not isinstance(config, dict):
@@ -150,24 +154,6 @@ def commented(text: str) -> bool:
     return True
 
 
-def unwritable(text: str, agent: str | None = None) -> str | None:
-    """What in ``text``, a config its agent reads, stops ``hooks install`` and ``uninstall`` from
-    writing it back (``parse``: comments in a Gemini CLI file, a key twice, a number too large),
-    said after the file's name (``it holds …``), so that what mends its entries is an edit by
-    hand; ``None`` when nothing does, or the agent could not read it either."""
-    try:
-        if agent == "gemini" and commented(text):
-            return "it holds comments, which agentscan cannot write back"
-        loads(text, object_pairs_hook=_unique, parse_float=_finite, parse_constant=_not_json)
-    except _Duplicate as exc:
-        return f"it holds the key {exc} twice (the agent reads the last one), which agentscan cannot write back"
-    except _TooLarge as exc:
-        return f"it holds the number {exc}, which agentscan would write back as Infinity"
-    except ValueError:  # (not JSON, or too deep: no agent reads it)
-        return None
-    return None
-
-
 def commented_refusal(path: Path, text: str, *, install: bool = True) -> str:
     """Why a Gemini CLI settings file with comments (``commented``) is refused (with what to do
     by hand for an ``install`` or not), and what a removal of them would meet next (no object,
@@ -177,8 +163,9 @@ def commented_refusal(path: Path, text: str, *, install: bool = True) -> str:
     from agentscan.toolkit.jsoncomments import blank_comments
 
     said = GEMINI_COMMENTS if install else GEMINI_COMMENTS_OUT
-    try:  # (as an uninstall meets it: no entry added, each shape it would change checked)
-        merge_claude(path, parse(path, blank_comments(text)[0], "gemini"), GEMINI_EVENTS, None, "gemini")
+    try:  # (as the install, or the uninstall, meets it: each shape it would change checked)
+        command = "agentscan hook --agent gemini" if install else None
+        merge_claude(path, parse(path, blank_comments(text)[0], "gemini"), GEMINI_EVENTS, command, "gemini")
     except HookConfigError as exc:
         return f"{said}; and without them: {str(exc).removeprefix(str(path)).lstrip(': ')}"
     return said

@@ -13,8 +13,10 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
+from agentscan.hooks.geminionce import SCOPES
 from agentscan.hooks.install import AGENT_EVENTS, CURSOR_TAB_EVENTS
-from agentscan.hooks.mendtext import copy_entry, mend, reinstall, set_command
+from agentscan.hooks.mendtext import copy_entry, install_command, mend, reinstall, set_command
+from agentscan.hooks.merging import not_a_list
 from agentscan.hooks.ourentries import ours_by_event, shown_on_one_line, users_running_ours
 from agentscan.otlp.endpoint import shown_command
 
@@ -59,12 +61,20 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
         report.update(exists=True, problem=f"cannot read: {exc}")
         return report
     report["exists"] = True
-    from agentscan.hooks.configjson import as_agents_read, fault, reason, unwritable
+    from agentscan.errors import HookConfigError
+    from agentscan.hooks.configjson import as_agents_read, fault, parse, reason
 
-    remark = None  # (a Gemini CLI file with comments: what an install would not do to it)
+    remark = refusal = None  # (a Gemini CLI file with comments: what an install would not do to it)
+    try:
+        # Parsed once, as an install parses it (``configjson.parse``): a file it takes is the
+        # file as the agent reads it too; one it refuses is read as the agent reads it, below.
+        config: Any = files.parsed(path) if files is not None else parse(path, text, agent)
+    except HookConfigError as exc:
+        refusal = exc
     try:
         # (as the agent reads it: NaN is no JSON to it, so the entries of such a file never run)
-        config = as_agents_read(text) if text.strip() else {}
+        if refusal is not None:
+            config = as_agents_read(text)
     except ValueError as exc:
         from agentscan.hooks.configjson import GEMINI_REMARK, TooDeep, as_gemini_reads, commented
 
@@ -80,7 +90,8 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
             return report
     # What stops an install or uninstall from writing it back while the agent reads it (comments,
     # a key twice): its entries are mended by hand, and every fix said of it says so (``mendtext.mend``).
-    report["by_hand"] = unwritable(text, agent)
+    report["by_hand"] = refusal.unwritten if refusal is not None else None
+    refused = None if refusal is None else str(refusal).removeprefix(str(path)).lstrip(": ")
     if agent == "claude" and isinstance(config, dict) and config.get(DISABLE_ALL) is True:
         # Claude Code's switch for every hook of every file: nothing is captured while it is on.
         report["problem"] = (f'"{DISABLE_ALL}": true here turns off every Claude Code hook, agentscan\'s too, so '
@@ -88,19 +99,23 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
     if agent == "gemini" and (off := gemini_hooks_off(config, others, scope, str(path))):
         report["problem"] = f"{off[0]}, so {off[2]}; {off[1]} to capture"
     if agent == "gemini":
+        from agentscan.hooks.geminionce import as_run, listed_before
+
         report["note"] = "; ".join(said for said in (remark, unjudged_note(others)) if said) or None
+
+        # An event's hooks that are an object: one more matcher group after an earlier file's list
+        # (its entries run, and an install writes it as that group), else skipped by Gemini CLI.
+        config = as_run(config, listed_before(scope, others))
     if report["problem"] is None and remark is None:
         # What an install would refuse to change (a key twice, no object, ``"hooks": []``):
         # said here, rather than "not installed" and an install to run that only fails.
-        report["problem"] = _refused(agent, path, text, config, files)
+        report["problem"] = refused or _refused(agent, config)
     # Judged as an install judges them (``hooks.ourentries``): an entry under a narrower matcher
     # counts as installed, and is said to capture only what its matcher matches.
     found = ours_by_event(agent, config) if isinstance(config, dict) else []
     if remark is not None and not found and report["problem"] is None:
-        from agentscan.hooks.configjson import commented_refusal
-
         # None of agentscan's entries in it yet: the install it needs would refuse it.
-        report["problem"], report["note"] = commented_refusal(path, text), unjudged_note(others)
+        report["problem"], report["note"] = refused, unjudged_note(others)
     listed = AGENT_EVENTS[agent]
     report["events"] = len({ours.event for ours in found} & set(listed))  # of the events an install registers
     command = next((ours.command for ours in found if ours.command), None)
@@ -126,13 +141,14 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
             break
         if not said:
             said = _other_agentscan(program, module, search, report, home_flag) or (
-                None if os.path.isabs(program) else _by_name(program, search)) or _vanishing(program, report, env)
+                None if os.path.isabs(program) else _by_name(program, search, report, home_flag)) \
+                or _vanishing(program, report, env, home_flag)
             if said:  # (after what ``_unjudged`` said, if anything)
                 report["note"] = said if report["note"] is None else f"{report['note']}; {said}"
     stripped = next((word for ours in found if (word := _bash_strips(agent, ours.command))), None)
     if stripped and report["problem"] is None:
         report["problem"] = (f"the hook runs {stripped} unquoted, and Git Bash, which Claude Code runs hooks "
-                             "with on Windows when it is installed, takes its backslashes for escapes and runs nothing; run "
+                             "with on Windows when it is installed, takes its backslashes for escapes and runs nothing; "
                              f"{reinstall(agent, scope, legacy, home_flag=home_flag)} (it writes the path with forward slashes)")
     named = _AGENT_ARG.search(command) if isinstance(command, str) else None
     if named and named.group(1) != agent and report["problem"] is None:
@@ -159,7 +175,7 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
     if tab and report["problem"] is None:
         # An older install's: a hook run on every Tab completion, for events nothing reads.
         text = (f"agentscan's hook is also on {_events_text(tab)}, which Cursor runs on every Tab completion and "
-                f"agentscan no longer reads: run {reinstall(agent, scope, legacy, home_flag=home_flag)} to remove it")
+                f"agentscan no longer reads: {reinstall(agent, scope, legacy, home_flag=home_flag, tail=' to remove it')}")
         report["note"] = text if report["note"] is None else f"{report['note']}; {text}"
     return report
 
@@ -187,7 +203,7 @@ def gemini_hooks_off(config: Any, others: Sequence[tuple[str, Any, str]] = (), s
         return f"nothing is captured in {project}" if project is not None else "nothing is captured"
 
     every = sorted([("here", config, scope, path), *((f"in {file}", other, where, file) for file, other, where in others)],
-                   key=lambda found: _GEMINI_ORDER.get(found[2], 0))
+                   key=lambda found: _GEMINI_ORDER[found[2]])
     decided = None  # (key, where, its value, scope, path): the last file, in Gemini CLI's order, that sets it
     for where, settings, place, file in every:
         found = dict(sections(settings))
@@ -236,25 +252,18 @@ def unjudged_note(others: Sequence[tuple[str, Any, str]]) -> str | None:
 
 #: the order Gemini CLI merges its settings in (``settings.ts``): a later file's ``enabled``
 #: replaces an earlier's; the system's (an administrator's) comes last, over the project's
-_GEMINI_ORDER = {"system-defaults": -1, "user": 0, "project": 1, "system": 2}
+_GEMINI_ORDER = {scope: place for place, scope in enumerate(SCOPES)}
 
 
-def _refused(agent: str, path: Path, text: str, config: Any, files: SettingsFiles | None = None) -> str | None:
-    """Why ``hooks install`` would refuse to change this file (``configjson.parse``, and the
-    shapes ``merging`` will not change), its words without the path (said beside it), or ``None``."""
-    from agentscan.errors import HookConfigError
-    from agentscan.hooks.configjson import parse
-
-    try:
-        files.parsed(path) if files is not None else parse(path, text, agent)
-    except HookConfigError as exc:
-        return str(exc).removeprefix(str(path)).lstrip(": ")
+def _refused(agent: str, config: Any) -> str | None:
+    """Why ``hooks install`` would refuse to change a file it parses (the shapes ``merging`` will
+    not change), its words without the path (said beside it), or ``None``."""
     hooks = config.get("hooks") if isinstance(config, dict) else None
     if hooks is not None and not isinstance(hooks, dict):
         return "\"hooks\" is not an object; agentscan will not change it"
     listed = AGENT_EVENTS[agent]
     wrong = next((event for event in listed if not isinstance((hooks or {}).get(event, []), list)), None)
-    return None if wrong is None else f"hooks.{wrong} is not a list; agentscan will not change it"
+    return None if wrong is None else not_a_list(wrong, (hooks or {})[wrong], agent == "gemini")
 
 
 def _events_text(events: list[str]) -> str:
@@ -310,18 +319,18 @@ def _missing(program: str) -> str | None:
     return None
 
 
-def _by_name(program: str, search: str) -> str | None:
+def _by_name(program: str, search: str, report: dict[str, Any], home_flag: str = "") -> str | None:
     """A note for a bare name (``agentscan``, written by an install that could not find its own
     path) that this ``PATH`` does not have.  Not a problem: the agent runs it with its own
     ``PATH`` (an editor started from the desktop has another than the shell's)."""
     import shutil
 
-    from agentscan.invocation import program_word
-
     if os.sep in program or (os.altsep and os.altsep in program) or shutil.which(program, path=search):
         return None  # a relative path depends on the directory the agent runs it from
+    # (the install of this config: its agent, its scope, the ``--home`` it was judged for)
+    rewrite = mend(report, set_command(report["agent"]), " to write this agentscan's full path", home_flag=home_flag)
     return (f"the hook runs {program} by name, and this PATH has none: unless the agent's PATH has it, "
-            f"nothing is captured (`{program_word()} hooks install` again writes this agentscan's full path)")
+            f"nothing is captured; {rewrite}")
 
 
 def _other_agentscan(program: str, module: bool, search: str, report: dict[str, Any], home_flag: str) -> str | None:
@@ -346,16 +355,16 @@ def _other_agentscan(program: str, module: bool, search: str, report: dict[str, 
             f"to capture with this one, {mend(report, set_command(report['agent']), again='', home_flag=home_flag)}")
 
 
-def _vanishing(program: str, report: dict[str, Any], env: Mapping[str, str] | None) -> str | None:
-    """A note for a hook that runs agentscan from uvx's or pipx run's cache (``hooks.program``)."""
+def _vanishing(program: str, report: dict[str, Any], env: Mapping[str, str] | None, home_flag: str = "") -> str | None:
+    """A note for a hook that runs agentscan from uvx's or pipx run's cache (``hooks.program``);
+    ``home_flag``: the `` --home DIR`` the install it suggests keeps."""
     from agentscan.hooks.program import for_good, temporary_place
 
     place = temporary_place(program, env)
     if place is None:
         return None
-    if report["by_hand"] is None:
-        return f"the hook runs {program}, in {place}: once it is gone, nothing is captured; {for_good(report['agent'])}"
-    return (f"the hook runs {program}, in {place}: once it is gone, nothing is captured; install agentscan for good "
-            f"(`uv tool install agentscan` or `pipx install agentscan`), then "
-            + mend(report, "set the command of agentscan's entries to that agentscan's `… hook --agent "
-                    f"{report['agent']}`"))
+    agent = report["agent"]
+    then = f"run `{install_command(agent, report['scope'], home_flag, 'agentscan')}` with it" \
+        if report["by_hand"] is None else \
+        mend(report, f"set the command of agentscan's entries to that agentscan's `… hook --agent {agent}`")
+    return f"the hook runs {program}, in {place}: once it is gone, nothing is captured; {for_good(then)}"

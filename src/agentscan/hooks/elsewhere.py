@@ -13,9 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Mapping
 
 from agentscan.errors import HookConfigError
-from agentscan.hooks.configjson import as_agents_read, parse, unwritable
+from agentscan.hooks.configjson import as_agents_read, parse
 from agentscan.hooks.install import config_path, read_config, uninstall_paths
-from agentscan.hooks.mendtext import administrators
 from agentscan.hooks.ourentries import events_with_ours, ours_by_event
 from agentscan.toolkit.fsutil import read_regular_text
 
@@ -31,7 +30,7 @@ class Elsewhere:
     path: Path
     scope: str  # the ``--scope`` whose uninstall cleans it
     events: int  # how many events there run agentscan's hook
-    #: why its entry is removed by hand, not by that uninstall (``configjson.unwritable``: comments
+    #: why its entry is removed by hand, not by that uninstall (``HookConfigError.unwritten``: comments
     #: in a Gemini CLI file, a key twice), and the entry's command, to name it
     by_hand: str | None = None
     command: str = ""
@@ -49,9 +48,9 @@ def installed_elsewhere(agent: str, scope: str, *, home: Path, cwd: Path, env: M
     if agent == "claude" and scope == "project":
         candidates.append((cwd / ".claude" / "settings.json", "project"))
     if agent == "gemini":  # (an administrator's, which Gemini CLI merges under and over the others)
-        from agentscan.hooks.geminionce import system_defaults_path, system_settings_path
+        from agentscan.hooks.geminionce import system_files
 
-        candidates += [(system_defaults_path(env), SYSTEM_DEFAULTS), (system_settings_path(env), SYSTEM)]
+        candidates += system_files(env)
     # The same file twice (a project that is the home itself) is not a second registration.
     seen = {os.path.realpath(config_path(agent, scope, home=home, cwd=cwd, env=env))}
     found = []
@@ -68,30 +67,28 @@ def _entries_there(agent: str, path: Path, where: str, files: SettingsFiles | No
     """agentscan's entries in one other config; of one an install refuses but the agent reads
     (comments in Gemini CLI's, a key twice: the last is read) too: they run all the same, and are
     removed by hand.  Gemini CLI's files read once (``files``, ``as_read``)."""
+    from agentscan.hooks.geminionce import SYSTEM, SYSTEM_DEFAULTS, administrators
+
     try:
         text = files.text(path) if agent == "gemini" and files is not None else read_regular_text(path)
     except (OSError, UnicodeDecodeError):  # (a missing file holds none)
         return []
+    refusal = None
     try:
         parsed = files.parsed(path) if agent == "gemini" and files is not None else parse(path, text, agent)
         if where not in (SYSTEM, SYSTEM_DEFAULTS):
             events = events_with_ours(agent, parsed)
             return [Elsewhere(path, where, len(events))] if events else []
-    except HookConfigError:  # refused by an install: read as the agent reads it (or not)
-        pass
+    except HookConfigError as exc:  # refused by an install: read as the agent reads it (or not)
+        refusal = exc
     try:
         config = files.as_read(path) if agent == "gemini" and files is not None else as_agents_read(text)
     except ValueError:  # (no JSON to the agent either: its hooks do not run)
         return []
     ours = ours_by_event(agent, config) if isinstance(config, dict) else []  # (not ``Unjudged``)
     why = administrators(where) if where in (SYSTEM, SYSTEM_DEFAULTS) else \
-        unwritable(text, agent) or "agentscan cannot write it back"
+        (refusal.unwritten if refusal is not None else None) or "agentscan cannot write it back"
     return [Elsewhere(path, where, len(ours), why, str(ours[0].command))] if ours else []
-
-
-#: the scopes of Gemini CLI's system settings files (``geminionce.SCOPES``), which no install writes
-#: (why agentscan's entry in one is removed by hand: ``mendtext.administrators``)
-SYSTEM, SYSTEM_DEFAULTS = "system", "system-defaults"
 
 
 def hooks_disabled(*, home: Path, cwd: Path, env: Mapping[str, str] | None = None) -> list[Path]:

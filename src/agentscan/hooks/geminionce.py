@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, TypeVar, cast
+from typing import Any, Callable, Iterable, Iterator, Mapping, TypeVar, cast
 
 from agentscan.hooks.ourentries import is_ours
 from agentscan.toolkit.fsutil import read_regular_text
@@ -135,10 +135,10 @@ def other_settings(this: Path, *, home: Path, cwd: Path, env: Mapping[str, str] 
     files = SettingsFiles() if files is None else files
     found: list[tuple[str, Any, str]] = []
     seen = {os.path.realpath(this)}
+    system = dict((scope, path) for path, scope in system_files(env))
     for scope in SCOPES:
         try:
-            path = config_path("gemini", scope, home=home, cwd=cwd, env=env) if scope in ("user", "project") \
-                else system_settings_path(env) if scope == "system" else system_defaults_path(env)
+            path = system[scope] if scope in system else config_path("gemini", scope, home=home, cwd=cwd, env=env)
         except HookConfigError:  # a GEMINI_CLI_HOME no install takes
             continue
         if os.path.realpath(path) in seen:
@@ -151,10 +151,26 @@ def other_settings(this: Path, *, home: Path, cwd: Path, env: Mapping[str, str] 
     return found
 
 
+#: the scopes of Gemini CLI's system files, an administrator's, which no install writes (why
+#: agentscan's entry in one is removed by hand: ``administrators``)
+SYSTEM_DEFAULTS, SYSTEM = "system-defaults", "system"
 #: Gemini CLI's settings files, in the order it merges them, each over the earlier
 #: (``settings.ts`` ``mergeSettings``): an administrator's defaults, the user's, the project's,
 #: an administrator's settings over them all
-SCOPES = ("system-defaults", "user", "project", "system")
+SCOPES = (SYSTEM_DEFAULTS, "user", "project", SYSTEM)
+
+
+def administrators(scope: str) -> str:
+    """Why an entry in one of Gemini CLI's system files (``scope``: ``SYSTEM_DEFAULTS`` or
+    ``SYSTEM``) is edited by hand (``mendtext.by_hand``'s ``why``)."""
+    name = "system defaults" if scope == SYSTEM_DEFAULTS else "system settings"
+    return f"it is Gemini CLI's {name}, an administrator's file"
+
+
+def system_files(env: Mapping[str, str] | None = None) -> list[tuple[Path, str]]:
+    """(path, scope) of Gemini CLI's system defaults and system settings, in the order it merges
+    them (``SCOPES``): under the user's and the project's, and over them."""
+    return [(system_defaults_path(env), SYSTEM_DEFAULTS), (system_settings_path(env), SYSTEM)]
 
 #: where Gemini CLI reads its system settings, an administrator's, merged over every other file
 #: (``settings.ts`` ``getSystemSettingsPath``): this variable, else the platform's own place
@@ -186,6 +202,39 @@ def system_defaults_path(env: Mapping[str, str] | None = None) -> Path:
 
     named = (os.environ if env is None else env).get(SYSTEM_DEFAULTS_VAR)
     return Path(named) if named else system_settings_path(env).parent / "system-defaults.json"
+
+
+def listed_before(scope: str, others: Iterable[tuple[str, Any, str]]) -> frozenset[str]:
+    """The events whose hooks, as Gemini CLI merged the settings files before the one of ``scope``
+    (``others``: ``other_settings``'), are a list.  An event's hooks are merged as lists
+    (``settingsSchema.ts``: ``mergeStrategy: CONCAT``; ``deepMerge.ts``): a later file's value
+    is appended to an earlier list, an object as one more matcher group; with no list before it,
+    an object stays one (merged with an earlier object), and Gemini CLI skips an event whose hooks
+    are no list (``hookRegistry.ts``: "is not an array"), the entries in it never run.  A
+    ``"hooks"`` that is no object takes the place of every earlier file's; an unread file
+    (``Unjudged``) sets nothing known."""
+    listed: dict[str, bool] = {}
+    order = SCOPES.index(scope)
+    for _, settings, where in sorted(others, key=lambda found: SCOPES.index(found[2])):
+        if SCOPES.index(where) >= order or not isinstance(settings, dict) or "hooks" not in settings:
+            continue
+        hooks = settings["hooks"]
+        if not isinstance(hooks, dict):
+            listed = {}
+            continue
+        for event, value in hooks.items():
+            listed[event] = listed.get(event, False) or isinstance(value, list)
+    return frozenset(event for event, found in listed.items() if found)
+
+
+def as_run(config: Any, wrapped: frozenset[str]) -> Any:
+    """``config`` with each event of ``wrapped`` (``listed_before``) whose hooks are an object
+    made the one matcher group it is once Gemini CLI merged it: its entries run."""
+    hooks = config.get("hooks") if isinstance(config, dict) else None
+    if not isinstance(hooks, dict) or not any(isinstance(hooks.get(event), dict) for event in wrapped):
+        return config
+    return {**config, "hooks": {event: [value] if event in wrapped and isinstance(value, dict) else value
+                                for event, value in hooks.items()}}
 
 
 def off_names(config: Any) -> set[str]:

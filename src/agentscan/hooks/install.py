@@ -182,7 +182,9 @@ def uninstall_paths(agent: str, scope: str, *, home: Path, cwd: Path, env: Mappi
     return paths
 
 
-def plan(agent: str, path: Path, *, install: bool, command: str | None = None) -> Plan:
+def plan(agent: str, path: Path, *, install: bool, command: str | None = None,
+         wrapped: frozenset[str] = frozenset()) -> Plan:
+    """``wrapped``: Gemini CLI's events where an object is one more matcher group (``merge_claude``)."""
     before = read_config(path)
     config = parse(path, before, agent, install=install)
     try:
@@ -191,7 +193,8 @@ def plan(agent: str, path: Path, *, install: bool, command: str | None = None) -
             if install:  # an older install's entries on the Tab events go
                 merged = merge_cursor(path, merged.config, CURSOR_TAB_EVENTS, None, into=merged)
         else:
-            merged = merge_claude(path, copied(config), AGENT_EVENTS[agent], command if install else None, agent)
+            merged = merge_claude(path, copied(config), AGENT_EVENTS[agent], command if install else None, agent,
+                                  wrapped)
         after: str | None = render(merged.config, before)
         relaid = before is not None and bool(before.strip()) and render(config, before) != before
     except TooDeep:  # (read, but too deep to copy or write back)

@@ -106,8 +106,12 @@ def merge_cursor(path: Path, config: dict[str, Any], events: tuple[str, ...], co
 
 
 def merge_claude(path: Path, config: dict[str, Any], events: tuple[str, ...], command: str | None,
-                 agent: str = "claude") -> Merged:
-    """Claude Code's matcher groups, or Gemini CLI's (same shape; ours named, timeout in ms)."""
+                 agent: str = "claude", wrapped: frozenset[str] = frozenset()) -> Merged:
+    """Claude Code's matcher groups, or Gemini CLI's (same shape; ours named, timeout in ms).
+    ``wrapped``: Gemini CLI's events whose hooks are a list before this file's (``geminionce.
+    listed_before``), where an object is one more matcher group: an install writes it as that
+    group in a list; one where Gemini CLI skips an object is refused (``not_a_list``).  An
+    uninstall takes agentscan's entries out of an object, and leaves it an object."""
     merged = Merged(config)
     hooks = _hooks_of(path, config, create=command is not None)
     if hooks is None:
@@ -157,7 +161,9 @@ def merge_claude(path: Path, config: dict[str, Any], events: tuple[str, ...], co
         return result
 
     every = tuple(event for event in hooks if agent != "gemini" or event not in GEMINI_SETTINGS)
-    merged.events = _merge_lists(path, hooks, events if command is not None else every, place)
+    objects = frozenset(wrapped if command is not None else every) if agent == "gemini" else None
+    merged.events = _merge_lists(path, hooks, events if command is not None else every, place, objects,
+                                 command is None)
     if command is None and merged.events and not hooks:
         del config["hooks"]  # it held only ours
     return merged
@@ -206,18 +212,35 @@ def _hooks_of(path: Path, config: dict[str, Any], create: bool) -> dict[str, Any
 
 
 def _merge_lists(path: Path, hooks: dict[str, Any], events: tuple[str, ...],
-                 merge: Callable[[str, list[Any]], list[Any]]) -> list[str]:
+                 merge: Callable[[str, list[Any]], list[Any]], objects: frozenset[str] | None = None,
+                 kept: bool = False) -> list[str]:
+    """Each event's list merged; ``objects`` (Gemini CLI's, ``merge_claude``; ``None`` for another
+    agent): the events whose hooks, if an object, are merged as the one matcher group it is, and
+    written back an object when ``kept`` (an uninstall), else as that group in a list; unchanged,
+    it is left as it was."""
     changed = []
     for event in events:
         before = hooks.get(event, [])
-        if not isinstance(before, list):
-            raise HookConfigError(f"{path}: hooks.{event} is not a list; agentscan will not change it")
-        after = merge(event, before)
-        if after == before and event in hooks:
+        single = isinstance(before, dict) and event in (objects or ())
+        if not isinstance(before, list) and not single:
+            raise HookConfigError(f"{path}: {not_a_list(event, before, objects is not None)}")
+        groups = [before] if single else before
+        after = merge(event, groups)
+        if after == groups and event in hooks:
             continue
         changed.append(event)
         if after:
-            hooks[event] = after
+            hooks[event] = after[0] if single and kept and len(after) == 1 else after
         else:
             hooks.pop(event, None)  # only ours were there: leave no empty list behind
     return changed
+
+
+def not_a_list(event: str, value: Any, gemini: bool = False) -> str:
+    """Why an install refuses an event whose hooks are no list (``value``); for Gemini CLI, an
+    object it skips (``geminionce.listed_before``: no list before this file's to join)."""
+    if gemini and isinstance(value, dict):
+        return (f"hooks.{event} is an object, not a list, and Gemini CLI skips it (it runs an object there only "
+                "as one more matcher group of a list that a settings file merged before this one holds, and none "
+                "does): put it in a list (`[{…}]`) for its entries to run; agentscan will not change it")
+    return f"hooks.{event} is not a list; agentscan will not change it"

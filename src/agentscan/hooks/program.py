@@ -189,15 +189,19 @@ def _under(path: str, root: str | None) -> bool:
         return False
 
 
-def install_warning(program: str, agent: str, env: Mapping[str, str] | None = None) -> str | None:
-    """What ``hooks install`` says of a program in such a place (``None``: nothing)."""
+def install_warning(program: str, rerun: str, env: Mapping[str, str] | None = None) -> str | None:
+    """What ``hooks install`` says of a program in such a place (``None``: nothing); ``rerun``:
+    what to run with agentscan installed for good (``for_good``)."""
     place = temporary_place(program, env)
     if place is None:
         return None
-    return f"the hook runs agentscan from {place}: once it is gone, the hooks run nothing and every event is lost; {for_good(agent)}"
+    return (f"the hook runs agentscan from {place}: once it is gone, the hooks run nothing and every event is lost; "
+            f"{for_good(rerun)}")
 
 
-def for_good(agent: str) -> str:
-    """What to do about a hook run from a runner's cache (``install_warning``, ``doctor``'s note)."""
-    return (f"install agentscan for good (`uv tool install agentscan` or `pipx install agentscan`) and run "
-            f"`agentscan hooks install {agent}` with it")
+def for_good(then: str) -> str:
+    """What to do about a hook run from a runner's cache (``install_warning``, ``doctor``'s note):
+    install agentscan where it lasts, then ``then``: the install to run with it (``mendtext.
+    install_command``, ``agentscan`` by name, the one just installed, with the ``--scope`` or
+    ``--home`` given), or the edit by hand of a file no install writes back."""
+    return f"install agentscan for good (`uv tool install agentscan` or `pipx install agentscan`), then {then}"

@@ -223,17 +223,15 @@ def _note_both_project_files(configs: list[dict[str, Any]]) -> None:
     """A project's shared settings.json, which the first agentscan installed to, beside the
     settings.local.json installs write now: Claude Code runs the hooks of both files, so each
     event can be stored twice (``hooks install`` warns so; doctor said nothing)."""
-    from agentscan.hooks.mendtext import by_hand
-    from agentscan.invocation import program_word
+    from agentscan.hooks.mendtext import install_command, uninstall_fix
 
-    word = program_word()
     local = [c for c in configs if c["agent"] == "claude" and c["scope"] == "project" and not c["legacy"] and c["events"]]
     for config in configs:
         if config["legacy"] and config["events"] and local:
-            fix = (f"run `{word} hooks uninstall claude --scope project`, which removes agentscan's entries from both, "
-                   f"then `{word} hooks install claude --scope project`")
-            if config["by_hand"]:  # (that uninstall would refuse this file: ``configreport``'s ``by_hand``)
-                fix = by_hand(config["path"], "remove agentscan's entries", config["by_hand"])
+            # (an uninstall would refuse a file of ``configreport``'s ``by_hand``: that file by hand)
+            fix = uninstall_fix("claude", "project", path=config["path"], why=config["by_hand"])
+            if not config["by_hand"]:
+                fix += f", which removes agentscan's entries from both, then `{install_command('claude', 'project')}`"
             note = (f"agentscan's hook is also installed in {local[0]['path']}: Claude Code runs the hooks of both "
                     f"files, so each event can be captured twice; {fix}")
             config["note"] = note  # its fix also points the hook at this agentscan (``configreport._other_agentscan``)
@@ -266,20 +264,16 @@ def _note_system_files(configs: list[dict[str, Any]], files: SettingsFiles, env:
     whoever may; or agentscan's entries leave the user's and the project's: when both hold one,
     both uninstalls are named, in one note (on the first), since either alone leaves the other's
     running beside the system file's."""
-    from agentscan.hooks.geminionce import files_run_twice, system_defaults_path, system_settings_path
-    from agentscan.hooks.mendtext import administrators, by_hand
+    from agentscan.hooks.geminionce import administrators, files_run_twice, system_files
+    from agentscan.hooks.mendtext import by_hand, each, uninstall_fix
     from agentscan.hooks.ourentries import ours_by_event, shown_on_one_line
-    from agentscan.invocation import program_word
 
     def out_of(config: dict[str, Any]) -> str:
-        if config.get("by_hand"):
-            return by_hand(config["path"], "remove agentscan's entries", config["by_hand"])
-        if config["scope"] == "project":
-            return f"run `{program_word()} hooks uninstall gemini --scope project` in {Path(config['path']).parent.parent}"
-        return f"run `{program_word()} hooks uninstall gemini{home_flag}`"
+        return uninstall_fix("gemini", config["scope"], home_flag, directory=Path(config["path"]).parent.parent,
+                             path=config["path"], why=config.get("by_hand"))
 
     gemini = [config for config in configs if config["agent"] == "gemini" and config["events"]]
-    for path, scope in ((system_defaults_path(env), "system-defaults"), (system_settings_path(env), "system")):
+    for path, scope in system_files(env):
         try:
             theirs = files.as_read(path)
         except (OSError, UnicodeDecodeError):  # (none there)
@@ -292,7 +286,7 @@ def _note_system_files(configs: list[dict[str, Any]], files: SettingsFiles, env:
         # (named by its command, an endpoint's credentials masked: to find the entry, not to write one)
         theirs_out = by_hand(path, f"remove agentscan's entry (`{shown_on_one_line(str(ours[0].command))}`)",
                              administrators(scope))
-        ours_out = " and ".join(out_of(config) for config in beside)
+        ours_out = each([out_of(config) for config in beside])
         note = (f"agentscan's hook is also in {path} (Gemini CLI runs the hooks of both files; the entries differ "
                 f"in name or command, and it runs equal ones once), so each event can be captured twice; to keep "
                 f"one, {theirs_out}, or {ours_out}")
