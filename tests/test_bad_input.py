@@ -142,7 +142,7 @@ def test_doctor_groups_warnings_by_kind_keeping_a_limit_s_number(isolated_home: 
 def test_doctor_still_groups_counts_that_differ() -> None:
     from collections import Counter
 
-    from agentscan.scan.doctor import _kinds
+    from agentscan.scan.warningkinds import kinds as _kinds
 
     heads = Counter({"read the 9 complete messages": 2, "read the 12 complete messages": 1, "line longer than 4 MiB skipped": 1})
     assert _kinds(heads) == {"read the N complete messages": 3, "line longer than 4 MiB skipped": 1}

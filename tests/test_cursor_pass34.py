@@ -14,7 +14,7 @@ from agentscan.cli import app
 from agentscan.context import ScanContext
 from agentscan.providers.cursor.roots import state_db_root
 from agentscan.providers.cursor.statedb import state_db
-from agentscan.scan.doctor import _head
+from agentscan.scan.warningkinds import message_kind as _head
 from agentscan.scan.scanner import Scanner
 from agentscan.toolkit import sqlite_ro
 from bad_corpus import LiveWriter

@@ -76,9 +76,11 @@ def test_an_agent_cli_chat_recorded_no_usage_whatever_the_db(isolated_home: Path
     # Locked, the global chat keeps its row as last read: the CLI chat is named under it.
     assert f"(+ 1 session that recorded no usage, not counted: cursor:{CLI})" in locked, locked
     assert "no usage: the only" not in locked
-    # Corrupt, the global chat is left out: the CLI chat is the only session, said once (pass 60).
-    assert corrupt.startswith("no usage: the only Cursor session recorded none (its tokens are not recorded, "
-                              f"as `agentscan show cursor:{CLI}` says) warning: "), corrupt
+    # Corrupt, the global chat is left out: the CLI chat is the one session read, said once (pass 60),
+    # not "the only" one: the DB that could not be read may hold more (pass 61).
+    assert corrupt.startswith("no usage: the one Cursor session read recorded none (its tokens are not recorded, "
+                              f"as `agentscan show cursor:{CLI}` says); a Cursor database that may hold more could "
+                              "not be read (see the warning) warning: "), corrupt
     assert "recorded no usage, not counted" not in corrupt
     for said in (locked, corrupt):
         assert "could not be read, not counted" not in said

@@ -224,7 +224,9 @@ def test_a_codex_meta_nested_too_deep_is_said_so(isolated_home: Path) -> None:
     path.write_bytes(line + b"\n")
     listed = cli_json("list", "--provider", "codex")
     assert (path.name, f"no session_meta with id {A} in the first 64 KiB "
-            f"(line 1: invalid JSON (nested too deeply at column {_deep_column(line)}))") in _warnings(listed)
+            f"(line 1: invalid JSON (nested too deeply at column {_deep_column(line)})): listed by the id in its name, "
+            "without its start, working directory, branch or parent thread; look at the file's first line: "
+            "Codex writes the meta there") in _warnings(listed)
 
 
 @pytest.mark.parametrize(("value", "message"), [

@@ -31,7 +31,7 @@ def program_word() -> str:
     once per run (it looks ``PATH`` through and reads a file), not once per hint: a table's
     rows each name a command.  Keyed on what it depends on, so a test, or a library caller
     that changes ``PATH``, is not answered from before."""
-    key = (sys.argv[0] if sys.argv else "", sys.executable or "", os.environ.get("PATH", ""))
+    key = program_key()
     if not _program or _program[0][0] != key:
         from agentscan.hooks.program import agentscan_word
 
@@ -40,6 +40,14 @@ def program_word() -> str:
         # hook runs): a ``Try '… --help'`` naming a program the user never typed read as another tool's
         _program[:] = [(key, word if word == "agentscan" else module_word() or word)]
     return _program[0][1]
+
+
+def program_key() -> tuple[str, str, str]:
+    """What ``program_word`` is worked out from: ``argv[0]``, this Python, ``PATH``.  A remembered
+    answer is keyed by it too (``scan.answers``): its hints name the program, and ``python -m
+    agentscan`` sharing a cache with ``agentscan`` printed the other's (worked out whole, the
+    word would cost a warm run a look through ``PATH`` and the imports that does)."""
+    return sys.argv[0] if sys.argv else "", sys.executable or "", os.environ.get("PATH", "")
 
 
 def module_word() -> str | None:

@@ -210,6 +210,7 @@ def _runnable(words: list[str]) -> tuple[list[str], list[str]]:
     ``--until``, which would silently win over the window the hint names (``tokens last week
     --since 3d``), too."""
     from agentscan.cli.tokensrules import limit_refused, refused_under
+    from agentscan.providers import BUILTIN_PROVIDERS
 
     typed = _split_typed(words)  # (each option with its value, as one)
     flags = [option[0].partition("=")[0] for option in typed]
@@ -241,6 +242,10 @@ def _runnable(words: list[str]) -> tuple[list[str], list[str]]:
                 also = f"; --by {by} shows every row" if refusal.rule == "grouping" else ""
                 dropped.append(f"{refusal.words}{also}: {said} left out")
                 continue
+        if flag in ("-p", "--provider") and not _agents(option[0].partition("=")[2] if len(option) == 1 else option[-1]):
+            # (``tokens daily -p web``: a project's name taken for ``-p``, refused as the command refuses it)
+            dropped.append(f"--provider takes an agent ({', '.join(BUILTIN_PROVIDERS)}): {said} left out")
+            continue
         if flag in ("-b", "--breakdown") and refused_under("--breakdown", by):
             dropped.append(f"--by model's rows are models already: {said} left out")
             continue
@@ -251,6 +256,13 @@ def _runnable(words: list[str]) -> tuple[list[str], list[str]]:
     if empty is not None:  # (``tokens today --until 2d``: ``--since today --until 2d`` is refused)
         dropped.append(f"--since must be before --until: {' '.join(kept.pop(empty))} left out")
     return [word for option in kept for word in option], dropped
+
+
+def _agents(value: str) -> bool:
+    """Whether ``--provider VALUE`` names only agents (``optionvalues.provider_names`` reads it)."""
+    from agentscan.providers import is_provider_name
+
+    return all(is_provider_name(name.strip().casefold()) for name in value.split(","))
 
 
 def _number(text: str) -> object:

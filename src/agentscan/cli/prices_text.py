@@ -158,7 +158,6 @@ def print_prices(looked_up: list[dict[str, Any]]) -> None:
     priced = [_priced(found) for found in looked_up]
     recorded = bool(looked_up) and all(found.get("recorded_by") is not None for found in looked_up)
     columns: tuple[Column, ...] = ((PROVIDER,) if recorded else ()) + COLUMNS
-    tiers = any(len(lines) > 1 for _, _, lines in priced)
     if not term.tty:
         # A line a row, every cell filled, for ``awk`` and ``sort``: a tier repeats its
         # model, the context size it starts above in a column of its own (``0``: the
@@ -196,7 +195,7 @@ def print_prices(looked_up: list[dict[str, Any]]) -> None:
     if said_whole:  # MODEL went before the cache prices: said first of them
         columns = tuple(column._replace(drop=_DROPS["PROVIDER"] - 1) if column is MODEL else column
                         for column in columns)
-    _print_note(tiers)
+    _print_note(sorted({above for _, _, lines in priced for above, _ in lines if above}))
     # A note of its own, worded as every table's (``table.left_out_note``): at the end of the
     # price note it read as one more thing --json has.
     left_out_note(hidden, columns, term)
@@ -300,9 +299,12 @@ def _fitted(columns: tuple[Column, ...], whole: tuple[list[Row], list[Row]], nar
     return rows, planned
 
 
-def _print_note(tiers: bool) -> None:
+def _print_note(tiers: list[int]) -> None:
+    """The note under the table; ``tiers``: the context sizes its ``above`` lines name, each
+    said (``'above 200k'`` alone was said above ``gpt-5.5``'s ``above 272k``)."""
     said = "dollars per million tokens"
     if tiers:
-        said += "; 'above 200k': when the prompt holds more than that many tokens"
+        labels = ", ".join(f"'above {_tokens(above)}'" for above in tiers)
+        said += f"; {labels}: when the prompt holds more than that many tokens"
     # (no "…" in it: on an ASCII stream it stands in as "~", read as a typo: "cache writes, ~")
     render.note(f"{said}; --json has every price (web search, 1-hour cache writes and more)", tty_only=True)

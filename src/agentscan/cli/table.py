@@ -42,6 +42,8 @@ def render(columns: Sequence[Column], rows: Sequence[Sequence[str] | Row], term:
     kept_columns = [columns[i] for i in kept]
     if fit_paths:
         widths = paths_fitted(columns, (kept, widths), term, cells_of(table_rows))[1]
+        if term.tty:
+            table_rows, widths = _paths_cut_evenly(columns, table_rows, kept, list(widths))
     lines = [_line(kept_columns, [c.header for c in kept_columns], widths, term, "bold", header=True)]
     every = len(kept) == len(columns)
     for row in table_rows:
@@ -52,6 +54,29 @@ def render(columns: Sequence[Column], rows: Sequence[Sequence[str] | Row], term:
         shown_columns, cells, shown_widths = _merged(row, columns, kept, widths)
         lines.append(_line(shown_columns, cells, shown_widths, term, row.style))
     return lines, hidden(columns, (kept, widths))
+
+
+def _paths_cut_evenly(columns: Sequence[Column], rows: list[Row], kept: Sequence[int],
+                      widths: list[int]) -> tuple[list[Row], list[int]]:
+    """``rows`` with the paths of their path columns cut at one depth (``tablepaths.even_cuts``:
+    ``…/demo/src/notes`` above ``…/inventory-api`` read as paths of different depths), and
+    ``widths`` with what those cuts leave over given to the title.  Only a table printed
+    whole: one spliced from kept lines (``tablepatch``) cuts each line alone."""
+    from agentscan.cli.tablepaths import even_cuts
+
+    texts = [at for at, index in enumerate(kept)
+             if columns[index].flex and not columns[index].keep_end and not columns[index].right]
+    for at, (index, width) in enumerate(zip(kept, widths)):
+        if columns[index].keep_end and columns[index].flex and not columns[index].label:
+            even = even_cuts(cells_of(rows)(index), width)
+            if not even:
+                continue
+            rows = [row._replace(cells=[*row.cells[:index], even[row.cells[index]], *row.cells[index + 1:]])
+                    if not spanned(row, index) and row.cells[index] in even else row for row in rows]
+            if texts:
+                shown = max([width_of(columns[index].header), *map(width_of, cells_of(rows)(index))])
+                widths[at], widths[texts[-1]] = shown, widths[texts[-1]] + width - shown
+    return rows, widths
 
 
 def cells_of(rows: Sequence[Row]) -> Callable[[int], list[str]]:

@@ -162,3 +162,29 @@ _SEPARATORS = ("/", "\\")
 def _separators(cell: str) -> list[int]:
     """Where ``cell``'s separators are: a cut's end begins at one (``cut_left``)."""
     return [at for at, ch in enumerate(cell) if ch in _SEPARATORS]
+
+
+def even_cuts(cells: Iterable[str], width: int) -> dict[str, str]:
+    """The paths of ``cells`` wider than ``width``, each as shown cut to it at one depth: as
+    many of its last folders as every cut path fits (``…/repo/claude-code`` beside
+    ``…/VibeCodingTracker`` read as paths of different depths, ``…/wei/repo/claude-code``
+    and ``…/VibeCodingTracker`` did), more where that many would read as another path's
+    (``…/gai/claude-code`` and ``…/repo/claude-code``, not ``…/claude-code`` twice).  A
+    path whose last name alone does not fit is cut inside it (``cut_left``)."""
+    unique = set(cells)
+    cut = [cell for cell in unique if width_of(cell) > width]
+    if not cut:
+        return {}
+    mark = cut_left_mark()
+    ends = Counter(cell[at:] for cell in unique for at in _separators(cell) if at)
+    depths = {cell: [cell[at:] for at in reversed(_separators(cell)) if at and at + 1 < len(cell)] for cell in cut}
+    fits = {cell: sum(1 for end in depths[cell] if width_of(mark + end) <= width) for cell in cut}
+    common = min((fit for fit in fits.values() if fit), default=0)
+    shown = {}
+    for cell in cut:
+        if not fits[cell]:
+            shown[cell] = cut_left(cell, width)
+            continue
+        apart = next((depth for depth, end in enumerate(depths[cell], 1) if ends[end] == 1), len(depths[cell]))
+        shown[cell] = mark + depths[cell][min(fits[cell], max(common, apart)) - 1]
+    return shown

@@ -93,13 +93,19 @@ def explain_empty(count: int, *, asked_for: bool, providers: Sequence[str], sinc
     return f"no usage {window}: none of {which} made a call in that range"
 
 
-def recorded_none(count: int, *, asked_for: bool = True, agents: Sequence[str] = (), newest: str | None = None) -> str:
+def recorded_none(count: int, *, asked_for: bool = True, agents: Sequence[str] = (), newest: str | None = None,
+                  unread: Sequence[str] = ()) -> str:
     """Why a report of ``count`` sessions (``asked_for``: by id) has no figure: none recorded
     any usage (a Cursor transcript's, its DB gone), as ``show``'s card says "not recorded".
     ``agents``: whose sessions they are (``Cursor``), named when the report is not by id;
     ``newest``: the newest one's id as shown, the ``show`` command named whole (the line
-    that listed them under no table said the same fact again: it is this line alone)."""
+    that listed them under no table said the same fact again: it is this line alone).
+    ``unread``: the agents whose database that may hold more sessions could not be read (a
+    corrupt Cursor state DB): "the only session" was not known to be, only the one read."""
     kind = "" if asked_for or not agents else " and ".join(agents) + " "
+    read = " read" if unread and not asked_for else ""
+    more = (f"; {'a ' + unread[0] + ' database' if len(unread) == 1 else 'databases (' + ', '.join(unread) + ')'} "
+            "that may hold more could not be read (see the warning)") if read else ""
     if newest is None:
         shown = "`show`"
     else:
@@ -108,11 +114,11 @@ def recorded_none(count: int, *, asked_for: bool = True, agents: Sequence[str] =
         # a command to copy, on one line, with the home this run read (``--demo``, ``--home DIR``)
         shown = render.unbroken(f"`{running_command(f'show {newest}')}`")
     if count == 1:
-        which = "the session asked for" if asked_for else f"the only {kind}session"
-        return f"no usage: {which} recorded none (its tokens are not recorded, as {shown} says)"
-    which = f"{count:,} {kind}sessions" + (" asked for" if asked_for else "")
+        which = "the session asked for" if asked_for else f"the {'one' if read else 'only'} {kind}session{read}"
+        return f"no usage: {which} recorded none (its tokens are not recorded, as {shown} says){more}"
+    which = f"{count:,} {kind}sessions" + (" asked for" if asked_for else read)
     said = f"{shown} says of the newest" if newest is not None else f"{shown} says"
-    return f"no usage: none of the {which} recorded any (their tokens are not recorded, as {said})"
+    return f"no usage: none of the {which} recorded any (their tokens are not recorded, as {said}){more}"
 
 
 def nearest_usage(last_active: Sequence[datetime], *, since: datetime | None, until: datetime | None,

@@ -143,8 +143,11 @@ def _left_out(scanner: Scanner, report: TokenReport, asked: Asked, newest: str |
         # Named only in the "(+ … recorded no usage)" line, on stderr in a pipe with nothing on
         # stdout: no line said what the answer is, as an empty window's does (a Cursor-only
         # home's whole report, too).
+        from agentscan.scan.notfound import unread_stores
+
         notes.append(recorded_none(chosen.counted, asked_for=bool(chosen.asked), agents=_agents_named(report),
-                                   newest=newest))
+                                   newest=newest, unread=list(dict.fromkeys(
+                                       label for label, _ in unread_stores(scanner, providers)))))
         return notes
     if not dropped and not report.rows:
         count = chosen.counted

@@ -40,6 +40,8 @@ _BRACKETED = re.compile(r"\s*(?P<model>[^()]*?\S)\s*\(\s*(?P<words>[^()]*?)\s*\)
 _SQUARE = re.compile(r"\s*(?P<model>[^\[\]]*?\S)\s*\[\s*(?P<words>[^\[\]]*?)\s*\]\s*")
 #: a Claude model's name, Anthropic's or as a table shortens it (``opus-4.6``)
 LONG_CONTEXT_WORD = "1m"
+#: ``(us-only)`` typed with a dash, as a model id's other words are (``claude-opus-4-6-us-only``)
+_US_ONLY_DASHED = "-" + US_ONLY_SUFFIX.strip(" ()")
 _CLAUDE = re.compile(r"(?:claude|opus|sonnet|haiku)(?![a-z])", re.IGNORECASE)
 
 
@@ -51,10 +53,16 @@ def typed_name(name: str, provider: str | None) -> tuple[str, str | None]:
     as it is (a Codex tier is ``aliases.typed_tier_name``'s)."""
     typed = _BRACKETED.fullmatch(name) if name.rstrip().endswith(")") else None
     if typed is None:
+        dashed = name.rstrip()
+        if dashed.lower().endswith(_US_ONLY_DASHED) and _CLAUDE.match(dashed):
+            # ``claude-opus-4-6-us-only`` was priced at the list price (the library matched the
+            # model by its start): read as the US-only name, which the table then shows
+            return dashed[:-len(_US_ONLY_DASHED)].lower() + US_ONLY_SUFFIX, provider
         return name, provider
     model, words = typed["model"], typed["words"].lower()
     if words == US_ONLY_SUFFIX.strip(" ()"):
-        return model + US_ONLY_SUFFIX, provider
+        # (a Claude model's id is lower case, and so the name its US-only calls are priced under)
+        return (model.lower() if _CLAUDE.match(model) else model) + US_ONLY_SUFFIX, provider
     if words == "fast" and _CLAUDE.match(model) and not model.lower().endswith(FAST_MODE_SUFFIX):
         return model + FAST_MODE_SUFFIX, provider
     agents = {word.strip() for word in words.split(",")}

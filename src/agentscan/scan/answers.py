@@ -70,7 +70,10 @@ def question_identity(scanner: Scanner, command: str, question: Mapping[str, Any
     asked = _identity_text(question)
     if asked is None:
         return None
-    text = "\n".join([code_identity(), str(_FORMAT), command, asked, prices])
+    from agentscan.invocation import program_key
+
+    # (the program run: the hints an answer prints name it, ``python -m agentscan`` or ``agentscan``)
+    text = "\n".join([code_identity(), str(_FORMAT), command, asked, prices, *program_key()])
     return blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
 

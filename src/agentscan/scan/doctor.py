@@ -10,7 +10,6 @@ scanning the newest sessions raised, summarised by kind.
 from __future__ import annotations
 
 import os
-import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -27,6 +26,7 @@ from agentscan.toolkit.paths import MISSING, root_check, root_readable
 from agentscan.toolkit.roots import Root, entry_problem, setting_meant
 from agentscan.timeutil import from_epoch, to_iso
 from agentscan.settling import shown_message
+from agentscan.scan.warningkinds import kind_files, kind_names, kinds, message_kind
 from agentscan.toolkit.valuewarnings import PRIORITY_KIND, priority_tier
 
 if TYPE_CHECKING:
@@ -124,55 +124,6 @@ def _under_no_folder(root: Root, roots: list[Root]) -> tuple[bool, str | None]:
     if "*" in root.path.name and any(other.entry == root.entry and "*" not in other.path.name for other in roots):
         return False, held
     return True, legible(f"{root.entry.name}: {held}")  # a name need not be UTF-8
-
-
-_NUMBERS = re.compile(r"\d+")
-
-
-_OPENING, _CLOSING = "([{", ")]}"
-
-
-def _head(message: str) -> str:
-    """What a warning's message says before its details ("invalid JSON skipped: …"): up to
-    the first colon that ends a clause (followed by a space, or the end), outside brackets.
-    A colon in a path (``/mnt/c:/x``, ``C:\\x``) or in a parenthesis (``not used (x: y);
-    …``) is part of the kind: cut there, the kind was half a sentence, its bracket unclosed."""
-    depth = 0
-    for index, char in enumerate(message):
-        if char in _OPENING:
-            depth += 1
-        elif char in _CLOSING:
-            depth = max(0, depth - 1)
-        elif char == ":" and depth == 0 and message[index + 1:index + 2] in ("", " "):
-            return message[:index]
-    return message
-
-
-def _names(heads: Iterable[str]) -> dict[str, str]:
-    """Each head's kind: heads grouped by their shape, numbers made ``N`` (``read the 9
-    complete messages`` and ``… the 12 …`` are one kind).  A shape only one head has keeps
-    that head's numbers: ``line longer than 4 MiB skipped`` is a limit, not a count."""
-    shapes: dict[str, list[str]] = {}
-    for head in heads:
-        shapes.setdefault(_NUMBERS.sub("N", head), []).append(head)
-    return {head: group[0] if len(group) == 1 else shape for shape, group in shapes.items() for head in group}
-
-
-def _kinds(heads: Counter[str], names: dict[str, str] | None = None) -> dict[str, int]:
-    """The heads counted by kind (``names``: ``_names(heads)``), most frequent first."""
-    names = _names(heads) if names is None else names
-    counts: Counter[str] = Counter()
-    for head, count in heads.items():
-        counts[names[head]] += count
-    return dict(counts.most_common())
-
-
-def _kind_files(kinds: Iterable[str], names: dict[str, str], head_files: dict[str, dict[str, None]]) -> dict[str, list[str]]:
-    """The files of each of ``kinds``, gathered from its heads' (``names``: ``_names``), each once."""
-    files: dict[str, dict[str, None]] = {kind: {} for kind in kinds}
-    for head, paths in head_files.items():
-        files[names[head]].update(paths)
-    return {kind: list(paths) for kind, paths in files.items()}
 
 
 def diagnose(scanner: Scanner) -> dict[str, Any]:
@@ -304,15 +255,15 @@ def _count(report: ProviderReport, captured: Iterable[ScanWarning], counted: set
             # As the warnings listed are worded: by the file's age now (``settling.shown_message``);
             # the Priority Tier's a kind of its own, as a terminal counts them (``cli.render``).
             head = (PRIORITY_KIND if priority_tier(warning.message)
-                    else _head(shown_message(warning.path, warning.message)))
+                    else message_kind(shown_message(warning.path, warning.message)))
             report.heads[head] += 1
             files = report.head_files.setdefault(head, {})
             # A setting's warning names the setting's value (a relative ``CODEX_HOME``), no file.
             if warning.path and os.path.isabs(warning.path):
                 files[legible(warning.path)] = None
-    names = _names(report.heads)
-    report.warnings = _kinds(report.heads, names)
-    report.warning_files = _kind_files(report.warnings, names, report.head_files)
+    names = kind_names(report.heads)
+    report.warnings = kinds(report.heads, names)
+    report.warning_files = kind_files(report.warnings, names, report.head_files)
 
 
 def cache_report(scanner: Scanner) -> dict[str, Any]:

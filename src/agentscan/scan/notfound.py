@@ -285,8 +285,7 @@ def unread_stores_note(scanner: Scanner, providers: tuple[str, ...] | list[str] 
     agentscan looked" when a database the selected ``providers`` (none: all) keep sessions in
     could not be read (Cursor's corrupt or locked state DB): the sessions may be in it, and
     doctor would only show the same path again.  ``None``: every such database was read."""
-    unread = [(provider.label, path) for provider in scanner.providers if not providers or provider.name in providers
-              for path, _ in provider.unread_stores(scanner.ctx)]
+    unread = unread_stores(scanner, providers)
     if not unread:
         return None
     from agentscan.toolkit.words import plural
@@ -296,3 +295,10 @@ def unread_stores_note(scanner: Scanner, providers: tuple[str, ...] | list[str] 
         return f"no sessions found: a {labels} database that may hold some could not be read (see the warning)"
     return (f"no sessions found: {plural(len(unread), 'database')} that may hold some could not be read "
             f"({labels}; see the warnings)")
+
+
+def unread_stores(scanner: Scanner, providers: tuple[str, ...] | list[str] = ()) -> list[tuple[str, object]]:
+    """The databases the selected ``providers`` (none: all) keep sessions in that could not be
+    read, each as ``(its provider's label, its path)``: the sessions read are not all there are."""
+    return [(provider.label, path) for provider in scanner.providers if not providers or provider.name in providers
+            for path, _ in provider.unread_stores(scanner.ctx)]

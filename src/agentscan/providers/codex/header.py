@@ -227,9 +227,13 @@ def no_meta_message(header: RolloutHeader, expected_id: str | None) -> str:
     it could not read, when there was one (a meta nested too deep is that, not missing)."""
     budget = f"in the first {HEADER_BYTES // 1024} KiB"
     why = f" ({header.skipped})" if header.skipped else ""
+    # What follows the colon is the next step: Codex writes a rollout's meta as its first
+    # line, so a head without one was cut, rewritten, or is not a rollout Codex wrote.
+    look = "look at the file's first line: Codex writes the meta there"
     if expected_id:
-        return f"no session_meta with id {expected_id} {budget}{why}"
-    return f"no session_meta {budget}{why} and no id in the file name: skipped"
+        return (f"no session_meta with id {expected_id} {budget}{why}: listed by the id in its name, "
+                f"without its start, working directory, branch or parent thread; {look}")
+    return f"no session_meta {budget}{why} and no id in the file name: skipped; {look}"
 
 
 def thread_header(thread: Thread, ctx: ScanContext) -> RolloutHeader:

@@ -79,7 +79,8 @@ class CodexProvider(Provider):
     #     that disagrees leaves it a lower bound (partial)
     # 46: a counter of no number at all (null, "x") makes no total and no call (it read as zeros: a
     #     restart); a row counting a rollout's calls counts one written again once, as tokens does
-    parser_version = "46"
+    # 47: the no-session_meta warning says what is lost and where to look (its words are kept)
+    parser_version = "47"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)
