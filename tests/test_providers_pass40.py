@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from agentscan.context import ScanContext
-from agentscan.providers.claude.roots import COWORK_NOTE, COWORK_SESSIONS, claude_roots
+from agentscan.providers.claude.roots import COWORK_APPDATA, COWORK_NOTE, COWORK_SESSIONS, claude_roots
 from agentscan.providers.claude.usage import web_searches
 from agentscan.providers.codex.headtail import tail_summary
 from agentscan.providers.gemini.legacy import load_legacy
@@ -287,7 +287,7 @@ def test_home_option_finds_that_home_s_cowork_sessions(isolated_home: Path, tmp_
     assert [row["id"] for row in cli_json("--home", str(other), "list")["sessions"]] == [f"claude:{C}"]
 
 
-def test_no_cowork_folder_costs_one_system_call(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_cowork_folder_costs_one_system_call_a_place(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from agentscan.providers.claude import roots
 
     looked: list[str] = []
@@ -306,7 +306,10 @@ def test_no_cowork_folder_costs_one_system_call(isolated_home: Path, monkeypatch
     ctx = ScanContext.create(home=isolated_home, env={})
     for _ in range(3):  # asked often in a scan, looked for once
         claude_roots(ctx)
-    assert [path for path in looked if "Library" in path] == [str(isolated_home.joinpath(*COWORK_SESSIONS))]
+    # Each of the three places (macOS's, Windows' APPDATA, the Store build's packages) once a scan.
+    places = [str(isolated_home.joinpath(*COWORK_SESSIONS)), str(isolated_home.joinpath("AppData", "Roaming",
+              *COWORK_APPDATA)), str(isolated_home / "AppData" / "Local" / "Packages")]
+    assert sorted(path for path in looked if path.endswith(("local-agent-mode-sessions", "Packages"))) == sorted(places)
 
 
 def test_a_cowork_tree_without_sessions_is_not_walked(isolated_home: Path) -> None:

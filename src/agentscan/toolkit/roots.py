@@ -12,6 +12,7 @@ Every setting that names a place (``CODEX_HOME``, ``CLAUDE_CONFIG_DIR``,
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Iterable, NamedTuple
 
@@ -181,18 +182,34 @@ def setting_paths(ctx: ScanContext, name: str, *, listed: bool = True) -> tuple[
 
 
 #: the platform's variables ``platform_dir`` reads: they move a default, never name a root explicitly
-PLATFORM_VARIABLES = ("XDG_CONFIG_HOME", "APPDATA")
+PLATFORM_VARIABLES = ("XDG_CONFIG_HOME", "APPDATA", "LOCALAPPDATA")
 
 
-def platform_dir(ctx: ScanContext, name: str) -> tuple[Path, str, str | None] | None:
-    """A platform variable (``XDG_CONFIG_HOME``, ``APPDATA``) as this scan takes it: (the
+#: a Windows drive path (``C:\\…``, ``c:/…``): absolute on Windows, relative elsewhere
+_WINDOWS_DRIVE = re.compile(r"[A-Za-z]:[\\/]")
+
+
+def platform_dir(ctx: ScanContext, name: str, notes: list[str] | None = None) -> tuple[Path, str, str | None] | None:
+    """A platform variable (``XDG_CONFIG_HOME``, ``APPDATA``, ``LOCALAPPDATA``) as this scan takes it: (the
     dir, what chose it, a note).  Under ``--home DIR`` one that lies inside the login's own
     home (``$HOME``, as a desktop session sets ``~/.config``) stands for the same place
     inside ``DIR``: ``DIR`` replaces the home, and a copied home's files (Cursor's database,
     Claude Code's ``~/.config/claude``) must not give way to this machine's.  One elsewhere
-    was set on purpose, and is taken as it is (docs/cli.md, ``--home``)."""
+    was set on purpose, and is taken as it is (docs/cli.md, ``--home``).  One that is not
+    absolute is ignored (``None``), as every relative setting is (``setting_paths``): it was
+    read from the current directory, which names no place an agent wrote; a warning says so,
+    and ``notes`` (the roots' note, which ``doctor`` prints) gets a line."""
     value = ctx.env_value(name)
     if value is None:
+        return None
+    if not os.path.isabs(value):
+        # (a Windows path seen from WSL or a shell that copies Windows' variables, ``C:\\Users\\…``,
+        # names a place, only not one this system can open: noted, never a warning, which
+        # would fail every ``--strict`` run of such a machine)
+        if not _WINDOWS_DRIVE.match(value):
+            ctx.warn(value, f"{name} is relative, so it was ignored (only absolute paths are used)")
+        if notes is not None:
+            notes.append(f"{name} {value!r} ignored: not an absolute path here")
         return None
     first, second = home_variables()
     login = ctx.env_value(first) or ctx.env_value(second)

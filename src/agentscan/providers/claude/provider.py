@@ -37,7 +37,7 @@ TAIL_MIN_BYTES = 8 * 1024 * 1024
 class ClaudeProvider(Provider):
     name = "claude"
     label = "Claude Code"
-    env_vars = ("CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME")
+    env_vars = ("CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME", "APPDATA", "LOCALAPPDATA")
     # Bumped whenever a row's or a call's rules change (cached rows and calls are then read
     # again); what each version changed: docs/providers/claude.md, "Parser versions".
     parser_version = "43"

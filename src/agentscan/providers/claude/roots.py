@@ -5,7 +5,7 @@ Besides Claude Code's own ``projects/`` dirs, Claude Desktop's Cowork sessions
 own, ``<Claude Desktop's data>/local-agent-mode-sessions/<account>/<workspace>/local_<id>/``,
 whose ``.claude/projects/`` holds transcripts of the same schema.  Claude Desktop's data is
 ``~/Library/Application Support/Claude`` on macOS and ``%APPDATA%\\Claude`` on Windows (the
-Microsoft Store build's ``%LOCALAPPDATA%\\Packages\\Claude_pzs8sxrjxfjjc\\LocalCache\\Roaming\\Claude``).
+Microsoft Store build's ``%LOCALAPPDATA%\\Packages\\Claude_<id>\\LocalCache\\Roaming\\Claude``).
 Each such ``projects/`` is a root of its own, so that discovery, the census and the
 subagents' layout are the same as under ``~/.claude/projects``; the rest of a Cowork
 folder (the files its VM made) is never walked.
@@ -41,14 +41,17 @@ def claude_roots(ctx: ScanContext) -> list[Root]:
         return _unique(roots)
     # Under ``--home DIR``, an XDG_CONFIG_HOME inside the login's own home is read inside DIR
     # (``platform_dir``): a copied home's ``~/.config/claude`` is its, not this machine's.
-    xdg = platform_dir(ctx, "XDG_CONFIG_HOME")
+    ignored: list[str] = []  # a relative XDG_CONFIG_HOME, said on the root it leaves to its default
+    xdg = platform_dir(ctx, "XDG_CONFIG_HOME", ignored)
     xdg_root = (
         Root("claude", xdg[0] / "claude" / "projects", xdg[1], note="; ".join(filter(None, (note, xdg[2]))) or None)
         if xdg
-        else Root("claude", home_relative(ctx, ".config", "claude", "projects"), ctx.home_source, note=note)
+        else Root("claude", home_relative(ctx, ".config", "claude", "projects"), ctx.home_source,
+                  note="; ".join(filter(None, (note, *ignored))) or None)
     )
-    own = _unique([Root("claude", home_relative(ctx, ".claude", "projects"), ctx.home_source, note=note), xdg_root])
-    return own + cowork_roots(ctx, note)
+    own = [Root("claude", home_relative(ctx, ".claude", "projects"), ctx.home_source, note=note), xdg_root]
+    # One folder named twice (APPDATA naming macOS's folder, a link) is one root: its sessions once.
+    return _unique(own + cowork_roots(ctx, note))
 
 
 #: Claude Desktop's Cowork sessions, under the home (macOS)
@@ -56,9 +59,10 @@ COWORK_SESSIONS = ("Library", "Application Support", "Claude", "local-agent-mode
 #: the same below ``%APPDATA%`` (Windows; ``AppData/Roaming`` of the home without it)
 COWORK_APPDATA = ("Claude", "local-agent-mode-sessions")
 #: the same for the Microsoft Store (MSIX) build, whose ``%APPDATA%`` is redirected into its
-#: package (rajbos/ai-engineering-fluency PR 572 found Cowork's sessions there)
-COWORK_STORE = ("AppData", "Local", "Packages", "Claude_pzs8sxrjxfjjc", "LocalCache", "Roaming", "Claude",
-                "local-agent-mode-sessions")
+#: package, ``%LOCALAPPDATA%\\Packages\\Claude_<publisher id>`` (rajbos/ai-engineering-fluency
+#: PR 572 found Cowork's sessions in ``Claude_pzs8sxrjxfjjc``): every ``Claude_*`` package is looked in
+COWORK_PACKAGE = "Claude_"
+COWORK_STORE = ("LocalCache", "Roaming", "Claude", "local-agent-mode-sessions")
 #: a Cowork session's own folder is named ``local_<id>``
 _COWORK_FOLDER = "local_"
 #: how deep below ``local-agent-mode-sessions`` a session folder is looked for: it is found
@@ -72,34 +76,56 @@ _MEMO = "claude.cowork_roots"
 
 def cowork_roots(ctx: ScanContext, note: str | None = None) -> list[Root]:
     """The ``.claude/projects`` dir of each Cowork session folder (``local_*``) found below
-    ``local-agent-mode-sessions``, in name order; where there is no such folder, that folder
-    itself on macOS, so that ``doctor`` says where Cowork's sessions would be (missing: nothing
-    under it is walked).  One ``stat`` when it does not exist, as on any machine without Claude
-    Desktop; found once per scan (``roots`` is asked often)."""
+    each ``local-agent-mode-sessions`` (``_cowork_bases``), in name order; where there is no
+    such folder, that folder itself on the system Claude Desktop keeps it on (macOS's on macOS,
+    Windows' on Windows), so that ``doctor`` says where Cowork's sessions would be (missing:
+    nothing under it is walked).  One system call for each place that does not exist, as on
+    any machine without Claude Desktop; found once per scan (``roots`` is asked often)."""
     kept = ctx.memo.get(_MEMO)
     if kept is None:
         kept = ctx.memo[_MEMO] = []
-        for base, source, native in _cowork_bases(ctx):
+        for base, source, native, moved in _cowork_bases(ctx):
             found = _cowork_projects(str(base), ctx)
             # Missing, it is said where it would be only where Claude Desktop keeps it (macOS's
             # on macOS, Windows's on Windows): elsewhere a doctor's line about it is noise.
-            missing = [(base, source)] if native and sys.platform == native else []
-            kept.extend([(Path(path), source) for path in found] if found is not None else missing)
-    full_note = "; ".join(filter(None, (note, COWORK_NOTE)))
-    return [Root("claude", path, source, note=full_note) for path, source in kept]
+            missing = [(base, source, moved)] if native and sys.platform == native else []
+            kept.extend([(Path(path), source, moved) for path in found] if found is not None else missing)
+    return [Root("claude", path, source, note="; ".join(filter(None, (note, moved, COWORK_NOTE))))
+            for path, source, moved in kept]
 
 
-def _cowork_bases(ctx: ScanContext) -> list[tuple[Path, str, str | None]]:
+def _cowork_bases(ctx: ScanContext) -> list[tuple[Path, str, str | None, str | None]]:
     """Where Claude Desktop keeps Cowork's sessions: (the folder, what chose it, the platform
-    whose doctor names it when it is missing).  Each place is looked at on every platform (a
-    home copied from another machine holds that machine's), one system call where it is not."""
-    appdata = platform_dir(ctx, "APPDATA")
+    whose doctor names it when it is missing, the note on the platform variable that placed
+    it: one ``--home`` moved, or a relative one ignored).  Each place is looked at on every
+    platform (a home copied from another machine holds that machine's), one system call where
+    it is not; the Store build's packages folder is listed once for its ``Claude_*`` packages."""
+    notes: list[str] = []
+    appdata = platform_dir(ctx, "APPDATA", notes)
     roaming = appdata[0] if appdata else home_relative(ctx, "AppData", "Roaming")
-    return [
-        (home_relative(ctx, *COWORK_SESSIONS), ctx.home_source, "darwin"),
-        (roaming.joinpath(*COWORK_APPDATA), appdata[1] if appdata else ctx.home_source, "win32"),
-        (home_relative(ctx, *COWORK_STORE), ctx.home_source, None),
+    moved = "; ".join(filter(None, (appdata[2] if appdata else None, *notes))) or None
+    bases: list[tuple[Path, str, str | None, str | None]] = [
+        (home_relative(ctx, *COWORK_SESSIONS), ctx.home_source, "darwin", None),
+        (roaming.joinpath(*COWORK_APPDATA), appdata[1] if appdata else ctx.home_source, "win32", moved),
     ]
+    notes = []
+    local = platform_dir(ctx, "LOCALAPPDATA", notes)
+    packages = (local[0] if local else home_relative(ctx, "AppData", "Local")) / "Packages"
+    moved = "; ".join(filter(None, (local[2] if local else None, *notes))) or None
+    source = local[1] if local else ctx.home_source
+    bases += [(packages / name / Path(*COWORK_STORE), source, None, moved) for name in _store_packages(packages)]
+    return bases
+
+
+def _store_packages(packages: Path) -> list[str]:
+    """The Claude Desktop packages (``Claude_*``) of a Store packages folder, in name order;
+    none when it cannot be listed (one system call where it is not: any machine but Windows)."""
+    try:
+        with os.scandir(packages) as entries:
+            return sorted(entry.name for entry in entries
+                          if entry.name.startswith(COWORK_PACKAGE) and entry.is_dir(follow_symlinks=False))
+    except OSError:
+        return []
 
 
 def _cowork_projects(base: str, ctx: ScanContext) -> list[str] | None:

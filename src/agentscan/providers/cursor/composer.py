@@ -83,8 +83,10 @@ class ComposerInfo(NamedTuple):
     plan: tuple[PlanStep, ...] = ()
     #: ``subagentInfo.parentComposerId``: the child names its parent (newer builds)
     parent_id: str | None = None
-    last_bubble: str | None = None  # the live conversation's last bubble id (its time: ``recency``)
-    last_inline: datetime | None = None  # a legacy inline conversation's last ``createdAt``
+    #: the live conversation's last bubble ids, newest first (``TAIL_BUBBLES`` at most): the
+    #: nearest of them with a time bounds the row's (``bubbletimes``, ``row.recency``)
+    tail_bubbles: tuple[str, ...] = ()
+    last_inline: datetime | None = None  # a legacy inline conversation's last time (``_last_inline``)
     archived: bool = False  # ``isArchived``: archived in Cursor's chat list (``HeaderInfo``'s too)
 
     @property
@@ -125,15 +127,29 @@ def conversation_order(raw: RawComposerData) -> tuple[str, ...]:
     return tuple(order)
 
 
-def _last_bubble(raw: RawComposerData) -> str | None:
-    headers = as_list(raw.get("fullConversationHeadersOnly"))
-    bubble_id = as_dict(headers[-1]).get("bubbleId") if headers else None
-    return bubble_id if isinstance(bubble_id, str) and bubble_id else None
+#: how many bubbles from a conversation's end are looked at for one with a time: a last
+#: bubble with none (a prompt not answered yet, an old build's bubble with no ``timingInfo``)
+#: is passed for the one before it, at most this many reads a composer
+TAIL_BUBBLES = 8
+
+
+def _tail_bubbles(raw: RawComposerData) -> tuple[str, ...]:
+    tail = []
+    for header in reversed(as_list(raw.get("fullConversationHeadersOnly"))[-TAIL_BUBBLES:]):
+        bubble_id = as_dict(header).get("bubbleId")
+        if isinstance(bubble_id, str) and bubble_id:
+            tail.append(bubble_id)
+    return tuple(tail)
 
 
 def _last_inline(raw: RawComposerData) -> datetime | None:
-    inline = as_list(raw.get("conversation"))
-    return bubble_moment(as_dict(inline[-1])) if inline else None
+    """The time of a legacy inline conversation's last bubble that has one, of its last
+    ``TAIL_BUBBLES`` (as ``bubbletimes`` walks back a conversation of bubble rows)."""
+    for inline in reversed(as_list(raw.get("conversation"))[-TAIL_BUBBLES:]):
+        when = bubble_moment(as_dict(inline))
+        if when is not None:
+            return when
+    return None
 
 
 def composer_from(composer_id: str, raw: RawComposerData) -> ComposerInfo:
@@ -156,7 +172,7 @@ def composer_from(composer_id: str, raw: RawComposerData) -> ComposerInfo:
         context_tokens=_context_gauge(raw),
         plan=_plan(raw),
         parent_id=parent if parent != composer_id else None,
-        last_bubble=_last_bubble(raw),
+        tail_bubbles=_tail_bubbles(raw),
         last_inline=_last_inline(raw),
         archived=archived_flag(raw.get("isArchived")),
     )

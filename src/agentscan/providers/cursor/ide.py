@@ -170,7 +170,7 @@ def _timed(info: ComposerInfo, db: StateDb, subagent: str | None, start: datetim
 
 def _stream_bubble(raw: dict[str, Any], when: datetime | None, collector: DetailCollector,
                    subagent: str | None) -> None:
-    """One bubble (``when``: its ``createdAt``): the session's own, or ``subagent``'s (its
+    """One bubble (``when``: its time, ``records.bubble_moment``): the session's own, or ``subagent``'s (its
     prompts and replies under it, its calls marked as its)."""
     if raw.get("type") == USER_BUBBLE:
         prompt = user_prompt(raw)

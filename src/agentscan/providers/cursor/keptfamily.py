@@ -35,7 +35,7 @@ class Links(NamedTuple):
     the DB holds, listed from these while the DB cannot be read, had no title with no row kept
     of it (only its sums: ``tokens`` ran last), its name being the DB's alone.  ``updated``: the
     newest time the composer itself records (``lastUpdatedAt``, a legacy inline conversation's
-    last ``createdAt``), in epoch seconds: such a chat's row had only its kept calls' quarter
+    last time: ``ComposerInfo.last_inline``), in epoch seconds: such a chat's row had only its kept calls' quarter
     hour for its update time, a time nothing recorded."""
 
     parent_id: str | None

@@ -66,7 +66,9 @@ class CursorProvider(Provider):
     #     blanked in place: ``toolkit.jsoncomments``; a block comment was folded to one space)
     # 22: a bubble with no ``createdAt`` (builds before about 2025-09) is dated by its
     #     ``timingInfo`` wall times (``records.bubble_moment``), not its composer's last update
-    parser_version = "22"
+    # 23: a bubble's bad send time (past the supported years) gives way to its settle or end
+    #     time; ``list``'s bound walks back to the last bubble with a time (``bubbletimes``)
+    parser_version = "23"
     # The Agent CLI holds its chat's store.db open (SQLite) while it runs; nothing shows Cursor
     # holding an agent transcript open (tools that follow Cursor live watch its mtime), and the
     # state.vscdb it holds is every composer's: only a store tells, else ``running`` is null.

@@ -8,7 +8,7 @@ read; the helpers turn anything unexpected into "unknown" instead of raising.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, TypedDict
+from typing import Any, Mapping, TypedDict
 
 from agentscan.bounds import token_count
 from agentscan.toolkit.valuewarnings import counted_field
@@ -141,22 +141,26 @@ _WALL_TIMES = ("clientRpcSendTime", "clientSettleTime", "clientEndTime")
 _EPOCH_MS_FLOOR = 1_577_836_800_000
 
 
-def bubble_moment(bubble: dict[str, Any]) -> datetime | None:
+def bubble_moment(bubble: Mapping[str, Any]) -> datetime | None:
     """When a bubble was written: its ``createdAt`` (``bubble_time``), else, in builds that
-    wrote none, the first wall time of its ``timingInfo`` (``_WALL_TIMES``), as
+    wrote none, the first wall time of its ``timingInfo`` (``_WALL_TIMES``) that is a time, as
     S2thend/cursor-history dates such bubbles (specs/010-fix-timestamp-fallback).  Without
     it their tokens were all dated by their composer's ``lastUpdatedAt``, a chat of several
-    days counted on its last one."""
+    days counted on its last one.  A field past the supported years (``1e30``) is told
+    (``from_epoch``) and the next one taken: a bad send time does not hide a good end time."""
     when = bubble_time(bubble.get("createdAt"))
     if when is not None:
         return when
     timing = bubble.get("timingInfo")
-    if timing.__class__ is not dict:
+    if not isinstance(timing, dict):
         return None
     for field in _WALL_TIMES:
-        value = timing.get(field)  # type: ignore[union-attr]
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= _EPOCH_MS_FLOOR:
-            return from_epoch(value)
+        value = timing.get(field)
+        # (``True`` is 1, below the floor: no bool passes)
+        if isinstance(value, (int, float)) and value >= _EPOCH_MS_FLOOR:
+            when = from_epoch(value)
+            if when is not None:
+                return when
     return None
 
 

@@ -42,7 +42,10 @@ def config_dirs(ctx: ScanContext) -> list[tuple[Path, str, bool]]:
         return memo
     configured, note = setting_paths(ctx, CONFIG_DIR_ENV)
     found: list[tuple[Path, str, bool]] = [(path, CONFIG_DIR_ENV, True) for path in configured]
-    xdg = platform_dir(ctx, "XDG_CONFIG_HOME")
+    ignored: list[str] = []  # a relative XDG_CONFIG_HOME: said with the roots' note
+    xdg = platform_dir(ctx, "XDG_CONFIG_HOME", ignored)
+    if ignored:
+        note = "; ".join(filter(None, (note, *ignored)))
     if xdg is not None and os.path.isdir(xdg[0] / "cursor"):
         found.append((xdg[0] / "cursor", xdg[1], False))
     found.append((ctx.home / ".cursor", ctx.home_source, False))
@@ -78,10 +81,12 @@ def chat_roots(ctx: ScanContext) -> list[Root]:
 
 def _user_dir_candidates(ctx: ScanContext) -> tuple[list[tuple[str, Path, str]], list[str]]:
     """(platform, Cursor ``User`` dir, what chose it) for every platform, and the notes
-    on the platform variables ``--home`` moved (``toolkit.roots.platform_dir``)."""
-    xdg = platform_dir(ctx, "XDG_CONFIG_HOME")
-    appdata = platform_dir(ctx, "APPDATA")
-    notes = [found[2] for found in (xdg, appdata) if found is not None and found[2]]
+    on the platform variables ``--home`` moved or that were ignored, not being absolute
+    (``toolkit.roots.platform_dir``)."""
+    ignored: list[str] = []  # a relative one, ignored
+    xdg = platform_dir(ctx, "XDG_CONFIG_HOME", ignored)
+    appdata = platform_dir(ctx, "APPDATA", ignored)
+    notes = [found[2] for found in (xdg, appdata) if found is not None and found[2]] + ignored
     return [
         ("darwin", ctx.home / "Library" / "Application Support" / "Cursor" / "User", ctx.home_source),
         (

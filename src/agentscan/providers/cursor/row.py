@@ -101,8 +101,8 @@ def recency(native_id: str, files: TranscriptSet | None, ctx: ScanContext) -> fl
     (``scan.listing`` stops reading at the first session whose bound is too old)."""
     db = state_db(ctx)
     facts = StoreFacts(db.composers().get(native_id), db.headers().get(native_id), None)
-    # The last live bubble's ``createdAt`` too (its one read by exact key: ``bubbletimes``):
-    # the row's ``updated_at`` takes the bubbles' times.
+    # The last live bubble's time too, or the nearest before it with one (read by exact key:
+    # ``bubbletimes``): the row's ``updated_at`` takes the bubbles' times.
     updated = newest(facts.updated(), last_bubble_time(db, native_id)) or (None if files else facts.started())
     stamps = [updated.timestamp()] if updated else []
     if files is not None:

@@ -52,7 +52,9 @@ def store_ref(native_id: str, directory: Path, ctx: ScanContext, chats: tuple[st
 
 
 def workspace_ref(native_id: str, composer: WorkspaceComposer) -> SessionRef:
-    stamp = composer.updated or composer.created
+    # Its bubbles' newest time too, as its row's ``updated_at`` (``workspace_row``) takes it:
+    # an old build's composer may keep ``lastUpdatedAt`` at its creation (``bubbletimes``).
+    stamp = newest(composer.updated, composer.stats.last_ts) or composer.created
     recency = stamp.timestamp() if stamp else _mtime(composer.db)
     # The workspace DB is shared by every composer of the folder: no file of its own.
     return SessionRef(PROVIDER, native_id, None, recency, (), CursorHint(None, workspace=composer))
