@@ -34,9 +34,18 @@ class GroupPrices:
         self._stretches: dict[tuple, list[tuple[float | None, float | None, int]]] = {}
 
     def key(self, provider: str, model: str | None, bucket: int | None, tier: int) -> int | None:
-        found = self._by_class.get((provider, model, tier), _UNKNOWN)
+        in_class = (provider, model, tier)
+        found = self._by_class.get(in_class, _UNKNOWN)
         if found is not _UNKNOWN:
             return found  # type: ignore[return-value]
+        # A model priced by period: a quarter hour inside a period already found takes its key
+        # here, before the memo (each of its groups is a quarter hour of its own, so the memo
+        # missed every one: ≈ 54,000 groups of ``claude-sonnet-4-5`` at the bench's scale 10).
+        stretches = self._stretches.get(in_class)
+        if stretches is not None and bucket is not None:
+            for start, end, key in stretches:
+                if (start is None or start <= bucket) and (end is None or bucket + BUCKET <= end):
+                    return key
         asked = (provider, model, bucket, tier)
         found = self._memo.get(asked, _UNKNOWN)
         if found is not _UNKNOWN:
@@ -52,10 +61,6 @@ class GroupPrices:
         timeless = self._timeless.get((provider, model))
         if timeless is None:
             timeless = self._timeless[(provider, model)] = self.book.timeless(provider, model)
-        if not timeless and bucket is not None:
-            for start, end, key in self._stretches.get((provider, model, tier), ()):
-                if (start is None or start <= bucket) and (end is None or bucket + BUCKET <= end):
-                    return key
         low, high = tier_range(tier)
         if timeless:
             found = self._by_class[(provider, model, tier)] = self.book.span_key(provider, model, None, None, low, high)

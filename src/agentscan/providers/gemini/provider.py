@@ -239,7 +239,7 @@ class GeminiProvider(Provider):
         """The calls of one replay of the session's chats, and its row kept from that replay
         (``sumsrow``): the row's pass would replay them again."""
         from agentscan.providers.gemini import sumsrow
-        from agentscan.providers.gemini.usage import usage_entries
+        from agentscan.providers.gemini.usage import usage_packed
 
         # (a capture sees what the replay says, and takes nothing from the sums' own)
         stamp = stamp_now(ref.path) if ref.path is not None else None  # (before: a rewrite meanwhile is not vouched for)
@@ -250,7 +250,7 @@ class GeminiProvider(Provider):
             whole[ref.id] = stamp  # no row of the file as it is now is cut (``may_cut_usage``)
         else:
             whole.pop(ref.id, None)
-        entries = [entry.pack() for entry in usage_entries(chats)]
+        entries = usage_packed(chats)  # (``usage``'s entries packed, none made)
         if not said and not said.overflowed:
             sumsrow.keep(self, ref, chats, ctx)
         return entries, None
