@@ -141,7 +141,7 @@ def test_the_other_scope_warning_keeps_home(isolated_home: Path, project: Path, 
     [warning] = result.stderr.splitlines()
     uninstall_user, uninstall_project = suggested(warning, "agentscan hooks uninstall")
     assert uninstall_user == f"agentscan hooks uninstall claude --scope user --home {other}"
-    assert uninstall_project == "agentscan hooks uninstall claude --scope project"
+    assert uninstall_project == f"agentscan hooks uninstall claude --scope project --home {other}"
     assert f"`{uninstall_project}` in {project} to remove it from {project / '.claude' / 'settings.local.json'}" in warning
     # Run as printed, it removes the copy in that home (without --home it found nothing to do).
     run_suggested(uninstall_user)

@@ -85,7 +85,9 @@ def test_install_then_uninstall_on_a_home_without_gemini_settings_leaves_nothing
     assert not (isolated_home / ".gemini").exists()
 
 
-@pytest.mark.parametrize("raw", ['{"hooks": {"BeforeTool": [}', '{"hooks": []}', '{"hooks": {"AfterTool": {}}}',
+# (an object on an event is one more matcher group Gemini CLI runs, written as that group in a
+# list: ``test_hooks_pass61``; a string is no group)
+@pytest.mark.parametrize("raw", ['{"hooks": {"BeforeTool": [}', '{"hooks": []}', '{"hooks": {"AfterTool": "x"}}',
                                  '{"a": 1, "a": 2}'])
 def test_a_broken_config_is_refused_and_left_as_it_is(isolated_home: Path, raw: str) -> None:
     path = _settings(isolated_home, None, raw=raw)

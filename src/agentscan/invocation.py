@@ -84,7 +84,9 @@ def ran_as_module() -> bool:
 def command(rest: str, *, demo: bool = False, home: object = None) -> str:
     """``agentscan [--demo|--home DIR] REST`` as the user is told to run it: the program that
     ran when bare ``agentscan`` would not run it (``program_word``), and the home this run read
-    (``home_words``).  Every hint that names a command to run is made here."""
+    (``home_words``).  Every hint that names a command to run is made here, or on
+    ``program_word`` as this is: the hooks' commands (``hooks.mendtext``), which put their
+    ``--home`` after the command, as ``hooks install`` and ``uninstall`` take it."""
     return f"{program_word()}{home_words(demo=demo, home=home)} {rest}"
 
 

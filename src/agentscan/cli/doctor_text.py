@@ -9,6 +9,7 @@ from agentscan.cli import render
 from agentscan.cli.hookfix_text import both_scopes_text, narrowed_text, stored_twice_text
 from agentscan.cli.state import home_option
 from agentscan.hooks.events import HOOK_AGENTS
+from agentscan.hooks.mendtext import install_command
 from agentscan.invocation import program_word
 from agentscan.cli.table import render as render_table
 from agentscan.cli.tablefit import layout
@@ -266,7 +267,7 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
         for config in hooks["configs"]:
             state = f"{config['events']}/{config['of']} events" if config["events"] else "not installed"
             if config["events"] and config["problem"]:  # (entries there, but not all well: never "8/8 events" alone)
-                state = f"problem ({state} registered)"
+                state = f"problem, {state}"  # (short: the row fits 80 columns with its path)
             if config.get("narrowed"):
                 state += f", {len(config['narrowed'])} narrowed"
                 narrowed.append(narrowed_text(config, home_flag, term))
@@ -303,7 +304,7 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
                    if config["scope"] == "user" and config["problem"] and not config["events"]}
         asked = here or HOOK_AGENTS
         free = [agent for agent in asked if agent not in blocked]
-        commands = [f"{program_word()} hooks install {agent}{home_flag}" for agent in free]
+        commands = [install_command(agent, "user", home_flag) for agent in free]
         lines += _lines(HOOKS_OPTIONAL, term, "  ")
         if commands:
             single = "to install, run:" if len(asked) == 1 else f"to install for {free[0]}, run:"
@@ -312,7 +313,7 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
         for agent in (agent for agent in asked if agent in blocked):
             lines += _lines(f"to install for {agent}, first fix {render.path_text(blocked[agent], term)} (the problem "
                             "above), then run:", term, "  ")
-            lines += _verbatim([f"{program_word()} hooks install {agent}{home_flag}"])
+            lines += _verbatim([install_command(agent, "user", home_flag)])
     if unhooked:
         lines += _lines(unhooked_text(unhooked), term, "  ")
     store = hooks["store"]

@@ -26,7 +26,8 @@ def both_scopes_text(config: dict[str, Any], home_flag: str, term: Terminal, use
     from agentscan.cli.hooks_text import GEMINI_DIFFERS
 
     differ = GEMINI_DIFFERS if agent == "gemini" else ""
-    project_out = by_hand_text(config, term) or uninstall_fix(agent, "project", directory=_project_dir(config, term))
+    project_out = by_hand_text(config, term) or uninstall_fix(agent, "project", home_flag,
+                                                              directory=_project_dir(config, term))
     user_out = (by_hand_text(user, term) if user is not None else None) or uninstall_fix(agent, "user", home_flag)
     return (f"agentscan's hook is also installed in {shown}: {name} runs the hooks of both files{differ}, so each "
             f"event can be captured twice; to keep only the user's, {project_out}; to keep only this project's, {user_out}")

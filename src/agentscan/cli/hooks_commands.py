@@ -249,7 +249,7 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
     plans = [installer.plan(agent.value, path, install=install, command=command, wrapped=wrapped) for path in paths]
     warnings = elsewhere_warnings(agent.value, scope.value, paths[0], home, cwd, state.home,
                                   plans[0].after) if install else []
-    warnings += users_hook_warnings(agent.value, plans, install)
+    warnings += users_hook_warnings(agent.value, plans, install, wrapped)
     if refused is not None:
         from agentscan.model import ScanWarning
 

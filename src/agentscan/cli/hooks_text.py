@@ -124,7 +124,7 @@ def elsewhere_warnings(agent: str, scope: str, path: Path, home: Path, cwd: Path
 
     name = label_of(agent)
     warnings = []
-    files = SettingsFiles()  # (Gemini CLI's, each read once: found, then judged)
+    files = SettingsFiles(home=home, cwd=cwd)  # (Gemini CLI's, each read once: found, then judged)
     for other in installed_elsewhere(agent, scope, home=home, cwd=cwd, files=files):
         if agent == "gemini" and not files_run_twice(other.path, path, written, files):
             continue
@@ -166,18 +166,23 @@ def not_ignored_note(path: Path) -> str | None:
             "(agentscan leaves .gitignore alone)")
 
 
-def users_hook_warnings(agent: str, plans: list[Plan], install: bool) -> list[ScanWarning]:
+def users_hook_warnings(agent: str, plans: list[Plan], install: bool,
+                        wrapped: frozenset[str] = frozenset()) -> list[ScanWarning]:
     """A hook of the user's own that runs ``agentscan hook`` (``mywrapper agentscan hook …``,
     ``… | tee log``): agentscan leaves it as it is, and says so, since the agent runs it beside
-    agentscan's own entry (each event captured twice) or, after an uninstall, still runs it."""
+    agentscan's own entry (each event captured twice) or, after an uninstall, still runs it.
+    ``wrapped``: Gemini CLI's events where an object is a matcher group it runs
+    (``geminionce.listed_before``): a hook in it is found too."""
     from agentscan.cli.render import plural
     from agentscan.hooks.configjson import parse
+    from agentscan.hooks.geminionce import as_run
     from agentscan.hooks.ourentries import shown_on_one_line, users_running_ours
     from agentscan.model import ScanWarning
 
     warnings = []
     for plan in plans:
-        found = users_running_ours(agent, parse(plan.path, plan.before)) if plan.before is not None else []
+        found = users_running_ours(agent, as_run(parse(plan.path, plan.before), wrapped)) \
+            if plan.before is not None else []
         if not found:
             continue
         commands = sorted({shown_on_one_line(command) for _, command in found})  # an endpoint's password masked

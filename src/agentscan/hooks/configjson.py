@@ -65,10 +65,12 @@ def reason(exc: ValueError, text: str, agent: str | None = None) -> str | None:
         return TOO_DEEP
 
 
-def parse(path: Path, text: str | None, agent: str | None = None, *, install: bool = True) -> dict[str, Any]:
+def parse(path: Path, text: str | None, agent: str | None = None, *, install: bool = True,
+          wrapped: frozenset[str] = frozenset()) -> dict[str, Any]:
     """``text``, the config at ``path``, parsed, or refused (``HookConfigError``) when agentscan
     could not write it back as it was; ``agent``'s file (``gemini``: one with comments is
-    said so, since Gemini CLI reads them, with what to do by hand for an ``install`` or not)."""
+    said so, since Gemini CLI reads them, with what to do by hand for an ``install`` or not;
+    ``wrapped``: ``commented_refusal``'s)."""
     if text is None or not text.strip():
         return {}
     try:
@@ -87,7 +89,7 @@ def parse(path: Path, text: str | None, agent: str | None = None, *, install: bo
         if said == TOO_DEEP:
             raise too_deep(path) from None
         if said is not None:
-            raise HookConfigError(f"{path} {commented_refusal(path, text, install=install)}",
+            raise HookConfigError(f"{path} {commented_refusal(path, text, install=install, wrapped=wrapped)}",
                                   unwritten="it holds comments, which agentscan cannot write back") from None
         raise HookConfigError(f"{path} is not valid JSON ({fault(exc, text, agent)}); fix it first, "
                               "agentscan will not overwrite it") from None
@@ -154,10 +156,12 @@ def commented(text: str) -> bool:
     return True
 
 
-def commented_refusal(path: Path, text: str, *, install: bool = True) -> str:
+def commented_refusal(path: Path, text: str, *, install: bool = True, wrapped: frozenset[str] = frozenset()) -> str:
     """Why a Gemini CLI settings file with comments (``commented``) is refused (with what to do
     by hand for an ``install`` or not), and what a removal of them would meet next (no object,
-    ``"hooks": []``, a key twice), said at once rather than after the user removed them."""
+    ``"hooks": []``, a key twice), said at once rather than after the user removed them;
+    ``wrapped``: the events where an object is one more matcher group Gemini CLI runs
+    (``geminionce.listed_before``), not said to be skipped."""
     from agentscan.hooks.events import GEMINI_EVENTS
     from agentscan.hooks.merging import merge_claude
     from agentscan.toolkit.jsoncomments import blank_comments
@@ -165,7 +169,7 @@ def commented_refusal(path: Path, text: str, *, install: bool = True) -> str:
     said = GEMINI_COMMENTS if install else GEMINI_COMMENTS_OUT
     try:  # (as the install, or the uninstall, meets it: each shape it would change checked)
         command = "agentscan hook --agent gemini" if install else None
-        merge_claude(path, parse(path, blank_comments(text)[0], "gemini"), GEMINI_EVENTS, command, "gemini")
+        merge_claude(path, parse(path, blank_comments(text)[0], "gemini"), GEMINI_EVENTS, command, "gemini", wrapped)
     except HookConfigError as exc:
         return f"{said}; and without them: {str(exc).removeprefix(str(path)).lstrip(': ')}"
     return said

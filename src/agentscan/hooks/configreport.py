@@ -48,7 +48,7 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
     older installs wrote); ``home`` and ``env`` place the program its hook runs; ``others``: the
     other settings files Gemini CLI merges with it (``gemini_hooks_off``); ``files``: the Gemini
     CLI files already read (``others``'), so that this one is read and parsed once too;
-    ``home_flag``: the `` --home DIR`` a command it suggests for the user's config ends with."""
+    ``home_flag``: the `` --home DIR`` a command it suggests ends with."""
     report = empty_report(agent, scope, str(path), legacy)
     try:
         from agentscan.toolkit.fsutil import read_regular_text
@@ -103,9 +103,14 @@ def config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, h
 
         report["note"] = "; ".join(said for said in (remark, unjudged_note(others)) if said) or None
 
-        # An event's hooks that are an object: one more matcher group after an earlier file's list
+        # An event's hooks that are an object: one more matcher group of the list it starts as
         # (its entries run, and an install writes it as that group), else skipped by Gemini CLI.
-        config = as_run(config, listed_before(scope, others))
+        wrapped = listed_before(scope, others)
+        config = as_run(config, wrapped)
+        if remark is not None:  # (the comments' refusal, what it says of an object judged so too)
+            from agentscan.hooks.configjson import commented_refusal
+
+            refused = commented_refusal(path, text, wrapped=wrapped)
     if report["problem"] is None and remark is None:
         # What an install would refuse to change (a key twice, no object, ``"hooks": []``):
         # said here, rather than "not installed" and an install to run that only fails.

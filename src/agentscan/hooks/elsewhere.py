@@ -77,7 +77,8 @@ def _entries_there(agent: str, path: Path, where: str, files: SettingsFiles | No
     try:
         parsed = files.parsed(path) if agent == "gemini" and files is not None else parse(path, text, agent)
         if where not in (SYSTEM, SYSTEM_DEFAULTS):
-            events = events_with_ours(agent, parsed)
+            # (as Gemini CLI runs it: an object there one more matcher group, ``SettingsFiles.as_run``)
+            events = events_with_ours(agent, files.as_run(path, parsed) if agent == "gemini" and files else parsed)
             return [Elsewhere(path, where, len(events))] if events else []
     except HookConfigError as exc:  # refused by an install: read as the agent reads it (or not)
         refusal = exc
@@ -85,6 +86,8 @@ def _entries_there(agent: str, path: Path, where: str, files: SettingsFiles | No
         config = files.as_read(path) if agent == "gemini" and files is not None else as_agents_read(text)
     except ValueError:  # (no JSON to the agent either: its hooks do not run)
         return []
+    if agent == "gemini" and files is not None:
+        config = files.as_run(path, config)
     ours = ours_by_event(agent, config) if isinstance(config, dict) else []  # (not ``Unjudged``)
     why = administrators(where) if where in (SYSTEM, SYSTEM_DEFAULTS) else \
         (refusal.unwritten if refusal is not None else None) or "agentscan cannot write it back"

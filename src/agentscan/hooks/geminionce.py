@@ -50,7 +50,10 @@ def files_run_twice(other: Path, this: Path, text: str | None = None, files: Set
         theirs = files.as_read(other)
     except (OSError, UnicodeDecodeError, HookConfigError):
         return True
-    return isinstance(theirs, Unjudged) or isinstance(mine, Unjudged) or runs_again(theirs, mine)
+    if isinstance(theirs, Unjudged) or isinstance(mine, Unjudged):
+        return True
+    # (an object there is one more matcher group where Gemini CLI runs it: ``SettingsFiles.as_run``)
+    return runs_again(files.as_run(other, theirs), files.as_run(this, mine))
 
 
 @dataclass(frozen=True)
@@ -66,9 +69,35 @@ class SettingsFiles:
     and parsed (``configjson.parse``) at most once, the failure too: ``hooks status`` judges
     each file with the others, and both scopes' files together (``files_run_twice``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, home: Path | None = None, cwd: Path | None = None,
+                 env: Mapping[str, str] | None = None) -> None:
         #: (what, path): the text, the parse or the file as read (``_once``), or what it raised
         self._kept: dict[tuple[str, str], Any] = {}
+        #: where the user's and the project's files are (``as_run``): ``None``, not known
+        self._places = None if home is None or cwd is None else (home, cwd, env)
+
+    def as_run(self, path: Path, config: Any) -> Any:
+        """``config``, the file at ``path`` as read, as Gemini CLI runs it (``geminionce.as_run``:
+        an object is one more matcher group where the files merged before it leave a list), the
+        others read from here; as it is when the places of the files were not given, or ``path``
+        is none of them."""
+        import os
+
+        if self._places is None or not isinstance(config, dict):
+            return config
+        home, cwd, env = self._places
+        paths = settings_paths(home=home, cwd=cwd, env=env)
+        real = os.path.realpath(path)
+        at = next((at for at, (_, there) in enumerate(paths) if os.path.realpath(there) == real), None)
+        if at is None:
+            return config
+        earlier = []  # (only the files merged before it count: ``listed_before``)
+        for scope, there in paths[:at]:
+            try:
+                earlier.append((str(there), self.as_read(there), scope))
+            except (OSError, UnicodeDecodeError):  # (none there)
+                continue
+        return as_run(config, listed_before(paths[at][0], earlier))
 
     def _once(self, what: str, path: Path, make: Callable[[Path], T]) -> T:
         """``make(path)``, made once for the path; what it raised (a read's error, or
@@ -129,24 +158,33 @@ def other_settings(this: Path, *, home: Path, cwd: Path, env: Mapping[str, str] 
     too, or ``Unjudged``); ``this`` and one that cannot be read left out."""
     import os
 
-    from agentscan.errors import HookConfigError
-    from agentscan.hooks.install import config_path
-
     files = SettingsFiles() if files is None else files
     found: list[tuple[str, Any, str]] = []
     seen = {os.path.realpath(this)}
-    system = dict((scope, path) for path, scope in system_files(env))
-    for scope in SCOPES:
-        try:
-            path = system[scope] if scope in system else config_path("gemini", scope, home=home, cwd=cwd, env=env)
-        except HookConfigError:  # a GEMINI_CLI_HOME no install takes
-            continue
+    for scope, path in settings_paths(home=home, cwd=cwd, env=env):
         if os.path.realpath(path) in seen:
             continue
         seen.add(os.path.realpath(path))
         try:
             found.append((str(path), files.as_read(path), scope))
         except (OSError, UnicodeDecodeError):
+            continue
+    return found
+
+
+def settings_paths(*, home: Path, cwd: Path, env: Mapping[str, str] | None = None) -> list[tuple[str, Path]]:
+    """(scope, path) of each of Gemini CLI's settings files, in the order it merges them
+    (``SCOPES``); the user's and the project's left out under a ``GEMINI_CLI_HOME`` no install takes."""
+    from agentscan.errors import HookConfigError
+    from agentscan.hooks.install import config_path
+
+    system = dict((scope, path) for path, scope in system_files(env))
+    found = []
+    for scope in SCOPES:
+        try:
+            found.append((scope, system[scope] if scope in system
+                          else config_path("gemini", scope, home=home, cwd=cwd, env=env)))
+        except HookConfigError:  # a GEMINI_CLI_HOME no install takes
             continue
     return found
 
@@ -204,16 +242,24 @@ def system_defaults_path(env: Mapping[str, str] | None = None) -> Path:
     return Path(named) if named else system_settings_path(env).parent / "system-defaults.json"
 
 
+#: the events Gemini CLI's settings schema lists under ``"hooks"`` (``settingsSchema.ts``), each
+#: ``default: []`` merged ``CONCAT``: since v0.24.0 (gemini-cli #15354, "Make default settings
+#: apply") ``mergeSettings`` merges the schema's defaults first, so each starts as a list
+SCHEMA_EVENTS = frozenset({"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "Notification", "SessionStart",
+                           "SessionEnd", "PreCompress", "BeforeModel", "AfterModel", "BeforeToolSelection"})
+
+
 def listed_before(scope: str, others: Iterable[tuple[str, Any, str]]) -> frozenset[str]:
     """The events whose hooks, as Gemini CLI merged the settings files before the one of ``scope``
     (``others``: ``other_settings``'), are a list.  An event's hooks are merged as lists
     (``settingsSchema.ts``: ``mergeStrategy: CONCAT``; ``deepMerge.ts``): a later file's value
-    is appended to an earlier list, an object as one more matcher group; with no list before it,
-    an object stays one (merged with an earlier object), and Gemini CLI skips an event whose hooks
-    are no list (``hookRegistry.ts``: "is not an array"), the entries in it never run.  A
-    ``"hooks"`` that is no object takes the place of every earlier file's; an unread file
+    is appended to an earlier list, an object as one more matcher group.  The schema's defaults,
+    merged first, make each of its events a list (``SCHEMA_EVENTS``); a ``"hooks"`` that is no
+    object (``null``, ``[]``) takes the place of them and of every earlier file's, and after it
+    an object with no list before it stays one (merged with an earlier object), which Gemini CLI
+    skips (``hookRegistry.ts``: "is not an array"): the entries in it never run.  An unread file
     (``Unjudged``) sets nothing known."""
-    listed: dict[str, bool] = {}
+    listed = dict.fromkeys(SCHEMA_EVENTS, True)
     order = SCOPES.index(scope)
     for _, settings, where in sorted(others, key=lambda found: SCOPES.index(found[2])):
         if SCOPES.index(where) >= order or not isinstance(settings, dict) or "hooks" not in settings:

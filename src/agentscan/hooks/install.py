@@ -186,7 +186,7 @@ def plan(agent: str, path: Path, *, install: bool, command: str | None = None,
          wrapped: frozenset[str] = frozenset()) -> Plan:
     """``wrapped``: Gemini CLI's events where an object is one more matcher group (``merge_claude``)."""
     before = read_config(path)
-    config = parse(path, before, agent, install=install)
+    config = parse(path, before, agent, install=install, wrapped=wrapped)
     try:
         if agent == "cursor":
             merged = merge_cursor(path, copied(config), CURSOR_EVENTS, command if install else None)

@@ -22,12 +22,15 @@ def by_hand(path: object, action: str, why: str) -> str:
 
 
 def install_command(agent: str, scope: str, home_flag: str = "", word: str | None = None) -> str:
-    """``agentscan hooks install AGENT`` for ``scope``: ``--scope project`` for a project's
-    config, else the ``--home`` the user's was judged for (``home_flag``: left out, the command
-    would change another home's config); ``word``: the program's words (``program_word``)."""
+    """``agentscan hooks install AGENT`` for ``scope`` (``--scope project`` for a project's
+    config), with the ``--home`` it was judged for (``home_flag``: left out, a user's command
+    would change another home's config, and a project's would judge it with another home's
+    user settings, which Gemini CLI merges with it); ``word``: the program's words
+    (``program_word``)."""
     from agentscan.invocation import program_word
 
-    return f"{word or program_word()} hooks install {agent}" + (" --scope project" if scope == "project" else home_flag)
+    return f"{word or program_word()} hooks install {agent}" + (" --scope project" if scope == "project" else "") \
+        + home_flag
 
 
 def uninstall_command(agent: str, scope: str, home_flag: str = "", named: bool = False) -> str:
@@ -35,15 +38,15 @@ def uninstall_command(agent: str, scope: str, home_flag: str = "", named: bool =
     ``named``: the user's scope named too (``--scope user``, beside a project's in one warning)."""
     from agentscan.invocation import program_word
 
-    user = (" --scope user" if named else "") + home_flag
-    return f"{program_word()} hooks uninstall {agent}" + (" --scope project" if scope == "project" else user)
+    named_scope = " --scope project" if scope == "project" else " --scope user" if named else ""
+    return f"{program_word()} hooks uninstall {agent}{named_scope}{home_flag}"
 
 
 def reinstall(agent: str, scope: str, legacy: bool, again: str = " again", home_flag: str = "",
               directory: object = None, tail: str = "") -> str:
     """``run`` the command that writes this agentscan's path into the config (``hooks install``
     updates the command of its entries in place), with the ``--home`` it was judged for
-    (``home_flag``, a user's config), ``again``, then ``tail`` (what it does); a project's shared
+    (``home_flag``: ``install_command``'s), ``again``, then ``tail`` (what it does); a project's shared
     settings.json, which installs no longer write, is cleaned by an uninstall first (its
     ``tail`` after a comma: it is both commands').  ``directory``: the project a project's
     command is run in, said with it (``doctor`` may run elsewhere than its reader), before both
@@ -51,7 +54,7 @@ def reinstall(agent: str, scope: str, legacy: bool, again: str = " again", home_
     install = f"`{install_command(agent, scope, home_flag)}`"
     if legacy:
         first = f"in {directory}, run" if directory is not None else "run"
-        return f"{first} `{uninstall_command(agent, 'project')}`, then {install}" + (f",{tail}" if tail else "")
+        return f"{first} `{uninstall_command(agent, 'project', home_flag)}`, then {install}" + (f",{tail}" if tail else "")
     return f"run {install}" + (f" in {directory}" if directory is not None and scope == "project" else "") + again + tail
 
 

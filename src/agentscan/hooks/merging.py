@@ -238,9 +238,11 @@ def _merge_lists(path: Path, hooks: dict[str, Any], events: tuple[str, ...],
 
 def not_a_list(event: str, value: Any, gemini: bool = False) -> str:
     """Why an install refuses an event whose hooks are no list (``value``); for Gemini CLI, an
-    object it skips (``geminionce.listed_before``: no list before this file's to join)."""
+    object it skips (``geminionce.listed_before``: an earlier file's ``"hooks"`` that is no object
+    took away the list each of its events starts as, and no list follows on this one)."""
     if gemini and isinstance(value, dict):
-        return (f"hooks.{event} is an object, not a list, and Gemini CLI skips it (it runs an object there only "
-                "as one more matcher group of a list that a settings file merged before this one holds, and none "
-                "does): put it in a list (`[{…}]`) for its entries to run; agentscan will not change it")
+        return (f"hooks.{event} is an object, not a list, and Gemini CLI skips it (it runs an object there as one "
+                "more matcher group of the list the event starts as, but a settings file merged before this one "
+                "sets \"hooks\" to no object, which takes that list away; releases before v0.24.0 skip an object "
+                "always): put it in a list (`[{…}]`) for its entries to run; agentscan will not change it")
     return f"hooks.{event} is not a list; agentscan will not change it"

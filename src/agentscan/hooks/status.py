@@ -27,7 +27,7 @@ def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str], home_flag: st
     its notes suggest for a user's config (left out, it would change another home's)."""
     configs = []
     seen: set[str] = set()
-    files = SettingsFiles()  # each Gemini CLI settings file read and parsed once, whichever asks
+    files = SettingsFiles(home=home, cwd=cwd, env=env)  # each Gemini CLI settings file read and parsed once
     for agent in ("cursor", "claude", "gemini"):
         for scope in ("user", "project"):
             # The file an install writes, then (Claude, project) the shared settings.json older versions wrote.
@@ -278,7 +278,8 @@ def _note_system_files(configs: list[dict[str, Any]], files: SettingsFiles, env:
             theirs = files.as_read(path)
         except (OSError, UnicodeDecodeError):  # (none there)
             continue
-        ours = ours_by_event("gemini", theirs) if isinstance(theirs, dict) else []
+        # (as Gemini CLI runs it: an object there one more matcher group, ``SettingsFiles.as_run``)
+        ours = ours_by_event("gemini", files.as_run(path, theirs)) if isinstance(theirs, dict) else []
         beside = [config for config in gemini if ours and os.path.realpath(path) != os.path.realpath(config["path"])
                   and files_run_twice(path, Path(config["path"]), files=files)]
         if not beside:
