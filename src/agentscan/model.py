@@ -243,6 +243,19 @@ class SessionRow:
 (SESSION, SUBAGENT, TS, MODEL, INPUT, CACHE_READ, CACHE_WRITE, OUTPUT, REASONING, KEY, RANK, CACHE_WRITE_1H,
  WEB_SEARCHES, ORIGIN) = range(14)
 
+
+def pack_call(session: str, subagent: str | None, ts: float | None, model: str | None,
+              tokens: tuple[int, int, int, int, int], key: str | None, rank: int, cache_write_1h: int = 0,
+              web_searches: int = 0, origin: str | None = None) -> list:
+    """One call packed, its fields at the indexes above (``tokens``: input, cache read, cache
+    write, output and reasoning, ``INPUT`` to ``REASONING``): ``UsageEntry.pack``, and a provider
+    that packs its calls as it finds them, no ``UsageEntry`` made (Codex's ``tokens`` pass)."""
+    packed = [session, subagent, ts, model, *tokens, key, rank, cache_write_1h, web_searches]
+    if origin is not None:
+        packed.append(origin)
+    return packed
+
+
 #: ``UsageEntry.origin`` of a subagent call known only from the copy in its
 #: parent's progress records (Claude: the subagent transcript is gone)
 PROGRESS_ORIGIN = "progress"
@@ -299,11 +312,9 @@ class UsageEntry:
         """A compact, JSON-friendly form for the cache and the fast aggregator."""
         t = self.tokens
         ts = self.timestamp.timestamp() if self.timestamp is not None else None
-        packed = [self.session, self.subagent, ts, self.model, t.input, t.cache_read, t.cache_write, t.output,
-                  t.reasoning, self.dedupe_key, self.rank, self.cache_write_1h, self.web_searches]
-        if self.origin is not None:
-            packed.append(self.origin)
-        return packed
+        return pack_call(self.session, self.subagent, ts, self.model,
+                         (t.input, t.cache_read, t.cache_write, t.output, t.reasoning), self.dedupe_key, self.rank,
+                         self.cache_write_1h, self.web_searches, self.origin)
 
     @classmethod
     def unpack(cls, packed: list) -> UsageEntry:

@@ -265,7 +265,7 @@ class _Scan:
             # ``min`` too): ≈ 7 % of the scan of the bench's rollouts (0.108 against 0.115 CPU-s
             # at scale 1, 1.08 against 1.16 at scale 10).
             # Whether each occurs at all is asked of ``memmem`` (``bytesearch``: an absent one is
-            # proved so in less than half ``find``'s time, 0.4 CPU-s of scale 10's cold ``tokens``).
+            # proved so in less than half ``find``'s time).
             next_hit = {one: find(one, 0, end) for one in marker if occurs(data, one, end)}
         while True:
             if search is not None:  # (the leftmost whole hit in ``position:end``, as ``find``'s)

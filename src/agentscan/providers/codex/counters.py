@@ -230,13 +230,9 @@ def spent_on(spent: Counters, call: Counters) -> Counters:
     """``spent`` with ``call`` added, its cached input and cache write no more than its input, as
     ``to_tokens`` takes each call ``tokens`` counts: the sum of a file's calls (``FileUsageScanner.spent``,
     ``runs``) is then what ``tokens`` adds up, a call's surplus not spent on another's input."""
-    total_input, cached, cache_write, output, reasoning, total = call
-    if cached > total_input:
-        cached = total_input
-    if cache_write > total_input - cached:
-        cache_write = total_input - cached
-    return (spent[0] + total_input, spent[1] + cached, spent[2] + cache_write, spent[3] + output,
-            spent[4] + reasoning, spent[5] + total)
+    _, cache_read, cache_write, _, _ = token_fields(call)
+    return (spent[0] + call[0], spent[1] + cache_read, spent[2] + cache_write, spent[3] + call[3],
+            spent[4] + call[4], spent[5] + call[5])
 
 
 def minus(current: Counters, previous: Counters | None) -> Counters:
@@ -276,25 +272,19 @@ def to_tokens(counters: Counters) -> TokenUsage:
     and cache write (``cache_write_input_tokens``) partition with the uncached rest ("input tokens
     use the uncached-input, cached-input, or cache-write rate"; ``total_tokens`` = input + output):
     a cache write subtracted from ``input`` too, or it is counted, and billed, twice."""
-    total_input, cached, cache_write, output, reasoning, _ = counters
-    cache_read = min(cached, total_input)
-    cache_write = min(cache_write, total_input - cache_read)
-    return TokenUsage(
-        input=total_input - cache_read - cache_write,
-        cache_read=cache_read,
-        cache_write=cache_write,
-        output=output,
-        reasoning=reasoning,
-    )
+    return TokenUsage(*token_fields(counters))
 
 
 def token_fields(counters: Counters) -> tuple[int, int, int, int, int]:
     """``to_tokens(counters)``'s input, cache read, cache write, output and reasoning, without the
-    ``TokenUsage`` (``usage.UsageDeduper``'s packed entries: one a call of a cold ``tokens``)."""
+    ``TokenUsage`` (``usage.UsageDeduper``'s packed entries: one a call of a cold ``tokens``): the
+    cache read no more than the input, the cache write no more than what the read leaves of it."""
     total_input, cached, cache_write, output, reasoning, _ = counters
-    cache_read = min(cached, total_input)
-    cache_write = min(cache_write, total_input - cache_read)
-    return total_input - cache_read - cache_write, cache_read, cache_write, output, reasoning
+    if cached > total_input:  # (``if``s: two ``min`` calls made ``spent_on`` ≈ 0.35 µs slower a call)
+        cached = total_input
+    if cache_write > total_input - cached:
+        cache_write = total_input - cached
+    return total_input - cached - cache_write, cached, cache_write, output, reasoning
 
 
 def token_info(record: RawLine | Mapping[str, Any]) -> RawTokenInfo | None:

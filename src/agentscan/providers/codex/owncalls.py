@@ -17,17 +17,17 @@ if TYPE_CHECKING:
 
 def own_calls(scanned: list[Scanned], ctx: ScanContext) -> list[UsageEntry]:
     """Own calls of every scanned thread, deduplicated, originals before their copies."""
-    return _deduped(scanned, ctx, False).entries
+    return _deduped(scanned, ctx, packed=False).entries
 
 
 def own_packed(scanned: list[Scanned], ctx: ScanContext) -> list[list]:
     """``own_calls``, each as ``UsageEntry.pack`` gives it (``tokens``' pass), none made."""
-    packed = _deduped(scanned, ctx, True).packed
+    packed = _deduped(scanned, ctx, packed=True).packed
     assert packed is not None
     return packed
 
 
-def _deduped(scanned: list[Scanned], ctx: ScanContext, packed: bool) -> UsageDeduper:
+def _deduped(scanned: list[Scanned], ctx: ScanContext, *, packed: bool) -> UsageDeduper:
     from agentscan.providers.codex.goneparent import counted_calls
     from agentscan.providers.codex.header import thread_header
     from agentscan.providers.codex.usage import UsageDeduper, parent_events
@@ -45,7 +45,7 @@ def _deduped(scanned: list[Scanned], ctx: ScanContext, packed: bool) -> UsageDed
             extra[thread_id] = parent_events(thread_id, ctx)
         return extra[thread_id]
 
-    deduper = UsageDeduper(packed)
+    deduper = UsageDeduper(packed=packed)
     # Oldest thread first (unknown start last), so an original call beats its copies.
     ordered = sorted(scanned, key=_oldest_first)
     for session_id, subagent, thread, scanner in ordered:

@@ -265,7 +265,7 @@ class CodexProvider(Provider):
 
     def passes_stand_alone(self, ref: SessionRef, ctx: ScanContext) -> bool:
         # A thread forked from (or spawned by) one outside the session may need that
-        # thread's calls, which only discovery finds (``owncalls.own_calls``); so does the fingerprint,
+        # thread's calls, which only discovery finds (``owncalls.own_calls`` and ``own_packed``); so does the fingerprint,
         # which its holder hands over with the ref.
         from agentscan.providers.codex.discovery import CodexSession
 

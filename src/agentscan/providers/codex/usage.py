@@ -41,7 +41,7 @@ from typing import Generator, Iterable, NamedTuple, cast
 from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
 from agentscan.toolkit.linescan import ScanProgress, matching_records
-from agentscan.model import TokenUsage, UsageEntry
+from agentscan.model import TokenUsage, UsageEntry, pack_call
 from agentscan.providers.codex.callevent import UsageEvent
 from agentscan.providers.codex.callscan import FileUsageScanner
 from agentscan.providers.codex.countwarnings import split_warning, total_warning
@@ -243,8 +243,9 @@ class UsageDeduper:
     with the highest ``rank``, which we make the oldest thread's, as here.
     """
 
-    def __init__(self, packed: bool = False) -> None:
+    def __init__(self, *, packed: bool = False) -> None:
         self._seen: set[str] = set()
+        #: the calls, unless ``packed`` (then empty: ``packed`` holds them)
         self.entries: list[UsageEntry] = []
         #: with ``packed``, the entries as ``UsageEntry.pack`` gives them, instead of ``entries``
         #: (``tokens``' pass: two frozen dataclasses a call were ≈ a tenth of a rollout's parse)
@@ -262,15 +263,12 @@ class UsageDeduper:
                     continue
                 self._seen.add(key)
             if self.packed is not None:
-                self.packed.append(_packed(event, session, subagent, key, rank))
+                # (``UsageEntry(...).pack()`` of the entry below, without it and its ``TokenUsage``)
+                stamp = event.timestamp
+                self.packed.append(pack_call(session, subagent, None if stamp is None else stamp.timestamp(),
+                                             event.model, token_fields(event.counters), key, rank, 0,
+                                             event.web_searches))
                 continue
             self.entries.append(UsageEntry(session, event.tokens, event.timestamp, event.model, subagent, key, rank,
                                            web_searches=event.web_searches))
 
-
-def _packed(event: UsageEvent, session: str, subagent: str | None, key: str | None, rank: int) -> list:
-    """``UsageEntry(session, event.tokens, ...).pack()`` of the entry ``UsageDeduper.add``
-    makes, without the entry and its ``TokenUsage`` (``counters.token_fields``)."""
-    stamp = event.timestamp
-    return [session, subagent, None if stamp is None else stamp.timestamp(), event.model,
-            *token_fields(event.counters), key, rank, 0, event.web_searches]

@@ -5,7 +5,7 @@ Rewound messages still count: ``tokens`` means spend (docs/providers/gemini.md).
 
 from __future__ import annotations
 
-from agentscan.model import TokenUsage, UsageEntry, sum_usage
+from agentscan.model import TokenUsage, UsageEntry, pack_call, sum_usage
 from agentscan.providers.gemini.chatlog import Conversation, SessionChats
 
 
@@ -29,9 +29,9 @@ def usage_packed(chats: SessionChats) -> list[list]:
             tokens = facts.tokens
             if tokens is not None:
                 stamp = facts.timestamp
-                packed.append([native_id, subagent, None if stamp is None else stamp.timestamp(), facts.model,
-                               tokens.input, tokens.cache_read, tokens.cache_write, tokens.output, tokens.reasoning,
-                               None, 0, 0, 0])
+                packed.append(pack_call(native_id, subagent, None if stamp is None else stamp.timestamp(), facts.model,
+                                        (tokens.input, tokens.cache_read, tokens.cache_write, tokens.output,
+                                         tokens.reasoning), None, 0))
     return packed
 
 
