@@ -49,9 +49,31 @@ def test_show_of_a_run_under_another_project_folder_is_the_same_cold_warm_and_wi
 
 
 def test_every_command_counts_the_run_under_another_project_folder_alike(isolated_home: Path) -> None:
+    """Guards existing behaviour (it passes on the commit before the cached show's fallback):
+    ``tokens``, ``list`` and ``export`` found the run already, as discovery walks every folder."""
     _lay_out(isolated_home)
     for args in [("tokens", "--json"), ("list", "--all", "--json"), ("export", "--format", "jsonl")]:
         plain = _outputs(*args, "--no-cache")
         cold, warm = _outputs(*args), _outputs(*args)
         forget_remembered_answers()
         assert [cold, warm, _outputs(*args)] == [plain] * 3, args
+
+
+def test_the_id_index_reads_the_other_project_folder_itself(isolated_home: Path) -> None:
+    """The transcript's files found from its path (``locate``) take the folder that holds the run
+    (a review of pass 61: ``session_files_at`` gave way to a whole discovery, about three times
+    a warm ``show``'s CPU), with what a whole discovery finds of the session."""
+    from agentscan.context import ScanContext
+    from agentscan.providers.claude.discovery import discover_sessions, session_files_at
+    from agentscan.providers.claude.provider import ClaudeProvider
+
+    _lay_out(isolated_home)
+    full = ScanContext.create(home=isolated_home, env={})
+    roots = [root.path for root in ClaudeProvider().roots(full)]
+    everything = discover_sessions(ClaudeProvider().roots(full), full)[S]
+    ctx = ScanContext.create(home=isolated_home, env={})
+    ctx.confine_to(roots)  # as ``locate`` does
+    assert everything.main is not None
+    files = session_files_at(everything.main, S, ctx, roots)
+    assert files is not None, "gave way to a whole discovery"
+    assert (files.main, files.paths(), list(files.subagents)) == (everything.main, everything.paths(), ["a1"])

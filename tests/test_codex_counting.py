@@ -265,15 +265,23 @@ def test_no_token_count_at_all_is_null(isolated_home: Path) -> None:
 def test_counters_read_every_value_as_as_count_does() -> None:
     """``counters_of`` reads the common counts inline: whatever a field holds, it reads what
     ``as_count`` reads, and ``cached_input_tokens`` present (even null) hides the older name;
-    a counter of no number at all (``null``, ``"x"``) makes none."""
+    a counter of no number at all (``null``, ``true``, ``"x"``, a list) makes none, a number in
+    either spelling (``"-5"``, 16 digits) is read as ``as_count`` reads it."""
     from itertools import product
 
     from agentscan.bounds import MAX_TOKEN_COUNT
     from agentscan.providers.codex.counters import counters_of
-    from agentscan.providers.codex.records import as_count, no_number
+    from agentscan.providers.codex.records import as_count
 
-    odd = [None, 0, 7, -1, True, False, 3.0, 2.5, float("nan"), "12", "x", "²", MAX_TOKEN_COUNT, MAX_TOKEN_COUNT + 1,
-           10**30, [1], {"a": 1}]
+    odd = [None, 0, 7, -1, True, False, 3.0, 2.5, float("nan"), "12", "x", "²", "-5", "1" * 16, MAX_TOKEN_COUNT,
+           MAX_TOKEN_COUNT + 1, 10**30, [1], {"a": 1}]
+    # (by identity: ``0 == False``) the values of no number at all, as listed above
+    unread = [odd[0], odd[4], odd[5], odd[10], odd[11], odd[-2], odd[-1]]
+    assert unread == [None, True, False, "x", "²", [1], {"a": 1}]
+
+    def no_number(value: object) -> bool:
+        return any(value is other for other in unread)
+
     for value, older in product(odd, (None, 5)):
         for present in (True, False):
             raw = {"input_tokens": value, "output_tokens": value, "reasoning_output_tokens": value,
@@ -281,7 +289,7 @@ def test_counters_read_every_value_as_as_count_does() -> None:
             if present:
                 raw["cached_input_tokens"] = value
             cached = value if present else older
-            if no_number(value) or no_number(cached):  # (no count at all: pass 61, ``counters._unreadable``)
+            if no_number(value) or no_number(cached):  # (no count at all: ``counters._unreadable``)
                 assert counters_of(raw) is None, (value, older, present)
                 continue
             assert counters_of(raw) == (as_count(value), as_count(cached), as_count(value), as_count(value),

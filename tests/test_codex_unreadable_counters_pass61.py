@@ -45,12 +45,13 @@ def _usage_said(report: dict) -> list[str]:
 
 def test_a_garbage_total_among_totals_alone_keeps_the_running_base(isolated_home: Path) -> None:
     _write(isolated_home, logged=False)
+    where = "total_token_usage"
     for report, listed in _read_every_way():
         assert report["total"]["total"] == 4 * 1100
         (row,) = listed["sessions"]
         assert row["tokens"] == report["total"]
         assert _usage_said(report) == _usage_said(listed) == [
-            f"{USAGE_HEAD}: cached_input_tokens is None, counted as 0"]
+            f"{USAGE_HEAD}: cached_input_tokens is null: this {where} is not read"]
 
 
 def test_a_garbage_call_counts_nothing_and_moves_no_total(isolated_home: Path) -> None:
@@ -61,12 +62,15 @@ def test_a_garbage_call_counts_nothing_and_moves_no_total(isolated_home: Path) -
         assert report["total"]["total"] == 4 * 1100
         (row,) = listed["sessions"]
         assert row["tokens"] == report["total"]
+        # (the call's counts are read first, then the total's: two unread, one line)
         assert _usage_said(report) == _usage_said(listed) == [
-            f"{USAGE_HEAD}: cached_input_tokens is None, counted as 0"]
+            f"{USAGE_HEAD}: cached_input_tokens is null: this last_token_usage is not read"
+            " (the first of 2 such values in this file)"]
 
 
 def test_digit_strings_alone_stay_a_count(isolated_home: Path) -> None:
-    """A total of digit strings is a count: here one that went down, a restart (the rule as ever)."""
+    """A total of digit strings is a count: here one that went down, a restart (the rule as ever).
+    It guards existing behaviour (it passes on the commit before the unread counters)."""
     digits = {key: str(value) for key, value in usage(100, output=10).items()}
     records = [meta(S, at(0)), turn_context(at(1), "gpt-5"),
                token_count(at(10), usage(1000, output=100), usage(1000, output=100)),

@@ -70,3 +70,21 @@ def test_a_models_groups_priced_by_period_go_through_one_lookup_a_period_and_cla
     for bucket in buckets:  # asked again: the same keys
         for tier in tiers:
             assert prices.key("claude", MODEL, bucket, tier) == _rule(rule_book, bucket, tier), (bucket, tier)
+
+
+def test_a_time_of_day_model_finds_its_period_among_hundreds(tmp_path: Path) -> None:
+    # DeepSeek's off-peak windows make a period a few hours long: hundreds of them over a
+    # home's months.  A quarter hour finds its own among them by its start (they do not
+    # overlap), each key still the rule's; a walk of the whole list cost 100x the memo's lookup.
+    book, rule_book = PriceBook(ScanContext.create(home=tmp_path)), PriceBook(ScanContext.create(home=tmp_path))
+    prices = GroupPrices(book)
+    first = 1_767_225_600 // BUCKET  # 2026-01-01
+    asked = [(first + step * 5) * BUCKET for step in range(96 * 40 // 5)] * 2
+    random.Random(7).shuffle(asked)
+    for bucket in asked:
+        want = rule_book.span_key("cursor", "deepseek-chat", bucket, bucket + BUCKET, None, None)
+        assert prices.key("cursor", "deepseek-chat", bucket, 0) == want
+    starts, ends = prices._stretches[("cursor", "deepseek-chat", 0)]
+    assert len(starts) > 40 and starts == sorted(starts)
+    spans = [(start, end) for start, (end, _) in zip(starts, ends)]
+    assert all(end is not None and end <= later for (_, end), (later, _) in zip(spans, spans[1:]))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_right
 from typing import TYPE_CHECKING
 
 from agentscan.scan.sessionsums import SessionSums, tier_range
@@ -28,28 +30,34 @@ class GroupPrices:
         #: time (the hot path: a 1 GB transcript's 24,000 groups, each of its own quarter hour)
         self._by_class: dict[tuple, int | None] = {}
         self._memo: dict[tuple, int | None] = {}  # every other group asked about, as asked
-        #: (provider, model, tier class) -> the bounds of each price period a quarter hour was
-        #: found in, and its key: a model priced by period is looked up once a period, not
-        #: twice a quarter hour
-        self._stretches: dict[tuple, list[tuple[float | None, float | None, int]]] = {}
+        #: (provider, model, tier class) -> the starts (``-inf`` for none) of the price periods a
+        #: quarter hour was found in, in order, and beside them each one's end and key: a model
+        #: priced by period is looked up once a period, not twice a quarter hour, and a quarter
+        #: hour finds its period by bisection (a time-of-day price has periods by the hundred)
+        self._stretches: dict[tuple, tuple[list[float], list[tuple[float | None, int]]]] = {}
 
     def key(self, provider: str, model: str | None, bucket: int | None, tier: int) -> int | None:
         in_class = (provider, model, tier)
         found = self._by_class.get(in_class, _UNKNOWN)
         if found is not _UNKNOWN:
             return found  # type: ignore[return-value]
-        # A model priced by period: a quarter hour inside a period already found takes its key
-        # here, before the memo (each of its groups is a quarter hour of its own, so the memo
-        # missed every one: ≈ 54,000 groups of ``claude-sonnet-4-5`` at the bench's scale 10).
-        stretches = self._stretches.get(in_class)
-        if stretches is not None and bucket is not None:
-            for start, end, key in stretches:
-                if (start is None or start <= bucket) and (end is None or bucket + BUCKET <= end):
-                    return key
         asked = (provider, model, bucket, tier)
         found = self._memo.get(asked, _UNKNOWN)
         if found is not _UNKNOWN:
             return found  # type: ignore[return-value]
+        # A model priced by period: a quarter hour inside a period already found takes its key
+        # here (each of its groups is a quarter hour of its own, so the memo misses every one:
+        # ≈ 54,000 groups of ``claude-sonnet-4-5`` at the bench's scale 10).  Periods of one
+        # model and class do not overlap: the one starting last at or before it is the only one
+        # that can hold it.
+        stretches = self._stretches.get(in_class)
+        if stretches is not None and bucket is not None:
+            starts, ends = stretches
+            at = bisect_right(starts, bucket) - 1
+            if at >= 0:
+                end, key = ends[at]
+                if end is None or bucket + BUCKET <= end:
+                    return key
         found = self._memo[asked] = self._key(provider, model, bucket, tier)
         return found
 
@@ -71,7 +79,11 @@ class GroupPrices:
                 # Every quarter hour inside this period has the same key (for this tier class).
                 # No check that this one ends inside it: a key found says its last instant is
                 # (each period's keys are its own), and the bounds kept are the period's anyway.
-                self._stretches.setdefault((provider, model, tier), []).append((around[0], around[1], found))
+                starts, ends = self._stretches.setdefault((provider, model, tier), ([], []))
+                start = -math.inf if around[0] is None else around[0]
+                at = bisect_right(starts, start)
+                starts.insert(at, start)
+                ends.insert(at, (around[1], found))
         return found
 
     def spend(self, provider: str, sums: SessionSums, runs: dict[str, Spend] | None = None) -> Spend | None:

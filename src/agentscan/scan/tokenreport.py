@@ -90,7 +90,8 @@ class TokenRow:
             "cost_usd": cost_usd,
             "cost_usd_priced": cost_usd if self.cost_priced is self.cost else usd(self.cost_priced),
             "unpriced_models": list(self.unpriced_models),
-            "own": sums if self.own == self.tokens else usage_json(self.own),
+            # (a copy: a library caller may change one of the two; still far cheaper than another ``usage_json``)
+            "own": (None if sums is None else dict(sums)) if self.own == self.tokens else usage_json(self.own),
             "own_cost_usd": cost_usd if self.own_cost is self.cost else usd(self.own_cost),
             "own_cost_usd_priced": cost_usd if self.own_cost_priced is self.cost else usd(self.own_cost_priced),
             "subagents": [

@@ -37,6 +37,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
+import orjson
+
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
 
@@ -259,6 +261,16 @@ def note_usage(field: str, value: object, counted: int) -> None:
     """A usage ``field`` held ``value``, which is no token count, and ``counted`` was taken."""
     if _open:
         _open[-1].note(USAGE, f"{USAGE_HEAD}: {field} is {shown(value)}, counted as {counted}")
+
+
+def note_unread(field: str, value: object, where: str) -> None:
+    """A usage ``field`` of the counters ``where`` (``last_token_usage``) held ``value``, no number
+    at all, so those counters are not read (Codex's own; not counted as zeros): said in JSON's
+    spelling (``null``, ``true``, ``"x"``), as the file holds it."""
+    if _open:
+        text = orjson.dumps(value).decode()
+        _open[-1].note(USAGE, f"{USAGE_HEAD}: {field} is {text if len(text) <= 40 else text[:37] + '...'}:"
+                              f" this {where} is not read")
 
 
 def tier_warning(value: str, why: str) -> str:

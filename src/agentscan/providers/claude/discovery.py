@@ -305,8 +305,7 @@ def session_files_at(main: Path, native_id: str, ctx: ScanContext, roots: Sequen
     if main.name != f"{native_id}.jsonl" or not os.path.isfile(main):
         return None
     folders = project_folders(main, roots)
-    if _held_elsewhere(native_id, roots, folders, ctx):
-        return None  # (a discovery joins the session's files across project folders: it decides)
+    folders += _held_elsewhere(native_id, roots, folders, ctx)  # (read as a discovery reads every folder)
     sessions: dict[str, SessionFiles] = {}
     for parent in folders:
         entries = admitted_entries(str(parent), ctx, report=parent == main.parent)
@@ -327,17 +326,20 @@ def session_files_at(main: Path, native_id: str, ctx: ScanContext, roots: Sequen
     return found if found is not None and found.main is not None else None
 
 
-def _held_elsewhere(native_id: str, roots: Sequence[Path], folders: Sequence[Path], ctx: ScanContext) -> bool:
-    """Whether a project folder under ``roots`` but ``folders`` (the transcript's) holds a file of
+def _held_elsewhere(native_id: str, roots: Sequence[Path], folders: Sequence[Path], ctx: ScanContext) -> list[Path]:
+    """The project folders under ``roots`` but ``folders`` (the transcript's) that hold a file of
     the session: its subagents (``<id>/subagents``: a run Claude Code wrote under the folder it
     ran in) or a copy of its transcript.  A discovery joins them to it, so one session's files
     found from its transcript's folder alone lacked them: a cached ``show`` priced no such run,
-    and a warm one left it out.  A look per project folder, as ``show`` asks it once."""
+    and a warm one left it out.  A look per project folder, as ``show`` asks it once.  Not a
+    legacy ``agent-<8hex>.jsonl`` of the session there alone (only its header names the
+    session: a read of every such file of every folder): a discovery joins it, this does not."""
+    found = []
     for root in roots:
         for project in admitted_entries(str(root), ctx, report=False):
             folder = root / project.name
             if folder not in folders and is_dir(project) and (
                     os.path.lexists(os.path.join(project.path, native_id, "subagents"))
                     or os.path.lexists(os.path.join(project.path, native_id + ".jsonl"))):
-                return True
-    return False
+                found.append(folder)
+    return found

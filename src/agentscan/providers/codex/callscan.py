@@ -11,8 +11,8 @@ from typing import Any, Callable, Iterable, Mapping
 
 from agentscan.pricing.aliases import recorded_tier, service_tier_name
 from agentscan.providers.codex.callevent import CopyEnd, UsageEvent
-from agentscan.providers.codex.counters import (ZERO, Counters, Seen, add, counters_of, jumped, recent_totals, spent_on,
-                                               step, token_info, total_counters, unsummed)
+from agentscan.providers.codex.counters import (ZERO, CallKey, Counters, Position, Seen, add, counters_of, jumped, latest_keys,
+                                               recent_totals, spent_on, step, token_info, total_counters, unsummed)
 from agentscan.providers.codex.modeluse import ModelUse, model_use
 from agentscan.providers.codex.records import MARKER_SLACK, as_dict, as_str, payload_of, time_value
 from agentscan.timeutil import parse_iso
@@ -31,7 +31,7 @@ class FileUsageScanner:
 
     __slots__ = ("replay", "started", "thread_id", "events", "records", "boundary", "baseline", "copied_floor",
                  "turns", "carried", "timed", "garbled", "overspent", "jumps", "_previous", "_model", "_searches", "_tier",
-                 "_settings_model", "history_start", "_copied_ordinals", "_seen", "referenced")
+                 "_settings_model", "history_start", "_copied_ordinals", "_seen", "referenced", "_kept_keys")
 
     def __init__(self, replay: bool = False, started: datetime | None = None, thread_id: str | None = None,
                  *, timed: bool = True, history_start: int | None = None, referenced: bool = False) -> None:
@@ -61,10 +61,10 @@ class FileUsageScanner:
         #: calls whose running total moved by other than the call (``counters.jumped``,
         #: ``total_warning``): the totals are then no count of the calls (``garbled``)
         self.jumps = 0
-        #: calls whose cached input and cache write exceed their input (``split_warning``)
-        self.overspent = 0
+        self.overspent = 0  # calls whose cached input and cache write exceed their input (``split_warning``)
         self._previous: Counters | None = None
         self._seen = recent_totals()  # the latest totals: one written again is a replay (``counters.step``)
+        self._kept_keys: tuple[CallKey, ...] = ()  # the latest calls a read resumed from counted (``spent``)
         self._model: str | None = None
         #: the model the thread's latest settings name (``thread_settings_applied``): that of
         #: the calls before the file's first ``turn_context`` (``_current_model``)
@@ -77,22 +77,22 @@ class FileUsageScanner:
         self.history_start = history_start if replay else None
         self._copied_ordinals = False  # lines below it were fed, none past it: all copies so far
 
-    def resume(self, model: str | None, previous: Counters | None, carried: Counters = ZERO,
-               settings: str | None = None, tier: str | None = None, seen: Seen = ()) -> None:
-        """Go on from where an earlier pass over the same file stopped (``fullcounts``):
-        the turn's model (the latest ``turn_context``'s), the cumulative count it had reached,
-        the counts that restarted, the model and tier the thread's settings named.  The two
-        models are kept apart, as ``feed`` keeps them: a settings change read on is then the
-        model of the calls after it while no ``turn_context`` came (one read as the turn's
-        model left them on the model before)."""
+    def resume(self, model: str | None, previous: Counters | None, carried: Counters = ZERO, settings: str | None = None,
+               tier: str | None = None, seen: Seen = (), keys: tuple[CallKey, ...] = ()) -> None:
+        """Go on from where an earlier pass over the same file stopped (``fullcounts``): the turn's
+        model (the latest ``turn_context``'s), the cumulative count reached, the counts that
+        restarted, the model and tier the thread's settings named, the latest calls counted.  The
+        models are kept apart, as ``feed`` keeps them: a settings change read on is the model of
+        the calls after it while no ``turn_context`` came (not the model before)."""
         self._model, self._previous, self.carried = model, previous, carried
-        self._settings_model, self._tier = settings, tier
+        self._settings_model, self._tier, self._kept_keys = settings, tier, keys
         self._seen = recent_totals(seen, previous)  # (a replay after the read resumed is one still)
 
     @property
-    def position(self) -> tuple[str | None, Counters | None, Counters, str | None, str | None, Seen]:
+    def position(self) -> Position:
         """What ``resume`` takes to go on from here."""
-        return self._model, self._previous, self.carried, self._settings_model, self._tier, tuple(self._seen)
+        keys = latest_keys(self._kept_keys, ((event.timestamp_raw, event.counters) for event in reversed(self.events)))
+        return self._model, self._previous, self.carried, self._settings_model, self._tier, tuple(self._seen), keys
 
     @property
     def _current_model(self) -> str | None:
@@ -117,7 +117,7 @@ class FileUsageScanner:
         """The calls ``token_count`` events reported, added up as ``tokens`` counts each (``spent_on``;
         one time and count once, as ``usage.UsageDeduper``): a row's count when the totals are ``garbled``;
         not a call only a ``token_usage_record`` reports (no row counts one: ``docs/providers/codex.md``)."""
-        total, keys = ZERO, set()
+        total, keys = ZERO, set[tuple[object, Counters]](self._kept_keys)  # (those of a read resumed from: counted there)
         for event in self.events:
             if (key := (event.timestamp_raw, event.counters)) not in keys or event.timestamp_raw is None:
                 keys.add(key)
@@ -212,8 +212,8 @@ class FileUsageScanner:
         if self.history_start is not None and self.boundary is None:
             self._by_ordinal(record)
         info = token_info(record) or {}
-        total, garbage = total_counters(info.get("total_token_usage"))
         last = counters_of(raw_last := info.get("last_token_usage"))
+        total, garbage = total_counters(info.get("total_token_usage"), self._previous, last)
         if garbage or unsummed(total, last):
             self.garbled = True
         elif jumped(self._previous, total, last):
@@ -238,7 +238,7 @@ class FileUsageScanner:
         owner = as_str(payload.get("thread_id"))
         if owner is not None and self.thread_id is not None and owner != self.thread_id:
             return  # another thread's record, copied with its history
-        counters = counters_of(payload.get("usage"))
+        counters = counters_of(payload.get("usage"), "token_usage_record")
         if counters is None or not any(counters[:5]):
             return
         timestamp = raw_ts if isinstance(raw_ts, str) else None

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections import deque
 from operator import le, lt
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from agentscan.bounds import MAX_TOKEN_COUNT
 from agentscan.model import TokenUsage
 from agentscan.providers.codex.records import (RawLine, RawTokenInfo, RawTokenUsage, as_count, as_dict, no_count,
                                               no_number, noted_count, payload_of)
-from agentscan.toolkit.valuewarnings import note_usage
+from agentscan.toolkit.valuewarnings import note_unread
 
 #: input, cached, cache_write, output, reasoning, total: a call's raw counters
 Counters = tuple[int, int, int, int, int, int]
@@ -46,7 +46,9 @@ def _plain(raw: dict) -> Counters | None:
             get("total_tokens", 0))
 
 
-def counters_of(raw: RawTokenUsage | object) -> Counters | None:
+def counters_of(raw: RawTokenUsage | object, where: str = "last_token_usage") -> Counters | None:
+    """The counters of ``raw``; ``None`` for none (``where``: what they are, in the warning of
+    counters that are no number at all, ``_unreadable``)."""
     if raw.__class__ is dict:
         if not raw:
             # ``last_token_usage: {}`` (real rollouts hold some: farion1231/cc-switch#5854) is no
@@ -58,23 +60,23 @@ def counters_of(raw: RawTokenUsage | object) -> Counters | None:
             return plain
     elif not isinstance(raw, dict):
         return None
-    if _unreadable(raw):  # type: ignore[arg-type]
+    if _unreadable(raw, where):  # type: ignore[arg-type]
         return None
     return _counters(raw)  # type: ignore[arg-type]
 
 
-def _unreadable(raw: dict) -> bool:
+def _unreadable(raw: dict, where: str) -> bool:
     """Whether a counter of ``raw`` that every Codex build writes (``TokenUsage``'s integers; not
     the newer ``cache_write_input_tokens``, whose null is no such field, as ever) is no number at
-    all (``records.no_number``: ``null``, ``"x"``): told once a file.  Such counters are no count:
-    read as zeros they made a running total drop, a restart whose base the next totals counted
+    all (``records.no_number``: ``null``, ``true``, ``"x"``): told once a file (``where``: ``raw``'s
+    name).  Such counters are no count: read as zeros they made a running total drop, a restart whose base the next totals counted
     on from (a call of the whole total after it), so a reader takes them for none (Codex cannot
     read that event back either)."""
     cached_field = "cached_input_tokens" if "cached_input_tokens" in raw else "cache_read_input_tokens"
     for field in ("input_tokens", cached_field, "output_tokens", "reasoning_output_tokens", "total_tokens"):
         value = raw.get(field, 0)
         if no_number(value):
-            note_usage(field, value, 0)
+            note_unread(field, value, where)
             return True
     return False
 
@@ -96,21 +98,27 @@ def _counters(raw: dict) -> Counters:
 _NO_TOTAL: tuple[None, bool] = (None, False)
 
 
-def total_counters(raw: Any) -> tuple[Counters | None, bool]:
+def total_counters(raw: Any, previous: Counters | None = None,
+                   last: Counters | None = None) -> tuple[Counters | None, bool]:
     """``counters_of`` a running total (``total_token_usage``), and whether one of its values
-    was no token count (``records.no_count``: ``-5``, ``2.5``, ``true``): such totals are no
+    was no token count (``records.no_count``: ``-5``, ``2.5``, ``10**16``): such totals are no
     running count of the calls, so a row counts the calls instead (``spent_on``).  A total with
-    a counter of no number at all (``_unreadable``: ``null``, ``"x"``) is none."""
+    a counter of no number at all (``_unreadable``: ``null``, ``true``, ``"x"``) is not read:
+    beside a readable call (``last``) after a running total (``previous``), that total moved by
+    the call (Codex adds each call to it), else none."""
     if raw.__class__ is dict:
         plain = _plain(raw)
         if plain is not None:
             return plain, False
     elif not isinstance(raw, dict):
         return _NO_TOTAL
-    if _unreadable(raw):
-        # (no total: the event's call is its ``last_token_usage`` (then ``unsummed``), and the
-        # running total stays where it was, so the next one's growth counts what this one skipped)
-        return _NO_TOTAL
+    if _unreadable(raw, "total_token_usage"):
+        # The call is counted by its ``last_token_usage``; the running total taken to move by it,
+        # the next total's growth is its own call (left where it was, that growth was two calls:
+        # "moved by other than last_token_usage", and the file counted by its calls, a review of
+        # pass 61).  No call: no total (the next one's growth counts what this one skipped); no
+        # total before: none to move (the call is one with no total, ``unsummed``).
+        return _NO_TOTAL if previous is None or last is None else (add(previous, last), False)
     return _counters(raw), any(no_count(value, as_count(value)) for value in _fields(raw) if value is not None)
 
 
@@ -153,6 +161,48 @@ def recent_totals(totals: Seen = (), previous: Counters | None = None) -> deque[
     kept: the zero every count starts from (a total of nothing, ``{}``, after calls is no restart:
     its ``last`` is a call counted already), and ``previous``, the one a read resumed at."""
     return deque(totals or ((ZERO,) if previous is None else (ZERO, previous)), RECENT)
+
+
+#: a call as ``usage.UsageDeduper`` tells one written again: its line's ``timestamp`` and its count
+CallKey = tuple[str, Counters]
+
+
+def latest_keys(kept: tuple[CallKey, ...], newest_first: Iterable[tuple[object, Counters]]) -> tuple[CallKey, ...]:
+    """The latest ``RECENT`` distinct call keys, in file order: of ``newest_first`` (a read's
+    calls from its last, a timeless one skipped), then of ``kept`` (those a read before kept).
+    A read resumed from them counts a call written again across the append once, as ``tokens``
+    does (a review, pass 61: a row of 2,750 for 1,650); a repeat of a call further back than
+    these is counted again, so that what is kept stays bounded (a known limit:
+    ``docs/providers/codex.md``)."""
+    found: dict[CallKey, None] = {}
+    for time, counters in newest_first:
+        if time.__class__ is str:
+            found[(time, counters)] = None  # type: ignore[index]
+            if len(found) >= RECENT:
+                break
+    for key in reversed(kept):
+        if len(found) >= RECENT:
+            break
+        found.setdefault(key, None)
+    return tuple(reversed(found))
+
+
+#: where a pass over a file stopped, for the next to go on from: (turn model, cumulative count,
+#: the counts that restarted before it, settings model, tier, the latest totals reached, the latest
+#: calls counted: ``callscan.FileUsageScanner.position``, kept by ``fullcounts``)
+Position = tuple[str | None, Counters | None, Counters, str | None, str | None, Seen, tuple[CallKey, ...]]
+
+
+def kept_keys(value: object) -> tuple[CallKey, ...]:
+    """Call keys as agentscan keeps them in its index (``latest_keys``); ``TypeError`` for anything else."""
+    if not isinstance(value, list) or len(value) > RECENT:
+        raise TypeError("keys")
+    keys = []
+    for key in value:
+        if not (isinstance(key, list) and len(key) == 2 and isinstance(key[0], str)):
+            raise TypeError("key")
+        keys.append((key[0], kept_counters(key[1])))
+    return tuple(keys)
 
 
 def step(previous: Counters | None, carried: Counters, total: Counters | None, last: Counters | None,

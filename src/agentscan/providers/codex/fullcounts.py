@@ -44,7 +44,7 @@ from agentscan.context import Told, ScanContext, say
 from agentscan.model import Counts
 from agentscan.providers.codex.callevent import CopyEnd
 from agentscan.providers.codex.callscan import FileUsageScanner
-from agentscan.providers.codex.counters import ZERO, Counters, Seen, add, kept_counters
+from agentscan.providers.codex.counters import ZERO, Counters, Position, add, kept_counters, kept_keys
 from agentscan.providers.codex.modeluse import ModelUse, merge
 from agentscan.providers.codex.messages import add_kind, counts_of, line_kind
 from agentscan.toolkit.fsutil import open_regular
@@ -80,7 +80,9 @@ KIND = "codex.counts"
 #: "14": a total with a counter of no number at all (``null``, ``"x"``) is none (``counters._unreadable``),
 #: and a call written again (time and count) adds to ``recount`` once; a "13" read it as zeros (a
 #: restart): read again
-VERSION = "14"
+#: "15": a tally that counts calls keeps the latest it counted (``keys``): one written again in
+#: appended lines is counted once; a "14" counted it again: read again
+VERSION = "15"
 #: tallies whose line counts, model use and copy end hold, and whose count is what ``counters.step``
 #: reaches now only of a file whose running totals never went down (a drop, a replay or a
 #: restart, it counted by its build's rules, which "10" to "13" changed), and a "6" took a file's
@@ -116,10 +118,6 @@ def head_digest(path: Path, size: int) -> str | None:
         return None
 
 
-#: where a pass over a file stopped, for the next to go on from: (turn model, cumulative count,
-#: the counts that restarted before it, settings model, tier, the latest totals reached:
-#: ``FileUsageScanner.position``)
-Position = tuple[str | None, Counters | None, Counters, str | None, str | None, Seen]
 
 
 class Tally(NamedTuple):
@@ -164,6 +162,8 @@ def _store(path: Path, ctx: ScanContext, kinds: Mapping[str, int], progress: Rea
     if models is not None and position is not None:
         document.update(calls=models.calls, turns=models.turns, turn=position[0], total=position[1],
                         carried=position[2], settings=position[3], tier=position[4], seen=position[5])
+        if isinstance(recount, tuple):  # (the latest calls counted: one written again after them is counted once)
+            document["keys"] = position[6]
         if recount == UNCOUNTED:
             document["uncounted"] = True
         elif recount == PREVIOUS:
@@ -209,8 +209,9 @@ def _models(document: dict, older: bool = False) -> tuple[ModelUse, Position] | 
         raise TypeError("turn")
     carried = ZERO if older else kept_counters(document.get("carried"), signed=True)
     seen = () if older else tuple(kept_counters(value) for value in document.get("seen", ()))
+    keys = () if older else kept_keys(document.get("keys", []))
     position: Position = (turn, kept_counters(total) if total is not None and not older else None, carried,
-                          settings, tier, seen)
+                          settings, tier, seen, keys)
     return ModelUse(_pairs(document["calls"]), _pairs(document.get("turns"))), position
 
 

@@ -80,7 +80,10 @@ class CodexProvider(Provider):
     # 46: a counter of no number at all (null, "x") makes no total and no call (it read as zeros: a
     #     restart); a row counting a rollout's calls counts one written again once, as tokens does
     # 47: the no-session_meta warning says what is lost and where to look (its words are kept)
-    parser_version = "47"
+    # 48: an unread total beside a readable call moves the running total by it (no false "moved by
+    #     other" warning, no switch to counting calls); "-5" and 16-digit strings are garbage counts
+    #     (no longer unread); the unread counters' warning in JSON spelling
+    parser_version = "48"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)

@@ -102,6 +102,8 @@ _INJECTED_PREFIXES = (
 )
 _IDE_REQUEST_MARKER = "## My request for Codex:"
 _WHITESPACE = re.compile(r"\s+")
+#: a number written out as a string (``no_number``): ASCII digits only, as ``_digits`` reads them
+_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
 
 
 def as_dict(value: object) -> dict[str, Any]:
@@ -139,11 +141,15 @@ def noted_count(value: object, field: str) -> int:
 
 
 def no_number(value: object) -> bool:
-    """Whether a usage counter's ``value`` is no number at all: null, ``true``, a string of no
-    digits, a list or an object.  Codex's ``TokenUsage`` holds integers, so no build of it wrote
-    one, and Codex itself cannot read such a ``token_count`` back (``counters.counters_of``)."""
+    """Whether a usage counter's ``value`` is no number at all: null, ``true``, a string that is
+    no number written out (``"x"``, ``"²"``), a list or an object.  Codex's ``TokenUsage`` holds
+    integers, so no build of it wrote one, and Codex itself cannot read such a ``token_count``
+    back (``counters.counters_of``).  A number, written as one or as a string, is one whatever
+    it holds (``-5``, ``"-5"``, ``10**16``, a string of 16 digits): a count where it is one, else
+    a value of garbage (``no_count``, counted as 0), alike in both spellings."""
     kind = value.__class__
-    return value is None or kind is bool or kind is list or kind is dict or (kind is str and not _digits(value))  # type: ignore[arg-type]
+    return value is None or kind is bool or kind is list or kind is dict or (
+        isinstance(value, str) and _NUMBER.fullmatch(value) is None)
 
 
 def no_count(value: object, count: int) -> bool:

@@ -27,14 +27,16 @@ twice, once.
 from __future__ import annotations
 
 import os
+from collections import deque
 from pathlib import Path
 from typing import NamedTuple
 
 import orjson
 
 from agentscan.context import ScanContext, say
-from agentscan.providers.codex.counters import (ZERO, Counters, Seen, add, counters_of, jumped, kept_counters,
-                                                recent_totals, spent_on, step, token_info, total_counters, unsummed)
+from agentscan.providers.codex.counters import (RECENT, ZERO, CallKey, Counters, Seen, add, counters_of, jumped,
+                                                kept_counters, kept_keys, recent_totals, spent_on, step, token_info,
+                                                total_counters, unsummed)
 from agentscan.providers.codex.fullcounts import head_digest
 from agentscan.toolkit.linescan import ScanProgress, matching_records
 
@@ -54,7 +56,9 @@ KIND = "codex.runs"
 #: (``counters._base``); a "6" took an earlier total off a restart from zero: read again
 #: "8": a total with a counter of no number at all is none (``counters._unreadable``), and a call
 #: written again adds to ``recount`` once; a "7" read it as zeros (a restart): read again
-VERSION = "8"
+#: "9": the latest calls ``recount`` added are kept (``keys``): one written again across an append
+#: is added once; an "8" added it again: read again
+VERSION = "9"
 #: a state of those builds reached what ``step`` reaches now only of a file whose running totals
 #: never went down: a drop (a replay, a restart) it counted by its build's rules, which "4" to
 #: "7" changed; and one of a file of garbage totals (no ``recount``) took them for a running
@@ -74,20 +78,22 @@ _MARKER = b'"token_count"'
 class _Runs:
     """The cumulative counts read so far, added up as ``FileUsageScanner`` adds them, by the
     same rule (``counters.step``), without keeping its calls: memory stays bounded whatever
-    the file's size.  ``recount``, when kept, is the calls since the file's first line added
+    the file's size (of a ``recount``, the keys of one read's calls, within ``MAX_READ_BYTES``).  ``recount``, when kept, is the calls since the file's first line added
     up (``FileUsageScanner.spent``): the file's count once a total was garbage (``-5``,
     ``2.5``), as its totals are then no running count.  Adding each call costs, so a read
     keeps it only from a file's start and once it knows the file needs it (``whole_count``)."""
 
-    __slots__ = ("last", "carried", "recount", "seen", "_keys")
+    __slots__ = ("last", "carried", "recount", "seen", "_keys", "latest")
 
     def __init__(self, last: Counters | None = None, carried: Counters = ZERO,
-                 recount: Counters | None = None, seen: Seen = ()) -> None:
+                 recount: Counters | None = None, seen: Seen = (), keys: tuple[CallKey, ...] = ()) -> None:
         self.last, self.carried, self.recount = last, carried, recount
         self.seen = recent_totals(seen, last)  # the latest totals: a replay of one counts nothing
         #: the calls ``recount`` added, by time and count: one written again is added once, as
-        #: ``FileUsageScanner.spent`` (this read's: a state kept bounded holds none)
-        self._keys: set[tuple[object, Counters]] = set()
+        #: ``FileUsageScanner.spent``.  This read's all (at most ``MAX_READ_BYTES`` of lines), and
+        #: the latest a read before kept (``latest``, ``RECENT``: the state stays bounded)
+        self._keys: set[CallKey] = set(keys)
+        self.latest: deque[CallKey] = deque(keys, RECENT)
 
     def feed(self, total: Counters | None, call: Counters | None, lost: bool = False, garbage: bool = False,
              time: object = None) -> None:
@@ -97,10 +103,11 @@ class _Runs:
         self.last, self.carried, call = step(self.last, self.carried, total, call, None if garbage else self.seen,
                                              lost)
         if call is not None and self.recount is not None:
-            if time.__class__ is str:
-                if (time, call) in self._keys:
+            if isinstance(time, str):
+                if (key := (time, call)) in self._keys:
                     return
-                self._keys.add((time, call))
+                self._keys.add(key)
+                self.latest.append(key)
             self.recount = spent_on(self.recount, call)
 
     @property
@@ -133,6 +140,7 @@ def _kept(path: Path, ctx: ScanContext, size_now: int, mtime_now: int,
         carried = kept_counters(document["carried"], signed=True)
         recount = None if document.get("recount") is None else kept_counters(document["recount"])
         seen = tuple(kept_counters(value) for value in document.get("seen", ()))
+        keys = kept_keys(document.get("keys", []))
     except (orjson.JSONDecodeError, TypeError, KeyError, AttributeError):
         return None  # a damaged value is no value
     if last is None and recount is None:
@@ -141,7 +149,7 @@ def _kept(path: Path, ctx: ScanContext, size_now: int, mtime_now: int,
         return None
     if head_digest(path, size) != head:
         return None
-    return offset, _Runs(last, carried, recount, seen), size_now == size and mtime_now == mtime_ns
+    return offset, _Runs(last, carried, recount, seen, keys), size_now == size and mtime_now == mtime_ns
 
 
 def _read(path: Path, ctx: ScanContext, runs: _Runs, start: int) -> ScanProgress:
@@ -150,9 +158,9 @@ def _read(path: Path, ctx: ScanContext, runs: _Runs, start: int) -> ScanProgress
     progress = ScanProgress()
     for _, record in matching_records(path, ctx, _MARKER, progress, start=start):
         info = token_info(record) or {}
-        total, garbage = total_counters(info.get("total_token_usage"))
         raw_last = info.get("last_token_usage")
         last = counters_of(raw_last)
+        total, garbage = total_counters(info.get("total_token_usage"), runs.last, last)
         if (garbage or unsummed(total, last) or jumped(runs.last, total, last)) and runs.recount is None:
             raise _Garbled
         runs.feed(total, last, raw_last == {}, garbage, record.get("timestamp"))
@@ -213,7 +221,7 @@ def whole_count(path: Path, ctx: ScanContext, *, garbled_window: bool = False) -
     if head is not None and progress.complete_offset > 0:
         kept_runs: dict = {"last": runs.last, "carried": runs.carried, "seen": list(runs.seen)}
         if runs.recount is not None:
-            kept_runs["recount"] = runs.recount
+            kept_runs.update(recount=runs.recount, keys=list(runs.latest))
         document = orjson.dumps(kept_runs)
         ctx.file_cache.put_file(str(path), KIND, progress.complete_offset, stat.st_mtime_ns, VERSION, head,
                                 progress.complete_offset, document)

@@ -19,8 +19,8 @@ from collections import deque
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
-from agentscan.providers.codex.counters import (RECENT, ZERO, Counters, Seen, counters_of, recent_totals, step,
-                                               token_info, total_counters)
+from agentscan.providers.codex.counters import (RECENT, ZERO, Counters, Seen, add, counters_of, recent_totals,
+                                               step, token_info, total_counters)
 from agentscan.providers.codex.records import enveloped
 from agentscan.toolkit import jsonl
 from agentscan.toolkit.jsonl import line_record
@@ -29,9 +29,10 @@ from agentscan.providers.codex.turnseed import ModelSearch, Seed
 from agentscan.toolkit.markedlines import MarkedLines
 
 _MARKER = b'"token_count"'
-#: ``TotalsSearch``'s answer: the totals found, in file order, each with its call's count, and
-#: whether they are all the file's
-Found = tuple[tuple[tuple[Counters, Counters | None], ...], bool]
+#: ``TotalsSearch``'s answer: the totals found, in file order, each with its call's count (a total
+#: ``None``: one not read beside a readable call, ``counters.total_counters``), and whether they
+#: are all the file's
+Found = tuple[tuple[tuple[Counters | None, Counters | None], ...], bool]
 
 
 class Reached(NamedTuple):
@@ -66,6 +67,10 @@ def _reached(found: Found | None) -> Reached | None:
     previous: Counters | None = None
     carried = ZERO
     for total, last in totals:
+        if total is None:  # (moved by its call, as a whole read takes it: none to move before a total)
+            if previous is None:
+                continue
+            total = add(previous, last)  # type: ignore[arg-type]
         previous, carried, _ = step(previous, carried, total, last, seen)
     return Reached(previous, tuple(seen))
 
@@ -84,15 +89,17 @@ class TotalsSearch:
 
     def __init__(self) -> None:
         self.found: Found | None = None
-        self._totals: list[tuple[Counters, Counters | None]] = []
+        self._totals: list[tuple[Counters | None, Counters | None]] = []
         self._distinct: set[Counters] = set()
 
     def take(self, handle: BinaryIO, line: int, marker: bytes, walk: MarkedLines) -> bool:
-        total, last, garbage = _total_at(handle, line)
+        total, last, garbage, unread = _total_at(handle, line)
         if garbage:
             self.found = None
             return True
-        if total is not None and (not self._totals or self._totals[-1][0] != total):
+        if unread:
+            self._totals.append((None, last))
+        elif total is not None and (not self._totals or self._totals[-1][0] != total):
             self._totals.append((total, last))
             self._distinct.add(total)
             if len(self._distinct) >= RECENT:
@@ -112,15 +119,18 @@ class TotalsSearch:
         self.found = None
 
 
-def _total_at(handle: BinaryIO, offset: int) -> tuple[Counters | None, Counters | None, bool]:
+def _total_at(handle: BinaryIO, offset: int) -> tuple[Counters | None, Counters | None, bool, bool]:
     """The running total of the ``token_count`` record on the line at ``offset`` (``None``: the
-    line is none, or has none), its call's count, and whether the total held no count
-    (``counters.total_counters``)."""
+    line is none, or has none), its call's count, whether the total held no count, and whether
+    it was not read beside a readable call (it moved by that call: ``counters.total_counters``)."""
     handle.seek(offset)
     line = handle.readline(jsonl.MAX_LINE_BYTES + 2)
     decoded = line_record(line.rstrip(b"\r\n"), first=offset == 0)
     if decoded is None:
-        return None, None, False
+        return None, None, False, False
     info = token_info(enveloped(decoded)) or {}
-    total, garbage = total_counters(info.get("total_token_usage"))
-    return total, counters_of(info.get("last_token_usage")), garbage
+    raw, last = info.get("total_token_usage"), counters_of(info.get("last_token_usage"))
+    total, garbage = total_counters(raw)
+    # (not read: moved from zero by the call, where an absent total stays none)
+    unread = total is None and last is not None and total_counters(raw, ZERO, last)[0] is not None
+    return total, last, garbage, unread

@@ -193,7 +193,7 @@ def read_segment_start(path: Path, ctx: ScanContext, budget: int) -> Counters | 
             if line.offset > budget:
                 return None
             info = token_info(line.record) or {}
-            total = counters_of(info.get("total_token_usage"))
+            total = counters_of(info.get("total_token_usage"), "total_token_usage")
             if total is None:
                 continue
             last = counters_of(info.get("last_token_usage"))
@@ -218,7 +218,7 @@ def first_call_base(path: Path, ctx: ScanContext, budget: int) -> tuple[Counters
                        matching_records(path, ctx, b'"token_count"', ScanProgress(), end=budget, tell_values=False))
         for _, record in records:
             info = token_info(record) or {}
-            total = counters_of(info.get("total_token_usage"))
+            total = counters_of(info.get("total_token_usage"), "total_token_usage")
             if total is None:
                 continue
             raw_last = info.get("last_token_usage")
