@@ -229,7 +229,7 @@ def test_summaries_the_file_starts_with_are_the_helpers_too(tmp_path: Path, smal
     assert halves.leading_summaries(path, _ctx(tmp_path)) == {"u-late": "an older conversation"}
     halved, joined = _by_halves(path, _ctx(tmp_path), _seam_before(path, records, 5), monkeypatch)
     assert joined
-    assert halved[0]["_summary_matched"] == "an older conversation"
+    assert halved[0]["summary_matched"] == "an older conversation"
     assert halved == _one_pass(path, _ctx(tmp_path))
 
 

@@ -17,18 +17,18 @@ takes as a parameter), past the leftovers listed in ``LEFT`` (``scanner._known``
 ``arguments``, ``resolve`` and ``sessionids``: ``Scanner.scans_provider`` now; ``mergedrefs``
 read ``MemoRefs._rows``: its ``rows`` now).  Not pinned: a private name the module also
 defines for a class of its own (the AST knows no types), and the leftovers, each a class of
-use too wide to mend in the pass: Claude's row and half passes reading ``filesummary``'s
-summary's and its sets' state (``_summaries``, ``_text_messages``, ``_members``…), mixins
-using their base class's helpers (``scan.cache``/``filekeyed``, Cursor's ``statedb``,
-``saidorder``, ``context``), the Scanner's seam modules (``sessionids``: ``_refs``),
-``ListFilter._given`` (a public dataclass's field kept for ``arguments.read_in``), and
-third-party private names (click's ``_protected_args``, pathlib's, the price library's).
+use too wide to mend in the pass: Claude's row and half passes reading the sets' state of
+``filesummary``'s summary (``_members``, ``_size``…), mixins using their base class's
+helpers (``scan.cache``/``filekeyed``, Cursor's ``statedb``, ``saidorder``, ``context``), the
+Scanner's seam modules (``sessionids``: ``_refs``), ``ListFilter._given`` (a public dataclass's
+field kept for ``arguments.read_in``), and third-party private names (click's
+``_protected_args``, pathlib's, the price library's).
 
 Pass 61 mended some: the file summary's summaries and message ids are public fields
-(``summaries``, ``text_messages``…; the halves' passes still use the old names, which stand
-for them), the index connection's reads and writes (``IndexConnection.query``, ``write``…) and
-Cursor's state DB reader's (``StateDbReader.rows``, ``json_of``…) are public to the classes
-built on them, and ``sessionids`` reads ``Scanner.taken_refs``.  What stays in ``halfrow`` and
+(``summaries``, ``text_messages``…, the halves' passes' too: the old names are gone), the
+index connection's reads and writes (``IndexConnection.query``, ``write``…) and Cursor's
+state DB reader's (``StateDbReader.rows``, ``json_of``…) are public to the classes built on
+them, and ``sessionids`` reads ``Scanner.taken_refs``.  What stays in ``halfrow`` and
 ``recordnotes`` is their inlined reads of ``RecentIds``' and ``ShowFacts``' state, kept for speed.
 """
 

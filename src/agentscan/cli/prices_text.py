@@ -265,33 +265,33 @@ def _fitted(columns: tuple[Column, ...], whole: tuple[list[Row], list[Row]], nar
     model, answer = len(columns) - len(COLUMNS), len(columns) - len(COLUMNS) + 1
     natural_widths = {(cut, tiers_under): natural(columns, (narrowed if cut else whole)[tiers_under])
                       for cut in (False, True) for tiers_under in (False, True)}
-    gaps = len(GAP)
+    gap_width = len(GAP)
 
-    def laid(tiers_under: bool, kept: list[int], cut: str | None) -> tuple[dict[int, int], int]:
+    def widths_and_excess(tiers_under: bool, kept: list[int], cut: str | None) -> tuple[dict[int, int], int]:
         """The kept columns' widths, and by how much their line is too long (``cut``: with that
         label narrowed, down to its floor)."""
         widths = {index: natural_widths[cut is not None, tiers_under][index] for index in kept}
         answer_floor = min(widths.get(answer, 0), floors[2] if tiers_under else floors[1])
         if cut == "model" and model in widths and answer in widths:
             widths[answer] = answer_floor
-        excess = sum(widths.values()) + gaps * (len(kept) - 1) - width
+        excess = sum(widths.values()) + gap_width * (len(kept) - 1) - width
         squeezed = {"answer": answer, "model": model}.get(cut or "")
         if squeezed is not None and squeezed in widths and excess > 0:
             least = answer_floor if squeezed == answer else min(widths[model], floors[0 if tiers_under else 3])
             widths[squeezed] = max(least, widths[squeezed] - excess)
-            excess = sum(widths.values()) + gaps * (len(kept) - 1) - width
+            excess = sum(widths.values()) + gap_width * (len(kept) - 1) - width
         return widths, excess
 
     planned: Layout = ([], [])
     rows = whole[0]
     for tiers_under, gone, cut in _stages(columns, name_them, said_whole):
         kept = [index for index, column in enumerate(columns) if column.header not in gone]
-        widths, excess = laid(tiers_under, kept, None)
+        widths, excess = widths_and_excess(tiers_under, kept, None)
         # A stage that narrows a label does so only where the line is too long with every
         # label whole: its vendor goes only then.
         narrow = cut is not None and excess > 0
         if narrow:
-            widths, excess = laid(tiers_under, kept, cut)
+            widths, excess = widths_and_excess(tiers_under, kept, cut)
         rows = (narrowed if narrow else whole)[tiers_under]
         planned = (kept, [widths[index] for index in kept])
         if excess <= 0:

@@ -269,7 +269,7 @@ class Cache(FileKeyedTables):
         except sqlite3.Error as exc:
             self.write("DELETE FROM snapshots WHERE key=?", (key,))  # not left half written (its seal would say so)
             if isinstance(exc, sqlite3.DatabaseError):
-                self.failed(exc)
+                self.write_failed(exc)
 
     # -- id index ------------------------------------------------------------
 

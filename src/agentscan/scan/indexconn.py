@@ -85,7 +85,7 @@ class IndexConnection:
         try:
             self.conn.execute(sql, params)
         except sqlite3.DatabaseError as exc:
-            self.failed(exc)  # a busy or broken cache only costs speed
+            self.write_failed(exc)  # a busy or broken cache only costs speed
 
     def write_many(self, sql: str, params: list[tuple]) -> None:
         if not params or not self._begin():
@@ -93,9 +93,9 @@ class IndexConnection:
         try:
             self.conn.executemany(sql, params)
         except sqlite3.DatabaseError as exc:
-            self.failed(exc)
+            self.write_failed(exc)
 
-    def failed(self, exc: sqlite3.DatabaseError) -> None:
+    def write_failed(self, exc: sqlite3.DatabaseError) -> None:
         """A write failed. Locked by another agentscan (after the busy timeout): the index
         is left to it for the rest of this run (docs/security.md), not waited for again at
         every write. The lock is taken by a transaction's first write, so nothing this

@@ -72,7 +72,7 @@ def kept_whole(scanner: Scanner, refs: Sequence[SessionRef], rows: Iterable[Sess
     export writes what that database holds: a row of no usage that the index keeps so
     (``read_with_its_db``), or a row with usage kept whole, its sums (its cost) and, for
     ``days``, its calls, all at the session's fingerprint (which takes in the database's own).
-    Only what was read with the database is kept (``statedb_reader.remind``,
+    Only what was read with the database is kept (``statedb_reader.say_unread``,
     ``usageparse.UsageParser.calls``).  A chat with usage was held out of every JSON Lines and
     CSV file while ``list`` and ``tokens`` showed its kept figures (before pass 55)."""
     cache = scanner.cache
@@ -103,7 +103,7 @@ def read_with_its_db(scanner: Scanner, refs: Sequence[SessionRef]) -> set[str]:
     that the index keeps as having recorded no usage, for their files as they are (their
     fingerprints, which take in the database's own: Cursor's ``state.vscdb``): their usage sums
     with no call, else their row with no tokens.  Nothing read while the DB is locked is kept
-    (``statedb_reader.remind``), so what is kept was read with it, and the DB has not changed
+    (``statedb_reader.say_unread``), so what is kept was read with it, and the DB has not changed
     since: its "recorded no usage" is the DB's answer still, as the figures kept of such a
     session are (the locked DB's warning says so).  A session new or changed since has nothing
     kept: its usage is not known.  One kept with usage is not of them: a row built without the
@@ -150,7 +150,7 @@ def unknown_usages(scanner: Scanner, asked: Sequence[tuple[SessionRef, SessionRo
         if (database := provider.unknown_usage(ref, scanner.ctx)) is not None:
             # Locked, or failed otherwise (the query deadline, an I/O error): nothing read
             # without the DB is kept (its failure is said to every read after it:
-            # ``statedb_reader.remind``), and the fingerprint takes in its stat, so what is kept
+            # ``statedb_reader.say_unread``), and the fingerprint takes in its stat, so what is kept
             # at it was read with the DB as it still is.  (A DB that failed otherwise was always
             # "could not be read", while ``tokens`` counted the kept figures of a chat beside.)
             missed.append((ref, row, database))

@@ -50,7 +50,6 @@ BLOCK = 4 * 1024 * 1024
 #: ones in fixtures/real.  For Codex's 13-byte markers ``find`` is the quicker (0.0116
 #: against 0.0131 s for ``"token_count"`` over scale 1's rollouts)
 _SHORT_MARKER = 10
-_HALF_LINE = MAX_LINE_BYTES // 2
 
 
 class ScanProgress:

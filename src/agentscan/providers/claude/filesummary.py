@@ -104,12 +104,9 @@ class FileSummary:
               "ai_title", "summary_title", "cwd", "relocated_cwd", "git_branch", "summary_matched", "resumed_from", "resumed_last")
     _COUNTS = ("prompts", "responses", "tool_calls", "records", "copies", "resumed_copies")
     _MAPS = ("task_types", "task_calls", "pending_tasks", "summaries", "copied_runs")
-    #: the keys a kept state holds these under (the names they had): a state is read as written
-    _KEYS = {"summary_matched": "_summary_matched", "summaries": "_summaries"}
 
     def to_state(self) -> dict[str, Any]:
-        keys = self._KEYS
-        doc: dict[str, Any] = {keys.get(name, name): getattr(self, name) for name in (*self._TEXTS, *self._COUNTS, *self._MAPS)}
+        doc: dict[str, Any] = {name: getattr(self, name) for name in (*self._TEXTS, *self._COUNTS, *self._MAPS)}
         doc.update(
             first_ts=None if self.first_ts is None else self.first_ts.isoformat(),
             last_ts=None if self.last_ts is None else self.last_ts.isoformat(),
@@ -124,9 +121,9 @@ class FileSummary:
     @classmethod
     def from_state(cls, path: Path, doc: dict[str, Any]) -> FileSummary:
         """Raises ``ValueError``/``TypeError``/``KeyError`` on an ill-shaped state."""
-        summary, keys = cls(path), cls._KEYS
+        summary = cls(path)
         for name in cls._TEXTS:
-            value = doc[keys.get(name, name)]
+            value = doc[name]
             if not (value is None or isinstance(value, str)):
                 raise ValueError(name)
             setattr(summary, name, value)
@@ -135,7 +132,7 @@ class FileSummary:
                 raise ValueError(name)
             setattr(summary, name, doc[name])
         for name in cls._MAPS:
-            value = doc[keys.get(name, name)]
+            value = doc[name]
             if not (isinstance(value, dict) and all(isinstance(v, str) for v in value.values())):
                 raise ValueError(name)
             setattr(summary, name, value)
@@ -166,19 +163,6 @@ class FileSummary:
         summary.model_messages = RecentIds(ids=doc["model_messages"])
         summary.text_messages = RecentIds(ids=doc["text_messages"])
         return summary
-
-    # -- the names the halves' passes (``halfpass``, ``halfjoin``) still use ------------
-    # (Theirs to take the public names; until then these stand for them, read once a file.)
-
-    _summaries = property(lambda self: self.summaries, lambda self, value: setattr(self, "summaries", value))
-    _summary_matched = property(lambda self: self.summary_matched,
-                                lambda self, value: setattr(self, "summary_matched", value))
-    _matched_at = property(lambda self: self.matched_at, lambda self, value: setattr(self, "matched_at", value))
-    _pending = property(lambda self: self.pending_summaries,
-                        lambda self, value: setattr(self, "pending_summaries", value))
-    _model_messages = property(lambda self: self.model_messages,
-                               lambda self, value: setattr(self, "model_messages", value))
-    _text_messages = property(lambda self: self.text_messages, lambda self, value: setattr(self, "text_messages", value))
 
 
 class RecentIds:

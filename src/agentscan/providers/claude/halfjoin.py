@@ -59,15 +59,15 @@ class Join:
         summaries the helper started from (those the file starts with)."""
         if any(said[3] for said in self.said) or progress.lines + self.lines - 1 >= bounds.MAX_FILE_LINES - 1:
             return False  # a read that failed there, or the line cap: the one pass would stop
-        if (main._summaries != given or len(self.results) > recordnotes.MAX_RESULTS or self.unkeyed or self.overflowed
+        if (main.summaries != given or len(self.results) > recordnotes.MAX_RESULTS or self.unkeyed or self.overflowed
                 or self.stand_in):
             return False
         if self.inline:
             # A subagent run written inline is known from all its records (``sidechains``): the
             # helper's, read without the first half's, may belong to one begun before the seam.
             return False
-        if not (self.early_texts.isdisjoint(main._text_messages.ids())
-                and self.early_models.isdisjoint(main._model_messages.ids())):
+        if not (self.early_texts.isdisjoint(main.text_messages.ids())
+                and self.early_models.isdisjoint(main.model_messages.ids())):
             return False
         # (A reply running across the seam needs no check of its own: its text is the show
         # facts' only if it is not blank, and a message with text is among the newest text ids.)
@@ -149,14 +149,15 @@ def _join_summaries(main: FileSummary, second: FileSummary, results: list[tuple[
     if not main.own_met and second.resumed_last is not None:
         main.resumed_last = second.resumed_last
     main.own_met = main.own_met or second.own_met
-    if second._summary_matched is not None:  # (its leaf is in the second half: after the first's)
-        main._summary_matched, main._matched_at = second._summary_matched, second._matched_at
+    if second.summary_matched is not None:  # (its leaf is in the second half: after the first's)
+        main.summary_matched, main.matched_at = second.summary_matched, second.matched_at
     # Pending: the second half's own (written there: where its line ends, past the seam; one
     # naming a leaf the first half matched names it again, later), and those the file starts
-    # with (``main._summaries``: ``Join.checks``; the helper's at 0) whose leaf neither half met.
-    main._pending = {leaf: at if at else main._pending[leaf] for leaf, at in second._pending.items()
-                     if at or leaf in main._pending}
-    main._summaries = second._summaries
+    # with (``main.summaries``: ``Join.checks``; the helper's at 0) whose leaf neither half met.
+    first = main.pending_summaries
+    main.pending_summaries = {leaf: at if at else first[leaf] for leaf, at in second.pending_summaries.items()
+                              if at or leaf in first}
+    main.summaries = second.summaries
     if second.first_ts is not None and (main.first_ts is None or second.first_ts < main.first_ts):
         main.first_ts = second.first_ts
     if second.last_ts is not None and (main.last_ts is None or second.last_ts > main.last_ts):
@@ -179,9 +180,9 @@ def _join_summaries(main: FileSummary, second: FileSummary, results: list[tuple[
             main.task_types[agent] = found
             main.task_calls[agent] = tool_id
     main.pending_tasks = {**first_pending, **second.pending_tasks}
-    size = main._text_messages._size
-    main._text_messages = RecentIds(ids=(main._text_messages.ids() + second._text_messages.ids())[-size:])
-    main._model_messages = RecentIds(ids=(main._model_messages.ids() + second._model_messages.ids())[-size:])
+    size = main.text_messages._size
+    main.text_messages = RecentIds(ids=(main.text_messages.ids() + second.text_messages.ids())[-size:])
+    main.model_messages = RecentIds(ids=(main.model_messages.ids() + second.model_messages.ids())[-size:])
 
 
 def _join_facts(facts: ShowFacts, second: ShowFacts) -> None:

@@ -192,12 +192,12 @@ def second_half(path: Path, ctx: ScanContext, seam: int, with_facts: bool, summa
     ``lean``: by the pass specialised for the halves (``halfrow``; not: the general one's, to compare)."""
     summary = FileSummary(path)
     summary.results = []
-    summary._summaries = dict(summaries)
+    summary.summaries = dict(summaries)
     # (Pending here too: the join keeps those neither half met the leaf of. Nothing but
     # summaries comes before them, so where they end bounds no scan: ``lateleaves``.)
-    summary._pending = dict.fromkeys(summaries, 0)
+    summary.pending_summaries = dict.fromkeys(summaries, 0)
     texts, models = _EarlyIds(), _EarlyIds()
-    summary._text_messages, summary._model_messages = texts, models
+    summary.text_messages, summary.model_messages = texts, models
     seen = summary.seen = _HalfSeen()
     summary.compacted = floor = _time_at(path, seam)
     facts, totals = _HalfFacts() if with_facts else None, HalfTotals()

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from typing import Any, TypedDict
 
-from agentscan.bounds import token_count
 from agentscan.pricing.aliases import UNBILLED
 from agentscan.providers.claude.senders import from_a_subagent, sent_by_another, teammate_wrapped
 from agentscan.toolkit.imagetext import images_text
@@ -117,11 +116,6 @@ def as_str(value: object) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def as_int(value: object) -> int:
-    """A non-negative token count; anything else (an absurd one too) counts as zero."""
-    return token_count(value)
-
-
 def message_of(record: dict[str, Any]) -> dict[str, Any]:
     return as_dict(record.get("message"))
 
@@ -133,12 +127,6 @@ def content_blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
     if isinstance(content, list):
         return [block for block in content if isinstance(block, dict)]
     return []
-
-
-def cache_write_1h(usage: dict[str, Any]) -> int:
-    """The part of ``cache_creation_input_tokens`` written to the one-hour cache (billed higher)."""
-    split = as_int(as_dict(usage.get("cache_creation")).get("ephemeral_1h_input_tokens"))
-    return min(split, as_int(usage.get("cache_creation_input_tokens")))
 
 
 def collapse(text: str, limit: int | None = None) -> str:

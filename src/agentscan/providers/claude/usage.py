@@ -122,7 +122,7 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
     value = usage.get("cache_creation_input_tokens")
     cache_write = value if value.__class__ is int and 0 <= value <= MAX_TOKEN_COUNT else _count(
         value, "cache_creation_input_tokens")
-    # ``records.cache_write_1h``, inline: this runs once per call of a cold ``tokens``.
+    # The one-hour cache's part of the write, read here: this runs once per call of a cold ``tokens``.
     split = usage.get("cache_creation")
     one_hour = _count(split.get("ephemeral_1h_input_tokens"), "cache_creation.ephemeral_1h_input_tokens") if type(split) is dict else 0
     # ``web_searches``, inline for the common cases: no ``server_tool_use`` (builds before

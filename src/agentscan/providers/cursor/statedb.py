@@ -58,7 +58,7 @@ class StateDb(StateDbReader):
 
     def headers(self) -> dict[str, HeaderInfo]:
         """``composerHeaders`` (a table in some builds, an ItemTable key in others)."""
-        self.remind()
+        self.say_unread()
         if self._headers is None:
             self._headers = {}
             conn = self.connection()
@@ -66,7 +66,7 @@ class StateDb(StateDbReader):
                 try:
                     columns = set(table_columns(conn, "composerHeaders"))
                 except DatabaseUnavailable as exc:
-                    self.fail(exc)
+                    self.note_failure(exc)
                     columns = set()
                 if "composerId" in columns:
                     self._headers = self._header_table(columns)
@@ -90,7 +90,7 @@ class StateDb(StateDbReader):
             if conn is None or not has_table(conn, "ItemTable"):
                 return found
         except sqlite3.DatabaseError as exc:
-            self.fail(exc)
+            self.note_failure(exc)
             return found
         for (value,) in self.rows("SELECT value FROM ItemTable WHERE key = ?", (_HEADERS_ITEM,)):
             for entry in as_list(as_dict(self.json_of(value, _HEADERS_ITEM)).get("allComposers")):
@@ -101,7 +101,7 @@ class StateDb(StateDbReader):
 
     def composers(self) -> dict[str, ComposerInfo]:
         """Every ``composerData:<id>`` row, by one bounded range scan."""
-        self.remind()
+        self.say_unread()
         if self._composers is None:
             self._composers = {}
             if self.has_kv():
@@ -129,7 +129,7 @@ class StateDb(StateDbReader):
 
     def conversation_order(self, composer_id: str) -> tuple[str, ...]:
         """The live conversation's bubble ids (memoised; read for shown sessions only)."""
-        self.remind()
+        self.say_unread()
         order = self._orders.get(composer_id)
         if order is None:
             info = self.composers().get(composer_id)
@@ -166,7 +166,7 @@ class StateDb(StateDbReader):
         sums it kept said nothing, and a warm ``tokens`` dropped the warning a cold one gave."""
         from agentscan.context import say
 
-        self.remind()
+        self.say_unread()
         memo = self._stats.get(composer_id)
         if memo is not None:
             say(self.ctx, memo[1])

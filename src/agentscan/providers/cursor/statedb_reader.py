@@ -45,7 +45,7 @@ from agentscan.toolkit.sqlite_ro import (
 )
 
 #: how the "not used" warning bounds "the tokens it holds not known": ``tokens`` still shows the
-#: figures it kept of a session unchanged, DB and files, since the DB's last read (``fail``)
+#: figures it kept of a session unchanged, DB and files, since the DB's last read (``note_failure``)
 KEPT_WORDS = "but for sessions unchanged since its last read"
 
 
@@ -80,7 +80,7 @@ class StateDbReader:
         self._failed = False
         self._failure: str | None = None
         self._locked = False  # the failure is another program's lock (``_reason``): it passes
-        #: the warning of a read that failed *this time* (``fail``), said again by every read after it
+        #: the warning of a read that failed *this time* (``note_failure``), said again by every read after it
         self._unread: str | None = None
         self._opened = False
         #: the DB was opened from its main file alone, its -wal unread (``unread_wal``, asked once)
@@ -99,7 +99,7 @@ class StateDbReader:
 
     def connection(self) -> sqlite3.Connection | None:
         if self._failed:
-            self.remind()
+            self.say_unread()
             return None
         if not self._opened:
             self._opened = True
@@ -112,16 +112,16 @@ class StateDbReader:
             try:
                 self._handle.conn = connect_readonly(self.path, busy_ms=BRIEF_BUSY_MS if self.brief else BUSY_TIMEOUT_MS)
             except DatabaseUnavailable as exc:
-                self.fail(exc)
+                self.note_failure(exc)
             else:
                 self._wal_unread = unread_wal(self.path)
                 if self._wal_unread:
                     # Cursor quit without its -shm (a crash): the composers it wrote last are in
-                    # the -wal, which a read-only open cannot read.  Said to every read (``remind``):
+                    # the -wal, which a read-only open cannot read.  Said to every read (``say_unread``):
                     # a row built without them must not be kept as if whole.
                     self._unread = (f"state DB read from its main file alone: {WAL_UNREAD} (Cursor makes it "
                                     "again when it next opens)")
-                    self.remind()
+                    self.say_unread()
         return self._handle.conn
 
     def problem(self) -> str | None:
@@ -159,7 +159,7 @@ class StateDbReader:
             return None
         return legible(str(self.path)), f"{self._failure}; try again in a moment, or close Cursor"
 
-    def fail(self, exc: Exception) -> None:
+    def note_failure(self, exc: Exception) -> None:
         reason, self._locked = _reason(exc, self.path)
         self._failure = reason
         self._failed = True
@@ -180,9 +180,9 @@ class StateDbReader:
         kept = f" {KEPT_WORDS}" if self._locked or kept_at_stamp(self._ctx, self.path) else ""
         self._unread = (f"Cursor state DB not used ({reason}); chats are listed without it{left_out}, "
                         f"the tokens it holds not known{kept}{hint}")
-        self.remind()
+        self.say_unread()
 
-    def remind(self) -> None:
+    def say_unread(self) -> None:
         """Say, as ``passing``, that the DB could not be read this time, to every read after
         the one that failed: each row (and token sum) built meanwhile lacks what the DB holds,
         and its capture must see that, or the row would be kept and served once the lock is
@@ -214,7 +214,7 @@ class StateDbReader:
         try:
             yield from conn.execute(sql, params)
         except sqlite3.DatabaseError as exc:  # corrupt page, SQLITE_BUSY past the timeout, …
-            self.fail(exc)
+            self.note_failure(exc)
 
     def json_of(self, value: object, where: str) -> dict[str, Any] | None:
         if value is None:  # Cursor leaves NULL values behind; they mean nothing
@@ -231,13 +231,13 @@ class StateDbReader:
         return data if isinstance(data, dict) else None
 
     def has_kv(self) -> bool:
-        self.remind()
+        self.say_unread()
         if self._kv is None:
             conn = self.connection()
             try:
                 self._kv = conn is not None and has_table(conn, "cursorDiskKV")
             except sqlite3.DatabaseError as exc:
-                self.fail(exc)
+                self.note_failure(exc)
                 self._kv = False
             if conn is not None and not self._kv and not self._failed:
                 self._ctx.warn(self.path, "no cursorDiskKV table (not a Cursor state DB?); composers not read")
@@ -269,7 +269,7 @@ class StateDbReader:
             while batch := cursor.fetchmany(512):
                 yield from batch
         except sqlite3.DatabaseError as exc:
-            self.fail(exc)
+            self.note_failure(exc)
 
     def iter_prefix(self, prefix: str, *, limit: int) -> Iterator[tuple[str, object]]:
         """``(key, value)`` of every ``cursorDiskKV`` key under ``prefix``, in
