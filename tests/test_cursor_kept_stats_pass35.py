@@ -116,7 +116,7 @@ def test_kept_stats_say_the_warnings_their_build_said(isolated_home: Path, build
     with _cursor_running(db) as cursor:
         _write(cursor, "INSERT INTO cursorDiskKV VALUES (?, ?)", f"bubbleId:{B}:torn", b'{"type": 2, "tokenCount"')
         cold = cli_json("tokens")
-        assert [w["message"] for w in cold["warnings"]] == [f"bubbleId:{B}:torn: invalid JSON skipped"]
+        assert [w["message"] for w in cold["warnings"]] == [f"invalid JSON skipped: bubbleId:{B}:torn"]
         _write(cursor, "INSERT INTO ItemTable VALUES ('workbench.state', 'x')")
         builds.clear()
         warm = cli_json("tokens")

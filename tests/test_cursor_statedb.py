@@ -177,7 +177,7 @@ def test_invalid_json_values_are_warnings(isolated_home: Path) -> None:
     (row,) = scanner.list_sessions()
     assert row.tokens.total == 5
     assert [(w.path, w.message) for w in scanner.warnings] == [
-        (str(state_db_path(isolated_home)), f"bubbleId:{S}:bad: invalid JSON skipped"),
+        (str(state_db_path(isolated_home)), f"invalid JSON skipped: bubbleId:{S}:bad"),
     ]
 
 

@@ -73,13 +73,15 @@ def test_list_shows_two_projects_of_one_name_apart(isolated_home: Path, tty, wid
 
 def test_list_keeps_the_title_when_there_is_no_room_to_tell_them_apart(isolated_home: Path, tty) -> None:
     """At 95 columns the title would be cut below 25 to tell the paths apart (at 96 it
-    keeps 25 so): they are shown as before, each project's name whole, and the title keeps
-    what it has (the few columns it has over 25 would tell them apart no better)."""
+    keeps 25 so): the title keeps what it has (the few columns it has over 25 would tell them
+    apart no better), and each path keeps the folder that tells it apart, the rest elided
+    (``…/workspace`` twice read as one project)."""
     header, rows = _table(isolated_home, tty, 95, "list")
     assert "CWD" in header and header[-1] == "TITLE", header
-    assert _shown_paths(header, rows) == ["/srv/app", "…/workspace", "…/workspace"]
+    assert _shown_paths(header, rows) == ["/srv/app", "…/claude/…", "…/codex/…"]
     titles = {len(row[-1]) for row in rows.values()}
-    assert len(titles) == 1 and TITLE_WANTS < titles.pop() < TITLE_WANTS + len("claude/")
+    # (and what the paths elided leave over: ``…/claude/…`` is narrower than ``…/workspace``)
+    assert len(titles) == 1 and TITLE_WANTS < titles.pop() <= TITLE_WANTS + len("claude/")
 
 
 @pytest.mark.parametrize("width", (108, 131))  # without DATE, and with it

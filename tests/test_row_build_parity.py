@@ -62,8 +62,9 @@ def _printed_again(value: bytes) -> tuple:
 
     payload = unseal(value)
     parts = unframed(payload) if payload is not None else None
-    assert parts is not None
-    warnings = _told_of(parts[0])
+    head = unframed(parts[0]) if parts is not None else None  # (the program its hints name, then the warnings)
+    assert parts is not None and head is not None
+    warnings = _told_of(head[1])
     assert warnings is not None
     return "answer", tuple(dict.fromkeys(warnings)), parts[1]
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable
 
-import pytest
 from pathlib import Path
 
 from builders import cli_json, invoke
@@ -119,27 +118,6 @@ def test_a_us_only_name_typed_with_a_dash_is_priced_as_us_only_and_said_so(isola
         row = [cell for cell in result.stdout.splitlines()[1].split("  ") if cell]
         assert row[:3] == ["claude-opus-4-6 (us-only)", "anthropic/claude-opus-4-6 (US-only)", "0"], (typed, row)
         assert row[3:5] == ["$5.50", "$27.50"], (typed, row)
-
-
-def test_a_remembered_answer_names_the_program_run_in_its_hints(isolated_home: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                 only_cursor: None) -> None:
-    """``python -m agentscan tokens`` after ``agentscan tokens`` on one cache printed the
-    remembered answer, whose hint named ``agentscan``: the program is part of the answer's key."""
-    import os
-    import sys
-
-    from agentscan import invocation
-    from cursor_builders import write_chat_store
-
-    chat = "a6100000-0000-4000-8000-0000000000c1"
-    write_chat_store(isolated_home, "/work/cli", chat, meta={"name": "chat", "cwd": "/work/cli"}, store={"name": "chat"})
-    first = invoke("tokens").stderr
-    assert f"`agentscan show cursor:{chat}`" in first, first
-    monkeypatch.setattr(sys, "argv", ["/usr/lib/python3/site-packages/agentscan/__main__.py", "tokens"])
-    key = (sys.argv[0], sys.executable or "", os.environ.get("PATH", ""))  # (what the word is worked out from)
-    monkeypatch.setattr(invocation, "_program", [(key, "python3 -m agentscan")])
-    second = invoke("tokens").stderr
-    assert f"`python3 -m agentscan show cursor:{chat}`" in second, second
 
 
 def test_list_cuts_its_cwds_at_one_depth(tty: Callable[..., None]) -> None:

@@ -21,6 +21,8 @@ running_home = [""]
 
 #: ``program_word``'s answer and what it was worked out from (``argv[0]``, this Python, ``PATH``)
 _program: list[tuple[tuple[str, str, str], str]] = []
+#: how many times ``program_word`` was asked (``program_asked``)
+_asked = [0]
 
 
 def program_word() -> str:
@@ -31,6 +33,7 @@ def program_word() -> str:
     once per run (it looks ``PATH`` through and reads a file), not once per hint: a table's
     rows each name a command.  Keyed on what it depends on, so a test, or a library caller
     that changes ``PATH``, is not answered from before."""
+    _asked[0] += 1
     key = program_key()
     if not _program or _program[0][0] != key:
         from agentscan.hooks.program import agentscan_word
@@ -42,11 +45,17 @@ def program_word() -> str:
     return _program[0][1]
 
 
+def program_asked() -> int:
+    """How many times this process asked ``program_word`` so far: a remembered answer that asked
+    it while it was made names the program (a hint), and keeps the word to be checked on recall
+    (``scan.answers``); one that did not is the same answer whatever ran it."""
+    return _asked[0]
+
+
 def program_key() -> tuple[str, str, str]:
     """What ``program_word`` is worked out from: ``argv[0]``, this Python, ``PATH``.  A remembered
-    answer is keyed by it too (``scan.answers``): its hints name the program, and ``python -m
-    agentscan`` sharing a cache with ``agentscan`` printed the other's (worked out whole, the
-    word would cost a warm run a look through ``PATH`` and the imports that does)."""
+    answer that names the program keeps it with the word (``scan.answers``): while it is the same,
+    so is the word, and a warm run is spared a look through ``PATH`` and the imports that does."""
     return sys.argv[0] if sys.argv else "", sys.executable or "", os.environ.get("PATH", "")
 
 

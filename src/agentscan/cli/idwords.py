@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from agentscan.cli.typedoptions import flag_of, split_typed as _split_typed, value_of
 from agentscan.whentext import WINDOW_UNITS, WINDOW_WORDS, parse_when, times_meant, window_said
 
 #: ccusage's reports and the plural of each grouping, as ``tokens --by`` spells them
@@ -152,27 +153,6 @@ def _others(words: tuple[str, ...], query: str) -> tuple[list[str], str | None]:
     return others, following
 
 
-def _split_typed(words: Iterable[str]) -> list[list[str]]:
-    """``words`` (what was typed after ``tokens``) as ``tokens`` reads them, one list each: an
-    option with the value it takes (``--since 7d``; ``--since=7d`` alone), ``--`` with every
-    word after it, any other word alone."""
-    from agentscan.cli.static_grammar import COMMANDS
-
-    options: dict[str, tuple[str, str]] = COMMANDS["tokens"]["options"]
-    words = list(words)
-    typed: list[list[str]] = []
-    at = 0
-    while at < len(words):
-        flag, equals, _value = words[at].partition("=")
-        if flag == "--":
-            typed.append(words[at:])
-            break
-        takes = not equals and options.get(flag, ("", "flag"))[1] != "flag" and at + 1 < len(words)
-        typed.append(words[at:at + (2 if takes else 1)])
-        at += len(typed[-1])
-    return typed
-
-
 def _by_values(words: list[str]) -> list[str]:
     """The values of the ``--by`` options among ``words`` (``tokens``' options as ``_others``
     gives them: each ``--by`` followed by its value)."""
@@ -213,8 +193,8 @@ def _runnable(words: list[str]) -> tuple[list[str], list[str]]:
     from agentscan.providers import BUILTIN_PROVIDERS
 
     typed = _split_typed(words)  # (each option with its value, as one)
-    flags = [option[0].partition("=")[0] for option in typed]
-    group_of = {at: _grouping(option[0].partition("=")[2] if "=" in option[0] else option[-1]) or option[-1]
+    flags = [flag_of(option[0]) for option in typed]
+    group_of = {at: _grouping(value_of(option)) or value_of(option)
                 for at, (option, flag) in enumerate(zip(typed, flags)) if flag == "--by"}
     groups = list(dict.fromkeys(group_of.values()))
     by = groups[0] if groups else "session"
@@ -234,7 +214,7 @@ def _runnable(words: list[str]) -> tuple[list[str], list[str]]:
             continue
         if named in ("--limit", "--all"):
             if named == "--limit":
-                limits.append(_number(option[0].partition("=")[2] if len(option) == 1 else option[-1]))
+                limits.append(_number(value_of(option)))
             show_all = any(earlier in ("-a", "--all") for earlier in flags[:at + 1])
             # (an ``--all`` is asked about beside a limit, not about two: each is left out on its own)
             refusal = limit_refused(limits if named == "--limit" else limits[:1], show_all, by=by)
@@ -242,7 +222,7 @@ def _runnable(words: list[str]) -> tuple[list[str], list[str]]:
                 also = f"; --by {by} shows every row" if refusal.rule == "grouping" else ""
                 dropped.append(f"{refusal.words}{also}: {said} left out")
                 continue
-        if flag in ("-p", "--provider") and not _agents(option[0].partition("=")[2] if len(option) == 1 else option[-1]):
+        if flag in ("-p", "--provider") and not _agents(value_of(option)):
             # (``tokens daily -p web``: a project's name taken for ``-p``, refused as the command refuses it)
             dropped.append(f"--provider takes an agent ({', '.join(BUILTIN_PROVIDERS)}): {said} left out")
             continue
@@ -277,8 +257,7 @@ def _empty_window(options: list[list[str]]) -> int | None:
     """Where in ``options`` (each with its value) the ``--until`` is that ends the window before
     the ``--since`` starts it, which ``tokens`` refuses (``scan.arguments.check_window``); ``None``
     when there is no such pair, or a time or zone cannot be read (its own error says so)."""
-    values = {option[0].partition("=")[0]: (at, option[0].partition("=")[2] if len(option) == 1 else option[-1])
-              for at, option in enumerate(options)}
+    values = {flag_of(option[0]): (at, value_of(option)) for at, option in enumerate(options)}
     if "--since" not in values or "--until" not in values:
         return None
     from agentscan.errors import UsageProblem

@@ -42,6 +42,8 @@ def render(columns: Sequence[Column], rows: Sequence[Sequence[str] | Row], term:
     kept_columns = [columns[i] for i in kept]
     if fit_paths:
         widths = paths_fitted(columns, (kept, widths), term, cells_of(table_rows))[1]
+        # ``…/demo/src/notes`` above ``…/inventory-api``, each cut at what fitted, read as paths
+        # of different depths.  Off a terminal no path is cut (``paths_fitted``): nothing to even.
         if term.tty:
             table_rows, widths = _paths_cut_evenly(columns, table_rows, kept, list(widths))
     lines = [_line(kept_columns, [c.header for c in kept_columns], widths, term, "bold", header=True)]

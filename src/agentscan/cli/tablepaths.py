@@ -186,5 +186,18 @@ def even_cuts(cells: Iterable[str], width: int) -> dict[str, str]:
             shown[cell] = cut_left(cell, width)
             continue
         apart = next((depth for depth, end in enumerate(depths[cell], 1) if ends[end] == 1), len(depths[cell]))
-        shown[cell] = mark + depths[cell][min(fits[cell], max(common, apart)) - 1]
+        depth = min(fits[cell], max(common, apart))
+        shown[cell] = mark + depths[cell][depth - 1] if depth >= apart else _elided(depths[cell], apart, width, mark) \
+            or mark + depths[cell][depth - 1]
     return shown
+
+
+def _elided(depths: list[str], apart: int, width: int, mark: str) -> str | None:
+    """The folder that tells a path apart (``depths[apart - 1]``'s first) and as many of its
+    last names as fit beside it, the folders between elided (``…/client-alpha/…/billing-service``),
+    else the folder alone: ``…/billing-service`` twice read as one path; ``None``: none fits so."""
+    folder = depths[apart - 1][:len(depths[apart - 1]) - len(depths[apart - 2])] if apart > 1 else ""
+    for tail in [*reversed(depths[:apart - 2]), ""]:  # (at last the folder alone: ``…/client-alpha/…``)
+        if width_of(f"{mark}{folder}/{mark}{tail}") <= width:
+            return f"{mark}{folder}/{mark}{tail}"
+    return None

@@ -154,7 +154,9 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
         rows = droppable_tails_fitted(rows, planned[1][0])
         rows = tokens_models.tails_fitted(rows, planned[1][0], tails) if tails else rows  # never ``(cu…``
     shown = tablepaths.paths_fitted(columns, planned, term, table.cells_of(rows))
-    if by == "cwd" and term.tty:  # every cut path at one depth (``tablepaths.even_cuts``)
+    # Cut at as many characters as fitted, ``…/wei/repo/claude-code`` above ``…/VibeCodingTracker``
+    # read as paths of different depths.  Off a terminal no path is cut: nothing to even.
+    if by == "cwd" and term.tty:
         even = tablepaths.even_cuts([row.cells[0] for row in rows if row.style != "dim"], shown[1][0])
         rows = [row._replace(cells=[even[row.cells[0]], *row.cells[1:]]) if row.cells[0] in even and row.style != "dim"
                 else row for row in rows]

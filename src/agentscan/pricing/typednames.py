@@ -53,22 +53,38 @@ def typed_name(name: str, provider: str | None) -> tuple[str, str | None]:
     as it is (a Codex tier is ``aliases.typed_tier_name``'s)."""
     typed = _BRACKETED.fullmatch(name) if name.rstrip().endswith(")") else None
     if typed is None:
-        dashed = name.rstrip()
-        if dashed.lower().endswith(_US_ONLY_DASHED) and _CLAUDE.match(dashed):
+        dashed = _unprefixed(name.rstrip())
+        base = dashed[:-len(_US_ONLY_DASHED)]
+        # (once: ``…-us-only-us-only`` said ``(us-only)`` twice, in the name and as priced)
+        if dashed.lower().endswith(_US_ONLY_DASHED) and _CLAUDE.match(dashed) \
+                and not base.lower().endswith(_US_ONLY_DASHED):
             # ``claude-opus-4-6-us-only`` was priced at the list price (the library matched the
             # model by its start): read as the US-only name, which the table then shows
-            return dashed[:-len(_US_ONLY_DASHED)].lower() + US_ONLY_SUFFIX, provider
+            return base.lower() + US_ONLY_SUFFIX, provider
         return name, provider
     model, words = typed["model"], typed["words"].lower()
     if words == US_ONLY_SUFFIX.strip(" ()"):
         # (a Claude model's id is lower case, and so the name its US-only calls are priced under)
-        return (model.lower() if _CLAUDE.match(model) else model) + US_ONLY_SUFFIX, provider
+        claude = _unprefixed(model)
+        return (claude.lower() if _CLAUDE.match(claude) else model) + US_ONLY_SUFFIX, provider
     if words == "fast" and _CLAUDE.match(model) and not model.lower().endswith(FAST_MODE_SUFFIX):
         return model + FAST_MODE_SUFFIX, provider
     agents = {word.strip() for word in words.split(",")}
     if agents and agents <= PROVIDER_HINTS.keys() and (provider is None or provider in agents):
         return model, provider if provider is not None else next(iter(agents)) if len(agents) == 1 else None
     return name, provider
+
+
+def _unprefixed(model: str) -> str:
+    """``model`` without the provider a person may type before a Claude model's name, as
+    genai-prices names it (``anthropic/claude-opus-4-6``): with it, the US-only name was not
+    read, and the library priced the model as ``google/claude-opus-4-6`` at its list price."""
+    head, slash, rest = model.partition("/")
+    return rest if slash and head.lower() in _PROVIDER_PREFIXES and _CLAUDE.match(rest) else model
+
+
+#: the providers a Claude model's name may be typed after (``anthropic/``), as genai-prices names them
+_PROVIDER_PREFIXES = frozenset({"anthropic"})
 
 
 def unknown_suffix(ref: str) -> str | None:

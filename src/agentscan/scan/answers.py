@@ -13,6 +13,11 @@ the answer is computed as usual (and stored again).
 The key is worked out *before* the answer is computed, so a file that
 changes while a run reads it makes the stored answer unreachable rather
 than stale.
+
+An answer whose hints name the program to run (``invocation.program_word``:
+``agentscan``, ``python3 -m agentscan``) keeps that word: printed again only
+while this run's word is the same (checked without working it out while
+``argv[0]``, this Python and ``PATH`` are those it was worked out from).
 """
 
 from __future__ import annotations
@@ -20,7 +25,8 @@ from __future__ import annotations
 from datetime import tzinfo
 from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
 
-from agentscan.sealing import framed_parts, sealed_parts, unframed, unseal
+from agentscan import invocation
+from agentscan.sealing import framed, framed_parts, sealed_parts, unframed, unseal
 from agentscan.digests import blake2b
 from agentscan.toldwarnings import Counted, Told
 
@@ -31,8 +37,9 @@ if TYPE_CHECKING:
     from agentscan.warningsink import Captured
     from agentscan.scan.scanner import Scanner
 
-#: (2: the warnings as ``toldwarnings`` keeps them, each file's count in its place)
-_FORMAT = 2
+#: (2: the warnings as ``toldwarnings`` keeps them, each file's count in its place; 3: the
+#: program its hints name, if any, kept with them)
+_FORMAT = 3
 
 
 def answer_key(scanner: Scanner, command: str, question: Mapping[str, Any], providers: list[str], *,
@@ -70,10 +77,10 @@ def question_identity(scanner: Scanner, command: str, question: Mapping[str, Any
     asked = _identity_text(question)
     if asked is None:
         return None
-    from agentscan.invocation import program_key
-
-    # (the program run: the hints an answer prints name it, ``python -m agentscan`` or ``agentscan``)
-    text = "\n".join([code_identity(), str(_FORMAT), command, asked, prices, *program_key()])
+    # Not the program run (``PATH``, ``argv[0]``): an answer whose hints name it keeps the word
+    # and is checked on recall (``_same_program``).  In the key, cron's ``PATH`` and a shell's
+    # (a venv activated, direnv) took turns pushing out each other's answer, byte for byte the same.
+    text = "\n".join([code_identity(), str(_FORMAT), command, asked, prices])
     return blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
 
@@ -155,15 +162,46 @@ class Recalled(NamedTuple):
 
 
 def recall(scanner: Scanner, command: str, question: Mapping[str, Any], key: str | None) -> Recalled | None:
-    """The stored answer; ``None``: not stored (or damaged)."""
+    """The stored answer; ``None``: not stored (or damaged), or its hints name another program."""
     if key is None or scanner.cache is None:
         return None
     payload = unseal(scanner.cache.get_snapshot(_slot(command, question), key))
     parts = unframed(payload) if payload is not None else None
-    told = _told_of(parts[0]) if parts is not None else None
-    if parts is None or told is None:
-        return None
-    return Recalled(parts[1], told)
+    head = unframed(parts[0]) if parts is not None else None
+    told = _told_of(head[1]) if head is not None else None
+    found = Recalled(parts[1], told) if parts is not None and head is not None and told is not None \
+        and _same_program(head[0]) else None
+    # From here the answer is made (on a miss): whether that names the program (``remember``).
+    scanner.ctx.memo[_ASKED] = invocation.program_asked()
+    return found
+
+
+def _program_blob() -> bytes:
+    """The program as an answer keeps it: what the word was worked out from (a digest), then
+    the word."""
+    word = invocation.program_word()
+    return _program_digest() + word.encode("utf-8", "surrogateescape")
+
+
+def _program_digest() -> bytes:
+    text = "\0".join(invocation.program_key())
+    return blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest().encode("ascii")
+
+
+def _same_program(kept: bytes) -> bool:
+    """Whether an answer that kept ``kept`` (``_program_blob``; empty: its making never asked
+    the program) names the program this run would: worked out from the same (``argv[0]``,
+    this Python, ``PATH``), or to the same word."""
+    if not kept:
+        return True
+    digest, word = kept[:32], kept[32:]
+    if digest == _program_digest():
+        return True
+    return invocation.program_word().encode("utf-8", "surrogateescape") == word
+
+
+#: the memo's count of ``invocation.program_asked`` when the answer began to be made (``recall``)
+_ASKED = "answers.program_asked"
 
 
 def say_again(scanner: Scanner, recalled: Recalled) -> None:
@@ -242,7 +280,11 @@ def remember(scanner: Scanner, command: str, question: Mapping[str, Any], key: s
     if key is None or scanner.cache is None or warnings.lost or warnings.passing:
         return
     blob = _told_blob(warnings.told())
-    scanner.cache.put_snapshot_parts(_slot(command, question), key, sealed_parts(framed_parts(blob, answer)))
+    # Its hints (or its warnings) name the program run when its making asked for the word:
+    # kept, to be checked on recall; an answer that names none is the same whatever ran it.
+    asked = invocation.program_asked() > scanner.ctx.memo.get(_ASKED, 0)
+    head = framed(_program_blob() if asked else b"", blob)
+    scanner.cache.put_snapshot_parts(_slot(command, question), key, sealed_parts(framed_parts(head, answer)))
     if kept is not None:
         scanner.cache.keep_newest_snapshots(f"answer:{command}:{kept_under}", kept)
     scanner.cache.commit()

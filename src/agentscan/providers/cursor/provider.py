@@ -68,7 +68,9 @@ class CursorProvider(Provider):
     #     ``timingInfo`` wall times (``records.bubble_moment``), not its composer's last update
     # 23: a bubble's bad send time (past the supported years) gives way to its settle or end
     #     time; ``list``'s bound walks back to the last bubble with a time (``bubbletimes``)
-    parser_version = "23"
+    # 24: a value's JSON warnings lead with what happened (``invalid JSON skipped: bubbleId:…``):
+    #     ``doctor`` counted them by their key, each a kind of its own
+    parser_version = "24"
     # The Agent CLI holds its chat's store.db open (SQLite) while it runs; nothing shows Cursor
     # holding an agent transcript open (tools that follow Cursor live watch its mtime), and the
     # state.vscdb it holds is every composer's: only a store tells, else ``running`` is null.

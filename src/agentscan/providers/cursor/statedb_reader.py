@@ -221,12 +221,12 @@ class StateDbReader:
             return None
         if isinstance(value, (bytes, str)) and too_many_values(value):
             # One parse of a hostile value of tiny items would take ~72 bytes per byte.
-            self._ctx.warn(self.path, f"{where}: more than {MAX_JSON_VALUES:,} JSON values; skipped")
+            self._ctx.warn(self.path, f"more than {MAX_JSON_VALUES:,} JSON values skipped: {where}")
             return None
         try:
             data = laxjson.loads(value) if isinstance(value, (bytes, str)) else None
         except orjson.JSONDecodeError:
-            self._ctx.warn(self.path, f"{where}: invalid JSON skipped")
+            self._ctx.warn(self.path, f"invalid JSON skipped: {where}")
             return None
         return data if isinstance(data, dict) else None
 

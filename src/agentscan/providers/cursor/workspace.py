@@ -146,7 +146,7 @@ def composer_entries(db_path: Path, ctx: ScanContext, unread: list[Path] | None 
         try:
             document = laxjson.loads(value)
         except orjson.JSONDecodeError:
-            ctx.warn(db_path, f"{key}: invalid JSON skipped")
+            ctx.warn(db_path, f"invalid JSON skipped: {key}")
             continue
         entries.extend(entry for entry in as_list(as_dict(document).get("allComposers")) if isinstance(entry, dict))
     return entries
