@@ -65,8 +65,16 @@ class HeldWarnings(WarningSink):
         self._held: dict[str, int] = {}
 
     @property
-    def said(self) -> Telling:
-        return self._said.settled()
+    def said(self) -> tuple[Told, ...]:
+        """What was told, as it stands now (a copy: one taken while the hold is open does not
+        grow with it), each file's count settled into its place."""
+        return self._said.frozen()
+
+    @property
+    def told_count(self) -> int:
+        """How many entries ``said`` has, without settling (or copying) them: asked for each bad
+        line (``claude.halfpass``), settling each time cost more than the growth in place saved."""
+        return len(self._said)
 
     def add(self, path: object, message: str, line: int | None = None, *, passing: bool = False) -> bool:
         key_path = legible(str(path))
@@ -74,9 +82,16 @@ class HeldWarnings(WarningSink):
         # (A warning of no line is told whatever the count, as ``saidorder``'s hold tells it: past
         # the listed ones the sink counts it by its words, with no line to count it at.)
         if held < HELD_PER_FILE or passing or line is None:
-            self._held[key_path] = held + 1
             self._said.tell((key_path, legible(message), line, passing))
-            return self.add_legible(key_path, message, line, passing)
+            before = self.taken(key_path)
+            counted = self.add_legible(key_path, message, line, passing)
+            # Only one the sink took (listed, or counted) is one of the file's held: a repeat it
+            # dropped is not (as ``saidorder``'s hold).  Counted too, a file's line said again
+            # 1,000 times put its next new one past them, where the sink listed it, so it was
+            # neither told nor counted: lost when the hold was said again.
+            if self.taken(key_path) != before:
+                self._held[key_path] = held + 1
+            return counted
         # Past it, said again only as the sink's count.
         if not self.add_legible(key_path, message, line, False):
             return False

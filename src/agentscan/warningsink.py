@@ -240,6 +240,11 @@ class WarningSink:
         self._items.append(SinkWarning(key_path, message, line))
         return False
 
+    def taken(self, key_path: str) -> int:
+        """How many of a file's warnings this sink took, listed or counted (not a repeat it
+        dropped): a hold's count of a file's held (``context.HeldWarnings``)."""
+        return self._per_file.get(key_path, 0)
+
     def room(self) -> int:
         """How many more warnings the roomiest capture open could take (0: none open, or all
         full): a sink holding warnings to say later keeps that many whole (``scan.saidorder``)."""

@@ -8,7 +8,7 @@ sums, as worded (``cut_sessions``: the library sums them, ``scan.tokenreport.fir
 from __future__ import annotations
 
 from datetime import datetime, timezone, tzinfo
-from typing import TYPE_CHECKING, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Callable, Collection, Iterable, Mapping, NamedTuple, Sequence
 
 from agentscan.cli import render
 from agentscan.cli.term import Terminal, clean_path, title_text
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from agentscan.model import SessionRef, TableFacts
     from agentscan.scan.tokenreport import TokenReport, TokenRow
     from agentscan.scan.tokensort import SortKey
+    from agentscan.warningsink import SinkWarning
 
     #: what the table knows of a session beside its sums: its row, or its facts alone
     #: (``scan.tablefacts``)
@@ -95,14 +96,34 @@ def _dated(session: TableSession, last_call: float | None) -> TableSession:
     return replace(session, updated_at=at)
 
 
-def said_unrecorded(report: TokenReport) -> list[str]:
+def said_unrecorded(report: TokenReport, skipped: Collection[str] = ()) -> list[str]:
     """The sessions that recorded no usage named under a table (``TokenReport.unrecorded``),
     but those of empty files: an aborted start, named by its warning alone, as ``list``
-    leaves it out (``tokens_folds.EMPTY_FILES``)."""
+    leaves it out (``tokens_folds.EMPTY_FILES``); and those ``skipped`` (``skipped_sessions``)."""
     if not report.unrecorded:
         return []
     refs = report.selection.by_id(report.unrecorded)
-    return [key for key in report.unrecorded if not files_empty(refs.get(key))]
+    return [key for key in report.unrecorded if key not in skipped and not files_empty(refs.get(key))]
+
+
+def skipped_sessions(report: TokenReport, warnings: Callable[[], Iterable[SinkWarning]]) -> frozenset[str]:
+    """The sessions of no usage a bug in agentscan cost (``context.internal_error``), named by
+    their warning alone: "recorded no usage" they did not, as its "agentscan could not read this
+    session" says.  ``warnings``: the run's, as listed (asked only when a session has no usage)."""
+    ids = [row.key for row in report.rows if row.tokens is None and row.key in report.sessions] \
+        if report.by == "session" else list(report.unrecorded)
+    if not ids:
+        return frozenset()
+    from agentscan.fsview import legible
+    from agentscan.warningwords import SKIPPED_SESSION
+
+    said = {warning.path for warning in warnings() if warning.message.startswith(SKIPPED_SESSION)}
+    if not said:
+        return frozenset()
+    refs = report.selection.by_id(ids)
+    # (Where ``internal_error`` says it: the transcript, else the session's first file, else its id.)
+    return frozenset(key for key, ref in refs.items()
+                     if legible(str(ref.path or (ref.files[0] if ref.files else ref.id))) in said)
 
 
 def date_in(value: datetime | None, zone: tzinfo | None) -> str:

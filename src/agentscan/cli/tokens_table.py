@@ -79,13 +79,17 @@ def table(report: TokenReport, scanner: Scanner, asked: Asked
     # "none of the 7 Cursor sessions recorded any" said, the "(+ 7 sessions that recorded no
     # usage …)" line under no table said it again: left out where that note is seen.
     none_recorded = _none_recorded_said(report) and _note_seen(term)
+    from agentscan.cli.tokens_sessions import skipped_sessions
+
+    skipped = skipped_sessions(report, scanner.ctx.warnings.listed)
 
     def print_all() -> Printed:
         for note in notes:
             render.note(note)
         printed = print_report(report, term, rows_of=session_rows.get, short_ids=short_ids, zone=asked.zone,
                                sort=asked.sort, cut=others, agents_of=lambda: _agents_of(scanner, report),
-                               known=known_ids_of(scanner), reverse=asked.reverse, none_recorded=none_recorded)
+                               known=known_ids_of(scanner), reverse=asked.reverse, none_recorded=none_recorded,
+                               skipped=skipped)
         if report.rows and asked.until is not None:
             from agentscan.cli.tokens_cut import window_line
 

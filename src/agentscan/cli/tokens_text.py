@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from datetime import tzinfo
 from functools import partial
-from typing import TYPE_CHECKING, Callable, Iterable, NamedTuple
+from typing import TYPE_CHECKING, Callable, Collection, Iterable, NamedTuple
 
 from agentscan.cli import render
 from agentscan.cli.tableparts import Row
@@ -54,7 +54,8 @@ class Printed(NamedTuple):
 def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str], TableSession | None],
                  short_ids: dict[str, str], zone: tzinfo | None = None, sort: SortKey = "date",
                  cut: Cut | None = None, agents_of: tokens_models.AgentsOf | None = None,
-                 known: Known | None = None, reverse: bool = False, none_recorded: bool = False) -> Printed:
+                 known: Known | None = None, reverse: bool = False, none_recorded: bool = False,
+                 skipped: Collection[str] = ()) -> Printed:
     """Print the table; ``short_ids``: the ids a terminal shows (of the rows' sessions and of
     the ``unrecorded`` ones named under it); ``zone``: ``--tz``, the sessions' dates' zone;
     ``sort``: the order the report's rows are in (``--sort``; ``reverse``: its opposite), which a long table names;
@@ -62,7 +63,8 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     after the report's rows; ``agents_of``: by model, who recorded which (``tokens_models``);
     ``known``: every id a run's ``↳`` label must begin none of (``tokens_runs.subagent_names``);
     ``none_recorded``: no session recorded usage, which a line said (``tokens_empty.recorded_none``):
-    they are not named again."""
+    they are not named again; ``skipped``: sessions of no usage a bug in agentscan cost, named by
+    their warning alone (``tokens_sessions.skipped_sessions``)."""
     by_session = report.by == "session"
     if cut is not None:
         from dataclasses import replace
@@ -146,14 +148,15 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
                                               partial(files_empty, report.sessions.get(row.key))))
         for row, key, shown, row_facts, session in zip(report.rows, keys, full, facts, sessions)
         # A row of 0 tokens whose key names nothing is left out beside rows that tell something.
-        if shown or row.tokens is None or not (any(full) and names_nothing(report.by, row.key)))
+        if (shown or row.tokens is None or not (any(full) and names_nothing(report.by, row.key)))
+        and (shown or row.key not in skipped))
     # Grouped, a row's parts are no lines of their own: its runs' tokens are a column (SUBAGENTS).
     models, unknown = no_price(report, with_parts=by_session and shows_parts(term))
     parts = by_session and any(row.subagents for row, shown in zip(report.rows, full) if shown)
     runs = None if by_session else sum_usage(usage for row in report.rows for _, usage in row.subagents)
     unread, damaged = read_to_damage(report)
     laid = print_lines(report.by, full, lambda: lines(True), total, folded, models, term,
-                       unrecorded=[] if none_recorded else shown_keys(said_unrecorded(report), short_ids, term) + unrecorded,
+                       unrecorded=[] if none_recorded else shown_keys(said_unrecorded(report, skipped), short_ids, term) + unrecorded,
                        unknown=unknown,
                        empty=empty, unreadable=shown_keys(unread, short_ids, term), damaged=shown_keys(damaged, short_ids, term),
                        parts=parts, zone=zone,

@@ -115,7 +115,7 @@ def build(scanner: Scanner, refs: Sequence[SessionRef], into: dict[str, BuiltRow
         cache.commit()  # what this run kept so far, for the workers to read
     contexts: list[ScanContext] = []
 
-    def in_worker(index: int) -> tuple[SessionRow, list[Told], list[tuple[str, tuple]], dict[str, dict]]:
+    def in_worker(index: int) -> tuple[SessionRow, tuple[Told, ...], list[tuple[str, tuple]], dict[str, dict]]:
         if not contexts:
             contexts.append(worker_context(ctx, index_path))
         return _read_row(scanner, jobs[index], contexts[0])
@@ -159,7 +159,7 @@ def worker_context(parent: ScanContext, index_path: Path | None) -> ScanContext:
     return ctx
 
 
-def _read_row(scanner: Scanner, ref: SessionRef, ctx: ScanContext) -> tuple[SessionRow, list[Told], list[tuple[str, tuple]], dict[str, dict]]:
+def _read_row(scanner: Scanner, ref: SessionRef, ctx: ScanContext) -> tuple[SessionRow, tuple[Told, ...], list[tuple[str, tuple]], dict[str, dict]]:
     """In a worker: ``ref``'s row, what its pass said, the index writes it made, the values it kept."""
     view = ctx.file_cache
     if isinstance(view, IndexView):

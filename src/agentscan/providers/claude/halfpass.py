@@ -179,7 +179,7 @@ class _HeldFew(HeldWarnings):
         self.overflowed = False
 
     def add(self, path: object, message: str, line: int | None = None, *, passing: bool = False) -> bool:
-        if len(self.said) < MAX_SAID:
+        if self.told_count < MAX_SAID:  # (not ``said``: a copy, settled, for each bad line)
             return super().add(path, message, line, passing=passing)
         self.overflowed = True
         return False

@@ -104,7 +104,7 @@ class ProjectIndex:
                 self.slugs.setdefault(slug, root)
         self._registered = _by_hash(set(self.slugs.values()))
         self._others: dict[str, str] | None = None
-        self._markers: dict[Path, tuple[str | None, list[Told]]] = {}
+        self._markers: dict[Path, tuple[str | None, tuple[Told, ...]]] = {}
         self._siblings: dict[Path, dict[str, str]] = {}
 
     def marker(self, project_dir: Path, ctx: ScanContext) -> str | None:
