@@ -37,8 +37,6 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
-import orjson
-
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
 
@@ -268,6 +266,8 @@ def note_unread(field: str, value: object, where: str) -> None:
     at all, so those counters are not read (Codex's own; not counted as zeros): said in JSON's
     spelling (``null``, ``true``, ``"x"``), as the file holds it."""
     if _open:
+        import orjson  # (here: ``timeutil`` imports this module, and a warm ``list`` no orjson)
+
         text = orjson.dumps(value).decode()
         _open[-1].note(USAGE, f"{USAGE_HEAD}: {field} is {text if len(text) <= 40 else text[:37] + '...'}:"
                               f" this {where} is not read")
