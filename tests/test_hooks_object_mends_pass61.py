@@ -188,3 +188,20 @@ def test_a_problem_row_fits_80_columns(tty, isolated_home: Path) -> None:  # noq
     count = f"{len(CLAUDE_EVENTS)}/{len(CLAUDE_EVENTS)}"
     row = next(line for line in lines if line.split()[:2] == ["claude", "user"])
     assert f"problem, {count} events, see below" in row and width_of(row) <= 80, lines
+
+
+def test_the_shared_settings_note_names_the_home_and_the_project(isolated_home: Path, tmp_path: Path) -> None:
+    # Every suggested command keeps --home, and a project's is run in the project's folder.
+    from agentscan.hooks.status import hooks_report
+
+    project = tmp_path / "proj"
+    command = "/opt/agentscan hook --agent claude"
+    hooks = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": command}]}]}}
+    for name in ("settings.json", "settings.local.json"):
+        (project / ".claude").mkdir(parents=True, exist_ok=True)
+        (project / ".claude" / name).write_text(json.dumps(hooks), encoding="utf-8")
+    report = hooks_report(home=isolated_home, cwd=project, env={"HOME": str(isolated_home)},
+                          home_flag=f" --home {isolated_home}")
+    [shared] = [c for c in report["configs"] if c["path"].endswith("settings.json")]
+    assert f"--scope project --home {isolated_home}` in {project}," in shared["note"]
+    assert shared["note"].endswith(f"install claude --scope project --home {isolated_home}`")

@@ -158,6 +158,21 @@ def test_short_options_are_split_as_click_splits_them() -> None:
     assert [value_of(option) for option in typed] == ["claude", "5", "=codex", "day", "2", "7d"]
 
 
+@pytest.mark.parametrize(("typed", "refused"), [(["daily", "-vpweb"], "web"), (["models", "-qb"], "-b")])
+def test_grouped_short_flags_are_read_letter_by_letter_in_a_hint(isolated_home: Path, typed: list[str],
+                                                                 refused: str) -> None:
+    # ``-vpweb`` is ``-v -p web`` and ``-qb`` ``-q -b`` to click: a hint that kept them failed.
+    from agentscan.cli.typedoptions import split_typed
+
+    assert split_typed(typed)[1:] == ([["-v"], ["-pweb"]] if refused == "web" else [["-q"], ["-b"]])
+    claude_one_call(isolated_home, "a6100000-0000-4000-8000-0000000000b2")
+    said = invoke("tokens", *typed).stderr
+    if "hint: `" in said:
+        hinted = said.split("hint: `", 1)[1].split("`", 1)[0]
+        words = hinted.split()
+        assert invoke(*words[words.index("tokens"):]).exit_code == 0, hinted
+
+
 # -- prices: a provider before a US-only name, and the suffix read once --------------------------
 
 
@@ -202,3 +217,15 @@ def test_a_cut_keeps_the_folder_that_tells_two_paths_apart_and_elides_the_middle
     assert even_cuts(cells, 20) == {cells[0]: "…/client-alpha/…", cells[1]: "…/client-beta/…"}
     assert even_cuts(cells, 40) == {cells[0]: "…/client-alpha/services/billing-service",
                                     cells[1]: "…/client-beta/services/billing-service"}
+
+
+def test_paths_that_differ_only_in_their_first_folder_are_told_apart_by_it() -> None:
+    # Each path whole is one of its ends: a folder both share never tells them apart.
+    from agentscan.cli.tablepaths import even_cuts
+
+    cells = ["/alpha/services/billing-service-component", "/betaa/services/billing-service-component"]
+    assert even_cuts(cells, 40) == {cells[0]: "/alpha/…/billing-service-component",
+                                    cells[1]: "/betaa/…/billing-service-component"}
+    shown = even_cuts(["/a/x/proj", "/b/x/proj"], 8)
+    assert len(set(shown.values())) == 2 and all(cut.startswith(("/a/", "/b/")) for cut in shown.values())
+

@@ -114,5 +114,5 @@ def test_a_project_hook_in_both_its_settings_files_is_said_twice(isolated_home: 
     assert found[str(local)]["note"] is None
     assert found[str(shared)]["note"] == (
         f"agentscan's hook is also installed in {local}: Claude Code runs the hooks of both files, so each event "
-        "can be captured twice; run `agentscan hooks uninstall claude --scope project`, which removes "
+        f"can be captured twice; run `agentscan hooks uninstall claude --scope project` in {project}, which removes "
         "agentscan's entries from both, then `agentscan hooks install claude --scope project`")

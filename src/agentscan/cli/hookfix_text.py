@@ -103,4 +103,5 @@ def _install_fix(config: dict[str, Any], home_flag: str, term: Terminal | None, 
     if edit is not None:
         return edit
     directory = _project_dir(config, term) if config["scope"] == "project" else None
-    return reinstall(config["agent"], config["scope"], bool(config.get("legacy")), "", home_flag, directory, tail)
+    return reinstall(config["agent"], config["scope"], bool(config.get("legacy")), again="", home_flag=home_flag,
+                     directory=directory, tail=tail)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from agentscan.cli.typedoptions import flag_of, split_typed as _split_typed, value_of
+from agentscan.cli.typedoptions import flag_of, split_typed, value_of
 from agentscan.whentext import WINDOW_UNITS, WINDOW_WORDS, parse_when, times_meant, window_said
 
 #: ccusage's reports and the plural of each grouping, as ``tokens --by`` spells them
@@ -121,7 +121,7 @@ def _others(words: tuple[str, ...], query: str) -> tuple[list[str], str | None]:
     typed right after ``query`` when the two are one phrase (``by day``, ``last week``:
     ``_follows``), taken with it.  (Not ``misplaced._carried``: that one reads ccusage's words
     and drops what ``tokens`` lacks; these were all read by ``tokens`` already.)  A word that reads as none is kept: another session's id."""
-    typed = _split_typed(words)
+    typed = split_typed(words)
     others: list[str] = []
     following = None
     seen = False
@@ -192,7 +192,7 @@ def _runnable(words: list[str]) -> tuple[list[str], list[str]]:
     from agentscan.cli.tokensrules import limit_refused, refused_under
     from agentscan.providers import BUILTIN_PROVIDERS
 
-    typed = _split_typed(words)  # (each option with its value, as one)
+    typed = split_typed(words)  # (each option with its value, as one)
     flags = [flag_of(option[0]) for option in typed]
     group_of = {at: _grouping(value_of(option)) or value_of(option)
                 for at, (option, flag) in enumerate(zip(typed, flags)) if flag == "--by"}

@@ -176,8 +176,12 @@ def even_cuts(cells: Iterable[str], width: int) -> dict[str, str]:
     if not cut:
         return {}
     mark = cut_left_mark()
+    # (each path whole is among its ends: two paths that differ only in their first folder are
+    # told apart by it, never by a folder they share)
     ends = Counter(cell[at:] for cell in unique for at in _separators(cell) if at)
-    depths = {cell: [cell[at:] for at in reversed(_separators(cell)) if at and at + 1 < len(cell)] for cell in cut}
+    ends.update(unique)
+    depths = {cell: [*(cell[at:] for at in reversed(_separators(cell)) if at and at + 1 < len(cell)), cell]
+              for cell in cut}
     fits = {cell: sum(1 for end in depths[cell] if width_of(mark + end) <= width) for cell in cut}
     common = min((fit for fit in fits.values() if fit), default=0)
     shown = {}
@@ -197,7 +201,9 @@ def _elided(depths: list[str], apart: int, width: int, mark: str) -> str | None:
     last names as fit beside it, the folders between elided (``…/client-alpha/…/billing-service``),
     else the folder alone: ``…/billing-service`` twice read as one path; ``None``: none fits so."""
     folder = depths[apart - 1][:len(depths[apart - 1]) - len(depths[apart - 2])] if apart > 1 else ""
+    # (a path's first folder begins it: no mark before it, ``/alpha/…/billing-service``)
+    before = "" if apart == len(depths) else mark
     for tail in [*reversed(depths[:apart - 2]), ""]:  # (at last the folder alone: ``…/client-alpha/…``)
-        if width_of(f"{mark}{folder}/{mark}{tail}") <= width:
-            return f"{mark}{folder}/{mark}{tail}"
+        if width_of(f"{before}{folder}/{mark}{tail}") <= width:
+            return f"{before}{folder}/{mark}{tail}"
     return None

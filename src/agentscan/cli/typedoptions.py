@@ -2,7 +2,8 @@
 them (``cli.idwords``) names each option by its flag and judges its value as the command would.
 
 Click splits ``=`` off a long option only (``--by=day``); a short one's value may be attached
-(``-pweb``: ``web``; ``-p=claude``: ``=claude``, which the command refuses as it refuses ``web``).
+(``-pweb``: ``web``; ``-p=claude``: ``=claude``, which the command refuses as it refuses ``web``),
+and short flags that take no value may lead a group (``-vpweb``: ``-v -p web``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,12 @@ def split_typed(words: Iterable[str]) -> list[list[str]]:
             typed.append(words[at:])
             break
         flag = flag_of(word)
+        if flag != word and not word.startswith("--") and options.get(flag, ("", ""))[1] == "flag":
+            # Short flags grouped (``-vpweb``: ``-v -p web``): click reads each letter that takes
+            # no value as its own flag and the first that takes one with the rest of the word.
+            typed.append([flag])
+            words[at] = "-" + word[2:]
+            continue
         takes = flag == word and options.get(flag, ("", "flag"))[1] != "flag" and at + 1 < len(words)
         typed.append(words[at:at + (2 if takes else 1)])
         at += len(typed[-1])

@@ -52,7 +52,7 @@ def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str], home_flag: st
                 if report["exists"]:
                     seen.add(real)
                     configs.append(report)
-    _note_both_project_files(configs)
+    _note_both_project_files(configs, home_flag)
     _note_both_scopes(configs, files)
     _note_system_files(configs, files, env, home_flag)
     root = store.data_dir(env)
@@ -219,7 +219,7 @@ def _events_bytes(root: str) -> int:
     return total
 
 
-def _note_both_project_files(configs: list[dict[str, Any]]) -> None:
+def _note_both_project_files(configs: list[dict[str, Any]], home_flag: str = "") -> None:
     """A project's shared settings.json, which the first agentscan installed to, beside the
     settings.local.json installs write now: Claude Code runs the hooks of both files, so each
     event can be stored twice (``hooks install`` warns so; doctor said nothing)."""
@@ -229,9 +229,11 @@ def _note_both_project_files(configs: list[dict[str, Any]]) -> None:
     for config in configs:
         if config["legacy"] and config["events"] and local:
             # (an uninstall would refuse a file of ``configreport``'s ``by_hand``: that file by hand)
-            fix = uninstall_fix("claude", "project", path=config["path"], why=config["by_hand"])
+            fix = uninstall_fix("claude", "project", home_flag, directory=Path(config["path"]).parent.parent,
+                                path=config["path"], why=config["by_hand"])
             if not config["by_hand"]:
-                fix += f", which removes agentscan's entries from both, then `{install_command('claude', 'project')}`"
+                fix += (f", which removes agentscan's entries from both, then "
+                        f"`{install_command('claude', 'project', home_flag)}`")
             note = (f"agentscan's hook is also installed in {local[0]['path']}: Claude Code runs the hooks of both "
                     f"files, so each event can be captured twice; {fix}")
             config["note"] = note  # its fix also points the hook at this agentscan (``configreport._other_agentscan``)

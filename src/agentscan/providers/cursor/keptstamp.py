@@ -18,7 +18,9 @@ FAMILY_KIND = "cursor.family_links"
 # 2: each composer's name too (``keptfamily.Links``; its update time is a fifth entry, which a
 # value kept before lacks: read without it, not refused, so links kept before an upgrade still
 # list a locked DB's chats)
-FAMILY_VERSION = "2"
+# 3: an update time from a bubble's ``timingInfo`` too, walked back up to 8 bubbles (Cursor
+# parser 22-23): links kept at an unchanged DB by older code kept the composer's older time
+FAMILY_VERSION = "3"
 
 
 def path_stamp(db_path: Path, ctx: ScanContext) -> str:
