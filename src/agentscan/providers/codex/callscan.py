@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterable, Mapping
 from agentscan.pricing.aliases import recorded_tier, service_tier_name
 from agentscan.providers.codex.callevent import CopyEnd, UsageEvent
 from agentscan.providers.codex.counters import (ZERO, CallKey, Counters, Position, Seen, add, counters_of, jumped, latest_keys,
-                                               recent_totals, spent_on, step, token_info, total_counters, unsummed)
+                                               moved_total, read_total, recent_totals, repeated, spent_on, step, token_info, unsummed)
 from agentscan.providers.codex.modeluse import ModelUse, model_use
 from agentscan.providers.codex.records import MARKER_SLACK, as_dict, as_str, payload_of, time_value
 from agentscan.timeutil import parse_iso
@@ -38,8 +38,7 @@ class FileUsageScanner:
         #: whether a call's time is read (``False``: only its model and counters are wanted, as by
         #: ``list``'s tail read for thousands of rollouts: parsing each time was a fifth of that read)
         self.timed = timed
-        self.replay, self.referenced = replay, referenced
-        self.started = started
+        self.replay, self.referenced, self.started = replay, referenced, started
         self.thread_id = thread_id  # records naming another thread are copies
         self.events: list[UsageEvent] = []
         #: response id (or time + counters) -> the call a ``token_usage_record`` reports
@@ -58,10 +57,8 @@ class FileUsageScanner:
         #: with none (``counters.unsummed``): the totals are no running count of the calls, so a
         #: row counts the calls as ``tokens`` does (``spent``)
         self.garbled = False
-        #: calls whose running total moved by other than the call (``counters.jumped``,
-        #: ``total_warning``): the totals are then no count of the calls (``garbled``)
-        self.jumps = 0
-        self.overspent = 0  # calls whose cached input and cache write exceed their input (``split_warning``)
+        #: calls whose running total moved by other than the call (``counters.jumped``, ``total_warning``): the totals are then no count of the calls (``garbled``)
+        self.jumps, self.overspent = 0, 0  # ``overspent``: calls whose cached input and cache write exceed their input (``split_warning``)
         self._previous: Counters | None = None
         self._seen = recent_totals()  # the latest totals: one written again is a replay (``counters.step``)
         self._kept_keys: tuple[CallKey, ...] = ()  # the latest calls a read resumed from counted (``spent``)
@@ -213,7 +210,10 @@ class FileUsageScanner:
             self._by_ordinal(record)
         info = token_info(record) or {}
         last = counters_of(raw_last := info.get("last_token_usage"))
-        total, garbage = total_counters(info.get("total_token_usage"), self._previous, last)
+        total, garbage, unread = read_total(info.get("total_token_usage"))
+        if unread:  # (it moved by its call, unless its line writes again the call counted last: ``counters.moved_total``)
+            before = (self.events[-1].timestamp_raw, self.events[-1].counters) if self.events else (self._kept_keys or (None,))[-1]
+            total = moved_total(self._previous, last, repeated(record.get("timestamp"), last, before))
         if garbage or unsummed(total, last):
             self.garbled = True
         elif jumped(self._previous, total, last):

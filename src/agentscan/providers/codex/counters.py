@@ -94,32 +94,43 @@ def _counters(raw: dict) -> Counters:
     )
 
 
-#: what ``total_counters`` gives for no running total
-_NO_TOTAL: tuple[None, bool] = (None, False)
-
-
-def total_counters(raw: Any, previous: Counters | None = None,
-                   last: Counters | None = None) -> tuple[Counters | None, bool]:
+def total_counters(raw: Any, previous: Counters | None = None, last: Counters | None = None,
+                   repeat: bool = False) -> tuple[Counters | None, bool]:
     """``counters_of`` a running total (``total_token_usage``), and whether one of its values
     was no token count (``records.no_count``: ``-5``, ``2.5``, ``10**16``): such totals are no
     running count of the calls, so a row counts the calls instead (``spent_on``).  A total with
     a counter of no number at all (``_unreadable``: ``null``, ``true``, ``"x"``) is not read:
-    beside a readable call (``last``) after a running total (``previous``), that total moved by
-    the call (Codex adds each call to it), else none."""
+    ``moved_total``."""
+    total, garbage, unread = read_total(raw)
+    return (moved_total(previous, last, repeat), False) if unread else (total, garbage)
+
+
+def read_total(raw: Any) -> tuple[Counters | None, bool, bool]:
+    """A running total as ``total_counters`` reads it with no total before it, and whether it
+    was not read (a counter of no number) where its line has a call (moved by it, else none)."""
     if raw.__class__ is dict:
         plain = _plain(raw)
         if plain is not None:
-            return plain, False
+            return plain, False, False
     elif not isinstance(raw, dict):
-        return _NO_TOTAL
+        return None, False, False
     if _unreadable(raw, "total_token_usage"):
-        # The call is counted by its ``last_token_usage``; the running total taken to move by it,
-        # the next total's growth is its own call (left where it was, that growth was two calls:
-        # "moved by other than last_token_usage", and the file counted by its calls, a review of
-        # pass 61).  No call: no total (the next one's growth counts what this one skipped); no
-        # total before: none to move (the call is one with no total, ``unsummed``).
-        return _NO_TOTAL if previous is None or last is None else (add(previous, last), False)
-    return _counters(raw), any(no_count(value, as_count(value)) for value in _fields(raw) if value is not None)
+        return None, False, True
+    return _counters(raw), any(no_count(value, as_count(value)) for value in _fields(raw) if value is not None), False
+
+
+def moved_total(previous: Counters | None, last: Counters | None, repeat: bool) -> Counters | None:
+    """Where a total not read stands: beside a readable call (``last``) after a running total
+    (``previous``), that total moved by the call (Codex adds each call to it), unless the line
+    is a call already counted (``repeat``: its timestamp and call those of the ``token_count``
+    before it, a line Codex wrote again), which moves nothing, as a readable total written again.
+    Left where it was, the next total's growth was two calls: "moved by other than
+    last_token_usage", and the file counted by its calls (a review of pass 61).  No call: no
+    total (the next one's growth counts what this one skipped); no total before: none to move
+    (the call is one with no total, ``unsummed``)."""
+    if previous is None or last is None:
+        return None
+    return previous if repeat else add(previous, last)
 
 
 def _fields(raw: dict) -> tuple[object, ...]:
@@ -165,6 +176,13 @@ def recent_totals(totals: Seen = (), previous: Counters | None = None) -> deque[
 
 #: a call as ``usage.UsageDeduper`` tells one written again: its line's ``timestamp`` and its count
 CallKey = tuple[str, Counters]
+
+
+def repeated(time: object, last: Counters | None, before: tuple[object, Counters] | None) -> bool:
+    """Whether a ``token_count`` is the call counted just before it (``before``) written again:
+    its ``timestamp`` and call that call's (``moved_total``'s ``repeat``; a timeless one is none,
+    as ``usage.UsageDeduper`` tells none)."""
+    return before is not None and time.__class__ is str and (time, last) == before
 
 
 def latest_keys(kept: tuple[CallKey, ...], newest_first: Iterable[tuple[object, Counters]]) -> tuple[CallKey, ...]:

@@ -81,8 +81,12 @@ KIND = "codex.counts"
 #: and a call written again (time and count) adds to ``recount`` once; a "13" read it as zeros (a
 #: restart): read again
 #: "15": a tally that counts calls keeps the latest it counted (``keys``): one written again in
-#: appended lines is counted once; a "14" counted it again: read again
-VERSION = "15"
+#: appended lines is counted once; and an unread total beside a readable call moves the running
+#: total by that call (``counters.moved_total``); a "14" counted the call again, and left the
+#: total where it was (the next one's growth taken for two calls): read again
+#: "16": an unread total whose line is the call counted just before it written again (its time
+#: and count: ``counters.repeated``) moves nothing; a "15" moved the total by it again: read again
+VERSION = "16"
 #: tallies whose line counts, model use and copy end hold, and whose count is what ``counters.step``
 #: reaches now only of a file whose running totals never went down (a drop, a replay or a
 #: restart, it counted by its build's rules, which "10" to "13" changed), and a "6" took a file's
@@ -116,8 +120,6 @@ def head_digest(path: Path, size: int) -> str | None:
             return blake2b(handle.read(min(size, _HEAD_BYTES)), digest_size=12).hexdigest()
     except OSError:
         return None
-
-
 
 
 class Tally(NamedTuple):

@@ -83,7 +83,9 @@ class CodexProvider(Provider):
     # 48: an unread total beside a readable call moves the running total by it (no false "moved by
     #     other" warning, no switch to counting calls); "-5" and 16-digit strings are garbage counts
     #     (no longer unread); the unread counters' warning in JSON spelling
-    parser_version = "48"
+    # 49: an unread total on a line that writes again the call counted just before it (same
+    #     timestamp and last_token_usage) moves nothing (it moved the total a second time)
+    parser_version = "49"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)

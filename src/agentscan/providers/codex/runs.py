@@ -35,7 +35,7 @@ import orjson
 
 from agentscan.context import ScanContext, say
 from agentscan.providers.codex.counters import (RECENT, ZERO, CallKey, Counters, Seen, add, counters_of, jumped,
-                                                kept_counters, kept_keys, recent_totals, spent_on, step, token_info,
+                                                kept_counters, kept_keys, recent_totals, repeated, spent_on, step, token_info,
                                                 total_counters, unsummed)
 from agentscan.providers.codex.fullcounts import head_digest
 from agentscan.toolkit.linescan import ScanProgress, matching_records
@@ -57,8 +57,11 @@ KIND = "codex.runs"
 #: "8": a total with a counter of no number at all is none (``counters._unreadable``), and a call
 #: written again adds to ``recount`` once; a "7" read it as zeros (a restart): read again
 #: "9": the latest calls ``recount`` added are kept (``keys``): one written again across an append
-#: is added once; an "8" added it again: read again
-VERSION = "9"
+#: is added once; and an unread total beside a readable call moves the running total by that call
+#: (``counters.moved_total``); an "8" added the call again, and left the total where it was: read again
+#: "10": an unread total whose line is the call counted just before it written again (its time and
+#: count: ``counters.repeated``) moves nothing; a "9" moved the total by it again: read again
+VERSION = "10"
 #: a state of those builds reached what ``step`` reaches now only of a file whose running totals
 #: never went down: a drop (a replay, a restart) it counted by its build's rules, which "4" to
 #: "7" changed; and one of a file of garbage totals (no ``recount``) took them for a running
@@ -83,7 +86,7 @@ class _Runs:
     ``2.5``), as its totals are then no running count.  Adding each call costs, so a read
     keeps it only from a file's start and once it knows the file needs it (``whole_count``)."""
 
-    __slots__ = ("last", "carried", "recount", "seen", "_keys", "latest")
+    __slots__ = ("last", "carried", "recount", "seen", "_keys", "latest", "before")
 
     def __init__(self, last: Counters | None = None, carried: Counters = ZERO,
                  recount: Counters | None = None, seen: Seen = (), keys: tuple[CallKey, ...] = ()) -> None:
@@ -94,6 +97,9 @@ class _Runs:
         #: the latest a read before kept (``latest``, ``RECENT``: the state stays bounded)
         self._keys: set[CallKey] = set(keys)
         self.latest: deque[CallKey] = deque(keys, RECENT)
+        #: the call counted last, by time and count: a line of it written again moves no total
+        #: not read (``counters.moved_total``), as ``FileUsageScanner`` reads one
+        self.before: tuple[object, Counters] | None = self.latest[-1] if self.latest else None
 
     def feed(self, total: Counters | None, call: Counters | None, lost: bool = False, garbage: bool = False,
              time: object = None) -> None:
@@ -102,6 +108,8 @@ class _Runs:
         ``time``: the line's ``timestamp``."""
         self.last, self.carried, call = step(self.last, self.carried, total, call, None if garbage else self.seen,
                                              lost)
+        if call is not None:
+            self.before = (time, call)
         if call is not None and self.recount is not None:
             if isinstance(time, str):
                 if (key := (time, call)) in self._keys:
@@ -160,7 +168,8 @@ def _read(path: Path, ctx: ScanContext, runs: _Runs, start: int) -> ScanProgress
         info = token_info(record) or {}
         raw_last = info.get("last_token_usage")
         last = counters_of(raw_last)
-        total, garbage = total_counters(info.get("total_token_usage"), runs.last, last)
+        total, garbage = total_counters(info.get("total_token_usage"), runs.last, last,
+                                        repeated(record.get("timestamp"), last, runs.before))
         if (garbage or unsummed(total, last) or jumped(runs.last, total, last)) and runs.recount is None:
             raise _Garbled
         runs.feed(total, last, raw_last == {}, garbage, record.get("timestamp"))

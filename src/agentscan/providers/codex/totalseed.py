@@ -19,8 +19,8 @@ from collections import deque
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
-from agentscan.providers.codex.counters import (RECENT, ZERO, Counters, Seen, add, counters_of, recent_totals,
-                                               step, token_info, total_counters)
+from agentscan.providers.codex.counters import (RECENT, ZERO, Counters, Seen, counters_of, moved_total, read_total,
+                                               recent_totals, repeated, step, token_info)
 from agentscan.providers.codex.records import enveloped
 from agentscan.toolkit import jsonl
 from agentscan.toolkit.jsonl import line_record
@@ -29,10 +29,10 @@ from agentscan.providers.codex.turnseed import ModelSearch, Seed
 from agentscan.toolkit.markedlines import MarkedLines
 
 _MARKER = b'"token_count"'
-#: ``TotalsSearch``'s answer: the totals found, in file order, each with its call's count (a total
-#: ``None``: one not read beside a readable call, ``counters.total_counters``), and whether they
-#: are all the file's
-Found = tuple[tuple[tuple[Counters | None, Counters | None], ...], bool]
+#: ``TotalsSearch``'s answer: the totals found, in file order, each with its call's count and its
+#: line's ``timestamp`` (a total ``None``: one not read beside a readable call,
+#: ``counters.moved_total``), and whether they are all the file's
+Found = tuple[tuple[tuple[Counters | None, Counters | None, object], ...], bool]
 
 
 class Reached(NamedTuple):
@@ -66,12 +66,15 @@ def _reached(found: Found | None) -> Reached | None:
     seen = recent_totals() if whole else deque((), RECENT)
     previous: Counters | None = None
     carried = ZERO
-    for total, last in totals:
-        if total is None:  # (moved by its call, as a whole read takes it: none to move before a total)
+    before: tuple[object, Counters] | None = None  # (the call counted last: ``counters.repeated``)
+    for total, last, time in totals:
+        if total is None:  # (moved by its call unless a repeat, as a whole read takes it: none to move before a total)
             if previous is None:
                 continue
-            total = add(previous, last)  # type: ignore[arg-type]
-        previous, carried, _ = step(previous, carried, total, last, seen)
+            total = moved_total(previous, last, repeated(time, last, before))
+        previous, carried, call = step(previous, carried, total, last, seen)
+        if call is not None:
+            before = (time, call)
     return Reached(previous, tuple(seen))
 
 
@@ -89,18 +92,18 @@ class TotalsSearch:
 
     def __init__(self) -> None:
         self.found: Found | None = None
-        self._totals: list[tuple[Counters | None, Counters | None]] = []
+        self._totals: list[tuple[Counters | None, Counters | None, object]] = []
         self._distinct: set[Counters] = set()
 
     def take(self, handle: BinaryIO, line: int, marker: bytes, walk: MarkedLines) -> bool:
-        total, last, garbage, unread = _total_at(handle, line)
+        total, last, garbage, unread, time = _total_at(handle, line)
         if garbage:
             self.found = None
             return True
         if unread:
-            self._totals.append((None, last))
+            self._totals.append((None, last, time))
         elif total is not None and (not self._totals or self._totals[-1][0] != total):
-            self._totals.append((total, last))
+            self._totals.append((total, last, time))
             self._distinct.add(total)
             if len(self._distinct) >= RECENT:
                 self.ended(walk)
@@ -119,18 +122,18 @@ class TotalsSearch:
         self.found = None
 
 
-def _total_at(handle: BinaryIO, offset: int) -> tuple[Counters | None, Counters | None, bool, bool]:
+def _total_at(handle: BinaryIO, offset: int) -> tuple[Counters | None, Counters | None, bool, bool, object]:
     """The running total of the ``token_count`` record on the line at ``offset`` (``None``: the
-    line is none, or has none), its call's count, whether the total held no count, and whether
-    it was not read beside a readable call (it moved by that call: ``counters.total_counters``)."""
+    line is none, or has none), its call's count, whether the total held no count, whether it
+    was not read beside a readable call (it moved by that call unless the line is a repeat:
+    ``counters.moved_total``), and the line's ``timestamp``."""
     handle.seek(offset)
     line = handle.readline(jsonl.MAX_LINE_BYTES + 2)
     decoded = line_record(line.rstrip(b"\r\n"), first=offset == 0)
     if decoded is None:
-        return None, None, False, False
-    info = token_info(enveloped(decoded)) or {}
-    raw, last = info.get("total_token_usage"), counters_of(info.get("last_token_usage"))
-    total, garbage = total_counters(raw)
-    # (not read: moved from zero by the call, where an absent total stays none)
-    unread = total is None and last is not None and total_counters(raw, ZERO, last)[0] is not None
-    return total, last, garbage, unread
+        return None, None, False, False, None
+    record = enveloped(decoded)
+    info = token_info(record) or {}
+    last = counters_of(info.get("last_token_usage"))
+    total, garbage, unread = read_total(info.get("total_token_usage"))
+    return total, last, garbage, unread and last is not None, record.get("timestamp")

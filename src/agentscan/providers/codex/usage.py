@@ -271,4 +271,3 @@ class UsageDeduper:
                 continue
             self.entries.append(UsageEntry(session, event.tokens, event.timestamp, event.model, subagent, key, rank,
                                            web_searches=event.web_searches))
-
