@@ -4,7 +4,7 @@
   second global of idwords' own: its functions are handed them;
 * the words of a window said aloud (``last week``) are ``whentext``'s, not a copy;
 * a provider's name typed as an id offers its line as every other hint does (``_offer``), and
-  the typed words are split into options once (``_split_typed``);
+  the typed words are split into options once (``split_typed``);
 * the options ``tokens``' grouping refuses are one rule (``cli.tokensrules``), which the
   command's usage error and the hint's "left out" both ask.
 """
@@ -49,9 +49,9 @@ def test_a_providers_line_is_offered_as_every_hint_is() -> None:
 
 
 def test_typed_words_are_split_into_options_once() -> None:
-    assert idwords._split_typed(["--since", "7d", "--json", "--by=day", "weekly", "-p"]) == [
+    assert idwords.split_typed(["--since", "7d", "--json", "--by=day", "weekly", "-p"]) == [
         ["--since", "7d"], ["--json"], ["--by=day"], ["weekly"], ["-p"]]
-    assert idwords._split_typed(["-n", "2", "--", "-x", "abc"]) == [["-n", "2"], ["--", "-x", "abc"]]
+    assert idwords.split_typed(["-n", "2", "--", "-x", "abc"]) == [["-n", "2"], ["--", "-x", "abc"]]
     assert idwords._by_values(["--by", "day", "-p", "codex", "--by", "model"]) == ["day", "model"]
 
 

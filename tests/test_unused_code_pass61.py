@@ -44,8 +44,9 @@ from pathlib import Path
 
 import agentscan
 
-SRC = Path(agentscan.__file__).parent
-ROOT = SRC.parent.parent
+# (the checkout's files, not the installed copy's: CI installs agentscan, not in editable mode)
+ROOT = Path(__file__).resolve().parent.parent
+SRC = ROOT / "src" / "agentscan"
 #: methods of the package's classes that the standard library, click or urllib call by name
 OVERRIDES = {"format_epilog", "fromutc", "dst", "redirect_request"}
 #: decorators that register what they decorate (called by a framework, not by name); the
