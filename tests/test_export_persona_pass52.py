@@ -89,9 +89,10 @@ def test_the_library_reads_since_and_until_as_the_cli_does(isolated_home: Path) 
     from agentscan.whentext import parse_when
 
     before = datetime.now(timezone.utc)
-    week = ListFilter(since="7d", until="2026-11")
+    month = f"{before + timedelta(days=1):%Y-%m}"  # (this month, or the next near its end: after "7d" always)
+    week = ListFilter(since="7d", until=month)
     assert week.since is not None and abs(week.since - (before - timedelta(days=7))) < timedelta(minutes=1)
-    assert week.until == parse_when("2026-11", end_of_day=True)  # the month counts whole, as --until's
+    assert week.until == parse_when(month, end_of_day=True)  # the month counts whole, as --until's
     assert ListFilter(since="2026-11-01") == ListFilter(since=parse_when("2026-11-01"))
     with pytest.raises(UsageProblem, match='since: cannot read the time .3.: .*since="3d" for days') as raised:
         ListFilter(since="3")
