@@ -16,7 +16,9 @@ from hypothesis import strategies as st
 
 from codex_builders import at, lay_out_real_codex, meta, rollout_path, task_started, token_count, turn_context, usage, \
     user_message, write_demo, write_rollout
-from agentscan.context import ScanContext
+import pytest
+from packed_calls import entries_made_by_tokens_pass, packed_beside_entries
+
 from agentscan.providers.codex import usage as codex_usage
 from agentscan.model import CACHE_READ, CACHE_WRITE, CACHE_WRITE_1H, INPUT, KEY, MODEL, ORIGIN, OUTPUT, RANK, REASONING, \
     SESSION, SUBAGENT, TS, WEB_SEARCHES, TokenUsage, UsageEntry, pack_call
@@ -67,16 +69,7 @@ def test_a_call_packs_at_the_packed_indexes() -> None:
 
 
 def _both(home: Path) -> list[tuple[list[list], list[list]]]:
-    ctx = ScanContext.create(home=home, env={})
-    provider = CodexProvider()
-    refs = provider.discover(ctx)
-    assert refs
-    out = []
-    for ref in refs:
-        packed, state = provider.session_usage(ref, ctx)
-        assert state is None
-        out.append((list(packed), [entry.pack() for entry in provider.usage([ref], ctx)]))
-    return out
+    return packed_beside_entries(CodexProvider(), home)
 
 
 def test_the_real_samples_pack_as_their_entries(isolated_home: Path) -> None:
@@ -110,17 +103,6 @@ def test_a_fork_and_a_repeated_call_pack_as_their_entries(isolated_home: Path) -
         assert packed == entries
 
 
-def test_tokens_pass_makes_no_usage_entry(isolated_home: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_tokens_pass_makes_no_usage_entry(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     lay_out_real_codex(isolated_home)
-    made: list[object] = []
-    entry = codex_usage.UsageEntry
-
-    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
-        made.append(args)
-        return entry(*args, **kwargs)
-
-    monkeypatch.setattr(codex_usage, "UsageEntry", counted)
-    ctx = ScanContext.create(home=isolated_home, env={})
-    provider = CodexProvider()
-    assert any(list(provider.session_usage(ref, ctx)[0]) for ref in provider.discover(ctx))
-    assert made == []
+    assert entries_made_by_tokens_pass(CodexProvider(), codex_usage, isolated_home, monkeypatch) == []

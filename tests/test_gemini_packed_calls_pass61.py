@@ -11,7 +11,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from agentscan.context import ScanContext
+import pytest
+from packed_calls import entries_made_by_tokens_pass, packed_beside_entries
+
 from agentscan.demo import demo_home
 from agentscan.providers.gemini import usage as gemini_usage
 from agentscan.providers.gemini.provider import GeminiProvider
@@ -22,16 +24,7 @@ AGENT = "7a1c2e3f-0000-4000-8000-00000000b001"
 
 
 def _both(home: Path) -> list[tuple[list[list], list[list]]]:
-    ctx = ScanContext.create(home=home, env={})
-    provider = GeminiProvider()
-    refs = provider.discover(ctx)
-    assert refs
-    out = []
-    for ref in refs:
-        packed, state = provider.session_usage(ref, ctx)
-        assert state is None
-        out.append((list(packed), [entry.pack() for entry in provider.usage([ref], ctx)]))
-    return out
+    return packed_beside_entries(GeminiProvider(), home)
 
 
 def test_the_real_samples_and_the_demo_pack_as_their_entries(isolated_home: Path) -> None:
@@ -67,17 +60,6 @@ def test_subagents_repeats_null_tokens_and_odd_times_pack_as_their_entries(isola
         assert packed == entries
 
 
-def test_tokens_pass_makes_no_usage_entry(isolated_home: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_tokens_pass_makes_no_usage_entry(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     lay_out_real_gemini(isolated_home)
-    made: list[object] = []
-    entry = gemini_usage.UsageEntry
-
-    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
-        made.append(args)
-        return entry(*args, **kwargs)
-
-    monkeypatch.setattr(gemini_usage, "UsageEntry", counted)
-    ctx = ScanContext.create(home=isolated_home, env={})
-    provider = GeminiProvider()
-    assert any(list(provider.session_usage(ref, ctx)[0]) for ref in provider.discover(ctx))
-    assert made == []
+    assert entries_made_by_tokens_pass(GeminiProvider(), gemini_usage, isolated_home, monkeypatch) == []
