@@ -71,7 +71,7 @@ LEFT = {
     "providers/claude/halfrow.py": {"_flush", "_members", "_order", "_pending", "_size", "_texts", "_tool"},
     "providers/claude/recordnotes.py": {"_members"},
     "scan/arguments.py": {"_given"},
-    "scan/saidorder.py": {"_per_file", "_seen"},
+    "scan/saidorder.py": {"_per_file"},
     "toolkit/paths.py": {"_make_child_relpath"},
 }
 #: private names of the standard library's own making (a named tuple's, ``os._exit``)

@@ -22,7 +22,7 @@ from agentscan.progress import Progress
 from agentscan.sealing import seal, unseal_json
 from agentscan.timeutil import from_epoch
 from agentscan.toldwarnings import Telling, Told
-from agentscan.warningsink import WarningSink
+from agentscan.warningsink import COUNTED, DROPPED, WarningSink
 from agentscan.warningwords import SKIPPED_SESSION
 
 # The model (its dataclasses) and orjson (which imports ``dataclasses``, ``inspect``,
@@ -83,17 +83,16 @@ class HeldWarnings(WarningSink):
         # the listed ones the sink counts it by its words, with no line to count it at.)
         if held < HELD_PER_FILE or passing or line is None:
             self._said.tell((key_path, legible(message), line, passing))
-            before = self.taken(key_path)
-            counted = self.add_legible(key_path, message, line, passing)
+            took = self.add_legible(key_path, message, line, passing)
             # Only one the sink took (listed, or counted) is one of the file's held: a repeat it
             # dropped is not (as ``saidorder``'s hold).  Counted too, a file's line said again
             # 1,000 times put its next new one past them, where the sink listed it, so it was
             # neither told nor counted: lost when the hold was said again.
-            if self.taken(key_path) != before:
+            if took != DROPPED:
                 self._held[key_path] = held + 1
-            return counted
+            return took == COUNTED
         # Past it, said again only as the sink's count.
-        if not self.add_legible(key_path, message, line, False):
+        if self.add_legible(key_path, message, line, False) != COUNTED:
             return False
         self._said.count_past(key_path, 1, line)
         return True
@@ -351,8 +350,13 @@ def internal_error(ctx: ScanContext, ref: SessionRef, exc: Exception) -> None:
     code changed on disk mid-run (an upgrade in place) fails the command: ``CodeChanged``."""
     if own_import_failed(exc):
         raise CodeChanged(exc) from exc  # type: ignore[arg-type]  # (an ImportError: checked)
-    where = ref.path or (ref.files[0] if ref.files else ref.id)
-    ctx.warn(where, f"{SKIPPED_SESSION} ({type(exc).__name__}); please report it")
+    ctx.warn(skipped_where(ref), f"{SKIPPED_SESSION} ({type(exc).__name__}); please report it")
+
+
+def skipped_where(ref: SessionRef) -> str:
+    """Where ``internal_error`` says a session was skipped, as its warning's path reads: the
+    transcript, else the session's first file, else its id (``tokens`` matches it there)."""
+    return legible(str(ref.path or (ref.files[0] if ref.files else ref.id)))
 
 
 def guarded_row(provider: Provider, ref: SessionRef, ctx: ScanContext) -> SessionRow:

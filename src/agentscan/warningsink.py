@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 PER_FILE_WARNINGS = 20
 #: warnings a result is kept with (``WarningSink.capture``)
 CAPTURE_LIMIT = PER_FILE_WARNINGS * 5
+#: what ``WarningSink.add_legible`` did with a warning: a repeat dropped, listed, or counted past
+#: the file's listed ones
+DROPPED, LISTED, COUNTED = 0, 1, 2
 _Sink = TypeVar("_Sink", bound="WarningSink")
 
 
@@ -209,10 +212,12 @@ class WarningSink:
     def add(self, path: object, message: str, line: int | None = None, *, passing: bool = False) -> bool:
         """Returns whether it was counted past the file's listed warnings (``listed``' "N more"):
         a hold tells it as such (``context.HeldWarnings``, ``scan.saidorder``)."""
-        return self.add_legible(legible(str(path)), message, line, passing)
+        return self.add_legible(legible(str(path)), message, line, passing) == COUNTED
 
-    def add_legible(self, key_path: str, message: str, line: int | None, passing: bool) -> bool:
-        """``add`` of a path made legible (a hold's, which looked at it first)."""
+    def add_legible(self, key_path: str, message: str, line: int | None, passing: bool) -> int:
+        """``add`` of a path made legible (a hold's, which looked at it first): what the sink did
+        with it, ``DROPPED`` (a repeat), ``LISTED`` or ``COUNTED`` (past the file's listed ones):
+        a hold holds what the sink took and tells a count as one (the sink's one repeat rule)."""
         if self._captures:  # a result being computed keeps them: the model is imported then anyway
             self._capture(key_path, message, line, passing)
         count = self._per_file.get(key_path, 0)
@@ -222,28 +227,23 @@ class WarningSink:
             # 16 s).  A line at or before the last one counted is the file read again (its
             # discovery, then its row): a repeat, as a key would have told (``counts_on``).
             if not counts_on(self._counted_upto, key_path, line):
-                return False
+                return DROPPED
             self._per_file[key_path] = count + 1
             self._suppressed[key_path] = self._suppressed.get(key_path, 0) + 1
-            return True
+            return COUNTED
         message = legible(message)
         key = (key_path, line, message)
         if key in self._seen:
-            return False
+            return DROPPED
         self._seen.add(key)
         self._per_file[key_path] = count + 1
         # (A session skipped is listed whatever its file's count: counted in the "N more" of a
         # transcript's bad lines, the session a bug cost went unsaid, in ``--json`` too.)
         if count >= PER_FILE_WARNINGS and not message.startswith(SKIPPED_SESSION):
             self._suppressed[key_path] = self._suppressed.get(key_path, 0) + 1
-            return True
+            return COUNTED
         self._items.append(SinkWarning(key_path, message, line))
-        return False
-
-    def taken(self, key_path: str) -> int:
-        """How many of a file's warnings this sink took, listed or counted (not a repeat it
-        dropped): a hold's count of a file's held (``context.HeldWarnings``)."""
-        return self._per_file.get(key_path, 0)
+        return LISTED
 
     def room(self) -> int:
         """How many more warnings the roomiest capture open could take (0: none open, or all
@@ -285,11 +285,9 @@ class WarningSink:
         warning = None
         for captured in self._captures:
             if line is not None and not passing and key_path in captured._counting:
-                # (``take``'s first case, unrolled: it runs for every bad line past a file's
-                # listed ones, in each capture open; the file's kept ones are full, ``count_more``)
-                upto = captured._upto
-                if line > upto.get(key_path, 0):
-                    upto[key_path] = line
+                # (``take``'s first case, inline: it runs for every bad line past a file's listed
+                # ones, in each capture open; the file's kept ones are full, ``count_more``)
+                if counts_on(captured._upto, key_path, line):
                     captured.telling.count_past(key_path, 1, line)
                 continue
             if warning is None and (len(captured) < captured.limit or captured.wants(key_path, line)):

@@ -114,16 +114,14 @@ def skipped_sessions(report: TokenReport, warnings: Callable[[], Iterable[SinkWa
         if report.by == "session" else list(report.unrecorded)
     if not ids:
         return frozenset()
-    from agentscan.fsview import legible
+    from agentscan.context import skipped_where
     from agentscan.warningwords import SKIPPED_SESSION
 
     said = {warning.path for warning in warnings() if warning.message.startswith(SKIPPED_SESSION)}
     if not said:
         return frozenset()
     refs = report.selection.by_id(ids)
-    # (Where ``internal_error`` says it: the transcript, else the session's first file, else its id.)
-    return frozenset(key for key, ref in refs.items()
-                     if legible(str(ref.path or (ref.files[0] if ref.files else ref.id))) in said)
+    return frozenset(key for key, ref in refs.items() if skipped_where(ref) in said)
 
 
 def date_in(value: datetime | None, zone: tzinfo | None) -> str:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar, cast
 
 from agentscan.fsview import legible
 from agentscan.toldwarnings import Telling
-from agentscan.warningsink import PER_FILE_WARNINGS, WarningSink
+from agentscan.warningsink import COUNTED, DROPPED, PER_FILE_WARNINGS, WarningSink
 
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
@@ -51,12 +51,12 @@ class _Held(WarningSink):
     def add(self, path: object, message: str, line: int | None = None, *, passing: bool = False) -> bool:
         key_path = legible(str(path))
         if passing or line is None or self._per_file.get(key_path, 0) < PER_FILE_WARNINGS:
-            worded = legible(message)
-            if passing or (key_path, line, worded) not in self._seen:  # (a repeat the sink drops)
-                self.said.tell((key_path, worded, line, passing))
+            took = self.add_legible(key_path, message, line, passing)
+            if passing or took != DROPPED:  # (a repeat the sink dropped is not told again)
+                self.said.tell((key_path, legible(message), line, passing))
                 self._room -= 1
-            return self.add_legible(key_path, message, line, passing)
-        if not self.add_legible(key_path, message, line, False):
+            return took == COUNTED
+        if self.add_legible(key_path, message, line, False) != COUNTED:
             return False
         if self._room > 0:
             self.said.tell((key_path, legible(message), line, False))
