@@ -88,3 +88,18 @@ def test_a_time_of_day_model_finds_its_period_among_hundreds(tmp_path: Path) -> 
     assert len(starts) > 40 and starts == sorted(starts)
     spans = [(start, end) for start, (end, _) in zip(starts, ends)]
     assert all(end is not None and end <= later for (_, end), (later, _) in zip(spans, spans[1:]))
+
+
+def test_a_calls_price_key_from_the_books_resolver_is_its_periods(tmp_path: Path) -> None:
+    # The book's per-call resolver finds a period by its start where none overlap (hundreds of
+    # time-of-day periods were walked a call); every key is still the book's own rule.
+    book = PriceBook(ScanContext.create(home=tmp_path / "a"))
+    rule_book = PriceBook(ScanContext.create(home=tmp_path / "b"))
+    first = 1_767_225_600
+    times = [first + random.Random(seed).random() * 86_400 * 40 for seed in range(1_500)]
+    keys = [book.key("cursor", "deepseek-chat", at, 1000) for at in times]  # (the periods stored)
+    resolve = book.fast_keys("cursor")["deepseek-chat"]
+    assert callable(resolve)
+    assert [resolve(at, 1000) for at in times] == keys
+    assert keys == [rule_book.key("cursor", "deepseek-chat", at, 1000) for at in times]
+    assert resolve(None, 1000) == book.key("cursor", "deepseek-chat", None, 1000)

@@ -14,7 +14,8 @@ not hold yet goes to ``library.py`` (and is then stored).
 
 from __future__ import annotations
 
-from bisect import bisect_left
+import math
+from bisect import bisect_left, bisect_right
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
@@ -269,10 +270,16 @@ class PriceBook:
         """The period and tier lookup of one model as a closure over plain tuples (the hot path)."""
         spans = tuple((p.start, p.end, p.thresholds, tuple(keys)) for p, keys in state)
         slow = self.key
+        # Periods that overlap none: a call finds its own by its start, not by a walk of them all
+        # (a time-of-day price has hundreds; 100,000 calls walked 730 in 2.35 CPU-s).  Overlapping
+        # ones keep the first stored that covers the call, as the walk found it.
+        ordered = sorted(spans, key=lambda span: -math.inf if span[0] is None else span[0])
+        starts = [-math.inf if span[0] is None else span[0] for span in ordered]
+        apart = all(before[1] is not None and before[1] <= start for before, start in zip(ordered, starts[1:]))
 
         def resolve(ts: float | None, total_input: int) -> int:
             if ts is not None:
-                for start, end, thresholds, keys in spans:
+                for start, end, thresholds, keys in ((ordered[bisect_right(starts, ts) - 1],) if apart else spans):
                     if (start is None or start <= ts) and (end is None or ts < end):
                         # a call above thresholds[i] pays tier i + 1
                         return keys[bisect_left(thresholds, total_input)] if thresholds else keys[0]
