@@ -256,15 +256,13 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
         warnings.append(ScanWarning(*refused))
     if install:
         from agentscan.cli.state import home_option
-        from agentscan.hooks.mendtext import install_command
+        from agentscan.hooks.mendtext import rerun_installed
         from agentscan.hooks.program import install_warning, this_program
         from agentscan.model import ScanWarning
 
         # uvx's or pipx run's environment: a hook that works today and runs nothing once it is cleaned.
         program = this_program()[0]
-        # (run with that agentscan: ``agentscan`` by name, this install's --scope or --home kept)
-        rerun = f"run `{install_command(agent.value, scope.value, home_option(state.home), 'agentscan')}` with it"
-        vanishing = install_warning(program, rerun)
+        vanishing = install_warning(program, rerun_installed(agent.value, scope.value, home_option(state.home)))
         warnings += [ScanWarning(program, vanishing)] if vanishing else []
     if install and agent.value == "claude":
         from agentscan.hooks.elsewhere import hooks_disabled

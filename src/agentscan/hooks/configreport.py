@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from agentscan.hooks.geminionce import SCOPES
 from agentscan.hooks.install import AGENT_EVENTS, CURSOR_TAB_EVENTS
-from agentscan.hooks.mendtext import copy_entry, install_command, mend, reinstall, set_command
+from agentscan.hooks.mendtext import copy_entry, mend, reinstall, rerun_installed, set_command
 from agentscan.hooks.merging import not_a_list
 from agentscan.hooks.ourentries import ours_by_event, shown_on_one_line, users_running_ours
 from agentscan.otlp.endpoint import shown_command
@@ -369,7 +369,6 @@ def _vanishing(program: str, report: dict[str, Any], env: Mapping[str, str] | No
     if place is None:
         return None
     agent = report["agent"]
-    then = f"run `{install_command(agent, report['scope'], home_flag, 'agentscan')}` with it" \
-        if report["by_hand"] is None else \
+    then = rerun_installed(agent, report["scope"], home_flag) if report["by_hand"] is None else \
         mend(report, f"set the command of agentscan's entries to that agentscan's `… hook --agent {agent}`")
     return f"the hook runs {program}, in {place}: once it is gone, nothing is captured; {for_good(then)}"

@@ -33,6 +33,13 @@ def install_command(agent: str, scope: str, home_flag: str = "", word: str | Non
         + home_flag
 
 
+def rerun_installed(agent: str, scope: str, home_flag: str = "") -> str:
+    """``run`` this install again with the agentscan installed for good (``agentscan`` by name:
+    ``program.for_good``'s then), its ``--scope`` and ``--home`` kept: the fix of a hook that
+    runs agentscan from uvx's or pipx run's cache (``hooks install``'s warning, ``status``' note)."""
+    return f"run `{install_command(agent, scope, home_flag, 'agentscan')}` with it"
+
+
 def uninstall_command(agent: str, scope: str, home_flag: str = "", named: bool = False) -> str:
     """``agentscan hooks uninstall AGENT``, its scope and ``--home`` as ``install_command``'s;
     ``named``: the user's scope named too (``--scope user``, beside a project's in one warning)."""
