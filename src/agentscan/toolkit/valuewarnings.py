@@ -271,7 +271,9 @@ def note_unread(field: str, value: object, where: str) -> None:
         try:
             text = orjson.dumps(value).decode()
         except TypeError:  # (nested past orjson's depth: a hostile file; said by its kind)
-            text = "an array" if isinstance(value, list) else "an object" if isinstance(value, dict) else "a value"
+            from agentscan.toolkit.jsonkinds import json_kind
+
+            text = json_kind(value)
         _open[-1].note(USAGE, f"{USAGE_HEAD}: {field} is {text if len(text) <= 40 else text[:37] + '...'}:"
                               f" this {where} is not read")
 

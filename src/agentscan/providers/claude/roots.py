@@ -51,7 +51,7 @@ def claude_roots(ctx: ScanContext) -> list[Root]:
     )
     own = [Root("claude", home_relative(ctx, ".claude", "projects"), ctx.home_source, note=note), xdg_root]
     # One folder named twice (APPDATA naming macOS's folder, a link) is one root: its sessions once.
-    return _unique(own + cowork_roots(ctx, note))
+    return _unique(own + cowork_roots(ctx, note), ctx)
 
 
 #: Claude Desktop's Cowork sessions, under the home (macOS)
@@ -72,6 +72,8 @@ _COWORK_DEPTH = 4
 _COWORK_ENTRIES = 50_000
 COWORK_NOTE = "Claude Desktop's Cowork sessions (a root per Cowork session)"
 _MEMO = "claude.cowork_roots"
+#: each root folder's resolved path, once a scan (``_unique``)
+_CANONICAL = "claude.canonical_roots"
 
 
 def cowork_roots(ctx: ScanContext, note: str | None = None) -> list[Root]:
@@ -172,11 +174,17 @@ def _real_dir(path: str) -> bool:
         return False
 
 
-def _unique(roots: list[Root]) -> list[Root]:
+def _unique(roots: list[Root], ctx: ScanContext | None = None) -> list[Root]:
+    """``roots`` less any naming a folder one before it names; with ``ctx``, each folder resolved
+    once a scan (``roots`` is asked several times a run, and a Cowork user's session folders
+    are many: a ``resolve`` is several system calls)."""
+    known: dict[Path, Path] = {} if ctx is None else ctx.memo.setdefault(_CANONICAL, {})
     seen: set[Path] = set()
     result = []
     for root in roots:
-        key = _canonical(root.path)
+        key = known.get(root.path)
+        if key is None:
+            key = known[root.path] = _canonical(root.path)
         if key in seen:
             continue
         seen.add(key)
