@@ -266,8 +266,8 @@ class UsageDeduper:
                 # (``UsageEntry(...).pack()`` of the entry below, without it and its ``TokenUsage``)
                 stamp = event.timestamp
                 self.packed.append(pack_call(session, subagent, None if stamp is None else stamp.timestamp(),
-                                             event.model, token_fields(event.counters), key, rank, 0,
-                                             event.web_searches))
+                                             event.model, token_fields(event.counters), key, rank,
+                                             web_searches=event.web_searches))
                 continue
             self.entries.append(UsageEntry(session, event.tokens, event.timestamp, event.model, subagent, key, rank,
                                            web_searches=event.web_searches))
